@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Database } from 'better-sqlite3';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/** A numbered SQL file from `host/db/migrations/`. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Reads `NNNN_name.sql` files in version order; refuses gaps and duplicates. */
+export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  return files.map((name, i) => {
+    const m = NAME.exec(name);
+    if (!m) throw new Error(`migrations: ${name} is not named NNNN_name.sql`);
+    const version = Number(m[1]);
+    if (version !== i + 1) throw new Error(`migrations: expected version ${i + 1}, found ${name}`);
+    return { version, name, sql: readFileSync(dir + name, 'utf8') };
+  });
+}
+
+/**
+ * Applies every migration newer than `PRAGMA user_version`, each in its own transaction
+ * together with the version bump, so a failed migration leaves the database as it was.
+ * Returns the versions applied.
+ */
+export function migrate(db: Database, migrations: Migration[] = loadMigrations()): number[] {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const applied: number[] = [];
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

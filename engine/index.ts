@@ -5,3 +5,5 @@
  * @module
  */
 export type * from './ports.js';
+export * from './time/index.js';
+export * from './runtime/index.js';

@@ -1,0 +1,2 @@
+/** Occurrence and attempt machines, timer wheel, dispatcher (filled in by the engine runtime work). @module */
+export {};

@@ -1,0 +1,2 @@
+/** Time zones, wall times and recurrence (filled in by the engine time work). @module */
+export {};

@@ -183,3 +183,314 @@ export interface Messaging {
     idempotencyKey?: string;
   }): Promise<SendResult>;
 }
+
+// ---------------------------------------------------------------------------------------
+// Engine records: what the Store keeps for occurrences and attempts.
+// ---------------------------------------------------------------------------------------
+
+/**
+ * Status of an occurrence (one wake-up call at one instant).
+ *
+ * - `pending`: waiting for its instant.
+ * - `dispatching`: an attempt's intent is stored and the provider is being asked.
+ * - `calling`: the provider accepted the attempt; the phone is ringing or talking.
+ * - `waiting`: between attempts; a retry or a snooze is due at `nextDueAt` (project addition).
+ * - Finished: `confirmed` (key 1), `missed` (nobody or nothing answered, or dispatch too
+ *   late), `failed` (the provider refused or failed every attempt), `cancelled` (by the API,
+ *   by key 9, or refused by the account rules before dialling), `unconfirmed` (attempts ran
+ *   out; somebody or a machine answered but nobody pressed 1). `unconfirmed` is final.
+ */
+export type OccurrenceStatus =
+  | 'pending'
+  | 'dispatching'
+  | 'calling'
+  | 'waiting'
+  | 'confirmed'
+  | 'missed'
+  | 'failed'
+  | 'cancelled'
+  | 'unconfirmed';
+
+/** Why a finished occurrence finished (null while it is not finished). */
+export type OutcomeReason =
+  | 'confirmed'
+  | 'stopped'
+  | 'no_input'
+  | 'voicemail'
+  | 'no_answer'
+  | 'busy'
+  | 'provider_error'
+  | 'cancelled'
+  | 'late_dispatch'
+  | 'calls_revoked'
+  | 'number_blocked'
+  | 'no_entitlement'
+  | 'daily_cap_reached'
+  | 'snoozes_exhausted';
+
+/** How the occurrence's instant was derived: wall time, N minutes from now, a weekly rule, a travel move. */
+export type DerivationSource = 'one_off' | 'in_minutes' | 'weekly' | 'moved';
+
+/** What an attempt is: the first call of an occurrence, a retry, a snooze, or a standalone test or demo call. */
+export type AttemptKind = 'first' | 'retry' | 'snooze' | 'test' | 'demo';
+
+/**
+ * Status of an attempt (one phone call).
+ *
+ * `scheduled` (due later; reserved, the runtime creates attempts when they are due),
+ * `requested` (intent stored, provider being asked or accepted and not yet ringing),
+ * `ringing`, `answered`; then terminal: `confirmed` (1), `snoozed` (2), `stopped` (9),
+ * `no_input` (answered, no valid key), `voicemail` (a machine answered), `no_answer`,
+ * `busy`, `failed` (provider refused or failed), `canceled` (hung up by us, e.g. cancel).
+ */
+export type AttemptStatus =
+  | 'scheduled'
+  | 'requested'
+  | 'ringing'
+  | 'answered'
+  | 'confirmed'
+  | 'snoozed'
+  | 'stopped'
+  | 'no_input'
+  | 'voicemail'
+  | 'no_answer'
+  | 'busy'
+  | 'failed'
+  | 'canceled';
+
+/**
+ * Retry policy of one occurrence, copied from its schedule (or the account default) when
+ * the occurrence is created. Bounds (enforced by the host's schema and by
+ * `resolveRetryPolicy`): maxSnoozes 0..5, offsetsMinutes 0..5 items each 1..120 strictly
+ * increasing, ringTimeoutSeconds 15..120, snoozeMinutes 1..30.
+ */
+export interface RetryPolicy {
+  /** How many times key 2 may snooze this occurrence. @defaultValue 2 */
+  maxSnoozes: number;
+  /** Minutes after the series base at which retries ring when no attempt confirmed. @defaultValue [5, 10] */
+  offsetsMinutes: number[];
+  /** Seconds an attempt may ring before it counts as no answer. @defaultValue 45 */
+  ringTimeoutSeconds: number;
+  /** Minutes from the end of a snoozed attempt to the snooze attempt. @defaultValue 9 */
+  snoozeMinutes: number;
+}
+
+/** Delivery state of the text sent when an occurrence ends without a confirmation. */
+export type FallbackState = 'none' | 'pending' | 'sent' | 'failed';
+
+/**
+ * One occurrence as stored. The row carries everything the runtime needs to place its calls
+ * (number, script fields, policy), copied when the occurrence is created, so dispatch never
+ * reads another table. Field names follow the API's OccurrenceOut where one exists.
+ */
+export interface OccurrenceRecord {
+  id: string;
+  /** The schedule it belongs to (no foreign key inside the engine), or null for embedders without schedules. */
+  scheduleId: string | null;
+  accountId: string;
+  /** The account's phone number row, when the host has one. */
+  phoneNumberId: string | null;
+  /** Number to call (and to text on fallback), E.164. */
+  to: string;
+  label: string | null;
+  /** Spoken note. */
+  message: string | null;
+  greetingName: string | null;
+  voice: string | null;
+  /** IANA zone the instant was chosen in (for display; the engine works on instants). */
+  timezone: string | null;
+  derivationSource: DerivationSource;
+  /** The instant the first attempt rings. */
+  scheduledAt: EpochMs;
+  policy: RetryPolicy;
+  /** Send a text when the occurrence ends missed, unconfirmed or failed. */
+  smsFallback: boolean;
+  /** Whether the app backup alarm is on for this occurrence. */
+  backupAlarm: boolean;
+  status: OccurrenceStatus;
+  outcomeReason: OutcomeReason | null;
+  /** Attempts created so far (placed or refused). */
+  attemptCount: number;
+  snoozeCount: number;
+  /** The instant retry offsets count from: `scheduledAt`, or the due time of the latest snooze attempt. */
+  seriesBase: EpochMs;
+  /** Retries used in the current series (reset by a snooze). */
+  retryIndex: number;
+  /**
+   * When the runtime must next look at this occurrence: the dispatch instant while pending
+   * or waiting, the live attempt's watchdog deadline while dispatching or calling, null when
+   * finished. This is the timer wheel's durable key.
+   */
+  nextDueAt: EpochMs | null;
+  /** The attempt in progress (dispatching or calling), else null. */
+  liveAttemptId: string | null;
+  /** When the app backup alarm rings (null when backupAlarm is off); moves on snooze. */
+  backupAlarmAt: EpochMs | null;
+  /** Some attempt was answered by a person who did not confirm. */
+  reachedPerson: boolean;
+  /** Some attempt reached voicemail (an answering machine). */
+  reachedVoicemail: boolean;
+  /** The latest no-answer or busy result, used to tell missed from failed. */
+  missReason: 'no_answer' | 'busy' | null;
+  fallbackState: FallbackState;
+  /** First attempt's intent stored. */
+  dispatchedAt: EpochMs | null;
+  confirmedAt: EpochMs | null;
+  finishedAt: EpochMs | null;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+/**
+ * One attempt (one phone call) as stored, for an occurrence or standalone (test, demo).
+ * Field names follow the API's AttemptOut where one exists.
+ */
+export interface AttemptRecord {
+  id: string;
+  /** Null for a standalone test or demo call. */
+  occurrenceId: string | null;
+  accountId: string | null;
+  phoneNumberId: string | null;
+  kind: AttemptKind;
+  /** 1-based position within its occurrence (1 for standalone calls). */
+  n: number;
+  status: AttemptStatus;
+  /** Number called, E.164. */
+  to: string;
+  /** The instant the attempt was due to ring. */
+  dueAt: EpochMs;
+  createdAt: EpochMs;
+  requestedAt: EpochMs | null;
+  ringingAt: EpochMs | null;
+  answeredAt: EpochMs | null;
+  endedAt: EpochMs | null;
+  answeredBy: 'person' | 'machine' | null;
+  digits: string | null;
+  durationSeconds: number | null;
+  errorCode: string | null;
+  /** The provider's id for the call, once it accepted it. */
+  providerCallId: string | null;
+  /** Sent with `placeCall`; equals the attempt id (unique per attempt by construction). */
+  idempotencyKey: string;
+  ringTimeoutSeconds: number;
+  /**
+   * Watchdog: when the runtime gives up waiting for the provider (hangs up, ends the
+   * attempt). Null once terminal. For standalone attempts this is the timer wheel's key.
+   */
+  deadlineAt: EpochMs | null;
+  /** The script, stored for standalone calls only (occurrence attempts rebuild it from the occurrence). */
+  script: CallScript | null;
+  updatedAt: EpochMs;
+}
+
+/** A reference to something the timer wheel must wake up for. */
+export interface DueRef {
+  kind: 'occurrence' | 'attempt';
+  id: string;
+  /** The instant (an occurrence's `nextDueAt` or a standalone attempt's `deadlineAt`). */
+  at: EpochMs;
+}
+
+/** Keyset cursor for {@link StoreTx.listDue}: strictly after (at, kind, id). */
+export interface DueCursor {
+  at: EpochMs;
+  kind: 'occurrence' | 'attempt';
+  id: string;
+}
+
+/**
+ * The operations available inside one unit of work. Synchronous on purpose: better-sqlite3
+ * cannot await inside a transaction, and the engine never calls a provider inside one.
+ */
+export interface StoreTx {
+  getOccurrence(id: string): OccurrenceRecord | undefined;
+  /** Inserts a new occurrence; throws when the id exists. */
+  insertOccurrence(record: OccurrenceRecord): void;
+  /** Replaces every field of an existing occurrence; throws when it does not exist. */
+  updateOccurrence(record: OccurrenceRecord): void;
+  getAttempt(id: string): AttemptRecord | undefined;
+  /** Inserts a new attempt; throws when the id exists. */
+  insertAttempt(record: AttemptRecord): void;
+  /** Replaces every field of an existing attempt; throws when it does not exist. */
+  updateAttempt(record: AttemptRecord): void;
+  /** The attempts of one occurrence, by `n` ascending. */
+  listAttempts(occurrenceId: string): AttemptRecord[];
+  /**
+   * Everything due at or before `until`: occurrences by `nextDueAt` and standalone attempts
+   * (occurrenceId null) by `deadlineAt`, ordered by (at, kind, id) with kind 'attempt' before
+   * 'occurrence', strictly after `after` when given, at most `limit` rows.
+   */
+  listDue(until: EpochMs, limit: number, after?: DueCursor): DueRef[];
+  /**
+   * Attempts whose intent is stored but the provider's acceptance is not (status
+   * `requested`, `providerCallId` null), ordered by id, strictly after `afterId`.
+   * Reconciliation at start places them again with the same idempotency key.
+   */
+  listUnacknowledgedAttempts(limit: number, afterId?: string): AttemptRecord[];
+  /** Occurrences whose fallback text is decided but not known sent (`fallbackState` 'pending'), by id. */
+  listPendingFallbacks(limit: number, afterId?: string): OccurrenceRecord[];
+}
+
+/**
+ * Store: durable state of occurrences and attempts, as a synchronous unit of work.
+ *
+ * Promises:
+ * - `transact(fn)` runs `fn` atomically: every change inside is kept together or, when `fn`
+ *   throws, none is (the error is rethrown). It returns what `fn` returns. `fn` must not
+ *   await (a promise returned from `fn` is a programming error and implementations may
+ *   throw). A `transact` inside a `transact` joins the outer unit (a savepoint): a throw in
+ *   the inner one undoes only the inner changes if caught.
+ * - Records read back equal records written (every field, arrays included), and a read
+ *   never returns an object the caller can mutate to change the store.
+ * - Reads inside a unit of work see that unit's own writes.
+ *
+ * Leaves out: schedules, accounts and phone numbers (the host's tables), listing for the API
+ * (the host queries its own database), deleting rows (history is kept; the host removes an
+ * account's rows), concurrency between processes (one runtime per store).
+ */
+export interface Store {
+  transact<T>(fn: (tx: StoreTx) => T): T;
+}
+
+/** Why the account rules refuse a call before dialling. */
+export type RefusalReason = 'calls_revoked' | 'number_blocked' | 'no_entitlement' | 'daily_cap_reached';
+
+/** The call the runtime is about to place, as shown to {@link Accounts.admit}. */
+export interface CallToAdmit {
+  accountId: string | null;
+  phoneNumberId: string | null;
+  to: string;
+  kind: AttemptKind;
+  occurrenceId: string | null;
+  /** The instant of the check. */
+  at: EpochMs;
+}
+
+/** What key 9 asks for: calls off for the account, the number blocked. */
+export interface StopRequest {
+  accountId: string | null;
+  phoneNumberId: string | null;
+  to: string;
+  occurrenceId: string | null;
+  attemptId: string;
+  at: EpochMs;
+}
+
+/**
+ * Accounts: the host's rules about who may be called, and what key 9 changes.
+ *
+ * Both methods are synchronous and run INSIDE the runtime's `Store.transact`, so a host whose
+ * store and account tables share one database changes them atomically with the attempt.
+ * Throwing rolls the unit of work back.
+ *
+ * Promises: `admit` is asked once per attempt just before its intent is stored; a refusal
+ * ends the occurrence `cancelled` with the refusal as outcome reason and no text is sent.
+ * `stopCalls` is called once when a person presses 9; the host turns the account's calls
+ * off and blocks the number (later calls are then refused by `admit`).
+ *
+ * Leaves out: billing, verification, quiet hours (the host decides them inside `admit`).
+ */
+export interface Accounts {
+  admit(call: CallToAdmit): { ok: true } | { ok: false; reason: RefusalReason };
+  stopCalls(request: StopRequest): void;
+}

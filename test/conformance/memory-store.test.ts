@@ -1,0 +1,3 @@
+import { MemoryStore, runStoreConformance } from '../../engine/testing/index.js';
+
+runStoreConformance('MemoryStore', () => ({ store: new MemoryStore() }));

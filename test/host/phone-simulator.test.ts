@@ -36,7 +36,7 @@ async function playOne(behaviour: PhoneBehaviour, ringSeconds = 5, ringTimeoutSe
 describe('simulator telephony behaviours (contract §3)', () => {
   it('confirm answers and presses 1, then the callee hangs up when nobody else does', async () => {
     const { events } = await playOne('confirm');
-    assert.deepEqual(timeline(events), ['ringing@0', 'answered:person@5', 'digits:1@11', 'ended:completed@41']);
+    assert.deepEqual(timeline(events), ['ringing@0', 'answered:person@5', 'digits:1@11', 'ended:completed@71']);
   });
   it('snooze presses 2 and stop presses 9', async () => {
     assert.deepEqual(timeline((await playOne('snooze')).events).slice(2, 3), ['digits:2@11']);

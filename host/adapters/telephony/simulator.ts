@@ -12,7 +12,7 @@
  *
  * | behaviour | events |
  * |---|---|
- * | confirm / snooze / stop | t ringing; t+R answered(person); t+R+S digits 1 / 2 / 9; stays open until hangUp (or the callee hangs up 30 s later) |
+ * | confirm / snooze / stop | t ringing; t+R answered(person); t+R+S digits 1 / 2 / 9; stays open until hangUp (or the callee hangs up 60 s later) |
  * | silent | t ringing; t+R answered(person); t+R+S+10 ended completed (nobody pressed anything) |
  * | voicemail | t ringing; t+R answered(machine); ended completed 30 s later unless hung up first |
  * | no_answer | t ringing; t+ringTimeoutSeconds ended no_answer |
@@ -93,7 +93,7 @@ export interface SimulatorTimings {
   silentListen: number;
   /** How long an answering machine records before the call ends. @defaultValue 30 */
   machineRecord: number;
-  /** How long the callee waits after pressing a key before hanging up themselves. @defaultValue 30 */
+  /** How long the callee waits after pressing a key before hanging up themselves. @defaultValue 60 */
   holdAfterDigits: number;
   /** Length of the spoken verification code call after answer. @defaultValue 12 */
   codeSpeech: number;
@@ -105,7 +105,7 @@ const DEFAULT_TIMINGS: SimulatorTimings = {
   speech: 6,
   silentListen: 10,
   machineRecord: 30,
-  holdAfterDigits: 30,
+  holdAfterDigits: 60,
   codeSpeech: 12,
   closingSay: 2,
 };

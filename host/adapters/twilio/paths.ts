@@ -1,0 +1,45 @@
+/**
+ * Where the provider's webhooks reach the service: at the site root (not under /api/v1:
+ * they are not part of the public API and are authenticated by signature, not by
+ * credentials). Configure the phone number's inbound-text webhook in the provider's console
+ * as `{WAKEUP_PUBLIC_URL}/webhooks/twilio/sms` (POST); the call URLs are sent with each call.
+ * @module
+ */
+
+/** Webhook paths, relative to the public URL. */
+export const TWILIO_WEBHOOK_PATHS = Object.freeze({
+  /** Fetched when a call is answered; answers TwiML. Query: k (attempt key), s (script). */
+  voice: '/webhooks/twilio/voice',
+  /** Gather action: the keypad digit. Query: k. Answers TwiML. */
+  gather: '/webhooks/twilio/gather',
+  /** Call status callbacks (ringing, completed, busy, no-answer, failed, canceled). Query: k. */
+  callStatus: '/webhooks/twilio/call-status',
+  /** Inbound texts (STOP, START, HELP, ...). Answers empty TwiML. */
+  sms: '/webhooks/twilio/sms',
+  /** Outbound text status callbacks (logged only). */
+  smsStatus: '/webhooks/twilio/sms-status',
+});
+
+/** A webhook request as the HTTP layer hands it over. */
+export interface WebhookRequest {
+  /** The exact URL the provider requested: public URL + path + query string, byte for byte. */
+  url: string;
+  /** The form-encoded body fields. */
+  params: Record<string, string>;
+  /** The `X-Twilio-Signature` header, or undefined when absent. */
+  signature: string | undefined;
+}
+
+/** What to answer. */
+export interface WebhookResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** An empty TwiML answer ("do nothing more"). */
+export const EMPTY_TWIML: WebhookResponse = Object.freeze({
+  status: 200,
+  contentType: 'text/xml',
+  body: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>',
+});

@@ -1,0 +1,306 @@
+/**
+ * Telephony on a Twilio-compatible provider: outbound calls over its REST API, progress
+ * from its webhooks.
+ *
+ * - `placeCall` POSTs /Calls.json with the answer URL (`voice`, carrying the attempt key `k`
+ *   and the script `s`, base64url JSON, so that any instance can answer after a restart),
+ *   the status callback (`call-status?k=`), the ring timeout and answering-machine
+ *   detection. In-process retries with one idempotency key share one request and its
+ *   answer; the key also goes out as `Idempotency-Key` for providers that honour it.
+ * - Answer URL → `call.answered` (by `machine` when the provider's AnsweredBy says a machine
+ *   or fax), answered with TwiML: the script inside a one-digit Gather, then a goodbye.
+ * - Gather action → `call.digits`; the call then holds (Pause) until `hangUp`.
+ * - Status callbacks → `call.ringing` and the one `call.ended`.
+ * Events for one call are handled one at a time, in arrival order; a duplicate or a
+ * late event (a ringing after the answer, anything after the end) is dropped, so the
+ * handler sees each event at most once per call, ending with exactly one `call.ended`.
+ *
+ * `hangUp` during a webhook of the same call (the engine reacting to a digit) is answered
+ * in that webhook's TwiML; otherwise it updates the live call over REST (cancel while
+ * ringing; a closing Say and Hangup once answered).
+ *
+ * Signatures are checked by `webhooks.ts` before anything here runs.
+ * @module
+ */
+import type {
+  CallEndReason,
+  CallScript,
+  Clock,
+  PlaceCallRequest,
+  PlaceCallResult,
+  Telephony,
+  TelephonyEvent,
+  TelephonyEventHandler,
+} from '../../../engine/ports.js';
+import { renderScript } from '../../phone/speech.js';
+import type { TextOptions } from '../../phone/texts.js';
+import { classifyApiError, type TwilioClient } from './client.js';
+import { TWILIO_WEBHOOK_PATHS, type WebhookResponse } from './paths.js';
+import { twiml, type TwimlVerb } from './twiml.js';
+
+/** Options of {@link createTwilioTelephony}. */
+export interface TwilioTelephonyOptions {
+  client: TwilioClient;
+  clock: Clock;
+  /** Default caller id, E.164. */
+  from: string;
+  /** Public URL of this service (scheme, host, optional port and path prefix; no trailing slash). */
+  publicUrl: string;
+  text: TextOptions;
+  /** Seconds the Gather waits for a digit after the speech. @defaultValue 8 */
+  gatherTimeoutSeconds?: number;
+  /** Seconds a call holds after a digit while the engine decides. @defaultValue 60 */
+  holdSeconds?: number;
+  /** Optional diagnostics sink (e.g. a pino logger's warn). */
+  warn?: (message: string, detail?: Record<string, unknown>) => void;
+}
+
+/** The adapter: the Telephony port plus the call webhooks it serves. */
+export interface TwilioTelephony extends Telephony {
+  /** Handles a (signature-checked) call webhook. `query` is the URL's query string parsed. */
+  handleCallWebhook(
+    kind: 'voice' | 'gather' | 'callStatus',
+    query: URLSearchParams,
+    params: Record<string, string>,
+  ): Promise<WebhookResponse>;
+}
+
+type Stage = 'placed' | 'ringing' | 'answered' | 'ended';
+
+interface CallState {
+  sid: string;
+  key: string;
+  stage: Stage;
+  digitsSeen: boolean;
+  /** Webhooks of this call now awaiting the event handler. */
+  inWebhook: number;
+  /** A hangUp asked for while a webhook was running: its TwiML carries it. */
+  pendingHangup: { say?: string } | null;
+  hangupRequested: boolean;
+  endedAt: number | null;
+  queue: Promise<unknown>;
+}
+
+const END_REASONS: Record<string, CallEndReason> = {
+  completed: 'completed',
+  busy: 'busy',
+  'no-answer': 'no_answer',
+  failed: 'failed',
+  canceled: 'canceled',
+};
+
+/** Ended calls are remembered this long to drop the provider's late retries. */
+const KEEP_ENDED_MS = 60 * 60_000;
+
+const VOICES: Record<string, string> = { female: 'woman', male: 'man' };
+
+/** Encodes a script for the answer URL. */
+export function encodeScript(script: CallScript): string {
+  return Buffer.from(JSON.stringify(script), 'utf8').toString('base64url');
+}
+
+function decodeScript(value: string | null): CallScript | null {
+  if (!value) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as CallScript;
+    return parsed && typeof parsed === 'object' && typeof parsed.kind === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the adapter. */
+export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTelephony {
+  const { client, clock } = options;
+  const gatherTimeout = options.gatherTimeoutSeconds ?? 8;
+  const holdSeconds = options.holdSeconds ?? 60;
+  const warn = options.warn ?? (() => undefined);
+  const calls = new Map<string, CallState>();
+  const placing = new Map<string, Promise<PlaceCallResult>>();
+  let handler: TelephonyEventHandler = () => undefined;
+
+  const url = (path: string, query: Record<string, string>) =>
+    `${options.publicUrl}${path}?${new URLSearchParams(query).toString()}`;
+
+  const prune = () => {
+    const now = clock.now();
+    for (const [sid, s] of calls) if (s.endedAt !== null && now - s.endedAt > KEEP_ENDED_MS) calls.delete(sid);
+  };
+
+  const stateOf = (sid: string, key: string): CallState => {
+    let s = calls.get(sid);
+    if (!s) {
+      s = { sid, key, stage: 'placed', digitsSeen: false, inWebhook: 0, pendingHangup: null, hangupRequested: false, endedAt: null, queue: Promise.resolve() };
+      calls.set(sid, s);
+    }
+    return s;
+  };
+
+  /** Runs `fn` after every earlier webhook of the same call finished. */
+  const serial = <T>(s: CallState, fn: () => Promise<T>): Promise<T> => {
+    const run = s.queue.then(fn, fn);
+    s.queue = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Emits one event while marking the call as "inside a webhook". */
+  const emitInWebhook = async (s: CallState, event: TelephonyEvent) => {
+    s.inWebhook += 1;
+    try {
+      await handler(event);
+    } finally {
+      s.inWebhook -= 1;
+    }
+  };
+
+  const hangupTwiml = (say?: string): WebhookResponse => ({
+    status: 200,
+    contentType: 'text/xml',
+    body: twiml([...(say ? [{ verb: 'Say', text: say } as TwimlVerb] : []), { verb: 'Hangup' }]),
+  });
+
+  const xml = (verbs: TwimlVerb[]): WebhookResponse => ({ status: 200, contentType: 'text/xml', body: twiml(verbs) });
+
+  async function onVoice(s: CallState, query: URLSearchParams, params: Record<string, string>): Promise<WebhookResponse> {
+    const answeredBy = params.AnsweredBy ?? '';
+    const by = answeredBy.startsWith('machine') || answeredBy === 'fax' ? 'machine' : 'person';
+    if (s.stage === 'placed' || s.stage === 'ringing') {
+      s.stage = 'answered';
+      await emitInWebhook(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by });
+    }
+    if (s.pendingHangup || s.stage === 'ended') {
+      const say = s.pendingHangup?.say;
+      s.pendingHangup = null;
+      return hangupTwiml(say);
+    }
+    const script = decodeScript(query.get('s'));
+    if (!script) {
+      warn('twilio: answer URL without a readable script', { callSid: s.sid });
+      return hangupTwiml();
+    }
+    const speech = renderScript(script, options.text);
+    const voice = 'voice' in script && script.voice ? VOICES[script.voice] : undefined;
+    if (!speech.gather) return xml([{ verb: 'Say', text: speech.text, ...(voice ? { voice } : {}) }, { verb: 'Hangup' }]);
+    return xml([
+      {
+        verb: 'Gather',
+        action: url(TWILIO_WEBHOOK_PATHS.gather, { k: s.key }),
+        timeoutSeconds: gatherTimeout,
+        say: { text: speech.text, ...(voice ? { voice } : {}) },
+      },
+      { verb: 'Say', text: speech.noInput, ...(voice ? { voice } : {}) },
+      { verb: 'Hangup' },
+    ]);
+  }
+
+  async function onGather(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
+    const digits = (params.Digits ?? '').trim();
+    if (digits && s.stage === 'answered' && !s.digitsSeen) {
+      s.digitsSeen = true;
+      await emitInWebhook(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits });
+    }
+    if (s.pendingHangup) {
+      const say = s.pendingHangup.say;
+      s.pendingHangup = null;
+      return hangupTwiml(say);
+    }
+    // Hold the line while the engine decides; a later hangUp replaces this over REST.
+    return xml([{ verb: 'Pause', seconds: holdSeconds }, { verb: 'Hangup' }]);
+  }
+
+  async function onStatus(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
+    const status = params.CallStatus ?? '';
+    if (status === 'ringing') {
+      if (s.stage === 'placed') {
+        s.stage = 'ringing';
+        await handler({ type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+      }
+    } else if (END_REASONS[status] && s.stage !== 'ended') {
+      const answered = s.stage === 'answered';
+      s.stage = 'ended';
+      s.endedAt = clock.now();
+      const duration = Number(params.CallDuration);
+      const event: TelephonyEvent = {
+        type: 'call.ended',
+        callId: s.sid,
+        idempotencyKey: s.key,
+        at: s.endedAt,
+        reason: END_REASONS[status]!,
+        durationSeconds: answered && Number.isFinite(duration) ? duration : null,
+        ...(status === 'failed' && params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
+      };
+      await handler(event);
+    }
+    return { status: 204, contentType: 'text/plain', body: '' };
+  }
+
+  return {
+    placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {
+      const known = placing.get(request.idempotencyKey);
+      if (known) return known;
+      prune();
+      const params: Array<[string, string]> = [
+        ['To', request.to],
+        ['From', request.from ?? options.from],
+        ['Url', url(TWILIO_WEBHOOK_PATHS.voice, { k: request.idempotencyKey, s: encodeScript(request.script) })],
+        ['Method', 'POST'],
+        ['StatusCallback', url(TWILIO_WEBHOOK_PATHS.callStatus, { k: request.idempotencyKey })],
+        ['StatusCallbackMethod', 'POST'],
+        ['StatusCallbackEvent', 'ringing'],
+        ['StatusCallbackEvent', 'completed'],
+        ['Timeout', String(request.ringTimeoutSeconds)],
+        ['MachineDetection', 'Enable'],
+      ];
+      const attempt = (async (): Promise<PlaceCallResult> => {
+        const response = await client.createCall(params, request.idempotencyKey);
+        if (!response.ok) {
+          const { code, retryable } = classifyApiError(response.error);
+          return { ok: false, code, retryable, detail: `provider ${response.error.status}${response.error.code ? ` (${response.error.code})` : ''}: ${response.error.message}` };
+        }
+        stateOf(response.body.sid, request.idempotencyKey);
+        return { ok: true, callId: response.body.sid };
+      })();
+      placing.set(request.idempotencyKey, attempt);
+      // Outcome unknown (network): forget it so that the caller's retry asks again.
+      attempt.catch(() => placing.delete(request.idempotencyKey));
+      return attempt;
+    },
+
+    async hangUp(callId: string, hangUpOptions?: { say?: string }): Promise<void> {
+      const s = calls.get(callId);
+      if (s && (s.stage === 'ended' || s.hangupRequested)) return;
+      if (s && s.inWebhook > 0) {
+        s.pendingHangup = hangUpOptions?.say ? { say: hangUpOptions.say } : {};
+        s.hangupRequested = true;
+        return;
+      }
+      if (s) s.hangupRequested = true;
+      try {
+        const answered = s?.stage === 'answered';
+        const first = answered
+          ? await client.updateCall(callId, { Twiml: twiml([...(hangUpOptions?.say ? [{ verb: 'Say', text: hangUpOptions.say } as TwimlVerb] : []), { verb: 'Hangup' }]) })
+          : await client.updateCall(callId, { Status: 'canceled' });
+        // Cancel only works before the answer; the call may have been answered meanwhile.
+        if (!first.ok && !answered) {
+          const second = await client.updateCall(callId, { Status: 'completed' });
+          if (!second.ok) warn('twilio: hang-up refused (call probably over)', { callSid: callId, error: second.error });
+        }
+      } catch (err) {
+        if (s) s.hangupRequested = false;
+        throw err;
+      }
+    },
+
+    onEvent(next: TelephonyEventHandler): void {
+      handler = next;
+    },
+
+    handleCallWebhook(kind, query, params) {
+      const sid = params.CallSid;
+      const key = query.get('k');
+      if (!sid || !key) return Promise.resolve({ status: 400, contentType: 'text/plain', body: 'CallSid and k are required' });
+      const s = stateOf(sid, key);
+      return serial(s, () => (kind === 'voice' ? onVoice(s, query, params) : kind === 'gather' ? onGather(s, params) : onStatus(s, params)));
+    },
+  };
+}

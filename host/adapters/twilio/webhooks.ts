@@ -1,0 +1,67 @@
+/**
+ * The provider's webhooks, framework-free: checks `X-Twilio-Signature` on every request
+ * (403 when missing or wrong, before anything is read), then routes to the call adapter or
+ * the inbound-text handler. The HTTP layer only parses the form body and rebuilds the exact
+ * public URL.
+ * @module
+ */
+import { EMPTY_TWIML, TWILIO_WEBHOOK_PATHS, type WebhookRequest, type WebhookResponse } from './paths.js';
+import { verifyTwilioSignature } from './signature.js';
+import type { TwilioTelephony } from './telephony.js';
+
+/** An inbound text, as the host's keyword handling takes it. */
+export interface InboundText {
+  from: string;
+  to: string;
+  body: string;
+  messageId: string | null;
+}
+
+/** Options of {@link createTwilioWebhooks}. */
+export interface TwilioWebhooksOptions {
+  authToken: string;
+  /** Call webhooks go here; omit when texts only run on this provider. */
+  telephony?: TwilioTelephony;
+  /** Inbound texts go here (STOP, START, HELP...). */
+  onInboundText?: (text: InboundText) => Promise<void>;
+  /** Outbound text status callbacks go here (optional; logging). */
+  onTextStatus?: (params: Record<string, string>) => void;
+}
+
+const FORBIDDEN: WebhookResponse = Object.freeze({ status: 403, contentType: 'text/plain', body: 'invalid signature' });
+const NOT_FOUND: WebhookResponse = Object.freeze({ status: 404, contentType: 'text/plain', body: 'not found' });
+
+/** The dispatcher: `handle(path, request)` for every path in {@link TWILIO_WEBHOOK_PATHS}. */
+export interface TwilioWebhooks {
+  handle(path: string, request: WebhookRequest): Promise<WebhookResponse>;
+}
+
+/** Creates the dispatcher. */
+export function createTwilioWebhooks(options: TwilioWebhooksOptions): TwilioWebhooks {
+  return {
+    async handle(path, request) {
+      if (!verifyTwilioSignature(options.authToken, request.url, request.params, request.signature)) return FORBIDDEN;
+      const query = new URL(request.url).searchParams;
+      switch (path) {
+        case TWILIO_WEBHOOK_PATHS.voice:
+          return options.telephony ? options.telephony.handleCallWebhook('voice', query, request.params) : NOT_FOUND;
+        case TWILIO_WEBHOOK_PATHS.gather:
+          return options.telephony ? options.telephony.handleCallWebhook('gather', query, request.params) : NOT_FOUND;
+        case TWILIO_WEBHOOK_PATHS.callStatus:
+          return options.telephony ? options.telephony.handleCallWebhook('callStatus', query, request.params) : NOT_FOUND;
+        case TWILIO_WEBHOOK_PATHS.sms: {
+          const { From, To, Body, MessageSid } = request.params;
+          if (!From) return { status: 400, contentType: 'text/plain', body: 'From is required' };
+          await options.onInboundText?.({ from: From, to: To ?? '', body: Body ?? '', messageId: MessageSid ?? null });
+          // Replies (HELP, START) go out through the Messaging port, where the block rules apply.
+          return EMPTY_TWIML;
+        }
+        case TWILIO_WEBHOOK_PATHS.smsStatus:
+          options.onTextStatus?.(request.params);
+          return { status: 204, contentType: 'text/plain', body: '' };
+        default:
+          return NOT_FOUND;
+      }
+    },
+  };
+}

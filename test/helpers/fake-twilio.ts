@@ -1,0 +1,323 @@
+/**
+ * A local fake of a Twilio-compatible provider's HTTP API, for tests: it listens on
+ * loopback, accepts the REST requests the adapter makes (create call, update call, create
+ * message) with Basic auth, and plays each call against the service's webhooks exactly as
+ * the provider would (signed with X-Twilio-Signature): status callbacks, the answer URL with
+ * AnsweredBy, the TwiML it answers (Say, Gather, Pause, Hangup), the Gather action with the
+ * pressed digit.
+ *
+ * Destination phones play the contract §3 behaviours (set with `setPhone`), and every step
+ * is a timer on the injected Clock, so a VirtualClock's `advance()` plays whole calls
+ * (each timer awaits its webhook round trip).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock, TimerHandle } from '../../engine/ports.js';
+import type { PhoneBehaviour, SimulatedPhone } from '../../host/adapters/telephony/simulator.js';
+import { computeTwilioSignature } from '../../host/adapters/twilio/signature.js';
+
+/** Seconds a Say takes in the fake. */
+export const FAKE_SAY_SECONDS = 6;
+
+type Verb =
+  | { verb: 'Say'; text: string }
+  | { verb: 'Gather'; action: string; timeout: number; says: string[] }
+  | { verb: 'Pause'; seconds: number }
+  | { verb: 'Hangup' };
+
+/** A call as the fake sees it. */
+export interface FakeCall {
+  sid: string;
+  to: string;
+  from: string;
+  params: URLSearchParams;
+  status: 'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+  behaviour: PhoneBehaviour;
+  answeredAt: number | null;
+  /** Every sentence spoken on the call, in order. */
+  spoken: string[];
+  timers: TimerHandle[];
+  /** Bumped when the call's TwiML program is replaced, to retire the old program's steps. */
+  program: number;
+}
+
+/** A text the fake accepted. */
+export interface FakeMessage {
+  sid: string;
+  to: string;
+  from: string;
+  body: string;
+}
+
+/** Handle on a running fake. */
+export interface FakeTwilio {
+  /** API root to configure the client with (`baseUrl`). */
+  url: string;
+  accountSid: string;
+  authToken: string;
+  setPhone(e164: string, phone: SimulatedPhone): void;
+  calls: Map<string, FakeCall>;
+  messages: FakeMessage[];
+  /** Numbers that "replied STOP at the carrier": texts to them fail with 21610. */
+  optedOut: Set<string>;
+  /** Number of create-call requests that reached the fake (dedupe checks). */
+  createCallRequests: number;
+  /** Sends a signed inbound-text webhook to `webhookUrl`; resolves with the HTTP status. */
+  inboundText(webhookUrl: string, from: string, to: string, body: string, options?: { signature?: string | null }): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startFakeTwilio}. */
+export interface FakeTwilioOptions {
+  clock: Clock;
+  accountSid?: string;
+  authToken?: string;
+}
+
+const DIGIT: Partial<Record<PhoneBehaviour, string>> = { confirm: '1', snooze: '2', stop: '9' };
+
+function unescapeXml(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+}
+
+function attr(attrs: string, name: string): string | undefined {
+  const m = new RegExp(`${name}="([^"]*)"`).exec(attrs);
+  return m ? unescapeXml(m[1]!) : undefined;
+}
+
+/** Parses the small TwiML subset the service produces. */
+export function parseTwiml(xml: string): Verb[] {
+  const verbs: Verb[] = [];
+  const body = /<Response>([\s\S]*)<\/Response>/.exec(xml)?.[1] ?? '';
+  const re = /<Say[^>]*>([\s\S]*?)<\/Say>|<Gather([^>]*)>([\s\S]*?)<\/Gather>|<Pause([^>]*)\/>|<Hangup\/>/g;
+  for (let m = re.exec(body); m; m = re.exec(body)) {
+    if (m[0].startsWith('<Say')) verbs.push({ verb: 'Say', text: unescapeXml(m[1]!) });
+    else if (m[0].startsWith('<Gather')) {
+      const says = [...m[3]!.matchAll(/<Say[^>]*>([\s\S]*?)<\/Say>/g)].map((x) => unescapeXml(x[1]!));
+      verbs.push({ verb: 'Gather', action: attr(m[2]!, 'action') ?? '', timeout: Number(attr(m[2]!, 'timeout') ?? 5), says });
+    } else if (m[0].startsWith('<Pause')) verbs.push({ verb: 'Pause', seconds: Number(attr(m[4]!, 'length') ?? 1) });
+    else verbs.push({ verb: 'Hangup' });
+  }
+  return verbs;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Starts the fake on 127.0.0.1 (random port). */
+export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeTwilio> {
+  const { clock } = options;
+  const accountSid = options.accountSid ?? 'ACfake00000000000000000000000000';
+  const authToken = options.authToken ?? 'fake-auth-token';
+  const phones = new Map<string, { phone: SimulatedPhone; next: number }>();
+  const calls = new Map<string, FakeCall>();
+  const byIdempotencyKey = new Map<string, string>();
+  const messages: FakeMessage[] = [];
+  const optedOut = new Set<string>();
+  let createCallRequests = 0;
+
+  /** POSTs a signed webhook; returns the response text ('' on failure). */
+  async function webhook(url: string, params: Record<string, string>, signature?: string | null): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    const sig = signature === undefined ? computeTwilioSignature(authToken, url, params) : signature;
+    if (sig !== null) headers['x-twilio-signature'] = sig;
+    try {
+      const r = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
+      return { status: r.status, text: await r.text() };
+    } catch {
+      return { status: 0, text: '' };
+    }
+  }
+
+  const base = (call: FakeCall, status: string): Record<string, string> => ({
+    AccountSid: accountSid,
+    CallSid: call.sid,
+    From: call.from,
+    To: call.to,
+    Direction: 'outbound-api',
+    CallStatus: status,
+  });
+
+  const at = (call: FakeCall, seconds: number, fn: () => Promise<void> | void, program = call.program) => {
+    call.timers.push(
+      clock.setTimer(clock.now() + seconds * 1000, () => {
+        if (call.program !== program || isOver(call)) return;
+        return fn();
+      }),
+    );
+  };
+
+  const isOver = (call: FakeCall) => ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(call.status);
+
+  const statusEvents = (call: FakeCall) => call.params.getAll('StatusCallbackEvent').flatMap((v) => v.split(' '));
+
+  async function end(call: FakeCall, status: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled') {
+    if (isOver(call)) return;
+    call.status = status;
+    for (const t of call.timers) t.cancel();
+    call.timers = [];
+    const cb = call.params.get('StatusCallback');
+    if (!cb) return;
+    const params = base(call, status);
+    if (call.answeredAt !== null) params.CallDuration = String(Math.round((clock.now() - call.answeredAt) / 1000));
+    await webhook(cb, params);
+  }
+
+  /** Runs a TwiML program from its first verb. */
+  function run(call: FakeCall, verbs: Verb[]) {
+    call.program += 1;
+    const program = call.program;
+    const step = (i: number): void | Promise<void> => {
+      const v = verbs[i];
+      if (!v || v.verb === 'Hangup') return end(call, 'completed');
+      if (v.verb === 'Say') {
+        call.spoken.push(v.text);
+        at(call, FAKE_SAY_SECONDS, () => step(i + 1), program);
+      } else if (v.verb === 'Pause') {
+        at(call, v.seconds, () => step(i + 1), program);
+      } else {
+        call.spoken.push(...v.says);
+        const speech = FAKE_SAY_SECONDS * v.says.length;
+        const digit = call.behaviour === 'voicemail' ? undefined : DIGIT[call.behaviour];
+        if (digit) {
+          at(call, speech, async () => {
+            const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
+            if (call.program === program) run(call, parseTwiml(r.text));
+          }, program);
+        } else {
+          at(call, speech + v.timeout, () => step(i + 1), program);
+        }
+      }
+    };
+    return step(0);
+  }
+
+  const server: Server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const expected = 'Basic ' + Buffer.from(`${accountSid}:${authToken}`).toString('base64');
+    if (req.headers.authorization !== expected) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
+    const prefix = `/2010-04-01/Accounts/${accountSid}`;
+    const path = (req.url ?? '').startsWith(prefix) ? (req.url ?? '').slice(prefix.length) : '';
+    const form = await readForm(req);
+
+    if (req.method === 'POST' && path === '/Calls.json') {
+      createCallRequests += 1;
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string' && byIdempotencyKey.has(key)) {
+        const sid = byIdempotencyKey.get(key)!;
+        return send(201, { sid, status: calls.get(sid)?.status });
+      }
+      const to = form.get('To') ?? '';
+      if (!/^\+[1-9]\d{6,14}$/.test(to)) return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
+      if (!form.get('From') || !form.get('Url')) return send(400, { code: 21205, message: 'Url and From are required', status: 400 });
+      let state = phones.get(to);
+      if (!state) phones.set(to, (state = { phone: { answers: ['confirm'], ring_seconds: 5 }, next: 0 }));
+      const behaviour = state.phone.answers[Math.min(state.next, state.phone.answers.length - 1)]!;
+      state.next += 1;
+      if (behaviour === 'fail') return send(400, { code: 21215, message: 'Account not authorized to call this number.', status: 400 });
+      const call: FakeCall = {
+        sid: `CA${randomUUID().replaceAll('-', '')}`,
+        to,
+        from: form.get('From')!,
+        params: form,
+        status: 'queued',
+        behaviour,
+        answeredAt: null,
+        spoken: [],
+        timers: [],
+        program: 0,
+      };
+      calls.set(call.sid, call);
+      if (typeof key === 'string') byIdempotencyKey.set(key, call.sid);
+      const ringTimeout = Number(form.get('Timeout') ?? 60);
+      const ringSeconds = state.phone.ring_seconds;
+      if (behaviour === 'busy') {
+        at(call, 0, () => end(call, 'busy'));
+      } else {
+        at(call, 0, async () => {
+          call.status = 'ringing';
+          const cb = call.params.get('StatusCallback');
+          if (cb && statusEvents(call).includes('ringing')) await webhook(cb, base(call, 'ringing'));
+        });
+        if (behaviour === 'no_answer' || ringSeconds >= ringTimeout) {
+          at(call, ringTimeout, () => end(call, 'no-answer'));
+        } else {
+          at(call, ringSeconds, async () => {
+            call.status = 'in-progress';
+            call.answeredAt = clock.now();
+            const machine = behaviour === 'voicemail';
+            const answerParams = { ...base(call, 'in-progress'), AnsweredBy: machine ? 'machine_start' : 'human' };
+            const r = await webhook(call.params.get('Url')!, answerParams);
+            if (!isOver(call)) await run(call, parseTwiml(r.text));
+          });
+        }
+      }
+      return send(201, { sid: call.sid, status: call.status });
+    }
+
+    const update = /^\/Calls\/([^/]+)\.json$/.exec(path);
+    if (req.method === 'POST' && update) {
+      const call = calls.get(update[1]!);
+      if (!call) return send(404, { code: 20404, message: 'not found', status: 404 });
+      if (isOver(call)) return send(400, { code: 21220, message: 'Call is not in-progress. Cannot redirect.', status: 400 });
+      const status = form.get('Status');
+      const twimlDoc = form.get('Twiml');
+      if (status === 'canceled') {
+        if (call.status === 'in-progress') return send(400, { code: 21220, message: 'Call already answered', status: 400 });
+        clock.setTimer(clock.now(), () => end(call, 'canceled'));
+      } else if (status === 'completed') {
+        clock.setTimer(clock.now(), () => end(call, call.answeredAt === null ? 'canceled' : 'completed'));
+      } else if (twimlDoc) {
+        if (call.status !== 'in-progress') return send(400, { code: 21220, message: 'Call is not in-progress.', status: 400 });
+        for (const t of call.timers) t.cancel();
+        call.timers = [];
+        const verbs = parseTwiml(twimlDoc);
+        clock.setTimer(clock.now(), () => run(call, verbs));
+      }
+      return send(200, { sid: call.sid, status: call.status });
+    }
+
+    if (req.method === 'POST' && path === '/Messages.json') {
+      const to = form.get('To') ?? '';
+      if (!/^\+[1-9]\d{6,14}$/.test(to)) return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
+      if (optedOut.has(to)) return send(400, { code: 21610, message: 'Attempt to send to unsubscribed recipient', status: 400 });
+      const message = { sid: `SM${randomUUID().replaceAll('-', '')}`, to, from: form.get('From') ?? form.get('MessagingServiceSid') ?? '', body: form.get('Body') ?? '' };
+      messages.push(message);
+      return send(201, { sid: message.sid, status: 'queued' });
+    }
+    send(404, { code: 20404, message: 'not found', status: 404 });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accountSid,
+    authToken,
+    calls,
+    messages,
+    optedOut,
+    get createCallRequests() {
+      return createCallRequests;
+    },
+    setPhone(e164, phone) {
+      phones.set(e164, { phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds }, next: 0 });
+    },
+    async inboundText(webhookUrl, from, to, body, opts) {
+      const params = { AccountSid: accountSid, MessageSid: `SM${randomUUID().replaceAll('-', '')}`, From: from, To: to, Body: body, NumMedia: '0' };
+      return (await webhook(webhookUrl, params, opts?.signature)).status;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

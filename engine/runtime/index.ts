@@ -1,2 +1,5 @@
-/** Occurrence and attempt machines, timer wheel, dispatcher (filled in by the engine runtime work). @module */
-export {};
+/**
+ * The engine runtime: occurrence and attempt machines, the timer wheel and the dispatcher.
+ * @module
+ */
+export * from '../wheel/index.js';

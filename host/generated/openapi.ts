@@ -1,0 +1,4728 @@
+/**
+ * Generated from schema/openapi.yaml by schema/gen.ts (openapi-typescript).
+ * Do not edit: change the YAML and run `npm run gen`. `npm run check:gen` fails when
+ * this file is out of date.
+ */
+
+export interface paths {
+    "/auth/email/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a sign-in code
+         * @description Emails a 6-digit code valid 10 minutes (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists. Public.
+         */
+        post: operations["startEmailSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the emailed code
+         * @description Checks the code and signs in, creating the account (and starting its 7-day, 5-call trial) on its first verified sign-in. client app: returns session_token (`wus_…`, valid 90 days after its last use; send it as `Authorization: Bearer` or `X-Session-Token`); with installation_id the session is bound to that installation's device. client web: sets cookies sessionid (HttpOnly; 14 days after last use) and csrftoken and returns csrf_token, to send in X-CSRFToken on unsafe requests. A wrong or expired code: 400 verification_code_invalid; the 5th wrong code for an email: 429 verification_locked with Retry-After, and for 15 minutes even the right code is refused so. Public.
+         */
+        post: operations["verifyEmailSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session that sent the request (app session token or web session; the web session also needs X-CSRFToken). Later use of it gives 401 session_expired. An API key gets 403 insufficient_scope (delete the key instead).
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account
+         * @description Needs confirm DELETE and a code from POST /me/deletion-code. Stops calls at once, signs out every session, revokes every API key, anonymizes personal data now and purges it 30 days later. API keys cannot do this (403 insufficient_scope).
+         */
+        delete: operations["deleteMe"];
+        options?: never;
+        head?: never;
+        /**
+         * Change account settings
+         * @description Every field optional; null leaves a field unchanged except greeting_name, home_timezone and default_retry_policy, where null clears it. Unknown fields give 400 validation_error (unknown_field). home_timezone is checked by the zone policy (invalid_timezone, timezone_not_allowed). Changing the home zone never moves a call.
+         */
+        patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/me/idp-authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand over an identity-provider authorization code
+         * @description The server exchanges the single-use code (valid 5 minutes) with the identity provider and keeps the refresh token, encrypted, only to revoke it when the account is deleted. 204 also when no provider key is configured (nothing is kept). A code the provider refuses, or one not for this account's identity: 400 validation_error. Unreachable provider: 503 provider_unavailable. At most 10 requests a minute per account (429 rate_limited).
+         */
+        post: operations["linkIdpAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/deletion-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email an account-deletion code
+         * @description Emails a 6-digit code valid 10 minutes, for DELETE /me. At most 3 codes an hour (429 rate_limited with Retry-After).
+         */
+        post: operations["sendDeletionCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every row the account owns
+         * @description A streamed JSON document. An API key needs scope export (else 403 insufficient_scope); the app session and the web session need nothing extra.
+         */
+        get: operations["exportMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a self-reported onboarding flag
+         * @description step is contact_saved or dnd_acknowledged (steps 4 and 5 of the stepper); the server sets the other flags. Returns the updated onboarding_state object.
+         */
+        post: operations["setOnboardingStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/onboarding/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip an onboarding step
+         * @description step is one of contact, ring, test-call, first-call (any other: 400 validation_error). The skip is remembered for the web stepper. Returns onboarding as GET /me shows it.
+         */
+        post: operations["skipOnboardingStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/resume-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn calls back on
+         * @description Requires explicit re-consent (consent true; else 400 confirmation_required). Clears calls_revoked_at. Only the holder, in the app or on the web: API keys get 403 insufficient_scope.
+         */
+        post: operations["resumeCalls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/timezone-context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Travel mismatches
+         * @description Upcoming calls within 36 hours whose clock differs from the device's, each with a suggested move.
+         */
+        get: operations["getTimezoneContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage counters */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Paged, newest first. The full keys are never shown again; prefix identifies each key.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Scopes default to [read, write]; export is opt-in and needs read. The full key is in the response once and is never shown again. API keys cannot manage API keys (403 insufficient_scope): use the app or the web. API keys never expire; DELETE revokes them.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete (revoke) an API key
+         * @description The key stops working at once (401 api_key_revoked). API keys cannot manage API keys (403 insufficient_scope).
+         */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current time in zones
+         * @description Public; credentials are optional and, when sent, add the caller's home zone. Without zones: UTC and the signed-in caller's home zone (when set). Call it before creating or moving a call.
+         */
+        get: operations["getTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/timezones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search time zones
+         * @description Public. Ranked search by city, country, airport (IATA code) or IANA name, case- and accent-insensitive; each result carries the offset in force now. An empty q lists the most-populated zones. Only city zones and UTC are returned (never fixed offsets or aliases).
+         */
+        get: operations["searchTimezones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a hosted checkout
+         * @description The url leads to the payment provider's hosted page and returns to the billing settings. The subscription is recorded when the provider's notification arrives. 409 already_subscribed when the account has a plan.
+         */
+        post: operations["createCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plans
+         * @description Public. Active plans, cheapest first.
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the customer portal
+         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes.
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/inapp/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync in-app purchases
+         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider for the signed-in account's subscriptions only. app_user_id, when sent, must equal the account id (else 400 validation_error). 503 provider_unavailable while in-app purchase is not set up or the provider is down.
+         */
+        post: operations["syncInappPurchases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/web-checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One-time web checkout link for the app
+         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token>, valid 10 minutes and once; opened in a mobile browser it asks to continue as the account's email, signs that browser in and continues to the payment provider's checkout, which returns to /app/subscribe/done. 403 web_checkout_disabled when not offered (GET /me billing.web_checkout_link false); 409 already_subscribed when the account has a plan. At most 5 requests a minute per account.
+         */
+        post: operations["createWebCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text a demo code
+         * @description Public. consent must be true (400 confirmation_required). Only mobile and landline numbers in Tier A countries (else 403 demo_not_available). Every start counts against 3 an hour per client IP. A number that is blocked or has had its demo today gets the same 202 and no text. At most 2 codes a day per number; daily caps apply to everyone (429 demo_rate_limited); a daily-cap setting of 0 turns the demo off. The code is valid 10 minutes.
+         */
+        post: operations["startDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place the free demo call
+         * @description Public. Places one free demo call now. A wrong or expired code: 400 verification_code_invalid; 5 wrong codes end the request (a new POST /demo/start is needed). Any other code on a repeated request gives 400 and shows nothing. One demo call per number a day (429 demo_rate_limited). Progress: poll GET /calls/{call_id} with the returned id every 2 seconds while live (no credentials needed for a demo call), or repeat this request with the same code and number (200, the same DemoCall in its current state).
+         */
+        post: operations["placeDemoCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register (upsert) an app install
+         * @description Upserts by installation_id. App session token or web session (an API key: 403 insufficient_scope). At most 10 requests a minute per account (429 rate_limited). An account holds up to 20 app devices: a new install past that is never refused; the device seen longest ago is removed and its app signed out. An app session made with this installation_id is bound to the device. The timezone report never moves a call.
+         */
+        post: operations["registerDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/devices/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a device
+         * @description Removes the device and its push token and ends the app sessions bound to it (401 session_expired). An API key: 403 insufficient_scope.
+         */
+        delete: operations["deleteDevice"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a device
+         * @description The timezone report never moves a call.
+         */
+        patch: operations["updateDevice"];
+        trace?: never;
+    };
+    "/devices/{device_id}/timezone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the device's time zone
+         * @description Stores the zone and answers the travel context. Never moves a call: a mismatch is offered as a suggestion (POST /occurrences/{occurrence_id}/move).
+         */
+        post: operations["reportDeviceTimezone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calls (attempts)
+         * @description Paged, newest first (by created_at, then id): every attempt of every wake-up call plus standalone test calls.
+         */
+        get: operations["listCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calls/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One call
+         * @description Poll every 2 seconds while live is true. Without credentials only a demo call can be read (its unguessable id, returned by POST /demo/call, is the capability); any other call then answers 401 unauthenticated.
+         */
+        get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/occurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List occurrences
+         * @description Paged, soonest first (by scheduled_at, then id). from and to are UTC instants bounding scheduled_at; from is inclusive and to is exclusive. Without either, the window is the last day and the next seven days (from = now - 24 h, to = now + 7 days); with only one, the other side is open.
+         */
+        get: operations["listOccurrences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/occurrences/{occurrence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        /** One occurrence with its attempts */
+        get: operations["getOccurrence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/occurrences/{occurrence_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a call
+         * @description pending, dispatching, calling or waiting: becomes cancelled (outcome_reason cancelled); a call ringing now is hung up. Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged (a recurring call rings again on its next day).
+         */
+        post: operations["cancelOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/occurrences/{occurrence_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a call to the device's zone
+         * @description Applies a travel suggestion (timezone and local_date from GET /me/timezone-context). Only a pending occurrence: otherwise (or while ringing) 409 occurrence_terminal. The suggestion is re-checked: when it changed or is no longer a mismatch, 400 validation_error and nothing moves. On success the schedule moves to the new zone and date (derivation_source moved) and is returned with its new next_occurrence.
+         */
+        post: operations["moveOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contact-card.vcf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Contact card of the numbers the service calls from
+         * @description Public and cacheable (ETag, Cache-Control): a vCard with every regional number the service calls from, to save as a contact so calls ring through Do Not Disturb.
+         */
+        get: operations["getContactCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Destination countries
+         * @description Public and cacheable (ETag, Cache-Control): the countries a number can be added in, with their pricing tier. A number outside the list is refused with 400 country_not_supported.
+         */
+        get: operations["listCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List phone numbers
+         * @description Paged, oldest first (by created_at, then id).
+         */
+        get: operations["listPhoneNumbers"];
+        put?: never;
+        /**
+         * Add a phone number
+         * @description Sends a 6-digit code at once (a text, or a call for a pure landline; valid 10 minutes); verification.sent says whether it went out. Adding a number the account already has answers it again with a new code. Blocked numbers: 403 number_blocked.
+         */
+        post: operations["createPhoneNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/phone-numbers/{phone_number_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a number
+         * @description 409 number_in_use while an enabled wake-up call rings it. Disabled and finished schedules keep their history with phone_number null.
+         */
+        delete: operations["deletePhoneNumber"];
+        options?: never;
+        head?: never;
+        /** Change a number's label or make it primary */
+        patch: operations["updatePhoneNumber"];
+        trace?: never;
+    };
+    "/phone-numbers/{phone_number_id}/test-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a test call to the number
+         * @description One real call now, counted as one wake-up call of usage (and in the daily cap). While a test call to the number is live, the request answers 200 with that one instead of placing another. Poll GET /calls/{call_id}.
+         */
+        post: operations["testCallPhoneNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/phone-numbers/{phone_number_id}/verify/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification code
+         * @description Sends a 6-digit code valid 10 minutes by text or call (channel null: text, or a call for a pure landline). While verification of the number is locked after 5 wrong codes: 429 verification_locked.
+         */
+        post: operations["startPhoneVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/phone-numbers/{phone_number_id}/verify/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a verification code
+         * @description The right code marks the number verified for 365 days (verified_at, verification_expires_at) and unblocks a number blocked by pressing 9 on a demo call. A wrong or expired code: 400 verification_code_invalid; the 5th wrong code locks verification of the number for 15 minutes (429 verification_locked with Retry-After; even the right code is refused then).
+         */
+        post: operations["checkPhoneVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List wake-up calls
+         * @description Paged, newest first (by created_at, then id); each embeds next_occurrence.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a wake-up call
+         * @description See ScheduleIn for the three creation modes, defaults and limits. Creating does not need an entitlement; a call placed without one ends with outcome_reason no_entitlement. 403 calls_revoked while calls are turned off.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a new wake-up call
+         * @description Takes the body of POST /schedules, saves nothing, and raises the errors saving would raise.
+         */
+        post: operations["previewSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{schedule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        /** One wake-up call */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a wake-up call
+         * @description A pending call is cancelled. A schedule none of whose calls rang yet is removed; one whose call already rang is kept, disabled, as history. 409 occurrence_in_progress while its call is ringing.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a wake-up call
+         * @description See SchedulePatchIn. 409 occurrence_in_progress while its call is ringing. On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/schedules/{schedule_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a recurring call
+         * @description Sets paused_until to the local date: no call rings on dates up to and including it; a pending call on such a date is cancelled. A one-off: 400 not_recurring.
+         */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{schedule_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a change
+         * @description Takes the body of PATCH /schedules/{schedule_id}, saves nothing, and raises the errors saving would raise; 409 occurrence_in_progress while the call is ringing.
+         */
+        post: operations["previewScheduleChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{schedule_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused recurring call
+         * @description Clears paused_until. A one-off: 400 not_recurring.
+         */
+        post: operations["resumeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{schedule_id}/skip-next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip the next call of a recurring call
+         * @description The next call is skipped: the local date of the skipped occurrence is added to skip_dates (kept sorted; dates already past are pruned on save), its pending occurrence is cancelled and next_occurrence moves to the following day it rings. A one-off: 400 not_recurring; while the next call is ringing: 409 occurrence_in_progress.
+         */
+        post: operations["skipNextOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{schedule_id}/test-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test call with this schedule's message
+         * @description One real call now to the schedule's number, saying what the wake-up call says; counted as one wake-up call of usage (and in the daily cap). While a test call to that number is live, answers 200 with that one. Poll GET /calls/{call_id}.
+         */
+        post: operations["testCallSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{schedule_id}/upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Upcoming calls
+         * @description The stored next call first, then computed (unstored, occurrence_id null) ones, honouring paused_until, skip_dates and end_date.
+         */
+        get: operations["listUpcoming"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document as JSON
+         * @description Public. A readable reference is served at /docs and the error catalogue at /docs/errors.
+         */
+        get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Emails and texts sent (dev)
+         * @description Every message the built-in email and text simulators sent, newest first.
+         */
+        get: operations["getDevOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service time (dev) */
+        get: operations["getDevClock"];
+        put?: never;
+        /**
+         * Move the virtual clock (dev)
+         * @description Needs WAKEUP_CLOCK=virtual (otherwise 400 validation_error). Answers after every timer due up to the new now has run, the calls and texts it starts included, in due order.
+         */
+        post: operations["setDevClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/phones/{e164}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, + included (URL-encode it as %2B where needed). */
+                e164: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Script a simulated phone (dev)
+         * @description The simulated phone at that number plays the behaviours in order, one per call it receives, the last one repeating. Default: [confirm], ring_seconds 5.
+         */
+        put: operations["putDevPhone"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/sms/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a text (dev)
+         * @description As if that number texted the service (STOP, START, HELP and others).
+         */
+        post: operations["postDevInboundSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/checkout/{session_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The last path segment of the simulated checkout url. */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a simulated checkout (dev)
+         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notification to the service's real webhook endpoint.
+         */
+        post: operations["completeDevCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description An error (RFC 9457 problem details, application/problem+json). */
+        Problem: {
+            /**
+             * Format: uri
+             * @description Link to the code's entry on the errors page: `{site}/docs/errors#<code>`.
+             * @example http://127.0.0.1:8080/docs/errors#invalid_time
+             */
+            type: string;
+            /** @description The code's title from the catalogue. */
+            title: string;
+            status: number;
+            /** @description A human sentence about this occurrence; never branch on it. */
+            detail: string;
+            /**
+             * @description Stable machine code; one of the catalogue (x-error-codes).
+             * @enum {string}
+             */
+            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
+            /** @description The request field at fault when known (dotted path, as in ValidationErrorItem.field). */
+            field?: string;
+            /**
+             * @description The request path, e.g. /api/v1/schedules.
+             * @example /api/v1/schedules
+             */
+            instance: string;
+            /** @description Only on validation_error (and on a specific code decided by validation); one item per problem. */
+            errors?: components["schemas"]["ValidationErrorItem"][];
+        };
+        /** @description One problem found while validating a request. */
+        ValidationErrorItem: {
+            /**
+             * @description Dotted path of the offending value: `retry_policy.offsets_minutes.0`, `limit`, `Idempotency-Key`; a missing or unknown field is named by its own path; empty for the whole body (malformed JSON).
+             * @example retry_policy.offsets_minutes.0
+             */
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            /**
+             * @description Short machine word: required, type, enum, format, pattern, minimum, maximum, min_length, max_length, min_items, max_items, unknown_field, invalid (anything else, e.g. malformed JSON).
+             * @example maximum
+             */
+            code: string;
+            /**
+             * @description A human sentence; never branch on it.
+             * @example must be <= 120
+             */
+            message: string;
+        };
+        /** @description How a wake-up call retries. Attempts ring at the scheduled instant and then at each of offsets_minutes after it while no attempt was confirmed (`[5, 10]`: +0, +5, +10). Key 2 ends an attempt and the next one rings snooze_minutes later, at most max_snoozes times. */
+        RetryPolicy: {
+            /** @default 2 */
+            max_snoozes: number;
+            /**
+             * @description Up to 5 strictly increasing minutes after the scheduled instant, each 1 to 120.
+             * @default [
+             *       5,
+             *       10
+             *     ]
+             */
+            offsets_minutes: number[];
+            /**
+             * @description Seconds an attempt rings before it counts as not answered.
+             * @default 45
+             */
+            ring_timeout_seconds: number;
+            /** @default 9 */
+            snooze_minutes: number;
+        };
+        /** @description A retry policy to set; null uses the default (a schedule: the account's default_retry_policy; the account: the built-in default). The object replaces the whole policy; a field left out takes its built-in default (max_snoozes 2, offsets_minutes [5, 10], ring_timeout_seconds 45, snooze_minutes 9). Bounds: max_snoozes 0..5; offsets_minutes 0 to 5 strictly increasing values, each 1..120; ring_timeout_seconds 15..120; snooze_minutes 1..30. A value outside them (or offsets not strictly increasing) gives 400 invalid_retry_policy; a wrong type gives validation_error. */
+        RetryPolicyIn: {
+            max_snoozes?: number;
+            offsets_minutes?: number[];
+            ring_timeout_seconds?: number;
+            snooze_minutes?: number;
+        } | null;
+        /** @description The account's plan as it stands now. */
+        Plan: {
+            /**
+             * @description Plan code (see GET /billing/plans); `trial` during the trial; null with no plan.
+             * @example traveler_monthly
+             */
+            code: string | null;
+            /** @description A wake-up call to a Tier A number would be placed now (subscription calls, free trial or pack credits); false means the account needs a plan. */
+            entitled: boolean;
+            /** @example Traveler */
+            name: string | null;
+            /**
+             * @description Where the live subscription is billed; null with no subscription (also during the trial).
+             * @enum {string|null}
+             */
+            source: "web" | "ios_store" | "android_store" | "manual" | null;
+            /**
+             * @description trialing: in the 7-day, 5-call trial; active: a paid subscription or credits; past_due: a renewal payment failed and the provider is retrying (still entitled); canceled: the subscription ends at period_end (entitled until then); none: no trial left and no plan.
+             * @enum {string}
+             */
+            status: "trialing" | "active" | "past_due" | "canceled" | "none";
+        };
+        WebCheckoutPlan: {
+            /** @example traveler_monthly */
+            code: string;
+            /**
+             * @description ISO 4217 code.
+             * @example USD
+             */
+            currency: string;
+            /** @example $4.99 */
+            display_price: string;
+            /** @enum {string} */
+            interval: "month" | "year" | "none";
+            name: string;
+            /** @description Minor unit of the currency. */
+            price_cents: number;
+        };
+        MeBilling: {
+            /** @description True when the app may offer subscribing on the web: the server switch is on, payments are set up and the account has no plan. */
+            web_checkout_link: boolean;
+            /** @description What the web checkout sells; empty unless offered. */
+            web_checkout_plans: components["schemas"]["WebCheckoutPlan"][];
+        };
+        /** @description Free-form onboarding flags. Known keys: contact_saved and dnd_acknowledged (self-reported with POST /me/onboarding), skipped (step slugs skipped with POST /me/onboarding/skip). Other keys may appear; ignore the ones you do not know. */
+        OnboardingState: {
+            contact_saved?: boolean;
+            dnd_acknowledged?: boolean;
+            skipped?: string[];
+        };
+        OnboardingStep: {
+            /**
+             * @description Step slugs in stepper order: phone (2, add and verify a number), timezone (3, home time zone), contact (4, save the contact card), ring (5, let the call ring through Do Not Disturb), test-call (7), first-call (8). Step 1 (sign in) and step 6 (app permissions) are not listed.
+             * @enum {string}
+             */
+            slug: "phone" | "timezone" | "contact" | "ring" | "test-call" | "first-call";
+            title: string;
+            /** @description The step number in the stepper. */
+            number: number;
+            /** @description True for contact, ring, test-call and first-call. */
+            skippable: boolean;
+            done: boolean;
+            skipped: boolean;
+            /** @description To show before skipping. */
+            skip_warning: string | null;
+        };
+        Readiness: {
+            contact_saved: boolean;
+            dnd_acknowledged: boolean;
+            /** @description Numbers were verified but none is any more. */
+            phone_expired: boolean;
+            /** @description At least one number is verified now. */
+            phone_verified: boolean;
+            /** @description True when the account has an enabled schedule and no call (test or real) was confirmed on any of its numbers in the last 30 days; texts.stale_notice is shown while it is true. */
+            stale: boolean;
+            /** @description A standalone test call was confirmed (pressed 1). */
+            test_call_done: boolean;
+            /**
+             * Format: date-time
+             * @description Newest confirmed call, test or real, to any of the account's numbers (UTC).
+             */
+            last_success_at: string | null;
+            /**
+             * Format: date-time
+             * @description created_at of the newest placed standalone test call (UTC).
+             */
+            last_test_at: string | null;
+            /** @description Status of that test call (an Attempt status). */
+            last_test_status: string | null;
+        };
+        TestCallCopy: {
+            answered_unconfirmed: string;
+            intro: string;
+            no_answer: string;
+            voicemail: string;
+        };
+        /** @description Texts the clients show during onboarding (wording provisional). */
+        OnboardingCopy: {
+            contact: {
+                title: string;
+                body: string;
+            };
+            ring: {
+                button: string;
+                steps_android: string[];
+                steps_ios: string[];
+                title: string;
+                why: string;
+                why_title: string;
+            };
+            test_call: components["schemas"]["TestCallCopy"];
+            setup_test_call: components["schemas"]["TestCallCopy"];
+            /** @description Shown while readiness.stale is true. */
+            stale_notice: string;
+        };
+        OnboardingOut: {
+            /** @description A schedule exists, or every step is settled (done or skipped). */
+            finished: boolean;
+            /**
+             * @description Slug of the first step neither done nor skipped, or the word done.
+             * @example contact
+             */
+            next: string;
+            steps: components["schemas"]["OnboardingStep"][];
+            readiness: components["schemas"]["Readiness"];
+            texts: components["schemas"]["OnboardingCopy"];
+        };
+        /** @description The signed-in account. */
+        MeOut: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /** @description Defaults to the part of the email before the @. */
+            display_name: string;
+            /** @description The name the call greets with; null: no name is spoken. */
+            greeting_name: string | null;
+            /** @description IANA city zone, or null when not set yet. */
+            home_timezone: string | null;
+            /**
+             * @default 24h
+             * @enum {string}
+             */
+            time_format: "24h" | "12h";
+            /**
+             * @description BCP 47 language tag, language and optional region (en-US).
+             * @default en-US
+             */
+            locale: string;
+            /**
+             * @default female
+             * @enum {string}
+             */
+            voice: "female" | "male";
+            onboarding_state: components["schemas"]["OnboardingState"];
+            /** @default false */
+            marketing_opt_in: boolean;
+            /** @default false */
+            digest_opt_in: boolean;
+            /** @description The account's own default policy, or null when it uses the built-in default (max_snoozes 2, offsets_minutes [5, 10], ring_timeout_seconds 45, snooze_minutes 9). */
+            default_retry_policy: components["schemas"]["RetryPolicy"] | null;
+            /**
+             * @description Default of backup_alarm for new schedules.
+             * @default false
+             */
+            default_backup_alarm: boolean;
+            /**
+             * Format: date-time
+             * @description Set when calls were turned off (for example by pressing 9); POST /me/resume-calls clears it.
+             */
+            calls_revoked_at: string | null;
+            plan: components["schemas"]["Plan"];
+            onboarding: components["schemas"]["OnboardingOut"];
+            /** @description Web checkout offer; null or omitted when payments are not set up. */
+            billing?: components["schemas"]["MeBilling"] | null;
+        };
+        /** @description Every field optional. null leaves a field unchanged, except greeting_name, home_timezone and default_retry_policy, where null clears it (no greeting name; no home zone; the built-in default policy). Unknown fields are refused. */
+        MePatchIn: {
+            default_backup_alarm?: boolean | null;
+            default_retry_policy?: components["schemas"]["RetryPolicyIn"];
+            digest_opt_in?: boolean | null;
+            display_name?: string | null;
+            /** @description Spoken at the start of each call; at most 40 characters; letters, digits, spaces and . , ! ? ' - : ; ( ) & only; not empty; no links (no `word.tld` shape such as example.com or bit.ly), no e-mail addresses (no @), no phone numbers (no run of 7 or more digits, even with spaces, dots, dashes or parentheses between them). Otherwise 400 message_disallowed_content. */
+            greeting_name?: string | null;
+            /** @description IANA city zone or UTC; checked by the zone policy: 400 invalid_timezone (unknown, abbreviation, legacy alias) or timezone_not_allowed (fixed offset). */
+            home_timezone?: string | null;
+            /** @description BCP 47 language tag such as en-US. */
+            locale?: string | null;
+            marketing_opt_in?: boolean | null;
+            /** @enum {string|null} */
+            time_format?: "24h" | "12h" | null;
+            /** @enum {string|null} */
+            voice?: "female" | "male" | null;
+        };
+        ApiKeyIn: {
+            name: string;
+            /** @description Scopes of the key; null or omitted gives [read, write]. export is opt-in, never a default, and needs read (export without read gives 400 validation_error). */
+            scopes?: ("read" | "write" | "export")[] | null;
+        };
+        ApiKeyOut: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description `wuk_` and the next 8 characters of the key; the full key begins with it.
+             * @example wuk_3fQx9LbA
+             */
+            prefix: string;
+            scopes: ("read" | "write" | "export")[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Set when the key authenticates a request.
+             */
+            last_used_at: string | null;
+        };
+        ApiKeyCreatedOut: {
+            /** @description The full key (`wuk_…`), shown once only: never again, and never stored for an Idempotency-Key replay. */
+            key: string;
+        } & components["schemas"]["ApiKeyOut"];
+        ApiKeyPage: {
+            items: components["schemas"]["ApiKeyOut"][];
+            next_cursor: string | null;
+        };
+        /** @description The next clock change of a zone. */
+        ZoneTransition: {
+            /**
+             * Format: date-time
+             * @description UTC instant of the change.
+             */
+            at: string;
+            /**
+             * @description Wall clock just before the change (YYYY-MM-DDTHH:MM).
+             * @example 2025-03-30T02:00
+             */
+            local_before: string;
+            /**
+             * @description Wall clock at the change (YYYY-MM-DDTHH:MM).
+             * @example 2025-03-30T03:00
+             */
+            local_after: string;
+            /** @example +02:00 */
+            offset_after: string;
+        };
+        ZoneInfo: {
+            /** @example Europe/Paris */
+            timezone: string;
+            /** @example Paris */
+            display_name: string;
+            /** @example CET */
+            abbreviation: string;
+            /** @example +01:00 */
+            utc_offset: string;
+            /**
+             * @description Wall clock now (YYYY-MM-DDTHH:MM:SS).
+             * @example 2025-01-15T07:30:00
+             */
+            now_local: string;
+            is_dst: boolean;
+            /** @description Null for a zone without clock changes. */
+            next_transition: components["schemas"]["ZoneTransition"] | null;
+        };
+        TimeContext: {
+            /**
+             * Format: date-time
+             * @description Service time now (UTC; follows the virtual clock in dev mode).
+             */
+            now_utc: string;
+            /** @example 2025a */
+            tzdata_version: string;
+            zones: components["schemas"]["ZoneInfo"][];
+        };
+        ZoneMatch: {
+            /** @example America/Los_Angeles */
+            timezone: string;
+            /** @example San Francisco, United States */
+            label: string;
+            /**
+             * @description What matched: a city name, a country, an IATA airport code or the IANA name itself.
+             * @enum {string}
+             */
+            kind: "city" | "country" | "airport" | "zone";
+            /** @description ISO 3166-1 alpha-2; empty for zones with no country (UTC). */
+            country_code: string;
+            /** @example PST */
+            abbreviation: string;
+            /** @description The offset in force now. */
+            utc_offset: string;
+        };
+        ZoneMatchList: {
+            items: components["schemas"]["ZoneMatch"][];
+        };
+        EmailStartIn: {
+            /** Format: email */
+            email: string;
+        };
+        CodeSentOut: {
+            /**
+             * @description The address the code was sent to.
+             * @example ada@example.com
+             */
+            sent_to: string;
+            /**
+             * @description Minutes the code stays valid (10).
+             * @example 10
+             */
+            valid_minutes: number;
+        };
+        EmailVerifyIn: {
+            /** Format: email */
+            email: string;
+            /** @description The 6-digit emailed code. */
+            code: string;
+            /**
+             * @description app: a session token in the body; web: cookies sessionid and csrftoken plus csrf_token in the body.
+             * @enum {string}
+             */
+            client: "app" | "web";
+            /**
+             * Format: uuid
+             * @description App only: binds the session to this installation's device (registered now or later by POST /devices).
+             */
+            installation_id?: string | null;
+        };
+        SignInOut: {
+            account: components["schemas"]["MeOut"];
+            /** @description The account is new (created by this sign-in; its trial started). */
+            created: boolean;
+            /** @description client app: the app session token (`wus_…`, 90 days after last use). */
+            session_token?: string;
+            /** @description client web: send it in X-CSRFToken on unsafe requests (also set as cookie csrftoken). */
+            csrf_token?: string;
+        };
+        DevOutboxItem: {
+            id: string;
+            /** @enum {string} */
+            channel: "email" | "sms";
+            /** @description An email address or an E.164 number. */
+            to: string;
+            /** @description Null for texts. */
+            subject: string | null;
+            body: string;
+            /** @description The verification code in the message, or null. */
+            code: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DevOutboxList: {
+            items: components["schemas"]["DevOutboxItem"][];
+        };
+        /** @description Exactly one of advance_seconds or to. The clock never moves backwards (a `to` in the past gives 400 validation_error). */
+        DevClockIn: {
+            /** @description Seconds to move forward (at most two years). */
+            advance_seconds?: number;
+            /**
+             * Format: date-time
+             * @description The instant to move to.
+             */
+            to?: string;
+        };
+        DevClockOut: {
+            /** Format: date-time */
+            now: string;
+        };
+        DevClockState: {
+            /** Format: date-time */
+            now: string;
+            /** @enum {string} */
+            mode: "virtual" | "system";
+        };
+        DevPhoneIn: {
+            /**
+             * @description Behaviours played in order, one per call received, the last one repeating. confirm (answers, presses 1), snooze (answers, presses 2), stop (answers, presses 9), silent (answers, presses nothing, hangs up at the end), voicemail (a machine answers), no_answer (rings out), busy, fail (the provider refuses the call).
+             * @default [
+             *       "confirm"
+             *     ]
+             */
+            answers: ("confirm" | "snooze" | "stop" | "silent" | "voicemail" | "no_answer" | "busy" | "fail")[];
+            /**
+             * @description Seconds the phone rings before it answers.
+             * @default 5
+             */
+            ring_seconds: number;
+        };
+        DevSmsIn: {
+            from: string;
+            /** @description The text, e.g. STOP, START or HELP. */
+            body: string;
+        };
+        /** @description Both are needed: confirm set to the word DELETE (else 400 confirmation_required) and a code from POST /me/deletion-code (else 400 verification_code_invalid). */
+        DeleteMeIn: {
+            /** @enum {string|null} */
+            confirm?: "DELETE" | null;
+            /** @description The 6-digit code emailed by POST /me/deletion-code (valid 10 minutes). */
+            code?: string | null;
+        };
+        DeletedOut: {
+            /**
+             * Format: date-time
+             * @description When the account was deleted; personal data is purged 30 days later.
+             */
+            deleted_at: string;
+        };
+        IdpAuthorizationIn: {
+            /** @description The single-use identity-provider authorization code, valid 5 minutes. */
+            authorization_code: string;
+        };
+        OnboardingIn: {
+            /**
+             * @description A self-reported flag (stepper steps 4 and 5); the server sets the other flags. Any other value: 400 validation_error.
+             * @enum {string}
+             */
+            step: "contact_saved" | "dnd_acknowledged";
+            /** @default true */
+            done: boolean;
+        };
+        OnboardingSkipIn: {
+            /**
+             * @description A skippable step; any other value: 400 validation_error.
+             * @enum {string}
+             */
+            step: "contact" | "ring" | "test-call" | "first-call";
+        };
+        ResumeCallsIn: {
+            /**
+             * @description Must be true: the holder agrees to receive wake-up calls again. false, null or missing: 400 confirmation_required.
+             * @enum {boolean|null}
+             */
+            consent?: true | null;
+        };
+        UsageTrial: {
+            calls_left: number;
+            /** Format: date-time */
+            ends_at: string;
+        };
+        /** @description Calls counted in the current period. A placed call counts once (its retries and snoozes do not); test calls count. Trial: 7 days from the first sign-in, 5 calls. */
+        UsageOut: {
+            /** @description Calls the plan (or the trial) includes in the current period. */
+            calls_included: number;
+            calls_used: number;
+            /** @description Pack credits left. */
+            credits_remaining: number;
+            /** @description At most 20% of the period's included calls (trial calls during the trial) remain, and no credits. */
+            near_limit: boolean;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            plan: components["schemas"]["Plan"];
+            trial: components["schemas"]["UsageTrial"];
+            /** @example 5 */
+            trial_calls_included: number;
+            trial_calls_used: number;
+            /** Format: date-time */
+            trial_started_at: string;
+            /** Format: date-time */
+            trial_ends_at: string;
+        };
+        /** @description Every row the account owns, streamed. Layout: format_version (1), exported_at (UTC), account (as GET /me), then one array per kind, each row as the API shows it: phone_numbers, schedules, occurrences (with attempts), calls (standalone test and demo calls), devices (push tokens left out), api_keys (hashes left out), sessions (created_at, last_used_at, kind; tokens left out). Unknown keys may be added. */
+        ExportOut: {
+            /** @constant */
+            format_version: 1;
+            /** Format: date-time */
+            exported_at: string;
+            account: components["schemas"]["MeOut"];
+        };
+        /** @description The call as it would be moved: suggested.timezone is the device's zone and local_time the schedule's wall time; local_date is the date in the device zone on which that wall time next comes after the device's now and nearest the original instant. Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
+        Suggestion: {
+            /** Format: date */
+            local_date: string;
+            local_time: string;
+            timezone: string;
+            /** Format: date-time */
+            scheduled_at: string;
+            utc_offset: string;
+            /** @enum {string} */
+            wall_time_kind: "normal" | "ambiguous_first" | "nonexistent_shifted";
+        };
+        /** @description An upcoming call (within 36 hours) whose clock differs from the device's. */
+        Mismatch: {
+            /** Format: uuid */
+            occurrence_id: string;
+            /** Format: uuid */
+            schedule_id: string;
+            /** Format: date-time */
+            scheduled_at: string;
+            /** @description HH:MM in the call's zone. */
+            scheduled_local: string;
+            /** Format: date */
+            scheduled_local_date: string;
+            scheduled_zone: string;
+            scheduled_utc_offset: string;
+            /** @description HH:MM of the same instant in the device's zone. */
+            in_device_zone: string;
+            /** Format: date */
+            in_device_zone_date: string;
+            device_zone: string;
+            device_utc_offset: string;
+            suggested: components["schemas"]["Suggestion"] | null;
+        };
+        /** @description The device's zone against the calls. The device is the one the app session is bound to, otherwise the account's device that reported a zone most recently; all device fields are null when none did. The report never moves a call. */
+        TimezoneContext: {
+            /** Format: uuid */
+            device_id: string | null;
+            device_timezone: string | null;
+            /** Format: date-time */
+            device_timezone_reported_at: string | null;
+            home_timezone: string | null;
+            mismatches: components["schemas"]["Mismatch"][];
+        };
+        /** @description When the phone rings, on the call's clock. wall_time_kind: normal; ambiguous_first (the wall time occurs twice in a fall-back clock change and the call rings at the first, earlier, occurrence); nonexistent_shifted (the wall time is skipped by a spring-forward and the call rings at the first valid time after the gap: 02:30 in a zone that jumps to 03:00 rings at 03:00). */
+        LocalTime: {
+            /** Format: date */
+            date: string;
+            time: string;
+            timezone: string;
+            utc_offset: string;
+            abbreviation: string;
+            /** @enum {string} */
+            wall_time_kind: "normal" | "ambiguous_first" | "nonexistent_shifted";
+        };
+        /** @description The same instant on the account's home clock. */
+        HomeTime: {
+            /** Format: date */
+            date: string;
+            time: string;
+            timezone: string;
+            utc_offset: string;
+        };
+        /** @description A sentence when the wall time falls in a clock change, e.g. "Clocks go forward at 02:00 on 30 March; this call rings at 03:00." or "01:30 happens twice on 26 October; this call rings at the first 01:30 (BST)."; null otherwise. */
+        Notice: string | null;
+        CheckoutIn: {
+            /** @description A purchasable plan code from GET /billing/plans; another value gives 400 validation_error. */
+            plan: string;
+        };
+        UrlOut: {
+            /** Format: uri */
+            url: string;
+        };
+        BillingPlan: {
+            /** @example traveler_monthly */
+            code: string;
+            name: string;
+            /** @description Minor unit of currency. */
+            price_cents: number;
+            /** @example USD */
+            currency: string;
+            /**
+             * @description none for the trial and packs.
+             * @enum {string}
+             */
+            interval: "month" | "year" | "none";
+            included_calls_per_period: number;
+            /** @description How many included calls one call to a Tier B number uses. */
+            tier_b_multiplier: number;
+            /** @description Checkout sells it now. */
+            purchasable: boolean;
+        };
+        BillingPlanList: {
+            items: components["schemas"]["BillingPlan"][];
+            /** @description Always null (one page). */
+            next_cursor?: string | null;
+        };
+        InappSyncIn: {
+            /** @description When sent, must equal the account id (id of GET /me); any other value gives 400 validation_error. */
+            app_user_id?: string | null;
+        };
+        InappSyncOut: {
+            /** @description The plan changed because of this sync. */
+            changed: boolean;
+            plan: components["schemas"]["Plan"];
+        };
+        WebCheckoutIn: {
+            /** @enum {string} */
+            plan: "traveler_monthly" | "traveler_yearly";
+        };
+        WebCheckoutOut: {
+            /**
+             * Format: uri
+             * @description A one-time link on this host, /app/subscribe/<token>, valid 10 minutes and once.
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        DemoStartIn: {
+            /**
+             * @description Must be true: the person agrees that this number receives a text with a code and then one automated call with an artificial or prerecorded voice; consent is not a condition of any purchase. Otherwise 400 confirmation_required.
+             * @enum {boolean|null}
+             */
+            consent?: true | null;
+            e164?: string | null;
+        };
+        DemoStartOut: {
+            /** @constant */
+            status: "code_sent";
+            /** @constant */
+            channel: "sms";
+            e164_masked: string;
+            /**
+             * @description 600 (10 minutes).
+             * @example 600
+             */
+            code_valid_seconds: number;
+        };
+        DemoCallIn: {
+            code?: string | null;
+            e164?: string | null;
+        };
+        /** @description state moves calling → ringing → answered → confirmed | stopped | unconfirmed; or calling/ringing → missed (no answer, busy, voicemail); not_placed (refused before dialling, e.g. the number was blocked meanwhile); failed (the provider failed). confirmed, stopped, unconfirmed, missed, not_placed and failed are final. */
+        DemoCallOut: {
+            /**
+             * Format: uuid
+             * @description The call's id: poll GET /calls/{call_id}.
+             */
+            id: string;
+            /**
+             * @description The attempt status (as Attempt.status).
+             * @enum {string}
+             */
+            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
+            /** @enum {string} */
+            state: "calling" | "ringing" | "answered" | "confirmed" | "stopped" | "unconfirmed" | "missed" | "not_placed" | "failed";
+            live: boolean;
+            to_masked: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DeviceIn: {
+            /**
+             * Format: uuid
+             * @description A UUID the app generates once per install.
+             */
+            installation_id: string;
+            /** @enum {string} */
+            platform: "ios" | "android" | "web";
+            /**
+             * @description Whether the app can ring a backup alarm at an exact time.
+             * @enum {string|null}
+             */
+            alarm_capability?: "exact" | "inexact" | "none" | null;
+            app_version?: string | null;
+            model?: string | null;
+            os_version?: string | null;
+            /** @description Never returned. */
+            push_token?: string | null;
+            /** @description The device's IANA zone (invalid_timezone, timezone_not_allowed). */
+            timezone?: string | null;
+        };
+        /** @description Every field optional; null leaves it unchanged, except push_token and timezone, where null clears it. */
+        DevicePatchIn: {
+            /** @enum {string|null} */
+            alarm_capability?: "exact" | "inexact" | "none" | null;
+            app_version?: string | null;
+            model?: string | null;
+            os_version?: string | null;
+            push_token?: string | null;
+            timezone?: string | null;
+        };
+        DeviceTimezoneIn: {
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description When the device saw the zone (UTC); null: now.
+             */
+            reported_at?: string | null;
+        };
+        DeviceOut: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            installation_id: string;
+            /** @enum {string} */
+            platform: "ios" | "android" | "web";
+            /** @enum {string|null} */
+            alarm_capability: "exact" | "inexact" | "none" | null;
+            app_version: string | null;
+            os_version: string | null;
+            model: string | null;
+            /** @description A push token is stored (the token itself is never returned). */
+            push_token_set: boolean;
+            timezone: string | null;
+            /** Format: date-time */
+            timezone_reported_at: string | null;
+            /** Format: date-time */
+            last_seen_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One phone call of a wake-up call, or a standalone test or demo call. Poll GET /calls/{call_id} every 2 seconds while live is true. */
+        AttemptOut: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Null for a standalone test or demo call.
+             */
+            occurrence_id: string | null;
+            /**
+             * @description first: the call at the scheduled instant; retry: at an offset of the retry policy; snooze: after key 2; test: a test call; demo: the free demo call.
+             * @enum {string}
+             */
+            kind: "first" | "retry" | "snooze" | "test" | "demo";
+            /** @description 1-based number of the attempt within its occurrence (1 for standalone calls). */
+            n: number;
+            /**
+             * @description scheduled (due later), requested (intent stored, provider being asked), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), canceled (hung up by the service, e.g. the occurrence was cancelled).
+             * @enum {string}
+             */
+            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
+            /** @description Still in progress: requested, ringing or answered. */
+            live: boolean;
+            /** @example +1 ••••••0123 */
+            to_masked: string;
+            /**
+             * Format: date-time
+             * @description When the attempt is due to ring.
+             */
+            due_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            requested_at: string | null;
+            /** Format: date-time */
+            ringing_at: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            /** @enum {string|null} */
+            answered_by: "person" | "machine" | null;
+            /** @description Keys pressed. */
+            digits: string | null;
+            duration_seconds: number | null;
+            /** @description Why the provider refused or failed the call (a short machine word such as provider_error or number_blocked); empty when there was no error. */
+            error_code: string;
+        };
+        AttemptPage: {
+            items: components["schemas"]["AttemptOut"][];
+            next_cursor: string | null;
+        };
+        PhoneRef: {
+            /** Format: uuid */
+            id: string;
+            e164_masked: string;
+            label: string;
+        };
+        /** @description A concrete instant at which a schedule rings. Status: pending (waiting for its instant), dispatching (the first attempt is being placed), calling (an attempt is ringing or talking), waiting (project addition: between attempts, a retry or a snooze is due); finished: confirmed (key 1), missed (no attempt answered: no answer or busy; or dispatched too late), failed (the provider refused or failed every attempt), cancelled (by the API, by key 9, or refused by the account rules before dialling), unconfirmed (attempts ran out and somebody or a machine answered without pressing 1; final). Late dispatch after downtime: an attempt up to 10 minutes late still rings; later than that the occurrence ends missed with outcome_reason late_dispatch and the fallback text goes out if sms_fallback. A call may start up to 30 seconds before its instant so that a peak rings on time. */
+        OccurrenceOut: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            schedule_id: string;
+            label: string;
+            /** @enum {string} */
+            status: "pending" | "dispatching" | "calling" | "waiting" | "confirmed" | "missed" | "failed" | "cancelled" | "unconfirmed";
+            /**
+             * @description How the instant was derived: one_off (a wall time), in_minutes (N minutes from creation), weekly (the recurring rule), moved (a travel move).
+             * @enum {string}
+             */
+            derivation_source: "one_off" | "in_minutes" | "weekly" | "moved";
+            /**
+             * @description Why it finished; null while not finished. confirmed (key 1), stopped (key 9), no_input, voicemail, no_answer, busy (of the last attempt), provider_error, cancelled, late_dispatch (more than 10 minutes late after downtime), calls_revoked, number_blocked, no_entitlement, daily_cap_reached (refused before dialling), snoozes_exhausted.
+             * @enum {string|null}
+             */
+            outcome_reason: "confirmed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "provider_error" | "cancelled" | "late_dispatch" | "calls_revoked" | "number_blocked" | "no_entitlement" | "daily_cap_reached" | "snoozes_exhausted" | null;
+            /**
+             * Format: date-time
+             * @description UTC instant the call rings.
+             */
+            scheduled_at: string;
+            /** @description Seconds from now; negative once past. */
+            in_seconds: number;
+            local: components["schemas"]["LocalTime"];
+            /** @description Omitted when the home zone equals the call's zone or no home zone is set. */
+            in_home_timezone?: components["schemas"]["HomeTime"];
+            notice: components["schemas"]["Notice"];
+            /**
+             * Format: date-time
+             * @description When the app backup alarm rings (UTC); moves on snooze; null without backup_alarm.
+             */
+            backup_alarm_at: string | null;
+            phone_number: components["schemas"]["PhoneRef"] | null;
+            attempt_count: number;
+            snooze_count: number;
+            /** Format: date-time */
+            dispatched_at: string | null;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * @description Some attempt reached voicemail. Older servers omit it: read a missing value as false.
+             * @default false
+             */
+            reached_voicemail: boolean;
+        };
+        OccurrenceDetailOut: {
+            /** @description Oldest first. */
+            attempts: components["schemas"]["AttemptOut"][];
+        } & components["schemas"]["OccurrenceOut"];
+        OccurrencePage: {
+            items: components["schemas"]["OccurrenceOut"][];
+            next_cursor: string | null;
+        };
+        /** @description Taken from the mismatch's suggested values (GET /me/timezone-context). */
+        MoveIn: {
+            timezone: string;
+            /** Format: date */
+            local_date: string;
+        };
+        Country: {
+            /** @description ISO 3166-1 alpha-2. */
+            country_code: string;
+            name: string;
+            /** @example +44 */
+            calling_code: string;
+            /**
+             * @description Pricing tier, never blocked. A: standard destinations (includes US, CA, GB); B: supported destinations that cost more to call (roughly 2 to 5 times), counted with BillingPlan.tier_b_multiplier.
+             * @enum {string}
+             */
+            tier: "A" | "B";
+        };
+        CountryList: {
+            items: components["schemas"]["Country"][];
+        };
+        PhoneNumberIn: {
+            /** @description E.164. Premium-rate, toll-free, shared-cost and similar numbers give 400 invalid_phone_number; a country not in GET /countries gives 400 country_not_supported. */
+            e164: string;
+            /** @description At most 60 characters, content rule as greeting_name; null: Mobile, Landline or Phone by the number's type. */
+            label?: string | null;
+        };
+        /** @description Every field optional; null leaves it unchanged. is_primary true makes this number the primary one (the previous primary stops being it); false is ignored. */
+        PhoneNumberPatchIn: {
+            is_primary?: boolean | null;
+            label?: string | null;
+        };
+        Verification: {
+            /**
+             * @description sms, or call for a pure landline (a number that may be mobile is texted).
+             * @enum {string}
+             */
+            channel: "sms" | "call";
+            /** @description Whether the code went out. */
+            sent: boolean;
+            /** @description Present when sending failed. */
+            error?: {
+                code: string;
+                detail: string;
+            };
+        };
+        PhoneNumberOut: {
+            /** Format: uuid */
+            id: string;
+            e164: string;
+            e164_masked: string;
+            label: string;
+            country_code: string;
+            /**
+             * @description Line type from the numbering plan; fixed_line numbers get their codes by a call, the others by text.
+             * @enum {string}
+             */
+            type: "mobile" | "fixed_line" | "fixed_line_or_mobile" | "voip" | "unknown";
+            /** @description The number a schedule uses when it names none; the first number added is primary. */
+            is_primary: boolean;
+            /** @description Verified and not expired now. */
+            verified: boolean;
+            /** Format: date-time */
+            verified_at: string | null;
+            /**
+             * Format: date-time
+             * @description verified_at plus 365 days.
+             */
+            verification_expires_at: string | null;
+            /** @description No calls or texts go to it (STOP, complaint, pressing 9, manual block). */
+            blocked: boolean;
+            /**
+             * @description stop: the number texted STOP (texting START unblocks); complaint and manual: support only; key_9: 9 was pressed on a demo call (verifying the number with a code unblocks).
+             * @enum {string|null}
+             */
+            blocked_reason: "stop" | "complaint" | "key_9" | "manual" | null;
+            /** Format: date-time */
+            last_test_call_at: string | null;
+            /** Format: date-time */
+            last_confirmed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PhoneNumberCreatedOut: {
+            verification: components["schemas"]["Verification"];
+        } & components["schemas"]["PhoneNumberOut"];
+        PhoneNumberPage: {
+            items: components["schemas"]["PhoneNumberOut"][];
+            next_cursor: string | null;
+        };
+        VerifyStartIn: {
+            /**
+             * @description null: text, or a call for a pure landline.
+             * @enum {string|null}
+             */
+            channel?: "sms" | "call" | null;
+        };
+        VerifyCheckIn: {
+            /** @description The 6-digit code (valid 10 minutes; 5 wrong tries lock verification of the number for 15 minutes: 429 verification_locked). */
+            code: string;
+        };
+        /**
+         * @description A wake-up call to create (or preview). kind is required; every other field is optional and nullable (null = not given). Three creation modes:
+         *     - one-off at a wall time: kind once, local_date and local_time (local_time without local_date gives 400 local_date_required);
+         *     - one-off in N minutes: kind once, in_minutes (1 to 1440), local_date and local_time ignored;
+         *     - recurring: kind recurring, days_of_week (at least one; none gives 400 days_of_week_empty) and local_time.
+         *     timezone null uses the account's home_timezone; with none set, UTC for in_minutes and 400 validation_error (field timezone) otherwise. phone_number_id null uses the account's primary number (none: 400 validation_error, field phone_number_id). A wall time already passed gives 400 time_in_past; a date more than 400 days ahead in the call's zone gives 400 date_too_far. label null: "Wake-up call". enabled defaults to true, backup_alarm to the account's default_backup_alarm, sms_fallback to false. Unknown fields are ignored.
+         */
+        ScheduleIn: {
+            /** @enum {string} */
+            kind: "once" | "recurring";
+            /** @description The app also rings a local backup alarm at the call's instant. */
+            backup_alarm?: boolean | null;
+            /** @description The zone the client was in when creating it (informational). */
+            created_in_timezone?: string | null;
+            /** @description Recurring only: days it rings, mon to sun (duplicates ignored). */
+            days_of_week?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] | null;
+            enabled?: boolean | null;
+            /** @description Recurring only: last local date it rings (inclusive); null or empty string: no end. */
+            end_date?: string | null;
+            /** @description Name spoken at the start; null uses the account's greeting_name. Content rule as MePatchIn.greeting_name. */
+            greeting_name?: string | null;
+            /** @description One-off in N minutes: 1 to 1440 (else 400 in_minutes_out_of_range). */
+            in_minutes?: number | null;
+            /** @description At most 60 characters; content rule as MePatchIn.greeting_name. */
+            label?: string | null;
+            /**
+             * Format: date
+             * @description One-off: the local date in the call's zone, at most 400 days ahead (else date_too_far).
+             */
+            local_date?: string | null;
+            /** @description 24-hour HH:MM, 00:00 to 23:59 (else 400 invalid_time). */
+            local_time?: string | null;
+            /** @description The spoken note, at most 200 characters; content rule as MePatchIn.greeting_name. */
+            message?: string | null;
+            /**
+             * Format: date
+             * @description Recurring only: no call rings on local dates up to and including this one.
+             */
+            paused_until?: string | null;
+            /**
+             * Format: uuid
+             * @description A verified number of this account (400 phone_number_not_owned, phone_number_unverified, number_blocked as 403).
+             */
+            phone_number_id?: string | null;
+            retry_policy?: components["schemas"]["RetryPolicyIn"];
+            /** @description Local dates on which a recurring call does not ring; kept sorted; past dates are pruned on save. */
+            skip_dates?: string[] | null;
+            /** @description A text goes to the number when the call ends missed, unconfirmed or failed. */
+            sms_fallback?: boolean | null;
+            /**
+             * Format: date
+             * @description Recurring only: first local date it may ring (default today in the call's zone).
+             */
+            start_date?: string | null;
+            /** @description IANA city zone or UTC (400 invalid_timezone, timezone_not_allowed). */
+            timezone?: string | null;
+        };
+        /** @description The fields of ScheduleIn except created_in_timezone and in_minutes; kind is optional too. Every field optional: a field left out is unchanged; null clears a nullable field of the Schedule (end_date also accepts the empty string) and leaves the others unchanged. On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on. Changing when it rings replaces the pending next occurrence. 409 occurrence_in_progress while its call is ringing. Unknown fields are ignored. */
+        SchedulePatchIn: {
+            /** @enum {string|null} */
+            kind?: "once" | "recurring" | null;
+            backup_alarm?: boolean | null;
+            days_of_week?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] | null;
+            enabled?: boolean | null;
+            end_date?: string | null;
+            greeting_name?: string | null;
+            label?: string | null;
+            /** Format: date */
+            local_date?: string | null;
+            local_time?: string | null;
+            message?: string | null;
+            /** Format: date */
+            paused_until?: string | null;
+            /** Format: uuid */
+            phone_number_id?: string | null;
+            retry_policy?: components["schemas"]["RetryPolicyIn"];
+            skip_dates?: string[] | null;
+            sms_fallback?: boolean | null;
+            /** Format: date */
+            start_date?: string | null;
+            timezone?: string | null;
+        };
+        PauseIn: {
+            /**
+             * Format: date
+             * @description A local date in the call's zone, today or later (else 400 validation_error) and at most 400 days ahead (else date_too_far). No call rings on dates up to and including it.
+             */
+            until: string;
+        };
+        NextOccurrence: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "dispatching" | "calling" | "waiting" | "confirmed" | "missed" | "failed" | "cancelled" | "unconfirmed";
+            /**
+             * Format: date-time
+             * @description UTC instant the call rings.
+             */
+            scheduled_at: string;
+            /** @description Seconds from now; negative once past. */
+            in_seconds: number;
+            local: components["schemas"]["LocalTime"];
+            /** @description Omitted when the home zone equals the call's zone or no home zone is set. */
+            in_home_timezone?: components["schemas"]["HomeTime"];
+            notice: components["schemas"]["Notice"];
+            /**
+             * Format: date-time
+             * @description When the app backup alarm rings (UTC), moves on snooze; null without backup_alarm.
+             */
+            backup_alarm_at: string | null;
+        };
+        /** @description A wake-up call. Nullable fields: message, greeting_name (null: the account's is used), local_date (null for recurring), created_in_timezone, start_date, end_date, paused_until (null for one-offs or when unset), phone_number (null once its number was deleted), next_occurrence (null when nothing is due: completed, disabled, or past its end). days_of_week and skip_dates are empty arrays for a one-off. retry_policy is the policy in effect: the schedule's own or, when it has none, the account's default as it is now. */
+        ScheduleOut: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "once" | "recurring";
+            label: string;
+            message: string | null;
+            greeting_name: string | null;
+            /** Format: date */
+            local_date: string | null;
+            local_time: string;
+            timezone: string;
+            /**
+             * @description Human name of the zone.
+             * @example Paris (CET)
+             */
+            timezone_display: string;
+            created_in_timezone: string | null;
+            days_of_week: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** Format: date */
+            start_date: string | null;
+            /** Format: date */
+            end_date: string | null;
+            /** Format: date */
+            paused_until: string | null;
+            /** @description Sorted; dates already past are pruned on save. POST skip-next adds the local date of the skipped occurrence. */
+            skip_dates: string[];
+            enabled: boolean;
+            /**
+             * @description active: it will ring; completed: a one-off that rang, or a recurring call past its end_date; disabled: turned off (enabled false), or kept as history after DELETE.
+             * @enum {string}
+             */
+            status: "active" | "completed" | "disabled";
+            backup_alarm: boolean;
+            sms_fallback: boolean;
+            retry_policy: components["schemas"]["RetryPolicy"];
+            phone_number: components["schemas"]["PhoneRef"] | null;
+            next_occurrence: components["schemas"]["NextOccurrence"] | null;
+            /**
+             * @description The credential that created it: app session, web session or API key.
+             * @enum {string}
+             */
+            source: "app" | "web" | "api";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SchedulePage: {
+            items: components["schemas"]["ScheduleOut"][];
+            next_cursor: string | null;
+        };
+        UpcomingItem: {
+            /**
+             * Format: uuid
+             * @description The stored next call's id; null for computed (unstored) ones.
+             */
+            occurrence_id: string | null;
+            /** Format: date-time */
+            scheduled_at: string;
+            in_seconds: number;
+            local: components["schemas"]["LocalTime"];
+            in_home_timezone?: components["schemas"]["HomeTime"];
+            notice: components["schemas"]["Notice"];
+        };
+        UpcomingList: {
+            items: components["schemas"]["UpcomingItem"][];
+        };
+        SchedulePreview: {
+            /** @description The first call it would ring (occurrence_id null when nothing is stored yet); null when it would not ring (disabled, or paused past its end). */
+            first: components["schemas"]["UpcomingItem"] | null;
+            notice: components["schemas"]["Notice"];
+            phone_number: components["schemas"]["PhoneRef"] | null;
+            /**
+             * @description Human repeat rule, e.g. Once, Every day, Weekdays, Mon, Wed and Fri.
+             * @example Weekdays
+             */
+            repeat: string;
+            /**
+             * @description The preview line.
+             * @example Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Mon 3 March.
+             */
+            sentence: string;
+        };
+    };
+    responses: {
+        /** @description 400: validation_error (errors lists each problem) or a specific code of the catalogue. */
+        BadRequest: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 401: unauthenticated, api_key_revoked or session_expired. */
+        Unauthorized: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 402: no_entitlement. */
+        PaymentRequired: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 403: insufficient_scope. */
+        Forbidden: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 404: not_found (nothing there, or it belongs to another account). */
+        NotFound: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 409: a conflicting state (see the code). */
+        Conflict: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 413: payload_too_large (body over 1 MiB). */
+        PayloadTooLarge: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 415: unsupported_media_type (body not application/json). */
+        UnsupportedMediaType: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 429: rate_limited (general limit: 120 a minute per account, 300 per client IP) or the endpoint's own limit. */
+        TooManyRequests: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 500: internal_error; a change may not have been applied. */
+        InternalError: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 503: provider_unavailable. */
+        ServiceUnavailable: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description 404: not_found; the /dev endpoints exist only in dev mode (WAKEUP_DEV=1). */
+        DevNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+        Cursor: string;
+        /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+        Limit: number;
+        /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+        IdempotencyKey: string;
+        /** @description An ETag from an earlier response; 304 when unchanged. */
+        IfNoneMatch: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Requests allowed in the current window of the tighter limit (per account 120, per client IP 300). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current window resets. */
+        "RateLimit-Reset": number;
+        /** @description The limit as `<requests>;w=<seconds>`: `120;w=60` per account, `300;w=60` per client IP. */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before retrying (429 errors, 503 when known). */
+        "Retry-After": number;
+        /** @description Methods the path accepts. */
+        Allow: string;
+        /** @description Entity tag of the representation; send it back in If-None-Match. */
+        ETag: string;
+        /** @description Caching rules for the public document. */
+        "Cache-Control": string;
+    };
+    pathItems: never;
+}
+export type Problem = components['schemas']['Problem'];
+export type ValidationErrorItem = components['schemas']['ValidationErrorItem'];
+export type RetryPolicy = components['schemas']['RetryPolicy'];
+export type RetryPolicyIn = components['schemas']['RetryPolicyIn'];
+export type Plan = components['schemas']['Plan'];
+export type WebCheckoutPlan = components['schemas']['WebCheckoutPlan'];
+export type MeBilling = components['schemas']['MeBilling'];
+export type OnboardingState = components['schemas']['OnboardingState'];
+export type OnboardingStep = components['schemas']['OnboardingStep'];
+export type Readiness = components['schemas']['Readiness'];
+export type TestCallCopy = components['schemas']['TestCallCopy'];
+export type OnboardingCopy = components['schemas']['OnboardingCopy'];
+export type OnboardingOut = components['schemas']['OnboardingOut'];
+export type MeOut = components['schemas']['MeOut'];
+export type MePatchIn = components['schemas']['MePatchIn'];
+export type ApiKeyIn = components['schemas']['ApiKeyIn'];
+export type ApiKeyOut = components['schemas']['ApiKeyOut'];
+export type ApiKeyCreatedOut = components['schemas']['ApiKeyCreatedOut'];
+export type ApiKeyPage = components['schemas']['ApiKeyPage'];
+export type ZoneTransition = components['schemas']['ZoneTransition'];
+export type ZoneInfo = components['schemas']['ZoneInfo'];
+export type TimeContext = components['schemas']['TimeContext'];
+export type ZoneMatch = components['schemas']['ZoneMatch'];
+export type ZoneMatchList = components['schemas']['ZoneMatchList'];
+export type EmailStartIn = components['schemas']['EmailStartIn'];
+export type CodeSentOut = components['schemas']['CodeSentOut'];
+export type EmailVerifyIn = components['schemas']['EmailVerifyIn'];
+export type SignInOut = components['schemas']['SignInOut'];
+export type DevOutboxItem = components['schemas']['DevOutboxItem'];
+export type DevOutboxList = components['schemas']['DevOutboxList'];
+export type DevClockIn = components['schemas']['DevClockIn'];
+export type DevClockOut = components['schemas']['DevClockOut'];
+export type DevClockState = components['schemas']['DevClockState'];
+export type DevPhoneIn = components['schemas']['DevPhoneIn'];
+export type DevSmsIn = components['schemas']['DevSmsIn'];
+export type DeleteMeIn = components['schemas']['DeleteMeIn'];
+export type DeletedOut = components['schemas']['DeletedOut'];
+export type IdpAuthorizationIn = components['schemas']['IdpAuthorizationIn'];
+export type OnboardingIn = components['schemas']['OnboardingIn'];
+export type OnboardingSkipIn = components['schemas']['OnboardingSkipIn'];
+export type ResumeCallsIn = components['schemas']['ResumeCallsIn'];
+export type UsageTrial = components['schemas']['UsageTrial'];
+export type UsageOut = components['schemas']['UsageOut'];
+export type ExportOut = components['schemas']['ExportOut'];
+export type Suggestion = components['schemas']['Suggestion'];
+export type Mismatch = components['schemas']['Mismatch'];
+export type TimezoneContext = components['schemas']['TimezoneContext'];
+export type LocalTime = components['schemas']['LocalTime'];
+export type HomeTime = components['schemas']['HomeTime'];
+export type Notice = components['schemas']['Notice'];
+export type CheckoutIn = components['schemas']['CheckoutIn'];
+export type UrlOut = components['schemas']['UrlOut'];
+export type BillingPlan = components['schemas']['BillingPlan'];
+export type BillingPlanList = components['schemas']['BillingPlanList'];
+export type InappSyncIn = components['schemas']['InappSyncIn'];
+export type InappSyncOut = components['schemas']['InappSyncOut'];
+export type WebCheckoutIn = components['schemas']['WebCheckoutIn'];
+export type WebCheckoutOut = components['schemas']['WebCheckoutOut'];
+export type DemoStartIn = components['schemas']['DemoStartIn'];
+export type DemoStartOut = components['schemas']['DemoStartOut'];
+export type DemoCallIn = components['schemas']['DemoCallIn'];
+export type DemoCallOut = components['schemas']['DemoCallOut'];
+export type DeviceIn = components['schemas']['DeviceIn'];
+export type DevicePatchIn = components['schemas']['DevicePatchIn'];
+export type DeviceTimezoneIn = components['schemas']['DeviceTimezoneIn'];
+export type DeviceOut = components['schemas']['DeviceOut'];
+export type AttemptOut = components['schemas']['AttemptOut'];
+export type AttemptPage = components['schemas']['AttemptPage'];
+export type PhoneRef = components['schemas']['PhoneRef'];
+export type OccurrenceOut = components['schemas']['OccurrenceOut'];
+export type OccurrenceDetailOut = components['schemas']['OccurrenceDetailOut'];
+export type OccurrencePage = components['schemas']['OccurrencePage'];
+export type MoveIn = components['schemas']['MoveIn'];
+export type Country = components['schemas']['Country'];
+export type CountryList = components['schemas']['CountryList'];
+export type PhoneNumberIn = components['schemas']['PhoneNumberIn'];
+export type PhoneNumberPatchIn = components['schemas']['PhoneNumberPatchIn'];
+export type Verification = components['schemas']['Verification'];
+export type PhoneNumberOut = components['schemas']['PhoneNumberOut'];
+export type PhoneNumberCreatedOut = components['schemas']['PhoneNumberCreatedOut'];
+export type PhoneNumberPage = components['schemas']['PhoneNumberPage'];
+export type VerifyStartIn = components['schemas']['VerifyStartIn'];
+export type VerifyCheckIn = components['schemas']['VerifyCheckIn'];
+export type ScheduleIn = components['schemas']['ScheduleIn'];
+export type SchedulePatchIn = components['schemas']['SchedulePatchIn'];
+export type PauseIn = components['schemas']['PauseIn'];
+export type NextOccurrence = components['schemas']['NextOccurrence'];
+export type ScheduleOut = components['schemas']['ScheduleOut'];
+export type SchedulePage = components['schemas']['SchedulePage'];
+export type UpcomingItem = components['schemas']['UpcomingItem'];
+export type UpcomingList = components['schemas']['UpcomingList'];
+export type SchedulePreview = components['schemas']['SchedulePreview'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponsePaymentRequired = components['responses']['PaymentRequired'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseInternalError = components['responses']['InternalError'];
+export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseDevNotFound = components['responses']['DevNotFound'];
+export type ParameterCursor = components['parameters']['Cursor'];
+export type ParameterLimit = components['parameters']['Limit'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
+export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
+export type HeaderRateLimitLimit = components['headers']['RateLimit-Limit'];
+export type HeaderRateLimitRemaining = components['headers']['RateLimit-Remaining'];
+export type HeaderRateLimitReset = components['headers']['RateLimit-Reset'];
+export type HeaderRateLimitPolicy = components['headers']['RateLimit-Policy'];
+export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderAllow = components['headers']['Allow'];
+export type HeaderETag = components['headers']['ETag'];
+export type HeaderCacheControl = components['headers']['Cache-Control'];
+export type $defs = Record<string, never>;
+export interface operations {
+    startEmailSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailStartIn"];
+            };
+        };
+        responses: {
+            /** @description Code sent (or silently not, when sending is refused); nothing tells whether the account exists. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSentOut"];
+                };
+            };
+            /** @description validation_error (email missing or not an email). */
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyEmailSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerifyIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    /** @description client web only: `sessionid=wuw_…; HttpOnly; SameSite=Lax; Path=/` and `csrftoken=…; SameSite=Lax; Path=/`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOut"];
+                };
+            };
+            /** @description verification_code_invalid, validation_error. */
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key, or a web session without X-CSRFToken). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteMeIn"];
+            };
+        };
+        responses: {
+            /** @description Deleted; purge follows in 30 days. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOut"];
+                };
+            };
+            /** @description confirmation_required, verification_code_invalid, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked (5 wrong codes), rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MePatchIn"];
+            };
+        };
+        responses: {
+            /** @description The updated account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, invalid_retry_policy, message_disallowed_content (greeting_name), validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkIdpAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdpAuthorizationIn"];
+            };
+        };
+        responses: {
+            /** @description Stored (or nothing to store). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description rate_limited (10 a minute). */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendDeletionCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Code sent. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSentOut"];
+                };
+            };
+            /** @description validation_error (Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            /** @description rate_limited (3 codes an hour). */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export document. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="wakeup-export-<date>.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (API key without export). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setOnboardingStep: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingIn"];
+            };
+        };
+        responses: {
+            /** @description The updated onboarding_state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingState"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    skipOnboardingStep: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingSkipIn"];
+            };
+        };
+        responses: {
+            /** @description Onboarding. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingOut"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resumeCalls: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResumeCallsIn"];
+            };
+        };
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            /** @description confirmation_required, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTimezoneContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimezoneContext"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description validation_error (cursor or limit). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyIn"];
+            };
+        };
+        responses: {
+            /** @description The new key, with the full key shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedOut"];
+                };
+            };
+            /** @description validation_error (name, scopes; export without read). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTime: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated IANA zones, at most 50 (more: 400 validation_error). An unknown zone gives 400 invalid_timezone, a fixed offset timezone_not_allowed. */
+                zones?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now in each zone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeContext"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, validation_error (more than 50 zones). */
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchTimezones: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description 1 to 50, default 10. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matches, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZoneMatchList"];
+                };
+            };
+            /** @description validation_error (limit). */
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutIn"];
+            };
+        };
+        responses: {
+            /** @description The hosted checkout URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UrlOut"];
+                };
+            };
+            /** @description validation_error (unknown or not purchasable plan). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            /** @description already_subscribed, idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description provider_unavailable (payments not set up or unreachable). */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPlanList"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UrlOut"];
+                };
+            };
+            /** @description validation_error (no billing customer yet; Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncInappPurchases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InappSyncIn"];
+            };
+        };
+        responses: {
+            /** @description The plan after the sync. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InappSyncOut"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebCheckoutIn"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebCheckoutOut"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not the app session), web_checkout_disabled. */
+            403: components["responses"]["Forbidden"];
+            /** @description already_subscribed, idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description rate_limited (5 a minute). */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DemoStartIn"];
+            };
+        };
+        responses: {
+            /** @description Code sent (or silently not, see above). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemoStartOut"];
+                };
+            };
+            /** @description confirmation_required, invalid_phone_number, validation_error. */
+            400: components["responses"]["BadRequest"];
+            /** @description demo_not_available. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description demo_rate_limited, rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    placeDemoCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DemoCallIn"];
+            };
+        };
+        responses: {
+            /** @description The same DemoCall (the request repeats with the same code). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemoCallOut"];
+                };
+            };
+            /** @description The new DemoCall. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemoCallOut"];
+                };
+            };
+            /** @description verification_code_invalid, invalid_phone_number, validation_error. */
+            400: components["responses"]["BadRequest"];
+            /** @description demo_not_available, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description demo_rate_limited, rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    registerDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceIn"];
+            };
+        };
+        responses: {
+            /** @description Known device, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceOut"];
+                };
+            };
+            /** @description New device. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceOut"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description rate_limited (10 a minute). */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (an API key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevicePatchIn"];
+            };
+        };
+        responses: {
+            /** @description The device. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceOut"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reportDeviceTimezone: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceTimezoneIn"];
+            };
+        };
+        responses: {
+            /** @description The travel context. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimezoneContext"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCalls: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of calls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptPage"];
+                };
+            };
+            /** @description validation_error (cursor or limit). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOccurrences: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+                status?: "pending" | "dispatching" | "calling" | "waiting" | "confirmed" | "missed" | "failed" | "cancelled" | "unconfirmed";
+                /** @description Inclusive lower bound of scheduled_at. */
+                from?: string;
+                /** @description Exclusive upper bound of scheduled_at. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of occurrences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OccurrencePage"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOccurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The occurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OccurrenceDetailOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled occurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OccurrenceDetailOut"];
+                };
+            };
+            /** @description validation_error (Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_terminal, idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    moveOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveIn"];
+            };
+        };
+        responses: {
+            /** @description The moved schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description validation_error (suggestion changed or no longer a mismatch), invalid_timezone, timezone_not_allowed. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_terminal (not pending), occurrence_in_progress (ringing), idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContactCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response; 304 when unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vCard. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vcard": string;
+                };
+            };
+            /** @description Not modified. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCountries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response; 304 when unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Countries, Tier A first, by name within a tier. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryList"];
+                };
+            };
+            /** @description Not modified. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPhoneNumbers: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of numbers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumberPage"];
+                };
+            };
+            /** @description validation_error (cursor or limit). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneNumberIn"];
+            };
+        };
+        responses: {
+            /** @description The number, not verified yet, and how its code went. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumberCreatedOut"];
+                };
+            };
+            /** @description invalid_phone_number, country_not_supported, message_disallowed_content (label), validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key), number_blocked. */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description number_in_use. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneNumberPatchIn"];
+            };
+        };
+        responses: {
+            /** @description The number. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumberOut"];
+                };
+            };
+            /** @description message_disallowed_content (label), phone_number_unverified (is_primary on an unverified number), validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testCallPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test call already live. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            /** @description The new test call. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            /** @description phone_number_unverified, validation_error (Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            /** @description daily_cap_reached (Retry-After to midnight UTC), rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startPhoneVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VerifyStartIn"];
+            };
+        };
+        responses: {
+            /** @description How the code went. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key), number_blocked. */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked, rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    checkPhoneVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                phone_number_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyCheckIn"];
+            };
+        };
+        responses: {
+            /** @description The number, verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumberOut"];
+                };
+            };
+            /** @description verification_code_invalid, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked, rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+                status?: "active" | "completed" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePage"];
+                };
+            };
+            /** @description validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleIn"];
+            };
+        };
+        responses: {
+            /** @description The schedule, with its next_occurrence. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleIn"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreview"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or disabled as history). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_in_progress. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulePatchIn"];
+            };
+        };
+        responses: {
+            /** @description The schedule with its new next_occurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_in_progress. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseIn"];
+            };
+        };
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description not_recurring, date_too_far, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_in_progress, idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewScheduleChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulePatchIn"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreview"];
+                };
+            };
+            /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_in_progress. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description not_recurring, validation_error (Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    skipNextOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleOut"];
+                };
+            };
+            /** @description not_recurring, validation_error (Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_in_progress, idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testCallSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test call already live. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            /** @description The new test call. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            /** @description phone_number_unverified, validation_error (no number; Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            /** @description daily_cap_reached (Retry-After to midnight UTC), rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUpcoming: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100, default 7 (else 400 validation_error). */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                schedule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upcoming calls, soonest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpcomingList"];
+                };
+            };
+            /** @description validation_error (count). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDevOutbox: {
+        parameters: {
+            query?: {
+                /** @description An email address or an E.164 number. */
+                to?: string;
+                channel?: "email" | "sms";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Messages, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevOutboxList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+    getDevClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Now and the clock mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevClockState"];
+                };
+            };
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+    setDevClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevClockIn"];
+            };
+        };
+        responses: {
+            /** @description The new now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevClockOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+    putDevPhone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, + included (URL-encode it as %2B where needed). */
+                e164: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevPhoneIn"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+    postDevInboundSms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevSmsIn"];
+            };
+        };
+        responses: {
+            /** @description Handled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+    completeDevCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The last path segment of the simulated checkout url. */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid and notified. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+}

@@ -248,8 +248,9 @@ function describe(e: ErrorObject, code: string): string {
  *
  * - `field` is the dotted path of the offending value; a missing field or an unknown field
  *   names that field (`retry_policy.max_snoozes`, `colour`).
- * - The Problem code is the `x-error-code` of the first error whose failing schema carries
- *   one ("specific codes first", contract §4). A `type` error, a missing required field and
+ * - The Problem code is the `x-error-code` of the first error (in the order Ajv reports them,
+ *   which follows the schema's property order) whose failing schema carries one ("specific
+ *   codes first", contract §4). A `type` error, a missing required field and
  *   an unknown field never take a specific code: they stay `validation_error`.
  * - Errors from `if`/`anyOf`/`oneOf` wrappers (which only say "a branch failed") are dropped;
  *   the branch errors themselves are kept.

@@ -1396,7 +1396,7 @@ export interface components {
             default_backup_alarm: boolean;
             /**
              * Format: date-time
-             * @description Set when calls were turned off (for example by pressing 9); POST /me/resume-calls clears it.
+             * @description Set when calls were turned off (for example by pressing 9); POST /me/resume-calls clears it. UTC, ending in Z.
              */
             calls_revoked_at: string | null;
             plan: components["schemas"]["Plan"];
@@ -1437,11 +1437,14 @@ export interface components {
              */
             prefix: string;
             scopes: ("read" | "write" | "export")[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
             /**
              * Format: date-time
-             * @description Set when the key authenticates a request.
+             * @description Set when the key authenticates a request (UTC, ending in Z).
              */
             last_used_at: string | null;
         };
@@ -1573,7 +1576,10 @@ export interface components {
             body: string;
             /** @description The verification code in the message, or null. */
             code: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
         };
         DevOutboxList: {
@@ -1585,16 +1591,22 @@ export interface components {
             advance_seconds?: number;
             /**
              * Format: date-time
-             * @description The instant to move to.
+             * @description The instant to move to (any offset).
              */
             to?: string;
         };
         DevClockOut: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             now: string;
         };
         DevClockState: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             now: string;
             /** @enum {string} */
             mode: "virtual" | "system";
@@ -1628,7 +1640,7 @@ export interface components {
         DeletedOut: {
             /**
              * Format: date-time
-             * @description When the account was deleted; personal data is purged 30 days later.
+             * @description When the account was deleted; personal data is purged 30 days later. UTC, ending in Z.
              */
             deleted_at: string;
         };
@@ -1661,7 +1673,10 @@ export interface components {
         };
         UsageTrial: {
             calls_left: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             ends_at: string;
         };
         /** @description Calls counted in the current period. A placed call counts once (its retries and snoozes do not); test calls count. Trial: 7 days from the first sign-in, 5 calls. */
@@ -1673,25 +1688,40 @@ export interface components {
             credits_remaining: number;
             /** @description At most 20% of the period's included calls (trial calls during the trial) remain, and no credits. */
             near_limit: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             period_start: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             period_end: string;
             plan: components["schemas"]["Plan"];
             trial: components["schemas"]["UsageTrial"];
             /** @example 5 */
             trial_calls_included: number;
             trial_calls_used: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             trial_started_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             trial_ends_at: string;
         };
         /** @description Every row the account owns, streamed. Layout: format_version (1), exported_at (UTC), account (as GET /me), then one array per kind, each row as the API shows it: phone_numbers, schedules, occurrences (with attempts), calls (standalone test and demo calls), devices (push tokens left out), api_keys (hashes left out), sessions (created_at, last_used_at, kind; tokens left out). Unknown keys may be added. */
         ExportOut: {
             /** @constant */
             format_version: 1;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             exported_at: string;
             account: components["schemas"]["MeOut"];
         };
@@ -1701,7 +1731,10 @@ export interface components {
             local_date: string;
             local_time: string;
             timezone: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             scheduled_at: string;
             utc_offset: string;
             /** @enum {string} */
@@ -1713,7 +1746,10 @@ export interface components {
             occurrence_id: string;
             /** Format: uuid */
             schedule_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             scheduled_at: string;
             /** @description HH:MM in the call's zone. */
             scheduled_local: string;
@@ -1734,7 +1770,10 @@ export interface components {
             /** Format: uuid */
             device_id: string | null;
             device_timezone: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             device_timezone_reported_at: string | null;
             home_timezone: string | null;
             mismatches: components["schemas"]["Mismatch"][];
@@ -1811,7 +1850,10 @@ export interface components {
              * @description A one-time link on this host, /app/subscribe/<token>, valid 10 minutes and once.
              */
             url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             expires_at: string;
         };
         DemoStartIn: {
@@ -1854,7 +1896,10 @@ export interface components {
             state: "calling" | "ringing" | "answered" | "confirmed" | "stopped" | "unconfirmed" | "missed" | "not_placed" | "failed";
             live: boolean;
             to_masked: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
         };
         DeviceIn: {
@@ -1911,11 +1956,20 @@ export interface components {
             /** @description A push token is stored (the token itself is never returned). */
             push_token_set: boolean;
             timezone: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             timezone_reported_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             last_seen_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
         };
         /** @description One phone call of a wake-up call, or a standalone test or demo call. Poll GET /calls/{call_id} every 2 seconds while live is true. */
@@ -1945,18 +1999,33 @@ export interface components {
             to_masked: string;
             /**
              * Format: date-time
-             * @description When the attempt is due to ring.
+             * @description When the attempt is due to ring (UTC, ending in Z).
              */
             due_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             requested_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             ringing_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             answered_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             ended_at: string | null;
             /** @enum {string|null} */
             answered_by: "person" | "machine" | null;
@@ -2014,11 +2083,20 @@ export interface components {
             phone_number: components["schemas"]["PhoneRef"] | null;
             attempt_count: number;
             snooze_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             dispatched_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             confirmed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             finished_at: string | null;
             /**
              * @description Some attempt reached voicemail. Older servers omit it: read a missing value as false.
@@ -2096,11 +2174,14 @@ export interface components {
             is_primary: boolean;
             /** @description Verified and not expired now. */
             verified: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             verified_at: string | null;
             /**
              * Format: date-time
-             * @description verified_at plus 365 days.
+             * @description verified_at plus 365 days (UTC, ending in Z).
              */
             verification_expires_at: string | null;
             /** @description No calls or texts go to it (STOP, complaint, pressing 9, manual block). */
@@ -2110,11 +2191,20 @@ export interface components {
              * @enum {string|null}
              */
             blocked_reason: "stop" | "complaint" | "key_9" | "manual" | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             last_test_call_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             last_confirmed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
         };
         PhoneNumberCreatedOut: {
@@ -2290,9 +2380,15 @@ export interface components {
              * @enum {string}
              */
             source: "app" | "web" | "api";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             updated_at: string;
         };
         SchedulePage: {
@@ -2305,7 +2401,10 @@ export interface components {
              * @description The stored next call's id; null for computed (unstored) ones.
              */
             occurrence_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
             scheduled_at: string;
             in_seconds: number;
             local: components["schemas"]["LocalTime"];
@@ -2510,8 +2609,6 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (429 errors, 503 when known). */
         "Retry-After": number;
-        /** @description Methods the path accepts. */
-        Allow: string;
         /** @description Entity tag of the representation; send it back in If-None-Match. */
         ETag: string;
         /** @description Caching rules for the public document. */
@@ -2632,7 +2729,6 @@ export type HeaderRateLimitRemaining = components['headers']['RateLimit-Remainin
 export type HeaderRateLimitReset = components['headers']['RateLimit-Reset'];
 export type HeaderRateLimitPolicy = components['headers']['RateLimit-Policy'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
-export type HeaderAllow = components['headers']['Allow'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderCacheControl = components['headers']['Cache-Control'];
 export type $defs = Record<string, never>;
@@ -3678,9 +3774,9 @@ export interface operations {
                 /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "dispatching" | "calling" | "waiting" | "confirmed" | "missed" | "failed" | "cancelled" | "unconfirmed";
-                /** @description Inclusive lower bound of scheduled_at. */
+                /** @description Inclusive lower bound of scheduled_at: an ISO 8601 instant with an offset (Z or +HH:MM; URL-encode +). */
                 from?: string;
-                /** @description Exclusive upper bound of scheduled_at. */
+                /** @description Exclusive upper bound of scheduled_at: an ISO 8601 instant with an offset. */
                 to?: string;
             };
             header?: never;

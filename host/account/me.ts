@@ -1,0 +1,50 @@
+/**
+ * The account view (schema `MeOut`) for GET /me, PATCH /me and sign-in.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import type { Account } from '../db/accounts.js';
+import { countTrialCallsUsed, loadAccountFacts } from '../db/readiness.js';
+import { isoInstantOrNull } from '../instant.js';
+import { onboardingOut } from './onboarding.js';
+import type { ScheduleFacts } from './onboarding.js';
+import { planOf } from './plan.js';
+
+/**
+ * Schedule facts for onboarding. No schedules exist before the schedules work lands; it
+ * replaces this with a query (one line in {@link meOut}).
+ */
+const NO_SCHEDULES: ScheduleFacts = { hasSchedule: false, hasEnabledSchedule: false };
+
+/** Builds MeOut for `account` at `now`. */
+export function meOut(db: Database, account: Account, now: EpochMs) {
+  const facts = loadAccountFacts(db, account.id, now);
+  const used = countTrialCallsUsed(db, account.id, account.trialStartedAt);
+  return {
+    id: account.id,
+    email: account.email,
+    display_name: account.displayName,
+    greeting_name: account.greetingName,
+    home_timezone: account.homeTimezone,
+    time_format: account.timeFormat,
+    locale: account.locale,
+    voice: account.voice,
+    onboarding_state: account.onboardingState,
+    marketing_opt_in: account.marketingOptIn,
+    digest_opt_in: account.digestOptIn,
+    default_retry_policy: account.defaultRetryPolicy,
+    default_backup_alarm: account.defaultBackupAlarm,
+    calls_revoked_at: isoInstantOrNull(account.callsRevokedAt),
+    plan: planOf(account, used, now),
+    onboarding: onboardingOut({
+      state: account.onboardingState,
+      homeTimezone: account.homeTimezone,
+      facts,
+      schedules: NO_SCHEDULES,
+      now,
+    }),
+    // Payments are not set up yet: nothing to offer (schema: null when payments are not set up).
+    billing: null,
+  };
+}

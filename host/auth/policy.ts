@@ -1,0 +1,28 @@
+/**
+ * Sign-in and credential lifetimes (decided values, also written in schema/openapi.yaml and
+ * the README).
+ * @module
+ */
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/** An app session ends 90 days after its last use. */
+export const APP_SESSION_IDLE_MS = 90 * DAY;
+/** A web session ends 14 days after its last use. */
+export const WEB_SESSION_IDLE_MS = 14 * DAY;
+/** The web session cookie is re-sent (sliding its Max-Age) when its last refresh is older than this. */
+export const WEB_COOKIE_REFRESH_MS = DAY;
+/** A sign-in code is valid 10 minutes. */
+export const CODE_VALID_MINUTES = 10;
+/** The fifth wrong code for an email locks it... */
+export const MAX_CODE_FAILURES = 5;
+/** ...for 15 minutes. */
+export const CODE_LOCK_MS = 15 * MINUTE;
+/** Sign-in code emails per address per hour (beyond: 429 rate_limited). */
+export const CODE_SENDS_PER_HOUR = 5;
+/** The trial: 7 days and 5 calls from the first sign-in. */
+export const TRIAL_DAYS = 7;
+export const TRIAL_CALLS = 5;
+/** Day length in ms. */
+export const DAY_MS = DAY;

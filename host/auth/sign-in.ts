@@ -1,0 +1,141 @@
+/**
+ * Sign-in by emailed code (contract §2): start, verify, and the sessions it creates.
+ *
+ * - start: a fresh 6-digit code (10 minutes) replaces any earlier one and is emailed through
+ *   the Messaging port. The answer never says whether an account exists. At most
+ *   {@link CODE_SENDS_PER_HOUR} emails per address per hour (429 rate_limited).
+ * - verify: wrong or expired code → 400 verification_code_invalid; the fifth wrong code for
+ *   the address → 429 verification_locked for 15 minutes, during which every code (and every
+ *   new start) is refused so. The wrong-code count belongs to the address, so asking for a
+ *   new code does not reset it; it resets when a lock ends or a sign-in succeeds.
+ * - A code is single use: consuming it is a conditional DELETE, so two concurrent verifies
+ *   with the right code create one session, not two.
+ * - The first verified sign-in creates the account and starts its trial.
+ * @module
+ */
+import type { AppDeps } from '../deps.js';
+import { findAccountByEmail, insertAccount } from '../db/accounts.js';
+import type { Account } from '../db/accounts.js';
+import { insertSession } from '../db/sessions.js';
+import { consumeCode, findChallenge, recordFailure, storeCode } from '../db/sign-in-codes.js';
+import { problem } from '../http/problem.js';
+import { enforce, RateLimiter } from '../http/rate-limit.js';
+import {
+  CODE_LOCK_MS,
+  CODE_SENDS_PER_HOUR,
+  CODE_VALID_MINUTES,
+  DAY_MS,
+  MAX_CODE_FAILURES,
+  TRIAL_CALLS,
+  TRIAL_DAYS,
+} from './policy.js';
+import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
+
+/** Lower-cases and trims an address (the account's identity). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Sign-in operations bound to one app's dependencies. */
+export interface SignIn {
+  start(email: string): Promise<{ sent_to: string; valid_minutes: number }>;
+  verify(input: { email: string; code: string; client: 'app' | 'web'; installationId: string | null }): Promise<SignInResult>;
+}
+
+/** A successful verify: the account and the new session's secrets (shown once). */
+export interface SignInResult {
+  account: Account;
+  created: boolean;
+  sessionToken: string;
+  /** Web sessions only. */
+  csrfToken: string | null;
+}
+
+function locked(until: number, now: number) {
+  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return problem('verification_locked', {
+    detail: `Too many wrong codes for this address. Try again in ${Math.ceil(seconds / 60)} minutes.`,
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+/** Creates the sign-in operations (the send limiter lives as long as the app). */
+export function createSignIn(deps: AppDeps): SignIn {
+  const { db, clock, ids, messaging, logger } = deps;
+  const sends = new RateLimiter({ limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock });
+
+  return {
+    async start(rawEmail) {
+      const email = normalizeEmail(rawEmail);
+      const now = clock.now();
+      const challenge = findChallenge(db, email);
+      if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
+      enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
+      const code = newCode();
+      const { hash, salt } = await hashCode(code);
+      storeCode(db, email, { hash, salt, expiresAt: now + CODE_VALID_MINUTES * 60_000 }, now);
+      const sent = await messaging.sendEmail({
+        to: email,
+        subject: 'Your Wake-Up sign-in code',
+        body:
+          `Your Wake-Up sign-in code is ${code}. It is valid for ${CODE_VALID_MINUTES} minutes.\n\n` +
+          'If you did not ask for it, you can ignore this email.',
+      });
+      // A refused send answers the same 202: the answer must not tell whether the address works.
+      if (!sent.ok) logger.warn({ code: sent.code }, 'sign-in email not sent');
+      return { sent_to: email, valid_minutes: CODE_VALID_MINUTES };
+    },
+
+    async verify({ email: rawEmail, code, client, installationId }) {
+      const email = normalizeEmail(rawEmail);
+      const now = clock.now();
+      const challenge = findChallenge(db, email);
+      if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
+
+      const usable =
+        challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
+      // Hash even when there is no code to compare, so the answer takes as long either way.
+      const right = usable
+        ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! })
+        : (await hashCode(code), false);
+      if (!right || !consumeCode(db, email, challenge!.codeHash!)) {
+        const after = recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
+        if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);
+        throw problem('verification_code_invalid', {
+          detail: 'The code is wrong or expired. Ask for a new one if needed.',
+          field: 'code',
+        });
+      }
+
+      const kind = client === 'app' ? 'app_session' : 'web_session';
+      const csrfToken = client === 'web' ? mintCsrfToken() : null;
+      return db.transaction(() => {
+        let account = findAccountByEmail(db, email);
+        const created = !account;
+        account ??= insertAccount(db, {
+          id: ids.uuid(),
+          email,
+          displayName: email.split('@')[0]!.slice(0, 100),
+          now,
+          trialEndsAt: now + TRIAL_DAYS * DAY_MS,
+          trialCallsIncluded: TRIAL_CALLS,
+        });
+        const minted = mintToken(kind);
+        insertSession(
+          db,
+          {
+            id: ids.uuid(),
+            accountId: account.id,
+            kind: client,
+            lookup: minted.lookup,
+            tokenHash: minted.hash,
+            csrfHash: csrfToken === null ? null : hashToken(csrfToken),
+            installationId: client === 'app' ? installationId : null,
+          },
+          now,
+        );
+        return { account, created, sessionToken: minted.token, csrfToken };
+      })();
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Host configuration: every environment variable the server reads, parsed and validated once.
+ *
+ * `host/main.ts` is the only file that touches `process.env`; it hands the environment to
+ * {@link loadConfig}, which returns a frozen {@link HostConfig} or throws a {@link ConfigError}
+ * naming the variable at fault. Tests call {@link loadConfig} with a plain object.
+ *
+ * The README's environment table lists the same variables with the same defaults; keep them
+ * in step (a test compares the two).
+ * @module
+ */
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Log levels pino understands, plus `silent`. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** The validated configuration of one server process. */
+export interface HostConfig {
+  /** Listen address. @default '127.0.0.1' (env HOST) */
+  readonly host: string;
+  /** Listen port; 0 picks a free port (tests). @default 8080 (env PORT) */
+  readonly port: number;
+  /** SQLite file; its folder is created. @default './data/wakeup.sqlite' (env WAKEUP_DB) */
+  readonly dbFile: string;
+  /**
+   * Dev mode: mounts the `/dev` endpoints and prints sign-in codes in the log. On unless
+   * `WAKEUP_DEV=0`; a dev-mode server binds loopback addresses only.
+   * @default true (env WAKEUP_DEV)
+   */
+  readonly dev: boolean;
+  /** Whether dev mode was chosen by default (no WAKEUP_DEV set), for the first log lines. */
+  readonly devByDefault: boolean;
+  /** Service clock. `virtual` needs dev mode. @default 'system' (env WAKEUP_CLOCK) */
+  readonly clock: 'system' | 'virtual';
+  /** Start instant of a virtual clock (epoch ms), or null for the real now (env WAKEUP_CLOCK_START). */
+  readonly clockStart: number | null;
+  /** Rate limits key on the first X-Forwarded-For address. @default false (env WAKEUP_TRUST_PROXY) */
+  readonly trustProxy: boolean;
+  /** Calls placed per account per UTC day. @default 20 (env WAKEUP_DAILY_CAP) */
+  readonly dailyCap: number;
+  /** General limit: requests per account per 60 s. @default 120 (env WAKEUP_RATE_LIMIT_ACCOUNT) */
+  readonly rateLimitAccount: number;
+  /** General limit: requests per client IP per 60 s. @default 300 (env WAKEUP_RATE_LIMIT_IP) */
+  readonly rateLimitIp: number;
+  /** @default 'info' (env WAKEUP_LOG_LEVEL) */
+  readonly logLevel: LogLevel;
+  /** Human-readable logs; default: when stdout is a terminal (env WAKEUP_LOG_PRETTY). */
+  readonly logPretty: boolean | null;
+  /**
+   * Public origin of the site, used in problem `type` links (`{site}/docs/errors#code`) and
+   * cookies' Secure flag; null means `http://HOST:PORT` as bound (env WAKEUP_SITE_URL).
+   */
+  readonly siteUrl: string | null;
+  /** Largest accepted request body in bytes. @default 1048576 (1 MiB) (env WAKEUP_MAX_BODY_BYTES) */
+  readonly maxBodyBytes: number;
+  /** Seconds to let in-flight requests finish after SIGTERM. @default 10 (env WAKEUP_SHUTDOWN_GRACE_SECONDS) */
+  readonly shutdownGraceSeconds: number;
+}
+
+/** One documented variable: name, default as written in the README, and meaning. */
+export interface EnvVarDoc {
+  name: string;
+  default: string;
+  meaning: string;
+}
+
+/** Every variable {@link loadConfig} reads, in README order. */
+export const ENV_VARS: readonly EnvVarDoc[] = [
+  { name: 'HOST', default: '127.0.0.1', meaning: 'Listen address. Dev mode accepts loopback addresses only.' },
+  { name: 'PORT', default: '8080', meaning: 'Listen port (0 picks a free one).' },
+  { name: 'WAKEUP_DB', default: './data/wakeup.sqlite', meaning: 'SQLite database file; the folder is created; migrated at start.' },
+  { name: 'WAKEUP_DEV', default: '1', meaning: 'Dev mode: `/dev` endpoints on, sign-in codes in the log, loopback only. Set `0` in production.' },
+  { name: 'WAKEUP_CLOCK', default: 'system', meaning: '`system` or `virtual` (dev mode only: time moves only through `POST /dev/clock`).' },
+  { name: 'WAKEUP_CLOCK_START', default: '(real now)', meaning: 'Start instant of the virtual clock, e.g. `2027-03-14T06:00:00Z`.' },
+  { name: 'WAKEUP_TRUST_PROXY', default: '0', meaning: '`1`: client IP is the first `X-Forwarded-For` address (set only behind your own proxy).' },
+  { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
+  { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
+  { name: 'WAKEUP_RATE_LIMIT_IP', default: '300', meaning: 'General limit: API requests per client IP per 60 s.' },
+  { name: 'WAKEUP_LOG_LEVEL', default: 'info', meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  { name: 'WAKEUP_LOG_PRETTY', default: '(auto)', meaning: '`1` readable logs, `0` JSON lines; default: readable when stdout is a terminal.' },
+  { name: 'WAKEUP_SITE_URL', default: '(http://HOST:PORT)', meaning: 'Public origin, used in problem `type` links and for Secure cookies when https.' },
+  { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
+  { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
+];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Parses and validates the environment.
+ * @throws ConfigError naming the variable and the accepted values.
+ */
+export function loadConfig(env: Env): HostConfig {
+  const devRaw = value(env, 'WAKEUP_DEV');
+  const dev = devRaw === undefined ? true : flag(env, 'WAKEUP_DEV', false);
+  const host = value(env, 'HOST') ?? '127.0.0.1';
+  if (dev && !isLoopback(host)) {
+    throw new ConfigError(
+      `HOST=${host}: dev mode (WAKEUP_DEV=1, the default) binds loopback addresses only, because /dev/outbox shows ` +
+        'sign-in codes. Use HOST=127.0.0.1, or set WAKEUP_DEV=0 to run in production mode.',
+    );
+  }
+  const clockRaw = value(env, 'WAKEUP_CLOCK') ?? 'system';
+  if (clockRaw !== 'system' && clockRaw !== 'virtual') {
+    throw new ConfigError(`WAKEUP_CLOCK=${clockRaw}: expected system or virtual`);
+  }
+  if (clockRaw === 'virtual' && !dev) {
+    throw new ConfigError('WAKEUP_CLOCK=virtual needs dev mode (WAKEUP_DEV=1)');
+  }
+  const startRaw = value(env, 'WAKEUP_CLOCK_START');
+  let clockStart: number | null = null;
+  if (startRaw !== undefined) {
+    if (clockRaw !== 'virtual') throw new ConfigError('WAKEUP_CLOCK_START applies only with WAKEUP_CLOCK=virtual');
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/.test(startRaw) || !Number.isFinite(Date.parse(startRaw))) {
+      throw new ConfigError(`WAKEUP_CLOCK_START=${startRaw}: expected a UTC instant such as 2027-03-14T06:00:00Z`);
+    }
+    clockStart = Date.parse(startRaw);
+  }
+  const logLevel = (value(env, 'WAKEUP_LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`WAKEUP_LOG_LEVEL=${logLevel}: expected one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const prettyRaw = value(env, 'WAKEUP_LOG_PRETTY');
+  const siteRaw = value(env, 'WAKEUP_SITE_URL');
+  let siteUrl: string | null = null;
+  if (siteRaw !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(siteRaw);
+    } catch {
+      throw new ConfigError(`WAKEUP_SITE_URL=${siteRaw}: not a URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError(`WAKEUP_SITE_URL=${siteRaw}: expected an http or https origin`);
+    }
+    siteUrl = parsed.origin;
+  }
+  return Object.freeze({
+    host,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dbFile: value(env, 'WAKEUP_DB') ?? './data/wakeup.sqlite',
+    dev,
+    devByDefault: devRaw === undefined,
+    clock: clockRaw,
+    clockStart,
+    trustProxy: flag(env, 'WAKEUP_TRUST_PROXY', false),
+    dailyCap: integer(env, 'WAKEUP_DAILY_CAP', 20, 0, 100_000),
+    rateLimitAccount: integer(env, 'WAKEUP_RATE_LIMIT_ACCOUNT', 120, 1, 1_000_000),
+    rateLimitIp: integer(env, 'WAKEUP_RATE_LIMIT_IP', 300, 1, 1_000_000),
+    logLevel,
+    logPretty: prettyRaw === undefined ? null : flag(env, 'WAKEUP_LOG_PRETTY', false),
+    siteUrl,
+    maxBodyBytes: integer(env, 'WAKEUP_MAX_BODY_BYTES', 1_048_576, 1024, 10 * 1024 * 1024),
+    shutdownGraceSeconds: integer(env, 'WAKEUP_SHUTDOWN_GRACE_SECONDS', 10, 0, 600),
+  });
+}
+
+/** True for 127.0.0.0/8, ::1 and `localhost`. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function value(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const v = value(env, name);
+  if (v === undefined) return fallback;
+  if (v === '1' || v === 'true') return true;
+  if (v === '0' || v === 'false') return false;
+  throw new ConfigError(`${name}=${v}: expected 1 or 0`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = value(env, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new ConfigError(`${name}=${v}: expected an integer from ${min} to ${max}`);
+  }
+  return Number(v);
+}

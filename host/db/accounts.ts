@@ -1,0 +1,160 @@
+/**
+ * Accounts: queries on the `accounts` table. Every function takes the database handle.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** Retry policy as stored (all four fields present). */
+export interface StoredRetryPolicy {
+  max_snoozes: number;
+  offsets_minutes: number[];
+  ring_timeout_seconds: number;
+  snooze_minutes: number;
+}
+
+/** One account, with instants as epoch milliseconds. */
+export interface Account {
+  id: string;
+  email: string;
+  displayName: string;
+  greetingName: string | null;
+  homeTimezone: string | null;
+  timeFormat: '24h' | '12h';
+  locale: string;
+  voice: 'female' | 'male';
+  onboardingState: Record<string, unknown>;
+  marketingOptIn: boolean;
+  digestOptIn: boolean;
+  defaultRetryPolicy: StoredRetryPolicy | null;
+  defaultBackupAlarm: boolean;
+  callsRevokedAt: EpochMs | null;
+  trialStartedAt: EpochMs;
+  trialEndsAt: EpochMs;
+  trialCallsIncluded: number;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+interface AccountRow {
+  id: string;
+  email: string;
+  display_name: string;
+  greeting_name: string | null;
+  home_timezone: string | null;
+  time_format: '24h' | '12h';
+  locale: string;
+  voice: 'female' | 'male';
+  onboarding_state: string;
+  marketing_opt_in: number;
+  digest_opt_in: number;
+  default_retry_policy: string | null;
+  default_backup_alarm: number;
+  calls_revoked_at: number | null;
+  trial_started_at: number;
+  trial_ends_at: number;
+  trial_calls_included: number;
+  created_at: number;
+  updated_at: number;
+}
+
+function fromRow(r: AccountRow): Account {
+  return {
+    id: r.id,
+    email: r.email,
+    displayName: r.display_name,
+    greetingName: r.greeting_name,
+    homeTimezone: r.home_timezone,
+    timeFormat: r.time_format,
+    locale: r.locale,
+    voice: r.voice,
+    onboardingState: JSON.parse(r.onboarding_state) as Record<string, unknown>,
+    marketingOptIn: r.marketing_opt_in === 1,
+    digestOptIn: r.digest_opt_in === 1,
+    defaultRetryPolicy: r.default_retry_policy === null ? null : (JSON.parse(r.default_retry_policy) as StoredRetryPolicy),
+    defaultBackupAlarm: r.default_backup_alarm === 1,
+    callsRevokedAt: r.calls_revoked_at,
+    trialStartedAt: r.trial_started_at,
+    trialEndsAt: r.trial_ends_at,
+    trialCallsIncluded: r.trial_calls_included,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** The live (not deleted) account with this id. */
+export function findAccountById(db: Database, id: string): Account | undefined {
+  const row = sql<AccountRow>(db, 'SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL').get(id);
+  return row && fromRow(row);
+}
+
+/** The live account with this (lower-cased) e-mail address. */
+export function findAccountByEmail(db: Database, email: string): Account | undefined {
+  const row = sql<AccountRow>(db, 'SELECT * FROM accounts WHERE email = ? AND deleted_at IS NULL').get(email);
+  return row && fromRow(row);
+}
+
+/** What a new account needs; the trial starts at `now`. */
+export interface NewAccount {
+  id: string;
+  email: string;
+  displayName: string;
+  now: EpochMs;
+  trialEndsAt: EpochMs;
+  trialCallsIncluded: number;
+}
+
+/** Creates an account with its trial started. */
+export function insertAccount(db: Database, a: NewAccount): Account {
+  sql(
+    db,
+    `INSERT INTO accounts (id, email, display_name, trial_started_at, trial_ends_at, trial_calls_included, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(a.id, a.email, a.displayName, a.now, a.trialEndsAt, a.trialCallsIncluded, a.now, a.now);
+  return findAccountById(db, a.id)!;
+}
+
+/** Profile fields PATCH /me may change, already validated and normalised. */
+export interface ProfileChange {
+  displayName?: string;
+  greetingName?: string | null;
+  homeTimezone?: string | null;
+  timeFormat?: '24h' | '12h';
+  locale?: string;
+  voice?: 'female' | 'male';
+  marketingOptIn?: boolean;
+  digestOptIn?: boolean;
+  defaultRetryPolicy?: StoredRetryPolicy | null;
+  defaultBackupAlarm?: boolean;
+}
+
+const COLUMNS: Record<keyof ProfileChange, string> = {
+  displayName: 'display_name',
+  greetingName: 'greeting_name',
+  homeTimezone: 'home_timezone',
+  timeFormat: 'time_format',
+  locale: 'locale',
+  voice: 'voice',
+  marketingOptIn: 'marketing_opt_in',
+  digestOptIn: 'digest_opt_in',
+  defaultRetryPolicy: 'default_retry_policy',
+  defaultBackupAlarm: 'default_backup_alarm',
+};
+
+/** Applies a profile change (one UPDATE) and returns the account as stored. */
+export function updateAccountProfile(db: Database, id: string, change: ProfileChange, now: EpochMs): Account | undefined {
+  const sets: string[] = [];
+  const values: unknown[] = [];
+  for (const [field, column] of Object.entries(COLUMNS) as Array<[keyof ProfileChange, string]>) {
+    if (!(field in change)) continue;
+    const v = change[field];
+    sets.push(`${column} = ?`);
+    values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+  }
+  sets.push('updated_at = ?');
+  values.push(now);
+  // Column names come from the fixed COLUMNS table above, never from input.
+  sql(db, `UPDATE accounts SET ${sets.join(', ')} WHERE id = ? AND deleted_at IS NULL`).run(...values, id);
+  return findAccountById(db, id);
+}

@@ -1,0 +1,73 @@
+/**
+ * Read-only facts about an account for GET /me (plan and onboarding): its phone numbers'
+ * verification, its calls' outcomes and trial usage. Reads tables other modules write
+ * (phone_numbers, occurrences, attempts); never writes.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** What the account's numbers and calls say. */
+export interface AccountFacts {
+  /** At least one number is verified now. */
+  phoneVerified: boolean;
+  /** Some number was verified once, but none is now. */
+  phoneExpired: boolean;
+  /** A standalone test call was confirmed. */
+  testCallDone: boolean;
+  /** Newest confirmed call (test or real). */
+  lastSuccessAt: EpochMs | null;
+  /** created_at and status of the newest placed standalone test call. */
+  lastTestAt: EpochMs | null;
+  lastTestStatus: string | null;
+}
+
+/** Loads the facts at `now`. */
+export function loadAccountFacts(db: Database, accountId: string, now: EpochMs): AccountFacts {
+  const phones = sql<{ verified_now: number; ever: number }>(
+    db,
+    `SELECT COALESCE(SUM(verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?)), 0) AS verified_now,
+            COALESCE(SUM(verified_at IS NOT NULL), 0) AS ever
+     FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL`,
+  ).get(now, accountId)!;
+  const success = sql<{ at: number | null }>(
+    db,
+    `SELECT MAX(COALESCE(ended_at, answered_at, updated_at)) AS at FROM attempts
+     WHERE account_id = ? AND status = 'confirmed' AND kind IN ('first', 'retry', 'snooze', 'test')`,
+  ).get(accountId)!;
+  const testDone = sql<{ n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM attempts
+     WHERE account_id = ? AND occurrence_id IS NULL AND kind = 'test' AND status = 'confirmed'`,
+  ).get(accountId)!;
+  const lastTest = sql<{ created_at: number; status: string }>(
+    db,
+    `SELECT created_at, status FROM attempts
+     WHERE account_id = ? AND occurrence_id IS NULL AND kind = 'test' AND requested_at IS NOT NULL
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+  ).get(accountId);
+  return {
+    phoneVerified: phones.verified_now > 0,
+    phoneExpired: phones.ever > 0 && phones.verified_now === 0,
+    testCallDone: testDone.n > 0,
+    lastSuccessAt: success.at,
+    lastTestAt: lastTest?.created_at ?? null,
+    lastTestStatus: lastTest?.status ?? null,
+  };
+}
+
+/**
+ * Calls that count against the trial: wake-up calls dispatched (one per occurrence, however
+ * many attempts it took) and standalone test calls placed, since `since`.
+ */
+export function countTrialCallsUsed(db: Database, accountId: string, since: EpochMs): number {
+  const r = sql<{ n: number }>(
+    db,
+    `SELECT
+       (SELECT COUNT(*) FROM occurrences WHERE account_id = @account AND dispatched_at IS NOT NULL AND dispatched_at >= @since)
+     + (SELECT COUNT(*) FROM attempts WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test'
+          AND requested_at IS NOT NULL AND requested_at >= @since) AS n`,
+  ).get({ account: accountId, since })!;
+  return r.n;
+}

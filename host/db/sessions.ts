@@ -1,0 +1,94 @@
+/**
+ * Sessions: app sessions (token `wus_…`, sent as Bearer or X-Session-Token) and web sessions
+ * (cookie `sessionid` = `wuw_…`, with a CSRF token). Only hashes are stored.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** One stored session. */
+export interface Session {
+  id: string;
+  accountId: string;
+  kind: 'app' | 'web';
+  lookup: string;
+  tokenHash: string;
+  csrfHash: string | null;
+  installationId: string | null;
+  createdAt: EpochMs;
+  lastUsedAt: EpochMs;
+  endedAt: EpochMs | null;
+}
+
+interface Row {
+  id: string;
+  account_id: string;
+  kind: 'app' | 'web';
+  lookup: string;
+  token_hash: string;
+  csrf_hash: string | null;
+  installation_id: string | null;
+  created_at: number;
+  last_used_at: number;
+  ended_at: number | null;
+}
+
+const fromRow = (r: Row): Session => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind,
+  lookup: r.lookup,
+  tokenHash: r.token_hash,
+  csrfHash: r.csrf_hash,
+  installationId: r.installation_id,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  endedAt: r.ended_at,
+});
+
+/** Stores a new session. */
+export function insertSession(
+  db: Database,
+  s: Pick<Session, 'id' | 'accountId' | 'kind' | 'lookup' | 'tokenHash' | 'csrfHash' | 'installationId'>,
+  now: EpochMs,
+): void {
+  sql(
+    db,
+    `INSERT INTO sessions (id, account_id, kind, lookup, token_hash, csrf_hash, installation_id, created_at, last_used_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(s.id, s.accountId, s.kind, s.lookup, s.tokenHash, s.csrfHash, s.installationId, now, now);
+}
+
+/** The session whose token has this lookup part (ended ones included). */
+export function findSessionByLookup(db: Database, lookup: string): Session | undefined {
+  const r = sql<Row>(db, 'SELECT * FROM sessions WHERE lookup = ?').get(lookup);
+  return r && fromRow(r);
+}
+
+/** Records a use (sliding expiry). */
+export function touchSession(db: Database, id: string, now: EpochMs): void {
+  sql(db, 'UPDATE sessions SET last_used_at = ? WHERE id = ? AND ended_at IS NULL').run(now, id);
+}
+
+/** Ends one session (logout). Returns false when it had already ended. */
+export function endSession(db: Database, id: string, reason: string, now: EpochMs): boolean {
+  return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(now, reason, id).changes === 1;
+}
+
+/**
+ * Ends every live app session bound to an installation (device deleted or evicted).
+ * Returns how many ended.
+ */
+export function endSessionsOfInstallation(db: Database, accountId: string, installationId: string, reason: string, now: EpochMs): number {
+  return sql(
+    db,
+    `UPDATE sessions SET ended_at = ?, end_reason = ?
+     WHERE account_id = ? AND installation_id = ? AND ended_at IS NULL`,
+  ).run(now, reason, accountId, installationId).changes;
+}
+
+/** Ends every live session of an account (account deletion). */
+export function endSessionsOfAccount(db: Database, accountId: string, reason: string, now: EpochMs): number {
+  return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL').run(now, reason, accountId).changes;
+}

@@ -1,0 +1,106 @@
+/**
+ * E-mail sign-in challenges: one row per address, holding the current code's hash and the
+ * wrong-code counter and lock. Codes themselves are never stored.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** The challenge state of one address. */
+export interface SignInChallenge {
+  email: string;
+  codeHash: string | null;
+  codeSalt: string | null;
+  codeExpiresAt: EpochMs | null;
+  failedCount: number;
+  lockedUntil: EpochMs | null;
+}
+
+interface Row {
+  email: string;
+  code_hash: string | null;
+  code_salt: string | null;
+  code_expires_at: number | null;
+  failed_count: number;
+  locked_until: number | null;
+}
+
+/** The challenge of `email`, if it ever asked for a code. */
+export function findChallenge(db: Database, email: string): SignInChallenge | undefined {
+  const r = sql<Row>(db, 'SELECT * FROM email_sign_in WHERE email = ?').get(email);
+  return (
+    r && {
+      email: r.email,
+      codeHash: r.code_hash,
+      codeSalt: r.code_salt,
+      codeExpiresAt: r.code_expires_at,
+      failedCount: r.failed_count,
+      lockedUntil: r.locked_until,
+    }
+  );
+}
+
+/**
+ * Stores a fresh code hash, replacing any earlier code. The wrong-code counter is kept, so
+ * asking for a new code does not buy more guesses; an expired lock resets it.
+ */
+export function storeCode(
+  db: Database,
+  email: string,
+  code: { hash: string; salt: string; expiresAt: EpochMs },
+  now: EpochMs,
+): void {
+  sql(
+    db,
+    `INSERT INTO email_sign_in (email, code_hash, code_salt, code_expires_at, failed_count, locked_until, updated_at)
+     VALUES (?, ?, ?, ?, 0, NULL, ?)
+     ON CONFLICT (email) DO UPDATE SET
+       code_hash = excluded.code_hash, code_salt = excluded.code_salt, code_expires_at = excluded.code_expires_at,
+       failed_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN 0 ELSE failed_count END,
+       locked_until = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN NULL ELSE locked_until END,
+       updated_at = excluded.updated_at`,
+  ).run(email, code.hash, code.salt, code.expiresAt, now);
+}
+
+/**
+ * Counts one wrong code. When the count reaches `maxFailures` the address is locked until
+ * `lockUntil` and the code is discarded. Returns the new count and lock.
+ */
+export function recordFailure(
+  db: Database,
+  email: string,
+  maxFailures: number,
+  lockUntil: EpochMs,
+  now: EpochMs,
+): { failedCount: number; lockedUntil: EpochMs | null } {
+  return db.transaction(() => {
+    sql(
+      db,
+      `INSERT INTO email_sign_in (email, failed_count, updated_at) VALUES (?, 0, ?)
+       ON CONFLICT (email) DO NOTHING`,
+    ).run(email, now);
+    // An expired lock starts a fresh count.
+    sql(
+      db,
+      `UPDATE email_sign_in SET failed_count = 0, locked_until = NULL
+       WHERE email = ? AND locked_until IS NOT NULL AND locked_until <= ?`,
+    ).run(email, now);
+    sql(db, 'UPDATE email_sign_in SET failed_count = failed_count + 1, updated_at = ? WHERE email = ?').run(now, email);
+    sql(
+      db,
+      `UPDATE email_sign_in SET locked_until = ?, code_hash = NULL, code_salt = NULL, code_expires_at = NULL
+       WHERE email = ? AND failed_count >= ?`,
+    ).run(lockUntil, email, maxFailures);
+    const r = sql<Row>(db, 'SELECT failed_count, locked_until FROM email_sign_in WHERE email = ?').get(email)!;
+    return { failedCount: r.failed_count, lockedUntil: r.locked_until };
+  })();
+}
+
+/**
+ * Consumes the code whose hash was checked: deletes the challenge only if it still holds
+ * that hash. Returns false when a concurrent request consumed it first (single use).
+ */
+export function consumeCode(db: Database, email: string, codeHash: string): boolean {
+  return sql(db, 'DELETE FROM email_sign_in WHERE email = ? AND code_hash = ?').run(email, codeHash).changes === 1;
+}

@@ -1,0 +1,56 @@
+/**
+ * Turns every error into application/problem+json (RFC 9457). A {@link ProblemError} keeps
+ * its code; Koa/http errors with a client status map to the matching catalogue code; anything
+ * else is logged with its stack and answered as 500 internal_error without any detail of
+ * the cause.
+ * @module
+ */
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../deps.js';
+import type { AppState } from './context.js';
+import { internalProblemBody, ProblemError, toProblemBody } from './problem.js';
+import type { ProblemBody } from './problem.js';
+
+/** Client statuses raised by Koa or Node (not by our code) and their catalogue codes. */
+const HTTP_STATUS_CODES: Record<number, string> = {
+  400: 'validation_error',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/** Creates the middleware. */
+export function errorHandler(deps: AppDeps): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (ctx.headerSent) {
+        ctx.state.log.error({ err }, 'error after the response started');
+        return;
+      }
+      const site = deps.siteUrl();
+      let body: ProblemBody;
+      let headers: Record<string, string> = {};
+      if (err instanceof ProblemError) {
+        body = toProblemBody(err, site, ctx.path);
+        headers = err.headers;
+        if (body.code === 'internal_error') ctx.state.log.error({ err }, 'uncatalogued problem code');
+      } else {
+        const status = (err as { status?: unknown; expose?: unknown }).status;
+        const mapped = typeof status === 'number' ? HTTP_STATUS_CODES[status] : undefined;
+        if (mapped && (err as { expose?: unknown }).expose !== false) {
+          body = toProblemBody(new ProblemError(mapped), site, ctx.path);
+        } else {
+          ctx.state.log.error({ err }, 'unhandled error');
+          body = internalProblemBody(site, ctx.path);
+        }
+      }
+      ctx.status = body.status;
+      ctx.set(headers);
+      ctx.type = 'application/problem+json';
+      ctx.body = JSON.stringify(body);
+    }
+  };
+}

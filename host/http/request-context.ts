@@ -1,0 +1,46 @@
+/**
+ * Outermost middleware: the request id (X-Request-Id honoured when it looks like an id,
+ * else a new UUID; returned on every response), the per-request child logger, and one
+ * access-log line per request (method, path without query, status, duration, operation,
+ * account). Bodies, query strings and headers are not logged.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { AppDeps } from '../deps.js';
+import { startStopwatch } from '../adapters/clock/system-clock.js';
+import type { AppState, Principal } from './context.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+
+/** Creates the middleware. */
+export function requestContext(deps: AppDeps): Middleware<AppState> {
+  return async (ctx, next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = deps.logger.child({ reqId: requestId });
+    ctx.state.principal = null;
+    ctx.state.rate = [];
+    ctx.set('X-Request-Id', requestId);
+    // While shutting down, do not invite the client to reuse this connection.
+    if (deps.lifecycle.closing) ctx.set('Connection', 'close');
+    const elapsed = startStopwatch();
+    try {
+      await next();
+    } finally {
+      const principal = ctx.state.principal as Principal | null; // set by the operation, if any
+      const line = {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(elapsed() * 10) / 10,
+        op: ctx.state.operationId,
+        account: principal?.accountId,
+      };
+      const level = ctx.status >= 500 ? 'error' : QUIET_PATHS.has(ctx.path) ? 'debug' : 'info';
+      ctx.state.log[level](line, 'request');
+    }
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Sign-in routes (contract §2): POST /auth/email/start, /auth/email/verify, /auth/logout.
+ * @module
+ */
+import type { AppDeps } from '../../deps.js';
+import { createSignIn } from '../../auth/sign-in.js';
+import { clearSessionCookies, setSessionCookies } from '../../auth/cookies.js';
+import { endSession } from '../../db/sessions.js';
+import { meOut } from '../../account/me.js';
+import { requirePrincipal } from '../context.js';
+import { invalid } from '../problem.js';
+import type { Routes } from '../registrar.js';
+
+interface VerifyIn {
+  email: string;
+  code: string;
+  client: 'app' | 'web';
+  installation_id?: string | null;
+}
+
+/** Registers the sign-in operations. */
+export function register(routes: Routes, deps: AppDeps): void {
+  const signIn = createSignIn(deps);
+
+  routes.operation<{ email: string }>('startEmailSignIn', async ({ body }) => ({
+    status: 202,
+    body: await signIn.start(body.email),
+  }));
+
+  routes.operation<VerifyIn>('verifyEmailSignIn', async ({ body, ctx }) => {
+    const installationId = body.installation_id ?? null;
+    if (installationId !== null && body.client !== 'app') {
+      throw invalid({ field: 'installation_id', in: 'body', code: 'invalid', message: 'is for client app only' });
+    }
+    const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId });
+    const out: Record<string, unknown> = {
+      account: meOut(deps.db, result.account, deps.clock.now()),
+      created: result.created,
+    };
+    if (body.client === 'app') {
+      out.session_token = result.sessionToken;
+    } else {
+      setSessionCookies(ctx, { token: result.sessionToken, csrf: result.csrfToken! });
+      out.csrf_token = result.csrfToken;
+    }
+    return { status: 200, body: out, secretFields: ['session_token', 'csrf_token'] };
+  });
+
+  routes.operation('logout', ({ principal, ctx }) => {
+    const p = requirePrincipal(principal);
+    endSession(deps.db, p.sessionId!, 'logout', deps.clock.now());
+    if (p.credential === 'web_session') clearSessionCookies(ctx);
+    return { status: 204 };
+  });
+}

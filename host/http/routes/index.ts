@@ -1,0 +1,37 @@
+/**
+ * Route modules, mounted by `createApp` in this order.
+ *
+ * To add a capability: write `host/http/routes/<name>.ts` exporting
+ * `register(routes: Routes, deps: AppDeps)` (see ./api-keys.ts for a small example), then add
+ * ONE line to the list below: `import * as <name> from './<name>.js'` goes with it. Each
+ * `routes.operation('<operationId>', handler)` takes path, method, auth, validation and
+ * idempotency from schema/openapi.yaml. Dev-only endpoints go in `devRouteModules`.
+ * @module
+ */
+import type { RouteModule } from '../registrar.js';
+import * as docs from '../site/docs.js';
+import * as errorsPage from '../site/errors-page.js';
+import * as health from '../site/health.js';
+import * as devClock from '../dev/clock.js';
+import * as devOutbox from '../dev/outbox.js';
+import * as service from './service.js';
+import * as auth from './auth.js';
+import * as account from './account.js';
+import * as apiKeys from './api-keys.js';
+
+/** Always mounted. */
+export const routeModules: RouteModule[] = [
+  docs,
+  errorsPage,
+  health,
+  service,
+  auth,
+  account,
+  apiKeys,
+];
+
+/** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
+export const devRouteModules: RouteModule[] = [
+  devOutbox,
+  devClock,
+];

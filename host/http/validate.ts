@@ -1,0 +1,41 @@
+/**
+ * Request validation with the validators `schema/load.ts` compiles per operationId.
+ *
+ * Failures become one problem: the first specific catalogue code (`x-error-code`) when the
+ * schema names one, else validation_error, with every item in `errors`. A path parameter
+ * that fails without a specific code answers 404 not_found: nothing can be at that path.
+ * @module
+ */
+import type { ValidateFunction } from 'ajv';
+import { toValidationItems } from '../../schema/load.js';
+import type { ValidationErrorItem } from '../../schema/load.js';
+import { problem } from './problem.js';
+
+/** Where the value came from. */
+export type Where = 'body' | 'query' | 'path';
+
+/**
+ * Validates `value` (the query validator coerces and fills defaults in place, so pass a
+ * copy you own) and returns it, or throws the problem.
+ */
+export function check<T>(validate: ValidateFunction | undefined, value: T, where: Where): T {
+  if (!validate || validate(value)) return value;
+  const { code, items } = toValidationItems(validate.errors ?? [], where);
+  if (where === 'path' && code === 'validation_error') {
+    throw problem('not_found', { detail: 'Nothing is at this path.' });
+  }
+  throw problem(code, { detail: describe(items), field: items[0]?.field || undefined, errors: items });
+}
+
+function describe(items: ValidationErrorItem[]): string {
+  const parts = items.slice(0, 5).map((i) => (i.field ? `${i.field} ${i.message}` : `the ${i.in} ${i.message}`));
+  const more = items.length > 5 ? ` (and ${items.length - 5} more)` : '';
+  return `${parts.join('; ')}${more}.`;
+}
+
+/** A plain copy of Koa's parsed query (so validation can coerce it in place). */
+export function queryObject(query: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) out[k] = v;
+  return out;
+}

@@ -1,0 +1,46 @@
+/**
+ * Entry point of `npm start`: reads the environment (the only file that touches
+ * `process.env`), starts the server and shuts it down gracefully on SIGTERM/SIGINT
+ * (exit 0; a second signal exits at once with 1).
+ * @module
+ */
+import { ConfigError, loadConfig } from './config.js';
+import type { HostConfig } from './config.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  let config: HostConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`wakeup: configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const running = await startServer(config);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      running.deps.logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    running.deps.logger.info({ signal }, 'signal received');
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        running.deps.logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`wakeup: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,105 @@
+/**
+ * Listening and graceful shutdown, shared by `main.ts` and the tests (port 0).
+ *
+ * Shutdown (SIGTERM/SIGINT in main.ts, `close()` in tests): stop accepting connections,
+ * close idle keep-alive connections, let in-flight requests finish (up to
+ * WAKEUP_SHUTDOWN_GRACE_SECONDS, then cut the rest), run the close hooks, close the database.
+ * @module
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { compose } from './compose.js';
+import type { ComposeOptions } from './compose.js';
+import type { HostConfig } from './config.js';
+import type { AppDeps } from './deps.js';
+
+/** A listening server. */
+export interface RunningServer {
+  /** `http://host:port` as bound. */
+  url: string;
+  server: Server;
+  deps: AppDeps;
+  /** Graceful shutdown; resolves when the database is closed. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Builds the dependencies and the app, and listens on config.host:config.port. */
+export async function startServer(config: HostConfig, options: ComposeOptions = {}): Promise<RunningServer> {
+  const composed = compose(config, options);
+  const { deps } = composed;
+  const app = createApp(deps);
+  const server = createServer(app.callback());
+  // Bounded header wait; keep-alive longer than common proxies' idle timeout.
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 65_000;
+
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+  server.on('request', (_req, res) => {
+    inFlight++;
+    res.once('close', () => {
+      inFlight--;
+      if (inFlight === 0 && drained) drained();
+    });
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await composed.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  composed.setBoundUrl(url);
+  logStart(deps, url);
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      composed.beginShutdown();
+      deps.logger.info({ inFlight }, 'shutting down: no new connections; finishing in-flight requests');
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        const graceMs = config.shutdownGraceSeconds * 1000;
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = await Promise.race([
+          new Promise<boolean>((resolve) => (drained = () => resolve(false))),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+        ]);
+        clearTimeout(timer);
+        if (timedOut) deps.logger.warn({ inFlight }, 'shutdown grace period over: closing remaining connections');
+      }
+      server.closeAllConnections();
+      await stopped;
+      await composed.close();
+      deps.logger.info('stopped: database closed');
+    })());
+
+  return { url, server, deps, close };
+}
+
+/** The first log lines: where it listens and in which mode. */
+function logStart(deps: AppDeps, url: string): void {
+  const { config, logger } = deps;
+  logger.info({ url, api: `${url}/api/v1`, docs: `${url}/docs`, db: config.dbFile, clock: config.clock }, `Wake-Up service listening on ${url}`);
+  if (config.dev) {
+    logger.warn(
+      `DEV MODE${config.devByDefault ? ' (the default: WAKEUP_DEV is not set)' : ''}: /dev endpoints are on, sign-in codes are ` +
+        'printed in this log, and the server binds loopback only. Production: set WAKEUP_DEV=0 (see README).',
+    );
+  } else {
+    logger.info('production mode: /dev endpoints are off (WAKEUP_DEV=0)');
+  }
+  if (config.clock === 'virtual') logger.warn('virtual clock: service time moves only through POST /dev/clock');
+}

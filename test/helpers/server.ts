@@ -1,0 +1,118 @@
+/**
+ * Test server: the real host on port 0 with a temporary SQLite file, in dev mode with the
+ * virtual clock, talked to over real HTTP.
+ *
+ * Defaults (any of them can be overridden through `env`):
+ * - WAKEUP_DEV=1, WAKEUP_CLOCK=virtual, HOST=127.0.0.1, PORT=0, WAKEUP_LOG_LEVEL=silent;
+ * - WAKEUP_RATE_LIMIT_ACCOUNT and WAKEUP_RATE_LIMIT_IP raised to 100000, because the virtual
+ *   clock stands still and a test doing many requests would otherwise hit the real limits
+ *   (120/300 per 60 s). Tests of the limits set these explicitly.
+ * @example
+ * const server = await startTestServer();
+ * const { token } = await signIn(server);
+ * const res = await fetch(`${server.api}/me`, { headers: { authorization: `Bearer ${token}` } });
+ * await server.close();
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../../host/config.js';
+import { startServer } from '../../host/server.js';
+import type { RunningServer } from '../../host/server.js';
+import type { DestinationStream } from 'pino';
+
+/** A running test server. */
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** `url + '/api/v1'` */
+  api: string;
+  /** The SQLite file (in a temporary folder removed by close). */
+  dbFile: string;
+  /** The underlying server and its dependencies, for tests that need to look inside. */
+  running: RunningServer;
+  /** Graceful shutdown, then removes the temporary folder. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startTestServer}. */
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /** Capture log lines (else silent unless env sets WAKEUP_LOG_LEVEL). */
+  logStream?: DestinationStream;
+}
+
+/** Starts a server as described in the module header. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'wakeup-test-'));
+  const dbFile = join(dir, 'wakeup.sqlite');
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WAKEUP_DB: dbFile,
+    WAKEUP_DEV: '1',
+    WAKEUP_CLOCK: 'virtual',
+    WAKEUP_LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    WAKEUP_LOG_PRETTY: '0',
+    WAKEUP_RATE_LIMIT_ACCOUNT: '100000',
+    WAKEUP_RATE_LIMIT_IP: '100000',
+    ...options.env,
+  });
+  const running = await startServer(config, options.logStream ? { logStream: options.logStream } : {});
+  return {
+    url: running.url,
+    api: `${running.url}/api/v1`,
+    dbFile,
+    running,
+    async close() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What {@link signIn} returns. */
+export interface SignedIn {
+  /** App session token (`wus_…`). */
+  token: string;
+  /** The MeOut of the account. */
+  account: Record<string, any> & { id: string; email: string };
+  email: string;
+}
+
+/**
+ * Signs in through the real flow: POST /auth/email/start, the code from GET /dev/outbox,
+ * POST /auth/email/verify with client app. A fresh address unless `email` is given.
+ */
+export async function signIn(server: Pick<TestServer, 'url' | 'api'>, email = `user-${randomUUID()}@example.com`): Promise<SignedIn> {
+  const code = await requestCode(server, email);
+  const res = await fetch(`${server.api}/auth/email/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code, client: 'app' }),
+  });
+  if (res.status !== 200) throw new Error(`signIn: verify answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { session_token: string; account: SignedIn['account'] };
+  return { token: body.session_token, account: body.account, email: email.toLowerCase() };
+}
+
+/** Asks for a sign-in code and reads it from the dev outbox. */
+export async function requestCode(server: Pick<TestServer, 'url' | 'api'>, email: string): Promise<string> {
+  const start = await fetch(`${server.api}/auth/email/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  if (start.status !== 202) throw new Error(`requestCode: start answered ${start.status}: ${await start.text()}`);
+  const outbox = await fetch(`${server.url}/dev/outbox?to=${encodeURIComponent(email)}&channel=email`);
+  const { items } = (await outbox.json()) as { items: Array<{ code: string | null }> };
+  const code = items[0]?.code;
+  if (!code) throw new Error(`requestCode: no code in the outbox for ${email}`);
+  return code;
+}
+
+/** `Authorization: Bearer <token>` plus JSON content type. */
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+}

@@ -1,0 +1,222 @@
+/**
+ * Recurrence: when a schedule rings. A one-off at a wall time, a one-off in N minutes, or
+ * weekly on chosen days between a start and an end date, honouring a pause and skipped
+ * dates.
+ *
+ * Every occurrence is derived afresh from (its local date, the wall time, the zone) by
+ * {@link resolveWallTime}'s policy; never by adding 24 hours to the previous one, and never
+ * from a previous occurrence that was shifted by a gap. So 07:00 stays 07:00 across every
+ * clock change, and 02:30 shifted to 03:00 on the spring-forward day is 02:30 again the
+ * next day.
+ *
+ * Rules of the calendar (documented in the API schema):
+ * - Dates are local dates in the schedule's zone. `start_date` and `end_date` are inclusive.
+ * - `paused_until` is inclusive: no call on that date or before; calls resume the day after.
+ * - `skip_dates` lists local dates with no call. Skip-next adds the local date of the
+ *   occurrence it skips (the date the rule produced it for), keeps the list sorted and
+ *   without duplicates, and drops dates already past in the zone.
+ * - A local date the zone skips entirely (Pacific/Apia had no 2011-12-30) has no
+ *   occurrence: a recurring call does not ring twice the next day.
+ * - The next occurrence is always the first one strictly after a given instant.
+ * - A schedule is completed when it has no next occurrence.
+ * @module
+ */
+import type { EpochMs } from '../ports.js';
+import { WEEKDAYS, formatDate, formatTime, parseDate, parseTime, weekdayIndex, type Weekday } from './civil.js';
+import { clockChangeNotice, localDayAt, localTimeAt, resolveDayMinute, type LocalTime } from './wall-time.js';
+
+/** A one-off call at a wall time (derivation_source `one_off`). */
+export interface OneOffRecurrence {
+  kind: 'one_off';
+  timezone: string;
+  /** `YYYY-MM-DD`. */
+  localDate: string;
+  /** `HH:MM`. */
+  localTime: string;
+}
+
+/** A one-off call N minutes after it was made (derivation_source `in_minutes`): a fixed instant. */
+export interface InMinutesRecurrence {
+  kind: 'in_minutes';
+  timezone: string;
+  /** The instant it rings: creation instant + N minutes. */
+  at: EpochMs;
+}
+
+/** A recurring call on days of the week (derivation_source `weekly`). */
+export interface WeeklyRecurrence {
+  kind: 'weekly';
+  timezone: string;
+  /** `HH:MM`, the wall time every occurrence is derived from. */
+  localTime: string;
+  /** At least one of mon..sun. */
+  daysOfWeek: readonly Weekday[];
+  /** First local date that may ring (inclusive), or null for no lower bound. */
+  startDate: string | null;
+  /** Last local date that may ring (inclusive), or null for no end. */
+  endDate: string | null;
+  /** No call on this local date or before; null when not paused. */
+  pausedUntil: string | null;
+  /** Local dates with no call, sorted. */
+  skipDates: readonly string[];
+}
+
+/** When a schedule rings: one of the three creation modes. */
+export type Recurrence = OneOffRecurrence | InMinutesRecurrence | WeeklyRecurrence;
+
+/** One computed occurrence of a {@link Recurrence}. */
+export interface OccurrenceTime {
+  /** The instant the phone rings (epoch ms). */
+  at: EpochMs;
+  /**
+   * The local date the rule produced this occurrence for (`YYYY-MM-DD`). Equals
+   * `local.date` except when a gap pushed the call past midnight. Skip-next records this.
+   */
+  date: string;
+  /** The local reading of `at`, with the wall-time kind. */
+  local: LocalTime;
+  /** The clock-change sentence, or null (see `clockChangeNotice`). */
+  notice: string | null;
+  /** derivation_source: `one_off`, `in_minutes` or `weekly`. */
+  source: Recurrence['kind'];
+}
+
+/**
+ * The first occurrence strictly after `after`, or null when none remains (the schedule is
+ * completed). Pure; `after` is usually the current instant.
+ * @example nextOccurrenceAfter(weekly, clock.now())
+ */
+export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): OccurrenceTime | null {
+  switch (rule.kind) {
+    case 'in_minutes':
+      return rule.at > after
+        ? { at: rule.at, date: localTimeAt(rule.timezone, rule.at).date, local: localTimeAt(rule.timezone, rule.at), notice: null, source: 'in_minutes' }
+        : null;
+    case 'one_off': {
+      const day = parseDate(rule.localDate);
+      const minute = parseTime(rule.localTime);
+      if (day === null || minute === null) throw new RangeError('nextOccurrenceAfter: malformed one-off date or time');
+      const occ = occurrenceOn(rule.timezone, day, minute, rule.localTime, 'one_off');
+      return occ.at > after ? occ : null;
+    }
+    case 'weekly':
+      return new WeeklyCursor(rule).next(after);
+  }
+}
+
+/**
+ * The next `count` occurrences strictly after `after`, in order (fewer when the schedule
+ * ends). Equal to `count` successive calls of {@link nextOccurrenceAfter}, each after the
+ * previous occurrence.
+ * @param count - 1..100.
+ * @throws RangeError when count is outside 1..100.
+ */
+export function upcomingOccurrences(rule: Recurrence, after: EpochMs, count: number): OccurrenceTime[] {
+  if (!Number.isInteger(count) || count < 1 || count > 100) throw new RangeError('upcomingOccurrences: count must be an integer from 1 to 100');
+  if (rule.kind !== 'weekly') {
+    const one = nextOccurrenceAfter(rule, after);
+    return one === null ? [] : [one];
+  }
+  const cursor = new WeeklyCursor(rule);
+  const out: OccurrenceTime[] = [];
+  let t = after;
+  while (out.length < count) {
+    const occ = cursor.next(t);
+    if (occ === null) break;
+    out.push(occ);
+    t = occ.at;
+  }
+  return out;
+}
+
+/** Whether the schedule has no occurrence left after `after` (status `completed`). */
+export function isRecurrenceComplete(rule: Recurrence, after: EpochMs): boolean {
+  return nextOccurrenceAfter(rule, after) === null;
+}
+
+/**
+ * Skip-next: the rule with the local date of its next occurrence after `now` added to
+ * `skipDates` (sorted, no duplicates, dates before today in the zone dropped), and the
+ * occurrence skipped. When nothing remains to skip, the rule comes back unchanged with
+ * `skipped: null`.
+ */
+export function skipNextOccurrence(rule: WeeklyRecurrence, now: EpochMs): { rule: WeeklyRecurrence; skipped: OccurrenceTime | null } {
+  const skipped = nextOccurrenceAfter(rule, now);
+  if (skipped === null) return { rule, skipped: null };
+  const pruned = pruneSkipDates({ ...rule, skipDates: [...rule.skipDates, skipped.date] }, now);
+  return { rule: pruned, skipped };
+}
+
+/**
+ * The rule with `skipDates` sorted, deduplicated and without dates before today's local
+ * date in its zone (the stored list never grows with dates that cannot matter).
+ */
+export function pruneSkipDates(rule: WeeklyRecurrence, now: EpochMs): WeeklyRecurrence {
+  const today = formatDate(localDayAt(rule.timezone, now));
+  const skipDates = [...new Set(rule.skipDates)].filter((d) => d >= today).sort();
+  return { ...rule, skipDates };
+}
+
+function occurrenceOn(zone: string, day: number, minute: number, time: string, source: Recurrence['kind']): OccurrenceTime {
+  const r = resolveDayMinute(zone, day, minute);
+  const local = localTimeAt(zone, r.at, r.kind);
+  const date = formatDate(day);
+  const notice = r.kind === 'normal' ? null : clockChangeNotice({ at: r.at, local, requested: { date, time }, transition: r.transition });
+  return { at: r.at, date, local, notice, source };
+}
+
+/** A weekly rule parsed once into numbers, for repeated `next` calls. */
+class WeeklyCursor {
+  private readonly zone: string;
+  private readonly minute: number;
+  private readonly time: string;
+  private readonly days: boolean[];
+  private readonly first: number;
+  private readonly last: number;
+  private readonly skip: Set<number>;
+
+  constructor(rule: WeeklyRecurrence) {
+    const minute = parseTime(rule.localTime);
+    if (minute === null) throw new RangeError('nextOccurrenceAfter: malformed weekly localTime');
+    this.zone = rule.timezone;
+    this.minute = minute;
+    this.time = formatTime(minute);
+    this.days = WEEKDAYS.map((d) => rule.daysOfWeek.includes(d));
+    const start = rule.startDate === null ? -Infinity : dateOrThrow(rule.startDate);
+    const pausedThrough = rule.pausedUntil === null ? -Infinity : dateOrThrow(rule.pausedUntil);
+    this.first = Math.max(start, pausedThrough + 1);
+    this.last = rule.endDate === null ? Infinity : dateOrThrow(rule.endDate);
+    this.skip = new Set(rule.skipDates.map(dateOrThrow));
+  }
+
+  next(after: EpochMs): OccurrenceTime | null {
+    if (!this.days.includes(true)) return null;
+    // The occurrence of the day before `after`'s local date can still lie after `after`
+    // when a gap pushed it past midnight; start there.
+    let day = Math.max(localDayAt(this.zone, after) - 1, this.first);
+    // Every 7 days hold a chosen weekday; only skipped and nonexistent dates can add more.
+    const limit = day + 7 * (this.skip.size + 8);
+    for (; day <= this.last && day <= limit; day++) {
+      if (!this.days[weekdayIndex(day)] || this.skip.has(day)) continue;
+      const r = resolveDayMinute(this.zone, day, this.minute);
+      if (r.at <= after) continue;
+      if (r.kind === 'nonexistent_shifted' && localDayAt(this.zone, r.at) !== day && !dayExists(this.zone, day)) continue;
+      const local = localTimeAt(this.zone, r.at, r.kind);
+      const date = formatDate(day);
+      const notice = r.kind === 'normal' ? null : clockChangeNotice({ at: r.at, local, requested: { date, time: this.time }, transition: r.transition });
+      return { at: r.at, date, local, notice, source: 'weekly' };
+    }
+    return null;
+  }
+}
+
+/** Whether any instant has local date `day` in the zone (false for Apia's 2011-12-30). */
+function dayExists(zone: string, day: number): boolean {
+  return localDayAt(zone, resolveDayMinute(zone, day, 0).at) === day;
+}
+
+function dateOrThrow(text: string): number {
+  const d = parseDate(text);
+  if (d === null) throw new RangeError(`recurrence: malformed local date ${JSON.stringify(text)}`);
+  return d;
+}

@@ -100,7 +100,9 @@ function buildIndex(): Entry[] {
     for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'timezone', tier: 2, zone, label: `${n} (${place(zone)})` });
   }
   for (const [old, current] of Object.entries(CLDR_SPELLINGS)) {
-    if (accepted.has(current)) out.push({ key: normalizeSearchText(zoneCity(old)), kind: 'city', tier: 0, zone: current, label: place(current) });
+    if (!accepted.has(current)) continue;
+    out.push({ key: normalizeSearchText(zoneCity(old)), kind: 'city', tier: 0, zone: current, label: place(current) });
+    out.push({ key: normalizeSearchText(old), kind: 'timezone', tier: 4, zone: current, label: current });
   }
   const countryNames = ct.getAllCountries();
   for (const [cc, zone] of ZONE_TAB) {

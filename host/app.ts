@@ -18,6 +18,7 @@ import { errorHandler } from './http/error-handler.js';
 import type { GeneralLimits } from './http/operation.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { createRegistrar } from './http/registrar.js';
+import type { RouteModule } from './http/registrar.js';
 import { requestContext } from './http/request-context.js';
 import { RouteTable } from './http/router.js';
 import { devRouteModules, routeModules } from './http/routes/index.js';
@@ -25,8 +26,17 @@ import { devRouteModules, routeModules } from './http/routes/index.js';
 /** Window of the general limits, in seconds. */
 export const GENERAL_WINDOW_SECONDS = 60;
 
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /**
+   * Route modules to mount instead of `routeModules` from `http/routes/index.ts` (tests and
+   * embedders mount a subset or their own). Dev modules follow WAKEUP_DEV either way.
+   */
+  modules?: readonly RouteModule[];
+}
+
 /** Builds the application. */
-export function createApp(deps: AppDeps): Koa<AppState> {
+export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   const limits: GeneralLimits = {
     ip: new RateLimiter({ limit: deps.config.rateLimitIp, windowSeconds: GENERAL_WINDOW_SECONDS, clock: deps.clock }),
@@ -34,7 +44,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   };
   const table = new RouteTable();
   const routes = createRegistrar(table, deps, limits);
-  for (const m of routeModules) m.register(routes, deps);
+  for (const m of options.modules ?? routeModules) m.register(routes, deps);
   if (deps.config.dev) for (const m of devRouteModules) m.register(routes, deps);
 
   app.use(requestContext(deps));

@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import type { AppOptions } from './app.js';
 import { compose } from './compose.js';
 import type { ComposeOptions } from './compose.js';
 import type { HostConfig } from './config.js';
@@ -26,10 +27,10 @@ export interface RunningServer {
 }
 
 /** Builds the dependencies and the app, and listens on config.host:config.port. */
-export async function startServer(config: HostConfig, options: ComposeOptions = {}): Promise<RunningServer> {
+export async function startServer(config: HostConfig, options: ComposeOptions & AppOptions = {}): Promise<RunningServer> {
   const composed = compose(config, options);
   const { deps } = composed;
-  const app = createApp(deps);
+  const app = createApp(deps, options.modules ? { modules: options.modules } : {});
   const server = createServer(app.callback());
   // Bounded header wait; keep-alive longer than common proxies' idle timeout.
   server.headersTimeout = 30_000;

@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
+import type { MeOut } from '../generated/openapi.js';
 import { countTrialCallsUsed, loadAccountFacts } from '../db/readiness.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
@@ -18,7 +19,7 @@ import { planOf } from './plan.js';
 const NO_SCHEDULES: ScheduleFacts = { hasSchedule: false, hasEnabledSchedule: false };
 
 /** Builds MeOut for `account` at `now`. */
-export function meOut(db: Database, account: Account, now: EpochMs) {
+export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
   const facts = loadAccountFacts(db, account.id, now);
   const used = countTrialCallsUsed(db, account.id, account.trialStartedAt);
   return {

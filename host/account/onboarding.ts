@@ -11,6 +11,7 @@
 import type { EpochMs } from '../../engine/index.js';
 import type { AccountFacts } from '../db/readiness.js';
 import { isoInstantOrNull } from '../instant.js';
+import type { OnboardingCopy, OnboardingOut } from '../generated/openapi.js';
 
 /** Facts about the account's schedules (filled in by the schedules work; none exist before it). */
 export interface ScheduleFacts {
@@ -71,7 +72,7 @@ const TEST_CALL_COPY = {
 };
 
 /** Schema `OnboardingCopy` (wording provisional). */
-export const ONBOARDING_TEXTS = {
+export const ONBOARDING_TEXTS: OnboardingCopy = {
   contact: {
     title: 'Save our number',
     body: 'Add the contact card to your contacts so that your phone recognises the wake-up call and lets it ring.',
@@ -107,7 +108,7 @@ export interface OnboardingInput {
 }
 
 /** Schema `OnboardingOut`. */
-export function onboardingOut(input: OnboardingInput) {
+export function onboardingOut(input: OnboardingInput): OnboardingOut {
   const { state, facts, schedules, now } = input;
   const skippedSlugs = Array.isArray(state.skipped) ? (state.skipped as unknown[]).filter((s) => typeof s === 'string') : [];
   const contactSaved = state.contact_saved === true;

@@ -7,14 +7,10 @@
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 
+import type { Plan } from '../generated/openapi.js';
+
 /** Schema `Plan`. */
-export interface PlanOut {
-  code: string | null;
-  entitled: boolean;
-  name: string | null;
-  source: 'web' | 'ios_store' | 'android_store' | 'manual' | null;
-  status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'none';
-}
+export type PlanOut = Plan;
 
 /** Trial calls left (never negative). */
 export function trialCallsLeft(account: Account, callsUsed: number): number {

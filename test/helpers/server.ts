@@ -21,6 +21,7 @@ import { loadConfig } from '../../host/config.js';
 import { startServer } from '../../host/server.js';
 import type { RunningServer } from '../../host/server.js';
 import type { DestinationStream } from 'pino';
+import type { RouteModule } from '../../host/http/registrar.js';
 
 /** A running test server. */
 export interface TestServer {
@@ -41,6 +42,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Capture log lines (else silent unless env sets WAKEUP_LOG_LEVEL). */
   logStream?: DestinationStream;
+  /** Route modules to mount instead of the full list (see createApp). */
+  modules?: readonly RouteModule[];
 }
 
 /** Starts a server as described in the module header. */
@@ -59,7 +62,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WAKEUP_RATE_LIMIT_IP: '100000',
     ...options.env,
   });
-  const running = await startServer(config, options.logStream ? { logStream: options.logStream } : {});
+  const running = await startServer(config, {
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.modules ? { modules: options.modules } : {}),
+  });
   return {
     url: running.url,
     api: `${running.url}/api/v1`,

@@ -5,26 +5,14 @@
 import { checkTimeZone } from '../../../engine/index.js';
 import type { AppDeps } from '../../deps.js';
 import { findAccountById, updateAccountProfile } from '../../db/accounts.js';
-import type { Account, ProfileChange, StoredRetryPolicy } from '../../db/accounts.js';
+import type { Account, ProfileChange } from '../../db/accounts.js';
 import { meOut } from '../../account/me.js';
 import { resolveRetryPolicy } from '../../account/retry-policy.js';
 import { requirePrincipal } from '../context.js';
 import { invalid, problem } from '../problem.js';
 import type { Routes } from '../registrar.js';
 
-/** Body of PATCH /me (schema `MePatchIn`, validated). */
-interface MePatchIn {
-  default_backup_alarm?: boolean | null;
-  default_retry_policy?: Partial<StoredRetryPolicy> | null;
-  digest_opt_in?: boolean | null;
-  display_name?: string | null;
-  greeting_name?: string | null;
-  home_timezone?: string | null;
-  locale?: string | null;
-  marketing_opt_in?: boolean | null;
-  time_format?: '24h' | '12h' | null;
-  voice?: 'female' | 'male' | null;
-}
+import type { MePatchIn } from '../../generated/openapi.js';
 
 /** The caller's account (its credentials were just checked, so it exists). */
 function account(deps: AppDeps, accountId: string): Account {

@@ -16,9 +16,10 @@ import { requirePrincipal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
 import { invalid, problem } from '../problem.js';
 import type { Routes } from '../registrar.js';
+import type { ApiKeyCreatedOut, ApiKeyIn, ApiKeyOut, ApiKeyPage } from '../../generated/openapi.js';
 
 /** Schema `ApiKeyOut`. */
-export function apiKeyOut(k: ApiKey) {
+export function apiKeyOut(k: ApiKey): ApiKeyOut {
   return {
     id: k.id,
     name: k.name,
@@ -38,12 +39,13 @@ export function register(routes: Routes, deps: AppDeps): void {
     const page = pageRequest(query);
     const after = cursorKey<[number, string]>(page.after, ['number', 'string']);
     const rows = listApiKeys(deps.db, p.accountId, page.limit + 1, after && { createdAt: after[0], id: after[1] });
-    return { status: 200, body: pageResponse(rows, page.limit, (k) => [k.createdAt, k.id], apiKeyOut) };
+    const out: ApiKeyPage = pageResponse(rows, page.limit, (k) => [k.createdAt, k.id], apiKeyOut);
+    return { status: 200, body: out };
   });
 
-  routes.operation<{ name: string; scopes?: Scope[] | null }>('createApiKey', ({ principal, body }) => {
+  routes.operation<ApiKeyIn>('createApiKey', ({ principal, body }) => {
     const p = requirePrincipal(principal);
-    const scopes = body.scopes ?? ['read', 'write'];
+    const scopes: Scope[] = body.scopes ?? ['read', 'write'];
     if (scopes.includes('export') && !scopes.includes('read')) {
       throw invalid({ field: 'scopes', in: 'body', code: 'invalid', message: 'export needs read' });
     }
@@ -60,7 +62,8 @@ export function register(routes: Routes, deps: AppDeps): void {
       createdAt: deps.clock.now(),
     });
     // `key` is shown once: never kept for an Idempotency-Key replay.
-    return { status: 201, body: { ...apiKeyOut(key), key: minted.token }, secretFields: ['key'] };
+    const out: ApiKeyCreatedOut = { ...apiKeyOut(key), key: minted.token };
+    return { status: 201, body: out, secretFields: ['key'] };
   });
 
   routes.operation<unknown, unknown, { key_id: string }>('deleteApiKey', ({ principal, params }) => {

@@ -11,29 +11,24 @@ import { requirePrincipal } from '../context.js';
 import { invalid } from '../problem.js';
 import type { Routes } from '../registrar.js';
 
-interface VerifyIn {
-  email: string;
-  code: string;
-  client: 'app' | 'web';
-  installation_id?: string | null;
-}
+import type { CodeSentOut, EmailStartIn, EmailVerifyIn, SignInOut } from '../../generated/openapi.js';
 
 /** Registers the sign-in operations. */
 export function register(routes: Routes, deps: AppDeps): void {
   const signIn = createSignIn(deps);
 
-  routes.operation<{ email: string }>('startEmailSignIn', async ({ body }) => ({
-    status: 202,
-    body: await signIn.start(body.email),
-  }));
+  routes.operation<EmailStartIn>('startEmailSignIn', async ({ body }) => {
+    const out: CodeSentOut = await signIn.start(body.email);
+    return { status: 202, body: out };
+  });
 
-  routes.operation<VerifyIn>('verifyEmailSignIn', async ({ body, ctx }) => {
+  routes.operation<EmailVerifyIn>('verifyEmailSignIn', async ({ body, ctx }) => {
     const installationId = body.installation_id ?? null;
     if (installationId !== null && body.client !== 'app') {
       throw invalid({ field: 'installation_id', in: 'body', code: 'invalid', message: 'is for client app only' });
     }
     const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId });
-    const out: Record<string, unknown> = {
+    const out: SignInOut = {
       account: meOut(deps.db, result.account, deps.clock.now()),
       created: result.created,
     };
@@ -41,7 +36,7 @@ export function register(routes: Routes, deps: AppDeps): void {
       out.session_token = result.sessionToken;
     } else {
       setSessionCookies(ctx, { token: result.sessionToken, csrf: result.csrfToken! });
-      out.csrf_token = result.csrfToken;
+      out.csrf_token = result.csrfToken!;
     }
     return { status: 200, body: out, secretFields: ['session_token', 'csrf_token'] };
   });

@@ -18,6 +18,10 @@ import * as service from './service.js';
 import * as auth from './auth.js';
 import * as account from './account.js';
 import * as apiKeys from './api-keys.js';
+import * as countries from './countries.js';
+import * as phoneNumbers from './phone-numbers.js';
+import * as providerWebhooks from './provider-webhooks.js';
+import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
@@ -28,10 +32,14 @@ export const routeModules: RouteModule[] = [
   auth,
   account,
   apiKeys,
+  countries,
+  phoneNumbers,
+  providerWebhooks,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
 export const devRouteModules: RouteModule[] = [
   devOutbox,
   devClock,
+  devPhone,
 ];

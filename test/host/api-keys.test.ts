@@ -6,8 +6,8 @@ import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
 const ajv = createAjv();
-const createdSchema = ajv.compile({ $ref: `${COMPONENTS_ID}#/$defs/ApiKeyCreatedOut` });
-const pageSchema = ajv.compile({ $ref: `${COMPONENTS_ID}#/$defs/ApiKeyPage` });
+const createdSchema = ajv.compile<any>({ $ref: `${COMPONENTS_ID}#/$defs/ApiKeyCreatedOut` });
+const pageSchema = ajv.compile<any>({ $ref: `${COMPONENTS_ID}#/$defs/ApiKeyPage` });
 
 describe('API keys: GET, POST /api-keys, DELETE /api-keys/{key_id}', () => {
   let server: TestServer;

@@ -56,11 +56,12 @@ describe('authentication and per-operation rules', () => {
       const { cookie } = await webSession('kinds@example.com');
       const webToken = cookie.match(/sessionid=([^;]+)/)![1]!;
       const k = await key();
-      for (const headers of [
+      const cases: Array<Record<string, string>> = [
         { authorization: `Bearer ${webToken}` }, // web session as Bearer
         { 'x-session-token': k.key }, // API key in X-Session-Token
         { cookie: `sessionid=${token}` }, // app token as cookie
-      ]) {
+      ];
+      for (const headers of cases) {
         const r = await req(server.api, 'GET', '/me', { headers });
         assert.equal(r.status, 401, JSON.stringify(headers));
         assert.equal(r.body.code, 'unauthenticated');

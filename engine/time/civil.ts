@@ -93,15 +93,12 @@ export function parseTime(text: string): number | null {
 }
 
 /**
- * Formats a UTC offset in milliseconds as `+HH:MM` (`-05:00`, `+05:30`, `+00:00`). Offsets
- * with seconds, which only occur before 1973 (Africa/Monrovia, -00:44:30), keep them:
- * `-00:44:30`.
+ * Formats a UTC offset in milliseconds as `+HH:MM` (`-05:00`, `+05:30`, `+00:00`). The few
+ * offsets with seconds, all before 1973 (Africa/Monrovia, -00:44:30), are rounded to the
+ * minute, as the API's `+HH:MM` format requires; instants are never rounded.
  */
 export function formatOffset(offsetMs: number): string {
   const sign = offsetMs < 0 ? '-' : '+';
-  const total = Math.round(Math.abs(offsetMs) / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return `${sign}${pad2(h)}:${pad2(m)}${s === 0 ? '' : `:${pad2(s)}`}`;
+  const total = Math.round(Math.abs(offsetMs) / 60_000);
+  return `${sign}${pad2(Math.floor(total / 60))}:${pad2(total % 60)}`;
 }

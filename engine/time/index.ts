@@ -36,7 +36,7 @@ export { compileRecurrence, IN_MINUTES_MIN, IN_MINUTES_MAX, MAX_DAYS_AHEAD, MAX_
 export type { RecurrenceInput, RecurrenceInputError, CompiledRecurrence } from './recurrence-input.js';
 export { zoneInfo, tzdataVersion, zoneDisplayName, NEXT_TRANSITION_HORIZON_MS } from './zone-info.js';
 export type { ZoneInfo, NextTransition } from './zone-info.js';
-export { searchZones, SEARCH_LIMIT_MAX } from './zone-search.js';
+export { searchZones, SEARCH_LIMIT_MAX, POPULAR_ZONES } from './zone-search.js';
 export type { ZoneMatch, ZoneMatchKind } from './zone-search.js';
 export { findTravelMismatches, suggestMove, TRAVEL_WINDOW_MS } from './travel.js';
 export type { TravelOccurrence, TravelMismatch, TravelSuggestion } from './travel.js';

@@ -15,9 +15,9 @@ export const NEXT_TRANSITION_HORIZON_MS = 731 * MS_PER_DAY;
 export interface NextTransition {
   /** The instant of the change (epoch ms). */
   at: EpochMs;
-  /** Wall clock just before the change, `YYYY-MM-DDTHH:MM:SS` (e.g. 2027-03-14T02:00:00, the time clocks jump from). */
+  /** Wall clock just before the change, `YYYY-MM-DDTHH:MM` (e.g. 2027-03-14T02:00, the time clocks jump from). */
   localBefore: string;
-  /** Wall clock at the change, `YYYY-MM-DDTHH:MM:SS` (e.g. 2027-03-14T03:00:00). */
+  /** Wall clock at the change, `YYYY-MM-DDTHH:MM` (e.g. 2027-03-14T03:00, the time they jump to). */
   localAfter: string;
   /** Offset from the change on, `+HH:MM`. */
   offsetAfter: string;
@@ -77,8 +77,8 @@ export function zoneInfo(zone: string, now: EpochMs): ZoneInfo {
         ? null
         : {
             at: next.at,
-            localBefore: localDateTime(next.at + next.offsetBefore),
-            localAfter: localDateTime(next.at + next.offsetAfter),
+            localBefore: localDateTime(next.at + next.offsetBefore).slice(0, 16),
+            localAfter: localDateTime(next.at + next.offsetAfter).slice(0, 16),
             offsetAfter: formatOffset(next.offsetAfter),
           },
   };

@@ -18,8 +18,9 @@
  *
  * Ranking: exact match, then prefix, then a word of the name starting with the query, then
  * any substring; within a rank: city, country, common name or abbreviation, airport code,
- * IANA name; then alphabetically by label. One result per zone (its best match). Airport codes match
- * only exactly. An empty query lists zones west to east by their offset now.
+ * IANA name; then alphabetically by label. One result per zone (its best match). Airport
+ * codes match only exactly. Kind `zone` covers the IANA name, the common name and the
+ * abbreviation. An empty query lists {@link POPULAR_ZONES}, in that order.
  * @module
  */
 import { createRequire } from 'node:module';
@@ -32,7 +33,7 @@ import { CLDR_SPELLINGS, checkTimeZone, listAcceptedZones } from './zone-policy.
 import { countryOfZone, getZoneRules } from './zone-rules.js';
 
 /** What a search result matched on. */
-export type ZoneMatchKind = 'city' | 'country' | 'airport' | 'timezone';
+export type ZoneMatchKind = 'city' | 'country' | 'airport' | 'zone';
 
 /** One search result (the spec's ZoneMatch). */
 export interface ZoneMatch {
@@ -48,6 +49,22 @@ export interface ZoneMatch {
   /** In force at the reference instant, `+HH:MM`. */
   utcOffset: string;
 }
+
+/**
+ * What an empty query lists: UTC, then the main zone of the most populous countries, in
+ * order of approximate population (UN estimates, 2023; a hand-made list, one zone per
+ * country, the zone of its largest city where it has several).
+ */
+export const POPULAR_ZONES: readonly string[] = Object.freeze([
+  'UTC', 'Asia/Kolkata', 'Asia/Shanghai', 'America/New_York', 'Asia/Jakarta', 'Asia/Karachi', 'Africa/Lagos',
+  'America/Sao_Paulo', 'Asia/Dhaka', 'Europe/Moscow', 'America/Mexico_City', 'Africa/Addis_Ababa', 'Asia/Tokyo',
+  'Asia/Manila', 'Africa/Cairo', 'Africa/Kinshasa', 'Asia/Ho_Chi_Minh', 'Asia/Tehran', 'Europe/Istanbul',
+  'Europe/Berlin', 'Asia/Bangkok', 'Europe/London', 'Africa/Dar_es_Salaam', 'Europe/Paris', 'Africa/Johannesburg',
+  'Europe/Rome', 'Africa/Nairobi', 'Asia/Yangon', 'America/Bogota', 'Asia/Seoul', 'Africa/Kampala', 'Africa/Khartoum',
+  'Europe/Madrid', 'America/Argentina/Buenos_Aires', 'Africa/Algiers', 'Asia/Baghdad', 'Asia/Kabul', 'Europe/Warsaw',
+  'America/Toronto', 'Africa/Casablanca', 'Asia/Riyadh', 'Europe/Kyiv', 'Africa/Luanda', 'Asia/Tashkent',
+  'America/Lima', 'Asia/Kuala_Lumpur', 'Africa/Accra', 'Asia/Kathmandu', 'America/Caracas', 'Australia/Sydney',
+]);
 
 /** Largest `limit` {@link searchZones} accepts. */
 export const SEARCH_LIMIT_MAX = 50;
@@ -91,18 +108,18 @@ function buildIndex(): Entry[] {
   for (const zone of zones) {
     if (zone === 'UTC') continue;
     out.push({ key: normalizeSearchText(zoneCity(zone)), kind: 'city', tier: 0, zone, label: place(zone) });
-    out.push({ key: normalizeSearchText(zone), kind: 'timezone', tier: 4, zone, label: zone });
+    out.push({ key: normalizeSearchText(zone), kind: 'zone', tier: 4, zone, label: zone });
     const names = new Set<string>();
     for (const at of [WINTER, SUMMER]) {
       const generic = genericZoneName(zone, at);
       if (generic !== null) names.add(generic);
     }
-    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'timezone', tier: 2, zone, label: `${n} (${place(zone)})` });
+    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'zone', tier: 2, zone, label: `${n} (${place(zone)})` });
   }
   for (const [old, current] of Object.entries(CLDR_SPELLINGS)) {
     if (!accepted.has(current)) continue;
     out.push({ key: normalizeSearchText(zoneCity(old)), kind: 'city', tier: 0, zone: current, label: place(current) });
-    out.push({ key: normalizeSearchText(old), kind: 'timezone', tier: 4, zone: current, label: current });
+    out.push({ key: normalizeSearchText(old), kind: 'zone', tier: 4, zone: current, label: current });
   }
   const countryNames = ct.getAllCountries();
   for (const [cc, zone] of ZONE_TAB) {
@@ -111,8 +128,8 @@ function buildIndex(): Entry[] {
     for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'country', tier: 1, zone, label: `${n} (${zoneCity(zone)})` });
     out.push({ key: cc.toLowerCase(), kind: 'country', tier: 1, zone, label: `${countryName(cc)} (${zoneCity(zone)})` });
   }
-  out.push({ key: 'utc', kind: 'timezone', tier: 2, zone: 'UTC', label: 'UTC' });
-  out.push({ key: 'coordinated universal time', kind: 'timezone', tier: 2, zone: 'UTC', label: 'Coordinated Universal Time' });
+  out.push({ key: 'utc', kind: 'zone', tier: 2, zone: 'UTC', label: 'UTC' });
+  out.push({ key: 'coordinated universal time', kind: 'zone', tier: 2, zone: 'UTC', label: 'Coordinated Universal Time' });
   return out;
 }
 
@@ -126,7 +143,7 @@ function buildAbbreviationIndex(): Entry[] {
       const abbr = getZoneRules(zone).englishAbbreviationAt(at);
       if (abbr !== null) names.add(abbr);
     }
-    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'timezone', tier: 2, zone, label: `${n} (${place(zone)})` });
+    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'zone', tier: 2, zone, label: `${n} (${place(zone)})` });
   }
   return out;
 }
@@ -176,10 +193,7 @@ export function searchZones(query: string, now: EpochMs, limit = 10): ZoneMatch[
     if (prev === undefined || compare(rank, entry, prev.rank, prev.entry) < 0) best.set(entry.zone, { rank, entry });
   };
   if (q === '') {
-    const zones = listAcceptedZones();
-    const withOffset = zones.map((z) => ({ z, o: getZoneRules(z).offsetAt(now) }));
-    withOffset.sort((a, b) => a.o - b.o || a.z.localeCompare(b.z));
-    return withOffset.slice(0, limit).map(({ z }) => toMatch(z === 'UTC' ? { key: 'utc', kind: 'timezone', tier: 2, zone: z, label: 'UTC' } : { key: '', kind: 'city', tier: 0, zone: z, label: place(z) }, now));
+    return POPULAR_ZONES.slice(0, limit).map((z) => toMatch(z === 'UTC' ? { key: 'utc', kind: 'zone', tier: 2, zone: z, label: 'UTC' } : { key: '', kind: 'city', tier: 0, zone: z, label: place(z) }, now));
   }
   for (const e of entries) {
     const rank = rankOf(e.key, q);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { listAcceptedZones, searchZones } from '../../engine/index.js';
+import { POPULAR_ZONES, listAcceptedZones, searchZones } from '../../engine/index.js';
 
 const now = Date.parse('2027-01-15T12:00:00Z');
 const first = (q: string) => searchZones(q, now, 1)[0];
@@ -35,7 +35,7 @@ describe('searchZones(query, now, limit)', () => {
     assert.equal(first('Europe/Kiev')!.timezone, 'Europe/Kyiv');
     assert.equal(first('utc')!.timezone, 'UTC');
     assert.equal(first('utc')!.countryCode, null);
-    assert.ok(searchZones('pst', now, 10).some((m) => m.timezone === 'America/Los_Angeles' && m.kind === 'timezone'));
+    assert.ok(searchZones('pst', now, 10).some((m) => m.timezone === 'America/Los_Angeles' && m.kind === 'zone'));
     assert.ok(searchZones('central european', now, 50).some((m) => m.timezone === 'Europe/Paris'));
   });
   it('ranks exact before prefix before substring, one result per zone', () => {
@@ -44,12 +44,15 @@ describe('searchZones(query, now, limit)', () => {
     assert.equal(new Set(r.map((m) => m.timezone)).size, r.length);
     assert.deepEqual(searchZones('zzzzqqq', now, 10), []);
   });
-  it('lists zones west to east for an empty query, within the limit', () => {
+  it('lists the popular zones for an empty query, within the limit', () => {
     const r = searchZones('', now, 50);
     assert.equal(r.length, 50);
-    const offsets = r.map((m) => m.utcOffset);
-    assert.equal(offsets[0], '-11:00');
+    assert.deepEqual(r.slice(0, 3).map((m) => m.timezone), ['UTC', 'Asia/Kolkata', 'Asia/Shanghai']);
+    assert.equal(r[0]!.kind, 'zone');
+    assert.equal(r[1]!.label, 'Kolkata, India');
     assert.equal(searchZones('', now).length, 10);
+    assert.equal(new Set(POPULAR_ZONES).size, 50);
+    for (const z of POPULAR_ZONES) assert.ok(listAcceptedZones().includes(z), z);
   });
   it('only returns accepted zones, and takes limit 1..50', () => {
     const accepted = new Set(listAcceptedZones());

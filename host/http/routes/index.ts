@@ -21,6 +21,7 @@ import * as apiKeys from './api-keys.js';
 import * as countries from './countries.js';
 import * as phoneNumbers from './phone-numbers.js';
 import * as providerWebhooks from './provider-webhooks.js';
+import * as time from './time.js';
 import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
@@ -35,6 +36,7 @@ export const routeModules: RouteModule[] = [
   countries,
   phoneNumbers,
   providerWebhooks,
+  time,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

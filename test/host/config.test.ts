@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { ConfigError, ENV_VARS, isLoopback, loadConfig } from '../../host/config.js';
+
+describe('loadConfig(env)', () => {
+  it('runs in dev mode on 127.0.0.1:8080 with ./data/wakeup.sqlite when nothing is set', () => {
+    const c = loadConfig({});
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.port, 8080);
+    assert.equal(c.dbFile, './data/wakeup.sqlite');
+    assert.equal(c.dev, true);
+    assert.equal(c.devByDefault, true);
+    assert.equal(c.clock, 'system');
+    assert.equal(c.trustProxy, false);
+    assert.equal(c.dailyCap, 20);
+    assert.equal(c.rateLimitAccount, 120);
+    assert.equal(c.rateLimitIp, 300);
+    assert.equal(c.siteUrl, null);
+    assert.equal(c.maxBodyBytes, 1_048_576);
+  });
+
+  it('turns dev mode off with WAKEUP_DEV=0, which allows any listen address', () => {
+    const c = loadConfig({ WAKEUP_DEV: '0', HOST: '0.0.0.0' });
+    assert.equal(c.dev, false);
+    assert.equal(c.host, '0.0.0.0');
+  });
+
+  it('refuses dev mode on a non-loopback address, naming the fix', () => {
+    assert.throws(() => loadConfig({ HOST: '0.0.0.0' }), (e: Error) => e instanceof ConfigError && /WAKEUP_DEV=0/.test(e.message));
+    assert.throws(() => loadConfig({ HOST: '192.168.1.5', WAKEUP_DEV: '1' }), ConfigError);
+    for (const h of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) assert.ok(isLoopback(h), h);
+  });
+
+  it('allows the virtual clock only in dev mode, optionally from a start instant', () => {
+    assert.equal(loadConfig({ WAKEUP_CLOCK: 'virtual' }).clock, 'virtual');
+    assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_DEV: '0' }), /needs dev mode/);
+    assert.equal(loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: '2027-03-14T06:00:00Z' }).clockStart, Date.parse('2027-03-14T06:00:00Z'));
+    assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: 'tomorrow' }), /WAKEUP_CLOCK_START/);
+    assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'sundial' }), /WAKEUP_CLOCK/);
+  });
+
+  it('names the variable at fault', () => {
+    for (const [name, value] of [
+      ['PORT', '99999'],
+      ['PORT', 'eighty'],
+      ['WAKEUP_DAILY_CAP', '-1'],
+      ['WAKEUP_TRUST_PROXY', 'yes'],
+      ['WAKEUP_LOG_LEVEL', 'loud'],
+      ['WAKEUP_SITE_URL', 'ftp://x'],
+      ['WAKEUP_RATE_LIMIT_ACCOUNT', '0'],
+    ]) {
+      assert.throws(() => loadConfig({ [name!]: value }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`${name}=`), name);
+    }
+  });
+
+  it('keeps the origin of WAKEUP_SITE_URL only', () => {
+    assert.equal(loadConfig({ WAKEUP_SITE_URL: 'https://wake.example.com/app/' }).siteUrl, 'https://wake.example.com');
+  });
+});
+
+describe('README', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+  it('has the two quick-start commands exactly', () => {
+    assert.ok(readme.includes('npm install && npm start'));
+    assert.ok(readme.includes('npm install && npm test'));
+  });
+
+  it('lists every environment variable with its default', () => {
+    const rows = new Map<string, string>();
+    for (const m of readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)) rows.set(m[1]!, m[2]!.trim());
+    for (const v of ENV_VARS) {
+      assert.ok(rows.has(v.name), `${v.name} missing from the README table`);
+      assert.equal(rows.get(v.name)!.replace(/`/g, ''), v.default, `${v.name} default`);
+    }
+  });
+});

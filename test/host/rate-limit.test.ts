@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { VirtualClock } from '../../engine/testing/index.js';
+import { RateLimiter, tighter } from '../../host/http/rate-limit.js';
+import { signIn, startTestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { req } from '../helpers/http.js';
+
+describe('RateLimiter', () => {
+  it('allows `limit` hits per window per key, then refuses until the window resets', async () => {
+    const clock = new VirtualClock(Date.parse('2027-01-01T00:00:00Z'));
+    const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock });
+    assert.deepEqual(limiter.hit('a'), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60, windowSeconds: 60 });
+    await clock.advanceBy(10_500);
+    assert.deepEqual(limiter.hit('a'), { allowed: true, limit: 2, remaining: 0, resetSeconds: 50, windowSeconds: 60 });
+    assert.equal(limiter.hit('a').allowed, false);
+    assert.equal(limiter.hit('b').allowed, true, 'keys are independent');
+    await clock.advanceBy(49_500);
+    assert.equal(limiter.hit('a').allowed, true, 'a new window');
+  });
+
+  it('tighter() picks a refused result, else the one with fewer requests left', () => {
+    const r = (allowed: boolean, remaining: number) => ({ allowed, limit: 10, remaining, resetSeconds: 5, windowSeconds: 60 });
+    assert.equal(tighter([r(true, 5), r(true, 2)])!.remaining, 2);
+    assert.equal(tighter([r(true, 5), r(false, 0)])!.allowed, false);
+    assert.equal(tighter([]), undefined);
+  });
+});
+
+describe('general rate limits over HTTP', () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startTestServer({ env: { WAKEUP_RATE_LIMIT_ACCOUNT: '4', WAKEUP_RATE_LIMIT_IP: '12' } });
+    token = (await signIn(server)).token; // two requests from this IP
+  });
+  after(() => server.close());
+
+  it('describes the account limit for a signed-in caller, and refuses past it with 429 rate_limited', async () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await req(server.api, 'GET', '/me', { token });
+      assert.equal(r.status, 200);
+      seen.push(`${r.headers.get('ratelimit-limit')}/${r.headers.get('ratelimit-remaining')}/${r.headers.get('ratelimit-policy')}`);
+      assert.ok(Number(r.headers.get('ratelimit-reset')) >= 1);
+    }
+    assert.deepEqual(seen, ['4/3/4;w=60', '4/2/4;w=60', '4/1/4;w=60', '4/0/4;w=60']);
+    const over = await req(server.api, 'GET', '/me', { token });
+    assert.equal(over.status, 429);
+    assert.equal(over.body.code, 'rate_limited');
+    assert.equal(over.headers.get('ratelimit-remaining'), '0');
+    assert.ok(Number(over.headers.get('retry-after')) >= 1);
+  });
+
+  it('keeps counting the client IP, and describes it for anonymous requests', async () => {
+    // So far this IP sent 2 (sign-in) + 5 requests.
+    const r = await req(server.api, 'GET', '/openapi.json');
+    assert.equal(r.headers.get('ratelimit-policy'), '12;w=60');
+    assert.equal(r.headers.get('ratelimit-remaining'), String(12 - 8));
+    for (let i = 0; i < 4; i++) await req(server.api, 'GET', '/openapi.json');
+    const over = await req(server.api, 'GET', '/openapi.json');
+    assert.equal(over.status, 429);
+    assert.equal(over.body.code, 'rate_limited');
+    assert.ok(Number(over.headers.get('retry-after')) >= 1);
+    // The IP limit also stops unknown paths and signed-in callers.
+    assert.equal((await req(server.api, 'GET', '/nope')).status, 429);
+  });
+
+  it('windows reset when the service clock passes them', async () => {
+    await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 60 } });
+    const r = await req(server.api, 'GET', '/me', { token });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('ratelimit-remaining'), '3');
+  });
+
+  it('site pages are not limited', async () => {
+    for (let i = 0; i < 15; i++) assert.equal((await req(server.url, 'GET', '/healthz')).status, 200);
+  });
+});
+
+describe('client IP', () => {
+  it('ignores X-Forwarded-For unless WAKEUP_TRUST_PROXY=1', async () => {
+    const plain = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: '2' } });
+    try {
+      await req(plain.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': '203.0.113.1' } });
+      await req(plain.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': '203.0.113.2' } });
+      const r = await req(plain.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': '203.0.113.3' } });
+      assert.equal(r.status, 429, 'all three came from the same socket address');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('keys on the first X-Forwarded-For address with WAKEUP_TRUST_PROXY=1', async () => {
+    const proxied = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: '2', WAKEUP_TRUST_PROXY: '1' } });
+    try {
+      const from = (ip: string) => req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+      assert.equal((await from('203.0.113.1')).status, 200);
+      assert.equal((await from('203.0.113.1')).status, 200);
+      assert.equal((await from('203.0.113.1')).status, 429);
+      assert.equal((await from('203.0.113.9')).status, 200, 'another client');
+    } finally {
+      await proxied.close();
+    }
+  });
+});

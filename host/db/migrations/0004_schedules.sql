@@ -1,0 +1,2 @@
+-- 0004_schedules: placeholder, filled in by its owner.
+SELECT 1;

@@ -13,6 +13,7 @@ import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps, Lifecycle } from './deps.js';
 import { createLogger } from './logger.js';
+import { createCallRuntime, stopCallRuntime } from './calls/runtime.js';
 
 /** Dependencies plus the hooks only the server may call. */
 export interface Composed {
@@ -21,6 +22,8 @@ export interface Composed {
   beginShutdown(): void;
   /** Runs the close hooks (newest first), stops the system clock's timers, closes the database. */
   close(): Promise<void>;
+  /** Starts the engine runtime (reconciles work a crash left, loads due calls); before listening. */
+  start(): Promise<void>;
   /** Sets the site URL once the port is known (when WAKEUP_SITE_URL is not set). */
   setBoundUrl(url: string): void;
 }
@@ -52,6 +55,11 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
+  const runtime = createCallRuntime({ db, clock, ids, telephony: phone.telephony, messaging: phone.messaging, logger, dailyCap: config.dailyCap });
+  // Registered first, so it runs last of the close hooks, just before the database closes.
+  lifecycle.onClose(() =>
+    stopCallRuntime(runtime, config.shutdownGraceSeconds * 1000, (ms) => new Promise((resolve) => systemClock.setTimer(systemClock.now() + ms, resolve))),
+  );
 
   const deps: AppDeps = {
     config,
@@ -62,12 +70,14 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     messaging: outbox,
     outbox,
     logger,
+    runtime,
     siteUrl: () => boundUrl,
     lifecycle,
   };
 
   return {
     deps,
+    start: () => runtime.start(),
     setBoundUrl(url) {
       if (config.siteUrl === null) boundUrl = url;
     },

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Database } from 'better-sqlite3';
-import type { Clock, Ids, Messaging } from '../engine/index.js';
+import type { Clock, Ids, Messaging, Runtime } from '../engine/index.js';
 import type { VirtualClock } from '../engine/testing/index.js';
 import type { HostConfig } from './config.js';
 import type { Logger } from './logger.js';
@@ -35,6 +35,8 @@ export interface AppDeps {
   /** The outbox simulator, when it is the messaging adapter (GET /dev/outbox reads it). */
   readonly outbox: OutboxMessaging | null;
   readonly logger: Logger;
+  /** The engine runtime: stores occurrences, dispatches their calls, places test calls (host/calls/runtime.ts). */
+  readonly runtime: Runtime;
   /** Public origin for links (problem `type`, cookies' Secure flag). */
   siteUrl(): string;
   readonly lifecycle: Lifecycle;

@@ -47,6 +47,7 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   });
 
   try {
+    await composed.start();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {

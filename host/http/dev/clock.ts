@@ -5,6 +5,7 @@
  */
 import type { AppDeps } from '../../deps.js';
 import { isoInstant } from '../../instant.js';
+import { settleClock } from '../../calls/settle.js';
 import { invalid, problem } from '../problem.js';
 import type { Routes } from '../registrar.js';
 
@@ -31,7 +32,7 @@ export function register(routes: Routes, deps: AppDeps): void {
     if (target < clock.now()) {
       throw invalid({ field: 'to', in: 'body', code: 'minimum', message: `must not be before the current time ${isoInstant(clock.now())}` });
     }
-    const now = await clock.advance(target);
+    const now = await settleClock(clock, deps.runtime, target);
     return { status: 200, body: { now: isoInstant(now) } };
   });
 }

@@ -1,0 +1,64 @@
+/**
+ * The account's calls: the calls-off switch (`accounts.calls_revoked_at`, set by key 9,
+ * cleared by POST /me/resume-calls) and the counts the admission rules and GET /me/usage
+ * read (calls placed in a window, wake-up calls used). Reads the engine's tables
+ * (occurrences, attempts, migration 0002), writes only `accounts.calls_revoked_at`.
+ *
+ * What counts (the project's reading of the spec's "counted as one wake-up call"):
+ * - A call is *placed* once its attempt's intent is stored (status `requested` onwards) and
+ *   the provider did not refuse or fail it (status `failed`): a refused call costs nothing.
+ * - Usage (trial): a wake-up call counts once, when one of its attempts was placed (its
+ *   retries and snoozes are free); a standalone test call counts as one.
+ * - Daily cap: every placed phone call (first, retry, snooze and test attempts).
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** Sets `calls_revoked_at` (keeps an earlier instant). Returns whether the account exists. */
+export function revokeCalls(db: Database, accountId: string, at: EpochMs): boolean {
+  const r = sql(db, 'UPDATE accounts SET calls_revoked_at = COALESCE(calls_revoked_at, ?), updated_at = ? WHERE id = ? AND deleted_at IS NULL').run(
+    at,
+    at,
+    accountId,
+  );
+  return r.changes === 1;
+}
+
+/** Clears `calls_revoked_at`. */
+export function clearCallsRevoked(db: Database, accountId: string, at: EpochMs): void {
+  sql(db, 'UPDATE accounts SET calls_revoked_at = NULL, updated_at = ? WHERE id = ? AND calls_revoked_at IS NOT NULL').run(at, accountId);
+}
+
+/** Phone calls of the account placed in [from, to): wake-up attempts and test calls, refused ones excluded. */
+export function countCallsPlaced(db: Database, accountId: string, from: EpochMs, to: EpochMs): number {
+  return sql<{ n: number }>(
+    db,
+    `SELECT COUNT(*) AS n FROM attempts
+     WHERE account_id = ? AND created_at >= ? AND created_at < ?
+       AND kind IN ('first', 'retry', 'snooze', 'test') AND requested_at IS NOT NULL AND status <> 'failed'`,
+  ).get(accountId, from, to)!.n;
+}
+
+/**
+ * Wake-up calls used in [from, to): occurrences dispatched then with a placed attempt, plus
+ * standalone test calls placed then.
+ */
+export function countCallsUsed(db: Database, accountId: string, from: EpochMs, to: EpochMs): number {
+  return sql<{ n: number }>(
+    db,
+    `SELECT
+       (SELECT COUNT(*) FROM occurrences o
+          WHERE o.account_id = @account AND o.dispatched_at >= @from AND o.dispatched_at < @to
+            AND EXISTS (SELECT 1 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed'))
+     + (SELECT COUNT(*) FROM attempts
+          WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test'
+            AND created_at >= @from AND created_at < @to AND requested_at IS NOT NULL AND status <> 'failed') AS n`,
+  ).get({ account: accountId, from, to })!.n;
+}
+
+/** Whether the occurrence already counts as used (one of its attempts was placed). */
+export function occurrenceCounted(db: Database, occurrenceId: string): boolean {
+  return sql(db, `SELECT 1 FROM attempts WHERE occurrence_id = ? AND status <> 'failed' LIMIT 1`).get(occurrenceId) !== undefined;
+}

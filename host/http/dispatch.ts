@@ -4,10 +4,10 @@
  */
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
-import { API_PREFIX, setRateHeaders } from './operation.js';
+import { API_PREFIX } from './operation.js';
 import type { GeneralLimits } from './operation.js';
 import { problem } from './problem.js';
-import { rateLimited } from './rate-limit.js';
+import { rateLimited, setRateHeaders } from './rate-limit.js';
 import type { RouteTable } from './router.js';
 
 /** Whether a path is under the API prefix (and so carries rate headers). */

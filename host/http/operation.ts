@@ -19,7 +19,7 @@ import { readJsonBody } from './body.js';
 import type { AppContext, Handler, Reply } from './context.js';
 import { fingerprint, idempotencyKey, runIdempotent } from './idempotency.js';
 import { invalid } from './problem.js';
-import { rateHeaders, rateLimited, tighter } from './rate-limit.js';
+import { countLimit } from './rate-limit.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Route } from './router.js';
 import { check, queryObject } from './validate.js';
@@ -46,7 +46,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
       ctx.state.operationId = op.operationId;
       const principal = authenticate(ctx, op, deps);
       ctx.state.principal = principal;
-      if (principal && op.server === 'api') countAccount(ctx, limits.account, principal.accountId);
+      if (principal && op.server === 'api') countLimit(ctx, limits.account, principal.accountId);
 
       const params = check(op.validateParams, { ...rawParams }, 'path');
       const query = check(op.validateQuery, queryObject(ctx.query), 'query');
@@ -76,19 +76,6 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
   };
 }
 
-/** Counts the request against the account's general limit and refreshes the headers. */
-function countAccount(ctx: AppContext, limiter: RateLimiter, accountId: string): void {
-  const r = limiter.hit(accountId);
-  ctx.state.rate.push(r);
-  setRateHeaders(ctx);
-  if (!r.allowed) throw rateLimited(r);
-}
-
-/** Sets RateLimit-* from the tighter of the limits counted so far. */
-export function setRateHeaders(ctx: AppContext): void {
-  const r = tighter(ctx.state.rate);
-  if (r) ctx.set(rateHeaders(r));
-}
 
 /** Writes a handler's reply. */
 export function writeReply(ctx: AppContext, reply: Reply): void {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/testing/index.js';
-import { RateLimiter, tighter } from '../../host/http/rate-limit.js';
+import { countLimit, RateLimiter, tighter } from '../../host/http/rate-limit.js';
+import * as auth from '../../host/http/routes/auth.js';
+import type { RouteModule } from '../../host/http/registrar.js';
 import { signIn, startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
@@ -101,6 +103,35 @@ describe('client IP', () => {
       assert.equal((await from('203.0.113.9')).status, 200, 'another client');
     } finally {
       await proxied.close();
+    }
+  });
+});
+
+describe('countLimit(ctx, limiter, key): an endpoint limit of its own', () => {
+  it('answers 429 rate_limited past it, and the headers describe it when it is the tighter', async () => {
+    const own: RouteModule = {
+      register(routes, deps) {
+        const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock: deps.clock });
+        routes.operation('getMe', ({ ctx, principal }) => {
+          countLimit(ctx, limiter, principal!.accountId, 'Two a minute.');
+          return { status: 200, body: {} };
+        });
+      },
+    };
+    const server = await startTestServer({ modules: [auth, own] });
+    try {
+      const { token } = await signIn(server);
+      const first = await req(server.api, 'GET', '/me', { token });
+      assert.equal(first.headers.get('ratelimit-policy'), '2;w=60');
+      assert.equal(first.headers.get('ratelimit-remaining'), '1');
+      assert.equal((await req(server.api, 'GET', '/me', { token })).status, 200);
+      const third = await req(server.api, 'GET', '/me', { token });
+      assert.equal(third.status, 429);
+      assert.equal(third.body.code, 'rate_limited');
+      assert.equal(third.body.detail, 'Two a minute.');
+      assert.equal(third.headers.get('ratelimit-policy'), '2;w=60');
+    } finally {
+      await server.close();
     }
   });
 });

@@ -22,6 +22,11 @@ import * as countries from './countries.js';
 import * as phoneNumbers from './phone-numbers.js';
 import * as providerWebhooks from './provider-webhooks.js';
 import * as time from './time.js';
+import * as schedules from './schedules.js';
+import * as occurrences from './occurrences.js';
+import * as calls from './calls.js';
+import * as testCalls from './test-calls.js';
+import * as usage from './usage.js';
 import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
@@ -37,6 +42,11 @@ export const routeModules: RouteModule[] = [
   phoneNumbers,
   providerWebhooks,
   time,
+  occurrences,
+  calls,
+  testCalls,
+  usage,
+  schedules,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

@@ -1,0 +1,155 @@
+/**
+ * Request fields of ScheduleIn / SchedulePatchIn checked beyond what the schema already
+ * checked: texts (trimmed, content rule), retry policy (strictly increasing offsets), zones,
+ * and the timing fields compiled by the engine's `compileRecurrence` with the catalogue's
+ * specific codes. Every function throws a ProblemError naming the request field.
+ * @module
+ */
+import { checkTimeZone, compileRecurrence, localTimeAt, type EpochMs, type OccurrenceTime, type Recurrence } from '../../engine/index.js';
+import type { StoredRetryPolicy } from '../db/accounts.js';
+import type { ScheduleMode } from '../db/schedules.js';
+import { resolveRetryPolicy } from '../account/retry-policy.js';
+import { invalid, problem } from '../http/problem.js';
+import { checkText, TEXT_LIMITS } from '../phone/content.js';
+
+/** The body of POST /schedules (and its preview); the schema has checked types and bounds. */
+export interface ScheduleInBody {
+  kind: 'once' | 'recurring';
+  backup_alarm?: boolean | null;
+  created_in_timezone?: string | null;
+  days_of_week?: string[] | null;
+  enabled?: boolean | null;
+  end_date?: string | null;
+  greeting_name?: string | null;
+  in_minutes?: number | null;
+  label?: string | null;
+  local_date?: string | null;
+  local_time?: string | null;
+  message?: string | null;
+  paused_until?: string | null;
+  phone_number_id?: string | null;
+  retry_policy?: Partial<StoredRetryPolicy> | null;
+  skip_dates?: string[] | null;
+  sms_fallback?: boolean | null;
+  start_date?: string | null;
+  timezone?: string | null;
+}
+
+/** The body of PATCH /schedules/{id} (and its preview). */
+export type SchedulePatchBody = Omit<Partial<ScheduleInBody>, 'created_in_timezone' | 'in_minutes' | 'kind'> & {
+  kind?: 'once' | 'recurring' | null;
+};
+
+/** A checked text (label, message, greeting name), trimmed. */
+export function checkedText(value: string, field: 'label' | 'message' | 'greeting_name'): string {
+  const max = field === 'label' ? TEXT_LIMITS.label : field === 'message' ? TEXT_LIMITS.message : TEXT_LIMITS.greetingName;
+  const r = checkText(value, max);
+  if (!r.ok) throw problem('message_disallowed_content', { field, detail: `${field} ${r.reason}.` });
+  return r.value;
+}
+
+/** A retry policy object completed with the built-in defaults; invalid_retry_policy otherwise. */
+export function checkedPolicy(value: Partial<StoredRetryPolicy>): StoredRetryPolicy {
+  return resolveRetryPolicy(value, 'retry_policy');
+}
+
+/** A zone accepted by the zone policy, canonical; invalid_timezone / timezone_not_allowed otherwise. */
+export function checkedZone(value: string, field: string): string {
+  const r = checkTimeZone(value);
+  if (!r.ok) {
+    throw problem(r.code, {
+      field,
+      detail: r.code === 'timezone_not_allowed' ? `${field}: a fixed-offset zone is not a place; pick a city zone or UTC.` : `${field}: not an IANA city zone known.`,
+    });
+  }
+  return r.timezone;
+}
+
+/** The timing fields of a schedule draft, as compiled. */
+export interface Timing {
+  kind: 'once' | 'recurring';
+  mode: ScheduleMode;
+  timezone: string;
+  localDate: string | null;
+  localTime: string;
+  fixedAt: EpochMs | null;
+  daysOfWeek: string[];
+  startDate: string | null;
+  endDate: string | null;
+  pausedUntil: string | null;
+  skipDates: string[];
+}
+
+/** What {@link compileTiming} reads. */
+export interface TimingInput {
+  kind: 'once' | 'recurring';
+  timezone: string;
+  localDate: string | null;
+  localTime: string | null;
+  /** in_minutes of a new one-off (creation only). */
+  inMinutes: number | null;
+  daysOfWeek: readonly string[];
+  startDate: string | null;
+  endDate: string | null;
+  pausedUntil: string | null;
+  skipDates: readonly string[];
+}
+
+/**
+ * Validates and compiles timing fields at `now` with the engine's rules (codes:
+ * invalid_timezone, timezone_not_allowed, invalid_time, local_date_required,
+ * in_minutes_out_of_range, days_of_week_empty, time_in_past, date_too_far,
+ * validation_error). Recurring-only fields are dropped from a one-off and one-off fields
+ * from a recurring call. `fieldNames` renames fields in problems (pause: paused_until → until).
+ */
+export function compileTiming(input: TimingInput, now: EpochMs, fieldNames: Record<string, string> = {}): { timing: Timing; first: OccurrenceTime | null } {
+  const r = compileRecurrence(
+    {
+      kind: input.kind,
+      timezone: input.timezone,
+      localDate: input.localDate,
+      localTime: input.localTime,
+      inMinutes: input.inMinutes,
+      daysOfWeek: input.daysOfWeek,
+      startDate: input.startDate,
+      endDate: input.endDate,
+      pausedUntil: input.pausedUntil,
+      skipDates: input.skipDates,
+    },
+    now,
+  );
+  if (!r.ok) {
+    const field = fieldNames[r.field] ?? r.field;
+    if (r.code === 'validation_error') throw invalid({ field, in: 'body', code: r.reason ?? 'invalid', message: r.message.replace(/\.$/, '') });
+    throw problem(r.code, { field, detail: r.message });
+  }
+  return { timing: timingOf(r.recurrence), first: r.first };
+}
+
+function timingOf(rule: Recurrence): Timing {
+  switch (rule.kind) {
+    case 'in_minutes': {
+      // The schedule shows the wall time the call rings at in its zone.
+      const local = localTimeAt(rule.timezone, rule.at);
+      return { ...ONE_OFF_EMPTY, mode: 'in_minutes', timezone: rule.timezone, localDate: local.date, localTime: local.time, fixedAt: rule.at };
+    }
+    case 'one_off':
+      return { ...ONE_OFF_EMPTY, mode: 'one_off', timezone: rule.timezone, localDate: rule.localDate, localTime: rule.localTime, fixedAt: null };
+    case 'weekly':
+      return {
+        kind: 'recurring',
+        mode: 'weekly',
+        timezone: rule.timezone,
+        localDate: null,
+        localTime: rule.localTime,
+        fixedAt: null,
+        daysOfWeek: [...rule.daysOfWeek],
+        startDate: rule.startDate,
+        endDate: rule.endDate,
+        pausedUntil: rule.pausedUntil,
+        skipDates: [...rule.skipDates],
+      };
+  }
+}
+
+const ONE_OFF_EMPTY = { kind: 'once' as const, daysOfWeek: [], startDate: null, endDate: null, pausedUntil: null, skipDates: [] };

@@ -1,0 +1,248 @@
+/**
+ * Planning a schedule change: every check and computation of POST /schedules and PATCH
+ * /schedules/{id} (and of pause, resume and skip-next, which are PATCHes of one field),
+ * with no write. Saving applies the plan (`apply.ts`); the preview endpoints present it.
+ * One code path for both, so a preview raises exactly the errors saving would raise and
+ * shows exactly what saving would store.
+ *
+ * Order of the checks: 409 occurrence_in_progress (the call is being placed or rings), then
+ * the body (400: zones, timing, texts, retry policy, number), then the account rules for a
+ * schedule that starts ringing (403 number_blocked, 403 calls_revoked, 402 no_entitlement).
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs, OccurrenceRecord, OccurrenceTime } from '../../engine/index.js';
+import type { Account } from '../db/accounts.js';
+import { getBlock, getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
+import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
+import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
+import { invalid, problem } from '../http/problem.js';
+import { isVerified } from '../phone/present.js';
+import { checkedPolicy, checkedText, checkedZone, compileTiming, type ScheduleInBody, type SchedulePatchBody, type TimingInput } from './input.js';
+import { IN_PROGRESS, UNFINISHED, nextOf } from './rule.js';
+
+/** What a change does to the schedule's stored occurrence. */
+export type OccurrenceAction =
+  /** Leave it (none stored and none wanted, or a call in progress finishes its own attempts). */
+  | { kind: 'keep' }
+  /** Store a new pending occurrence (id chosen now, so a preview and a save agree). */
+  | { kind: 'schedule'; id: string; at: OccurrenceTime }
+  /** Change the pending occurrence in place (same id). */
+  | { kind: 'amend'; at: OccurrenceTime }
+  /** Cancel the pending occurrence: nothing to ring any more. */
+  | { kind: 'cancel' };
+
+/** A checked change, ready to apply or to present. */
+export interface SchedulePlan {
+  /** The schedule before the change; null when creating. */
+  before: Schedule | null;
+  /** The row to write; `nextOccurrenceId` already says which occurrence it will name. */
+  after: ScheduleWrite;
+  account: Account;
+  /** The number the schedule rings (null only when it cannot ring and has none). */
+  phone: PhoneNumber | null;
+  /** The stored unfinished occurrence before the change, if any. */
+  stored: OccurrenceRecord | null;
+  /** The next call under the new rule that the stored slot will hold (null: none). */
+  first: OccurrenceTime | null;
+  action: OccurrenceAction;
+}
+
+/** What planning needs besides the body. */
+export interface PlanContext {
+  db: Database;
+  now: EpochMs;
+  account: Account;
+  newId(): string;
+}
+
+const TIMING_FIELDS = ['kind', 'local_date', 'local_time', 'timezone', 'days_of_week', 'start_date', 'end_date', 'paused_until', 'skip_dates'] as const;
+
+/** Plans POST /schedules. */
+export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: ScheduleSource): SchedulePlan {
+  const { account, now } = ctx;
+  const inMinutes = body.kind === 'once' && body.in_minutes != null ? body.in_minutes : null;
+  let zone = body.timezone ?? account.homeTimezone ?? (inMinutes !== null ? 'UTC' : null);
+  if (zone === null) {
+    throw invalid({ field: 'timezone', in: 'body', code: 'required', message: 'is required: the account has no home_timezone' });
+  }
+  zone = checkedZone(zone, 'timezone');
+  const createdIn = body.created_in_timezone == null ? null : checkedZone(body.created_in_timezone, 'created_in_timezone');
+  const { timing, first } = compileTiming(
+    {
+      kind: body.kind,
+      timezone: zone,
+      localDate: body.local_date ?? null,
+      localTime: body.local_time ?? null,
+      inMinutes,
+      daysOfWeek: body.days_of_week ?? [],
+      startDate: body.start_date ?? null,
+      endDate: body.end_date ?? null,
+      pausedUntil: body.paused_until ?? null,
+      skipDates: body.skip_dates ?? [],
+    },
+    now,
+  );
+  const enabled = body.enabled ?? true;
+  const draft: ScheduleWrite = {
+    id: ctx.newId(),
+    accountId: account.id,
+    ...timing,
+    label: body.label == null ? 'Wake-up call' : checkedText(body.label, 'label'),
+    message: body.message == null ? null : checkedText(body.message, 'message'),
+    greetingName: body.greeting_name == null ? null : checkedText(body.greeting_name, 'greeting_name'),
+    createdInTimezone: createdIn,
+    enabled,
+    status: !enabled ? 'disabled' : first ? 'active' : 'completed',
+    backupAlarm: body.backup_alarm ?? account.defaultBackupAlarm,
+    smsFallback: body.sms_fallback ?? false,
+    retryPolicy: body.retry_policy == null ? null : checkedPolicy(body.retry_policy),
+    phoneNumberId: null,
+    nextOccurrenceId: null,
+    source,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const phoneId = body.phone_number_id ?? primaryPhoneNumberId(ctx.db, account.id) ?? null;
+  if (phoneId === null) {
+    throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the account has no primary phone number' });
+  }
+  const phone = checkedPhone(ctx, phoneId, draft.status === 'active');
+  draft.phoneNumberId = phone.id;
+  if (draft.status === 'active') assertMayStartCalls(ctx.db, account, now);
+  return finish(ctx, null, draft, phone, null, draft.status === 'active' ? first : null);
+}
+
+/** Options of {@link planChange}. */
+export interface ChangeOptions {
+  /** Renames fields in problems (pause: paused_until → until). */
+  fieldNames?: Record<string, string>;
+  /**
+   * Answer 409 occurrence_in_progress while the stored call is being placed or rings
+   * (PATCH, schedule preview, pause, skip-next). Resume does not: a call in progress
+   * finishes its own attempts and the change applies from the next call on.
+   */
+  refuseInProgress: boolean;
+}
+
+/** Plans PATCH /schedules/{id} (and pause, resume, skip-next). */
+export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePatchBody, options: ChangeOptions): SchedulePlan {
+  const { account, now } = ctx;
+  const stored = storedOccurrence(ctx.db, before);
+  if (options.refuseInProgress && stored && IN_PROGRESS.has(stored.status)) {
+    throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; change it once it has finished.' });
+  }
+  const draft: ScheduleWrite = { ...before, daysOfWeek: [...before.daysOfWeek], skipDates: [...before.skipDates], updatedAt: now };
+  if (body.label !== undefined && body.label !== null) draft.label = checkedText(body.label, 'label');
+  if (body.message !== undefined) draft.message = body.message === null ? null : checkedText(body.message, 'message');
+  if (body.greeting_name !== undefined) draft.greetingName = body.greeting_name === null ? null : checkedText(body.greeting_name, 'greeting_name');
+  if (body.backup_alarm != null) draft.backupAlarm = body.backup_alarm;
+  if (body.sms_fallback != null) draft.smsFallback = body.sms_fallback;
+  if (body.retry_policy !== undefined) draft.retryPolicy = body.retry_policy === null ? null : checkedPolicy(body.retry_policy);
+  if (body.enabled != null) draft.enabled = body.enabled;
+
+  const kind = body.kind ?? before.kind;
+  // end_date null or "" on a recurring call clears it and turns an Off or Done schedule back on.
+  const clearsEnd = 'end_date' in body && (body.end_date === null || body.end_date === '');
+  if (clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null) draft.enabled = true;
+
+  const touched = TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
+  const turnsOn = draft.enabled && before.status !== 'active';
+  let first: OccurrenceTime | null;
+  if (touched || (turnsOn && before.kind === 'once')) {
+    const keepsInstant = !touched && before.mode === 'in_minutes';
+    if (keepsInstant) {
+      first = nextOf(draft, now);
+      if (first === null) throw problem('time_in_past', { field: 'enabled', detail: 'The call was due at a time that already passed.' });
+    } else {
+      const input: TimingInput = {
+        kind,
+        timezone: body.timezone == null ? before.timezone : checkedZone(body.timezone, 'timezone'),
+        localDate: pick(body.local_date, before.localDate),
+        localTime: body.local_time ?? before.localTime,
+        inMinutes: null,
+        daysOfWeek: body.days_of_week ?? (kind === before.kind ? before.daysOfWeek : []),
+        startDate: pick(body.start_date, before.startDate),
+        endDate: pick(body.end_date, before.endDate),
+        pausedUntil: pick(body.paused_until, before.pausedUntil),
+        skipDates: body.skip_dates ?? before.skipDates,
+      };
+      const compiled = compileTiming(input, now, options.fieldNames);
+      Object.assign(draft, compiled.timing);
+    }
+  }
+  // The next call under the new rule: after the call still in progress, else after now.
+  const running = stored !== null && stored.status !== 'pending';
+  first = nextOf(draft, running ? stored.scheduledAt : now);
+  draft.status = !draft.enabled ? 'disabled' : first || running ? 'active' : 'completed';
+
+  const becomesActive = draft.status === 'active' && before.status !== 'active';
+  const phoneChange = body.phone_number_id != null && body.phone_number_id !== before.phoneNumberId;
+  let phone: PhoneNumber | null;
+  if (phoneChange || becomesActive) {
+    const id = body.phone_number_id ?? currentOrPrimary(ctx, before);
+    if (id === null) {
+      throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the call has no number and the account has no primary one' });
+    }
+    phone = checkedPhone(ctx, id, draft.status === 'active');
+  } else {
+    phone = before.phoneNumberId === null ? null : (getPhoneNumber(ctx.db, account.id, before.phoneNumberId) ?? null);
+  }
+  draft.phoneNumberId = phone?.id ?? null;
+  if (becomesActive) assertMayStartCalls(ctx.db, account, now);
+  return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null);
+}
+
+/** Fields that a null clears (their Schedule field is nullable); for the others null means "unchanged". */
+const NULLABLE_TIMING = new Set<string>(['local_date', 'start_date', 'end_date', 'paused_until']);
+
+function pick(value: string | null | undefined, current: string | null): string | null {
+  return value === undefined ? current : value === '' ? null : value;
+}
+
+function currentOrPrimary(ctx: PlanContext, s: Schedule): string | null {
+  if (s.phoneNumberId !== null && getPhoneNumber(ctx.db, ctx.account.id, s.phoneNumberId)) return s.phoneNumberId;
+  return primaryPhoneNumberId(ctx.db, ctx.account.id) ?? null;
+}
+
+/**
+ * The number with this id, owned by the account (else 400 phone_number_not_owned: a number
+ * of another account and an id that names no number get the same answer, so ids of other
+ * accounts cannot be probed), verified (else phone_number_unverified) and, when the
+ * schedule will ring, not blocked (else 403 number_blocked).
+ */
+function checkedPhone(ctx: PlanContext, id: string, willRing: boolean): PhoneNumber {
+  const phone = getPhoneNumber(ctx.db, ctx.account.id, id);
+  if (!phone) throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
+  if (!isVerified(phone, ctx.now)) {
+    throw problem('phone_number_unverified', { field: 'phone_number_id', detail: 'The number is not verified (or its verification expired); verify it first.' });
+  }
+  if (willRing && getBlock(ctx.db, phone.e164)) throw refusalProblem('number_blocked', ctx.now);
+  return phone;
+}
+
+/** The schedule's stored occurrence when it is unfinished. */
+export function storedOccurrence(db: Database, s: Pick<Schedule, 'nextOccurrenceId'>): OccurrenceRecord | null {
+  if (s.nextOccurrenceId === null) return null;
+  const o = getOccurrenceRecord(db, s.nextOccurrenceId);
+  return o && UNFINISHED.has(o.status) ? o : null;
+}
+
+/** Decides the occurrence action and the id the schedule will name. */
+function finish(
+  ctx: PlanContext,
+  before: Schedule | null,
+  after: ScheduleWrite,
+  phone: PhoneNumber | null,
+  stored: OccurrenceRecord | null,
+  want: OccurrenceTime | null,
+): SchedulePlan {
+  let action: OccurrenceAction;
+  if (stored && stored.status !== 'pending') action = { kind: 'keep' };
+  else if (stored) action = want ? { kind: 'amend', at: want } : { kind: 'cancel' };
+  else action = want ? { kind: 'schedule', id: ctx.newId(), at: want } : { kind: 'keep' };
+  after.nextOccurrenceId =
+    action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
+  const first = action.kind === 'keep' ? (stored ? nextOf(after, stored.scheduledAt) : null) : want;
+  return { before, after, account: ctx.account, phone, stored, first, action };
+}

@@ -1,0 +1,40 @@
+/**
+ * Read helpers for API layers: whether an attempt is live, and the demo call's `state`.
+ * @module
+ */
+import type { AttemptRecord, AttemptStatus } from '../ports.js';
+
+/** `live` of AttemptOut: requested, ringing or answered (poll GET /calls/{id} every 2 s). */
+export function isLiveAttempt(status: AttemptStatus): boolean {
+  return status === 'requested' || status === 'ringing' || status === 'answered';
+}
+
+/** DemoCallOut.state values the engine can produce (`not_placed` is the host's: refused before an attempt existed). */
+export type CallState = 'calling' | 'ringing' | 'answered' | 'confirmed' | 'stopped' | 'unconfirmed' | 'missed' | 'failed';
+
+/**
+ * The demo (or test) call's state from its attempt: calling (requested), ringing, answered,
+ * confirmed (1), stopped (9), unconfirmed (answered without 1: no key, voicemail, a 2),
+ * missed (no answer, busy, hung up by us), failed (the provider refused or failed).
+ */
+export function callState(attempt: Pick<AttemptRecord, 'status'>): CallState {
+  switch (attempt.status) {
+    case 'scheduled':
+    case 'requested':
+      return 'calling';
+    case 'ringing':
+    case 'answered':
+    case 'confirmed':
+    case 'stopped':
+    case 'failed':
+      return attempt.status;
+    case 'no_input':
+    case 'voicemail':
+    case 'snoozed':
+      return 'unconfirmed';
+    case 'no_answer':
+    case 'busy':
+    case 'canceled':
+      return 'missed';
+  }
+}

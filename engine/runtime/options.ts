@@ -1,0 +1,120 @@
+/**
+ * Runtime options with their defaults, validated once by {@link resolveRuntimeOptions}.
+ * @module
+ */
+import type { OccurrenceRecord } from '../ports.js';
+import type { ClosingPhrase } from '../machines/attempt.machine.js';
+import { EngineError } from './errors.js';
+
+/** Provider pacing: a calls-per-second limit per provider account (one runtime = one account). */
+export interface PacingOptions {
+  /** Calls placed per second at most; `Infinity` turns pacing off. @defaultValue Infinity */
+  callsPerSecond?: number;
+  /**
+   * How early a call may be started so that a peak rings on time: calls due together are
+   * spread backwards from their instant over at most this many ms, and never start earlier.
+   * Only used when `callsPerSecond` is finite. @defaultValue 30000
+   */
+  maxLeadMs?: number;
+}
+
+/** Options of `createRuntime`. */
+export interface RuntimeOptions {
+  /**
+   * Late-dispatch grace: a dispatch (first attempt, retry or snooze) up to this many ms late
+   * (after downtime or a backlog) still rings; later, the occurrence ends `missed` with
+   * outcome_reason `late_dispatch` and the fallback text goes out if `smsFallback`.
+   * @defaultValue 600000 (10 minutes)
+   */
+  lateGraceMs?: number;
+  pacing?: PacingOptions;
+  /** How far ahead the timer wheel is filled from the store. @defaultValue 600000 (10 minutes) */
+  horizonMs?: number;
+  /** Most entries the wheel holds; the store holds the rest until they come near. @defaultValue 200000 */
+  wheelCapacity?: number;
+  /** Rows read from the store per refill page (one unit of work). @defaultValue 2000 */
+  refillPage?: number;
+  /** Due entries handled per unit of work (one database transaction). @defaultValue 512 */
+  batchSize?: number;
+  /** Units of work run back to back before yielding to the event loop. @defaultValue 4 */
+  batchesPerSlice?: number;
+  /** Longest host timer the runtime arms; it re-checks the clock when one fires. @defaultValue 60000 */
+  maxTimerStepMs?: number;
+  /** Calls in flight at the provider (placeCall awaiting) before dispatch waits. @defaultValue 20000 */
+  maxInFlight?: number;
+  /** Extra seconds past the ring timeout before the watchdog gives up on a call that never rang. @defaultValue 60 */
+  setupGraceSeconds?: number;
+  /** Extra seconds past the ring timeout before the watchdog ends a ringing call. @defaultValue 15 */
+  ringGraceSeconds?: number;
+  /** Longest answered call before the watchdog hangs up (no key pressed). @defaultValue 120 */
+  maxTalkSeconds?: number;
+  /**
+   * The app backup alarm rings this long after the series base (the scheduled instant, or
+   * the snooze attempt's instant after a snooze) when the occurrence has `backupAlarm`.
+   * @defaultValue 120
+   */
+  backupAlarmDelaySeconds?: number;
+  /** Words said before hanging up after a key. */
+  phrases?: Partial<Record<ClosingPhrase, string>>;
+  /** Body of the fallback text. */
+  fallbackText?: (occurrence: OccurrenceRecord) => string;
+  /** Yields to the event loop between slices. @defaultValue setImmediate */
+  yieldToLoop?: () => Promise<void>;
+}
+
+/** {@link RuntimeOptions} with every default applied. */
+export type ResolvedRuntimeOptions = Readonly<
+  Required<Omit<RuntimeOptions, 'pacing' | 'phrases'>> & {
+    pacing: Readonly<Required<PacingOptions>>;
+    phrases: Readonly<Record<ClosingPhrase, string>>;
+  }
+>;
+
+const DEFAULT_PHRASES: Record<ClosingPhrase, string> = {
+  confirmed: 'Thank you. Have a good day.',
+  snoozed: 'Snoozed. We will call you again soon.',
+  stopped: 'Calls are turned off. We will not call you again until you turn them back on.',
+  no_snoozes: 'No snoozes are left. Please get up now.',
+};
+
+function defaultFallbackText(o: OccurrenceRecord): string {
+  const what = o.label ? `Your wake-up call "${o.label}"` : 'Your wake-up call';
+  return `${what} was not confirmed. This is your backup reminder: time to get up.`;
+}
+
+function positive(name: string, value: number, allowInfinity = false): number {
+  if (!(value > 0) || (!allowInfinity && !Number.isFinite(value))) {
+    throw new EngineError('invalid_option', `RuntimeOptions: ${name} must be a positive number, got ${value}`, name);
+  }
+  return value;
+}
+
+/** Applies defaults and validates; throws EngineError `invalid_option` naming the field. */
+export function resolveRuntimeOptions(o: RuntimeOptions = {}): ResolvedRuntimeOptions {
+  const callsPerSecond = positive('pacing.callsPerSecond', o.pacing?.callsPerSecond ?? Infinity, true);
+  const maxLeadMs = o.pacing?.maxLeadMs ?? 30_000;
+  if (!(maxLeadMs >= 0) || !Number.isFinite(maxLeadMs)) {
+    throw new EngineError('invalid_option', `RuntimeOptions: pacing.maxLeadMs must be >= 0, got ${maxLeadMs}`, 'pacing.maxLeadMs');
+  }
+  const lateGraceMs = o.lateGraceMs ?? 600_000;
+  if (!(lateGraceMs >= 0)) throw new EngineError('invalid_option', `RuntimeOptions: lateGraceMs must be >= 0`, 'lateGraceMs');
+  const resolved = {
+    lateGraceMs,
+    pacing: Object.freeze({ callsPerSecond, maxLeadMs }),
+    horizonMs: positive('horizonMs', o.horizonMs ?? 600_000),
+    wheelCapacity: positive('wheelCapacity', o.wheelCapacity ?? 200_000),
+    refillPage: positive('refillPage', o.refillPage ?? 2000),
+    batchSize: positive('batchSize', o.batchSize ?? 512),
+    batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 4),
+    maxTimerStepMs: positive('maxTimerStepMs', o.maxTimerStepMs ?? 60_000),
+    maxInFlight: positive('maxInFlight', o.maxInFlight ?? 20_000),
+    setupGraceSeconds: positive('setupGraceSeconds', o.setupGraceSeconds ?? 60),
+    ringGraceSeconds: positive('ringGraceSeconds', o.ringGraceSeconds ?? 15),
+    maxTalkSeconds: positive('maxTalkSeconds', o.maxTalkSeconds ?? 120),
+    backupAlarmDelaySeconds: positive('backupAlarmDelaySeconds', o.backupAlarmDelaySeconds ?? 120),
+    phrases: Object.freeze({ ...DEFAULT_PHRASES, ...o.phrases }),
+    fallbackText: o.fallbackText ?? defaultFallbackText,
+    yieldToLoop: o.yieldToLoop ?? (() => new Promise<void>((resolve) => setImmediate(resolve))),
+  };
+  return Object.freeze(resolved);
+}

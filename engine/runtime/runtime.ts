@@ -1,0 +1,815 @@
+/**
+ * The runtime (scheduler): owns the timer wheel, turns due instants, provider answers and
+ * telephony events into units of work (load rows → memoised machine step → persist), and
+ * only after each commit executes the effects through the ports.
+ *
+ * Guarantees:
+ * - Intent before action: an attempt's row (status `requested`) is committed before
+ *   `placeCall` is called, with the attempt id as idempotency key.
+ * - Reconciliation at start: attempts whose intent is stored but whose acceptance is not
+ *   are placed again with the same key (the provider dedupes: never two calls, never none);
+ *   fallback texts decided but not known sent are sent again with the same key. Calls the
+ *   provider accepted are followed by their events or, failing those, their watchdog.
+ * - Never early: the wheel is advanced with `clock.now()` when a host timer fires (a timer
+ *   is a hint), host timers never exceed `maxTimerStepMs`, and a paced call starts at most
+ *   `pacing.maxLeadMs` before its instant.
+ * - Bounded memory and loop blocking: the wheel holds the next `horizonMs` (at most
+ *   `wheelCapacity` entries; the store holds the rest), and work runs in units of
+ *   `batchSize` rows (one transaction each), yielding to the event loop every
+ *   `batchesPerSlice` units.
+ * @module
+ */
+import type {
+  Accounts,
+  AttemptKind,
+  AttemptRecord,
+  CallScript,
+  Clock,
+  DerivationSource,
+  DueCursor,
+  EpochMs,
+  Ids,
+  Messaging,
+  OccurrenceRecord,
+  PlaceCallResult,
+  RefusalReason,
+  RetryPolicy,
+  SendResult,
+  Store,
+  Telephony,
+  TelephonyEvent,
+  TimerHandle,
+} from '../ports.js';
+import type { Effect, PlaceCallEffect, SendTextEffect } from '../machines/effects.js';
+import { TimerWheel, type WheelTimer } from '../wheel/timer-wheel.js';
+import { EngineError } from './errors.js';
+import { SafeEmitter, type RuntimeEventMap, type RuntimeListener } from './events.js';
+import { attemptStep, occurrenceStep } from './facts.js';
+import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from './options.js';
+import { Pacer } from './pacer.js';
+import { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './retry-policy.js';
+import { fallbackEffect, isFinishedOccurrence, UnitOfWork, wakeUpScript, type StatusChange } from './unit-of-work.js';
+
+/** What the runtime needs from its embedder. */
+export interface RuntimeDeps {
+  clock: Clock;
+  ids: Ids;
+  store: Store;
+  telephony: Telephony;
+  /** Needed for fallback texts; without it, a decided fallback stays `pending`. */
+  messaging?: Messaging;
+  /** The host's account rules (admission, key 9). Without it every call is admitted and key 9 only ends the occurrence. */
+  accounts?: Accounts;
+  options?: RuntimeOptions;
+}
+
+/**
+ * A new occurrence. Everything the runtime needs to place its calls is copied into the row
+ * (number, script fields, policy): dispatch never reads the host's other tables.
+ */
+export interface NewOccurrence {
+  /** Defaults to a new id from the Ids port. */
+  id?: string;
+  scheduleId?: string | null;
+  accountId: string;
+  phoneNumberId?: string | null;
+  /** E.164 number to call (and to text on fallback). */
+  to: string;
+  scheduledAt: EpochMs;
+  /** @defaultValue 'one_off' */
+  derivationSource?: DerivationSource;
+  label?: string | null;
+  message?: string | null;
+  greetingName?: string | null;
+  voice?: string | null;
+  timezone?: string | null;
+  /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
+  policy?: RetryPolicy;
+  /** @defaultValue false */
+  smsFallback?: boolean;
+  /** @defaultValue false */
+  backupAlarm?: boolean;
+}
+
+/** Fields of a pending occurrence that {@link Runtime.amend} may change. */
+export type OccurrencePatch = Partial<
+  Pick<
+    OccurrenceRecord,
+    | 'scheduledAt'
+    | 'derivationSource'
+    | 'to'
+    | 'phoneNumberId'
+    | 'label'
+    | 'message'
+    | 'greetingName'
+    | 'voice'
+    | 'timezone'
+    | 'policy'
+    | 'smsFallback'
+    | 'backupAlarm'
+  >
+>;
+
+/** A standalone call (test or demo), placed now. */
+export interface NewCall {
+  id?: string;
+  kind: Extract<AttemptKind, 'test' | 'demo'>;
+  accountId?: string | null;
+  phoneNumberId?: string | null;
+  to: string;
+  /** @defaultValue a test or demo script with no greeting name */
+  script?: CallScript;
+  /** @defaultValue 45 */
+  ringTimeoutSeconds?: number;
+}
+
+/** Result of {@link Runtime.cancel}. */
+export type CancelResult =
+  | { ok: true; occurrence: OccurrenceRecord }
+  | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
+
+/** Result of {@link Runtime.amend}. */
+export type AmendResult =
+  | { ok: true; occurrence: OccurrenceRecord }
+  | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
+
+/** Result of {@link Runtime.placeCall}. */
+export type PlaceCallOutcome = { ok: true; attempt: AttemptRecord } | { ok: false; reason: RefusalReason };
+
+/** Counters for benchmarks and health pages. */
+export interface RuntimeStats {
+  /** Attempts whose intent this runtime committed. */
+  dispatched: number;
+  /** Units of work committed. */
+  units: number;
+  wheelSize: number;
+  paced: number;
+  inFlight: number;
+  memo: { occurrence: { hits: number; misses: number }; attempt: { hits: number; misses: number } };
+}
+
+/** The running engine. Create with {@link createRuntime}. */
+export interface Runtime {
+  /** Reconciles unfinished work, loads the near horizon and starts the timer. */
+  start(): Promise<void>;
+  /**
+   * Stops the timer and ignores later events. With `drain` (default) waits for effects in
+   * flight; `drain: false` abandons them (what a crash does; tests use it).
+   */
+  stop(options?: { drain?: boolean }): Promise<void>;
+  /** Stores a new pending occurrence and arms it. Synchronous: may run inside the host's own transaction. */
+  schedule(input: NewOccurrence): OccurrenceRecord;
+  /** Cancels an occurrence; a live call is hung up. Finished ones answer `occurrence_terminal`. */
+  cancel(occurrenceId: string): CancelResult;
+  /** Changes a pending occurrence (instant, number, texts, policy) and re-arms it. */
+  amend(occurrenceId: string, patch: OccurrencePatch): AmendResult;
+  /** Places a standalone test or demo call now (admission by the Accounts port). */
+  placeCall(input: NewCall): PlaceCallOutcome;
+  /** Resolves when no effect, provider answer or event is in flight. */
+  idle(): Promise<void>;
+  /** Subscribes to a runtime event; returns the unsubscribe function. */
+  on<K extends keyof RuntimeEventMap>(name: K, listener: RuntimeListener<K>): () => void;
+  readonly stats: RuntimeStats;
+  readonly options: ResolvedRuntimeOptions;
+}
+
+/** A wheel entry: the row, its instant, and whether to fire exactly then (no pacing lead). */
+type Ref = { kind: 'occurrence' | 'attempt'; id: string; at: EpochMs; exact: boolean };
+type Input =
+  | { type: 'placed'; attemptId: string; result: PlaceCallResult }
+  | { type: 'telephony'; event: TelephonyEvent }
+  | { type: 'texted'; occurrenceId: string; result: SendResult };
+
+/** Sorts after every id: a cursor "at T, after everything". */
+const MAX_ID = '\uffff';
+/** Pause before retrying a row whose unit of work threw. */
+const RETRY_PAUSE_MS = 30_000;
+
+function compareKey(at: EpochMs, kind: string, id: string, c: DueCursor): number {
+  if (at !== c.at) return at < c.at ? -1 : 1;
+  if (kind !== c.kind) return kind < c.kind ? -1 : 1;
+  return id < c.id ? -1 : id > c.id ? 1 : 0;
+}
+
+function wheelKey(kind: Ref['kind'], id: string): string {
+  return kind === 'occurrence' ? `o${id}` : `a${id}`;
+}
+
+/**
+ * Creates the runtime over the given ports. Nothing is dispatched until `start()`.
+ *
+ * @example
+ * const runtime = createRuntime({ clock, ids, store: new MemoryStore(), telephony });
+ * await runtime.start();
+ * runtime.schedule({ accountId: 'a1', to: '+14155550123', scheduledAt: clock.now() + 60_000 });
+ */
+export function createRuntime(deps: RuntimeDeps): Runtime {
+  return new RuntimeImpl(deps);
+}
+
+class RuntimeImpl implements Runtime {
+  readonly options: ResolvedRuntimeOptions;
+  private readonly clock: Clock;
+  private readonly store: Store;
+  private readonly telephony: Telephony;
+  private readonly events = new SafeEmitter();
+  private readonly wheel: TimerWheel<Ref>;
+  /** The wheel entry of each row in the wheel, by wheelKey. */
+  private readonly timers = new Map<string, WheelTimer<Ref>>();
+  private readonly pacer: Pacer<Ref> | null;
+  private readonly lead: number;
+  /** Every due row up to here (in listDue order) is in the wheel or handled. */
+  private cursor: DueCursor | null = null;
+  private hostTimer: TimerHandle | null = null;
+  private hostTimerAt = Infinity;
+  private running = false;
+  private stopped = false;
+  private ticking = false;
+  private inbox: Input[] = [];
+  private flushing: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly collectors = new Set<(p: Promise<unknown>) => void>();
+  private slotWaiters: (() => void)[] = [];
+  private readonly counters = { dispatched: 0, units: 0 };
+
+  constructor(private readonly deps: RuntimeDeps) {
+    this.options = resolveRuntimeOptions(deps.options);
+    this.clock = deps.clock;
+    this.store = deps.store;
+    this.telephony = deps.telephony;
+    this.wheel = new TimerWheel<Ref>(this.clock.now());
+    const { callsPerSecond, maxLeadMs } = this.options.pacing;
+    this.pacer = Number.isFinite(callsPerSecond) ? new Pacer<Ref>(callsPerSecond, maxLeadMs) : null;
+    this.lead = this.pacer ? maxLeadMs : 0;
+  }
+
+  get stats(): RuntimeStats {
+    return {
+      ...this.counters,
+      wheelSize: this.wheel.size,
+      paced: this.pacer?.size ?? 0,
+      inFlight: this.inFlight.size,
+      memo: {
+        occurrence: { hits: occurrenceStep.stats.hits, misses: occurrenceStep.stats.misses },
+        attempt: { hits: attemptStep.stats.hits, misses: attemptStep.stats.misses },
+      },
+    };
+  }
+
+  on<K extends keyof RuntimeEventMap>(name: K, listener: RuntimeListener<K>): () => void {
+    return this.events.on(name, listener);
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.stopped = false;
+    this.telephony.onEvent((event) => (this.stopped ? undefined : this.input({ type: 'telephony', event })));
+    this.reconcile();
+    await this.refill(this.clock.now());
+    this.arm();
+  }
+
+  async stop(options: { drain?: boolean } = {}): Promise<void> {
+    this.stopped = true;
+    this.running = false;
+    this.hostTimer?.cancel();
+    this.hostTimer = null;
+    this.hostTimerAt = Infinity;
+    this.telephony.onEvent(() => undefined);
+    if (options.drain ?? true) await this.idle();
+  }
+
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0 || this.flushing) {
+      await Promise.allSettled([...this.inFlight, this.flushing]);
+    }
+  }
+
+  // ---- commands ----------------------------------------------------------------------------
+
+  schedule(input: NewOccurrence): OccurrenceRecord {
+    if (typeof input.to !== 'string' || input.to.length === 0) throw new EngineError('invalid_occurrence', 'to must be an E.164 number', 'to');
+    if (!Number.isFinite(input.scheduledAt)) throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
+    const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
+    const now = this.clock.now();
+    const backupAlarm = input.backupAlarm ?? false;
+    const record: OccurrenceRecord = {
+      id: input.id ?? this.deps.ids.uuid(),
+      scheduleId: input.scheduleId ?? null,
+      accountId: input.accountId,
+      phoneNumberId: input.phoneNumberId ?? null,
+      to: input.to,
+      label: input.label ?? null,
+      message: input.message ?? null,
+      greetingName: input.greetingName ?? null,
+      voice: input.voice ?? null,
+      timezone: input.timezone ?? null,
+      derivationSource: input.derivationSource ?? 'one_off',
+      scheduledAt: input.scheduledAt,
+      policy: { ...policy, offsetsMinutes: [...policy.offsetsMinutes] },
+      smsFallback: input.smsFallback ?? false,
+      backupAlarm,
+      status: 'pending',
+      outcomeReason: null,
+      attemptCount: 0,
+      snoozeCount: 0,
+      seriesBase: input.scheduledAt,
+      retryIndex: 0,
+      nextDueAt: input.scheduledAt,
+      liveAttemptId: null,
+      backupAlarmAt: backupAlarm ? input.scheduledAt + this.options.backupAlarmDelaySeconds * 1000 : null,
+      reachedPerson: false,
+      reachedVoicemail: false,
+      missReason: null,
+      fallbackState: 'none',
+      dispatchedAt: null,
+      confirmedAt: null,
+      finishedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.unit(now, (u) => u.addOccurrence(record));
+    return { ...record, policy: { ...record.policy, offsetsMinutes: [...record.policy.offsetsMinutes] } };
+  }
+
+  cancel(occurrenceId: string): CancelResult {
+    let result: CancelResult = { ok: false, code: 'occurrence_not_found' };
+    this.unit(this.clock.now(), (u) => {
+      const o = u.occurrence(occurrenceId);
+      if (!o) return;
+      if (isFinishedOccurrence(o.status)) {
+        result = { ok: false, code: 'occurrence_terminal' };
+        return;
+      }
+      u.cancel(occurrenceId);
+      result = { ok: true, occurrence: o };
+    });
+    return result;
+  }
+
+  amend(occurrenceId: string, patch: OccurrencePatch): AmendResult {
+    if (patch.policy) patch = { ...patch, policy: this.checkPolicy(patch.policy) };
+    if (patch.scheduledAt !== undefined && !Number.isFinite(patch.scheduledAt)) {
+      throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
+    }
+    let result: AmendResult = { ok: false, code: 'occurrence_not_found' };
+    this.unit(this.clock.now(), (u) => {
+      const o = u.occurrence(occurrenceId);
+      if (!o) return;
+      if (o.status !== 'pending') {
+        result = { ok: false, code: 'occurrence_not_pending' };
+        return;
+      }
+      u.amend(occurrenceId, patch);
+      result = { ok: true, occurrence: o };
+    });
+    return result;
+  }
+
+  placeCall(input: NewCall): PlaceCallOutcome {
+    const now = this.clock.now();
+    const id = input.id ?? this.deps.ids.uuid();
+    const rec: AttemptRecord = {
+      id,
+      occurrenceId: null,
+      accountId: input.accountId ?? null,
+      phoneNumberId: input.phoneNumberId ?? null,
+      kind: input.kind,
+      n: 1,
+      status: 'requested',
+      to: input.to,
+      dueAt: now,
+      createdAt: now,
+      requestedAt: now,
+      ringingAt: null,
+      answeredAt: null,
+      endedAt: null,
+      answeredBy: null,
+      digits: null,
+      durationSeconds: null,
+      errorCode: null,
+      providerCallId: null,
+      idempotencyKey: id,
+      ringTimeoutSeconds: input.ringTimeoutSeconds ?? DEFAULT_RETRY_POLICY.ringTimeoutSeconds,
+      deadlineAt: null,
+      script: null,
+      updatedAt: now,
+    };
+    const script: CallScript = input.script ?? (input.kind === 'test' ? { kind: 'test', greetingName: null } : { kind: 'demo' });
+    let refused: RefusalReason | null = null;
+    this.unit(now, (u) => {
+      // Admission inside the unit of work, so that a host counting calls sees a consistent count.
+      const admission = this.deps.accounts?.admit({
+        accountId: rec.accountId,
+        phoneNumberId: rec.phoneNumberId,
+        to: rec.to,
+        kind: rec.kind,
+        occurrenceId: null,
+        at: now,
+      });
+      if (admission && !admission.ok) {
+        refused = admission.reason;
+        return;
+      }
+      u.startStandalone(rec, script);
+    });
+    if (refused) return { ok: false, reason: refused };
+    this.pacer?.consume(now);
+    return { ok: true, attempt: { ...rec } };
+  }
+
+  private checkPolicy(p: RetryPolicy): RetryPolicy {
+    return resolveRetryPolicy({
+      max_snoozes: p.maxSnoozes,
+      offsets_minutes: p.offsetsMinutes,
+      ring_timeout_seconds: p.ringTimeoutSeconds,
+      snooze_minutes: p.snoozeMinutes,
+    });
+  }
+
+  // ---- units of work -----------------------------------------------------------------------
+
+  /** Runs `fn` in one unit of work, commits, then updates the wheel, notifies and runs effects. */
+  private unit(now: EpochMs, fn: (u: UnitOfWork) => void): void {
+    const [u, committed] = this.store.transact((tx) => {
+      const uow = new UnitOfWork(tx, now, { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
+      fn(uow);
+      return [uow, uow.commit()] as const;
+    });
+    this.counters.units++;
+    for (const k of committed.keys) this.setKey(k.kind, k.id, k.at);
+    this.notify(committed.changes);
+    this.execute(u.effects);
+    if (!this.ticking) this.arm();
+  }
+
+  private notify(changes: StatusChange[]): void {
+    const occ = this.events.has('occurrence:status');
+    const att = this.events.has('attempt:status');
+    for (const c of changes) {
+      if (c.kind === 'attempt' && c.from === null) this.counters.dispatched++;
+      if (c.kind === 'occurrence' && occ) this.events.emit('occurrence:status', { occurrence: { ...c.record }, from: c.from });
+      if (c.kind === 'attempt' && att) this.events.emit('attempt:status', { attempt: { ...c.record }, from: c.from });
+    }
+  }
+
+  // ---- the wheel ---------------------------------------------------------------------------
+
+  private covers(at: EpochMs, kind: string, id: string): boolean {
+    return this.cursor !== null && compareKey(at, kind, id, this.cursor) <= 0;
+  }
+
+  /**
+   * Puts a row's due instant in the wheel when it lies inside the loaded horizon, replacing
+   * its previous entry. Beyond the horizon, the store keeps it until a refill.
+   */
+  private setKey(kind: Ref['kind'], id: string, at: EpochMs | null, exact = false): void {
+    const key = wheelKey(kind, id);
+    const old = this.timers.get(key);
+    if (old) {
+      this.wheel.cancel(old);
+      this.timers.delete(key);
+    }
+    if (at === null || !this.covers(at, kind, id)) return;
+    this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), { kind, id, at, exact }));
+  }
+
+  /** A paced dispatch fires `lead` ms early (into the pacer); watchdogs fire on time. */
+  private fireAt(kind: Ref['kind'], at: EpochMs, exact: boolean): EpochMs {
+    return exact || kind === 'attempt' ? at : at - this.lead;
+  }
+
+  /** Loads due rows up to now + horizon into the wheel, a page at a time, within capacity. */
+  private async refill(now: EpochMs): Promise<void> {
+    const until = now + this.options.horizonMs;
+    for (;;) {
+      if (this.cursor && this.cursor.at >= until && this.cursor.id === MAX_ID) return;
+      const limit = Math.min(this.options.refillPage, this.options.wheelCapacity - this.wheel.size);
+      if (limit <= 0) return;
+      const after = this.cursor ?? undefined;
+      const page = this.store.transact((tx) => tx.listDue(until, limit, after));
+      for (const r of page) {
+        const key = wheelKey(r.kind, r.id);
+        if (!this.timers.has(key)) {
+          this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
+        }
+      }
+      if (page.length < limit) {
+        if (!this.cursor || compareKey(until, 'occurrence', MAX_ID, this.cursor) > 0) {
+          this.cursor = { at: until, kind: 'occurrence', id: MAX_ID };
+        }
+        return;
+      }
+      const last = page[page.length - 1]!;
+      this.cursor = { at: last.at, kind: last.kind, id: last.id };
+      await this.options.yieldToLoop();
+    }
+  }
+
+  /** When the loaded horizon has shrunk to half: time to load more. */
+  private refillAt(c: DueCursor): EpochMs {
+    return c.at - this.options.horizonMs / 2;
+  }
+
+  private needsRefill(now: EpochMs): boolean {
+    if (this.wheel.size >= this.options.wheelCapacity * 0.75) return false;
+    const c = this.cursor;
+    if (c === null || this.refillAt(c) <= now) return true;
+    // The last refill stopped at capacity: continue once half the wheel has drained.
+    return c.id !== MAX_ID && this.wheel.size < this.options.wheelCapacity / 2;
+  }
+
+  /** Arms the host timer for the next thing to do, never further than `maxTimerStepMs`. */
+  private arm(): void {
+    if (!this.running || this.stopped) return;
+    const now = this.clock.now();
+    let next = now + this.options.maxTimerStepMs;
+    const wheelNext = this.wheel.nextEventAt();
+    if (wheelNext !== null && wheelNext < next) next = wheelNext;
+    const paced = this.pacer?.nextReleaseAt() ?? null;
+    if (paced !== null && paced < next) next = paced;
+    if (this.cursor && this.wheel.size < this.options.wheelCapacity * 0.75) {
+      const refillAt = this.refillAt(this.cursor);
+      if (refillAt < next) next = refillAt;
+    }
+    if (next < now) next = now;
+    if (this.hostTimer && this.hostTimerAt <= next) return;
+    this.hostTimer?.cancel();
+    this.hostTimerAt = next;
+    this.hostTimer = this.clock.setTimer(next, () => this.tick(next));
+  }
+
+  /** A host timer fired: re-check the clock, run everything due, re-arm. */
+  private async tick(expectedAt: EpochMs): Promise<void> {
+    this.hostTimer = null;
+    this.hostTimerAt = Infinity;
+    if (this.stopped || this.ticking) return;
+    this.ticking = true;
+    const mine: Promise<unknown>[] = [];
+    const collect = (p: Promise<unknown>) => mine.push(p);
+    this.collectors.add(collect);
+    try {
+      const now = this.clock.now();
+      if (now - expectedAt > 1000) this.events.emit('timer:late', { expectedAt, now });
+      await this.drain();
+    } catch (error) {
+      this.events.emit('runtime:error', { error, where: 'tick' });
+    } finally {
+      this.ticking = false;
+      this.collectors.delete(collect);
+      this.arm();
+    }
+    // Everything this tick started (calls, their answers, texts) has happened before the
+    // tick's promise resolves: a virtual clock awaits it, so advance() is deterministic.
+    while (mine.length > 0) await Promise.allSettled(mine.splice(0));
+  }
+
+  /** Runs due wheel entries and paced releases in units of `batchSize`, yielding between slices. */
+  private async drain(): Promise<void> {
+    let units = 0;
+    for (;;) {
+      if (this.stopped) return;
+      const now = this.clock.now();
+      if (this.needsRefill(now)) await this.refill(now);
+      this.wheel.advance(now);
+      let batch: Ref[] = [];
+      for (const t of this.wheel.takeReady(this.options.batchSize)) {
+        const key = wheelKey(t.value.kind, t.value.id);
+        if (this.timers.get(key) === t) this.timers.delete(key);
+        batch.push(t.value);
+      }
+      let leadMs = 0;
+      if (this.pacer) {
+        const direct: Ref[] = [];
+        for (const ref of batch) {
+          if (ref.exact || ref.kind === 'attempt' || ref.at <= now) direct.push(ref);
+          else this.pacer.enqueue(ref, ref.at);
+        }
+        batch = direct;
+        const released = this.pacer.release(now, this.options.batchSize);
+        if (released.length > 0) {
+          leadMs = this.lead;
+          batch.push(...released);
+        }
+      }
+      if (batch.length === 0) {
+        // Nothing due now; if a capacity-limited refill left rows in the store, load more.
+        if (this.cursor !== null && this.cursor.id !== MAX_ID && this.cursor.at <= now && this.needsRefill(now)) continue;
+        return;
+      }
+      if (this.inFlight.size >= this.options.maxInFlight) await this.slotFree();
+      this.runBatch(now, batch, leadMs);
+      if (++units % this.options.batchesPerSlice === 0) await this.options.yieldToLoop();
+    }
+  }
+
+  private runBatch(now: EpochMs, batch: Ref[], leadMs: number): void {
+    const stale: { ref: Ref; at: EpochMs }[] = [];
+    const run = (refs: Ref[]) =>
+      this.unit(now, (u) => {
+        for (const ref of refs) {
+          const r = u.due(ref.kind, ref.id, leadMs);
+          if (!r.handled && r.at !== null) stale.push({ ref, at: r.at });
+        }
+      });
+    try {
+      run(batch);
+    } catch {
+      // One bad row must not block the others: redo them one by one.
+      stale.length = 0;
+      for (const ref of batch) {
+        try {
+          run([ref]);
+        } catch (error) {
+          this.events.emit('runtime:error', { error, where: `due ${ref.kind} ${ref.id}` });
+          this.timers.set(wheelKey(ref.kind, ref.id), this.wheel.add(now + RETRY_PAUSE_MS, { ...ref, exact: true }));
+        }
+      }
+    }
+    for (const s of stale) {
+      // The row moved since it was loaded (or is a watchdog released early): keep it at its real instant.
+      if (!this.timers.has(wheelKey(s.ref.kind, s.ref.id))) {
+        this.setKey(s.ref.kind, s.ref.id, s.at, s.at - now <= this.lead);
+      }
+    }
+  }
+
+  // ---- inputs from the ports ---------------------------------------------------------------
+
+  /** Queues an answer or event; one unit of work takes everything that arrived in one turn. */
+  private input(item: Input): Promise<void> {
+    this.inbox.push(item);
+    if (!this.flushing) {
+      const p = Promise.resolve().then(() => this.flush());
+      this.flushing = p;
+      this.track(p);
+      void p.finally(() => {
+        if (this.flushing === p) this.flushing = null;
+      });
+    }
+    return this.flushing!;
+  }
+
+  private async flush(): Promise<void> {
+    const mine: Promise<unknown>[] = [];
+    const collect = (p: Promise<unknown>) => mine.push(p);
+    this.collectors.add(collect);
+    try {
+      this.flushing = null; // inputs arriving from now on start their own flush
+      while (this.inbox.length > 0) {
+        const items = this.inbox.splice(0, this.options.batchSize);
+        const apply = (list: Input[]) =>
+          this.unit(this.clock.now(), (u) => {
+            for (const item of list) {
+              if (item.type === 'placed') u.placed(item.attemptId, item.result);
+              else if (item.type === 'texted') u.texted(item.occurrenceId, item.result);
+              else if (!u.telephony(item.event)) this.events.emit('telephony:unknown', { event: item.event });
+            }
+          });
+        try {
+          apply(items);
+        } catch {
+          for (const item of items) {
+            try {
+              apply([item]);
+            } catch (error) {
+              this.events.emit('runtime:error', { error, where: `input ${item.type}` });
+            }
+          }
+        }
+      }
+    } finally {
+      this.collectors.delete(collect);
+    }
+    while (mine.length > 0) await Promise.allSettled(mine.splice(0));
+  }
+
+  // ---- effects -----------------------------------------------------------------------------
+
+  private track(p: Promise<unknown>): void {
+    this.inFlight.add(p);
+    for (const c of this.collectors) c(p);
+    void p.finally(() => {
+      this.inFlight.delete(p);
+      if (this.slotWaiters.length > 0 && this.inFlight.size < this.options.maxInFlight) {
+        for (const w of this.slotWaiters.splice(0)) w();
+      }
+    });
+  }
+
+  private slotFree(): Promise<void> {
+    return new Promise((resolve) => this.slotWaiters.push(resolve));
+  }
+
+  private execute(effects: Effect[]): void {
+    for (const e of effects) {
+      switch (e.type) {
+        case 'PlaceCall':
+          this.track(this.place(e, 0));
+          break;
+        case 'HangUp':
+          // Without a call id the provider has not acknowledged yet: `placed` hangs up then.
+          if (e.callId !== null) {
+            this.track(
+              this.telephony.hangUp(e.callId, e.say === undefined ? undefined : { say: e.say }).catch((error: unknown) => {
+                this.events.emit('effect:failed', { effect: e, error, willRetry: false });
+              }),
+            );
+          }
+          break;
+        case 'SendText':
+          this.track(this.text(e, 0));
+          break;
+        case 'StopCalls':
+          break; // applied inside the unit of work through the Accounts port
+      }
+    }
+  }
+
+  private async place(e: PlaceCallEffect, tries: number): Promise<void> {
+    if (this.stopped) return;
+    let result: PlaceCallResult;
+    try {
+      result = await this.telephony.placeCall(e.request);
+    } catch (error) {
+      // Outcome unknown: ask again with the same key (the provider dedupes), with backoff.
+      const willRetry = tries < 5 && !this.stopped;
+      this.events.emit('effect:failed', { effect: e, error, willRetry });
+      if (willRetry) this.later(Math.min(1000 * 2 ** tries, 15_000), () => this.place(e, tries + 1));
+      return;
+    }
+    if (this.stopped) return;
+    await this.input({ type: 'placed', attemptId: e.attemptId, result });
+  }
+
+  private async text(e: SendTextEffect, tries: number): Promise<void> {
+    const messaging = this.deps.messaging;
+    if (!messaging || this.stopped) return;
+    let result: SendResult;
+    try {
+      result = await messaging.sendText({ to: e.to, body: e.body, idempotencyKey: e.idempotencyKey });
+    } catch (error) {
+      const willRetry = tries < 3 && !this.stopped;
+      this.events.emit('effect:failed', { effect: e, error, willRetry });
+      if (willRetry) this.later(60_000 * (tries + 1), () => this.text(e, tries + 1));
+      return;
+    }
+    if (this.stopped) return;
+    await this.input({ type: 'texted', occurrenceId: e.occurrenceId, result });
+  }
+
+  /** Runs `fn` after `ms` on the clock (in memory only: a crash is covered by reconciliation). */
+  private later(ms: number, fn: () => Promise<void>): void {
+    let done!: () => void;
+    this.track(new Promise<void>((resolve) => (done = resolve)));
+    this.clock.setTimer(this.clock.now() + ms, async () => {
+      try {
+        if (!this.stopped) await fn();
+      } finally {
+        done();
+      }
+    });
+  }
+
+  // ---- reconciliation ----------------------------------------------------------------------
+
+  /**
+   * Work a crash may have left: calls whose intent is stored but whose acceptance is not
+   * (placed again with the same idempotency key), and fallback texts decided but not known
+   * sent (sent again with the same key).
+   */
+  private reconcile(): void {
+    const effects: Effect[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = this.store.transact((tx) =>
+        tx.listUnacknowledgedAttempts(500, after).map((a) => ({
+          a,
+          o: a.occurrenceId === null ? undefined : tx.getOccurrence(a.occurrenceId),
+        })),
+      );
+      for (const { a, o } of page) {
+        const script = a.script ?? (o ? wakeUpScript(o) : null);
+        if (!script || (o && isFinishedOccurrence(o.status))) continue;
+        effects.push({
+          type: 'PlaceCall',
+          attemptId: a.id,
+          request: { idempotencyKey: a.idempotencyKey, to: a.to, script, ringTimeoutSeconds: a.ringTimeoutSeconds },
+        });
+      }
+      if (page.length < 500) break;
+      after = page[page.length - 1]!.a.id;
+    }
+    let afterOcc: string | undefined;
+    for (;;) {
+      const page = this.store.transact((tx) => tx.listPendingFallbacks(500, afterOcc));
+      for (const o of page) effects.push(fallbackEffect(o, this.options));
+      if (page.length < 500) break;
+      afterOcc = page[page.length - 1]!.id;
+    }
+    this.execute(effects);
+  }
+}

@@ -107,9 +107,9 @@ export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: Sched
   if (phoneId === null) {
     throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the account has no primary phone number' });
   }
-  const phone = checkedPhone(ctx, phoneId, draft.status === 'active');
+  const phone = checkedPhone(ctx, phoneId);
   draft.phoneNumberId = phone.id;
-  if (draft.status === 'active') assertMayStartCalls(ctx.db, account, now);
+  if (draft.status === 'active') assertMayRing(ctx, phone);
   return finish(ctx, null, draft, phone, null, draft.status === 'active' ? first : null);
 }
 
@@ -184,12 +184,12 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
     if (id === null) {
       throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the call has no number and the account has no primary one' });
     }
-    phone = checkedPhone(ctx, id, draft.status === 'active');
+    phone = checkedPhone(ctx, id);
   } else {
     phone = before.phoneNumberId === null ? null : (getPhoneNumber(ctx.db, account.id, before.phoneNumberId) ?? null);
   }
   draft.phoneNumberId = phone?.id ?? null;
-  if (becomesActive) assertMayStartCalls(ctx.db, account, now);
+  if (draft.status === 'active' && (becomesActive || phoneChange)) assertMayRing(ctx, phone!, becomesActive);
   return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null);
 }
 
@@ -208,17 +208,27 @@ function currentOrPrimary(ctx: PlanContext, s: Schedule): string | null {
 /**
  * The number with this id, owned by the account (else 400 phone_number_not_owned: a number
  * of another account and an id that names no number get the same answer, so ids of other
- * accounts cannot be probed), verified (else phone_number_unverified) and, when the
- * schedule will ring, not blocked (else 403 number_blocked).
+ * accounts cannot be probed) and verified (else phone_number_unverified).
  */
-function checkedPhone(ctx: PlanContext, id: string, willRing: boolean): PhoneNumber {
+function checkedPhone(ctx: PlanContext, id: string): PhoneNumber {
   const phone = getPhoneNumber(ctx.db, ctx.account.id, id);
   if (!phone) throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
   if (!isVerified(phone, ctx.now)) {
     throw problem('phone_number_unverified', { field: 'phone_number_id', detail: 'The number is not verified (or its verification expired); verify it first.' });
   }
-  if (willRing && getBlock(ctx.db, phone.e164)) throw refusalProblem('number_blocked', ctx.now);
   return phone;
+}
+
+/**
+ * The account rules for a schedule that starts ringing (created enabled, turned on) or
+ * rings a new number, in the order the dispatcher applies them: 403 calls_revoked (key 9;
+ * POST /me/resume-calls lifts it), 403 number_blocked, then (only when it starts ringing)
+ * 402 no_entitlement.
+ */
+function assertMayRing(ctx: PlanContext, phone: PhoneNumber, startsRinging = true): void {
+  if (ctx.account.callsRevokedAt !== null) throw refusalProblem('calls_revoked', ctx.now);
+  if (getBlock(ctx.db, phone.e164)) throw refusalProblem('number_blocked', ctx.now);
+  if (startsRinging) assertMayStartCalls(ctx.db, ctx.account, ctx.now);
 }
 
 /** The schedule's stored occurrence when it is unfinished. */

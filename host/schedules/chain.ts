@@ -21,7 +21,7 @@ import { findAccountById } from '../db/accounts.js';
 import { getPhoneNumber } from '../db/phone-numbers.js';
 import { getOccurrenceRecord, getScheduleById, listActiveScheduleIds, updateSchedule, type Schedule } from '../db/schedules.js';
 import type { Logger } from '../logger.js';
-import { UNFINISHED, nextOf, occurrenceFields } from './rule.js';
+import { UNFINISHED, nextAfterOccurrence, nextOf, occurrenceFields } from './rule.js';
 
 /** What the chain needs. */
 export interface ChainDeps {
@@ -74,8 +74,8 @@ export function advanceSchedule(deps: ChainDeps, scheduleId: string, finished: O
     if (current && UNFINISHED.has(current.status)) return false;
     const now = deps.clock.now();
     const floor = now - runtime.options.lateGraceMs;
-    const base = current ? current.scheduledAt : -Infinity;
-    const next = s.enabled ? nextOf(s, Math.max(base, floor)) : null;
+    // Never a call already more than the late-dispatch grace in the past (after downtime).
+    const next = !s.enabled ? null : current ? nextAfterOccurrence(s, current.scheduledAt, floor) : nextOf(s, floor);
     const account = findAccountById(db, s.accountId);
     const phone = s.phoneNumberId === null ? undefined : getPhoneNumber(db, s.accountId, s.phoneNumberId);
     if (next === null || !account || !phone) {

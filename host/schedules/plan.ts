@@ -19,7 +19,7 @@ import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
 import { invalid, problem } from '../http/problem.js';
 import { isVerified } from '../phone/present.js';
 import { checkedPolicy, checkedText, checkedZone, compileTiming, type ScheduleInBody, type SchedulePatchBody, type TimingInput } from './input.js';
-import { IN_PROGRESS, UNFINISHED, nextOf } from './rule.js';
+import { IN_PROGRESS, UNFINISHED, nextAfterOccurrence, nextOf } from './rule.js';
 
 /** What a change does to the schedule's stored occurrence. */
 export type OccurrenceAction =
@@ -144,10 +144,12 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   const kind = body.kind ?? before.kind;
   // end_date null or "" on a recurring call clears it and turns an Off or Done schedule back on.
   const clearsEnd = 'end_date' in body && (body.end_date === null || body.end_date === '');
-  if (clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null) draft.enabled = true;
+  const reenables = clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null;
+  if (reenables) draft.enabled = true;
 
   const touched = TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
-  const turnsOn = draft.enabled && before.status !== 'active';
+  // Asked to ring again: a one-off's time is checked again (time_in_past).
+  const turnsOn = (body.enabled === true || reenables) && before.status !== 'active';
   let first: OccurrenceTime | null;
   if (touched || (turnsOn && before.kind === 'once')) {
     const keepsInstant = !touched && before.mode === 'in_minutes';
@@ -173,7 +175,7 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   }
   // The next call under the new rule: after the call still in progress, else after now.
   const running = stored !== null && stored.status !== 'pending';
-  first = nextOf(draft, running ? stored.scheduledAt : now);
+  first = running ? nextAfterOccurrence(draft, stored.scheduledAt) : nextOf(draft, now);
   draft.status = !draft.enabled ? 'disabled' : first || running ? 'active' : 'completed';
 
   const becomesActive = draft.status === 'active' && before.status !== 'active';
@@ -253,6 +255,6 @@ function finish(
   else action = want ? { kind: 'schedule', id: ctx.newId(), at: want } : { kind: 'keep' };
   after.nextOccurrenceId =
     action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
-  const first = action.kind === 'keep' ? (stored ? nextOf(after, stored.scheduledAt) : null) : want;
+  const first = action.kind === 'keep' ? (stored ? nextAfterOccurrence(after, stored.scheduledAt) : null) : want;
   return { before, after, account: ctx.account, phone, stored, first, action };
 }

@@ -5,6 +5,7 @@
  */
 import {
   DEFAULT_RETRY_POLICY,
+  localDateAt,
   nextOccurrenceAfter,
   type EpochMs,
   type NewOccurrence,
@@ -47,6 +48,19 @@ export function ruleOf(s: Pick<ScheduleWrite, 'mode' | 'timezone' | 'localDate' 
 /** The first occurrence of the schedule's rule strictly after `after`, or null. */
 export function nextOf(s: ScheduleWrite, after: EpochMs): OccurrenceTime | null {
   return nextOccurrenceAfter(ruleOf(s), after);
+}
+
+/**
+ * The call that follows an occurrence at `at`: the first one strictly after it on another
+ * local date. A schedule rings at most once per local date, so moving a recurring call from
+ * 07:00 to 08:30 while today's 07:00 call is still retrying does not ring again at 08:30
+ * today (one-offs have no later call anyway). `notBefore`: nothing at or before it.
+ */
+export function nextAfterOccurrence(s: ScheduleWrite, at: EpochMs, notBefore: EpochMs = -Infinity): OccurrenceTime | null {
+  const day = localDateAt(s.timezone, at);
+  let next = nextOf(s, Math.max(at, notBefore));
+  while (next !== null && next.date === day) next = nextOf(s, next.at);
+  return next;
 }
 
 /** The retry policy in effect: the schedule's own, else the account's default, else the built-in one. */

@@ -192,8 +192,9 @@ export interface Messaging {
  * Status of an occurrence (one wake-up call at one instant).
  *
  * - `pending`: waiting for its instant.
- * - `dispatching`: an attempt's intent is stored and the provider is being asked.
- * - `calling`: the provider accepted the attempt; the phone is ringing or talking.
+ * - `dispatching`: an attempt's intent is stored; the provider is being asked, or has
+ *   accepted the call and not yet reported it ringing.
+ * - `calling`: the phone is ringing or the call is answered.
  * - `waiting`: between attempts; a retry or a snooze is due at `nextDueAt` (project addition).
  * - Finished: `confirmed` (key 1), `missed` (nobody or nothing answered, or dispatch too
  *   late), `failed` (the provider refused or failed every attempt), `cancelled` (by the API,

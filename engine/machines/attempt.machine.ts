@@ -26,9 +26,12 @@ export interface AttemptFacts {
 /** The key classes the machine tells apart. */
 export type KeypadKey = '1' | '2' | '9' | 'other';
 
-/** Events of the attempt machine (the runtime records times, ids and digits on the row first). */
+/**
+ * Events of the attempt machine (the runtime records times, ids and digits on the row
+ * first). The provider's acceptance of a call is a recorded fact (its call id), not an event:
+ * nothing changes until the phone rings.
+ */
 export type AttemptEvent =
-  | { type: 'PLACED' }
   | { type: 'PLACE_FAILED' }
   | { type: 'RINGING' }
   | { type: 'ANSWERED' }
@@ -44,7 +47,7 @@ export type ClosingPhrase = 'confirmed' | 'snoozed' | 'stopped' | 'no_snoozes';
  * Named actions of the attempt machine, implemented by the runtime:
  * - `armWatchdog` (entry of every live state): deadline from the status and the row's times.
  * - `disarmWatchdog` (entry of every terminal state).
- * - `reportLive`: tell the occurrence the provider took the call.
+ * - `reportLive`: tell the occurrence the phone rings (or was answered).
  * - `reportOutcome`: tell the occurrence how the attempt ended.
  * - `hangUp`: end the call, saying the closing phrase if any.
  * - `stopCalls`: key 9: account calls off, number blocked (inside the unit of work).
@@ -104,7 +107,6 @@ export const attemptMachine = setup({
     requested: {
       entry: 'armWatchdog',
       on: {
-        PLACED: { actions: 'reportLive' },
         RINGING: { target: 'ringing', actions: 'reportLive' },
         ANSWERED: { target: 'answered', actions: 'reportLive' },
         PLACE_FAILED: { target: 'failed', actions: report('failed') },

@@ -279,13 +279,13 @@ class RuntimeImpl implements Runtime {
     this.hostTimer = null;
     this.hostTimerAt = Infinity;
     this.telephony.onEvent(() => undefined);
+    for (const t of this.retryTimers) t.cancel();
+    this.retryTimers.clear();
     if (options.drain ?? true) await this.idle();
   }
 
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0 || this.flushing) {
-      await Promise.allSettled([...this.inFlight, this.flushing]);
-    }
+    await this.settled();
   }
 
   // ---- commands ----------------------------------------------------------------------------
@@ -548,9 +548,6 @@ class RuntimeImpl implements Runtime {
     this.hostTimerAt = Infinity;
     if (this.stopped || this.ticking) return;
     this.ticking = true;
-    const mine: Promise<unknown>[] = [];
-    const collect = (p: Promise<unknown>) => mine.push(p);
-    this.collectors.add(collect);
     try {
       const now = this.clock.now();
       if (now - expectedAt > 1000) this.events.emit('timer:late', { expectedAt, now });
@@ -559,12 +556,17 @@ class RuntimeImpl implements Runtime {
       this.events.emit('runtime:error', { error, where: 'tick' });
     } finally {
       this.ticking = false;
-      this.collectors.delete(collect);
       this.arm();
     }
     // Everything this tick started (calls, their answers, texts) has happened before the
     // tick's promise resolves: a virtual clock awaits it, so advance() is deterministic.
-    while (mine.length > 0) await Promise.allSettled(mine.splice(0));
+    // (A system clock ignores the promise; the next timer is already armed.)
+    await this.settled();
+  }
+
+  /** Resolves when no effect or input is in flight (timers armed by `later` excluded). */
+  private async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   /** Runs due wheel entries and paced releases in units of `batchSize`, yielding between slices. */
@@ -659,7 +661,9 @@ class RuntimeImpl implements Runtime {
     this.collectors.add(collect);
     try {
       this.flushing = null; // inputs arriving from now on start their own flush
+      let units = 0;
       while (this.inbox.length > 0) {
+        if (units++ > 0 && units % this.options.batchesPerSlice === 0) await this.options.yieldToLoop();
         const items = this.inbox.splice(0, this.options.batchSize);
         const apply = (list: Input[]) =>
           this.unit(this.clock.now(), (u) => {
@@ -761,18 +765,20 @@ class RuntimeImpl implements Runtime {
     await this.input({ type: 'texted', occurrenceId: e.occurrenceId, result });
   }
 
-  /** Runs `fn` after `ms` on the clock (in memory only: a crash is covered by reconciliation). */
+  /**
+   * Runs `fn` after `ms` on the clock (in memory only: a crash is covered by
+   * reconciliation). Not counted as in flight: it waits for the clock, and a tick that
+   * awaited it would stall a virtual clock.
+   */
   private later(ms: number, fn: () => Promise<void>): void {
-    let done!: () => void;
-    this.track(new Promise<void>((resolve) => (done = resolve)));
-    this.clock.setTimer(this.clock.now() + ms, async () => {
-      try {
-        if (!this.stopped) await fn();
-      } finally {
-        done();
-      }
+    const handle = this.clock.setTimer(this.clock.now() + ms, async () => {
+      this.retryTimers.delete(handle);
+      if (!this.stopped) this.track(fn());
     });
+    this.retryTimers.add(handle);
   }
+
+  private readonly retryTimers = new Set<TimerHandle>();
 
   // ---- reconciliation ----------------------------------------------------------------------
 

@@ -189,12 +189,11 @@ export class UnitOfWork {
         a.providerCallId = result.callId;
         this.touchAtt(a);
       }
-      if (isTerminalAttempt(a.status)) {
-        // Cancelled or timed out before the provider answered: hang up the late call now.
-        if (a.endedAt === null) this.effects.push({ type: 'HangUp', attemptId: a.id, callId: result.callId });
-        return;
+      // Acceptance is a recorded fact, not a transition: `calling` waits for the phone to ring.
+      // Cancelled or timed out before the provider answered: hang up the late call now.
+      if (isTerminalAttempt(a.status) && a.endedAt === null) {
+        this.effects.push({ type: 'HangUp', attemptId: a.id, callId: result.callId });
       }
-      this.sendAttempt(a, { type: 'PLACED' });
     } else {
       if (isTerminalAttempt(a.status)) return;
       a.errorCode = result.code;

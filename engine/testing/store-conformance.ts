@@ -296,6 +296,27 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.equal(store.transact((tx) => tx.getOccurrence(both.id)), undefined);
     });
 
+    it('after an inner unit of work is rolled back, the outer one writes what it asks for', async () => {
+      const store = await fresh();
+      const o = sampleOccurrence();
+      store.transact((tx) => tx.insertOccurrence(o));
+      store.transact((tx) => {
+        const read = tx.getOccurrence(o.id)!;
+        try {
+          store.transact((inner) => {
+            inner.updateOccurrence({ ...read, status: 'waiting', attemptCount: 1 });
+            throw new Error('inner');
+          });
+        } catch {
+          /* expected */
+        }
+        tx.updateOccurrence({ ...read, status: 'waiting', attemptCount: 1 });
+      });
+      const after = store.transact((tx) => tx.getOccurrence(o.id))!;
+      assert.equal(after.status, 'waiting');
+      assert.equal(after.attemptCount, 1);
+    });
+
     it('lists attempts of an occurrence by n', async () => {
       const store = await fresh();
       const o = sampleOccurrence();

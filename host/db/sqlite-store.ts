@@ -8,12 +8,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { DueRef, Store, StoreTx } from '../../engine/index.js';
 import {
+  ATTEMPT_COLUMNS,
   attemptToRow,
   attemptUpdateParams,
   prepareAttemptStatements,
   rowToAttempt,
 } from './attempts.js';
 import {
+  OCCURRENCE_COLUMNS,
   occurrenceToRow,
   occurrenceUpdateParams,
   prepareOccurrenceStatements,
@@ -67,23 +69,77 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     if (info.changes !== 1) throw new Error(`SqliteStore: no ${what} ${id}`);
   };
 
+  // Rows read in the current unit of work, so that an update writes only the columns that
+  // changed: SQLite rewrites every index whose columns appear in SET, changed or not.
+  const seenOcc = new Map<string, unknown[]>();
+  const seenAtt = new Map<string, unknown[]>();
+  const partialOcc = new Map<number, Statement<unknown[]>>();
+  const partialAtt = new Map<number, Statement<unknown[]>>();
+  const partialUpdate = (
+    table: string,
+    columns: readonly string[],
+    cache: Map<number, Statement<unknown[]>>,
+    before: unknown[],
+    after: unknown[],
+  ): { changes: number } | null => {
+    let mask = 0;
+    const values: unknown[] = [];
+    for (let i = 1; i < columns.length; i++) {
+      if (before[i] !== after[i]) {
+        mask += 2 ** i;
+        values.push(after[i]);
+      }
+    }
+    if (mask === 0) return { changes: 1 };
+    let stmt = cache.get(mask);
+    if (!stmt) {
+      const set = columns.filter((_, i) => i > 0 && Math.floor(mask / 2 ** i) % 2 === 1).map((c) => `${c} = ?`);
+      stmt = db.prepare(`UPDATE ${table} SET ${set.join(', ')} WHERE id = ?`);
+      cache.set(mask, stmt);
+    }
+    values.push(after[0]);
+    return stmt.run(values);
+  };
+
   const tx: StoreTx = {
     getOccurrence: (id) => {
       const row = o.get.get(id) as unknown[] | undefined;
-      return row && rowToOccurrence(row);
+      if (!row) return undefined;
+      seenOcc.set(id, row);
+      return rowToOccurrence(row);
     },
     insertOccurrence: (r) => {
-      o.insert.run(occurrenceToRow(r));
+      const row = occurrenceToRow(r);
+      o.insert.run(row);
+      seenOcc.set(r.id, row);
     },
-    updateOccurrence: (r) => changed(o.update.run(occurrenceUpdateParams(r)), 'occurrence', r.id),
+    updateOccurrence: (r) => {
+      const row = occurrenceToRow(r);
+      const before = seenOcc.get(r.id);
+      const info = before
+        ? partialUpdate('occurrences', OCCURRENCE_COLUMNS, partialOcc, before, row)
+        : o.update.run(occurrenceUpdateParams(r));
+      changed(info!, 'occurrence', r.id);
+      seenOcc.set(r.id, row);
+    },
     getAttempt: (id) => {
       const row = a.get.get(id) as unknown[] | undefined;
-      return row && rowToAttempt(row);
+      if (!row) return undefined;
+      seenAtt.set(id, row);
+      return rowToAttempt(row);
     },
     insertAttempt: (r) => {
-      a.insert.run(attemptToRow(r));
+      const row = attemptToRow(r);
+      a.insert.run(row);
+      seenAtt.set(r.id, row);
     },
-    updateAttempt: (r) => changed(a.update.run(attemptUpdateParams(r)), 'attempt', r.id),
+    updateAttempt: (r) => {
+      const row = attemptToRow(r);
+      const before = seenAtt.get(r.id);
+      const info = before ? partialUpdate('attempts', ATTEMPT_COLUMNS, partialAtt, before, row) : a.update.run(attemptUpdateParams(r));
+      changed(info!, 'attempt', r.id);
+      seenAtt.set(r.id, row);
+    },
     listAttempts: (occurrenceId) => (a.byOccurrence.all(occurrenceId) as unknown[][]).map(rowToAttempt),
     listDue: (until, limit, after) => {
       const rows = due.all({
@@ -104,7 +160,22 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   const run = db.transaction((fn: (t: StoreTx) => unknown) => fn(tx));
   return {
     transact<T>(fn: (t: StoreTx) => T): T {
-      return run(fn) as T;
+      const outer = !db.inTransaction;
+      try {
+        return run(fn) as T;
+      } catch (err) {
+        // A rolled-back savepoint may have undone rows we remember: forget them all.
+        seenOcc.clear();
+        seenAtt.clear();
+        throw err;
+      } finally {
+        // The memory of rows read lives for one outermost unit of work (a rollback may have
+        // undone what it remembers, and other writers may change rows between units).
+        if (outer) {
+          seenOcc.clear();
+          seenAtt.clear();
+        }
+      }
     },
   };
 }

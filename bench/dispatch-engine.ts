@@ -1,0 +1,137 @@
+/**
+ * One engine cell of the 07:00 spike, run in its own process by bench/run.ts:
+ * N occurrences due within the same second, the SQLite store (WAL) on a temp file, the
+ * system clock, and a telephony sink that accepts every call at once. Prints RESULT lines:
+ * the spike, and add/cancel cost through the runtime with N pending.
+ *
+ * Lateness is durably recorded minus due: the time the transaction holding the attempt's
+ * intent committed, minus its due instant. An early fire is a commit before the instant.
+ *
+ * Usage: node --expose-gc --import tsx bench/dispatch-engine.ts --n 100000
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRuntime, DEFAULT_RETRY_POLICY, type OccurrenceRecord, type Store, type StoreTx, type Telephony } from '../engine/index.js';
+import { createSystemClock } from '../host/adapters/clock/system-clock.js';
+import { openDatabase } from '../host/db/open.js';
+import { createSqliteStore } from '../host/db/sqlite-store.js';
+import { args, percentile, printResult, r2, watch } from './measure.js';
+
+const n = Number(args().get('n') ?? 100_000);
+const dir = mkdtempSync(join(tmpdir(), 'wakeup-bench-'));
+const db = openDatabase(join(dir, 'bench.sqlite'));
+const inner = createSqliteStore(db);
+
+// Time-ordered ids (like UUIDv7): rows of one spike sit together in the B-trees.
+let seq = 0;
+const ids = { uuid: () => `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}` };
+
+// A store that notes when each attempt's intent became durable.
+const lateness = new Float64Array(n);
+let recorded = 0;
+let firstCommit = Infinity;
+let lastCommit = 0;
+const store: Store = {
+  transact<T>(fn: (tx: StoreTx) => T): T {
+    const dues: number[] = [];
+    const result = inner.transact((tx) =>
+      fn({
+        ...tx,
+        insertAttempt: (a) => {
+          tx.insertAttempt(a);
+          dues.push(a.dueAt);
+        },
+      }),
+    );
+    if (dues.length > 0) {
+      const t = Date.now();
+      firstCommit = Math.min(firstCommit, t);
+      lastCommit = t;
+      for (const d of dues) if (recorded < n) lateness[recorded++] = t - d;
+    }
+    return result;
+  },
+};
+
+const telephony: Telephony = {
+  placeCall: async (req) => ({ ok: true, callId: `C-${req.idempotencyKey}` }),
+  hangUp: async () => {},
+  onEvent: () => {},
+};
+
+function pendingRow(id: string, at: number, now: number): OccurrenceRecord {
+  return {
+    id, scheduleId: null, accountId: `acct-${id.slice(-6)}`, phoneNumberId: null, to: '+14155550123', label: null, message: null,
+    greetingName: null, voice: null, timezone: 'America/New_York', derivationSource: 'weekly', scheduledAt: at,
+    policy: { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [5, 10] }, smsFallback: false, backupAlarm: false, status: 'pending',
+    outcomeReason: null, attemptCount: 0, snoozeCount: 0, seriesBase: at, retryIndex: 0, nextDueAt: at, liveAttemptId: null,
+    backupAlarmAt: null, reachedPerson: false, reachedVoicemail: false, missReason: null, fallbackState: 'none',
+    dispatchedAt: null, confirmedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
+  };
+}
+
+// Setup (not measured): N pending rows, then move them all to one second a few seconds ahead.
+const far = Date.now() + 86_400_000;
+for (let i = 0; i < n; i += 10_000) {
+  inner.transact((tx) => {
+    for (let j = i; j < Math.min(n, i + 10_000); j++) tx.insertOccurrence(pendingRow(ids.uuid(), far + (j % 1000), Date.now()));
+  });
+}
+(globalThis as { gc?: () => void }).gc?.();
+
+const clock = createSystemClock();
+const runtime = createRuntime({ clock, ids, store, telephony });
+// Add and cancel cost through the runtime with N pending (each its own transaction).
+{
+  const ops = 2000;
+  const t0 = performance.now();
+  const made = [];
+  for (let i = 0; i < ops; i++) made.push(runtime.schedule({ accountId: 'x', to: '+14155550100', scheduledAt: far + 3_600_000 + i }).id);
+  const t1 = performance.now();
+  for (const id of made) runtime.cancel(id);
+  const t2 = performance.now();
+  printResult({
+    system: 'engine', workload: 'add_cancel_durable', n, dispatches_per_s: null, lateness_p50_ms: null, lateness_p99_ms: null,
+    lateness_max_ms: null, early_fires: null, loop_max_delay_ms: null, peak_rss_mib: null,
+    add_us_per_op: r2(((t1 - t0) * 1000) / ops), cancel_us_per_op: r2(((t2 - t1) * 1000) / ops),
+  });
+}
+const lead = 1500 + Math.ceil(n / 400);
+const due = Date.now() + lead;
+inner.transact(() => {
+  db.prepare(`UPDATE occurrences SET scheduled_at = ? + (scheduled_at - ?), next_due_at = ? + (next_due_at - ?), series_base = ? + (series_base - ?) WHERE status = 'pending' AND next_due_at >= ? AND next_due_at < ?`)
+    .run(due, far, due, far, due, far, far, far + 1000);
+});
+(globalThis as { gc?: () => void }).gc?.();
+const w = watch();
+await runtime.start();
+const startRss = process.memoryUsage.rss() / 1048576;
+await new Promise<void>((resolve) => {
+  const check = setInterval(() => {
+    if (recorded >= n || Date.now() > due + 120_000) {
+      clearInterval(check);
+      resolve();
+    }
+  }, 5);
+});
+const { loopMaxMs, peakRssMiB } = w.stop();
+await runtime.stop();
+clock.stop();
+const stats = runtime.stats;
+const sorted = lateness.slice(0, recorded).sort();
+let early = 0;
+for (const l of sorted) if (l < 0) early++;
+const drainS = (lastCommit - due) / 1000;
+printResult({
+  system: 'engine', workload: 'spike_0700', n, dispatches_per_s: Math.round(recorded / Math.max(drainS, 0.001)),
+  lateness_p50_ms: percentile(sorted, 50), lateness_p99_ms: percentile(sorted, 99), lateness_max_ms: percentile(sorted, 100),
+  early_fires: early, loop_max_delay_ms: r2(loopMaxMs), peak_rss_mib: r2(peakRssMiB),
+  dispatched: recorded, drain_s: r2(drainS), rss_at_start_mib: r2(startRss), units: stats.units,
+  memo_hits: stats.memo.occurrence.hits + stats.memo.attempt.hits, memo_misses: stats.memo.occurrence.misses + stats.memo.attempt.misses,
+});
+db.close();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);

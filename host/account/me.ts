@@ -6,11 +6,11 @@ import type { Database } from 'better-sqlite3';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { MeOut } from '../generated/openapi.js';
-import { countTrialCallsUsed, loadAccountFacts } from '../db/readiness.js';
+import { loadAccountFacts } from '../db/readiness.js';
+import { currentPlan } from '../usage/usage.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
 import type { ScheduleFacts } from './onboarding.js';
-import { planOf } from './plan.js';
 
 /**
  * Schedule facts for onboarding. No schedules exist before the schedules work lands; it
@@ -21,7 +21,6 @@ const NO_SCHEDULES: ScheduleFacts = { hasSchedule: false, hasEnabledSchedule: fa
 /** Builds MeOut for `account` at `now`. */
 export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
   const facts = loadAccountFacts(db, account.id, now);
-  const used = countTrialCallsUsed(db, account.id, account.trialStartedAt);
   return {
     id: account.id,
     email: account.email,
@@ -37,7 +36,8 @@ export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
     default_retry_policy: account.defaultRetryPolicy,
     default_backup_alarm: account.defaultBackupAlarm,
     calls_revoked_at: isoInstantOrNull(account.callsRevokedAt),
-    plan: planOf(account, used, now),
+    // One definition of what the trial counts: host/db/account-calls.ts, via the usage module.
+    plan: currentPlan(db, account, now),
     onboarding: onboardingOut({
       state: account.onboardingState,
       homeTimezone: account.homeTimezone,

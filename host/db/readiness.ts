@@ -1,7 +1,7 @@
 /**
- * Read-only facts about an account for GET /me (plan and onboarding): its phone numbers'
- * verification, its calls' outcomes and trial usage. Reads tables other modules write
- * (phone_numbers, occurrences, attempts); never writes.
+ * Read-only facts about an account for GET /me onboarding: its phone numbers' verification
+ * and its calls' outcomes (trial usage lives in host/db/account-calls.ts). Reads tables other
+ * modules write (phone_numbers, attempts); never writes.
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -55,19 +55,4 @@ export function loadAccountFacts(db: Database, accountId: string, now: EpochMs):
     lastTestAt: lastTest?.created_at ?? null,
     lastTestStatus: lastTest?.status ?? null,
   };
-}
-
-/**
- * Calls that count against the trial: wake-up calls dispatched (one per occurrence, however
- * many attempts it took) and standalone test calls placed, since `since`.
- */
-export function countTrialCallsUsed(db: Database, accountId: string, since: EpochMs): number {
-  const r = sql<{ n: number }>(
-    db,
-    `SELECT
-       (SELECT COUNT(*) FROM occurrences WHERE account_id = @account AND dispatched_at IS NOT NULL AND dispatched_at >= @since)
-     + (SELECT COUNT(*) FROM attempts WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test'
-          AND requested_at IS NOT NULL AND requested_at >= @since) AS n`,
-  ).get({ account: accountId, since })!;
-  return r.n;
 }

@@ -1,0 +1,72 @@
+/**
+ * Test calls (POST /phone-numbers/{id}/test-call, POST /schedules/{id}/test-call): one real
+ * call now through the runtime, counted as one wake-up call of usage and in the daily cap.
+ *
+ * - A test call to that number still live (requested, ringing or answered): 200 with it,
+ *   nothing placed (checked first, so a repeated tap never fails on the call it started).
+ * - The number must be verified now: 400 phone_number_unverified.
+ * - The account rules (`admission.ts`) decide inside the runtime's unit of work; a refusal
+ *   stores nothing and answers 403 calls_revoked / 403 number_blocked / 402 no_entitlement /
+ *   429 daily_cap_reached (Retry-After to midnight UTC).
+ * - Otherwise 201 with the new attempt (kind `test`, status `requested`); the number's
+ *   `last_test_call_at` is set in the same transaction.
+ * Keys: 1 confirms, 9 turns calls off (as on a wake-up call); no snooze on a test call.
+ * @module
+ */
+import type { CallScript } from '../../engine/index.js';
+import type { AppDeps } from '../deps.js';
+import type { PhoneNumber } from '../db/phone-numbers.js';
+import { setLastTestCallAt } from '../db/phone-numbers.js';
+import { findLiveTestCall, getAttemptById } from '../db/calls.js';
+import type { Reply } from '../http/context.js';
+import { problem } from '../http/problem.js';
+import { isVerified } from '../phone/present.js';
+import { refusalProblem } from './admission.js';
+import { attemptOut } from './present.js';
+
+/** What a test call says and how long it rings. */
+export interface TestCallOptions {
+  script: CallScript;
+  /** @defaultValue 45 */
+  ringTimeoutSeconds?: number;
+}
+
+class Refused extends Error {
+  constructor(readonly reason: Parameters<typeof refusalProblem>[0]) {
+    super(reason);
+  }
+}
+
+/** Places (or finds the live) test call to `phone` for `accountId`; the reply of both endpoints. */
+export function placeTestCall(deps: AppDeps, accountId: string, phone: PhoneNumber, options: TestCallOptions): Reply {
+  const { db, clock, runtime } = deps;
+  const live = findLiveTestCall(db, accountId, phone.id);
+  if (live) return { status: 200, body: attemptOut(live) };
+  const now = clock.now();
+  if (!isVerified(phone, now)) {
+    throw problem('phone_number_unverified', { detail: 'Verify this number before calling it.', field: 'phone_number_id' });
+  }
+  let attemptId: string;
+  try {
+    // One transaction: the attempt's intent (the runtime's unit of work joins it) and
+    // last_test_call_at, or neither when the account rules refuse the call.
+    attemptId = db.transaction(() => {
+      setLastTestCallAt(db, phone.id, now);
+      const r = runtime.placeCall({
+        kind: 'test',
+        accountId,
+        phoneNumberId: phone.id,
+        to: phone.e164,
+        script: options.script,
+        ...(options.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: options.ringTimeoutSeconds } : {}),
+      });
+      if (!r.ok) throw new Refused(r.reason);
+      return r.attempt.id;
+    })();
+  } catch (err) {
+    if (err instanceof Refused) throw refusalProblem(err.reason, now);
+    throw err;
+  }
+  const attempt = getAttemptById(db, attemptId)!;
+  return { status: 201, body: attemptOut(attempt) };
+}

@@ -3,7 +3,7 @@
  * OccurrenceDetailOut from the engine's records (instants as ISO strings ending in Z).
  * @module
  */
-import { isLiveAttempt, type AttemptRecord, type EpochMs } from '../../engine/index.js';
+import { isLiveAttempt, isTerminalAttempt, type AttemptRecord, type EpochMs } from '../../engine/index.js';
 import type { OccurrenceView } from '../db/calls.js';
 import type { AttemptOut, OccurrenceDetailOut, OccurrenceOut } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
@@ -29,12 +29,23 @@ export function attemptOut(a: AttemptRecord): AttemptOut {
     requested_at: isoInstantOrNull(a.requestedAt),
     ringing_at: isoInstantOrNull(a.ringingAt),
     answered_at: isoInstantOrNull(a.answeredAt),
-    ended_at: isoInstantOrNull(a.endedAt),
+    ended_at: isoInstantOrNull(endedAt(a)),
     answered_by: a.answeredBy,
     digits: a.digits,
     duration_seconds: a.durationSeconds,
     error_code: a.errorCode ?? '',
   };
+}
+
+/**
+ * When the attempt ended: the provider's `call.ended` instant; for a final attempt the
+ * provider never reported ending (it refused the call, or the watchdog gave up on it after a
+ * crash), the instant the service recorded its final status (`updatedAt`, which no later
+ * event changes for those).
+ */
+function endedAt(a: AttemptRecord): EpochMs | null {
+  if (a.endedAt !== null) return a.endedAt;
+  return isTerminalAttempt(a.status) ? a.updatedAt : null;
 }
 
 /** What an occurrence's API form needs besides the occurrence. */

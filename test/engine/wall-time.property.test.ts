@@ -23,7 +23,7 @@ function check(zone: string, day: number, minute: number): void {
   assert.equal(r.local.wallTimeKind, expected.kind, `${where}: kind`);
   // The reported local reading is the oracle's reading of the instant.
   const local = oracleLocal(zone, r.at);
-  assert.equal(`${r.local.date} ${r.local.time}`, `${isoDate(Math.floor(local / DAY))} ${hhmm(Math.floor((local % DAY) / 60_000))}`, `${where}: local`);
+  assert.equal(`${r.local.date} ${r.local.time}`, `${isoDate(Math.floor(local / DAY))} ${hhmm(Math.floor((((local % DAY) + DAY) % DAY) / 60_000))}`, `${where}: local`);
   if (expected.kind !== 'nonexistent_shifted') assert.equal(local, wall, `${where}: the instant shows the requested wall time`);
 }
 
@@ -89,7 +89,7 @@ describe('resolveWallTime(zone, date, time) against an Intl oracle', () => {
       if (years.length === 0) return;
       zonesWithChanges++;
       const year = years[(i * 7) % years.length]!;
-      const transitions = getZoneRules(zone).transitionsBetween(Date.UTC(year - 1, 11, 1), Date.UTC(year + 1, 0, 1));
+      const transitions = getZoneRules(zone).transitionsBetween(Date.UTC(year - 1, 9, 15), Date.UTC(year, 9, 15));
       assert.ok(transitions.length > 0, `${zone}: the oracle saw a change in ${year}, the engine none`);
       for (const t of transitions.slice(0, 2 * SCALE)) {
         const low = Math.floor((t.at + Math.min(t.offsetBefore, t.offsetAfter)) / 60_000);

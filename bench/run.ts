@@ -1,0 +1,105 @@
+/**
+ * `npm run bench`: the engine's dispatch benchmark (issue 4) and, when present, the time
+ * functions' benchmark (bench/time.ts).
+ *
+ * For N = 10k, 100k, 1M (or `--n N` for one size): the 07:00 spike on the engine (SQLite in
+ * WAL mode, system clock, an instant-answer telephony sink) and the same workload on BullMQ
+ * with a Redis on loopback; add and cancel cost with N pending (durable, both systems; and
+ * the engine's in-memory timer wheel). Each cell runs in its own process (clean RSS and
+ * loop figures) and prints `RESULT {json}`; this script prints a table and the ratios.
+ * Assertion-free: targets are reported, not enforced. Not part of `npm test`.
+ *
+ * Options: `--n 100000` one size; `--no-bullmq` skip the peer; `--no-time` skip bench/time.ts;
+ * `--bullmq-cap-s 180` stop a BullMQ spike that has not drained after that many seconds.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { args, type Result } from './measure.js';
+import { ensureRedisInstalled, startRedis, type RedisServer } from './redis.js';
+
+const opt = args();
+const sizes = opt.has('n') ? [Number(opt.get('n'))] : [10_000, 100_000, 1_000_000];
+const here = fileURLToPath(new URL('.', import.meta.url));
+const results: Result[] = [];
+
+/** Runs one cell in a child process, echoes its output, collects its RESULT lines. */
+function cell(script: string, extra: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', here + script, ...extra], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        console.log(line);
+        if (line.startsWith('RESULT ')) results.push(JSON.parse(line.slice(7)) as Result);
+      }
+    });
+    child.on('exit', (code) => {
+      if (code !== 0) console.error(`bench: ${script} ${extra.join(' ')} exited with ${code}`);
+      resolve();
+    });
+  });
+}
+
+let redis: RedisServer | null = null;
+if (!opt.has('no-bullmq')) {
+  if (ensureRedisInstalled()) {
+    redis = await startRedis();
+    console.error(`bench: redis-server pid ${redis.pid} on 127.0.0.1:${redis.port} (no persistence)`);
+  } else console.error('bench: BullMQ cells skipped (no redis-server)');
+}
+
+try {
+  for (const n of sizes) {
+    await cell('wheel-ops.ts', ['--n', String(n)]);
+    await cell('dispatch-engine.ts', ['--n', String(n)]);
+    if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), '--cap-s', opt.get('bullmq-cap-s') ?? '180']);
+  }
+} finally {
+  await redis?.stop();
+}
+
+// ---- summary ------------------------------------------------------------------------------
+const fmt = (v: unknown, w: number) => String(v ?? '—').padStart(w);
+const spikes = results.filter((r) => r.workload === 'spike_0700');
+console.log('\n07:00 spike (N due in the same second)');
+console.log(
+  ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s'].map((h, i) => fmt(h, i === 0 ? 8 : 10)).join(''),
+);
+for (const r of spikes) {
+  console.log(
+    [fmt(r.system, 8), fmt(r.n, 10), fmt(r.dispatches_per_s, 10), fmt(r.lateness_p50_ms, 10), fmt(r.lateness_p99_ms, 10), fmt(r.lateness_max_ms, 10),
+      fmt(r.early_fires, 10), fmt(r.loop_max_delay_ms, 10), fmt(r.peak_rss_mib, 10), fmt(r.drain_s, 10)].join(''),
+  );
+}
+console.log('\nRatios engine / BullMQ (same run)');
+for (const n of sizes) {
+  const e = spikes.find((r) => r.system === 'engine' && r.n === n);
+  const b = spikes.find((r) => r.system === 'bullmq' && r.n === n);
+  if (e && b && e.dispatches_per_s && b.dispatches_per_s) {
+    const ratio = e.dispatches_per_s / b.dispatches_per_s;
+    console.log(`  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${b.complete === false ? ' (BullMQ did not drain within the cap)' : ''}`);
+  }
+}
+console.log('\nAdd / cancel cost with N pending');
+for (const r of results.filter((x) => x.workload !== 'spike_0700')) {
+  const unit = r.workload === 'wheel_add_cancel' ? `${r.add_ns_per_op} ns / ${r.cancel_ns_per_op} ns (wheel, ${r.pending_rss_mib} MiB for N pending)` : `${r.add_us_per_op} µs / ${r.cancel_us_per_op} µs (durable)`;
+  console.log(`  ${String(r.system).padEnd(7)} n=${String(r.n).padEnd(8)} ${r.workload.padEnd(20)} add/cancel ${unit}`);
+}
+console.log('\nTargets (2 cores): ≥200k durable dispatches/s and ≥10× BullMQ; 100k: p99 ≤ 500 ms; 1M drained ≤ 5 s; 0 early; loop ≤ 20 ms; 1M pending ≤ 300 MiB; add/cancel flat.');
+
+// ---- the time functions, when their benchmark exists ---------------------------------------
+if (!opt.has('no-time') && existsSync(here + 'time.ts')) {
+  const mod = (await import(pathToFileURL(here + 'time.ts').href)) as { runTimeBench?: () => Promise<unknown> };
+  if (typeof mod.runTimeBench === 'function') {
+    console.log('\nTime functions (bench/time.ts)');
+    await mod.runTimeBench();
+  }
+}

@@ -13,6 +13,8 @@ import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps, Lifecycle } from './deps.js';
 import { createLogger } from './logger.js';
+import { handleInboundText } from './phone/inbound.js';
+import { createPhoneRuntime } from './phone/runtime.js';
 import { createCallRuntime, stopCallRuntime } from './calls/runtime.js';
 
 /** Dependencies plus the hooks only the server may call. */
@@ -55,6 +57,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
+  const phone = createPhoneRuntime({ config: config.phone, db, clock, messaging: outbox, logger, siteUrl: () => boundUrl, dev: config.dev });
+  phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone }, text).then(() => undefined));
   const runtime = createCallRuntime({ db, clock, ids, telephony: phone.telephony, messaging: phone.messaging, logger, dailyCap: config.dailyCap });
   // Registered first, so it runs last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>
@@ -67,9 +71,11 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     clock,
     virtualClock,
     ids,
-    messaging: outbox,
+    // Texts to blocked numbers are refused here, whatever sends them.
+    messaging: phone.messaging,
     outbox,
     logger,
+    phone,
     runtime,
     siteUrl: () => boundUrl,
     lifecycle,

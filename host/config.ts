@@ -10,6 +10,8 @@
  * @module
  */
 
+import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/config.js';
+
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -59,6 +61,8 @@ export interface HostConfig {
   readonly maxBodyBytes: number;
   /** Seconds to let in-flight requests finish after SIGTERM. @default 10 (env WAKEUP_SHUTDOWN_GRACE_SECONDS) */
   readonly shutdownGraceSeconds: number;
+  /** Telephony and text providers, caller ids, service name (host/phone/config.ts). */
+  readonly phone: PhoneConfig;
 }
 
 /** One documented variable: name, default as written in the README, and meaning. */
@@ -85,6 +89,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WAKEUP_SITE_URL', default: '(http://HOST:PORT)', meaning: 'Public origin, used in problem `type` links and for Secure cookies when https.' },
   { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
   { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
+  ...PHONE_ENV_VARS,
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -157,6 +162,7 @@ export function loadConfig(env: Env): HostConfig {
     siteUrl,
     maxBodyBytes: integer(env, 'WAKEUP_MAX_BODY_BYTES', 1_048_576, 1024, 10 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'WAKEUP_SHUTDOWN_GRACE_SECONDS', 10, 0, 600),
+    phone: loadPhoneConfig(env, (message) => new ConfigError(message)),
   });
 }
 

@@ -12,6 +12,7 @@ import type { VirtualClock } from '../engine/testing/index.js';
 import type { HostConfig } from './config.js';
 import type { Logger } from './logger.js';
 import type { OutboxMessaging } from './adapters/messaging/outbox.js';
+import type { PhoneRuntime } from './phone/runtime.js';
 
 /** Shutdown hooks, run in reverse order of registration after the server stops taking requests. */
 export interface Lifecycle {
@@ -35,6 +36,8 @@ export interface AppDeps {
   /** The outbox simulator, when it is the messaging adapter (GET /dev/outbox reads it). */
   readonly outbox: OutboxMessaging | null;
   readonly logger: Logger;
+  /** Telephony provider, simulated phones, text block guard, code limits, provider webhooks. */
+  readonly phone: PhoneRuntime;
   /** The engine runtime: stores occurrences, dispatches their calls, places test calls (host/calls/runtime.ts). */
   readonly runtime: Runtime;
   /** Public origin for links (problem `type`, cookies' Secure flag). */

@@ -31,7 +31,7 @@ runTelephonyConformance('Twilio-compatible adapter (local fake provider)', async
     client,
     clock,
     from: '+12025550100',
-    publicUrl,
+    publicUrl: () => publicUrl,
     text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
   });
   const webhooks = createTwilioWebhooks({ authToken: fake.authToken, telephony });

@@ -18,7 +18,8 @@ export interface TwilioTextsOptions {
   client: TwilioClient;
   /** Sender: an E.164 number, or a messaging service id (starts with `MG`). */
   from: string;
-  publicUrl: string;
+  /** Public URL of this service, read per message. */
+  publicUrl: () => string;
   onOptedOut?: (e164: string) => void;
 }
 
@@ -38,7 +39,7 @@ export function createTwilioTexts(options: TwilioTextsOptions): TwilioTexts {
       const params: Record<string, string> = {
         To: message.to,
         Body: message.body,
-        StatusCallback: `${options.publicUrl}${TWILIO_WEBHOOK_PATHS.smsStatus}`,
+        StatusCallback: `${options.publicUrl()}${TWILIO_WEBHOOK_PATHS.smsStatus}`,
         ...(options.from.startsWith('MG') ? { MessagingServiceSid: options.from } : { From: options.from }),
       };
       const attempt = (async (): Promise<SendResult> => {

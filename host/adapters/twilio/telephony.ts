@@ -44,8 +44,8 @@ export interface TwilioTelephonyOptions {
   clock: Clock;
   /** Default caller id, E.164. */
   from: string;
-  /** Public URL of this service (scheme, host, optional port and path prefix; no trailing slash). */
-  publicUrl: string;
+  /** Public URL of this service (scheme, host, optional port and path prefix; no trailing slash), read per call. */
+  publicUrl: () => string;
   text: TextOptions;
   /** Seconds the Gather waits for a digit after the speech. @defaultValue 8 */
   gatherTimeoutSeconds?: number;
@@ -120,7 +120,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   let handler: TelephonyEventHandler = () => undefined;
 
   const url = (path: string, query: Record<string, string>) =>
-    `${options.publicUrl}${path}?${new URLSearchParams(query).toString()}`;
+    `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}`;
 
   const prune = () => {
     const now = clock.now();

@@ -37,8 +37,9 @@ CREATE TABLE phone_numbers (
 CREATE UNIQUE INDEX phone_numbers_account_e164 ON phone_numbers (account_id, e164) WHERE deleted_at IS NULL;
 -- One primary per account.
 CREATE UNIQUE INDEX phone_numbers_one_primary ON phone_numbers (account_id) WHERE is_primary = 1 AND deleted_at IS NULL;
--- GET /phone-numbers pages in creation order.
-CREATE INDEX phone_numbers_account_created ON phone_numbers (account_id, created_at, id) WHERE deleted_at IS NULL;
+-- GET /phone-numbers pages in creation order; rowid (in every index entry) breaks ties
+-- between equal created_at, which the virtual clock produces.
+CREATE INDEX phone_numbers_account_created ON phone_numbers (account_id, created_at) WHERE deleted_at IS NULL;
 -- Inbound texts and blocks look numbers up by e164.
 CREATE INDEX phone_numbers_e164 ON phone_numbers (e164) WHERE deleted_at IS NULL;
 

@@ -1,0 +1,368 @@
+/**
+ * Phone numbers and number blocks: queries on `phone_numbers`, `phone_blocks` and
+ * `phone_block_events` (migration 0003). Every function takes the database handle; every
+ * change touching several rows runs in one transaction.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** Why a number is blocked (PhoneNumberOut.blocked_reason). */
+export type BlockReason = 'stop' | 'complaint' | 'manual' | 'key_9';
+/** Who or what changed a block (audit trail). */
+export type BlockSource = 'sms' | 'operator' | 'keypad' | 'verification' | 'provider';
+
+/** One phone number with its block, instants as epoch ms. */
+export interface PhoneNumber {
+  id: string;
+  /** Insertion order (rowid): breaks ties between equal created_at (the virtual clock stands still). */
+  seq: number;
+  accountId: string;
+  e164: string;
+  label: string;
+  countryCode: string;
+  type: string;
+  isPrimary: boolean;
+  verifiedAt: EpochMs | null;
+  verificationExpiresAt: EpochMs | null;
+  lastTestCallAt: EpochMs | null;
+  lastConfirmedAt: EpochMs | null;
+  codeHash: string | null;
+  codeSalt: string | null;
+  codeChannel: 'sms' | 'call' | null;
+  codeExpiresAt: EpochMs | null;
+  failedCount: number;
+  lockedUntil: EpochMs | null;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+  /** The line's block, joined from phone_blocks; null when not blocked. */
+  block: { reason: BlockReason; blockedAt: EpochMs } | null;
+}
+
+interface Row {
+  id: string;
+  seq: number;
+  account_id: string;
+  e164: string;
+  label: string;
+  country_code: string;
+  type: string;
+  is_primary: number;
+  verified_at: number | null;
+  verification_expires_at: number | null;
+  last_test_call_at: number | null;
+  last_confirmed_at: number | null;
+  code_hash: string | null;
+  code_salt: string | null;
+  code_channel: 'sms' | 'call' | null;
+  code_expires_at: number | null;
+  failed_count: number;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+  block_reason: BlockReason | null;
+  blocked_at: number | null;
+}
+
+const SELECT = `SELECT p.*, p.rowid AS seq, b.reason AS block_reason, b.blocked_at AS blocked_at
+  FROM phone_numbers p LEFT JOIN phone_blocks b ON b.e164 = p.e164`;
+
+const fromRow = (r: Row): PhoneNumber => ({
+  id: r.id,
+  seq: r.seq,
+  accountId: r.account_id,
+  e164: r.e164,
+  label: r.label,
+  countryCode: r.country_code,
+  type: r.type,
+  isPrimary: r.is_primary === 1,
+  verifiedAt: r.verified_at,
+  verificationExpiresAt: r.verification_expires_at,
+  lastTestCallAt: r.last_test_call_at,
+  lastConfirmedAt: r.last_confirmed_at,
+  codeHash: r.code_hash,
+  codeSalt: r.code_salt,
+  codeChannel: r.code_channel,
+  codeExpiresAt: r.code_expires_at,
+  failedCount: r.failed_count,
+  lockedUntil: r.locked_until,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  block: r.block_reason !== null && r.blocked_at !== null ? { reason: r.block_reason, blockedAt: r.blocked_at } : null,
+});
+
+/** What {@link insertPhoneNumber} needs. */
+export interface NewPhoneNumber {
+  id: string;
+  accountId: string;
+  e164: string;
+  label: string;
+  countryCode: string;
+  type: string;
+  at: EpochMs;
+}
+
+/**
+ * Adds a number to an account; the account's first number becomes its primary. Throws a
+ * SQLite constraint error when the account already holds that number.
+ */
+export function insertPhoneNumber(db: Database, n: NewPhoneNumber): PhoneNumber {
+  return db.transaction(() => {
+    const hasPrimary = sql(db, 'SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(n.accountId);
+    sql(
+      db,
+      `INSERT INTO phone_numbers (id, account_id, e164, label, country_code, type, is_primary, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(n.id, n.accountId, n.e164, n.label, n.countryCode, n.type, hasPrimary ? 0 : 1, n.at, n.at);
+    return getPhoneNumber(db, n.accountId, n.id)!;
+  })();
+}
+
+/** The account's number with that id (not deleted), or undefined (also for another account's). */
+export function getPhoneNumber(db: Database, accountId: string, id: string): PhoneNumber | undefined {
+  const r = sql<Row>(db, `${SELECT} WHERE p.id = ? AND p.account_id = ? AND p.deleted_at IS NULL`).get(id, accountId);
+  return r && fromRow(r);
+}
+
+/** The account's (not deleted) number with that e164. */
+export function findPhoneNumberByE164(db: Database, accountId: string, e164: string): PhoneNumber | undefined {
+  const r = sql<Row>(db, `${SELECT} WHERE p.account_id = ? AND p.e164 = ? AND p.deleted_at IS NULL`).get(accountId, e164);
+  return r && fromRow(r);
+}
+
+/** Position after which a page starts: the last item of the previous page. */
+export interface PhoneNumberCursor {
+  createdAt: EpochMs;
+  seq: number;
+}
+
+/** A page of the account's numbers in creation order; `limit + 1` rows are read to tell whether more follow. */
+export function listPhoneNumbers(
+  db: Database,
+  accountId: string,
+  page: { after: PhoneNumberCursor | null; limit: number },
+): { items: PhoneNumber[]; more: boolean } {
+  const rows = sql<Row>(
+    db,
+    `${SELECT} WHERE p.account_id = @account AND p.deleted_at IS NULL
+       AND (@createdAt IS NULL OR p.created_at > @createdAt OR (p.created_at = @createdAt AND p.rowid > @seq))
+     ORDER BY p.created_at, p.rowid LIMIT @limit`,
+  ).all({ account: accountId, createdAt: page.after?.createdAt ?? null, seq: page.after?.seq ?? 0, limit: page.limit + 1 });
+  return { items: rows.slice(0, page.limit).map(fromRow), more: rows.length > page.limit };
+}
+
+/** Makes `id` the account's only primary number. */
+export function setPrimary(db: Database, accountId: string, id: string, at: EpochMs): void {
+  db.transaction(() => {
+    sql(db, 'UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?').run(at, accountId, id);
+    sql(db, 'UPDATE phone_numbers SET is_primary = 1, updated_at = ? WHERE id = ? AND account_id = ?').run(at, id, accountId);
+  })();
+}
+
+/** Sets the label. */
+export function setLabel(db: Database, id: string, label: string, at: EpochMs): void {
+  sql(db, 'UPDATE phone_numbers SET label = ?, updated_at = ? WHERE id = ?').run(label, at, id);
+}
+
+/**
+ * Removes a number (soft delete: calls in history still name it). When it was the primary,
+ * the account's oldest remaining number becomes primary.
+ */
+export function deletePhoneNumber(db: Database, accountId: string, id: string, at: EpochMs): void {
+  db.transaction(() => {
+    const was = sql<{ is_primary: number }>(db, 'SELECT is_primary FROM phone_numbers WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId);
+    if (!was) return;
+    sql(
+      db,
+      `UPDATE phone_numbers SET deleted_at = ?, is_primary = 0, code_hash = NULL, code_salt = NULL, code_expires_at = NULL, updated_at = ?
+       WHERE id = ?`,
+    ).run(at, at, id);
+    if (was.is_primary === 1) {
+      sql(
+        db,
+        `UPDATE phone_numbers SET is_primary = 1, updated_at = ?
+         WHERE id = (SELECT id FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid LIMIT 1)`,
+      ).run(at, accountId);
+    }
+  })();
+}
+
+/** Stores a new verification code (replacing any earlier one). */
+export function storeCode(
+  db: Database,
+  id: string,
+  code: { hash: string; salt: string; channel: 'sms' | 'call'; expiresAt: EpochMs },
+  at: EpochMs,
+): void {
+  sql(db, 'UPDATE phone_numbers SET code_hash = ?, code_salt = ?, code_channel = ?, code_expires_at = ?, updated_at = ? WHERE id = ?').run(
+    code.hash,
+    code.salt,
+    code.channel,
+    code.expiresAt,
+    at,
+    id,
+  );
+}
+
+/**
+ * Counts a wrong code. A lock that has run out is forgotten first (the count restarts);
+ * the `max`-th wrong code sets `locked_until = at + lockMs`. Returns the state after.
+ */
+export function recordWrongCode(
+  db: Database,
+  id: string,
+  at: EpochMs,
+  limits: { max: number; lockMs: number },
+): { failedCount: number; lockedUntil: EpochMs | null } {
+  return db.transaction(() => {
+    const r = sql<{ failed_count: number; locked_until: number | null }>(db, 'SELECT failed_count, locked_until FROM phone_numbers WHERE id = ?').get(id);
+    if (!r) return { failedCount: 0, lockedUntil: null };
+    const failedCount = (r.locked_until !== null && r.locked_until <= at ? 0 : r.failed_count) + 1;
+    const lockedUntil = failedCount >= limits.max ? at + limits.lockMs : null;
+    // A lock invalidates the outstanding code: after it, a new code is needed.
+    sql(
+      db,
+      `UPDATE phone_numbers SET failed_count = @failed, locked_until = @locked, updated_at = @at,
+         code_hash = CASE WHEN @locked IS NULL THEN code_hash ELSE NULL END,
+         code_expires_at = CASE WHEN @locked IS NULL THEN code_expires_at ELSE NULL END
+       WHERE id = @id`,
+    ).run({ failed: lockedUntil === null ? failedCount : 0, locked: lockedUntil, at, id });
+    return { failedCount, lockedUntil };
+  })();
+}
+
+/**
+ * Marks the number verified until `expiresAt`, uses up the code and clears the wrong-code
+ * count. When the line was blocked by key 9, the block is lifted (the spec's "owner verifies
+ * the number with a code").
+ */
+export function markVerified(db: Database, id: string, at: EpochMs, expiresAt: EpochMs): PhoneNumber | undefined {
+  return db.transaction(() => {
+    sql(
+      db,
+      `UPDATE phone_numbers SET verified_at = ?, verification_expires_at = ?, code_hash = NULL, code_salt = NULL,
+         code_expires_at = NULL, failed_count = 0, locked_until = NULL, updated_at = ?
+       WHERE id = ?`,
+    ).run(at, expiresAt, at, id);
+    const r = sql<Row>(db, `${SELECT} WHERE p.id = ?`).get(id);
+    if (r?.block_reason === 'key_9') unblockNumber(db, r.e164, ['key_9'], 'verification', at);
+    const after = sql<Row>(db, `${SELECT} WHERE p.id = ?`).get(id);
+    return after && fromRow(after);
+  })();
+}
+
+/** Records a test call placed to the number (GET shows last_test_call_at). */
+export function setLastTestCallAt(db: Database, id: string, at: EpochMs): void {
+  sql(db, 'UPDATE phone_numbers SET last_test_call_at = ?, updated_at = ? WHERE id = ?').run(at, at, id);
+}
+
+/** Records a call confirmed on the number (key 1). */
+export function setLastConfirmedAt(db: Database, id: string, at: EpochMs): void {
+  sql(db, 'UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ? WHERE id = ?').run(at, at, id);
+}
+
+/** Current block of a line, or undefined. */
+export function getBlock(db: Database, e164: string): { reason: BlockReason; note: string | null; blockedAt: EpochMs } | undefined {
+  const r = sql<{ reason: BlockReason; note: string | null; blocked_at: number }>(db, 'SELECT reason, note, blocked_at FROM phone_blocks WHERE e164 = ?').get(e164);
+  return r && { reason: r.reason, note: r.note, blockedAt: r.blocked_at };
+}
+
+/** Whether calls and texts to `e164` are refused. */
+export function isBlocked(db: Database, e164: string): boolean {
+  return sql(db, 'SELECT 1 FROM phone_blocks WHERE e164 = ?').get(e164) !== undefined;
+}
+
+/**
+ * Which reason wins when a blocked line is blocked again: an operator's block (complaint,
+ * manual) is never downgraded to one the owner can lift; STOP outranks key 9 (START, not a
+ * code, must lift a STOP).
+ */
+const RANK: Record<BlockReason, number> = { key_9: 0, stop: 1, manual: 2, complaint: 2 };
+
+/**
+ * Blocks a line (idempotent). Returns the reason in force afterwards, which stays the
+ * stronger of the existing and the new one (see RANK).
+ */
+export function blockNumber(
+  db: Database,
+  e164: string,
+  reason: BlockReason,
+  source: BlockSource,
+  at: EpochMs,
+  note: string | null = null,
+): BlockReason {
+  return db.transaction(() => {
+    const current = getBlock(db, e164);
+    if (current && RANK[current.reason] >= RANK[reason] && !(current.reason === reason && note)) return current.reason;
+    sql(
+      db,
+      `INSERT INTO phone_blocks (e164, reason, note, blocked_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (e164) DO UPDATE SET reason = excluded.reason, note = excluded.note, blocked_at = excluded.blocked_at`,
+    ).run(e164, reason, note, at);
+    sql(db, 'INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      e164,
+      'block',
+      reason,
+      source,
+      note,
+      at,
+    );
+    return reason;
+  })();
+}
+
+/**
+ * Lifts a line's block when its reason is one of `reasons` (START lifts only `stop`; a
+ * verification only `key_9`; an operator any). Returns whether a block was lifted.
+ */
+export function unblockNumber(db: Database, e164: string, reasons: readonly BlockReason[], source: BlockSource, at: EpochMs, note: string | null = null): boolean {
+  return db.transaction(() => {
+    const current = getBlock(db, e164);
+    if (!current || !reasons.includes(current.reason)) return false;
+    sql(db, 'DELETE FROM phone_blocks WHERE e164 = ?').run(e164);
+    sql(db, 'INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      e164,
+      'unblock',
+      current.reason,
+      source,
+      note,
+      at,
+    );
+    return true;
+  })();
+}
+
+/** Block history of a line, oldest first (for the admin CLI). */
+export function listBlockEvents(db: Database, e164: string): Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }> {
+  return sql<{ action: string; reason: string; source: string; note: string | null; at: number }>(
+    db,
+    'SELECT action, reason, source, note, at FROM phone_block_events WHERE e164 = ? ORDER BY at, id',
+  ).all(e164);
+}
+
+/**
+ * Whether an enabled wake-up call still rings the number (DELETE answers 409 number_in_use):
+ * an unfinished occurrence on it (pending, dispatching, calling or waiting), or, once the
+ * schedules table exists (a later migration), an active schedule on it.
+ */
+export function numberInUse(db: Database, phoneNumberId: string): boolean {
+  const live = sql(
+    db,
+    `SELECT 1 FROM occurrences WHERE phone_number_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting') LIMIT 1`,
+  ).get(phoneNumberId);
+  if (live) return true;
+  if (!hasSchedules(db)) return false;
+  return sql(db, `SELECT 1 FROM schedules WHERE phone_number_id = ? AND status = 'active' LIMIT 1`).get(phoneNumberId) !== undefined;
+}
+
+const schedulesChecked = new WeakMap<Database, boolean>();
+
+/** Whether the schedules table (with phone_number_id and status) exists yet; cached per handle once true. */
+function hasSchedules(db: Database): boolean {
+  if (schedulesChecked.get(db)) return true;
+  const cols = db.prepare("SELECT name FROM pragma_table_info('schedules')").all() as Array<{ name: string }>;
+  const ok = cols.some((c) => c.name === 'phone_number_id') && cols.some((c) => c.name === 'status');
+  if (ok) schedulesChecked.set(db, true);
+  return ok;
+}

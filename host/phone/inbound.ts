@@ -1,0 +1,52 @@
+/**
+ * Inbound texts (the provider's webhook, or POST /dev/sms/inbound): STOP and its aliases
+ * block the line (reason `stop`, no reply: a blocked number is never texted); START,
+ * UNSTOP or YES lift a `stop` block (and only that: an operator's or a key-9 block stays)
+ * and confirm by text; HELP and INFO get the help text unless the line is blocked. Other
+ * texts are ignored.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../../engine/index.js';
+import { blockNumber, isBlocked, unblockNumber } from '../db/phone-numbers.js';
+import type { Logger } from '../logger.js';
+import { classifyInbound, type InboundIntent } from './keywords.js';
+import type { PhoneRuntime } from './runtime.js';
+import { helpText, startText } from './texts.js';
+
+/** What the handler uses. */
+export interface InboundDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  phone: Pick<PhoneRuntime, 'messaging' | 'text'>;
+}
+
+/** Handles one inbound text; returns what it understood (for logs and tests). */
+export async function handleInboundText(deps: InboundDeps, text: { from: string; body: string }): Promise<InboundIntent> {
+  const { db, clock, phone } = deps;
+  const intent = classifyInbound(text.body);
+  const now = clock.now();
+  if (!/^\+[1-9]\d{1,14}$/.test(text.from)) {
+    deps.logger.warn({ from: text.from }, 'inbound text from a number that is not E.164: ignored');
+    return 'other';
+  }
+  switch (intent) {
+    case 'stop':
+      blockNumber(db, text.from, 'stop', 'sms', now);
+      break;
+    case 'start':
+      if (unblockNumber(db, text.from, ['stop'], 'sms', now)) {
+        await phone.messaging.sendText({ to: text.from, body: startText(phone.text()) });
+      }
+      break;
+    case 'help':
+      // The guard refuses blocked numbers anyway; checking first keeps the log quiet.
+      if (!isBlocked(db, text.from)) await phone.messaging.sendText({ to: text.from, body: helpText(phone.text()) });
+      break;
+    case 'other':
+      break;
+  }
+  deps.logger.info({ from: text.from, intent }, 'inbound text');
+  return intent;
+}

@@ -1,0 +1,129 @@
+/**
+ * Builds the phone side of the host once per process: the voice provider (simulator or
+ * Twilio-compatible), the text sender, the block guard, the code-send limits and the
+ * provider's webhook dispatcher. `host/compose.ts` calls {@link createPhoneRuntime} and puts
+ * the result in `deps.phone`; `deps.messaging` becomes {@link PhoneRuntime.messaging}.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock, Messaging, Telephony } from '../../engine/index.js';
+import { createSimulatorTelephony, type SimulatorTelephony } from '../adapters/telephony/simulator.js';
+import { createTwilioClient } from '../adapters/twilio/client.js';
+import { createTwilioTexts } from '../adapters/twilio/messaging.js';
+import { createTwilioTelephony } from '../adapters/twilio/telephony.js';
+import { createTwilioWebhooks, type InboundText, type TwilioWebhooks } from '../adapters/twilio/webhooks.js';
+import { blockNumber } from '../db/phone-numbers.js';
+import type { Logger } from '../logger.js';
+import type { PhoneConfig } from './config.js';
+import { guardTexts } from './guard.js';
+import { CodeSendLimits } from './limits.js';
+import type { TextOptions } from './texts.js';
+
+/** The phone side of the host. */
+export interface PhoneRuntime {
+  readonly config: PhoneConfig;
+  /** The voice provider (the engine runtime places its calls through it too). */
+  readonly telephony: Telephony;
+  /** The simulator when it is the voice provider (PUT /dev/phones scripts it), else null. */
+  readonly simulator: SimulatorTelephony | null;
+  /**
+   * Texts and e-mails with the block guard: texts to a blocked number are refused. This is
+   * what the rest of the host uses (`deps.messaging`).
+   */
+  readonly messaging: Messaging;
+  /** Text sender WITHOUT the guard: verification codes only, after their own block check. */
+  readonly rawTexts: Pick<Messaging, 'sendText'>;
+  readonly limits: CodeSendLimits;
+  /** The provider's webhook dispatcher when a Twilio-compatible provider is configured. */
+  readonly webhooks: TwilioWebhooks | null;
+  /** Words for texts and calls. */
+  text(): TextOptions;
+}
+
+/** Options of {@link createPhoneRuntime}. */
+export interface PhoneRuntimeOptions {
+  config: PhoneConfig;
+  db: Database;
+  clock: Clock;
+  /** The host's messaging before the guard: e-mails (and texts when WAKEUP_SMS=simulator). */
+  messaging: Messaging;
+  logger: Logger;
+  /** Public origin (webhook URLs, HELP's default contact). */
+  siteUrl: () => string;
+  /** Dev mode: spoken verification codes are logged, as texted ones are by the outbox. */
+  dev: boolean;
+  /** Handles an inbound text (wired to `inbound.ts` by compose; set late to break the cycle). */
+  onInboundText?: (text: InboundText) => Promise<void>;
+}
+
+/** Builds the runtime. */
+export function createPhoneRuntime(options: PhoneRuntimeOptions): PhoneRuntime & { setInboundHandler(fn: (t: InboundText) => Promise<void>): void } {
+  const { config, db, clock, logger } = options;
+  const text = (): TextOptions => ({ serviceName: config.serviceName, supportContact: config.supportContact ?? options.siteUrl() });
+  const twilio = config.twilio;
+  const client = twilio ? createTwilioClient({ baseUrl: twilio.apiUrl, accountSid: twilio.accountSid, authToken: twilio.authToken }) : null;
+
+  let simulator: SimulatorTelephony | null = null;
+  let telephony: Telephony;
+  let twilioTelephony: ReturnType<typeof createTwilioTelephony> | undefined;
+  if (config.telephony === 'twilio' && client && twilio) {
+    twilioTelephony = createTwilioTelephony({
+      client,
+      clock,
+      from: twilio.from,
+      publicUrl: options.siteUrl,
+      text: text(),
+      warn: (message, detail) => logger.warn(detail ?? {}, message),
+    });
+    telephony = twilioTelephony;
+  } else {
+    simulator = createSimulatorTelephony({
+      clock,
+      from: config.callerIds[0]!,
+      onSpoken: options.dev
+        ? (r) => {
+            if (r.script.kind === 'verification_code') {
+              logger.info({ callId: r.callId, to: r.to }, `dev phone: call to ${r.to} speaks verification code ${r.script.code}`);
+            }
+          }
+        : undefined,
+    });
+    telephony = simulator;
+  }
+
+  const rawTexts: Pick<Messaging, 'sendText'> =
+    config.sms === 'twilio' && client && twilio
+      ? createTwilioTexts({
+          client,
+          from: twilio.smsFrom,
+          publicUrl: options.siteUrl,
+          // The carrier says the recipient opted out: record it as the STOP it was.
+          onOptedOut: (e164) => blockNumber(db, e164, 'stop', 'provider', clock.now(), 'provider error 21610'),
+        })
+      : { sendText: (m) => options.messaging.sendText(m) };
+
+  const combined: Messaging = { sendText: (m) => rawTexts.sendText(m), sendEmail: (m) => options.messaging.sendEmail(m) };
+  let inbound = options.onInboundText;
+  const webhooks = twilio
+    ? createTwilioWebhooks({
+        authToken: twilio.authToken,
+        ...(twilioTelephony ? { telephony: twilioTelephony } : {}),
+        onInboundText: (t) => (inbound ? inbound(t) : Promise.resolve()),
+        onTextStatus: (p) => logger.debug({ messageSid: p.MessageSid, status: p.MessageStatus, error: p.ErrorCode }, 'text status'),
+      })
+    : null;
+
+  return {
+    config,
+    telephony,
+    simulator,
+    messaging: guardTexts(combined, db),
+    rawTexts,
+    limits: new CodeSendLimits(clock, config.codeLimits),
+    webhooks,
+    text,
+    setInboundHandler(fn) {
+      inbound = fn;
+    },
+  };
+}

@@ -34,9 +34,11 @@ const lateness = new Float64Array(n);
 let recorded = 0;
 let firstCommit = Infinity;
 let lastCommit = 0;
+const slowest = { ms: 0, rows: 0, at: 0 };
 const store: Store = {
   transact<T>(fn: (tx: StoreTx) => T): T {
     const dues: number[] = [];
+    const ts = performance.now();
     const result = inner.transact((tx) =>
       fn({
         ...tx,
@@ -46,6 +48,8 @@ const store: Store = {
         },
       }),
     );
+    const took = performance.now() - ts;
+    if (took > slowest.ms) Object.assign(slowest, { ms: took, rows: dues.length, at: Date.now() });
     if (dues.length > 0) {
       const t = Date.now();
       firstCommit = Math.min(firstCommit, t);
@@ -129,7 +133,7 @@ printResult({
   system: 'engine', workload: 'spike_0700', n, dispatches_per_s: Math.round(recorded / Math.max(drainS, 0.001)),
   lateness_p50_ms: percentile(sorted, 50), lateness_p99_ms: percentile(sorted, 99), lateness_max_ms: percentile(sorted, 100),
   early_fires: early, loop_max_delay_ms: r2(loopMaxMs), peak_rss_mib: r2(peakRssMiB),
-  dispatched: recorded, drain_s: r2(drainS), rss_at_start_mib: r2(startRss), units: stats.units,
+  dispatched: recorded, drain_s: r2(drainS), slowest_unit_ms: r2(slowest.ms), slowest_unit_rows: slowest.rows, slowest_unit_vs_due_ms: slowest.at - due, rss_at_start_mib: r2(startRss), units: stats.units,
   memo_hits: stats.memo.occurrence.hits + stats.memo.attempt.hits, memo_misses: stats.memo.occurrence.misses + stats.memo.attempt.misses,
 });
 db.close();

@@ -32,11 +32,20 @@ export interface RuntimeOptions {
   horizonMs?: number;
   /** Most entries the wheel holds; the store holds the rest until they come near. @defaultValue 200000 */
   wheelCapacity?: number;
-  /** Rows read from the store per refill page (one unit of work). @defaultValue 2000 */
+  /** Rows read from the store per refill page (one unit of work). @defaultValue 1000 */
   refillPage?: number;
-  /** Due entries handled per unit of work (one database transaction). @defaultValue 512 */
+  /**
+   * Most rows handled per unit of work (one database transaction). The runtime halves the
+   * unit when one takes longer than half of `sliceMs` and grows it back when units are quick.
+   * @defaultValue 512
+   */
   batchSize?: number;
-  /** Units of work run back to back before yielding to the event loop. @defaultValue 4 */
+  /**
+   * Longest run of units, by the Clock port, before yielding to the event loop: bounds how
+   * long timers, I/O and HTTP requests wait behind a spike. @defaultValue 10
+   */
+  sliceMs?: number;
+  /** Units run back to back at most before yielding (for clocks that do not move, like a virtual one). @defaultValue 8 */
   batchesPerSlice?: number;
   /** Longest host timer the runtime arms; it re-checks the clock when one fires. @defaultValue 60000 */
   maxTimerStepMs?: number;
@@ -103,9 +112,10 @@ export function resolveRuntimeOptions(o: RuntimeOptions = {}): ResolvedRuntimeOp
     pacing: Object.freeze({ callsPerSecond, maxLeadMs }),
     horizonMs: positive('horizonMs', o.horizonMs ?? 600_000),
     wheelCapacity: positive('wheelCapacity', o.wheelCapacity ?? 200_000),
-    refillPage: positive('refillPage', o.refillPage ?? 2000),
     batchSize: positive('batchSize', o.batchSize ?? 512),
-    batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 4),
+    sliceMs: positive('sliceMs', o.sliceMs ?? 10),
+    batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 8),
+    refillPage: positive('refillPage', o.refillPage ?? 1000),
     maxTimerStepMs: positive('maxTimerStepMs', o.maxTimerStepMs ?? 60_000),
     maxInFlight: positive('maxInFlight', o.maxInFlight ?? 20_000),
     setupGraceSeconds: positive('setupGraceSeconds', o.setupGraceSeconds ?? 60),

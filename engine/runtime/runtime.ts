@@ -14,9 +14,9 @@
  *   is a hint), host timers never exceed `maxTimerStepMs`, and a paced call starts at most
  *   `pacing.maxLeadMs` before its instant.
  * - Bounded memory and loop blocking: the wheel holds the next `horizonMs` (at most
- *   `wheelCapacity` entries; the store holds the rest), and work runs in units of
- *   `batchSize` rows (one transaction each), yielding to the event loop every
- *   `batchesPerSlice` units.
+ *   `wheelCapacity` entries; the store holds the rest), and work runs in units of at most
+ *   `batchSize` rows (one transaction each, shrunk when units get slow), yielding to the
+ *   event loop after `sliceMs` of work (measured with the Clock port).
  * @module
  */
 import type {
@@ -569,16 +569,46 @@ class RuntimeImpl implements Runtime {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Runs due wheel entries and paced releases in units of `batchSize`, yielding between slices. */
-  private async drain(): Promise<void> {
+  /** Rows per unit now: adapted to how long units take (see {@link RuntimeImpl.adapt}). */
+  private batch = 0;
+
+  /**
+   * After a unit of `rows` rows took `took` ms: halve the unit when it took more than half a
+   * slice, double it (up to batchSize) when a full unit took less than a quarter.
+   */
+  private adapt(took: number, rows: number): void {
+    const max = this.options.batchSize;
+    if (took > this.options.sliceMs / 2) this.batch = Math.max(16, Math.floor(this.batch / 2));
+    else if (rows >= this.batch && took < this.options.sliceMs / 4) this.batch = Math.min(max, this.batch * 2);
+  }
+
+  /** A slice of work: yields to the event loop once `sliceMs` (or `batchesPerSlice` units) are used. */
+  private slice(): { after(took: number): Promise<void> | undefined } {
+    let started = this.clock.now();
     let units = 0;
+    return {
+      after: () => {
+        units++;
+        if (this.clock.now() - started < this.options.sliceMs && units < this.options.batchesPerSlice) return undefined;
+        return this.options.yieldToLoop().then(() => {
+          started = this.clock.now();
+          units = 0;
+        });
+      },
+    };
+  }
+
+  /** Runs due wheel entries and paced releases in units, yielding between slices. */
+  private async drain(): Promise<void> {
+    const slice = this.slice();
+    if (this.batch === 0) this.batch = this.options.batchSize;
     for (;;) {
       if (this.stopped) return;
       const now = this.clock.now();
       if (this.needsRefill(now)) await this.refill(now);
       this.wheel.advance(now);
       let batch: Ref[] = [];
-      for (const t of this.wheel.takeReady(this.options.batchSize)) {
+      for (const t of this.wheel.takeReady(this.batch)) {
         const key = wheelKey(t.value.kind, t.value.id);
         if (this.timers.get(key) === t) this.timers.delete(key);
         batch.push(t.value);
@@ -591,7 +621,7 @@ class RuntimeImpl implements Runtime {
           else this.pacer.enqueue(ref, ref.at);
         }
         batch = direct;
-        const released = this.pacer.release(now, this.options.batchSize);
+        const released = this.pacer.release(now, this.batch);
         if (released.length > 0) {
           leadMs = this.lead;
           batch.push(...released);
@@ -603,8 +633,11 @@ class RuntimeImpl implements Runtime {
         return;
       }
       if (this.inFlight.size >= this.options.maxInFlight) await this.slotFree();
+      const t0 = this.clock.now();
       this.runBatch(now, batch, leadMs);
-      if (++units % this.options.batchesPerSlice === 0) await this.options.yieldToLoop();
+      const took = this.clock.now() - t0;
+      this.adapt(took, batch.length);
+      await slice.after(took);
     }
   }
 
@@ -661,10 +694,11 @@ class RuntimeImpl implements Runtime {
     this.collectors.add(collect);
     try {
       this.flushing = null; // inputs arriving from now on start their own flush
-      let units = 0;
+      const slice = this.slice();
+      if (this.batch === 0) this.batch = this.options.batchSize;
       while (this.inbox.length > 0) {
-        if (units++ > 0 && units % this.options.batchesPerSlice === 0) await this.options.yieldToLoop();
-        const items = this.inbox.splice(0, this.options.batchSize);
+        const items = this.inbox.splice(0, this.batch);
+        const t0 = this.clock.now();
         const apply = (list: Input[]) =>
           this.unit(this.clock.now(), (u) => {
             for (const item of list) {
@@ -684,6 +718,9 @@ class RuntimeImpl implements Runtime {
             }
           }
         }
+        const took = this.clock.now() - t0;
+        this.adapt(took, items.length);
+        if (this.inbox.length > 0) await slice.after(took);
       }
     } finally {
       this.collectors.delete(collect);

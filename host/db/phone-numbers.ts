@@ -166,8 +166,10 @@ export function setLabel(db: Database, id: string, label: string, at: EpochMs): 
 }
 
 /**
- * Removes a number (soft delete: calls in history still name it). When it was the primary,
- * the account's oldest remaining number becomes primary.
+ * Removes a number (soft delete: calls in history still name it). Schedules left on it
+ * (disabled or finished ones; an active one makes the number in use) keep their history
+ * with no number. When it was the primary, the account's oldest remaining number becomes
+ * primary.
  */
 export function deletePhoneNumber(db: Database, accountId: string, id: string, at: EpochMs): void {
   db.transaction(() => {
@@ -178,6 +180,7 @@ export function deletePhoneNumber(db: Database, accountId: string, id: string, a
       `UPDATE phone_numbers SET deleted_at = ?, is_primary = 0, code_hash = NULL, code_salt = NULL, code_expires_at = NULL, updated_at = ?
        WHERE id = ?`,
     ).run(at, at, id);
+    sql(db, 'UPDATE schedules SET phone_number_id = NULL WHERE phone_number_id = ?').run(id);
     if (was.is_primary === 1) {
       sql(
         db,
@@ -343,26 +346,15 @@ export function listBlockEvents(db: Database, e164: string): Array<{ action: str
 
 /**
  * Whether an enabled wake-up call still rings the number (DELETE answers 409 number_in_use):
- * an unfinished occurrence on it (pending, dispatching, calling or waiting), or, once the
- * schedules table exists (a later migration), an active schedule on it.
+ * an enabled, active schedule on it (a paused recurring one included: it rings again later),
+ * or an unfinished occurrence on it (pending, dispatching, calling or waiting).
  */
 export function numberInUse(db: Database, phoneNumberId: string): boolean {
+  const schedule = sql(db, `SELECT 1 FROM schedules WHERE phone_number_id = ? AND status = 'active' AND enabled = 1 LIMIT 1`).get(phoneNumberId);
+  if (schedule) return true;
   const live = sql(
     db,
     `SELECT 1 FROM occurrences WHERE phone_number_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting') LIMIT 1`,
   ).get(phoneNumberId);
-  if (live) return true;
-  if (!hasSchedules(db)) return false;
-  return sql(db, `SELECT 1 FROM schedules WHERE phone_number_id = ? AND status = 'active' LIMIT 1`).get(phoneNumberId) !== undefined;
-}
-
-const schedulesChecked = new WeakMap<Database, boolean>();
-
-/** Whether the schedules table (with phone_number_id and status) exists yet; cached per handle once true. */
-function hasSchedules(db: Database): boolean {
-  if (schedulesChecked.get(db)) return true;
-  const cols = db.prepare("SELECT name FROM pragma_table_info('schedules')").all() as Array<{ name: string }>;
-  const ok = cols.some((c) => c.name === 'phone_number_id') && cols.some((c) => c.name === 'status');
-  if (ok) schedulesChecked.set(db, true);
-  return ok;
+  return live !== undefined;
 }

@@ -181,6 +181,24 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     }
   });
 
+  it('DELETE answers 409 number_in_use while an enabled schedule rings the number, 204 once it is disabled', async () => {
+    const { token: t } = await signIn(server, 'inuse-schedule@example.com');
+    const n = await addVerifiedNumber(server, t, '+12015550152');
+    const created = await call(server, 'POST', '/schedules', {
+      token: t,
+      body: { kind: 'recurring', days_of_week: ['mon'], local_time: '07:00', timezone: 'Europe/London', phone_number_id: n.id },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const refused = await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'number_in_use');
+    const off = await call(server, 'PATCH', `/schedules/${created.body.id}`, { token: t, body: { enabled: false } });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    assert.equal((await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status, 204);
+    const kept = await call(server, 'GET', `/schedules/${created.body.id}`, { token: t });
+    assert.equal(kept.body.phone_number, null, 'the disabled schedule keeps its history without the number');
+  });
+
   it('needs credentials: 401 unauthenticated without them', async () => {
     const r = await call(server, 'GET', '/phone-numbers');
     assert.equal(r.status, 401);

@@ -126,24 +126,30 @@ describe('phone verification: verify/start and verify/check', () => {
 });
 
 describe('verification lifetime', () => {
-  it('verified becomes false once verification_expires_at (365 days) passes', async () => {
+  it('verified becomes false once verification_expires_at passes', async () => {
     const server = await startTestServer({ env: PHONE_TEST_ENV });
     try {
-      const { token: t, email } = await signIn(server, 'expiry@example.com');
+      const { token: t } = await signIn(server, 'expiry@example.com');
       const n = await addNumber(server, t, '+12015550202');
       const code = await latestCode(server, '+12015550202');
       const verified = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, { token: t, body: { code } });
       assert.equal(verified.body.verified, true);
-      await advance(server, 365 * DAY - 60);
-      // Sessions end after 90 days unused: sign in again to look.
-      const { token: t2 } = await signIn(server, email);
-      const before = (await call(server, 'GET', '/phone-numbers', { token: t2 })).body.items[0];
-      assert.equal(before.verified, true, 'still verified a minute before expiry');
-      await advance(server, 61);
-      const after = (await call(server, 'GET', '/phone-numbers', { token: t2 })).body.items[0];
-      assert.equal(after.verified, false);
+      assert.equal(Date.parse(verified.body.verification_expires_at) - Date.parse(verified.body.verified_at), 365 * DAY * 1000);
+      // Moving the clock a whole year runs a year of runtime ticks; bring the expiry to a
+      // minute from now instead (the 365 days are checked above and in the first test).
+      const now = Date.parse((await call(server, 'GET', '/dev/clock')).body.now);
+      const db = new Sqlite(server.dbFile);
+      try {
+        db.prepare('UPDATE phone_numbers SET verification_expires_at = ? WHERE id = ?').run(now + 60_000, n.id);
+      } finally {
+        db.close();
+      }
+      await advance(server, 59);
+      assert.equal((await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0].verified, true, 'still verified before expiry');
+      await advance(server, 1);
+      const after = (await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0];
+      assert.equal(after.verified, false, 'not verified at verification_expires_at');
       assert.equal(after.verified_at, verified.body.verified_at);
-      assert.equal(after.verification_expires_at, verified.body.verification_expires_at);
     } finally {
       await server.close();
     }

@@ -32,7 +32,7 @@ import {
 import { checkText, TEXT_LIMITS } from '../../phone/content.js';
 import { defaultChannel, defaultLabel, parsePhone, type PhoneType } from '../../phone/numbers.js';
 import { isVerified, toPhoneNumberOut } from '../../phone/present.js';
-import { assertMayReceiveCode, checkVerificationCode, sendVerificationCode } from '../../phone/verification.js';
+import { assertMayReceiveCode, assertNotLocked, checkVerificationCode, sendVerificationCode } from '../../phone/verification.js';
 import { requirePrincipal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
 import { problem } from '../problem.js';
@@ -78,11 +78,10 @@ export function register(routes: Routes, deps: AppDeps): void {
     assertMayReceiveCode({ block: block ? { reason: block.reason, blockedAt: block.blockedAt } : null });
 
     let n = findPhoneNumberByE164(db, p.accountId, phone.e164);
-    // Count the code before the number is stored, so that a refused request stores nothing.
-    if (!n || n.lockedUntil === null || n.lockedUntil <= clock.now()) {
-      deps.phone.limits.count({ number: phone.e164, account: p.accountId, ip: ctx.ip });
-    }
     const now = clock.now();
+    if (n) assertNotLocked(n, now);
+    // Count the code before the number is stored, so that a refused request stores nothing.
+    deps.phone.limits.count({ number: phone.e164, account: p.accountId, ip: ctx.ip });
     if (n) {
       if (label !== null && label !== n.label) setLabel(db, n.id, label, now);
     } else {

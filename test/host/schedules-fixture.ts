@@ -4,6 +4,8 @@
  * number, and small helpers for the schedule endpoints and the database.
  */
 import Sqlite from 'better-sqlite3';
+import type { ValidateFunction } from 'ajv';
+import { COMPONENTS_ID, createAjv } from '../../schema/load.js';
 import { signIn, startTestServer, type TestServer } from '../helpers/server.js';
 import { addVerifiedNumber, call, PHONE_TEST_ENV, type JsonResponse } from '../helpers/phone.js';
 
@@ -59,11 +61,26 @@ export async function account(server: TestServer, options: { home?: string | nul
   };
 }
 
-/** POST /schedules expecting 201; returns the ScheduleOut. */
+/** POST /schedules expecting 201; returns the ScheduleOut (checked against the schema). */
 export async function create(f: Fixture, body: Record<string, unknown>): Promise<any> {
   const r = await f.api('POST', '/schedules', body);
   if (r.status !== 201) throw new Error(`POST /schedules: ${r.status} ${JSON.stringify(r.body)}`);
+  assertSchema('ScheduleOut', r.body);
   return r.body;
+}
+
+let ajv: ReturnType<typeof createAjv> | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+/** Throws when `value` does not match the component schema `name` of schema/openapi.yaml. */
+export function assertSchema(name: string, value: unknown): void {
+  let v = validators.get(name);
+  if (!v) {
+    ajv ??= createAjv();
+    v = ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`)!;
+    validators.set(name, v);
+  }
+  if (!v(value)) throw new Error(`${name} does not match the schema: ${JSON.stringify(v.errors)}\n${JSON.stringify(value)}`);
 }
 
 /** Every row of the schedule and engine tables, to compare before and after a request. */

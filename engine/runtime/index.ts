@@ -14,7 +14,7 @@ export type {
   Runtime,
   RuntimeDeps,
   RuntimeStats,
-} from './runtime.js';
+} from './types.js';
 export { resolveRuntimeOptions } from './options.js';
 export type { PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 export { DEFAULT_RETRY_POLICY, RETRY_POLICY_BOUNDS, resolveRetryPolicy } from './retry-policy.js';

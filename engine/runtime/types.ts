@@ -1,0 +1,147 @@
+/**
+ * The runtime's public types: what it needs (deps), the commands' inputs and results, and
+ * the {@link Runtime} interface itself.
+ * @module
+ */
+import type {
+  Accounts,
+  AttemptKind,
+  AttemptRecord,
+  CallScript,
+  Clock,
+  DerivationSource,
+  EpochMs,
+  Ids,
+  Messaging,
+  OccurrenceRecord,
+  RefusalReason,
+  RetryPolicy,
+  Store,
+  Telephony,
+} from '../ports.js';
+import type { RuntimeEventMap, RuntimeListener } from './events.js';
+import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
+
+/** What the runtime needs from its embedder. */
+export interface RuntimeDeps {
+  clock: Clock;
+  ids: Ids;
+  store: Store;
+  telephony: Telephony;
+  /** Needed for fallback texts; without it, a decided fallback stays `pending`. */
+  messaging?: Messaging;
+  /** The host's account rules (admission, key 9). Without it every call is admitted and key 9 only ends the occurrence. */
+  accounts?: Accounts;
+  options?: RuntimeOptions;
+}
+
+/**
+ * A new occurrence. Everything the runtime needs to place its calls is copied into the row
+ * (number, script fields, policy): dispatch never reads the host's other tables.
+ */
+export interface NewOccurrence {
+  /** Defaults to a new id from the Ids port. */
+  id?: string;
+  scheduleId?: string | null;
+  accountId: string;
+  phoneNumberId?: string | null;
+  /** E.164 number to call (and to text on fallback). */
+  to: string;
+  scheduledAt: EpochMs;
+  /** @defaultValue 'one_off' */
+  derivationSource?: DerivationSource;
+  label?: string | null;
+  message?: string | null;
+  greetingName?: string | null;
+  voice?: string | null;
+  timezone?: string | null;
+  /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
+  policy?: RetryPolicy;
+  /** @defaultValue false */
+  smsFallback?: boolean;
+  /** @defaultValue false */
+  backupAlarm?: boolean;
+}
+
+/** Fields of a pending occurrence that {@link Runtime.amend} may change. */
+export type OccurrencePatch = Partial<
+  Pick<
+    OccurrenceRecord,
+    | 'scheduledAt'
+    | 'derivationSource'
+    | 'to'
+    | 'phoneNumberId'
+    | 'label'
+    | 'message'
+    | 'greetingName'
+    | 'voice'
+    | 'timezone'
+    | 'policy'
+    | 'smsFallback'
+    | 'backupAlarm'
+  >
+>;
+
+/** A standalone call (test or demo), placed now. */
+export interface NewCall {
+  id?: string;
+  kind: Extract<AttemptKind, 'test' | 'demo'>;
+  accountId?: string | null;
+  phoneNumberId?: string | null;
+  to: string;
+  /** @defaultValue a test or demo script with no greeting name */
+  script?: CallScript;
+  /** @defaultValue 45 */
+  ringTimeoutSeconds?: number;
+}
+
+/** Result of {@link Runtime.cancel}. */
+export type CancelResult =
+  | { ok: true; occurrence: OccurrenceRecord }
+  | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
+
+/** Result of {@link Runtime.amend}. */
+export type AmendResult =
+  | { ok: true; occurrence: OccurrenceRecord }
+  | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
+
+/** Result of {@link Runtime.placeCall}. */
+export type PlaceCallOutcome = { ok: true; attempt: AttemptRecord } | { ok: false; reason: RefusalReason };
+
+/** Counters for benchmarks and health pages. */
+export interface RuntimeStats {
+  /** Attempts whose intent this runtime committed. */
+  dispatched: number;
+  /** Units of work committed. */
+  units: number;
+  wheelSize: number;
+  paced: number;
+  inFlight: number;
+  memo: { occurrence: { hits: number; misses: number }; attempt: { hits: number; misses: number } };
+}
+
+/** The running engine. Create with {@link createRuntime}. */
+export interface Runtime {
+  /** Reconciles unfinished work, loads the near horizon and starts the timer. */
+  start(): Promise<void>;
+  /**
+   * Stops the timer and ignores later events. With `drain` (default) waits for effects in
+   * flight; `drain: false` abandons them (what a crash does; tests use it).
+   */
+  stop(options?: { drain?: boolean }): Promise<void>;
+  /** Stores a new pending occurrence and arms it. Synchronous: may run inside the host's own transaction. */
+  schedule(input: NewOccurrence): OccurrenceRecord;
+  /** Cancels an occurrence; a live call is hung up. Finished ones answer `occurrence_terminal`. */
+  cancel(occurrenceId: string): CancelResult;
+  /** Changes a pending occurrence (instant, number, texts, policy) and re-arms it. */
+  amend(occurrenceId: string, patch: OccurrencePatch): AmendResult;
+  /** Places a standalone test or demo call now (admission by the Accounts port). */
+  placeCall(input: NewCall): PlaceCallOutcome;
+  /** Resolves when no effect, provider answer or event is in flight. */
+  idle(): Promise<void>;
+  /** Subscribes to a runtime event; returns the unsubscribe function. */
+  on<K extends keyof RuntimeEventMap>(name: K, listener: RuntimeListener<K>): () => void;
+  readonly stats: RuntimeStats;
+  readonly options: ResolvedRuntimeOptions;
+}
+

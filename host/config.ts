@@ -53,8 +53,10 @@ export interface HostConfig {
   /** Human-readable logs; default: when stdout is a terminal (env WAKEUP_LOG_PRETTY). */
   readonly logPretty: boolean | null;
   /**
-   * Public origin of the site, used in problem `type` links (`{site}/docs/errors#code`) and
-   * cookies' Secure flag; null means `http://HOST:PORT` as bound (env WAKEUP_SITE_URL).
+   * Public origin of the site, used in links such as problem `type`
+   * (`{site}/docs/errors#code`); null means `http://HOST:PORT` as bound (env WAKEUP_SITE_URL).
+   * Cookies get the Secure flag from the request itself (https, or X-Forwarded-Proto https
+   * with WAKEUP_TRUST_PROXY=1).
    */
   readonly siteUrl: string | null;
   /** Largest accepted request body in bytes. @default 1048576 (1 MiB) (env WAKEUP_MAX_BODY_BYTES) */
@@ -80,13 +82,13 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WAKEUP_DEV', default: '1', meaning: 'Dev mode: `/dev` endpoints on, sign-in codes in the log, loopback only. Set `0` in production.' },
   { name: 'WAKEUP_CLOCK', default: 'system', meaning: '`system` or `virtual` (dev mode only: time moves only through `POST /dev/clock`).' },
   { name: 'WAKEUP_CLOCK_START', default: '(real now)', meaning: 'Start instant of the virtual clock, e.g. `2027-03-14T06:00:00Z`.' },
-  { name: 'WAKEUP_TRUST_PROXY', default: '0', meaning: '`1`: client IP is the first `X-Forwarded-For` address (set only behind your own proxy).' },
+  { name: 'WAKEUP_TRUST_PROXY', default: '0', meaning: '`1`: behind your own proxy: client IP is the first `X-Forwarded-For` address (rate limits) and `X-Forwarded-Proto: https` makes cookies Secure.' },
   { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
   { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
   { name: 'WAKEUP_RATE_LIMIT_IP', default: '300', meaning: 'General limit: API requests per client IP per 60 s.' },
   { name: 'WAKEUP_LOG_LEVEL', default: 'info', meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   { name: 'WAKEUP_LOG_PRETTY', default: '(auto)', meaning: '`1` readable logs, `0` JSON lines; default: readable when stdout is a terminal.' },
-  { name: 'WAKEUP_SITE_URL', default: '(http://HOST:PORT)', meaning: 'Public origin, used in problem `type` links and for Secure cookies when https.' },
+  { name: 'WAKEUP_SITE_URL', default: '(http://HOST:PORT)', meaning: 'Public origin, used in links such as problem `type` (`{site}/docs/errors#code`).' },
   { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
   { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
   ...PHONE_ENV_VARS,

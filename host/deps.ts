@@ -40,7 +40,7 @@ export interface AppDeps {
   readonly phone: PhoneRuntime;
   /** The engine runtime: stores occurrences, dispatches their calls, places test calls (host/calls/runtime.ts). */
   readonly runtime: Runtime;
-  /** Public origin for links (problem `type`, cookies' Secure flag). */
+  /** Public origin for links (problem `type`). */
   siteUrl(): string;
   readonly lifecycle: Lifecycle;
 }

@@ -225,3 +225,21 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     assert.equal(me.body.code, 'session_expired');
   });
 });
+
+describe('web session cookies behind a proxy', () => {
+  it('are Secure when the trusted proxy says the request came over https', async () => {
+    const server = await startTestServer({ env: { WAKEUP_TRUST_PROXY: '1' } });
+    try {
+      const email = 'proxied@example.com';
+      const code = await requestCode(server, email);
+      const r = await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email, code, client: 'web' },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      assert.equal(r.status, 200);
+      for (const c of r.headers.getSetCookie()) assert.match(c, /;\s*secure/i, c);
+    } finally {
+      await server.close();
+    }
+  });
+});

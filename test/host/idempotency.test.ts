@@ -16,11 +16,14 @@ import { req } from '../helpers/http.js';
  */
 let runs = 0;
 let gate: Promise<void> | null = null;
+/** Called when a run starts (tests wait on it instead of sleeping). */
+let onRun: (() => void) | null = null;
 const probe: RouteModule = {
   register(routes) {
     routes.operation<{ step: string; done?: boolean }>('setOnboardingStep', async ({ body }) => {
       runs++;
       const n = runs;
+      onRun?.();
       if (gate) await gate;
       if (body.done === false) throw problem('confirmation_required', { detail: 'probe refuses done=false' });
       return { status: 200, body: { run: n, step: body.step, secret: `secret-${n}-do-not-keep` }, secretFields: ['secret'] };
@@ -118,8 +121,12 @@ describe('Idempotency-Key', () => {
     let release!: () => void;
     gate = new Promise<void>((r) => (release = r));
     const before = runs;
+    const running = new Promise<void>((r) => (onRun = r));
     const pending = [1, 2, 3, 4].map(() => post('k-concurrent', { step: 'contact_saved' }));
-    // Let all four reach the server, then release the single run.
+    // Once one run holds the key, give the others a moment to arrive and wait; any that arrive
+    // later find the kept response instead. Either way the handler must run once.
+    await running;
+    onRun = null;
     await new Promise((r) => setTimeout(r, 50));
     release();
     gate = null;
@@ -133,8 +140,10 @@ describe('Idempotency-Key', () => {
   it('a concurrent request with the same key and another body gets 409 while the first runs', async () => {
     let release!: () => void;
     gate = new Promise<void>((r) => (release = r));
+    const running = new Promise<void>((r) => (onRun = r));
     const first = post('k-concurrent-2', { step: 'contact_saved' });
-    await new Promise((r) => setTimeout(r, 30));
+    await running; // the first holds the key now
+    onRun = null;
     const second = await post('k-concurrent-2', { step: 'dnd_acknowledged' });
     release();
     gate = null;

@@ -31,6 +31,21 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
     await server.close();
   });
 
+  it('README walk-through: a call for tomorrow 07:00 on the home clock rings then and is confirmed', async () => {
+    const f = await newAccount(server, { home: 'Europe/Paris' });
+    const tomorrow = new Date(nowMs(server) + 86_400_000).toLocaleDateString('en-CA', { timeZone: 'Europe/Paris' });
+    const s = await f.api('POST', '/schedules', { kind: 'once', local_date: tomorrow, local_time: '07:00' });
+    assert.equal(s.status, 201, JSON.stringify(s.body));
+    const next = s.body.next_occurrence;
+    assert.deepEqual([next.local.date, next.local.time, next.local.timezone], [tomorrow, '07:00', 'Europe/Paris']);
+    const clock = await f.api('POST', '/dev/clock', { to: next.scheduled_at });
+    assert.equal(clock.status, 200);
+    await advance(server, 120);
+    const o = await occurrence(f, next.id);
+    assert.deepEqual([o.status, o.attempts.length, o.attempts[0].status], ['confirmed', 1, 'confirmed']);
+    assert.equal(o.attempts[0].requested_at, next.scheduled_at, 'rang at 07:00 Paris time');
+  });
+
   it('confirm (key 1): confirmed with one attempt recording every step; last_confirmed_at on the number', async () => {
     const f = await newAccount(server);
     const { occurrenceId, schedule } = await createCall(f, { sms_fallback: true });

@@ -14,9 +14,10 @@ export { assertSchema };
 /** Tuesday 2027-05-04 12:00 UTC: no clock change near, far from midnight UTC. */
 export const CALLS_START = '2027-05-04T12:00:00Z';
 
-/** Starts a server for a test file. */
+/** Starts a server for a test file (the virtual clock at {@link CALLS_START} unless env says system). */
 export function startCallsServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: CALLS_START, ...env } });
+  const start = env.WAKEUP_CLOCK === 'system' ? {} : { WAKEUP_CLOCK_START: CALLS_START };
+  return startTestServer({ env: { ...PHONE_TEST_ENV, ...start, ...env } });
 }
 
 let nextLine = 100;

@@ -72,6 +72,9 @@ describe('phone verification: verify/start and verify/check', () => {
     assert.equal(resend.status, 429);
     assert.equal(resend.body.code, 'verification_locked');
     assert.ok(Number(resend.headers.get('retry-after')) > 0);
+    const readd = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550205' } });
+    assert.equal(readd.status, 429, 'adding it again sends no code either');
+    assert.equal(readd.body.code, 'verification_locked');
 
     await advance(server, 15 * 60);
     const fresh = await start(n.id, {});

@@ -16,7 +16,7 @@ export const CALLS_START = '2027-05-04T12:00:00Z';
 
 /** Starts a server for a test file (the virtual clock at {@link CALLS_START} unless env says system). */
 export function startCallsServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const start = env.WAKEUP_CLOCK === 'system' ? {} : { WAKEUP_CLOCK_START: CALLS_START };
+  const start: Record<string, string> = env.WAKEUP_CLOCK === 'system' ? {} : { WAKEUP_CLOCK_START: CALLS_START };
   return startTestServer({ env: { ...PHONE_TEST_ENV, ...start, ...env } });
 }
 

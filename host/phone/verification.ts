@@ -8,7 +8,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
-import { markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
+import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
 import { problem } from '../http/problem.js';
 import type { Logger } from '../logger.js';
 import { VERIFICATION } from './codes.js';
@@ -101,25 +101,47 @@ export async function sendVerificationCode(
 }
 
 /**
+ * Checks of one number run one at a time (per process; one process owns the database).
+ * Hashing a code awaits, so without this, many guesses sent at once would all pass the lock
+ * check before the first wrong one is counted, and the 5-try limit would not hold.
+ */
+const checking = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = checking.get(key) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const settled = run.catch(() => undefined);
+  checking.set(key, settled);
+  void settled.then(() => {
+    if (checking.get(key) === settled) checking.delete(key);
+  });
+  return run;
+}
+
+/**
  * Checks a code. Right (and unexpired, and not locked): the number is verified for 365
  * days, the code used up, and a key-9 block lifted. Wrong or expired: 400
  * verification_code_invalid, the 5th in a row 429 verification_locked.
  */
-export async function checkVerificationCode(deps: PhoneDeps, n: PhoneNumber, code: string): Promise<PhoneNumber> {
-  const { db, clock } = deps;
-  const now = clock.now();
-  assertNotLocked(n, now);
-  const live = n.codeHash !== null && n.codeSalt !== null && n.codeExpiresAt !== null && n.codeExpiresAt > now;
-  // Hash even without a live code, so that the answer takes as long either way.
-  const matches = await checkCode(code, live ? { hash: n.codeHash!, salt: n.codeSalt! } : { hash: '00', salt: '00' });
-  if (!live || !matches) {
-    const after = recordWrongCode(db, n.id, now, { max: VERIFICATION.maxWrongCodes, lockMs: VERIFICATION.lockMs });
-    if (after.lockedUntil !== null) assertNotLocked({ lockedUntil: after.lockedUntil }, now);
-    const left = VERIFICATION.maxWrongCodes - after.failedCount;
-    throw problem('verification_code_invalid', {
-      field: 'code',
-      detail: `${live ? 'Wrong code' : 'No valid code: it expired or none was sent; ask for a new one'}. ${left} ${left === 1 ? 'try' : 'tries'} left before verification is locked for 15 minutes.`,
-    });
-  }
-  return markVerified(db, n.id, now, now + VERIFICATION.verifiedForMs)!;
+export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code: string): Promise<PhoneNumber> {
+  return oneAtATime(number.id, async () => {
+    const { db, clock } = deps;
+    // Read again: an earlier check of the same number may have locked or verified it.
+    const n = getPhoneNumber(db, number.accountId, number.id) ?? number;
+    const now = clock.now();
+    assertNotLocked(n, now);
+    const live = n.codeHash !== null && n.codeSalt !== null && n.codeExpiresAt !== null && n.codeExpiresAt > now;
+    // Hash even without a live code, so that the answer takes as long either way.
+    const matches = await checkCode(code, live ? { hash: n.codeHash!, salt: n.codeSalt! } : { hash: '00', salt: '00' });
+    if (!live || !matches) {
+      const after = recordWrongCode(db, n.id, now, { max: VERIFICATION.maxWrongCodes, lockMs: VERIFICATION.lockMs });
+      if (after.lockedUntil !== null) assertNotLocked({ lockedUntil: after.lockedUntil }, now);
+      const left = VERIFICATION.maxWrongCodes - after.failedCount;
+      throw problem('verification_code_invalid', {
+        field: 'code',
+        detail: `${live ? 'Wrong code' : 'No valid code: it expired or none was sent; ask for a new one'}. ${left} ${left === 1 ? 'try' : 'tries'} left before verification is locked for 15 minutes.`,
+      });
+    }
+    return markVerified(db, n.id, now, now + VERIFICATION.verifiedForMs)!;
+  });
 }

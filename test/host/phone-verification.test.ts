@@ -82,6 +82,16 @@ describe('phone verification: verify/start and verify/check', () => {
     assert.equal((await check(n.id, await latestCode(server, '+12015550205'))).status, 200);
   });
 
+  it('guesses sent all at once still lock after 5 wrong codes', async () => {
+    const n = await addNumber(server, token, '+12015550207');
+    const code = await latestCode(server, '+12015550207');
+    const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const answers = await Promise.all(guesses.map((g) => check(n.id, g)));
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses, [...Array(4).fill(400), ...Array(8).fill(429)]);
+    assert.equal((await check(n.id, code)).status, 429, 'locked: even the right code is refused');
+  });
+
   it('verify/start sends a new code by text, or by call when asked (and by default for a landline)', async () => {
     const mobile = await addNumber(server, token, '+447400123201');
     const sms = await start(mobile.id, { channel: 'sms' });

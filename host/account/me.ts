@@ -10,13 +10,7 @@ import { loadAccountFacts } from '../db/readiness.js';
 import { currentPlan } from '../usage/usage.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
-import type { ScheduleFacts } from './onboarding.js';
-
-/**
- * Schedule facts for onboarding. No schedules exist before the schedules work lands; it
- * replaces this with a query (one line in {@link meOut}).
- */
-const NO_SCHEDULES: ScheduleFacts = { hasSchedule: false, hasEnabledSchedule: false };
+import { scheduleFacts } from '../db/schedules.js';
 
 /** Builds MeOut for `account` at `now`. */
 export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
@@ -42,7 +36,7 @@ export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
       state: account.onboardingState,
       homeTimezone: account.homeTimezone,
       facts,
-      schedules: NO_SCHEDULES,
+      schedules: scheduleFacts(db, account.id),
       now,
     }),
     // Payments are not set up yet: nothing to offer (schema: null when payments are not set up).

@@ -215,11 +215,14 @@ export function deleteScheduleOccurrences(db: Database, scheduleId: string): voi
   sql(db, 'DELETE FROM occurrences WHERE schedule_id = ?').run(scheduleId);
 }
 
-/** Whether the account has any schedule, and any enabled one (onboarding facts). */
+/**
+ * Onboarding facts: whether the account has any schedule, and any that will ring (enabled
+ * and active: a completed one-off no longer counts for readiness).
+ */
 export function scheduleFacts(db: Database, accountId: string): { hasSchedule: boolean; hasEnabledSchedule: boolean } {
   const r = sql<{ any: number; enabled: number }>(
     db,
-    'SELECT COUNT(*) > 0 AS any, COALESCE(MAX(enabled), 0) AS enabled FROM schedules WHERE account_id = ?',
+    "SELECT COUNT(*) > 0 AS any, COALESCE(MAX(enabled = 1 AND status = 'active'), 0) AS enabled FROM schedules WHERE account_id = ?",
   ).get(accountId)!;
   return { hasSchedule: r.any === 1, hasEnabledSchedule: r.enabled === 1 };
 }

@@ -101,8 +101,9 @@ export function upcomingOut(db: Database, s: Schedule, account: Account, now: Ep
 /** SchedulePreview of a plan: the first call the saved schedule would ring, in words. */
 export function previewOut(plan: SchedulePlan, now: EpochMs): SchedulePreview {
   const { after, account } = plan;
-  const keepsStored = plan.action.kind === 'amend' || (plan.action.kind === 'keep' && plan.stored?.status === 'pending');
-  const first = plan.first ? upcomingItem(plan.first, after, account, now, keepsStored ? (plan.stored?.id ?? null) : null) : null;
+  // The pending call is amended in place, so it keeps its id; anything else is not stored yet.
+  const id = plan.action.kind === 'amend' ? (plan.stored?.id ?? null) : null;
+  const first = plan.first ? upcomingItem(plan.first, after, account, now, id) : null;
   const phone = plan.phone ? phoneRef(plan.phone) : null;
   return {
     first,

@@ -145,6 +145,38 @@ describe('defaults from the account', () => {
     assert.equal(own.greeting_name, 'Captain');
   });
 
+  it('GET /me onboarding: the first-call step is done once a schedule exists', async () => {
+    const g = await account(f.server, { number: '+12015550122' });
+    const step = async () => (await g.api('GET', '/me')).body.onboarding.steps.find((x: any) => x.slug === 'first-call');
+    assert.equal((await step()).done, false);
+    await create(g, { kind: 'once', in_minutes: 20 });
+    assert.equal((await step()).done, true);
+    assert.equal((await g.api('GET', '/me')).body.onboarding.finished, true);
+  });
+
+  it('Idempotency-Key: the same request twice stores one schedule and replays the answer', async () => {
+    const headers = { 'Idempotency-Key': 'create-once' };
+    const body = { kind: 'once', local_date: '2027-03-12', local_time: '06:00', label: 'Once only' };
+    const a = await f.api('POST', '/schedules', body, headers);
+    const b = await f.api('POST', '/schedules', body, headers);
+    assert.deepEqual([a.status, b.status], [201, 201]);
+    assert.equal(b.body.id, a.body.id);
+    const n = f.server.running.deps.db.prepare("SELECT COUNT(*) AS n FROM schedules WHERE label = 'Once only'").get() as { n: number };
+    assert.equal(n.n, 1);
+    const other = await f.api('POST', '/schedules', { ...body, local_time: '06:30' }, headers);
+    assert.deepEqual([other.status, other.body.code], [409, 'idempotency_key_reused']);
+  });
+
+  it('a read-only API key may list but not create or preview: 403 insufficient_scope', async () => {
+    const key = await f.api('POST', '/api-keys', { name: 'reader', scopes: ['read'] });
+    const token = key.body.key;
+    assert.equal((await call(f.server, 'GET', '/schedules', { token })).status, 200);
+    for (const path of ['/schedules', '/schedules/preview']) {
+      const r = await call(f.server, 'POST', path, { token, body: { kind: 'once', in_minutes: 15 } });
+      assert.deepEqual([r.status, r.body.code], [403, 'insufficient_scope'], path);
+    }
+  });
+
   it('source says which credential created it: an API key gives api', async () => {
     const key = await f.api('POST', '/api-keys', { name: 'script' });
     assert.equal(key.status, 201);

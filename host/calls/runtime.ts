@@ -25,6 +25,7 @@ import { setLastConfirmedAt } from '../db/phone-numbers.js';
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
 import { createAccountsPort } from './accounts-port.js';
+import { fallbackText } from './fallback-text.js';
 
 /** What {@link createCallRuntime} needs. */
 export interface CallRuntimeDeps {
@@ -37,6 +38,8 @@ export interface CallRuntimeDeps {
   logger: Logger;
   /** Calls placed per account per UTC day. */
   dailyCap: number;
+  /** Name that starts the fallback text (WAKEUP_SERVICE_NAME). */
+  serviceName: string;
   /** Engine options (defaults: 10 minutes late grace, no pacing). */
   options?: RuntimeOptions;
 }
@@ -56,7 +59,7 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
     accounts: port.accounts,
-    ...(deps.options ? { options: deps.options } : {}),
+    options: { fallbackText: (o) => fallbackText(o, deps.serviceName), ...deps.options },
   });
 
   runtime.on('occurrence:status', ({ occurrence: o, from }) => {

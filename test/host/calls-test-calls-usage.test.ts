@@ -170,17 +170,20 @@ describe('usage, trial and entitlement', () => {
     for (let i = 0; i < 3; i++) await testCall(server, f);
     const near = (await f.api('GET', '/me/usage')).body;
     assert.deepEqual([near.trial_calls_used, near.trial.calls_left, near.near_limit, near.plan.entitled], [4, 1, true, true]);
-    // The last trial call goes to a stored call; the test call after it is refused.
-    const last = await createCall(f);
-    await advance(server, 2 * 60);
-    assert.equal((await occurrence(f, last.occurrenceId)).status, 'confirmed');
+    // The last trial call goes to a stored call; its retry is free even though no call is
+    // left by then; the test call after it is refused.
+    await phone(server, f.number, ['no_answer', 'confirm']);
+    const last = await createCall(f, { retry_policy: { offsets_minutes: [2] } });
+    await advance(server, 5 * 60);
+    const lastOcc = await occurrence(f, last.occurrenceId);
+    assert.deepEqual([lastOcc.status, lastOcc.attempts.map((a: any) => a.kind)], ['confirmed', ['first', 'retry']]);
     const none = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.deepEqual([none.status, none.body.code], [402, 'no_entitlement']);
     const me = await f.api('GET', '/me');
     assert.deepEqual(me.body.plan, { code: null, entitled: false, name: null, source: null, status: 'none' });
     const u = (await f.api('GET', '/me/usage')).body;
     assert.deepEqual([u.calls_used, u.trial.calls_left, u.near_limit, u.plan.status], [5, 0, true, 'none']);
-    assert.equal((await f.api('GET', '/calls')).body.items.length, 7, 'two attempts, the refused test call, 3 test calls, the last call; nothing for the 402');
+    assert.equal((await f.api('GET', '/calls')).body.items.length, 8, 'two attempts, the refused test call, 3 test calls, the last call and its retry; nothing for the 402');
   });
 
   it('a stored call due when no trial call is left is cancelled (no_entitlement); two due together never share the last one', async () => {

@@ -150,12 +150,10 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   const touched = TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
   // Asked to ring again: a one-off's time is checked again (time_in_past).
   const turnsOn = (body.enabled === true || reenables) && before.status !== 'active';
-  let first: OccurrenceTime | null;
   if (touched || (turnsOn && before.kind === 'once')) {
-    const keepsInstant = !touched && before.mode === 'in_minutes';
-    if (keepsInstant) {
-      first = nextOf(draft, now);
-      if (first === null) throw problem('time_in_past', { field: 'enabled', detail: 'The call was due at a time that already passed.' });
+    if (!touched && before.mode === 'in_minutes') {
+      // An in-N-minutes call keeps its instant: turning it on again needs that instant ahead.
+      if (nextOf(draft, now) === null) throw problem('time_in_past', { field: 'enabled', detail: 'The call was due at a time that already passed.' });
     } else {
       const input: TimingInput = {
         kind,
@@ -175,7 +173,7 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   }
   // The next call under the new rule: after the call still in progress, else after now.
   const running = stored !== null && stored.status !== 'pending';
-  first = running ? nextAfterOccurrence(draft, stored.scheduledAt) : nextOf(draft, now);
+  const first = running ? nextAfterOccurrence(draft, stored.scheduledAt) : nextOf(draft, now);
   draft.status = !draft.enabled ? 'disabled' : first || running ? 'active' : 'completed';
 
   const becomesActive = draft.status === 'active' && before.status !== 'active';
@@ -189,6 +187,10 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
     phone = checkedPhone(ctx, id);
   } else {
     phone = before.phoneNumberId === null ? null : (getPhoneNumber(ctx.db, account.id, before.phoneNumberId) ?? null);
+    if (phone === null && draft.status === 'active') {
+      // Its number was removed meanwhile: it must name another one to keep ringing.
+      throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the call has no number any more' });
+    }
   }
   draft.phoneNumberId = phone?.id ?? null;
   if (draft.status === 'active' && (becomesActive || phoneChange)) assertMayRing(ctx, phone!, becomesActive);

@@ -107,6 +107,29 @@ describe('PATCH /schedules/{id}', () => {
     assert.equal(moved.body.next_occurrence.scheduled_at, '2027-03-10T14:00:00Z');
   });
 
+  it('an in-N-minutes call turned on after its instant passed: 400 time_in_past', async () => {
+    f = await setup();
+    const s = await create(f, { kind: 'once', in_minutes: 5, enabled: false });
+    const early = await f.api('POST', `/schedules/${s.id}/preview`, { enabled: true });
+    assert.equal(early.body.first.scheduled_at, '2027-03-10T12:05:00Z');
+    await f.advance(600);
+    const late = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
+    assert.deepEqual([late.status, late.body.code, late.body.field], [400, 'time_in_past', 'enabled']);
+  });
+
+  it('a schedule whose number was removed shows phone_number null and needs a number to ring again', async () => {
+    f = await setup();
+    const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00', enabled: false });
+    assert.equal((await f.api('DELETE', `/phone-numbers/${f.phoneId}`)).status, 204);
+    const got = await f.api('GET', `/schedules/${s.id}`);
+    assert.equal(got.body.phone_number, null);
+    const on = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
+    assert.deepEqual([on.status, on.body.code, on.body.errors?.[0]?.field], [400, 'validation_error', 'phone_number_id']);
+    const second = await addVerifiedNumber(f.server, f.token, '+12015550133');
+    const again = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
+    assert.deepEqual([again.status, again.body.phone_number?.id, again.body.status], [200, second.id, 'active'], 'the primary number is used');
+  });
+
   it('a new number moves the pending call to it', async () => {
     f = await setup();
     const second = await addVerifiedNumber(f.server, f.token, '+12015550144');

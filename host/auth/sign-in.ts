@@ -29,6 +29,7 @@ import {
   TRIAL_CALLS,
   TRIAL_DAYS,
 } from './policy.js';
+import { createKeyedQueue } from './one-at-a-time.js';
 import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
 
 /** Lower-cases and trims an address (the account's identity). */
@@ -63,8 +64,9 @@ function locked(until: number, now: number) {
 export function createSignIn(deps: AppDeps): SignIn {
   const { db, clock, ids, messaging, logger } = deps;
   const sends = new RateLimiter({ limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock });
+  const checks = createKeyedQueue();
 
-  return {
+  const signIn: SignIn = {
     async start(rawEmail) {
       const email = normalizeEmail(rawEmail);
       const now = clock.now();
@@ -86,56 +88,67 @@ export function createSignIn(deps: AppDeps): SignIn {
       return { sent_to: email, valid_minutes: CODE_VALID_MINUTES };
     },
 
-    async verify({ email: rawEmail, code, client, installationId }) {
+    verify({ email: rawEmail, code, client, installationId }) {
       const email = normalizeEmail(rawEmail);
-      const now = clock.now();
-      const challenge = findChallenge(db, email);
-      if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
-
-      const usable =
-        challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
-      // Hash even when there is no code to compare, so the answer takes as long either way.
-      const right = usable
-        ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! })
-        : (await hashCode(code), false);
-      if (!right || !consumeCode(db, email, challenge!.codeHash!)) {
-        const after = recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
-        if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);
-        throw problem('verification_code_invalid', {
-          detail: 'The code is wrong or expired. Ask for a new one if needed.',
-          field: 'code',
-        });
-      }
-
-      const kind = client === 'app' ? 'app_session' : 'web_session';
-      const csrfToken = client === 'web' ? mintCsrfToken() : null;
-      return db.transaction(() => {
-        let account = findAccountByEmail(db, email);
-        const created = !account;
-        account ??= insertAccount(db, {
-          id: ids.uuid(),
-          email,
-          displayName: email.split('@')[0]!.slice(0, 100),
-          now,
-          trialEndsAt: now + TRIAL_DAYS * DAY_MS,
-          trialCallsIncluded: TRIAL_CALLS,
-        });
-        const minted = mintToken(kind);
-        insertSession(
-          db,
-          {
-            id: ids.uuid(),
-            accountId: account.id,
-            kind: client,
-            lookup: minted.lookup,
-            tokenHash: minted.hash,
-            csrfHash: csrfToken === null ? null : hashToken(csrfToken),
-            installationId: client === 'app' ? installationId : null,
-          },
-          now,
-        );
-        return { account, created, sessionToken: minted.token, csrfToken };
-      })();
+      // One check per address at a time, so parallel guesses cannot outrun the lock.
+      return checks.run(email, () => verifyOne(email, code, client, installationId));
     },
   };
+  return signIn;
+
+  async function verifyOne(
+    email: string,
+    code: string,
+    client: 'app' | 'web',
+    installationId: string | null,
+  ): Promise<SignInResult> {
+    const now = clock.now();
+    const challenge = findChallenge(db, email);
+    if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
+
+    const usable =
+      challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
+    // Hash even when there is no code to compare, so the answer takes as long either way.
+    const right = usable
+      ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! })
+      : (await hashCode(code), false);
+    if (!right || !consumeCode(db, email, challenge!.codeHash!)) {
+      const after = recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
+      if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);
+      throw problem('verification_code_invalid', {
+        detail: 'The code is wrong or expired. Ask for a new one if needed.',
+        field: 'code',
+      });
+    }
+
+    const kind = client === 'app' ? 'app_session' : 'web_session';
+    const csrfToken = client === 'web' ? mintCsrfToken() : null;
+    return db.transaction(() => {
+      let account = findAccountByEmail(db, email);
+      const created = !account;
+      account ??= insertAccount(db, {
+        id: ids.uuid(),
+        email,
+        displayName: email.split('@')[0]!.slice(0, 100),
+        now,
+        trialEndsAt: now + TRIAL_DAYS * DAY_MS,
+        trialCallsIncluded: TRIAL_CALLS,
+      });
+      const minted = mintToken(kind);
+      insertSession(
+        db,
+        {
+          id: ids.uuid(),
+          accountId: account.id,
+          kind: client,
+          lookup: minted.lookup,
+          tokenHash: minted.hash,
+          csrfHash: csrfToken === null ? null : hashToken(csrfToken),
+          installationId: client === 'app' ? installationId : null,
+        },
+        now,
+      );
+      return { account, created, sessionToken: minted.token, csrfToken };
+    })();
+  }
 }

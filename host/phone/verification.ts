@@ -7,6 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
+import { createKeyedQueue } from '../auth/one-at-a-time.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
 import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
 import { problem } from '../http/problem.js';
@@ -100,23 +101,8 @@ export async function sendVerificationCode(
   }
 }
 
-/**
- * Checks of one number run one at a time (per process; one process owns the database).
- * Hashing a code awaits, so without this, many guesses sent at once would all pass the lock
- * check before the first wrong one is counted, and the 5-try limit would not hold.
- */
-const checking = new Map<string, Promise<unknown>>();
-
-function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = checking.get(key) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const settled = run.catch(() => undefined);
-  checking.set(key, settled);
-  void settled.then(() => {
-    if (checking.get(key) === settled) checking.delete(key);
-  });
-  return run;
-}
+/** Checks of one number run one at a time (see ../auth/one-at-a-time.ts for why). */
+const checks = createKeyedQueue();
 
 /**
  * Checks a code. Right (and unexpired, and not locked): the number is verified for 365
@@ -124,7 +110,7 @@ function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
  * verification_code_invalid, the 5th in a row 429 verification_locked.
  */
 export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code: string): Promise<PhoneNumber> {
-  return oneAtATime(number.id, async () => {
+  return checks.run(number.id, async () => {
     const { db, clock } = deps;
     // Read again: an earlier check of the same number may have locked or verified it.
     const n = getPhoneNumber(db, number.accountId, number.id) ?? number;

@@ -188,6 +188,20 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     assert.ok(Number(sixth.headers.get('retry-after')) > 0);
   });
 
+  it('ten wrong codes sent at once still lock after the fifth, and the right code is then refused', async () => {
+    const email = 'burst@example.com';
+    const code = await requestCode(server, email);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => req(server.api, 'POST', '/auth/email/verify', { body: { email, code: wrong(code), client: 'app' } })),
+    );
+    const codes = results.map((r) => r.body.code as string);
+    assert.equal(codes.filter((c) => c === 'verification_code_invalid').length, 4);
+    assert.equal(codes.filter((c) => c === 'verification_locked').length, 6);
+    const right = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+    assert.equal(right.body.code, 'verification_locked');
+    await advance(server, 15 * 60); // leave the address unlocked for other tests
+  });
+
   it('two concurrent verifies with the right code make one session, not two', async () => {
     const email = 'race@example.com';
     const code = await requestCode(server, email);

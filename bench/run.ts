@@ -10,7 +10,8 @@
  * Assertion-free: targets are reported, not enforced. Not part of `npm test`.
  *
  * Options: `--n 100000` one size; `--no-bullmq` skip the peer; `--no-time` skip bench/time.ts;
- * `--bullmq-cap-s 180` stop a BullMQ spike that has not drained after that many seconds.
+ * `--cap-s 180` stop waiting for a spike that has not drained after that many seconds (the
+ * cell then reports what was dispatched, with `complete: false`).
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -59,8 +60,8 @@ if (!opt.has('no-bullmq')) {
 try {
   for (const n of sizes) {
     await cell('wheel-ops.ts', ['--n', String(n)]);
-    await cell('dispatch-engine.ts', ['--n', String(n)]);
-    if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), '--cap-s', opt.get('bullmq-cap-s') ?? '180']);
+    await cell('dispatch-engine.ts', ['--n', String(n), '--cap-s', opt.get('cap-s') ?? '180']);
+    if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), '--cap-s', opt.get('cap-s') ?? '180']);
   }
 } finally {
   await redis?.stop();
@@ -85,7 +86,8 @@ for (const n of sizes) {
   const b = spikes.find((r) => r.system === 'bullmq' && r.n === n);
   if (e && b && e.dispatches_per_s && b.dispatches_per_s) {
     const ratio = e.dispatches_per_s / b.dispatches_per_s;
-    console.log(`  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${b.complete === false ? ' (BullMQ did not drain within the cap)' : ''}`);
+    const capped = [e, b].filter((r) => r.complete === false).map((r) => r.system);
+    console.log(`  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${capped.length ? ` (did not drain within the cap: ${capped.join(', ')})` : ''}`);
   }
 }
 console.log('\nAdd / cancel cost with N pending');

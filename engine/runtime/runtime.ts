@@ -484,7 +484,7 @@ class RuntimeImpl implements Runtime {
   /** Runs due wheel entries and paced releases in units, yielding between slices. */
   private async drain(): Promise<void> {
     const slice = this.slice();
-    if (this.batch === 0) this.batch = this.options.batchSize;
+    if (this.batch === 0) this.batch = Math.min(32, this.options.batchSize);
     for (;;) {
       if (this.stopped) return;
       const now = this.clock.now();
@@ -578,7 +578,7 @@ class RuntimeImpl implements Runtime {
     try {
       this.flushing = null; // inputs arriving from now on start their own flush
       const slice = this.slice();
-      if (this.batch === 0) this.batch = this.options.batchSize;
+      if (this.batch === 0) this.batch = Math.min(32, this.options.batchSize);
       while (this.inbox.length > 0) {
         const items = this.inbox.splice(0, this.batch);
         const t0 = this.clock.now();

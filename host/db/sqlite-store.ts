@@ -158,23 +158,26 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   };
 
   const run = db.transaction((fn: (t: StoreTx) => unknown) => fn(tx));
+  let depth = 0;
+  const forget = () => {
+    seenOcc.clear();
+    seenAtt.clear();
+  };
   return {
     transact<T>(fn: (t: StoreTx) => T): T {
-      const outer = !db.inTransaction;
+      // The memory of rows read lives for one outermost call (the caller's own transaction,
+      // if any, may roll back afterwards, and other writers may change rows between calls).
+      if (depth === 0) forget();
+      depth++;
       try {
         return run(fn) as T;
       } catch (err) {
         // A rolled-back savepoint may have undone rows we remember: forget them all.
-        seenOcc.clear();
-        seenAtt.clear();
+        forget();
         throw err;
       } finally {
-        // The memory of rows read lives for one outermost unit of work (a rollback may have
-        // undone what it remembers, and other writers may change rows between units).
-        if (outer) {
-          seenOcc.clear();
-          seenAtt.clear();
-        }
+        depth--;
+        if (depth === 0) forget();
       }
     },
   };

@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStoreConformance } from '../../engine/testing/index.js';
+import { describe, it } from 'node:test';
+import { runStoreConformance, sampleOccurrence } from '../../engine/testing/index.js';
 import { openDatabase } from '../../host/db/open.js';
 import { createSqliteStore } from '../../host/db/sqlite-store.js';
 
@@ -15,4 +17,30 @@ runStoreConformance('SqliteStore', () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('SqliteStore inside the host’s own transaction', () => {
+  it('keeps writing correctly after the host rolls back a transaction that contained a unit of work', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
+    const db = openDatabase(join(dir, 'test.sqlite'));
+    try {
+      const store = createSqliteStore(db);
+      const o = sampleOccurrence();
+      store.transact((tx) => tx.insertOccurrence(o));
+      assert.throws(() =>
+        db.transaction(() => {
+          store.transact((tx) => tx.updateOccurrence({ ...tx.getOccurrence(o.id)!, status: 'waiting', attemptCount: 2 }));
+          throw new Error('host rolls back');
+        })(),
+      );
+      // Same change again, from a record the caller kept: it must really be written now.
+      store.transact((tx) => tx.updateOccurrence({ ...o, status: 'waiting', attemptCount: 2 }));
+      const read = store.transact((tx) => tx.getOccurrence(o.id))!;
+      assert.equal(read.status, 'waiting');
+      assert.equal(read.attemptCount, 2);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -36,7 +36,7 @@ import type {
   TimerHandle,
 } from '../ports.js';
 import type { Effect, PlaceCallEffect, SendTextEffect } from '../machines/effects.js';
-import { TimerWheel, type WheelTimer } from '../wheel/timer-wheel.js';
+import { TimerWheel } from '../wheel/timer-wheel.js';
 import { EngineError } from './errors.js';
 import { SafeEmitter, type RuntimeEventMap, type RuntimeListener } from './events.js';
 import { attemptStep, occurrenceStep } from './facts.js';
@@ -98,7 +98,7 @@ class RuntimeImpl implements Runtime {
   private readonly events = new SafeEmitter();
   private readonly wheel: TimerWheel<Ref>;
   /** The wheel entry of each row in the wheel, by wheelKey. */
-  private readonly timers = new Map<string, WheelTimer<Ref>>();
+  private readonly timers = new Map<string, number>();
   private readonly pacer: Pacer<Ref> | null;
   private readonly lead: number;
   /** Every due row up to here (in listDue order) is in the wheel or handled. */
@@ -493,7 +493,7 @@ class RuntimeImpl implements Runtime {
       let batch: Ref[] = [];
       for (const t of this.wheel.takeReady(this.batch)) {
         const key = wheelKey(t.value.kind, t.value.id);
-        if (this.timers.get(key) === t) this.timers.delete(key);
+        if (this.timers.get(key) === t.handle) this.timers.delete(key);
         batch.push(t.value);
       }
       let leadMs = 0;

@@ -1,3 +1,3 @@
 /** The timer wheel. @module */
-export { TimerWheel, WheelTimer } from './timer-wheel.js';
-export type { TimerWheelOptions } from './timer-wheel.js';
+export { TimerWheel } from './timer-wheel.js';
+export type { TimerWheelOptions, WheelEntry } from './timer-wheel.js';

@@ -7,7 +7,10 @@
  * the defaults (bits 8, 4 levels) level 0 has 1 ms slots over 256 ms, level 1 256 ms slots
  * over 65.5 s, level 2 65.5 s slots over 4.7 h, level 3 4.7 h slots over 49.7 days; anything
  * further waits in an overflow list. Each slot is a doubly linked list, so `add` and
- * `cancel` are O(1) whatever the number of entries.
+ * `cancel` are O(1) whatever the number of entries. Entries live in typed arrays indexed by
+ * an integer handle (no object per timer): the cost of an add stays flat from ten thousand
+ * to millions of pending timers (no garbage-collector pressure from old-to-new pointers),
+ * and a pending timer costs about 32 bytes plus its value.
  *
  * Placement: write instants as base-2^bits digits. An entry goes to the HIGHEST level whose
  * digit differs between its instant and `now`, in the slot named by its own digit there.
@@ -39,74 +42,13 @@
  */
 import type { EpochMs } from '../ports.js';
 
-/** A list of timers: a slot, the ready queue or the overflow list. */
-interface List<T> {
-  head: WheelTimer<T> | null;
-  tail: WheelTimer<T> | null;
-  size: number;
-}
-
-/** A timer held by a {@link TimerWheel}; keep it to cancel. */
-export class WheelTimer<T> {
-  /** @internal */ prev: WheelTimer<T> | null = null;
-  /** @internal */ next: WheelTimer<T> | null = null;
-  /** @internal */ list: List<T> | null = null;
-  /** @internal offset from the wheel's origin, in whole ms */ tick: number;
-
-  /** @internal */
-  constructor(
-    /** The instant it is due (whole ms, rounded up). */
-    readonly at: EpochMs,
-    /** What the caller attached. */
-    readonly value: T,
-    tick: number,
-  ) {
-    this.tick = tick;
-  }
-
-  /** True while it is in the wheel (not yet taken, not cancelled). */
-  get active(): boolean {
-    return this.list !== null;
-  }
-}
-
-function newList<T>(): List<T> {
-  return { head: null, tail: null, size: 0 };
-}
-
-function append<T>(list: List<T>, t: WheelTimer<T>): void {
-  t.list = list;
-  t.prev = list.tail;
-  t.next = null;
-  if (list.tail) list.tail.next = t;
-  else list.head = t;
-  list.tail = t;
-  list.size++;
-}
-
-function unlink<T>(t: WheelTimer<T>): void {
-  const list = t.list!;
-  if (t.prev) t.prev.next = t.next;
-  else list.head = t.next;
-  if (t.next) t.next.prev = t.prev;
-  else list.tail = t.prev;
-  t.prev = t.next = t.list = null;
-  list.size--;
-}
-
-/** Moves every timer of `from` to the end of `to` in O(1). */
-function spliceAll<T>(from: List<T>, to: List<T>): void {
-  if (!from.head) return;
-  for (let t: WheelTimer<T> | null = from.head; t; t = t.next) t.list = to;
-  // Re-pointing `list` is O(n); the splice itself is O(1). Both are bounded by the due set.
-  if (to.tail) {
-    to.tail.next = from.head;
-    from.head.prev = to.tail;
-  } else to.head = from.head;
-  to.tail = from.tail;
-  to.size += from.size;
-  from.head = from.tail = null;
-  from.size = 0;
+/** A timer taken from the wheel by {@link TimerWheel.takeReady}. */
+export interface WheelEntry<T> {
+  /** The handle `add` returned (no longer valid). */
+  handle: number;
+  /** The instant it was due (whole ms, rounded up). */
+  at: EpochMs;
+  value: T;
 }
 
 /** Options of {@link TimerWheel}. */
@@ -117,25 +59,46 @@ export interface TimerWheelOptions {
   levels?: number;
 }
 
+const NONE = -1;
+/** Handles are `generation · 2^24 + index`, so a stale handle never cancels a reused slot. */
+const INDEX_SPACE = 2 ** 24;
+
 /**
  * Hierarchical hashed timer wheel. See the module comment for the layout and a worked example.
+ * `add` returns an integer handle; `cancel(handle)` is O(1) and safe to call twice.
  *
  * @example
  * const wheel = new TimerWheel<string>(clock.now());
- * const t = wheel.add(clock.now() + 5000, 'occurrence-1');
+ * const h = wheel.add(clock.now() + 5000, 'occurrence-1');
  * wheel.advance(clock.now());            // time is passed in
  * for (const due of wheel.takeReady(100)) handle(due.value);
- * wheel.cancel(t);                        // O(1), no-op when already taken
+ * wheel.cancel(h);                        // O(1), no-op when already taken
  */
 export class TimerWheel<T> {
   private readonly slots: number;
+  private readonly levels: number;
   private readonly span: number[]; // span[L] = ms per slot at level L; span[levels] = whole wheel
-  private readonly wheels: List<T>[][];
-  private readonly ready = newList<T>();
-  private readonly overflow = newList<T>();
   private readonly origin: number;
   private current = 0; // now, as an offset from origin
   private count = 0;
+
+  // Entry storage, by index.
+  private tick = new Float64Array(1024);
+  private next = new Int32Array(1024);
+  private prev = new Int32Array(1024);
+  private list = new Int32Array(1024); // which list holds it, NONE when free
+  private gen = new Uint32Array(1024);
+  /** Values by index; grown with push so that V8 keeps fast (non-dictionary) elements. */
+  private values: (T | undefined)[] = [];
+  private free = NONE; // free-list head (linked through `next`)
+  private used = 0; // indexes handed out so far
+
+  // Lists: level·slots + slot for wheel slots, then READY, then OVERFLOW.
+  private readonly heads: Int32Array;
+  private readonly tails: Int32Array;
+  private readonly sizes: Int32Array;
+  private readonly READY: number;
+  private readonly OVERFLOW: number;
 
   /** @param now - the wheel's starting instant (epoch ms). */
   constructor(now: EpochMs, options: TimerWheelOptions = {}) {
@@ -145,9 +108,15 @@ export class TimerWheel<T> {
     if (!Number.isInteger(levels) || levels < 1 || levels > 8) throw new RangeError(`TimerWheel: levels must be 1..8, got ${levels}`);
     if (!Number.isFinite(now)) throw new RangeError(`TimerWheel: invalid now ${now}`);
     this.slots = 2 ** bits;
+    this.levels = levels;
     this.span = Array.from({ length: levels + 1 }, (_, l) => 2 ** (bits * l));
-    this.wheels = Array.from({ length: levels }, () => Array.from({ length: this.slots }, () => newList<T>()));
     this.origin = Math.floor(now);
+    const lists = levels * this.slots + 2;
+    this.READY = lists - 2;
+    this.OVERFLOW = lists - 1;
+    this.heads = new Int32Array(lists).fill(NONE);
+    this.tails = new Int32Array(lists).fill(NONE);
+    this.sizes = new Int32Array(lists);
   }
 
   /** The wheel's current instant (the last `advance`, or the start). */
@@ -162,26 +131,35 @@ export class TimerWheel<T> {
 
   /** Timers that are due and not yet taken. */
   get readyCount(): number {
-    return this.ready.size;
+    return this.sizes[this.READY]!;
   }
 
   /**
-   * Holds `value` until `at`. O(1). An instant at or before `now` is due at once: it joins
-   * the ready queue (after those already there) and the next `takeReady` returns it.
+   * Holds `value` until `at`; returns its handle. O(1). An instant at or before `now` is due
+   * at once: it joins the ready queue (after those already there) and the next `takeReady`
+   * returns it.
    */
-  add(at: EpochMs, value: T): WheelTimer<T> {
+  add(at: EpochMs, value: T): number {
     if (Number.isNaN(at)) throw new RangeError('TimerWheel.add: instant is NaN');
-    const tick = Math.max(Math.ceil(at) - this.origin, -Number.MAX_SAFE_INTEGER);
-    const t = new WheelTimer(this.origin + tick, value, tick);
-    this.place(t);
+    const i = this.alloc();
+    this.tick[i] = Math.max(Math.ceil(at) - this.origin, -Number.MAX_SAFE_INTEGER);
+    this.values[i] = value;
+    this.place(i);
     this.count++;
-    return t;
+    return this.gen[i]! * INDEX_SPACE + i;
+  }
+
+  /** True while the timer is held (not yet taken, not cancelled). */
+  has(handle: number): boolean {
+    return this.indexOf(handle) !== NONE;
   }
 
   /** Removes a timer in O(1). Returns false when it was already taken or cancelled. */
-  cancel(t: WheelTimer<T>): boolean {
-    if (!t.list) return false;
-    unlink(t);
+  cancel(handle: number): boolean {
+    const i = this.indexOf(handle);
+    if (i === NONE) return false;
+    this.unlink(i);
+    this.release(i);
     this.count--;
     return true;
   }
@@ -202,17 +180,18 @@ export class TimerWheel<T> {
       this.current = ev;
       this.fire(ev);
     }
-    return this.ready.size;
+    return this.sizes[this.READY]!;
   }
 
   /** Takes up to `max` due timers, earliest first. */
-  takeReady(max = Infinity): WheelTimer<T>[] {
-    const out: WheelTimer<T>[] = [];
-    while (out.length < max && this.ready.head) {
-      const t = this.ready.head;
-      unlink(t);
+  takeReady(max = Infinity): WheelEntry<T>[] {
+    const out: WheelEntry<T>[] = [];
+    while (out.length < max && this.heads[this.READY] !== NONE) {
+      const i = this.heads[this.READY]!;
+      out.push({ handle: this.gen[i]! * INDEX_SPACE + i, at: this.origin + this.tick[i]!, value: this.values[i] as T });
+      this.unlink(i);
+      this.release(i);
       this.count--;
-      out.push(t);
     }
     return out;
   }
@@ -223,46 +202,130 @@ export class TimerWheel<T> {
    * reaching it cascades), or null when the wheel is empty. Sleep until then.
    */
   nextEventAt(): EpochMs | null {
-    if (this.ready.size > 0) return this.now;
+    if (this.sizes[this.READY]! > 0) return this.now;
     const ev = this.nextEventTick();
     return ev === null ? null : this.origin + ev;
   }
+
+  // ---- storage ---------------------------------------------------------------------------
+
+  private indexOf(handle: number): number {
+    if (!Number.isInteger(handle) || handle < 0) return NONE;
+    const i = handle % INDEX_SPACE;
+    if (i >= this.used || this.list[i] === NONE || this.gen[i]! !== Math.floor(handle / INDEX_SPACE)) return NONE;
+    return i;
+  }
+
+  private alloc(): number {
+    if (this.values.length === 0) for (let k = 0; k < this.tick.length; k++) this.values.push(undefined);
+    let i = this.free;
+    if (i !== NONE) {
+      this.free = this.next[i]!;
+      return i;
+    }
+    i = this.used++;
+    if (i >= INDEX_SPACE) throw new RangeError(`TimerWheel: more than ${INDEX_SPACE} timers`);
+    if (i >= this.tick.length) this.grow();
+    return i;
+  }
+
+  private release(i: number): void {
+    this.values[i] = undefined;
+    this.list[i] = NONE;
+    this.gen[i] = (this.gen[i]! + 1) % 2 ** 29; // keeps handles below 2^53
+    this.next[i] = this.free;
+    this.free = i;
+  }
+
+  private grow(): void {
+    const n = this.tick.length * 2;
+    const g = <A extends Float64Array | Int32Array | Uint32Array>(a: A, make: (n: number) => A): A => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.tick = g(this.tick, (k) => new Float64Array(k));
+    this.next = g(this.next, (k) => new Int32Array(k));
+    this.prev = g(this.prev, (k) => new Int32Array(k));
+    this.list = g(this.list, (k) => new Int32Array(k));
+    this.gen = g(this.gen, (k) => new Uint32Array(k));
+    for (let k = this.values.length; k < n; k++) this.values.push(undefined);
+  }
+
+  private append(l: number, i: number): void {
+    this.list[i] = l;
+    this.next[i] = NONE;
+    const tail = this.tails[l]!;
+    this.prev[i] = tail;
+    if (tail !== NONE) this.next[tail] = i;
+    else this.heads[l] = i;
+    this.tails[l] = i;
+    this.sizes[l]!++;
+  }
+
+  private unlink(i: number): void {
+    const l = this.list[i]!;
+    const p = this.prev[i]!;
+    const n = this.next[i]!;
+    if (p !== NONE) this.next[p] = n;
+    else this.heads[l] = n;
+    if (n !== NONE) this.prev[n] = p;
+    else this.tails[l] = p;
+    this.sizes[l]!--;
+  }
+
+  /** Moves every timer of list `from` to the end of list `to`. */
+  private spliceAll(from: number, to: number): void {
+    const head = this.heads[from]!;
+    if (head === NONE) return;
+    for (let i = head; i !== NONE; i = this.next[i]!) this.list[i] = to;
+    const tail = this.tails[to]!;
+    if (tail !== NONE) {
+      this.next[tail] = head;
+      this.prev[head] = tail;
+    } else this.heads[to] = head;
+    this.tails[to] = this.tails[from]!;
+    this.sizes[to]! += this.sizes[from]!;
+    this.heads[from] = this.tails[from] = NONE;
+    this.sizes[from] = 0;
+  }
+
+  // ---- the wheel -------------------------------------------------------------------------
 
   private digit(tick: number, level: number): number {
     return Math.floor(tick / this.span[level]!) % this.slots;
   }
 
-  private place(t: WheelTimer<T>): void {
-    if (t.tick <= this.current) {
-      append(this.ready, t);
+  private place(i: number): void {
+    const t = this.tick[i]!;
+    if (t <= this.current) {
+      this.append(this.READY, i);
       return;
     }
-    const levels = this.wheels.length;
-    for (let l = 0; l < levels; l++) {
+    for (let l = 0; l < this.levels; l++) {
       const above = this.span[l + 1]!;
-      if (Math.floor(t.tick / above) === Math.floor(this.current / above)) {
-        append(this.wheels[l]![this.digit(t.tick, l)]!, t);
+      if (Math.floor(t / above) === Math.floor(this.current / above)) {
+        this.append(l * this.slots + this.digit(t, l), i);
         return;
       }
     }
-    append(this.overflow, t);
+    this.append(this.OVERFLOW, i);
   }
 
   /** Offset of the next slot start holding timers, or null. Lower levels always come first. */
   private nextEventTick(): number | null {
-    const levels = this.wheels.length;
-    for (let l = 0; l < levels; l++) {
-      const wheel = this.wheels[l]!;
+    for (let l = 0; l < this.levels; l++) {
       const base = Math.floor(this.current / this.span[l + 1]!) * this.span[l + 1]!;
+      const first = l * this.slots;
       for (let d = this.digit(this.current, l) + 1; d < this.slots; d++) {
-        if (wheel[d]!.size > 0) return base + d * this.span[l]!;
+        if (this.sizes[first + d]! > 0) return base + d * this.span[l]!;
       }
     }
-    if (this.overflow.size > 0) {
+    if (this.sizes[this.OVERFLOW]! > 0) {
       // Jump straight to the rotation of the whole wheel that holds the earliest overflow timer.
-      const whole = this.span[levels]!;
+      const whole = this.span[this.levels]!;
       let min = Infinity;
-      for (let t = this.overflow.head; t; t = t.next) if (t.tick < min) min = t.tick;
+      for (let i = this.heads[this.OVERFLOW]!; i !== NONE; i = this.next[i]!) if (this.tick[i]! < min) min = this.tick[i]!;
       return Math.floor(min / whole) * whole;
     }
     return null;
@@ -270,25 +333,23 @@ export class TimerWheel<T> {
 
   /** Handles reaching `tick`: cascades the slots that start here, then queues level 0's. */
   private fire(tick: number): void {
-    const levels = this.wheels.length;
-    if (tick % this.span[levels]! === 0 && this.overflow.size > 0) this.replaceAll(this.overflow);
-    for (let l = levels - 1; l >= 1; l--) {
+    if (tick % this.span[this.levels]! === 0 && this.sizes[this.OVERFLOW]! > 0) this.replaceAll(this.OVERFLOW);
+    for (let l = this.levels - 1; l >= 1; l--) {
       if (tick % this.span[l]! !== 0) continue;
-      const slot = this.wheels[l]![this.digit(tick, l)]!;
-      if (slot.size > 0) this.replaceAll(slot);
+      const slot = l * this.slots + this.digit(tick, l);
+      if (this.sizes[slot]! > 0) this.replaceAll(slot);
     }
-    spliceAll(this.wheels[0]![this.digit(tick, 0)]!, this.ready);
+    this.spliceAll(this.digit(tick, 0), this.READY);
   }
 
-  private replaceAll(list: List<T>): void {
-    let t = list.head;
-    list.head = list.tail = null;
-    list.size = 0;
-    while (t) {
-      const next = t.next;
-      t.prev = t.next = t.list = null;
-      this.place(t);
-      t = next;
+  private replaceAll(l: number): void {
+    let i = this.heads[l]!;
+    this.heads[l] = this.tails[l] = NONE;
+    this.sizes[l] = 0;
+    while (i !== NONE) {
+      const n = this.next[i]!;
+      this.place(i);
+      i = n;
     }
   }
 }

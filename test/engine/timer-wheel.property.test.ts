@@ -125,6 +125,20 @@ describe('TimerWheel worked example', () => {
     assert.deepEqual(wheel.takeReady().map((t) => t.value), ['D']);
   });
 
+  it('a stale handle never cancels the timer that reused its storage', () => {
+    const wheel = new TimerWheel<string>(0);
+    const old = wheel.add(10, 'old');
+    wheel.advance(10);
+    assert.deepEqual(wheel.takeReady().map((t) => t.value), ['old']);
+    const fresh = wheel.add(20, 'fresh');
+    assert.notEqual(fresh, old);
+    assert.equal(wheel.has(old), false);
+    assert.equal(wheel.cancel(old), false);
+    assert.equal(wheel.has(fresh), true);
+    wheel.advance(20);
+    assert.deepEqual(wheel.takeReady().map((t) => [t.value, t.at, t.handle]), [['fresh', 20, fresh]]);
+  });
+
   it('queues a late add at once, after the timers already ready', () => {
     const wheel = new TimerWheel<string>(1000);
     wheel.add(1001, 'first');

@@ -167,8 +167,14 @@ function deref(doc: OpenApiDocument, value: any): any {
   return value;
 }
 
+/** Defines `target[key]` as a value computed on first read and then kept. */
+function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  let value: T[K] | undefined;
+  Object.defineProperty(target, key, { enumerable: true, get: () => (value ??= make()) });
+}
+
 /**
- * Every operation of the document by operationId, validators compiled once.
+ * Every operation of the document by operationId, validators compiled once, on first use.
  * Throws when an operationId repeats or a schema does not compile in strict mode.
  */
 export function getOperations(): Map<string, OperationInfo> {
@@ -201,12 +207,15 @@ export function getOperations(): Map<string, OperationInfo> {
         operationId: id, method: upper, path, server, public: isPublic, credentials, scope,
         idempotent: op['x-idempotent'] === true,
       };
+      // Validators compile on first use: a process pays only for the operations it serves
+      // (compiling all ~60 up front cost about a second per server start). The schema test
+      // compiles every one of them in strict mode, so a broken schema still fails the suite.
       const body = deref(doc, op.requestBody)?.content?.['application/json']?.schema;
-      if (body) info.validateBody = bodyAjv.compile(rewriteRefs(body));
+      if (body) lazy(info, 'validateBody', () => bodyAjv.compile(rewriteRefs(body)));
       const query = paramsSchema(params.filter((p) => p.in === 'query'));
-      if (query) info.validateQuery = queryAjv.compile(query);
+      if (query) lazy(info, 'validateQuery', () => queryAjv.compile(query));
       const pathParams = paramsSchema(params.filter((p) => p.in === 'path'));
-      if (pathParams) info.validateParams = bodyAjv.compile(pathParams);
+      if (pathParams) lazy(info, 'validateParams', () => bodyAjv.compile(pathParams));
       ops.set(id, info);
     }
   }

@@ -25,7 +25,8 @@ const n = Number(args().get('n') ?? 100_000);
 const capMs = Number(args().get('cap-s') ?? 180) * 1000;
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-bench-'));
 const db = openDatabase(join(dir, 'bench.sqlite'));
-const inner = createSqliteStore(db);
+// Checkpoints on a worker thread, as the host runs its production store (see SqliteStoreOptions).
+const inner = createSqliteStore(db, { checkpointInWorker: true });
 
 // Time-ordered ids (like UUIDv7): rows of one spike sit together in the B-trees.
 let seq = 0;
@@ -143,6 +144,7 @@ printResult({
   dispatched: recorded, complete: recorded >= n, drain_s: r2(drainS), slowest_unit_ms: r2(slowest.ms), slowest_unit_rows: slowest.rows, slowest_unit_vs_due_ms: slowest.at - due, rss_at_start_mib: r2(startRss), units: stats.units,
   memo_hits: stats.memo.occurrence.hits + stats.memo.attempt.hits, memo_misses: stats.memo.occurrence.misses + stats.memo.attempt.misses,
 });
+await inner.close();
 db.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

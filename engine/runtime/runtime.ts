@@ -74,8 +74,12 @@ function compareKey(at: EpochMs, kind: string, id: string, c: DueCursor): number
   return id < c.id ? -1 : id > c.id ? 1 : 0;
 }
 
+/**
+ * Key of a row in the map of wheel handles. Occurrences use their id as is (no string built
+ * per entry: a spike holds a million of them); standalone attempts, which are few, a prefix.
+ */
 function wheelKey(kind: Ref['kind'], id: string): string {
-  return kind === 'occurrence' ? `o${id}` : `a${id}`;
+  return kind === 'occurrence' ? id : `\u0000a${id}`;
 }
 
 /**

@@ -44,3 +44,30 @@ describe('SqliteStore inside the host’s own transaction', () => {
     }
   });
 });
+
+describe('SqliteStore with checkpoints in a worker thread', () => {
+  it('checkpoints the WAL off the event loop and closes cleanly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
+    const db = openDatabase(join(dir, 'test.sqlite'));
+    const store = createSqliteStore(db, { checkpointInWorker: true, checkpointIntervalMs: 10 });
+    try {
+      assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 0);
+      const rows = Array.from({ length: 500 }, () => sampleOccurrence());
+      for (let i = 0; i < rows.length; i += 50) store.transact((tx) => rows.slice(i, i + 50).forEach((o) => tx.insertOccurrence(o)));
+      let done = false;
+      for (let i = 0; i < 200 && !done; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        // [busy, frames in the WAL, frames checkpointed]: the worker has copied everything back.
+        const [status] = db.pragma('wal_checkpoint(NOOP)') as { busy: number; log: number; checkpointed: number }[];
+        done = status!.log > 0 && status!.checkpointed === status!.log;
+      }
+      assert.ok(done, 'the worker checkpointed the WAL');
+      assert.equal(store.transact((tx) => tx.listDue(Number.MAX_SAFE_INTEGER, 1000)).length, rows.length);
+    } finally {
+      await store.close();
+      assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 1000);
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

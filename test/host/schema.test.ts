@@ -10,6 +10,7 @@ import {
   COMPONENTS_ID, createAjv, getErrorCatalogue, getOperations, loadOpenApi, toValidationItems,
 } from '../../schema/load.js';
 import { GENERATED_PATH, generateTypes } from '../../schema/gen.js';
+import { checkText, TEXT_LIMITS } from '../../host/phone/content.js';
 
 /** interfaces.md: every operation, exactly (method, path, operationId). */
 const OPERATIONS: Array<[string, string, string]> = [
@@ -266,12 +267,18 @@ describe('request validation (load.ts)', () => {
     assert.equal(body('updateMe', { greeting_name: null, home_timezone: null, default_retry_policy: null }), null);
   });
 
-  it('applies the content rule to labels, messages and greeting names', () => {
-    for (const ok of ["Rise and shine, Ada!", 'Zoë & Jürgen: 6 a.m. (gym)', "Let's go - day 3; 2 of 5?", 'e.g. coffee']) {
+  it('applies the content rule to labels, messages and greeting names, as host/phone/content.ts does', () => {
+    // ’ (U+2019) is the apostrophe iOS types by default; it is allowed alongside '.
+    const good = ["Rise and shine, Ada!", 'Zoë & Jürgen: 6 a.m. (gym)', "Let's go - day 3; 2 of 5?", 'e.g. coffee', 'Let’s go, it’s Zoë’s day'];
+    const bad = ['see example.com', 'mail a@b', 'call 555-123-4567', 'call (555) 1234567', 'http://x', 'new\nline', '', 'it‘s', 'say “hi”'];
+    for (const ok of good) {
       assert.equal(body('createSchedule', { kind: 'once', message: ok }), null, ok);
+      assert.equal(body('updateMe', { greeting_name: ok.slice(0, 40) }), null, ok);
+      assert.equal(checkText(ok, TEXT_LIMITS.message).ok, true, ok);
     }
-    for (const bad of ['see example.com', 'mail a@b', 'call 555-123-4567', 'call (555) 1234567', 'http://x', 'new\nline', '']) {
-      assert.equal(body('createSchedule', { kind: 'once', message: bad })?.code, 'message_disallowed_content', bad);
+    for (const no of bad) {
+      assert.equal(body('createSchedule', { kind: 'once', message: no })?.code, 'message_disallowed_content', no);
+      assert.equal(checkText(no, TEXT_LIMITS.message).ok, false, no);
     }
   });
 

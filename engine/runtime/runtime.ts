@@ -114,7 +114,12 @@ class RuntimeImpl implements Runtime {
   private ticking = false;
   private inbox: Input[] = [];
   private flushing: Promise<void> | null = null;
+  /** Effects and flushes in progress (what `idle()` and a tick's end wait for). */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /**
+   * Running flushes collect the effects started while they run, so that a telephony event's
+   * promise resolves after its own consequences (a hang-up, a text) and not before.
+   */
   private readonly collectors = new Set<(p: Promise<unknown>) => void>();
   private slotWaiters: (() => void)[] = [];
   private readonly counters = { dispatched: 0, units: 0 };

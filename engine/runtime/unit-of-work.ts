@@ -24,7 +24,7 @@ import type { AttemptEvent, ClosingPhrase, KeypadKey } from '../machines/attempt
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';
 import type { AttemptOutcome, DueVerdict, OccurrenceEvent } from '../machines/occurrence.machine.js';
-import { attemptFacts, attemptStep, isWakeUpKind, occurrenceFacts, occurrenceStep } from './facts.js';
+import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
 import type { ResolvedRuntimeOptions } from './options.js';
 
 /** A row's wheel key after the unit of work: `at` null means nothing is due. */
@@ -499,6 +499,3 @@ export function wakeUpScript(o: OccurrenceRecord): CallScript {
 export function fallbackEffect(o: OccurrenceRecord, opt: ResolvedRuntimeOptions): Effect {
   return { type: 'SendText', occurrenceId: o.id, to: o.to, body: opt.fallbackText(o), idempotencyKey: `fallback:${o.id}` };
 }
-
-/** Re-exported for the runtime: kinds that belong to a wake-up call. */
-export { isWakeUpKind };

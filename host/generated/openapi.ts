@@ -201,7 +201,7 @@ export interface paths {
         put?: never;
         /**
          * Turn calls back on
-         * @description Requires explicit re-consent (consent true; else 400 confirmation_required). Clears calls_revoked_at. Only the holder, in the app or on the web: API keys get 403 insufficient_scope.
+         * @description Requires explicit re-consent (consent true; else 400 confirmation_required). Clears calls_revoked_at only; a repeat (calls already on) answers 200 and changes nothing. A number blocked by key 9 stays blocked (calls to it: 403 number_blocked) until it is verified again with a code (POST .../verify/start, then verify/check), because whoever pressed 9 need not be the account holder. Only the holder, in the app or on the web: API keys get 403 insufficient_scope.
          */
         post: operations["resumeCalls"];
         delete?: never;
@@ -237,7 +237,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Usage counters */
+        /**
+         * Usage counters
+         * @description Calls counted in the current period (see UsageOut; what counts: Wake-up calls in the description above).
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -554,7 +557,7 @@ export interface paths {
         };
         /**
          * List calls (attempts)
-         * @description Paged, newest first (by created_at, then id): every attempt of every wake-up call plus standalone test calls.
+         * @description Paged, newest first (by created_at, then insertion order): every attempt of the account's wake-up calls plus its standalone test calls. Demo calls are never listed.
          */
         get: operations["listCalls"];
         put?: never;
@@ -576,7 +579,7 @@ export interface paths {
         };
         /**
          * One call
-         * @description Poll every 2 seconds while live is true. Without credentials only a demo call can be read (its unguessable id, returned by POST /demo/call, is the capability); any other call then answers 401 unauthenticated.
+         * @description Poll every 2 seconds while live is true. A demo call is readable by anyone holding its id (unguessable, returned by POST /demo/call: the id is the capability). Without credentials, any id that is not a demo call, existing or not, answers 401 unauthenticated, so ids cannot be probed. With credentials, another account's call answers 404 not_found.
          */
         get: operations["getCall"];
         put?: never;
@@ -639,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a call
-         * @description pending, dispatching, calling or waiting: becomes cancelled (outcome_reason cancelled); a call ringing now is hung up. Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged (a recurring call rings again on its next day).
+         * @description pending, dispatching, calling or waiting (between attempts: its remaining retries and snoozes are dropped): becomes cancelled (outcome_reason cancelled); a call ringing now is hung up (attempt status canceled). Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged: the chain stores its next call (a recurring call rings again on a later date; a one-off becomes completed).
          */
         post: operations["cancelOccurrence"];
         delete?: never;
@@ -780,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Place a test call to the number
-         * @description One real call now, counted as one wake-up call of usage (and in the daily cap). While a test call to the number is live, the request answers 200 with that one instead of placing another. Poll GET /calls/{call_id}.
+         * @description One real call now (kind test) speaking a short test message, counted as one wake-up call of usage and one call of the daily cap (a call the provider refused or failed does not count). Checks in order: 404 not_found; 200 with the live test call to that number if there is one (nothing placed); 400 phone_number_unverified; then the refusals in order: 403 calls_revoked, 403 number_blocked, 402 no_entitlement, 429 daily_cap_reached (Retry-After = seconds to the next 00:00 UTC). A refusal stores nothing. Otherwise 201 with the new call (status requested); the number's last_test_call_at is written with it. Keys 1 and 9 work as on a wake-up call (9 turns calls off and blocks the number); there is no snooze. Poll GET /calls/{call_id}.
          */
         post: operations["testCallPhoneNumber"];
         delete?: never;
@@ -842,13 +845,13 @@ export interface paths {
         };
         /**
          * List wake-up calls
-         * @description Paged, newest first (by created_at, then id); each embeds next_occurrence.
+         * @description Paged, newest first (by created_at, then insertion order); each embeds next_occurrence. status filters on ScheduleOut.status.
          */
         get: operations["listSchedules"];
         put?: never;
         /**
          * Create a wake-up call
-         * @description See ScheduleIn for the three creation modes, defaults and limits. Creating does not need an entitlement; a call placed without one ends with outcome_reason no_entitlement. 403 calls_revoked while calls are turned off.
+         * @description See ScheduleIn for the three creation modes, defaults and limits. Order of the checks: the body (400), the number (400 phone_number_not_owned, phone_number_unverified: checked even when enabled is false), then the account rules. A schedule that will ring needs calls turned on and an entitlement, checked in this order: 403 calls_revoked (key 9; lifted by POST /me/resume-calls), 403 number_blocked, 402 no_entitlement. Saved with enabled false (or with no call left to ring) it needs none of them; turning it on later checks them. The first call is stored at once (next_occurrence). The daily cap is not checked here: a call due past it ends cancelled (daily_cap_reached).
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -868,7 +871,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a new wake-up call
-         * @description Takes the body of POST /schedules, saves nothing, and raises the errors saving would raise.
+         * @description Takes the body of POST /schedules, saves nothing, and raises the errors saving would raise (402 and 403 included); the same checks run in the same order.
          */
         post: operations["previewSchedule"];
         delete?: never;
@@ -892,14 +895,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a wake-up call
-         * @description A pending call is cancelled. A schedule none of whose calls rang yet is removed; one whose call already rang is kept, disabled, as history. 409 occurrence_in_progress while its call is ringing.
+         * @description A pending call is cancelled, and so are the remaining retries of a call between attempts (waiting). A schedule none of whose calls was placed (first attempt dispatched) is removed with its occurrences (404 afterwards). One with a call placed is kept as history: enabled false, status disabled, next_occurrence null; deleting it again answers 204 and changes nothing but updated_at. 409 occurrence_in_progress while a call is being placed or rings.
          */
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
         /**
          * Change a wake-up call
-         * @description See SchedulePatchIn. 409 occurrence_in_progress while its call is ringing. On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on.
+         * @description See SchedulePatchIn. 409 occurrence_in_progress while its call is being placed or rings (occurrence dispatching or calling). On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on. Turning a schedule on, or giving it a new number, applies the account rules of POST /schedules: 403 calls_revoked, 403 number_blocked, then 402 no_entitlement (402 only when it turns on).
          */
         patch: operations["updateSchedule"];
         trace?: never;
@@ -917,7 +920,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a recurring call
-         * @description Sets paused_until to the local date: no call rings on dates up to and including it; a pending call on such a date is cancelled. A one-off: 400 not_recurring.
+         * @description Sets paused_until to until, a local date in the call's zone: no call rings on dates up to and including it. until must be today or later in the call's zone (else 400 validation_error, field until) and at most 400 days ahead (400 date_too_far, field until). A pending call on a paused date moves to the first date after it that rings (same occurrence id); with none left the pending call is cancelled and the schedule becomes completed. 409 occurrence_in_progress while a call is being placed or rings. A one-off: 400 not_recurring. It follows every rule of PATCH: a schedule that starts ringing again (a completed one whose earlier pause ran past its end date, paused again to an earlier date) applies the account rules (403 calls_revoked, 403 number_blocked, 402 no_entitlement).
          */
         post: operations["pauseSchedule"];
         delete?: never;
@@ -939,7 +942,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a change
-         * @description Takes the body of PATCH /schedules/{schedule_id}, saves nothing, and raises the errors saving would raise; 409 occurrence_in_progress while the call is ringing.
+         * @description Takes the body of PATCH /schedules/{schedule_id}, saves nothing, and raises the errors saving would raise (402 and 403 included); 409 occurrence_in_progress while the call is being placed or rings.
          */
         post: operations["previewScheduleChange"];
         delete?: never;
@@ -961,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused recurring call
-         * @description Clears paused_until. A one-off: 400 not_recurring.
+         * @description Clears paused_until. No 409: a call in progress finishes and the change applies after it. A one-off: 400 not_recurring. It follows every rule of PATCH: a schedule that starts ringing again (a completed one whose pause ran past its end date) applies the account rules (403 calls_revoked, 403 number_blocked, 402 no_entitlement) and needs a verified number of the account (400).
          */
         post: operations["resumeSchedule"];
         delete?: never;
@@ -983,7 +986,7 @@ export interface paths {
         put?: never;
         /**
          * Skip the next call of a recurring call
-         * @description The next call is skipped: the local date of the skipped occurrence (the date the rule produced it for, which differs from the ringing date only when a clock change pushed the call past midnight) is added to skip_dates (kept sorted and without duplicates; dates already past are pruned on save), its pending occurrence is cancelled and next_occurrence moves to the following day it rings. A one-off: 400 not_recurring; while the next call is ringing: 409 occurrence_in_progress.
+         * @description The next call is skipped: its local date (the date the rule produced it for, which differs from the ringing date only when a clock change pushed the call past midnight) is added to skip_dates (kept sorted and without duplicates; dates already past are pruned on save), and the pending call moves (same occurrence id) to the following date it rings; with no later date it is cancelled and the schedule becomes completed. While a call is between attempts (waiting), the call after it is the one skipped. With nothing left to skip, the schedule comes back unchanged. skip_dates holds at most 100 dates (more: 400 validation_error, field skip_dates). A one-off: 400 not_recurring; while a call is being placed or rings: 409 occurrence_in_progress.
          */
         post: operations["skipNextOccurrence"];
         delete?: never;
@@ -1005,7 +1008,7 @@ export interface paths {
         put?: never;
         /**
          * Test call with this schedule's message
-         * @description One real call now to the schedule's number, saying what the wake-up call says; counted as one wake-up call of usage (and in the daily cap). While a test call to that number is live, answers 200 with that one. Poll GET /calls/{call_id}.
+         * @description One real call now (kind test) to the schedule's number, speaking the schedule's greeting and message and ringing for its ring_timeout_seconds; counted as one wake-up call of usage and one call of the daily cap (a call the provider refused or failed does not count). Checks in order: 404 not_found; 400 validation_error (field schedule_id) when the schedule's number was deleted; 200 with the live test call to that number if there is one (nothing placed); 400 phone_number_unverified; then the refusals in order: 403 calls_revoked, 403 number_blocked, 402 no_entitlement, 429 daily_cap_reached (Retry-After = seconds to the next 00:00 UTC). A refusal stores nothing. Otherwise 201 with the new call (status requested); the number's last_test_call_at is written with it. Keys 1 and 9 work as on a wake-up call (9 turns calls off and blocks the number); there is no snooze. Poll GET /calls/{call_id}.
          */
         post: operations["testCallSchedule"];
         delete?: never;
@@ -1025,7 +1028,7 @@ export interface paths {
         };
         /**
          * Upcoming calls
-         * @description The stored next call first, then computed (unstored, occurrence_id null) ones, honouring paused_until, skip_dates and end_date.
+         * @description The stored unfinished call first (occurrence_id set; a call still in progress is always the first item), then computed (unstored, occurrence_id null) ones after it, honouring paused_until, skip_dates and end_date, count in all. A disabled or completed schedule gives an empty list, apart from a call still in progress.
          */
         get: operations["listUpcoming"];
         put?: never;
@@ -1242,14 +1245,14 @@ export interface components {
             ring_timeout_seconds?: number;
             snooze_minutes?: number;
         } | null;
-        /** @description The account's plan as it stands now. */
+        /** @description The account's plan as it stands now. Until paid plans exist the only plan is the trial (7 days from the first sign-in, 5 calls, test calls included): during it code trial, name "Free trial", entitled true, status trialing; after it (days over or calls used up) code null, name null, entitled false, status none. */
         Plan: {
             /**
              * @description Plan code (see GET /billing/plans); `trial` during the trial; null with no plan.
              * @example traveler_monthly
              */
             code: string | null;
-            /** @description A wake-up call to a Tier A number would be placed now (subscription calls, free trial or pack credits); false means the account needs a plan. */
+            /** @description A new wake-up call would be placed now (today: the trial has days and calls left); false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
             entitled: boolean;
             /** @example Traveler */
             name: string | null;
@@ -1259,7 +1262,7 @@ export interface components {
              */
             source: "web" | "ios_store" | "android_store" | "manual" | null;
             /**
-             * @description trialing: in the 7-day, 5-call trial; active: a paid subscription or credits; past_due: a renewal payment failed and the provider is retrying (still entitled); canceled: the subscription ends at period_end (entitled until then); none: no trial left and no plan.
+             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left; none: no trial left and no plan. This server gives only these two (no paid plans yet). Reserved for paid plans: active (a paid subscription or credits), past_due (a renewal payment failed and the provider is retrying; still entitled), canceled (the subscription ends at period_end; entitled until then).
              * @enum {string}
              */
             status: "trialing" | "active" | "past_due" | "canceled" | "none";
@@ -1723,6 +1726,7 @@ export interface components {
             consent?: true | null;
         };
         UsageTrial: {
+            /** @description Trial calls left; 0 once the trial's days are over, whatever calls were not used. */
             calls_left: number;
             /**
              * Format: date-time
@@ -1730,14 +1734,14 @@ export interface components {
              */
             ends_at: string;
         };
-        /** @description Calls counted in the current period. A placed call counts once (its retries and snoozes do not); test calls count. Trial: 7 days from the first sign-in, 5 calls. */
+        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. Until paid plans exist the period is the trial (7 days from the first sign-in, 5 calls): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used (calls placed inside the trial window), and credits_remaining is 0. */
         UsageOut: {
             /** @description Calls the plan (or the trial) includes in the current period. */
             calls_included: number;
             calls_used: number;
             /** @description Pack credits left. */
             credits_remaining: number;
-            /** @description At most 20% of the period's included calls (trial calls during the trial) remain, and no credits. */
+            /** @description At most 20% (rounded down) of the included calls remain (1 of 5 in the trial), or the plan is not entitled. */
             near_limit: boolean;
             /**
              * Format: date-time
@@ -2049,7 +2053,7 @@ export interface components {
             /** @description 1-based number of the attempt within its occurrence (1 for standalone calls). */
             n: number;
             /**
-             * @description scheduled (due later), requested (intent stored, provider being asked), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), canceled (hung up by the service, e.g. the occurrence was cancelled).
+             * @description scheduled (due later; reserved: this server creates an attempt when it is due, so it does not show it), requested (intent stored, provider being asked or accepted and not yet ringing), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off, number blocked), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), canceled (hung up by the service, e.g. the occurrence was cancelled).
              * @enum {string}
              */
             status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
@@ -2084,7 +2088,7 @@ export interface components {
             answered_at: string | null;
             /**
              * Format: date-time
-             * @description UTC, ending in Z.
+             * @description When the provider reported the end; for a call the provider refused, or one ended by the watchdog without hearing the provider, the instant its final status was recorded. null while live. UTC, ending in Z.
              */
             ended_at: string | null;
             /** @enum {string|null} */
@@ -2092,7 +2096,7 @@ export interface components {
             /** @description Keys pressed. */
             digits: string | null;
             duration_seconds: number | null;
-            /** @description Why the provider refused or failed the call (a short machine word such as provider_error or number_blocked); empty when there was no error. */
+            /** @description Why the call failed (status failed), a short code; empty string when there was no error. When placing it: provider_refused (the provider would not place it), invalid_number, number_blocked (the provider's own block list), provider_unavailable (the provider could not be reached or rejected the credentials). While it ran: provider_timeout (no word from the provider before the watchdog gave up), or the provider's own error code for a call it reported failed (with Twilio, its numeric ErrorCode as a string), else provider_failed. New codes may be added. */
             error_code: string;
         };
         AttemptPage: {
@@ -2105,14 +2109,18 @@ export interface components {
             e164_masked: string;
             label: string;
         };
-        /** @description A concrete instant at which a schedule rings. Status: pending (waiting for its instant), dispatching (the first attempt is being placed), calling (an attempt is ringing or talking), waiting (project addition: between attempts, a retry or a snooze is due); finished: confirmed (key 1), missed (no attempt answered: no answer or busy; or dispatched too late), failed (the provider refused or failed every attempt), cancelled (by the API, by key 9, or refused by the account rules before dialling), unconfirmed (attempts ran out and somebody or a machine answered without pressing 1; final). Late dispatch after downtime: an attempt up to 10 minutes late still rings; later than that the occurrence ends missed with outcome_reason late_dispatch and the fallback text goes out if sms_fallback. A call may start up to 30 seconds before its instant so that a peak rings on time. */
+        /** @description A concrete instant at which a schedule rings. When it finishes, the schedule's next call is stored at once (see Wake-up calls: the chain). Late dispatch after downtime: an attempt up to 10 minutes late still rings; later than that the occurrence ends missed with outcome_reason late_dispatch and the fallback text goes out if sms_fallback. Provider pacing is off in this server, so a call starts at its instant. */
         OccurrenceOut: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             schedule_id: string;
+            /** @description The schedule's label when the call was stored; "Wake-up call" when none was stored. */
             label: string;
-            /** @enum {string} */
+            /**
+             * @description pending: waiting for its instant. dispatching: an attempt's intent is stored; the provider is being asked, or has accepted the call and not yet reported it ringing. calling: the phone is ringing or the call is answered. waiting (project addition): between attempts; a retry or a snooze is due. Finished: confirmed (key 1), missed (nobody or nothing answered, or dispatch too late), failed (the provider refused or failed every attempt), cancelled (by the API, by key 9, or refused by the account rules before dialling), unconfirmed (attempts ran out; somebody or a machine answered but nobody pressed 1). unconfirmed is final.
+             * @enum {string}
+             */
             status: "pending" | "dispatching" | "calling" | "waiting" | "confirmed" | "missed" | "failed" | "cancelled" | "unconfirmed";
             /**
              * @description How the instant was derived: one_off (a wall time), in_minutes (N minutes from creation), weekly (the recurring rule), moved (a travel move).
@@ -2120,7 +2128,7 @@ export interface components {
              */
             derivation_source: "one_off" | "in_minutes" | "weekly" | "moved";
             /**
-             * @description Why it finished; null while not finished. confirmed (key 1), stopped (key 9), no_input, voicemail, no_answer, busy (of the last attempt), provider_error, cancelled, late_dispatch (more than 10 minutes late after downtime), calls_revoked, number_blocked, no_entitlement, daily_cap_reached (refused before dialling), snoozes_exhausted.
+             * @description Why it finished; null while not finished. With status confirmed: confirmed (key 1). With unconfirmed: no_input (attempts ran out; a person answered some attempt without pressing 1), voicemail (attempts ran out; only a machine answered), snoozes_exhausted (key 2 with no snooze left). With missed: no_answer or busy (attempts ran out, none answered; the last such result), late_dispatch (due more than 10 minutes late, after downtime). With failed: provider_error (the provider refused or failed the attempts). With cancelled: cancelled (POST /occurrences/{occurrence_id}/cancel, or the schedule changed, paused, skipped or deleted), stopped (key 9), or a refusal when an attempt was due, before dialling: calls_revoked (calls turned off, or the account is gone), number_blocked, no_entitlement, daily_cap_reached.
              * @enum {string|null}
              */
             outcome_reason: "confirmed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "provider_error" | "cancelled" | "late_dispatch" | "calls_revoked" | "number_blocked" | "no_entitlement" | "daily_cap_reached" | "snoozes_exhausted" | null;
@@ -2140,12 +2148,14 @@ export interface components {
              * @description When the app backup alarm rings (UTC); moves on snooze; null without backup_alarm.
              */
             backup_alarm_at: string | null;
+            /** @description The number it rings; null once that number was deleted. */
             phone_number: components["schemas"]["PhoneRef"] | null;
+            /** @description Attempts made so far, placed or refused. */
             attempt_count: number;
             snooze_count: number;
             /**
              * Format: date-time
-             * @description UTC, ending in Z.
+             * @description When the first attempt's intent was stored (UTC, ending in Z); null before.
              */
             dispatched_at: string | null;
             /**
@@ -2298,7 +2308,9 @@ export interface components {
          *     - one-off at a wall time: kind once, local_date and local_time (local_time without local_date gives 400 local_date_required);
          *     - one-off in N minutes: kind once, in_minutes (1 to 1440); it rings exactly N × 60 seconds after the request; sending local_date or local_time as well gives 400 validation_error (field in_minutes);
          *     - recurring: kind recurring, days_of_week (at least one; none gives 400 days_of_week_empty) and local_time.
-         *     timezone null uses the account's home_timezone; with none set, UTC for in_minutes and 400 validation_error (field timezone) otherwise. phone_number_id null uses the account's primary number (none: 400 validation_error, field phone_number_id). A wall time already passed gives 400 time_in_past; a local_date, start_date or paused_until more than 400 days after today in the call's zone gives 400 date_too_far. Dates are local dates in the call's zone; start_date and end_date are inclusive; end_date before start_date gives 400 validation_error. Clock changes follow the rules under Time zones. label null: "Wake-up call". enabled defaults to true, backup_alarm to the account's default_backup_alarm, sms_fallback to false. Unknown fields are ignored.
+         *     On a one-off, days_of_week, start_date, end_date, paused_until and skip_dates are ignored; on a recurring call, local_date and in_minutes are ignored.
+         *     timezone null uses the account's home_timezone; with none set, UTC for in_minutes and 400 validation_error (field timezone) otherwise. timezone is stored under its canonical name. phone_number_id null uses the account's primary number (none: 400 validation_error, field phone_number_id). A wall time must be strictly after now (the current minute gives 400 time_in_past); a local_date, start_date or paused_until more than 400 days after today in the call's zone gives 400 date_too_far. Dates are local dates in the call's zone; start_date and end_date are inclusive; end_date before start_date gives 400 validation_error. Clock changes follow the rules under Time zones. label null: "Wake-up call". enabled defaults to true, backup_alarm to the account's default_backup_alarm, sms_fallback to false. Unknown fields are ignored.
+         *     A schedule that will ring needs calls turned on and an entitlement, checked in this order: 403 calls_revoked (key 9; lifted by POST /me/resume-calls), 403 number_blocked, 402 no_entitlement. Saved with enabled false it needs none of them; turning it on later checks them.
          */
         ScheduleIn: {
             /** @enum {string} */
@@ -2334,13 +2346,13 @@ export interface components {
             paused_until?: string | null;
             /**
              * Format: uuid
-             * @description A verified number of this account (400 phone_number_not_owned, phone_number_unverified, number_blocked as 403).
+             * @description A verified number of this account. An id naming no number of this account (another account's, a deleted one, or none at all; also a value that is not a UUID) gives 400 phone_number_not_owned, so other accounts' ids cannot be probed. The number must be verified even when enabled is false (400 phone_number_unverified). A blocked number: 403 number_blocked when the schedule will ring.
              */
             phone_number_id?: string | null;
             retry_policy?: components["schemas"]["RetryPolicyIn"];
             /** @description Local dates on which a recurring call does not ring, at most 100 (more: 400 validation_error); kept sorted and without duplicates; dates before today in the call's zone are dropped on save. */
             skip_dates?: string[] | null;
-            /** @description A text goes to the number when the call ends missed, unconfirmed or failed. */
+            /** @description A text goes to the number when the call ends missed, unconfirmed or failed (once per call, never to a blocked number; wording under Wake-up calls). */
             sms_fallback?: boolean | null;
             /**
              * Format: date
@@ -2350,7 +2362,19 @@ export interface components {
             /** @description IANA city zone or UTC (400 invalid_timezone, timezone_not_allowed; see Time zones); stored under its canonical name. */
             timezone?: string | null;
         };
-        /** @description The fields of ScheduleIn except created_in_timezone and in_minutes; kind is optional too. Every field optional: a field left out is unchanged; null clears a nullable field of the Schedule (end_date also accepts the empty string) and leaves the others unchanged. On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on. Changing when it rings replaces the pending next occurrence. 409 occurrence_in_progress while its call is ringing. Unknown fields are ignored. */
+        /**
+         * @description The fields of ScheduleIn except created_in_timezone and in_minutes; kind is optional too. Every field is optional: a field left out is unchanged. Unknown fields are ignored.
+         *     - null leaves unchanged: label, kind, local_time, timezone, days_of_week, skip_dates, enabled, backup_alarm, sms_fallback, phone_number_id.
+         *     - null clears: message, greeting_name (the account's is then used), local_date (a one-off at a wall time then gives 400 local_date_required), start_date (becomes today), end_date (the empty string too), paused_until, retry_policy (the account's default).
+         *     - On a recurring schedule, end_date null or empty clears the end date and turns a disabled or completed schedule back on.
+         *     - A new time amends the pending call in place: same occurrence id.
+         *     - enabled true on a one-off that is not active checks its time again (400 time_in_past).
+         *     - An in-N-minutes call keeps its exact instant until a request sends any of kind, local_date, local_time, timezone, days_of_week, start_date, end_date, paused_until or skip_dates (even with the value shown or one a one-off ignores; null counts for the four date fields). It then becomes a call at that wall time (derivation_source one_off, to the minute); fields not sent keep the values shown.
+         *     - Turning a schedule on, or giving it a new number, applies the account rules of POST /schedules: 403 calls_revoked, 403 number_blocked, then 402 no_entitlement (402 only when it turns on). The number rules of ScheduleIn.phone_number_id apply to a new number and to the number of a schedule turning on.
+         *     - A schedule whose number was removed turns on with the account's primary number; with none, 400 validation_error on phone_number_id.
+         *     - 409 occurrence_in_progress while its call is being placed or rings (dispatching, calling).
+         *     - While its call is between attempts (waiting), the call finishes its own attempts (as they were: number, message and retry policy) and the change applies from the next call; turning the schedule off does not stop those attempts (POST /occurrences/{occurrence_id}/cancel does). A schedule rings at most once per local date, so that next call is on a later date.
+         */
         SchedulePatchIn: {
             /** @enum {string|null} */
             kind?: "once" | "recurring" | null;
@@ -2382,6 +2406,7 @@ export interface components {
              */
             until: string;
         };
+        /** @description The schedule's stored unfinished occurrence (status pending, dispatching, calling or waiting); the full record is GET /occurrences/{id}. */
         NextOccurrence: {
             /** Format: uuid */
             id: string;
@@ -2404,7 +2429,7 @@ export interface components {
              */
             backup_alarm_at: string | null;
         };
-        /** @description A wake-up call. Nullable fields: message, greeting_name (null: the account's is used), local_date (null for recurring), created_in_timezone, start_date, end_date, paused_until (null for one-offs or when unset), phone_number (null once its number was deleted), next_occurrence (null when nothing is due: completed, disabled, or past its end). days_of_week and skip_dates are empty arrays for a one-off. retry_policy is the policy in effect: the schedule's own or, when it has none, the account's default as it is now. */
+        /** @description A wake-up call. Nullable fields: message, greeting_name (null: the account's is used), local_date (null for recurring), created_in_timezone, start_date, end_date, paused_until (null for one-offs or when unset), phone_number (null once its number was deleted), next_occurrence. days_of_week and skip_dates are empty arrays for a one-off. An in-N-minutes call shows the local_date and local_time (to the minute) of its instant in its zone. retry_policy is the policy in effect: the schedule's own or, when it has none, the account's default as it is now. The chain of calls is described under Wake-up calls: when a call finishes the next one is stored at once, strictly after it and on a later local date. */
         ScheduleOut: {
             /** Format: uuid */
             id: string;
@@ -2434,7 +2459,7 @@ export interface components {
             skip_dates: string[];
             enabled: boolean;
             /**
-             * @description active: it will ring; completed: a one-off that rang, or a recurring call past its end_date; disabled: turned off (enabled false), or kept as history after DELETE.
+             * @description active: it will ring (or its call is still in progress); completed: no call left to ring (a one-off that rang or was cancelled, a recurring call past its end_date or paused through it); disabled: turned off (enabled false), kept as history after DELETE, or turned off by the service because its number or account was gone when its next call was due to be stored.
              * @enum {string}
              */
             status: "active" | "completed" | "disabled";
@@ -2442,6 +2467,7 @@ export interface components {
             sms_fallback: boolean;
             retry_policy: components["schemas"]["RetryPolicy"];
             phone_number: components["schemas"]["PhoneRef"] | null;
+            /** @description The stored unfinished occurrence (pending, dispatching, calling or waiting), else null. A schedule turned off while its call is between attempts still shows that call until it finishes. */
             next_occurrence: components["schemas"]["NextOccurrence"] | null;
             /**
              * @description The credential that created it: app session, web session or API key.
@@ -2466,7 +2492,7 @@ export interface components {
         UpcomingItem: {
             /**
              * Format: uuid
-             * @description The stored next call's id; null for computed (unstored) ones.
+             * @description The stored unfinished call's id; null for computed (unstored) ones. In SchedulePreview.first: the pending occurrence's id when saving would amend it in place, else null.
              */
             occurrence_id: string | null;
             /**
@@ -2482,8 +2508,9 @@ export interface components {
         UpcomingList: {
             items: components["schemas"]["UpcomingItem"][];
         };
+        /** @description What saving the body would do, computed by the same code as the save (nothing is stored). */
         SchedulePreview: {
-            /** @description The first call it would ring (occurrence_id null when nothing is stored yet); null when it would not ring (disabled, or paused past its end). */
+            /** @description The first call it would ring: occurrence_id is the pending occurrence's id when saving would amend it in place, else null (a new call, or the call after one still in progress). null when it would not ring (turned off, a one-off already past, no call left before the end date). */
             first: components["schemas"]["UpcomingItem"] | null;
             notice: components["schemas"]["Notice"];
             phone_number: components["schemas"]["PhoneRef"] | null;
@@ -2493,8 +2520,14 @@ export interface components {
              */
             repeat: string;
             /**
-             * @description The preview line.
-             * @example Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Mon 3 March.
+             * @description The preview line (English). Forms:
+             *     - one-off: "Rings +1 ••••••0123 once, on Fri 12 March 2027 at 07:15 (America/New_York)."
+             *     - in N minutes: "Rings +1 ••••••0123 once, in 20 minutes: at 07:20 (UTC) on Fri 12 March 2027."
+             *     - recurring: "Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Thu 11 March 2027, until Fri 30 April 2027." (every day, on weekdays, at weekends, or on Mon, Wed and Fri; ", until ..." only with an end_date)
+             *     - turned off: "Turned off: it will not ring until it is enabled again."
+             *     - nothing left: "It will not ring: its call has already passed." (one-off) or "It will not ring: no call is left before its end date." (recurring)
+             *     Without a number the masked number reads "your number".
+             * @example Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Thu 11 March 2027.
              */
             sentence: string;
         };
@@ -4209,6 +4242,7 @@ export interface operations {
             /** @description phone_number_unverified, validation_error (Idempotency-Key). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (trial over: no days or no calls left). */
             402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
@@ -4363,7 +4397,9 @@ export interface operations {
             /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
+            /** @description no_entitlement (the schedule would ring and the trial is over). */
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked (checked in that order, only for a schedule that will ring). */
             403: components["responses"]["Forbidden"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
@@ -4398,6 +4434,8 @@ export interface operations {
             /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (the schedule would ring and the trial is over). */
+            402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4443,7 +4481,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted (or disabled as history). */
+            /** @description Deleted (or kept, disabled, as history). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4454,7 +4492,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description occurrence_in_progress. */
+            /** @description occurrence_in_progress (a call being placed or ringing). */
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4487,10 +4525,12 @@ export interface operations {
             /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (the schedule would ring and the trial is over). */
+            402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description occurrence_in_progress. */
+            /** @description occurrence_in_progress (a call being placed or ringing). */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4525,10 +4565,12 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
-            /** @description not_recurring, date_too_far, validation_error. */
+            /** @description not_recurring, date_too_far (until), validation_error (until before today; Idempotency-Key; phone_number_id when a schedule starting to ring again has no number), phone_number_unverified. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description insufficient_scope (read-only key). */
+            /** @description no_entitlement (the schedule would ring and the trial is over). */
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked (a schedule starting to ring again). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description occurrence_in_progress, idempotency_key_reused. */
@@ -4566,6 +4608,8 @@ export interface operations {
             /** @description invalid_timezone, timezone_not_allowed, time_in_past, date_too_far, invalid_time, days_of_week_empty, local_date_required, in_minutes_out_of_range, invalid_retry_policy, phone_number_unverified, phone_number_not_owned, message_disallowed_content, validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (the schedule would ring and the trial is over). */
+            402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4600,10 +4644,12 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
-            /** @description not_recurring, validation_error (Idempotency-Key). */
+            /** @description not_recurring, validation_error (Idempotency-Key; phone_number_id when a schedule starting to ring again has no number), phone_number_unverified. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description insufficient_scope (read-only key). */
+            /** @description no_entitlement (the schedule would ring and the trial is over). */
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), calls_revoked, number_blocked (a schedule starting to ring again). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description idempotency_key_reused. */
@@ -4635,7 +4681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
-            /** @description not_recurring, validation_error (Idempotency-Key). */
+            /** @description not_recurring, validation_error (Idempotency-Key; skip_dates over 100). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key). */
@@ -4679,9 +4725,10 @@ export interface operations {
                     "application/json": components["schemas"]["AttemptOut"];
                 };
             };
-            /** @description phone_number_unverified, validation_error (no number; Idempotency-Key). */
+            /** @description phone_number_unverified, validation_error (schedule_id: its number was deleted; Idempotency-Key). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (trial over: no days or no calls left). */
             402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];

@@ -1218,7 +1218,7 @@ export interface components {
              */
             message: string;
         };
-        /** @description How a wake-up call retries. Attempts ring at the scheduled instant and then at each of offsets_minutes after it while no attempt was confirmed (`[5, 10]`: +0, +5, +10). Key 2 ends an attempt and the next one rings snooze_minutes later, at most max_snoozes times. */
+        /** @description How a wake-up call retries. Attempts ring at the scheduled instant and then at each of offsets_minutes after it while no attempt was confirmed (`[5, 10]`: +0, +5, +10); a retry follows no answer, busy, a provider failure, voicemail and an answer without a key, and one whose instant has already passed rings at once. Key 2 ends an attempt and the next one rings snooze_minutes after the key press, at most max_snoozes times (the spoken prompt offers 2 only while snoozes remain; 2 with none left ends the call unconfirmed, outcome_reason snoozes_exhausted); after a snooze the offsets count again from the snooze attempt's instant. Keys other than 1, 2 and 9 are ignored. The engine itself hangs up a call still ringing 15 s after ring_timeout_seconds, one the provider never reported ringing after 60 s more (error_code provider_timeout), and an answered call with no key after 120 s (no_input). */
         RetryPolicy: {
             /** @default 2 */
             max_snoozes: number;
@@ -2145,7 +2145,7 @@ export interface components {
             notice: components["schemas"]["Notice"];
             /**
              * Format: date-time
-             * @description When the app backup alarm rings (UTC); moves on snooze; null without backup_alarm.
+             * @description When the app backup alarm rings (UTC): scheduled_at + 120 s, and after a snooze the snooze attempt's instant + 120 s, so the app rings only if the phone call did not wake the person; null without backup_alarm.
              */
             backup_alarm_at: string | null;
             /** @description The number it rings; null once that number was deleted. */
@@ -2425,7 +2425,7 @@ export interface components {
             notice: components["schemas"]["Notice"];
             /**
              * Format: date-time
-             * @description When the app backup alarm rings (UTC), moves on snooze; null without backup_alarm.
+             * @description When the app backup alarm rings (UTC): scheduled_at + 120 s, and after a snooze the snooze attempt's instant + 120 s, so the app rings only if the phone call did not wake the person; null without backup_alarm.
              */
             backup_alarm_at: string | null;
         };

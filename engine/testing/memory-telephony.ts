@@ -32,6 +32,39 @@ export interface MemoryTelephonyOptions {
   talkSeconds?: number;
   /** Seconds after a key press before the callee hangs up if we never do. @defaultValue 60 */
   lingerSeconds?: number;
+  /** Seconds an answering machine records before the provider ends the call. @defaultValue `talkSeconds` */
+  voicemailSeconds?: number;
+  /**
+   * When set, a `verification_code` call offers no keypad: whoever answers only listens, and
+   * the provider ends the call (completed) this many seconds after the answer. When unset,
+   * such calls play the phone's behaviour like any other script.
+   * @defaultValue undefined
+   */
+  codeCallSeconds?: number;
+  /** Seconds a closing sentence (`hangUp` with `say` on an answered call) takes before the end. @defaultValue 2 */
+  closingSaySeconds?: number;
+  /** Makes the provider's id of each accepted call. @defaultValue `SIM` and an 8-digit sequence number */
+  callId?: () => string;
+  /** `detail` of the refusal a `fail` phone produces. @defaultValue 'simulated refusal' */
+  refusalDetail?: string;
+  /**
+   * Whether to keep every call and request in {@link MemoryTelephony.calls} and
+   * {@link MemoryTelephony.requests} for assertions. A long-running process turns it off so
+   * that memory holds only live calls and the idempotency keys' results.
+   * @defaultValue true
+   */
+  keepHistory?: boolean;
+  /**
+   * Arm each later step of an answered call (key press, end) only once the previous event
+   * has been handled, timed from the clock at that moment, instead of arming the whole
+   * timeline when the call is placed. On a virtual clock the instants are the same; what
+   * changes is that a timer the handler arms for the same instant runs before the step, and
+   * on a real clock the steps wait for slow handlers, like a provider waiting on webhooks.
+   * @defaultValue false
+   */
+  chainSteps?: boolean;
+  /** Called when a call is answered, just before `call.answered` is delivered. */
+  onAnswered?: (call: SimulatedCall, by: 'person' | 'machine') => void;
 }
 
 /** One call the simulated provider accepted, kept for assertions. */
@@ -64,17 +97,39 @@ export class MemoryTelephony implements Telephony {
   readonly calls: SimulatedCall[] = [];
   /** Every `placeCall` request received, duplicates included. */
   readonly requests: PlaceCallRequest[] = [];
-  private readonly byKey = new Map<string, SimulatedCall>();
+  /** The result given for each idempotency key, accepted or refused. */
+  private readonly byKey = new Map<string, PlaceCallResult>();
+  /** Calls not yet ended. */
   private readonly byId = new Map<string, SimulatedCall>();
-  private readonly refused = new Map<string, PlaceCallResult>();
   private readonly phones = new Map<string, { answers: PhoneBehaviour[]; ringSeconds: number | undefined; used: number }>();
   private readonly timers = new Map<string, TimerHandle[]>();
   private handler: TelephonyEventHandler = () => undefined;
   private seq = 0;
-  private readonly o: Required<MemoryTelephonyOptions>;
+  private readonly o: Required<Omit<MemoryTelephonyOptions, 'codeCallSeconds' | 'onAnswered'>> &
+    Pick<MemoryTelephonyOptions, 'codeCallSeconds' | 'onAnswered'>;
 
   constructor(options: MemoryTelephonyOptions) {
-    this.o = { setupSeconds: 1, ringSeconds: 5, keySeconds: 3, talkSeconds: 20, lingerSeconds: 60, ...options };
+    const talkSeconds = options.talkSeconds ?? 20;
+    this.o = {
+      setupSeconds: 1,
+      ringSeconds: 5,
+      keySeconds: 3,
+      lingerSeconds: 60,
+      closingSaySeconds: 2,
+      callId: () => `SIM${String(++this.seq).padStart(8, '0')}`,
+      refusalDetail: 'simulated refusal',
+      keepHistory: true,
+      chainSteps: false,
+      ...definedOnly(options),
+      clock: options.clock,
+      talkSeconds,
+      voicemailSeconds: options.voicemailSeconds ?? talkSeconds,
+    };
+  }
+
+  /** Number of calls not yet ended. */
+  get liveCalls(): number {
+    return this.byId.size;
   }
 
   /** Programmes the phone at `to`: one behaviour per call received, the last one repeating. */
@@ -94,21 +149,19 @@ export class MemoryTelephony implements Telephony {
   }
 
   async placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {
-    this.requests.push(request);
+    if (this.o.keepHistory) this.requests.push(request);
     const known = this.byKey.get(request.idempotencyKey);
-    if (known) return { ok: true, callId: known.callId };
-    const refusal = this.refused.get(request.idempotencyKey);
-    if (refusal) return refusal;
+    if (known) return known;
     const phone = this.phones.get(request.to);
     const behaviour: PhoneBehaviour = phone ? phone.answers[Math.min(phone.used++, phone.answers.length - 1)]! : 'confirm';
     if (behaviour === 'fail') {
-      const result: PlaceCallResult = { ok: false, code: 'provider_refused', detail: 'simulated refusal', retryable: false };
-      this.refused.set(request.idempotencyKey, result);
+      const result: PlaceCallResult = { ok: false, code: 'provider_refused', detail: this.o.refusalDetail, retryable: false };
+      this.byKey.set(request.idempotencyKey, result);
       return result;
     }
     const now = this.o.clock.now();
     const call: SimulatedCall = {
-      callId: `SIM${String(++this.seq).padStart(8, '0')}`,
+      callId: this.o.callId(),
       request,
       behaviour,
       placedAt: now,
@@ -118,11 +171,12 @@ export class MemoryTelephony implements Telephony {
       hungUpWith: null,
       events: [],
     };
-    this.calls.push(call);
-    this.byKey.set(request.idempotencyKey, call);
+    if (this.o.keepHistory) this.calls.push(call);
+    const result: PlaceCallResult = { ok: true, callId: call.callId };
+    this.byKey.set(request.idempotencyKey, result);
     this.byId.set(call.callId, call);
     this.plan(call, phone?.ringSeconds ?? this.o.ringSeconds);
-    return { ok: true, callId: call.callId };
+    return result;
   }
 
   async hangUp(callId: string, options?: { say?: string }): Promise<void> {
@@ -133,7 +187,7 @@ export class MemoryTelephony implements Telephony {
     const reason: CallEndReason = call.state === 'answered' ? 'completed' : 'canceled';
     // The closing sentence takes a moment to say; the end is reported from a timer so that
     // the caller's own bookkeeping for hangUp happens first, as with a real provider.
-    const delay = call.state === 'answered' && options?.say ? 2000 : 0;
+    const delay = call.state === 'answered' && options?.say ? this.o.closingSaySeconds * 1000 : 0;
     this.at(call, this.o.clock.now() + delay, () => this.end(call, reason));
   }
 
@@ -156,26 +210,38 @@ export class MemoryTelephony implements Telephony {
     }
     const answerAt = ringAt + s(ringSeconds);
     const by = call.behaviour === 'voicemail' ? 'machine' : 'person';
-    this.at(call, answerAt, () => {
+    const digit = { confirm: '1', snooze: '2', stop: '9' }[call.behaviour as 'confirm' | 'snooze' | 'stop'];
+    const codeCall = call.request.script.kind === 'verification_code' && this.o.codeCallSeconds !== undefined;
+    const afterDigits = (keyAt: EpochMs) => this.at(call, keyAt + s(this.o.lingerSeconds), () => this.end(call, 'completed'));
+    const afterAnswer = (at: EpochMs) => {
+      if (codeCall) {
+        this.at(call, at + s(this.o.codeCallSeconds!), () => this.end(call, 'completed'));
+      } else if (digit) {
+        const keyAt = at + s(this.o.keySeconds);
+        this.at(call, keyAt, async () => {
+          await this.emit(call, { type: 'call.digits', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: this.o.clock.now(), digits: digit });
+          if (this.o.chainSteps && !ended(call)) afterDigits(this.o.clock.now());
+        });
+        if (!this.o.chainSteps) afterDigits(keyAt);
+      } else {
+        const talk = by === 'machine' ? this.o.voicemailSeconds : this.o.talkSeconds;
+        this.at(call, at + s(talk), () => this.end(call, 'completed'));
+      }
+    };
+    this.at(call, answerAt, async () => {
       call.state = 'answered';
       call.answeredAt = this.o.clock.now();
-      return this.emit(call, { type: 'call.answered', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: call.answeredAt, by });
+      this.o.onAnswered?.(call, by);
+      await this.emit(call, { type: 'call.answered', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: call.answeredAt, by });
+      if (this.o.chainSteps && !ended(call)) afterAnswer(this.o.clock.now());
     });
-    const digit = { confirm: '1', snooze: '2', stop: '9' }[call.behaviour as 'confirm' | 'snooze' | 'stop'];
-    if (digit) {
-      const keyAt = answerAt + s(this.o.keySeconds);
-      this.at(call, keyAt, () =>
-        this.emit(call, { type: 'call.digits', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: this.o.clock.now(), digits: digit }),
-      );
-      this.at(call, keyAt + s(this.o.lingerSeconds), () => this.end(call, 'completed'));
-    } else {
-      this.at(call, answerAt + s(this.o.talkSeconds), () => this.end(call, 'completed'));
-    }
+    if (!this.o.chainSteps) afterAnswer(answerAt);
   }
 
   private end(call: SimulatedCall, reason: CallEndReason): void | Promise<void> {
     if (call.state === 'ended') return;
     this.clearTimers(call);
+    this.byId.delete(call.callId);
     call.state = 'ended';
     const at = this.o.clock.now();
     call.endedAt = at;
@@ -184,7 +250,7 @@ export class MemoryTelephony implements Telephony {
   }
 
   private emit(call: SimulatedCall, event: TelephonyEvent): void | Promise<void> {
-    call.events.push(event);
+    if (this.o.keepHistory) call.events.push(event);
     return this.handler(event);
   }
 
@@ -198,4 +264,14 @@ export class MemoryTelephony implements Telephony {
     for (const t of this.timers.get(call.callId) ?? []) t.cancel();
     this.timers.delete(call.callId);
   }
+}
+
+/** Whether `call` has ended (a function, so that TypeScript does not narrow across an await). */
+function ended(call: SimulatedCall): boolean {
+  return call.state === 'ended';
+}
+
+/** `options` without its `undefined` members, so that spreading it keeps the defaults. */
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -23,23 +23,18 @@
  * no_answer at the timeout, as a real phone would. A `verification_code` call offers no
  * keypad: every answering behaviour listens to the code, and the simulator hangs up
  * (ended completed) once it has been spoken.
+ *
+ * The timeline itself is the engine's {@link MemoryTelephony} (one simulated network, not
+ * two), run with the timings above; this module adds the PUT /dev/phones configuration,
+ * the spoken-code records and random call ids (ids survive a restart of the process, and
+ * a sequence number would repeat).
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  CallScript,
-  Clock,
-  EpochMs,
-  PlaceCallRequest,
-  PlaceCallResult,
-  Telephony,
-  TelephonyEvent,
-  TelephonyEventHandler,
-  TimerHandle,
-} from '../../../engine/ports.js';
+import type { CallScript, Clock, EpochMs, Telephony } from '../../../engine/ports.js';
+import { MemoryTelephony, type PhoneBehaviour } from '../../../engine/testing/memory-telephony.js';
 
-/** What a simulated phone does with one call (contract §3). */
-export type PhoneBehaviour = 'confirm' | 'snooze' | 'stop' | 'silent' | 'voicemail' | 'no_answer' | 'busy' | 'fail';
+export type { PhoneBehaviour };
 
 /** Every behaviour name, for validation. */
 export const PHONE_BEHAVIOURS: readonly PhoneBehaviour[] = [
@@ -120,166 +115,61 @@ export interface SimulatorTelephony extends Telephony {
   readonly liveCalls: number;
 }
 
-type Stage = 'placed' | 'ringing' | 'answered' | 'ended';
-
-interface SimCall {
-  callId: string;
-  key: string;
-  to: string;
-  from: string;
-  script: CallScript;
-  stage: Stage;
-  answeredAt: EpochMs | null;
-  timers: TimerHandle[];
-}
-
-const DIGIT: Partial<Record<PhoneBehaviour, string>> = { confirm: '1', snooze: '2', stop: '9' };
-
 /** Creates the simulator. State (phones, calls) lives in memory for the process's life. */
 export function createSimulatorTelephony(options: SimulatorTelephonyOptions): SimulatorTelephony {
-  const { clock } = options;
   const t: SimulatorTimings = { ...DEFAULT_TIMINGS, ...options.timings };
-  const phones = new Map<string, { phone: SimulatedPhone; next: number }>();
-  const byKey = new Map<string, PlaceCallResult>();
-  const calls = new Map<string, SimCall>();
-  let handler: TelephonyEventHandler = () => undefined;
-
-  const emit = (event: TelephonyEvent) => handler(event);
-
-  /** Arms a timer `seconds` from now that runs `step` unless the call ended meanwhile. */
-  const after = (call: SimCall, seconds: number, step: () => void | Promise<void>) => {
-    const handle = clock.setTimer(clock.now() + seconds * 1000, () => {
-      if (call.stage === 'ended') return;
-      return step();
-    });
-    call.timers.push(handle);
-  };
-
-  const end = (call: SimCall, reason: 'completed' | 'no_answer' | 'busy' | 'canceled') => {
-    if (call.stage === 'ended') return;
-    call.stage = 'ended';
-    for (const h of call.timers) h.cancel();
-    call.timers = [];
-    calls.delete(call.callId);
-    const at = clock.now();
-    const durationSeconds = call.answeredAt === null ? null : Math.round((at - call.answeredAt) / 1000);
-    return emit({ type: 'call.ended', callId: call.callId, idempotencyKey: call.key, at, reason, durationSeconds });
-  };
-
-  const answer = (call: SimCall, by: 'person' | 'machine') => {
-    call.stage = 'answered';
-    call.answeredAt = clock.now();
-    options.onSpoken?.({ callId: call.callId, to: call.to, from: call.from, script: call.script, answeredBy: by, at: call.answeredAt });
-    return emit({ type: 'call.answered', callId: call.callId, idempotencyKey: call.key, at: call.answeredAt, by });
-  };
-
-  /** Arms the timers that play `behaviour` for a call just accepted. */
-  const play = (call: SimCall, behaviour: PhoneBehaviour, ringSeconds: number, ringTimeout: number) => {
-    if (behaviour === 'busy') {
-      after(call, 0, () => end(call, 'busy'));
-      return;
-    }
-    after(call, 0, () => {
-      call.stage = 'ringing';
-      return emit({ type: 'call.ringing', callId: call.callId, idempotencyKey: call.key, at: clock.now() });
-    });
-    if (behaviour === 'no_answer' || ringSeconds >= ringTimeout) {
-      after(call, ringTimeout, () => end(call, 'no_answer'));
-      return;
-    }
-    const by = behaviour === 'voicemail' ? 'machine' : 'person';
-    after(call, ringSeconds, async () => {
-      await answer(call, by);
-      if (call.script.kind === 'verification_code') {
-        after(call, t.codeSpeech, () => end(call, 'completed'));
-      } else if (by === 'machine') {
-        after(call, t.machineRecord, () => end(call, 'completed'));
-      } else {
-        const digit = DIGIT[behaviour];
-        if (digit) {
-          after(call, t.speech, async () => {
-            await emit({ type: 'call.digits', callId: call.callId, idempotencyKey: call.key, at: clock.now(), digits: digit });
-            after(call, t.holdAfterDigits, () => end(call, 'completed'));
-          });
-        } else {
-          after(call, t.speech + t.silentListen, () => end(call, 'completed'));
-        }
-      }
-    });
-  };
-
-  const phoneState = (e164: string) => {
-    let state = phones.get(e164);
-    if (!state) {
-      state = { phone: { answers: [...DEFAULT_PHONE.answers], ring_seconds: DEFAULT_PHONE.ring_seconds }, next: 0 };
-      phones.set(e164, state);
-    }
-    return state;
-  };
+  const { onSpoken } = options;
+  const network = new MemoryTelephony({
+    clock: options.clock,
+    // Ringing is reported as soon as the call is placed.
+    setupSeconds: 0,
+    ringSeconds: DEFAULT_PHONE.ring_seconds,
+    keySeconds: t.speech,
+    // A silent callee hears the speech, listens a while, then hangs up.
+    talkSeconds: t.speech + t.silentListen,
+    voicemailSeconds: t.machineRecord,
+    lingerSeconds: t.holdAfterDigits,
+    codeCallSeconds: t.codeSpeech,
+    closingSaySeconds: t.closingSay,
+    callId: () => `SIM${randomUUID().replaceAll('-', '')}`,
+    refusalDetail: 'The simulated provider refused the call (behaviour "fail").',
+    keepHistory: false,
+    // The next step of a call is armed once the engine has handled the previous event.
+    chainSteps: true,
+    onAnswered: onSpoken
+      ? (call, by) =>
+          onSpoken({
+            callId: call.callId,
+            to: call.request.to,
+            from: call.request.from ?? options.from,
+            script: call.request.script,
+            answeredBy: by,
+            at: call.answeredAt!,
+          })
+      : undefined,
+  });
+  /** What PUT /dev/phones set, for getPhone; the behaviour lists themselves live in `network`. */
+  const phones = new Map<string, SimulatedPhone>();
 
   return {
-    async placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {
-      const known = byKey.get(request.idempotencyKey);
-      if (known) return known;
-      const state = phoneState(request.to);
-      const answers = state.phone.answers;
-      const behaviour = answers[Math.min(state.next, answers.length - 1)]!;
-      state.next += 1;
-      if (behaviour === 'fail') {
-        const refused: PlaceCallResult = {
-          ok: false,
-          code: 'provider_refused',
-          detail: 'The simulated provider refused the call (behaviour "fail").',
-          retryable: false,
-        };
-        byKey.set(request.idempotencyKey, refused);
-        return refused;
-      }
-      const call: SimCall = {
-        callId: `SIM${randomUUID().replaceAll('-', '')}`,
-        key: request.idempotencyKey,
-        to: request.to,
-        from: request.from ?? options.from,
-        script: request.script,
-        stage: 'placed',
-        answeredAt: null,
-        timers: [],
-      };
-      calls.set(call.callId, call);
-      const result: PlaceCallResult = { ok: true, callId: call.callId };
-      byKey.set(request.idempotencyKey, result);
-      play(call, behaviour, state.phone.ring_seconds, request.ringTimeoutSeconds);
-      return result;
-    },
-
-    async hangUp(callId: string, hangUpOptions?: { say?: string }): Promise<void> {
-      const call = calls.get(callId);
-      if (!call || call.stage === 'ended') return;
-      for (const h of call.timers) h.cancel();
-      call.timers = [];
-      if (call.stage !== 'answered') {
-        after(call, 0, () => end(call, 'canceled'));
-      } else {
-        after(call, hangUpOptions?.say ? t.closingSay : 0, () => end(call, 'completed'));
-      }
-    },
-
-    onEvent(next: TelephonyEventHandler): void {
-      handler = next;
-    },
+    placeCall: (request) => network.placeCall(request),
+    hangUp: (callId, hangUpOptions) => network.hangUp(callId, hangUpOptions),
+    onEvent: (handler) => network.onEvent(handler),
 
     setPhone(e164: string, phone: SimulatedPhone): void {
       if (phone.answers.length === 0) throw new RangeError('SimulatedPhone: answers must not be empty');
-      phones.set(e164, { phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds }, next: 0 });
+      const copy = { answers: [...phone.answers], ring_seconds: phone.ring_seconds };
+      phones.set(e164, copy);
+      network.setPhone(e164, [...copy.answers], copy.ring_seconds);
     },
 
     getPhone(e164: string): SimulatedPhone {
-      const p = phoneState(e164).phone;
+      const p = phones.get(e164) ?? DEFAULT_PHONE;
       return { answers: [...p.answers], ring_seconds: p.ring_seconds };
     },
 
     get liveCalls() {
-      return calls.size;
+      return network.liveCalls;
     },
   };
 }

@@ -54,7 +54,7 @@ import type {
   RuntimeDeps,
   RuntimeStats,
 } from './types.js';
-import { fallbackEffect, isFinishedOccurrence, UnitOfWork, wakeUpScript, type StatusChange } from './unit-of-work.js';
+import { fallbackEffect, isFinishedOccurrence, requestedAttempt, UnitOfWork, wakeUpScript, type StatusChange } from './unit-of-work.js';
 
 /** A wheel entry: the row, its instant, and whether to fire exactly then (no pacing lead). */
 type Ref = { kind: 'occurrence' | 'attempt'; id: string; at: EpochMs; exact: boolean };
@@ -264,32 +264,18 @@ class RuntimeImpl implements Runtime {
   placeCall(input: NewCall): PlaceCallOutcome {
     const now = this.clock.now();
     const id = input.id ?? this.deps.ids.uuid();
-    const rec: AttemptRecord = {
+    const rec = requestedAttempt({
       id,
       occurrenceId: null,
       accountId: input.accountId ?? null,
       phoneNumberId: input.phoneNumberId ?? null,
       kind: input.kind,
       n: 1,
-      status: 'requested',
       to: input.to,
       dueAt: now,
-      createdAt: now,
-      requestedAt: now,
-      ringingAt: null,
-      answeredAt: null,
-      endedAt: null,
-      answeredBy: null,
-      digits: null,
-      durationSeconds: null,
-      errorCode: null,
-      providerCallId: null,
-      idempotencyKey: id,
       ringTimeoutSeconds: input.ringTimeoutSeconds ?? DEFAULT_RETRY_POLICY.ringTimeoutSeconds,
-      deadlineAt: null,
-      script: null,
-      updatedAt: now,
-    };
+      now,
+    });
     const script: CallScript = input.script ?? (input.kind === 'test' ? { kind: 'test', greetingName: null } : { kind: 'demo' });
     let refused: RefusalReason | null = null;
     this.unit(now, (u) => {

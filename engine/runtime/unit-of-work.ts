@@ -58,6 +58,36 @@ const TERMINAL_ATTEMPT = new Set<AttemptStatus>([
 ]);
 
 /** True when the attempt status is final. */
+/**
+ * A new attempt row in status `requested` (its intent, stored before the provider is asked),
+ * with the attempt id as idempotency key and every progress field still empty.
+ */
+export function requestedAttempt(
+  a: Pick<AttemptRecord, 'id' | 'occurrenceId' | 'accountId' | 'phoneNumberId' | 'kind' | 'n' | 'to' | 'dueAt' | 'ringTimeoutSeconds'> & {
+    now: EpochMs;
+  },
+): AttemptRecord {
+  const { now, ...fields } = a;
+  return {
+    ...fields,
+    status: 'requested',
+    createdAt: now,
+    requestedAt: now,
+    ringingAt: null,
+    answeredAt: null,
+    endedAt: null,
+    answeredBy: null,
+    digits: null,
+    durationSeconds: null,
+    errorCode: null,
+    providerCallId: null,
+    idempotencyKey: a.id,
+    deadlineAt: null,
+    script: null,
+    updatedAt: now,
+  };
+}
+
 export function isTerminalAttempt(status: AttemptStatus): boolean {
   return TERMINAL_ATTEMPT.has(status);
 }
@@ -329,32 +359,18 @@ export class UnitOfWork {
       case 'startAttempt': {
         const id = this.deps.ids.uuid();
         const kind = this.nextKind(o);
-        const a: AttemptRecord = {
+        const a = requestedAttempt({
           id,
           occurrenceId: o.id,
           accountId: o.accountId,
           phoneNumberId: o.phoneNumberId,
           kind,
           n: o.attemptCount + 1,
-          status: 'requested',
           to: o.to,
           dueAt: o.nextDueAt ?? now,
-          createdAt: now,
-          requestedAt: now,
-          ringingAt: null,
-          answeredAt: null,
-          endedAt: null,
-          answeredBy: null,
-          digits: null,
-          durationSeconds: null,
-          errorCode: null,
-          providerCallId: null,
-          idempotencyKey: id,
           ringTimeoutSeconds: o.policy.ringTimeoutSeconds,
-          deadlineAt: null,
-          script: null,
-          updatedAt: now,
-        };
+          now,
+        });
         o.attemptCount++;
         o.dispatchedAt ??= now;
         o.liveAttemptId = id;

@@ -147,7 +147,7 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   const reenables = clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null;
   if (reenables) draft.enabled = true;
 
-  const touched = TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
+  const touched = before.mode === 'in_minutes' ? changesOneOffTime(before, body) : TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
   // Asked to ring again: a one-off's time is checked again (time_in_past).
   const turnsOn = (body.enabled === true || reenables) && before.status !== 'active';
   if (touched || (turnsOn && before.kind === 'once')) {
@@ -195,6 +195,21 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   draft.phoneNumberId = phone?.id ?? null;
   if (draft.status === 'active' && (becomesActive || phoneChange)) assertMayRing(ctx, phone!, becomesActive);
   return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null);
+}
+
+/**
+ * An in-N-minutes call keeps its exact instant unless the request changes what a one-off
+ * rings at: another kind, or a local_date, local_time or timezone other than the ones shown.
+ * Fields a one-off ignores (days_of_week, start_date, end_date, paused_until, skip_dates) and
+ * the values already shown change nothing.
+ */
+function changesOneOffTime(before: Schedule, body: SchedulePatchBody): boolean {
+  return (
+    (body.kind != null && body.kind !== before.kind) ||
+    (body.local_date != null && body.local_date !== before.localDate) ||
+    (body.local_time != null && body.local_time !== before.localTime) ||
+    (body.timezone != null && checkedZone(body.timezone, 'timezone') !== before.timezone)
+  );
 }
 
 /** Fields that a null clears (their Schedule field is nullable); for the others null means "unchanged". */

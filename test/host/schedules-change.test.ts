@@ -103,6 +103,20 @@ describe('PATCH /schedules/{id}', () => {
     const s = await create(f, { kind: 'once', in_minutes: 45 });
     const label = await f.api('PATCH', `/schedules/${s.id}`, { label: 'Nap' });
     assert.equal(label.body.next_occurrence.scheduled_at, s.next_occurrence.scheduled_at);
+    // Fields a one-off ignores, and the wall time already shown, change nothing.
+    const same = await f.api('PATCH', `/schedules/${s.id}`, {
+      skip_dates: [],
+      days_of_week: ['mon'],
+      kind: 'once',
+      local_date: s.local_date,
+      local_time: s.local_time,
+      timezone: s.timezone,
+    });
+    assert.equal(same.status, 200);
+    assert.equal(same.body.next_occurrence.scheduled_at, s.next_occurrence.scheduled_at);
+    assert.equal(same.body.next_occurrence.id, s.next_occurrence.id);
+    const occurrence = await f.api('GET', `/occurrences/${s.next_occurrence.id}`);
+    assert.equal(occurrence.body.derivation_source, 'in_minutes');
     const moved = await f.api('PATCH', `/schedules/${s.id}`, { local_time: '09:00' });
     assert.equal(moved.body.next_occurrence.scheduled_at, '2027-03-10T14:00:00Z');
   });

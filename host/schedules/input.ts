@@ -5,6 +5,7 @@
  * specific codes. Every function throws a ProblemError naming the request field.
  * @module
  */
+import type { ScheduleIn, SchedulePatchIn } from '../generated/openapi.js';
 import { checkTimeZone, compileRecurrence, localTimeAt, type EpochMs, type OccurrenceTime, type Recurrence } from '../../engine/index.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import type { ScheduleMode } from '../db/schedules.js';
@@ -12,33 +13,11 @@ import { resolveRetryPolicy } from '../account/retry-policy.js';
 import { invalid, problem } from '../http/problem.js';
 import { checkText, TEXT_LIMITS } from '../phone/content.js';
 
-/** The body of POST /schedules (and its preview); the schema has checked types and bounds. */
-export interface ScheduleInBody {
-  kind: 'once' | 'recurring';
-  backup_alarm?: boolean | null;
-  created_in_timezone?: string | null;
-  days_of_week?: string[] | null;
-  enabled?: boolean | null;
-  end_date?: string | null;
-  greeting_name?: string | null;
-  in_minutes?: number | null;
-  label?: string | null;
-  local_date?: string | null;
-  local_time?: string | null;
-  message?: string | null;
-  paused_until?: string | null;
-  phone_number_id?: string | null;
-  retry_policy?: Partial<StoredRetryPolicy> | null;
-  skip_dates?: string[] | null;
-  sms_fallback?: boolean | null;
-  start_date?: string | null;
-  timezone?: string | null;
-}
+/** The body of POST /schedules (and its preview): the schema's ScheduleIn, already validated. */
+export type ScheduleInBody = ScheduleIn;
 
-/** The body of PATCH /schedules/{id} (and its preview). */
-export type SchedulePatchBody = Omit<Partial<ScheduleInBody>, 'created_in_timezone' | 'in_minutes' | 'kind'> & {
-  kind?: 'once' | 'recurring' | null;
-};
+/** The body of PATCH /schedules/{id} (and its preview): the schema's SchedulePatchIn, already validated. */
+export type SchedulePatchBody = SchedulePatchIn;
 
 /** A checked text (label, message, greeting name), trimmed. */
 export function checkedText(value: string, field: 'label' | 'message' | 'greeting_name'): string {

@@ -55,9 +55,18 @@ if (Date.now() > due - 500) console.error(`bench: bullmq setup overran the spike
   for (const j of jobs) await j.remove();
   const t2 = performance.now();
   printResult({
-    system: 'bullmq', workload: 'add_cancel_durable', n, dispatches_per_s: null, lateness_p50_ms: null, lateness_p99_ms: null,
-    lateness_max_ms: null, early_fires: null, loop_max_delay_ms: null, peak_rss_mib: null,
-    add_us_per_op: r2(((t1 - t0) * 1000) / ops), cancel_us_per_op: r2(((t2 - t1) * 1000) / ops),
+    system: 'bullmq',
+    workload: 'add_cancel_durable',
+    n,
+    dispatches_per_s: null,
+    lateness_p50_ms: null,
+    lateness_p99_ms: null,
+    lateness_max_ms: null,
+    early_fires: null,
+    loop_max_delay_ms: null,
+    peak_rss_mib: null,
+    add_us_per_op: r2(((t1 - t0) * 1000) / ops),
+    cancel_us_per_op: r2(((t2 - t1) * 1000) / ops),
   });
 }
 
@@ -91,10 +100,19 @@ let early = 0;
 for (const l of sorted) if (l < 0) early++;
 const drainS = (last - due) / 1000;
 printResult({
-  system: 'bullmq', workload: 'spike_0700', n, dispatches_per_s: Math.round(recorded / Math.max(drainS, 0.001)),
-  lateness_p50_ms: percentile(sorted, 50), lateness_p99_ms: percentile(sorted, 99), lateness_max_ms: percentile(sorted, 100),
-  early_fires: early, loop_max_delay_ms: r2(loopMaxMs), peak_rss_mib: r2(peakRssMiB),
-  dispatched: recorded, drain_s: r2(drainS), complete: recorded >= n,
+  system: 'bullmq',
+  workload: 'spike_0700',
+  n,
+  dispatches_per_s: Math.round(recorded / Math.max(drainS, 0.001)),
+  lateness_p50_ms: percentile(sorted, 50),
+  lateness_p99_ms: percentile(sorted, 99),
+  lateness_max_ms: percentile(sorted, 100),
+  early_fires: early,
+  loop_max_delay_ms: r2(loopMaxMs),
+  peak_rss_mib: r2(peakRssMiB),
+  dispatched: recorded,
+  drain_s: r2(drainS),
+  complete: recorded >= n,
 });
 await queue.obliterate({ force: true });
 await queue.close();

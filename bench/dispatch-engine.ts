@@ -71,12 +71,39 @@ const telephony: Telephony = {
 
 function pendingRow(id: string, at: number, now: number): OccurrenceRecord {
   return {
-    id, scheduleId: null, accountId: `acct-${id.slice(-6)}`, phoneNumberId: null, to: '+14155550123', label: null, message: null,
-    greetingName: null, voice: null, timezone: 'America/New_York', derivationSource: 'weekly', scheduledAt: at,
-    policy: { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [5, 10] }, smsFallback: false, backupAlarm: false, status: 'pending',
-    outcomeReason: null, attemptCount: 0, snoozeCount: 0, seriesBase: at, retryIndex: 0, nextDueAt: at, liveAttemptId: null,
-    backupAlarmAt: null, reachedPerson: false, reachedVoicemail: false, missReason: null, fallbackState: 'none',
-    dispatchedAt: null, confirmedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
+    id,
+    scheduleId: null,
+    accountId: `acct-${id.slice(-6)}`,
+    phoneNumberId: null,
+    to: '+14155550123',
+    label: null,
+    message: null,
+    greetingName: null,
+    voice: null,
+    timezone: 'America/New_York',
+    derivationSource: 'weekly',
+    scheduledAt: at,
+    policy: { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [5, 10] },
+    smsFallback: false,
+    backupAlarm: false,
+    status: 'pending',
+    outcomeReason: null,
+    attemptCount: 0,
+    snoozeCount: 0,
+    seriesBase: at,
+    retryIndex: 0,
+    nextDueAt: at,
+    liveAttemptId: null,
+    backupAlarmAt: null,
+    reachedPerson: false,
+    reachedVoicemail: false,
+    missReason: null,
+    fallbackState: 'none',
+    dispatchedAt: null,
+    confirmedAt: null,
+    finishedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
@@ -101,23 +128,40 @@ const runtime = createRuntime({ clock, ids, store, telephony });
   for (const id of made) runtime.cancel(id);
   const t2 = performance.now();
   printResult({
-    system: 'engine', workload: 'add_cancel_durable', n, dispatches_per_s: null, lateness_p50_ms: null, lateness_p99_ms: null,
-    lateness_max_ms: null, early_fires: null, loop_max_delay_ms: null, peak_rss_mib: null,
-    add_us_per_op: r2(((t1 - t0) * 1000) / ops), cancel_us_per_op: r2(((t2 - t1) * 1000) / ops),
+    system: 'engine',
+    workload: 'add_cancel_durable',
+    n,
+    dispatches_per_s: null,
+    lateness_p50_ms: null,
+    lateness_p99_ms: null,
+    lateness_max_ms: null,
+    early_fires: null,
+    loop_max_delay_ms: null,
+    peak_rss_mib: null,
+    add_us_per_op: r2(((t1 - t0) * 1000) / ops),
+    cancel_us_per_op: r2(((t2 - t1) * 1000) / ops),
   });
 }
 const lead = 1500 + Math.ceil(n / 400);
 const due = Date.now() + lead;
 inner.transact(() => {
-  db.prepare(`UPDATE occurrences SET scheduled_at = ? + (scheduled_at - ?), next_due_at = ? + (next_due_at - ?), series_base = ? + (series_base - ?) WHERE status = 'pending' AND next_due_at >= ? AND next_due_at < ?`)
-    .run(due, far, due, far, due, far, far, far + 1000);
+  db.prepare(
+    `UPDATE occurrences SET scheduled_at = ? + (scheduled_at - ?), next_due_at = ? + (next_due_at - ?), series_base = ? + (series_base - ?) WHERE status = 'pending' AND next_due_at >= ? AND next_due_at < ?`,
+  ).run(due, far, due, far, due, far, far, far + 1000);
 });
 (globalThis as { gc?: () => void }).gc?.();
 const w = watch();
-const dbg = process.env.BENCH_DEBUG ? setInterval(() => {
-  let wal = 0; try { wal = statSync(join(dir, 'bench.sqlite-wal')).size; } catch {}
-  console.error(`t+${Date.now() - due}ms recorded ${recorded} wal ${(wal / 1048576).toFixed(1)}MiB rss ${(process.memoryUsage.rss() / 1048576).toFixed(0)} stats ${JSON.stringify({ ...runtime.stats, memo: undefined })}`);
-}, 1000) : undefined;
+const dbg = process.env.BENCH_DEBUG
+  ? setInterval(() => {
+      let wal = 0;
+      try {
+        wal = statSync(join(dir, 'bench.sqlite-wal')).size;
+      } catch {}
+      console.error(
+        `t+${Date.now() - due}ms recorded ${recorded} wal ${(wal / 1048576).toFixed(1)}MiB rss ${(process.memoryUsage.rss() / 1048576).toFixed(0)} stats ${JSON.stringify({ ...runtime.stats, memo: undefined })}`,
+      );
+    }, 1000)
+  : undefined;
 await runtime.start();
 const startRss = process.memoryUsage.rss() / 1048576;
 await new Promise<void>((resolve) => {
@@ -138,11 +182,26 @@ let early = 0;
 for (const l of sorted) if (l < 0) early++;
 const drainS = (lastCommit - due) / 1000;
 printResult({
-  system: 'engine', workload: 'spike_0700', n, dispatches_per_s: Math.round(recorded / Math.max(drainS, 0.001)),
-  lateness_p50_ms: percentile(sorted, 50), lateness_p99_ms: percentile(sorted, 99), lateness_max_ms: percentile(sorted, 100),
-  early_fires: early, loop_max_delay_ms: r2(loopMaxMs), peak_rss_mib: r2(peakRssMiB),
-  dispatched: recorded, complete: recorded >= n, drain_s: r2(drainS), slowest_unit_ms: r2(slowest.ms), slowest_unit_rows: slowest.rows, slowest_unit_vs_due_ms: slowest.at - due, rss_at_start_mib: r2(startRss), units: stats.units,
-  memo_hits: stats.memo.occurrence.hits + stats.memo.attempt.hits, memo_misses: stats.memo.occurrence.misses + stats.memo.attempt.misses,
+  system: 'engine',
+  workload: 'spike_0700',
+  n,
+  dispatches_per_s: Math.round(recorded / Math.max(drainS, 0.001)),
+  lateness_p50_ms: percentile(sorted, 50),
+  lateness_p99_ms: percentile(sorted, 99),
+  lateness_max_ms: percentile(sorted, 100),
+  early_fires: early,
+  loop_max_delay_ms: r2(loopMaxMs),
+  peak_rss_mib: r2(peakRssMiB),
+  dispatched: recorded,
+  complete: recorded >= n,
+  drain_s: r2(drainS),
+  slowest_unit_ms: r2(slowest.ms),
+  slowest_unit_rows: slowest.rows,
+  slowest_unit_vs_due_ms: slowest.at - due,
+  rss_at_start_mib: r2(startRss),
+  units: stats.units,
+  memo_hits: stats.memo.occurrence.hits + stats.memo.attempt.hits,
+  memo_misses: stats.memo.occurrence.misses + stats.memo.attempt.misses,
 });
 await inner.close();
 db.close();

@@ -72,12 +72,24 @@ const fmt = (v: unknown, w: number) => String(v ?? '—').padStart(w);
 const spikes = results.filter((r) => r.workload === 'spike_0700');
 console.log('\n07:00 spike (N due in the same second)');
 console.log(
-  ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s'].map((h, i) => fmt(h, i === 0 ? 8 : 10)).join(''),
+  ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s']
+    .map((h, i) => fmt(h, i === 0 ? 8 : 10))
+    .join(''),
 );
 for (const r of spikes) {
   console.log(
-    [fmt(r.system, 8), fmt(r.n, 10), fmt(r.dispatches_per_s, 10), fmt(r.lateness_p50_ms, 10), fmt(r.lateness_p99_ms, 10), fmt(r.lateness_max_ms, 10),
-      fmt(r.early_fires, 10), fmt(r.loop_max_delay_ms, 10), fmt(r.peak_rss_mib, 10), fmt(r.drain_s, 10)].join(''),
+    [
+      fmt(r.system, 8),
+      fmt(r.n, 10),
+      fmt(r.dispatches_per_s, 10),
+      fmt(r.lateness_p50_ms, 10),
+      fmt(r.lateness_p99_ms, 10),
+      fmt(r.lateness_max_ms, 10),
+      fmt(r.early_fires, 10),
+      fmt(r.loop_max_delay_ms, 10),
+      fmt(r.peak_rss_mib, 10),
+      fmt(r.drain_s, 10),
+    ].join(''),
   );
 }
 console.log('\nRatios engine / BullMQ (same run)');
@@ -87,15 +99,22 @@ for (const n of sizes) {
   if (e && b && e.dispatches_per_s && b.dispatches_per_s) {
     const ratio = e.dispatches_per_s / b.dispatches_per_s;
     const capped = [e, b].filter((r) => r.complete === false).map((r) => r.system);
-    console.log(`  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${capped.length ? ` (did not drain within the cap: ${capped.join(', ')})` : ''}`);
+    console.log(
+      `  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${capped.length ? ` (did not drain within the cap: ${capped.join(', ')})` : ''}`,
+    );
   }
 }
 console.log('\nAdd / cancel cost with N pending');
 for (const r of results.filter((x) => x.workload !== 'spike_0700')) {
-  const unit = r.workload === 'wheel_add_cancel' ? `${r.add_ns_per_op} ns / ${r.cancel_ns_per_op} ns (wheel, ${r.pending_rss_mib} MiB for N pending)` : `${r.add_us_per_op} µs / ${r.cancel_us_per_op} µs (durable)`;
+  const unit =
+    r.workload === 'wheel_add_cancel'
+      ? `${r.add_ns_per_op} ns / ${r.cancel_ns_per_op} ns (wheel, ${r.pending_rss_mib} MiB for N pending)`
+      : `${r.add_us_per_op} µs / ${r.cancel_us_per_op} µs (durable)`;
   console.log(`  ${String(r.system).padEnd(7)} n=${String(r.n).padEnd(8)} ${r.workload.padEnd(20)} add/cancel ${unit}`);
 }
-console.log('\nTargets (2 cores): ≥200k durable dispatches/s and ≥10× BullMQ; 100k: p99 ≤ 500 ms; 1M drained ≤ 5 s; 0 early; loop ≤ 20 ms; 1M pending ≤ 300 MiB; add/cancel flat.');
+console.log(
+  '\nTargets (2 cores): ≥200k durable dispatches/s and ≥10× BullMQ; 100k: p99 ≤ 500 ms; 1M drained ≤ 5 s; 0 early; loop ≤ 20 ms; 1M pending ≤ 300 MiB; add/cancel flat.',
+);
 
 // ---- the time functions, when their benchmark exists ---------------------------------------
 if (!opt.has('no-time') && existsSync(here + 'time.ts')) {

@@ -5,13 +5,7 @@
  * through `npm run bench` (bench/run.ts calls {@link runTimeBench}).
  */
 import { pathToFileURL } from 'node:url';
-import {
-  listAcceptedZones,
-  nextOccurrenceAfter,
-  resolveWallTime,
-  upcomingOccurrences,
-  type WeeklyRecurrence,
-} from '../engine/index.js';
+import { listAcceptedZones, nextOccurrenceAfter, resolveWallTime, upcomingOccurrences, type WeeklyRecurrence } from '../engine/index.js';
 
 /** One measured figure. */
 export interface TimeBenchFigure {
@@ -68,12 +62,46 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
   const print = options.print ?? ((line: string) => console.log(line));
   const zones = listAcceptedZones();
   const common = [
-    'America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'America/Phoenix', 'America/Anchorage',
-    'Pacific/Honolulu', 'America/Toronto', 'America/Vancouver', 'America/Mexico_City', 'America/Sao_Paulo', 'America/Santiago',
-    'America/Argentina/Buenos_Aires', 'America/Bogota', 'Europe/London', 'Europe/Dublin', 'Europe/Paris', 'Europe/Berlin',
-    'Europe/Madrid', 'Europe/Rome', 'Europe/Amsterdam', 'Europe/Stockholm', 'Europe/Warsaw', 'Europe/Athens', 'Europe/Kyiv',
-    'Europe/Istanbul', 'Europe/Moscow', 'Africa/Cairo', 'Africa/Lagos', 'Africa/Johannesburg', 'Asia/Dubai', 'Asia/Kolkata',
-    'Asia/Singapore', 'Asia/Shanghai', 'Asia/Tokyo', 'Asia/Seoul', 'Australia/Sydney', 'Australia/Lord_Howe', 'Pacific/Auckland', 'UTC',
+    'America/New_York',
+    'America/Chicago',
+    'America/Denver',
+    'America/Los_Angeles',
+    'America/Phoenix',
+    'America/Anchorage',
+    'Pacific/Honolulu',
+    'America/Toronto',
+    'America/Vancouver',
+    'America/Mexico_City',
+    'America/Sao_Paulo',
+    'America/Santiago',
+    'America/Argentina/Buenos_Aires',
+    'America/Bogota',
+    'Europe/London',
+    'Europe/Dublin',
+    'Europe/Paris',
+    'Europe/Berlin',
+    'Europe/Madrid',
+    'Europe/Rome',
+    'Europe/Amsterdam',
+    'Europe/Stockholm',
+    'Europe/Warsaw',
+    'Europe/Athens',
+    'Europe/Kyiv',
+    'Europe/Istanbul',
+    'Europe/Moscow',
+    'Africa/Cairo',
+    'Africa/Lagos',
+    'Africa/Johannesburg',
+    'Asia/Dubai',
+    'Asia/Kolkata',
+    'Asia/Singapore',
+    'Asia/Shanghai',
+    'Asia/Tokyo',
+    'Asia/Seoul',
+    'Australia/Sydney',
+    'Australia/Lord_Howe',
+    'Pacific/Auckland',
+    'UTC',
   ];
   const today = Date.UTC(2026, 10, 21) / 86_400_000;
   const figures: TimeBenchFigure[] = [];
@@ -82,7 +110,12 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
   const coldStart = performance.now();
   for (const zone of zones) resolveWallTime(zone, '2027-03-14', '02:30');
   const coldSeconds = (performance.now() - coldStart) / 1000;
-  figures.push({ name: `resolveWallTime, cold, first call in each of ${zones.length} zones`, operations: zones.length, seconds: coldSeconds, perSecond: Math.round(zones.length / coldSeconds) });
+  figures.push({
+    name: `resolveWallTime, cold, first call in each of ${zones.length} zones`,
+    operations: zones.length,
+    seconds: coldSeconds,
+    perSecond: Math.round(zones.length / coldSeconds),
+  });
 
   // Warm the common zones over the 400-day horizon, then measure.
   const dates: string[] = [];
@@ -132,7 +165,10 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
     }),
   );
 
-  for (const f of figures) print(`time: ${f.name}: ${f.perSecond.toLocaleString('en-US')}/s (${f.operations.toLocaleString('en-US')} in ${f.seconds.toFixed(2)} s)`);
+  for (const f of figures)
+    print(
+      `time: ${f.name}: ${f.perSecond.toLocaleString('en-US')}/s (${f.operations.toLocaleString('en-US')} in ${f.seconds.toFixed(2)} s)`,
+    );
   return figures;
 }
 

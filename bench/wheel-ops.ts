@@ -17,7 +17,7 @@ const now = Date.now();
 const wheel = new TimerWheel<string>(now);
 // Deterministic spread (no Math.random: reproducible figures).
 let x = 12345;
-const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
 const ids = Array.from({ length: n }, (_, i) => `occ-${i.toString(16).padStart(12, '0')}`);
 for (let i = 0; i < n; i++) wheel.add(now + 1 + Math.floor(rand() * 86_400_000), ids[i]!);
 gc();
@@ -39,7 +39,18 @@ t0 = process.hrtime.bigint();
 for (let i = 0; i < ops; i++) wheel.cancel(timers[i]);
 const cancelNs = Number(process.hrtime.bigint() - t0) / ops;
 printResult({
-  system: 'engine', workload: 'wheel_add_cancel', n, dispatches_per_s: null, lateness_p50_ms: null, lateness_p99_ms: null,
-  lateness_max_ms: null, early_fires: null, loop_max_delay_ms: null, peak_rss_mib: r2(process.memoryUsage.rss() / 1048576),
-  add_ns_per_op: r2(addNs), cancel_ns_per_op: r2(cancelNs), pending_rss_mib: r2(rssPending), size: wheel.size,
+  system: 'engine',
+  workload: 'wheel_add_cancel',
+  n,
+  dispatches_per_s: null,
+  lateness_p50_ms: null,
+  lateness_p99_ms: null,
+  lateness_max_ms: null,
+  early_fires: null,
+  loop_max_delay_ms: null,
+  peak_rss_mib: r2(process.memoryUsage.rss() / 1048576),
+  add_ns_per_op: r2(addNs),
+  cancel_ns_per_op: r2(cancelNs),
+  pending_rss_mib: r2(rssPending),
+  size: wheel.size,
 });

@@ -160,9 +160,7 @@ export interface Telephony {
 }
 
 /** Result of sending a text or an email. */
-export type SendResult =
-  | { ok: true; messageId: string }
-  | { ok: false; code: string; detail: string };
+export type SendResult = { ok: true; messageId: string } | { ok: false; code: string; detail: string };
 
 /**
  * Messaging: outbound texts (SMS) and emails.
@@ -176,12 +174,7 @@ export type SendResult =
  */
 export interface Messaging {
   sendText(message: { to: string; body: string; idempotencyKey?: string }): Promise<SendResult>;
-  sendEmail(message: {
-    to: string;
-    subject: string;
-    body: string;
-    idempotencyKey?: string;
-  }): Promise<SendResult>;
+  sendEmail(message: { to: string; subject: string; body: string; idempotencyKey?: string }): Promise<SendResult>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -202,15 +195,7 @@ export interface Messaging {
  *   out; somebody or a machine answered but nobody pressed 1). `unconfirmed` is final.
  */
 export type OccurrenceStatus =
-  | 'pending'
-  | 'dispatching'
-  | 'calling'
-  | 'waiting'
-  | 'confirmed'
-  | 'missed'
-  | 'failed'
-  | 'cancelled'
-  | 'unconfirmed';
+  'pending' | 'dispatching' | 'calling' | 'waiting' | 'confirmed' | 'missed' | 'failed' | 'cancelled' | 'unconfirmed';
 
 /** Why a finished occurrence finished (null while it is not finished). */
 export type OutcomeReason =

@@ -28,7 +28,14 @@ const telephony: Telephony = {
   },
   onEvent: (handler) =>
     phones.onEvent((event) => {
-      const detail = event.type === 'call.answered' ? ` by ${event.by}` : event.type === 'call.digits' ? ` ${event.digits}` : event.type === 'call.ended' ? ` (${event.reason})` : '';
+      const detail =
+        event.type === 'call.answered'
+          ? ` by ${event.by}`
+          : event.type === 'call.digits'
+            ? ` ${event.digits}`
+            : event.type === 'call.ended'
+              ? ` (${event.reason})`
+              : '';
       console.log(`${at()}  ${event.type}${detail}`);
       return handler(event);
     }),
@@ -36,7 +43,9 @@ const telephony: Telephony = {
 
 const runtime = createRuntime({ clock, ids: { uuid: randomUUID }, store: new MemoryStore(), telephony });
 runtime.on('occurrence:status', ({ occurrence, from }) =>
-  console.log(`${at()}  occurrence ${from ?? 'new'} -> ${occurrence.status}${occurrence.outcomeReason ? ` (${occurrence.outcomeReason})` : ''}`),
+  console.log(
+    `${at()}  occurrence ${from ?? 'new'} -> ${occurrence.status}${occurrence.outcomeReason ? ` (${occurrence.outcomeReason})` : ''}`,
+  ),
 );
 await runtime.start();
 

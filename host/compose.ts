@@ -57,17 +57,36 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
-  const phone = createPhoneRuntime({ config: config.phone, db, clock, messaging: outbox, logger, siteUrl: () => boundUrl, dev: config.dev });
+  const phone = createPhoneRuntime({
+    config: config.phone,
+    db,
+    clock,
+    messaging: outbox,
+    logger,
+    siteUrl: () => boundUrl,
+    dev: config.dev,
+  });
   phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone }, text).then(() => undefined));
   const runtime = createCallRuntime({
-    db, clock, ids, telephony: phone.telephony, messaging: phone.messaging, logger, dailyCap: config.dailyCap, serviceName: config.phone.serviceName,
+    db,
+    clock,
+    ids,
+    telephony: phone.telephony,
+    messaging: phone.messaging,
+    logger,
+    dailyCap: config.dailyCap,
+    serviceName: config.phone.serviceName,
     // A virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
     // POST /dev/clock across months or years does not run a timer every minute.
     ...(virtualClock ? { options: { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } } : {}),
   });
   // Registered first, so it runs last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>
-    stopCallRuntime(runtime, config.shutdownGraceSeconds * 1000, (ms) => new Promise((resolve) => systemClock.setTimer(systemClock.now() + ms, resolve))),
+    stopCallRuntime(
+      runtime,
+      config.shutdownGraceSeconds * 1000,
+      (ms) => new Promise((resolve) => systemClock.setTimer(systemClock.now() + ms, resolve)),
+    ),
   );
 
   const deps: AppDeps = {

@@ -58,7 +58,10 @@ export function createLogger(config: Pick<HostConfig, 'logLevel' | 'logPretty'>,
   const prettyOut = config.logPretty ?? Boolean(process.stdout.isTTY);
   if (prettyOut) {
     // In-thread and synchronous, so the last lines before exit are never lost.
-    return pino(options, pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname,service' }));
+    return pino(
+      options,
+      pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname,service' }),
+    );
   }
   return pino(options, pino.destination({ dest: 1, sync: true }));
 }

@@ -94,7 +94,10 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
 /** The first log lines: where it listens and in which mode. */
 function logStart(deps: AppDeps, url: string): void {
   const { config, logger } = deps;
-  logger.info({ url, api: `${url}/api/v1`, docs: `${url}/docs`, db: config.dbFile, clock: config.clock }, `Wake-Up service listening on ${url}`);
+  logger.info(
+    { url, api: `${url}/api/v1`, docs: `${url}/docs`, db: config.dbFile, clock: config.clock },
+    `Wake-Up service listening on ${url}`,
+  );
   if (config.dev) {
     logger.warn(
       `DEV MODE${config.devByDefault ? ' (the default: WAKEUP_DEV is not set)' : ''}: /dev endpoints are on, sign-in codes are ` +

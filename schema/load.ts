@@ -199,12 +199,19 @@ export function getOperations(): Map<string, OperationInfo> {
       const isPublic = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
       const credentials: CredentialKind[] = op['x-credentials'] ?? ALL_CREDENTIALS;
       const upper = method.toUpperCase();
-      const scope = isPublic || !credentials.includes('api_key')
-        ? null
-        : ((op['x-scope'] as OperationInfo['scope']) ?? (upper === 'GET' || upper === 'HEAD' ? 'read' : 'write'));
+      const scope =
+        isPublic || !credentials.includes('api_key')
+          ? null
+          : ((op['x-scope'] as OperationInfo['scope']) ?? (upper === 'GET' || upper === 'HEAD' ? 'read' : 'write'));
 
       const info: OperationInfo = {
-        operationId: id, method: upper, path, server, public: isPublic, credentials, scope,
+        operationId: id,
+        method: upper,
+        path,
+        server,
+        public: isPublic,
+        credentials,
+        scope,
         idempotent: op['x-idempotent'] === true,
       };
       // Validators compile on first use: a process pays only for the operations it serves
@@ -225,30 +232,53 @@ export function getOperations(): Map<string, OperationInfo> {
 
 /** Ajv keyword → the item's short `code` word. */
 const KEYWORD_CODES: Record<string, string> = {
-  required: 'required', type: 'type', enum: 'enum', const: 'enum', format: 'format', pattern: 'pattern',
-  minimum: 'minimum', exclusiveMinimum: 'minimum', maximum: 'maximum', exclusiveMaximum: 'maximum',
-  minLength: 'min_length', maxLength: 'max_length', minItems: 'min_items', maxItems: 'max_items',
-  minProperties: 'min_properties', maxProperties: 'max_properties', additionalProperties: 'unknown_field',
+  required: 'required',
+  type: 'type',
+  enum: 'enum',
+  const: 'enum',
+  format: 'format',
+  pattern: 'pattern',
+  minimum: 'minimum',
+  exclusiveMinimum: 'minimum',
+  maximum: 'maximum',
+  exclusiveMaximum: 'maximum',
+  minLength: 'min_length',
+  maxLength: 'max_length',
+  minItems: 'min_items',
+  maxItems: 'max_items',
+  minProperties: 'min_properties',
+  maxProperties: 'max_properties',
+  additionalProperties: 'unknown_field',
   unevaluatedProperties: 'unknown_field',
 };
 
 /** `/a/b~1c/0` → `a.b/c.0` (JSON Pointer unescaped, dots between segments). */
 function pointerToField(pointer: string): string[] {
   if (!pointer) return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function describe(e: ErrorObject, code: string): string {
   const p = e.params as Record<string, any>;
   switch (code) {
-    case 'required': return 'is required';
-    case 'unknown_field': return 'is not a known field';
-    case 'type': return `must be of type ${Array.isArray(p.type) ? p.type.join(' or ') : String(p.type)}`;
-    case 'enum': return `must be one of: ${((p.allowedValues as unknown[]) ?? [p.allowedValue]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'format': return `must be a valid ${String(p.format)}`;
+    case 'required':
+      return 'is required';
+    case 'unknown_field':
+      return 'is not a known field';
+    case 'type':
+      return `must be of type ${Array.isArray(p.type) ? p.type.join(' or ') : String(p.type)}`;
+    case 'enum':
+      return `must be one of: ${((p.allowedValues as unknown[]) ?? [p.allowedValue]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'format':
+      return `must be a valid ${String(p.format)}`;
     // Long patterns (the content rule) say nothing useful when quoted back.
-    case 'pattern': return String(p.pattern).length <= 40 ? `must match ${String(p.pattern)}` : 'contains characters or content that are not allowed';
-    default: return e.message ?? 'is invalid';
+    case 'pattern':
+      return String(p.pattern).length <= 40 ? `must match ${String(p.pattern)}` : 'contains characters or content that are not allowed';
+    default:
+      return e.message ?? 'is invalid';
   }
 }
 
@@ -264,10 +294,7 @@ function describe(e: ErrorObject, code: string): string {
  * - Errors from `if`/`anyOf`/`oneOf` wrappers (which only say "a branch failed") are dropped;
  *   the branch errors themselves are kept.
  */
-export function toValidationItems(
-  errors: ErrorObject[],
-  where: 'body' | 'query' | 'path',
-): { code: string; items: ValidationErrorItem[] } {
+export function toValidationItems(errors: ErrorObject[], where: 'body' | 'query' | 'path'): { code: string; items: ValidationErrorItem[] } {
   let code = 'validation_error';
   const items: ValidationErrorItem[] = [];
   const seen = new Set<string>();

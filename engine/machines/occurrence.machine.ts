@@ -34,16 +34,7 @@ export type DueVerdict = 'go' | 'late' | RefusalReason;
 
 /** How an attempt ended, as reported to its occurrence. `snooze_refused`: 2 pressed with no snoozes left. */
 export type AttemptOutcome =
-  | 'confirmed'
-  | 'snoozed'
-  | 'snooze_refused'
-  | 'stopped'
-  | 'no_input'
-  | 'voicemail'
-  | 'no_answer'
-  | 'busy'
-  | 'failed'
-  | 'canceled';
+  'confirmed' | 'snoozed' | 'snooze_refused' | 'stopped' | 'no_input' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'canceled';
 
 /**
  * Events of the occurrence machine. `DUE` is the wheel firing `nextDueAt` (a dispatch while
@@ -68,14 +59,7 @@ export type OccurrenceEvent =
  * - `rearm`: the instant or the call's details changed while pending.
  */
 export type OccurrenceActionName =
-  | 'startAttempt'
-  | 'scheduleRetry'
-  | 'scheduleSnooze'
-  | 'finish'
-  | 'sendFallback'
-  | 'cancelAttempt'
-  | 'timeoutAttempt'
-  | 'rearm';
+  'startAttempt' | 'scheduleRetry' | 'scheduleSnooze' | 'finish' | 'sendFallback' | 'cancelAttempt' | 'timeoutAttempt' | 'rearm';
 
 const finish = (reason: OutcomeReason) => ({ type: 'finish' as const, params: { reason } });
 
@@ -126,8 +110,7 @@ const occurrenceSetup = setup({
   },
   guards: {
     verdictIs: ({ event }, params: { verdict: DueVerdict }) => event.type === 'DUE' && event.verdict === params.verdict,
-    outcomeIs: ({ event }, params: { outcome: AttemptOutcome }) =>
-      event.type === 'ATTEMPT_ENDED' && event.outcome === params.outcome,
+    outcomeIs: ({ event }, params: { outcome: AttemptOutcome }) => event.type === 'ATTEMPT_ENDED' && event.outcome === params.outcome,
     retriesLeft: ({ context }) => context.retriesLeft,
     reachedPerson: ({ context }) => context.reachedPerson,
     reachedVoicemail: ({ context }) => context.reachedVoicemail,

@@ -41,8 +41,7 @@ const b = (x: boolean) => (x ? '1' : '0');
 /** Memoised occurrence steps (process-wide; the cache holds only XState's answers). */
 export const occurrenceStep = memoStep<OccurrenceStatus, OccurrenceActionName, OccurrenceFacts, OccurrenceEvent>(occurrenceMachine, {
   facts: (f) => `${b(f.smsFallback)}${b(f.retriesLeft)}${b(f.reachedPerson)}${b(f.reachedVoicemail)}${f.missReason ?? '-'}`,
-  event: (e) =>
-    e.type === 'DUE' ? `DUE:${e.verdict}` : e.type === 'ATTEMPT_ENDED' ? `ENDED:${e.outcome}` : e.type,
+  event: (e) => (e.type === 'DUE' ? `DUE:${e.verdict}` : e.type === 'ATTEMPT_ENDED' ? `ENDED:${e.outcome}` : e.type),
 });
 
 /** Memoised attempt steps. */

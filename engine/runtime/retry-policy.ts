@@ -32,7 +32,11 @@ export interface RetryPolicyInput {
 
 function intIn(value: unknown, min: number, max: number, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new EngineError('invalid_retry_policy', `${field} must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`, field);
+    throw new EngineError(
+      'invalid_retry_policy',
+      `${field} must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`,
+      field,
+    );
   }
   return value;
 }
@@ -53,7 +57,12 @@ export function resolveRetryPolicy(input: RetryPolicyInput | null | undefined, b
     b.ringTimeoutSeconds.max,
     'retry_policy.ring_timeout_seconds',
   );
-  const snoozeMinutes = intIn(p.snooze_minutes ?? base.snoozeMinutes, b.snoozeMinutes.min, b.snoozeMinutes.max, 'retry_policy.snooze_minutes');
+  const snoozeMinutes = intIn(
+    p.snooze_minutes ?? base.snoozeMinutes,
+    b.snoozeMinutes.min,
+    b.snoozeMinutes.max,
+    'retry_policy.snooze_minutes',
+  );
   const offsets = p.offsets_minutes ?? base.offsetsMinutes;
   if (!Array.isArray(offsets) || offsets.length > b.offsetsMinutes.maxItems) {
     throw new EngineError(
@@ -72,5 +81,10 @@ export function resolveRetryPolicy(input: RetryPolicyInput | null | undefined, b
       );
     }
   });
-  return Object.freeze({ maxSnoozes, offsetsMinutes: Object.freeze([...offsets]) as unknown as number[], ringTimeoutSeconds, snoozeMinutes });
+  return Object.freeze({
+    maxSnoozes,
+    offsetsMinutes: Object.freeze([...offsets]) as unknown as number[],
+    ringTimeoutSeconds,
+    snoozeMinutes,
+  });
 }

@@ -183,7 +183,8 @@ class RuntimeImpl implements Runtime {
   // ---- commands ----------------------------------------------------------------------------
 
   schedule(input: NewOccurrence): OccurrenceRecord {
-    if (typeof input.to !== 'string' || input.to.length === 0) throw new EngineError('invalid_occurrence', 'to must be an E.164 number', 'to');
+    if (typeof input.to !== 'string' || input.to.length === 0)
+      throw new EngineError('invalid_occurrence', 'to must be an E.164 number', 'to');
     if (!Number.isFinite(input.scheduledAt)) throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
     const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
     const now = this.clock.now();

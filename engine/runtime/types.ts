@@ -96,14 +96,11 @@ export interface NewCall {
 }
 
 /** Result of {@link Runtime.cancel}. */
-export type CancelResult =
-  | { ok: true; occurrence: OccurrenceRecord }
-  | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
+export type CancelResult = { ok: true; occurrence: OccurrenceRecord } | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
 
 /** Result of {@link Runtime.amend}. */
 export type AmendResult =
-  | { ok: true; occurrence: OccurrenceRecord }
-  | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
+  { ok: true; occurrence: OccurrenceRecord } | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
 
 /** Result of {@link Runtime.placeCall}. */
 export type PlaceCallOutcome = { ok: true; attempt: AttemptRecord } | { ok: false; reason: RefusalReason };
@@ -144,4 +141,3 @@ export interface Runtime {
   readonly stats: RuntimeStats;
   readonly options: ResolvedRuntimeOptions;
 }
-

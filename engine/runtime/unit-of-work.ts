@@ -54,7 +54,15 @@ interface Slot<R> {
 }
 
 const TERMINAL_ATTEMPT = new Set<AttemptStatus>([
-  'confirmed', 'snoozed', 'stopped', 'no_input', 'voicemail', 'no_answer', 'busy', 'failed', 'canceled',
+  'confirmed',
+  'snoozed',
+  'stopped',
+  'no_input',
+  'voicemail',
+  'no_answer',
+  'busy',
+  'failed',
+  'canceled',
 ]);
 
 /** True when the attempt status is final. */

@@ -1,11 +1,4 @@
-import type {
-  AttemptRecord,
-  DueCursor,
-  DueRef,
-  OccurrenceRecord,
-  Store,
-  StoreTx,
-} from '../ports.js';
+import type { AttemptRecord, DueCursor, DueRef, OccurrenceRecord, Store, StoreTx } from '../ports.js';
 
 /** Copies an occurrence so that neither the caller nor the store can change the other's object. */
 export function cloneOccurrence(r: OccurrenceRecord): OccurrenceRecord {

@@ -201,7 +201,12 @@ export class MemoryTelephony implements Telephony {
     }
     this.at(call, ringAt, () => {
       call.state = 'ringing';
-      return this.emit(call, { type: 'call.ringing', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: this.o.clock.now() });
+      return this.emit(call, {
+        type: 'call.ringing',
+        callId: call.callId,
+        idempotencyKey: call.request.idempotencyKey,
+        at: this.o.clock.now(),
+      });
     });
     const timeout = call.request.ringTimeoutSeconds;
     if (call.behaviour === 'no_answer' || ringSeconds >= timeout) {
@@ -219,7 +224,13 @@ export class MemoryTelephony implements Telephony {
       } else if (digit) {
         const keyAt = at + s(this.o.keySeconds);
         this.at(call, keyAt, async () => {
-          await this.emit(call, { type: 'call.digits', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: this.o.clock.now(), digits: digit });
+          await this.emit(call, {
+            type: 'call.digits',
+            callId: call.callId,
+            idempotencyKey: call.request.idempotencyKey,
+            at: this.o.clock.now(),
+            digits: digit,
+          });
           if (this.o.chainSteps && !ended(call)) afterDigits(this.o.clock.now());
         });
         if (!this.o.chainSteps) afterDigits(keyAt);
@@ -232,7 +243,13 @@ export class MemoryTelephony implements Telephony {
       call.state = 'answered';
       call.answeredAt = this.o.clock.now();
       this.o.onAnswered?.(call, by);
-      await this.emit(call, { type: 'call.answered', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at: call.answeredAt, by });
+      await this.emit(call, {
+        type: 'call.answered',
+        callId: call.callId,
+        idempotencyKey: call.request.idempotencyKey,
+        at: call.answeredAt,
+        by,
+      });
       if (this.o.chainSteps && !ended(call)) afterAnswer(this.o.clock.now());
     });
     if (!this.o.chainSteps) afterAnswer(answerAt);
@@ -246,7 +263,14 @@ export class MemoryTelephony implements Telephony {
     const at = this.o.clock.now();
     call.endedAt = at;
     const durationSeconds = call.answeredAt === null ? null : Math.round((at - call.answeredAt) / 1000);
-    return this.emit(call, { type: 'call.ended', callId: call.callId, idempotencyKey: call.request.idempotencyKey, at, reason, durationSeconds });
+    return this.emit(call, {
+      type: 'call.ended',
+      callId: call.callId,
+      idempotencyKey: call.request.idempotencyKey,
+      at,
+      reason,
+      durationSeconds,
+    });
   }
 
   private emit(call: SimulatedCall, event: TelephonyEvent): void | Promise<void> {

@@ -117,7 +117,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const store = await fresh();
       const o = sampleOccurrence({ label: null, message: null, missReason: 'busy', derivationSource: 'weekly' });
       store.transact((tx) => tx.insertOccurrence(o));
-      assert.deepEqual(store.transact((tx) => tx.getOccurrence(o.id)), o);
+      assert.deepEqual(
+        store.transact((tx) => tx.getOccurrence(o.id)),
+        o,
+      );
       const nulls = sampleOccurrence({
         scheduleId: null,
         phoneNumberId: null,
@@ -131,7 +134,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         backupAlarm: false,
       });
       store.transact((tx) => tx.insertOccurrence(nulls));
-      assert.deepEqual(store.transact((tx) => tx.getOccurrence(nulls.id)), nulls);
+      assert.deepEqual(
+        store.transact((tx) => tx.getOccurrence(nulls.id)),
+        nulls,
+      );
     });
 
     it('round-trips an attempt with every field', async () => {
@@ -156,8 +162,14 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         tx.insertAttempt(full);
         tx.insertAttempt(bare);
       });
-      assert.deepEqual(store.transact((tx) => tx.getAttempt(full.id)), full);
-      assert.deepEqual(store.transact((tx) => tx.getAttempt(bare.id)), bare);
+      assert.deepEqual(
+        store.transact((tx) => tx.getAttempt(full.id)),
+        full,
+      );
+      assert.deepEqual(
+        store.transact((tx) => tx.getAttempt(bare.id)),
+        bare,
+      );
     });
 
     it('returns undefined for unknown ids', async () => {
@@ -215,8 +227,14 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         tx.updateOccurrence(o2);
         tx.updateAttempt(a2);
       });
-      assert.deepEqual(store.transact((tx) => tx.getOccurrence(o.id)), o2);
-      assert.deepEqual(store.transact((tx) => tx.getAttempt(a.id)), a2);
+      assert.deepEqual(
+        store.transact((tx) => tx.getOccurrence(o.id)),
+        o2,
+      );
+      assert.deepEqual(
+        store.transact((tx) => tx.getAttempt(a.id)),
+        a2,
+      );
     });
 
     it('does not let a caller mutate stored records through returned or given objects', async () => {
@@ -235,7 +253,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
     it('transact returns the value of fn and rolls everything back when fn throws', async () => {
       const store = await fresh();
       const o = sampleOccurrence();
-      assert.equal(store.transact(() => 42), 42);
+      assert.equal(
+        store.transact(() => 42),
+        42,
+      );
       store.transact((tx) => tx.insertOccurrence(o));
       const a = sampleAttempt();
       assert.throws(
@@ -293,7 +314,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
           throw new Error('outer');
         }),
       );
-      assert.equal(store.transact((tx) => tx.getOccurrence(both.id)), undefined);
+      assert.equal(
+        store.transact((tx) => tx.getOccurrence(both.id)),
+        undefined,
+      );
     });
 
     it('after an inner unit of work is rolled back, the outer one writes what it asks for', async () => {
@@ -324,13 +348,20 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       store.transact((tx) => {
         tx.insertOccurrence(o);
         tx.insertOccurrence(other);
-        for (const n of [3, 1, 2]) tx.insertAttempt(sampleAttempt({ occurrenceId: o.id, n, kind: n === 1 ? 'first' : 'retry', script: null }));
+        for (const n of [3, 1, 2])
+          tx.insertAttempt(sampleAttempt({ occurrenceId: o.id, n, kind: n === 1 ? 'first' : 'retry', script: null }));
         tx.insertAttempt(sampleAttempt({ occurrenceId: other.id, n: 1, script: null }));
       });
       const list = store.transact((tx) => tx.listAttempts(o.id));
-      assert.deepEqual(list.map((a) => a.n), [1, 2, 3]);
+      assert.deepEqual(
+        list.map((a) => a.n),
+        [1, 2, 3],
+      );
       assert.ok(list.every((a) => a.occurrenceId === o.id));
-      assert.deepEqual(store.transact((tx) => tx.listAttempts('00000000-0000-4000-8000-00000000dead')), []);
+      assert.deepEqual(
+        store.transact((tx) => tx.listAttempts('00000000-0000-4000-8000-00000000dead')),
+        [],
+      );
     });
 
     it('lists due work in (at, kind, id) order up to `until`, with keyset paging', async () => {
@@ -364,8 +395,14 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const last = page1[1]!;
       const page2 = store.transact((tx) => tx.listDue(T0 + 2000, 2, last));
       assert.deepEqual(page2, all.slice(2, 4));
-      assert.deepEqual(store.transact((tx) => tx.listDue(T0 + 2000, 2, all[3]!)), []);
-      assert.deepEqual(store.transact((tx) => tx.listDue(T0 - 1, 10)), []);
+      assert.deepEqual(
+        store.transact((tx) => tx.listDue(T0 + 2000, 2, all[3]!)),
+        [],
+      );
+      assert.deepEqual(
+        store.transact((tx) => tx.listDue(T0 - 1, 10)),
+        [],
+      );
     });
 
     it('lists unacknowledged attempts (requested, no provider call id) by id', async () => {
@@ -377,8 +414,14 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       store.transact((tx) => [a1, a2, a3, a4].forEach((a) => tx.insertAttempt(a)));
       const ids = store.transact((tx) => tx.listUnacknowledgedAttempts(10)).map((a) => a.id);
       assert.deepEqual(ids, [a1.id, a4.id].sort());
-      assert.deepEqual(store.transact((tx) => tx.listUnacknowledgedAttempts(1)).map((a) => a.id), [ids[0]]);
-      assert.deepEqual(store.transact((tx) => tx.listUnacknowledgedAttempts(10, ids[0])).map((a) => a.id), [ids[1]]);
+      assert.deepEqual(
+        store.transact((tx) => tx.listUnacknowledgedAttempts(1)).map((a) => a.id),
+        [ids[0]],
+      );
+      assert.deepEqual(
+        store.transact((tx) => tx.listUnacknowledgedAttempts(10, ids[0])).map((a) => a.id),
+        [ids[1]],
+      );
     });
 
     it('lists occurrences with a pending fallback text by id', async () => {
@@ -391,7 +434,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       store.transact((tx) => rows.forEach((o) => tx.insertOccurrence(o)));
       const ids = store.transact((tx) => tx.listPendingFallbacks(10)).map((o) => o.id);
       assert.deepEqual(ids, [rows[0]!.id, rows[2]!.id].sort());
-      assert.deepEqual(store.transact((tx) => tx.listPendingFallbacks(10, ids[0])).map((o) => o.id), [ids[1]]);
+      assert.deepEqual(
+        store.transact((tx) => tx.listPendingFallbacks(10, ids[0])).map((o) => o.id),
+        [ids[1]],
+      );
     });
 
     it('keeps many rows written in one unit of work', async () => {

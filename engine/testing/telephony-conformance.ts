@@ -84,142 +84,172 @@ export function runTelephonyConformance(name: string, factory: () => TelephonyHa
       ['snooze', '2', '+14155550102'],
       ['stop', '9', '+14155550103'],
     ] as const) {
-      it(`${behaviour}: rings, a person answers, presses ${digit}; the call stays open until hangUp`, withHarness(async (h, events) => {
-        await h.setPhone(to, behaviour);
-        const req = request(to);
-        const callId = await placed(h.telephony, req);
-        await h.advance(45_000);
-        const list = of(events, callId);
-        assert.deepEqual(types(list), ['call.ringing', 'call.answered', 'call.digits']);
-        const answered = list[1] as Extract<TelephonyEvent, { type: 'call.answered' }>;
-        assert.equal(answered.by, 'person');
-        assert.equal((list[2] as Extract<TelephonyEvent, { type: 'call.digits' }>).digits, digit);
-        await h.telephony.hangUp(callId, { say: 'Goodbye.' });
-        await h.advance(30_000);
-        const after = of(events, callId);
-        assert.deepEqual(types(after).slice(3), ['ended:completed']);
-        const ended = after[3] as Extract<TelephonyEvent, { type: 'call.ended' }>;
-        assert.ok(typeof ended.durationSeconds === 'number' && ended.durationSeconds >= 0);
-        checkWellFormed(after, req);
-      }));
+      it(
+        `${behaviour}: rings, a person answers, presses ${digit}; the call stays open until hangUp`,
+        withHarness(async (h, events) => {
+          await h.setPhone(to, behaviour);
+          const req = request(to);
+          const callId = await placed(h.telephony, req);
+          await h.advance(45_000);
+          const list = of(events, callId);
+          assert.deepEqual(types(list), ['call.ringing', 'call.answered', 'call.digits']);
+          const answered = list[1] as Extract<TelephonyEvent, { type: 'call.answered' }>;
+          assert.equal(answered.by, 'person');
+          assert.equal((list[2] as Extract<TelephonyEvent, { type: 'call.digits' }>).digits, digit);
+          await h.telephony.hangUp(callId, { say: 'Goodbye.' });
+          await h.advance(30_000);
+          const after = of(events, callId);
+          assert.deepEqual(types(after).slice(3), ['ended:completed']);
+          const ended = after[3] as Extract<TelephonyEvent, { type: 'call.ended' }>;
+          assert.ok(typeof ended.durationSeconds === 'number' && ended.durationSeconds >= 0);
+          checkWellFormed(after, req);
+        }),
+      );
     }
 
-    it('placeCall is idempotent by key: one call, one callId, one set of events', withHarness(async (h, events) => {
-      const to = '+14155550104';
-      await h.setPhone(to, 'silent');
-      const req = request(to);
-      const [a, b] = await Promise.all([h.telephony.placeCall(req), h.telephony.placeCall(req)]);
-      const c = await h.telephony.placeCall({ ...req });
-      assert.ok(a.ok && b.ok && c.ok);
-      assert.equal(a.callId, b.callId);
-      assert.equal(a.callId, c.callId);
-      await h.advance(300_000);
-      const list = events.filter((e) => e.idempotencyKey === req.idempotencyKey);
-      assert.equal(list.filter((e) => e.type === 'call.ringing').length, 1);
-      assert.equal(list.filter((e) => e.type === 'call.ended').length, 1);
-      assert.ok(list.every((e) => e.callId === a.callId));
-    }));
+    it(
+      'placeCall is idempotent by key: one call, one callId, one set of events',
+      withHarness(async (h, events) => {
+        const to = '+14155550104';
+        await h.setPhone(to, 'silent');
+        const req = request(to);
+        const [a, b] = await Promise.all([h.telephony.placeCall(req), h.telephony.placeCall(req)]);
+        const c = await h.telephony.placeCall({ ...req });
+        assert.ok(a.ok && b.ok && c.ok);
+        assert.equal(a.callId, b.callId);
+        assert.equal(a.callId, c.callId);
+        await h.advance(300_000);
+        const list = events.filter((e) => e.idempotencyKey === req.idempotencyKey);
+        assert.equal(list.filter((e) => e.type === 'call.ringing').length, 1);
+        assert.equal(list.filter((e) => e.type === 'call.ended').length, 1);
+        assert.ok(list.every((e) => e.callId === a.callId));
+      }),
+    );
 
-    it('different keys place different calls', withHarness(async (h) => {
-      const to = '+14155550105';
-      await h.setPhone(to, 'silent');
-      const a = await placed(h.telephony, request(to));
-      const b = await placed(h.telephony, request(to));
-      assert.notEqual(a, b);
-      await h.advance(300_000);
-    }));
+    it(
+      'different keys place different calls',
+      withHarness(async (h) => {
+        const to = '+14155550105';
+        await h.setPhone(to, 'silent');
+        const a = await placed(h.telephony, request(to));
+        const b = await placed(h.telephony, request(to));
+        assert.notEqual(a, b);
+        await h.advance(300_000);
+      }),
+    );
 
-    it('silent: a person answers, presses nothing, and the call ends by itself', withHarness(async (h, events) => {
-      const to = '+14155550106';
-      await h.setPhone(to, 'silent');
-      const req = request(to);
-      const callId = await placed(h.telephony, req);
-      await h.advance(300_000);
-      const list = of(events, callId);
-      assert.deepEqual(types(list), ['call.ringing', 'call.answered', 'ended:completed']);
-      assert.equal((list[1] as Extract<TelephonyEvent, { type: 'call.answered' }>).by, 'person');
-      checkWellFormed(list, req);
-    }));
+    it(
+      'silent: a person answers, presses nothing, and the call ends by itself',
+      withHarness(async (h, events) => {
+        const to = '+14155550106';
+        await h.setPhone(to, 'silent');
+        const req = request(to);
+        const callId = await placed(h.telephony, req);
+        await h.advance(300_000);
+        const list = of(events, callId);
+        assert.deepEqual(types(list), ['call.ringing', 'call.answered', 'ended:completed']);
+        assert.equal((list[1] as Extract<TelephonyEvent, { type: 'call.answered' }>).by, 'person');
+        checkWellFormed(list, req);
+      }),
+    );
 
-    it('voicemail: a machine answers and the call ends by itself', withHarness(async (h, events) => {
-      const to = '+14155550107';
-      await h.setPhone(to, 'voicemail');
-      const req = request(to);
-      const callId = await placed(h.telephony, req);
-      await h.advance(300_000);
-      const list = of(events, callId);
-      assert.deepEqual(types(list), ['call.ringing', 'call.answered', 'ended:completed']);
-      assert.equal((list[1] as Extract<TelephonyEvent, { type: 'call.answered' }>).by, 'machine');
-      checkWellFormed(list, req);
-    }));
+    it(
+      'voicemail: a machine answers and the call ends by itself',
+      withHarness(async (h, events) => {
+        const to = '+14155550107';
+        await h.setPhone(to, 'voicemail');
+        const req = request(to);
+        const callId = await placed(h.telephony, req);
+        await h.advance(300_000);
+        const list = of(events, callId);
+        assert.deepEqual(types(list), ['call.ringing', 'call.answered', 'ended:completed']);
+        assert.equal((list[1] as Extract<TelephonyEvent, { type: 'call.answered' }>).by, 'machine');
+        checkWellFormed(list, req);
+      }),
+    );
 
-    it('no_answer: rings and ends no_answer within the ring timeout (plus slack), never answered', withHarness(async (h, events) => {
-      const to = '+14155550108';
-      await h.setPhone(to, 'no_answer');
-      const req = request(to, { ringTimeoutSeconds: 20 });
-      const callId = await placed(h.telephony, req);
-      await h.advance(60_000);
-      const list = of(events, callId);
-      assert.deepEqual(types(list), ['call.ringing', 'ended:no_answer']);
-      checkWellFormed(list, req);
-    }));
+    it(
+      'no_answer: rings and ends no_answer within the ring timeout (plus slack), never answered',
+      withHarness(async (h, events) => {
+        const to = '+14155550108';
+        await h.setPhone(to, 'no_answer');
+        const req = request(to, { ringTimeoutSeconds: 20 });
+        const callId = await placed(h.telephony, req);
+        await h.advance(60_000);
+        const list = of(events, callId);
+        assert.deepEqual(types(list), ['call.ringing', 'ended:no_answer']);
+        checkWellFormed(list, req);
+      }),
+    );
 
-    it('busy: ends busy without being answered', withHarness(async (h, events) => {
-      const to = '+14155550109';
-      await h.setPhone(to, 'busy');
-      const req = request(to);
-      const callId = await placed(h.telephony, req);
-      await h.advance(60_000);
-      const list = of(events, callId);
-      assert.equal(types(list).at(-1), 'ended:busy');
-      assert.ok(!list.some((e) => e.type === 'call.answered'));
-      checkWellFormed(list, req);
-    }));
+    it(
+      'busy: ends busy without being answered',
+      withHarness(async (h, events) => {
+        const to = '+14155550109';
+        await h.setPhone(to, 'busy');
+        const req = request(to);
+        const callId = await placed(h.telephony, req);
+        await h.advance(60_000);
+        const list = of(events, callId);
+        assert.equal(types(list).at(-1), 'ended:busy');
+        assert.ok(!list.some((e) => e.type === 'call.answered'));
+        checkWellFormed(list, req);
+      }),
+    );
 
-    it('fail: the provider refuses (ok false with a code) or accepts and ends failed, never answered', withHarness(async (h, events) => {
-      const to = '+14155550110';
-      await h.setPhone(to, 'fail');
-      const req = request(to);
-      const r = await h.telephony.placeCall(req);
-      if (!r.ok) {
-        assert.ok(typeof r.code === 'string' && r.code.length > 0);
-        assert.equal(typeof r.retryable, 'boolean');
-        const again = await h.telephony.placeCall(req);
-        assert.equal(again.ok, false, 'a refused key stays refused');
-        return;
-      }
-      await h.advance(60_000);
-      const list = of(events, r.callId);
-      assert.equal(types(list).at(-1), 'ended:failed');
-      assert.ok(!list.some((e) => e.type === 'call.answered'));
-    }));
+    it(
+      'fail: the provider refuses (ok false with a code) or accepts and ends failed, never answered',
+      withHarness(async (h, events) => {
+        const to = '+14155550110';
+        await h.setPhone(to, 'fail');
+        const req = request(to);
+        const r = await h.telephony.placeCall(req);
+        if (!r.ok) {
+          assert.ok(typeof r.code === 'string' && r.code.length > 0);
+          assert.equal(typeof r.retryable, 'boolean');
+          const again = await h.telephony.placeCall(req);
+          assert.equal(again.ok, false, 'a refused key stays refused');
+          return;
+        }
+        await h.advance(60_000);
+        const list = of(events, r.callId);
+        assert.equal(types(list).at(-1), 'ended:failed');
+        assert.ok(!list.some((e) => e.type === 'call.answered'));
+      }),
+    );
 
-    it('hangUp while ringing ends the call canceled', withHarness(async (h, events) => {
-      const to = '+14155550111';
-      await h.setPhone(to, 'no_answer');
-      const req = request(to, { ringTimeoutSeconds: 60 });
-      const callId = await placed(h.telephony, req);
-      await h.advance(3_000);
-      assert.deepEqual(types(of(events, callId)), ['call.ringing']);
-      await h.telephony.hangUp(callId);
-      await h.advance(10_000);
-      assert.deepEqual(types(of(events, callId)), ['call.ringing', 'ended:canceled']);
-      await h.advance(120_000);
-      assert.equal(of(events, callId).length, 2, 'nothing after call.ended');
-    }));
+    it(
+      'hangUp while ringing ends the call canceled',
+      withHarness(async (h, events) => {
+        const to = '+14155550111';
+        await h.setPhone(to, 'no_answer');
+        const req = request(to, { ringTimeoutSeconds: 60 });
+        const callId = await placed(h.telephony, req);
+        await h.advance(3_000);
+        assert.deepEqual(types(of(events, callId)), ['call.ringing']);
+        await h.telephony.hangUp(callId);
+        await h.advance(10_000);
+        assert.deepEqual(types(of(events, callId)), ['call.ringing', 'ended:canceled']);
+        await h.advance(120_000);
+        assert.equal(of(events, callId).length, 2, 'nothing after call.ended');
+      }),
+    );
 
-    it('hangUp is idempotent and ignores unknown or finished calls', withHarness(async (h, events) => {
-      const to = '+14155550112';
-      await h.setPhone(to, 'confirm');
-      const callId = await placed(h.telephony, request(to));
-      await h.advance(45_000);
-      await h.telephony.hangUp(callId);
-      await h.telephony.hangUp(callId);
-      await h.advance(30_000);
-      await h.telephony.hangUp(callId);
-      await h.telephony.hangUp('unknown-call-id');
-      await h.advance(30_000);
-      assert.equal(of(events, callId).filter((e) => e.type === 'call.ended').length, 1);
-    }));
+    it(
+      'hangUp is idempotent and ignores unknown or finished calls',
+      withHarness(async (h, events) => {
+        const to = '+14155550112';
+        await h.setPhone(to, 'confirm');
+        const callId = await placed(h.telephony, request(to));
+        await h.advance(45_000);
+        await h.telephony.hangUp(callId);
+        await h.telephony.hangUp(callId);
+        await h.advance(30_000);
+        await h.telephony.hangUp(callId);
+        await h.telephony.hangUp('unknown-call-id');
+        await h.advance(30_000);
+        assert.equal(of(events, callId).filter((e) => e.type === 'call.ended').length, 1);
+      }),
+    );
   });
 }

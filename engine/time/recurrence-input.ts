@@ -83,7 +83,14 @@ function fail(code: string, field: string, message: string, reason?: string): Re
  */
 export function compileRecurrence(input: RecurrenceInput, now: EpochMs): CompiledRecurrence | RecurrenceInputError {
   const zoneCheck = checkTimeZone(input.timezone);
-  if (!zoneCheck.ok) return fail(zoneCheck.code, 'timezone', zoneCheck.code === 'timezone_not_allowed' ? 'Fixed-offset zone rather than a place; pick a city zone or UTC.' : 'Not an IANA city zone known.');
+  if (!zoneCheck.ok)
+    return fail(
+      zoneCheck.code,
+      'timezone',
+      zoneCheck.code === 'timezone_not_allowed'
+        ? 'Fixed-offset zone rather than a place; pick a city zone or UTC.'
+        : 'Not an IANA city zone known.',
+    );
   const timezone = zoneCheck.timezone;
   const today = localDayAt(timezone, now);
   const furthest = today + MAX_DAYS_AHEAD;
@@ -100,12 +107,19 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
       const recurrence: Recurrence = { kind: 'in_minutes', timezone, at: now + n * 60_000 };
       return { ok: true, recurrence, first: nextOccurrenceAfter(recurrence, now) };
     }
-    if (!nonEmpty(input.localTime)) return fail('validation_error', 'local_time', 'local_time is required (or send in_minutes).', 'required');
+    if (!nonEmpty(input.localTime))
+      return fail('validation_error', 'local_time', 'local_time is required (or send in_minutes).', 'required');
     if (parseTime(input.localTime) === null) return fail('invalid_time', 'local_time', 'local_time must be 24-hour HH:MM.');
-    if (!nonEmpty(input.localDate)) return fail('local_date_required', 'local_date', 'A one-off at a wall time needs local_date as well as local_time (or send in_minutes).');
+    if (!nonEmpty(input.localDate))
+      return fail(
+        'local_date_required',
+        'local_date',
+        'A one-off at a wall time needs local_date as well as local_time (or send in_minutes).',
+      );
     const day = parseDate(input.localDate);
     if (day === null) return fail('validation_error', 'local_date', 'local_date must be a real date YYYY-MM-DD.', 'format');
-    if (day > furthest) return fail('date_too_far', 'local_date', `local_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
+    if (day > furthest)
+      return fail('date_too_far', 'local_date', `local_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
     const recurrence: Recurrence = { kind: 'one_off', timezone, localDate: input.localDate, localTime: input.localTime };
     const first = nextOccurrenceAfter(recurrence, now);
     if (first === null) return fail('time_in_past', 'local_time', 'The requested wall time already passed in that zone.');
@@ -115,7 +129,8 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
   const days = input.daysOfWeek ?? [];
   if (days.length === 0) return fail('days_of_week_empty', 'days_of_week', 'A recurring call needs at least one day, mon to sun.');
   for (let i = 0; i < days.length; i++) {
-    if (!(WEEKDAYS as readonly string[]).includes(days[i]!)) return fail('validation_error', `days_of_week.${i}`, 'Days are mon, tue, wed, thu, fri, sat, sun.', 'enum');
+    if (!(WEEKDAYS as readonly string[]).includes(days[i]!))
+      return fail('validation_error', `days_of_week.${i}`, 'Days are mon, tue, wed, thu, fri, sat, sun.', 'enum');
   }
   const daysOfWeek = WEEKDAYS.filter((d) => days.includes(d)) as Weekday[];
   if (!nonEmpty(input.localTime)) return fail('validation_error', 'local_time', 'local_time is required.', 'required');
@@ -125,7 +140,8 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
   if (nonEmpty(input.startDate)) {
     const d = parseDate(input.startDate);
     if (d === null) return fail('validation_error', 'start_date', 'start_date must be a real date YYYY-MM-DD.', 'format');
-    if (d > furthest) return fail('date_too_far', 'start_date', `start_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
+    if (d > furthest)
+      return fail('date_too_far', 'start_date', `start_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
     startDay = d;
   }
   let endDate: string | null = null;
@@ -139,16 +155,28 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
   if (nonEmpty(input.pausedUntil)) {
     const d = parseDate(input.pausedUntil);
     if (d === null) return fail('validation_error', 'paused_until', 'paused_until must be a real date YYYY-MM-DD.', 'format');
-    if (d > furthest) return fail('date_too_far', 'paused_until', `paused_until may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
+    if (d > furthest)
+      return fail('date_too_far', 'paused_until', `paused_until may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
     pausedUntil = input.pausedUntil;
   }
   const skips = input.skipDates ?? [];
-  if (skips.length > MAX_SKIP_DATES) return fail('validation_error', 'skip_dates', `skip_dates holds at most ${MAX_SKIP_DATES} dates.`, 'max_items');
+  if (skips.length > MAX_SKIP_DATES)
+    return fail('validation_error', 'skip_dates', `skip_dates holds at most ${MAX_SKIP_DATES} dates.`, 'max_items');
   for (let i = 0; i < skips.length; i++) {
-    if (parseDate(skips[i]!) === null) return fail('validation_error', `skip_dates.${i}`, 'Each skip date must be a real date YYYY-MM-DD.', 'format');
+    if (parseDate(skips[i]!) === null)
+      return fail('validation_error', `skip_dates.${i}`, 'Each skip date must be a real date YYYY-MM-DD.', 'format');
   }
   const recurrence = pruneSkipDates(
-    { kind: 'weekly', timezone, localTime: input.localTime, daysOfWeek, startDate: formatDate(startDay), endDate, pausedUntil, skipDates: skips },
+    {
+      kind: 'weekly',
+      timezone,
+      localTime: input.localTime,
+      daysOfWeek,
+      startDate: formatDate(startDay),
+      endDate,
+      pausedUntil,
+      skipDates: skips,
+    },
     now,
   );
   return { ok: true, recurrence, first: nextOccurrenceAfter(recurrence, now) };

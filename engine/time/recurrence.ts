@@ -90,7 +90,13 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
   switch (rule.kind) {
     case 'in_minutes':
       return rule.at > after
-        ? { at: rule.at, date: localTimeAt(rule.timezone, rule.at).date, local: localTimeAt(rule.timezone, rule.at), notice: null, source: 'in_minutes' }
+        ? {
+            at: rule.at,
+            date: localTimeAt(rule.timezone, rule.at).date,
+            local: localTimeAt(rule.timezone, rule.at),
+            notice: null,
+            source: 'in_minutes',
+          }
         : null;
     case 'one_off': {
       const day = parseDate(rule.localDate);
@@ -112,7 +118,8 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
  * @throws RangeError when count is outside 1..100.
  */
 export function upcomingOccurrences(rule: Recurrence, after: EpochMs, count: number): OccurrenceTime[] {
-  if (!Number.isInteger(count) || count < 1 || count > 100) throw new RangeError('upcomingOccurrences: count must be an integer from 1 to 100');
+  if (!Number.isInteger(count) || count < 1 || count > 100)
+    throw new RangeError('upcomingOccurrences: count must be an integer from 1 to 100');
   if (rule.kind !== 'weekly') {
     const one = nextOccurrenceAfter(rule, after);
     return one === null ? [] : [one];
@@ -203,7 +210,8 @@ class WeeklyCursor {
       if (r.kind === 'nonexistent_shifted' && localDayAt(this.zone, r.at) !== day && !dayExists(this.zone, day)) continue;
       const local = localTimeAt(this.zone, r.at, r.kind);
       const date = formatDate(day);
-      const notice = r.kind === 'normal' ? null : clockChangeNotice({ at: r.at, local, requested: { date, time: this.time }, transition: r.transition });
+      const notice =
+        r.kind === 'normal' ? null : clockChangeNotice({ at: r.at, local, requested: { date, time: this.time }, transition: r.transition });
       return { at: r.at, date, local, notice, source: 'weekly' };
     }
     return null;

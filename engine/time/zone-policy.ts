@@ -24,9 +24,7 @@
 import { ZONE_TAB } from './data/zone-tab.js';
 
 /** Result of {@link checkTimeZone}. */
-export type TimeZoneCheck =
-  | { ok: true; timezone: string }
-  | { ok: false; code: 'invalid_timezone' | 'timezone_not_allowed' };
+export type TimeZoneCheck = { ok: true; timezone: string } | { ok: false; code: 'invalid_timezone' | 'timezone_not_allowed' };
 
 /**
  * Former IANA spellings that ICU (CLDR) still treats as canonical, mapped to the current

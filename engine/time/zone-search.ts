@@ -56,14 +56,56 @@ export interface ZoneMatch {
  * country, the zone of its largest city where it has several).
  */
 export const POPULAR_ZONES: readonly string[] = Object.freeze([
-  'UTC', 'Asia/Kolkata', 'Asia/Shanghai', 'America/New_York', 'Asia/Jakarta', 'Asia/Karachi', 'Africa/Lagos',
-  'America/Sao_Paulo', 'Asia/Dhaka', 'Europe/Moscow', 'America/Mexico_City', 'Africa/Addis_Ababa', 'Asia/Tokyo',
-  'Asia/Manila', 'Africa/Cairo', 'Africa/Kinshasa', 'Asia/Ho_Chi_Minh', 'Asia/Tehran', 'Europe/Istanbul',
-  'Europe/Berlin', 'Asia/Bangkok', 'Europe/London', 'Africa/Dar_es_Salaam', 'Europe/Paris', 'Africa/Johannesburg',
-  'Europe/Rome', 'Africa/Nairobi', 'Asia/Yangon', 'America/Bogota', 'Asia/Seoul', 'Africa/Kampala', 'Africa/Khartoum',
-  'Europe/Madrid', 'America/Argentina/Buenos_Aires', 'Africa/Algiers', 'Asia/Baghdad', 'Asia/Kabul', 'Europe/Warsaw',
-  'America/Toronto', 'Africa/Casablanca', 'Asia/Riyadh', 'Europe/Kyiv', 'Africa/Luanda', 'Asia/Tashkent',
-  'America/Lima', 'Asia/Kuala_Lumpur', 'Africa/Accra', 'Asia/Kathmandu', 'America/Caracas', 'Australia/Sydney',
+  'UTC',
+  'Asia/Kolkata',
+  'Asia/Shanghai',
+  'America/New_York',
+  'Asia/Jakarta',
+  'Asia/Karachi',
+  'Africa/Lagos',
+  'America/Sao_Paulo',
+  'Asia/Dhaka',
+  'Europe/Moscow',
+  'America/Mexico_City',
+  'Africa/Addis_Ababa',
+  'Asia/Tokyo',
+  'Asia/Manila',
+  'Africa/Cairo',
+  'Africa/Kinshasa',
+  'Asia/Ho_Chi_Minh',
+  'Asia/Tehran',
+  'Europe/Istanbul',
+  'Europe/Berlin',
+  'Asia/Bangkok',
+  'Europe/London',
+  'Africa/Dar_es_Salaam',
+  'Europe/Paris',
+  'Africa/Johannesburg',
+  'Europe/Rome',
+  'Africa/Nairobi',
+  'Asia/Yangon',
+  'America/Bogota',
+  'Asia/Seoul',
+  'Africa/Kampala',
+  'Africa/Khartoum',
+  'Europe/Madrid',
+  'America/Argentina/Buenos_Aires',
+  'Africa/Algiers',
+  'Asia/Baghdad',
+  'Asia/Kabul',
+  'Europe/Warsaw',
+  'America/Toronto',
+  'Africa/Casablanca',
+  'Asia/Riyadh',
+  'Europe/Kyiv',
+  'Africa/Luanda',
+  'Asia/Tashkent',
+  'America/Lima',
+  'Asia/Kuala_Lumpur',
+  'Africa/Accra',
+  'Asia/Kathmandu',
+  'America/Caracas',
+  'Australia/Sydney',
 ]);
 
 /** Largest `limit` {@link searchZones} accepts. */
@@ -184,7 +226,8 @@ function rankOf(key: string, q: string): number {
  * @throws RangeError when limit is outside 1..50.
  */
 export function searchZones(query: string, now: EpochMs, limit = 10): ZoneMatch[] {
-  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) throw new RangeError(`searchZones: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX)
+    throw new RangeError(`searchZones: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
   entries ??= buildIndex();
   const q = normalizeSearchText(query.slice(0, 100));
   const best = new Map<string, { rank: number; entry: Entry }>();
@@ -193,7 +236,14 @@ export function searchZones(query: string, now: EpochMs, limit = 10): ZoneMatch[
     if (prev === undefined || compare(rank, entry, prev.rank, prev.entry) < 0) best.set(entry.zone, { rank, entry });
   };
   if (q === '') {
-    return POPULAR_ZONES.slice(0, limit).map((z) => toMatch(z === 'UTC' ? { key: 'utc', kind: 'zone', tier: 2, zone: z, label: 'UTC' } : { key: '', kind: 'city', tier: 0, zone: z, label: place(z) }, now));
+    return POPULAR_ZONES.slice(0, limit).map((z) =>
+      toMatch(
+        z === 'UTC'
+          ? { key: 'utc', kind: 'zone', tier: 2, zone: z, label: 'UTC' }
+          : { key: '', kind: 'city', tier: 0, zone: z, label: place(z) },
+        now,
+      ),
+    );
   }
   for (const e of entries) {
     const rank = rankOf(e.key, q);
@@ -209,7 +259,13 @@ export function searchZones(query: string, now: EpochMs, limit = 10): ZoneMatch[
   if (/^[a-z]{3}$/.test(q)) {
     airports ??= loadAirports();
     for (const a of airports.get(q.toUpperCase()) ?? []) {
-      consider(0, { key: q, kind: 'airport', tier: 3, zone: a.zone, label: `${q.toUpperCase()} airport (${zoneCity(a.zone)}, ${countryName(a.country)})` });
+      consider(0, {
+        key: q,
+        kind: 'airport',
+        tier: 3,
+        zone: a.zone,
+        label: `${q.toUpperCase()} airport (${zoneCity(a.zone)}, ${countryName(a.country)})`,
+      });
     }
   }
   return [...best.values()]

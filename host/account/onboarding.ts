@@ -131,8 +131,7 @@ export function onboardingOut(input: OnboardingInput): OnboardingOut {
     skip_warning: s.skipWarning,
   }));
   const open = steps.find((s) => !s.done && !s.skipped);
-  const stale =
-    schedules.hasEnabledSchedule && (facts.lastSuccessAt === null || now - facts.lastSuccessAt > STALE_AFTER_MS);
+  const stale = schedules.hasEnabledSchedule && (facts.lastSuccessAt === null || now - facts.lastSuccessAt > STALE_AFTER_MS);
   return {
     finished: schedules.hasSchedule || open === undefined,
     next: open?.slug ?? 'done',

@@ -39,7 +39,8 @@ export function resolveRetryPolicy(input: Partial<StoredRetryPolicy>, field: str
   const fail = (sub: string, detail: string) => problem('invalid_retry_policy', { detail, field: `${field}.${sub}` });
   const within = (v: number, [lo, hi]: readonly [number, number]) => Number.isInteger(v) && v >= lo && v <= hi;
   if (!within(p.max_snoozes, B.max_snoozes)) throw fail('max_snoozes', 'max_snoozes must be 0 to 5.');
-  if (!within(p.ring_timeout_seconds, B.ring_timeout_seconds)) throw fail('ring_timeout_seconds', 'ring_timeout_seconds must be 15 to 120.');
+  if (!within(p.ring_timeout_seconds, B.ring_timeout_seconds))
+    throw fail('ring_timeout_seconds', 'ring_timeout_seconds must be 15 to 120.');
   if (!within(p.snooze_minutes, B.snooze_minutes)) throw fail('snooze_minutes', 'snooze_minutes must be 1 to 30.');
   if (!within(p.offsets_minutes.length, B.offsets_count)) throw fail('offsets_minutes', 'offsets_minutes holds at most 5 values.');
   p.offsets_minutes.forEach((v, i) => {

@@ -20,15 +20,7 @@ import { insertSession } from '../db/sessions.js';
 import { consumeCode, findChallenge, recordFailure, storeCode } from '../db/sign-in-codes.js';
 import { problem } from '../http/problem.js';
 import { enforce, RateLimiter } from '../http/rate-limit.js';
-import {
-  CODE_LOCK_MS,
-  CODE_SENDS_PER_HOUR,
-  CODE_VALID_MINUTES,
-  DAY_MS,
-  MAX_CODE_FAILURES,
-  TRIAL_CALLS,
-  TRIAL_DAYS,
-} from './policy.js';
+import { CODE_LOCK_MS, CODE_SENDS_PER_HOUR, CODE_VALID_MINUTES, DAY_MS, MAX_CODE_FAILURES, TRIAL_CALLS, TRIAL_DAYS } from './policy.js';
 import { createKeyedQueue } from './one-at-a-time.js';
 import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
 
@@ -96,22 +88,14 @@ export function createSignIn(deps: AppDeps): SignIn {
   };
   return signIn;
 
-  async function verifyOne(
-    email: string,
-    code: string,
-    client: 'app' | 'web',
-    installationId: string | null,
-  ): Promise<SignInResult> {
+  async function verifyOne(email: string, code: string, client: 'app' | 'web', installationId: string | null): Promise<SignInResult> {
     const now = clock.now();
     const challenge = findChallenge(db, email);
     if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
 
-    const usable =
-      challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
+    const usable = challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
     // Hash even when there is no code to compare, so the answer takes as long either way.
-    const right = usable
-      ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! })
-      : (await hashCode(code), false);
+    const right = usable ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! }) : (await hashCode(code), false);
     if (!right || !consumeCode(db, email, challenge!.codeHash!)) {
       const after = recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
       if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);

@@ -43,7 +43,8 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     admit(call) {
       const r = admitCall(db, dailyCap, call, ledger ?? []);
       if (!r.ok) return r;
-      if (call.accountId !== null) ledger?.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew });
+      if (call.accountId !== null)
+        ledger?.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew });
       return { ok: true };
     },
     stopCalls(request) {

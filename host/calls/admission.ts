@@ -74,7 +74,8 @@ export function refusalProblem(reason: RefusalReason, now: EpochMs): ProblemErro
   switch (reason) {
     case 'calls_revoked':
       return problem('calls_revoked', {
-        detail: 'Calls are turned off for this account (key 9 was pressed). Turn them back on with POST /me/resume-calls and consent true, in the app or on the web.',
+        detail:
+          'Calls are turned off for this account (key 9 was pressed). Turn them back on with POST /me/resume-calls and consent true, in the app or on the web.',
       });
     case 'number_blocked':
       return problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });

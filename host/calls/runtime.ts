@@ -50,7 +50,8 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   const port = createAccountsPort({
     db: deps.db,
     dailyCap: deps.dailyCap,
-    onStop: (r) => log.info({ attempt: r.attemptId, occurrence: r.occurrenceId, account: r.accountId }, 'key 9: calls turned off, number blocked'),
+    onStop: (r) =>
+      log.info({ attempt: r.attemptId, occurrence: r.occurrenceId, account: r.accountId }, 'key 9: calls turned off, number blocked'),
   });
   const runtime = createRuntime({
     clock: deps.clock,
@@ -75,9 +76,13 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
       }
     }
   });
-  runtime.on('effect:failed', ({ effect, error, willRetry }) => log.warn({ err: error, effect: effect.type, willRetry }, 'runtime effect failed'));
+  runtime.on('effect:failed', ({ effect, error, willRetry }) =>
+    log.warn({ err: error, effect: effect.type, willRetry }, 'runtime effect failed'),
+  );
   runtime.on('runtime:error', ({ error, where }) => log.error({ err: error, where }, 'runtime error'));
-  runtime.on('telephony:unknown', ({ event }) => log.warn({ callId: event.callId, type: event.type }, 'telephony event for an unknown call'));
+  runtime.on('telephony:unknown', ({ event }) =>
+    log.warn({ callId: event.callId, type: event.type }, 'telephony event for an unknown call'),
+  );
   return runtime;
 }
 
@@ -87,7 +92,13 @@ function loggedTelephony(telephony: Telephony, log: Logger): Telephony {
     async placeCall(request) {
       const result = await telephony.placeCall(request);
       log.info(
-        { attempt: request.idempotencyKey, to: maskE164(request.to), script: request.script.kind, ok: result.ok, ...(result.ok ? { callId: result.callId } : { code: result.code }) },
+        {
+          attempt: request.idempotencyKey,
+          to: maskE164(request.to),
+          script: request.script.kind,
+          ok: result.ok,
+          ...(result.ok ? { callId: result.callId } : { code: result.code }),
+        },
         'call placed',
       );
       return result;

@@ -18,11 +18,10 @@ import { sql } from './statements.js';
 
 /** Sets `calls_revoked_at` (keeps an earlier instant). Returns whether the account exists. */
 export function revokeCalls(db: Database, accountId: string, at: EpochMs): boolean {
-  const r = sql(db, 'UPDATE accounts SET calls_revoked_at = COALESCE(calls_revoked_at, ?), updated_at = ? WHERE id = ? AND deleted_at IS NULL').run(
-    at,
-    at,
-    accountId,
-  );
+  const r = sql(
+    db,
+    'UPDATE accounts SET calls_revoked_at = COALESCE(calls_revoked_at, ?), updated_at = ? WHERE id = ? AND deleted_at IS NULL',
+  ).run(at, at, accountId);
   return r.changes === 1;
 }
 

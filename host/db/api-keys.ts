@@ -67,12 +67,7 @@ export function findApiKeyByLookup(db: Database, lookup: string): ApiKey | undef
  * One page of an account's live keys, newest first (created_at, then id, both descending:
  * a total order, so pages never skip or repeat). `after` is the last row of the previous page.
  */
-export function listApiKeys(
-  db: Database,
-  accountId: string,
-  limit: number,
-  after: { createdAt: EpochMs; id: string } | null,
-): ApiKey[] {
+export function listApiKeys(db: Database, accountId: string, limit: number, after: { createdAt: EpochMs; id: string } | null): ApiKey[] {
   const rows = after
     ? sql<Row>(
         db,
@@ -91,8 +86,8 @@ export function listApiKeys(
 /** Revokes a live key of the account. Returns false when there is none (or another account's). */
 export function revokeApiKey(db: Database, accountId: string, id: string, now: EpochMs): boolean {
   return (
-    sql(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').run(now, id, accountId)
-      .changes === 1
+    sql(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').run(now, id, accountId).changes ===
+    1
   );
 }
 

@@ -8,18 +8,59 @@ import type { AttemptRecord, CallScript, EpochMs } from '../../engine/index.js';
 
 /** Columns in the order used by {@link attemptToRow} and the prepared statements. */
 export const ATTEMPT_COLUMNS = [
-  'id', 'occurrence_id', 'account_id', 'phone_number_id', 'kind', 'n', 'status', 'to_e164', 'due_at', 'created_at',
-  'requested_at', 'ringing_at', 'answered_at', 'ended_at', 'answered_by', 'digits', 'duration_seconds', 'error_code',
-  'provider_call_id', 'idempotency_key', 'ring_timeout_seconds', 'deadline_at', 'script', 'updated_at',
+  'id',
+  'occurrence_id',
+  'account_id',
+  'phone_number_id',
+  'kind',
+  'n',
+  'status',
+  'to_e164',
+  'due_at',
+  'created_at',
+  'requested_at',
+  'ringing_at',
+  'answered_at',
+  'ended_at',
+  'answered_by',
+  'digits',
+  'duration_seconds',
+  'error_code',
+  'provider_call_id',
+  'idempotency_key',
+  'ring_timeout_seconds',
+  'deadline_at',
+  'script',
+  'updated_at',
 ] as const;
 
 /** Positional parameters for an insert of `r` (column order of {@link ATTEMPT_COLUMNS}). */
 export function attemptToRow(r: AttemptRecord): unknown[] {
   return [
-    r.id, r.occurrenceId, r.accountId, r.phoneNumberId, r.kind, r.n, r.status, r.to, r.dueAt, r.createdAt,
-    r.requestedAt, r.ringingAt, r.answeredAt, r.endedAt, r.answeredBy, r.digits, r.durationSeconds, r.errorCode,
-    r.providerCallId, r.idempotencyKey, r.ringTimeoutSeconds, r.deadlineAt,
-    r.script === null ? null : JSON.stringify(r.script), r.updatedAt,
+    r.id,
+    r.occurrenceId,
+    r.accountId,
+    r.phoneNumberId,
+    r.kind,
+    r.n,
+    r.status,
+    r.to,
+    r.dueAt,
+    r.createdAt,
+    r.requestedAt,
+    r.ringingAt,
+    r.answeredAt,
+    r.endedAt,
+    r.answeredBy,
+    r.digits,
+    r.durationSeconds,
+    r.errorCode,
+    r.providerCallId,
+    r.idempotencyKey,
+    r.ringTimeoutSeconds,
+    r.deadlineAt,
+    r.script === null ? null : JSON.stringify(r.script),
+    r.updatedAt,
   ];
 }
 
@@ -67,7 +108,9 @@ export interface AttemptStatements {
 
 /** Compiles the statements the SQLite Store needs on `attempts`. */
 export function prepareAttemptStatements(db: Database): AttemptStatements {
-  const setList = ATTEMPT_COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ');
+  const setList = ATTEMPT_COLUMNS.slice(1)
+    .map((c) => `${c} = ?`)
+    .join(', ');
   return {
     get: db.prepare<[string]>(`SELECT ${COLS} FROM attempts WHERE id = ?`).raw(true),
     insert: db.prepare(`INSERT INTO attempts (${COLS}) VALUES (${ATTEMPT_COLUMNS.map(() => '?').join(', ')})`),

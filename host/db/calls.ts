@@ -112,7 +112,11 @@ export function getAttemptById(db: Database, id: string): AttemptRecord | undefi
  * (created_at descending, then insertion order descending, which the virtual clock needs
  * when several calls share an instant).
  */
-export function listCallRows(db: Database, accountId: string, q: { after: { createdAt: EpochMs; seq: number } | null; limit: number }): CallRow[] {
+export function listCallRows(
+  db: Database,
+  accountId: string,
+  q: { after: { createdAt: EpochMs; seq: number } | null; limit: number },
+): CallRow[] {
   const rows = raw(
     db,
     `SELECT ${A_COLS}, rowid FROM attempts

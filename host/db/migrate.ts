@@ -14,7 +14,9 @@ export interface Migration {
 
 /** Reads `NNNN_name.sql` files in version order; refuses gaps and duplicates. */
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   return files.map((name, i) => {
     const m = NAME.exec(name);
     if (!m) throw new Error(`migrations: ${name} is not named NNNN_name.sql`);

@@ -8,12 +8,42 @@ import type { EpochMs, OccurrenceRecord } from '../../engine/index.js';
 
 /** Columns in the order used by {@link occurrenceToRow} and the prepared statements. */
 export const OCCURRENCE_COLUMNS = [
-  'id', 'schedule_id', 'account_id', 'phone_number_id', 'to_e164', 'label', 'message', 'greeting_name', 'voice',
-  'timezone', 'derivation_source', 'scheduled_at', 'max_snoozes', 'offsets_minutes', 'ring_timeout_seconds',
-  'snooze_minutes', 'sms_fallback', 'backup_alarm', 'status', 'outcome_reason', 'attempt_count', 'snooze_count',
-  'series_base', 'retry_index', 'next_due_at', 'live_attempt_id', 'backup_alarm_at', 'reached_person',
-  'reached_voicemail', 'miss_reason', 'fallback_state', 'dispatched_at', 'confirmed_at', 'finished_at',
-  'created_at', 'updated_at',
+  'id',
+  'schedule_id',
+  'account_id',
+  'phone_number_id',
+  'to_e164',
+  'label',
+  'message',
+  'greeting_name',
+  'voice',
+  'timezone',
+  'derivation_source',
+  'scheduled_at',
+  'max_snoozes',
+  'offsets_minutes',
+  'ring_timeout_seconds',
+  'snooze_minutes',
+  'sms_fallback',
+  'backup_alarm',
+  'status',
+  'outcome_reason',
+  'attempt_count',
+  'snooze_count',
+  'series_base',
+  'retry_index',
+  'next_due_at',
+  'live_attempt_id',
+  'backup_alarm_at',
+  'reached_person',
+  'reached_voicemail',
+  'miss_reason',
+  'fallback_state',
+  'dispatched_at',
+  'confirmed_at',
+  'finished_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** A raw `occurrences` row (as better-sqlite3 returns it in raw mode, column order above). */
@@ -22,12 +52,42 @@ export type OccurrenceRow = unknown[];
 /** Positional parameters for an insert of `r` (column order of {@link OCCURRENCE_COLUMNS}). */
 export function occurrenceToRow(r: OccurrenceRecord): unknown[] {
   return [
-    r.id, r.scheduleId, r.accountId, r.phoneNumberId, r.to, r.label, r.message, r.greetingName, r.voice,
-    r.timezone, r.derivationSource, r.scheduledAt, r.policy.maxSnoozes, JSON.stringify(r.policy.offsetsMinutes),
-    r.policy.ringTimeoutSeconds, r.policy.snoozeMinutes, r.smsFallback ? 1 : 0, r.backupAlarm ? 1 : 0, r.status,
-    r.outcomeReason, r.attemptCount, r.snoozeCount, r.seriesBase, r.retryIndex, r.nextDueAt, r.liveAttemptId,
-    r.backupAlarmAt, r.reachedPerson ? 1 : 0, r.reachedVoicemail ? 1 : 0, r.missReason, r.fallbackState,
-    r.dispatchedAt, r.confirmedAt, r.finishedAt, r.createdAt, r.updatedAt,
+    r.id,
+    r.scheduleId,
+    r.accountId,
+    r.phoneNumberId,
+    r.to,
+    r.label,
+    r.message,
+    r.greetingName,
+    r.voice,
+    r.timezone,
+    r.derivationSource,
+    r.scheduledAt,
+    r.policy.maxSnoozes,
+    JSON.stringify(r.policy.offsetsMinutes),
+    r.policy.ringTimeoutSeconds,
+    r.policy.snoozeMinutes,
+    r.smsFallback ? 1 : 0,
+    r.backupAlarm ? 1 : 0,
+    r.status,
+    r.outcomeReason,
+    r.attemptCount,
+    r.snoozeCount,
+    r.seriesBase,
+    r.retryIndex,
+    r.nextDueAt,
+    r.liveAttemptId,
+    r.backupAlarmAt,
+    r.reachedPerson ? 1 : 0,
+    r.reachedVoicemail ? 1 : 0,
+    r.missReason,
+    r.fallbackState,
+    r.dispatchedAt,
+    r.confirmedAt,
+    r.finishedAt,
+    r.createdAt,
+    r.updatedAt,
   ];
 }
 
@@ -88,7 +148,9 @@ export interface OccurrenceStatements {
 
 /** Compiles the statements the SQLite Store needs on `occurrences`. */
 export function prepareOccurrenceStatements(db: Database): OccurrenceStatements {
-  const setList = OCCURRENCE_COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ');
+  const setList = OCCURRENCE_COLUMNS.slice(1)
+    .map((c) => `${c} = ?`)
+    .join(', ');
   return {
     get: db.prepare<[string]>(`SELECT ${COLS} FROM occurrences WHERE id = ?`).raw(true),
     insert: db.prepare(`INSERT INTO occurrences (${COLS}) VALUES (${OCCURRENCE_COLUMNS.map(() => '?').join(', ')})`),

@@ -54,10 +54,7 @@ export function insertOutbox(db: Database, m: OutboxRow): void {
 }
 
 /** Messages newest first (insertion order), optionally for one recipient and/or channel. */
-export function listOutbox(
-  db: Database,
-  filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number },
-): OutboxRow[] {
+export function listOutbox(db: Database, filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number }): OutboxRow[] {
   const rows = sql<Row>(
     db,
     `SELECT * FROM outbox

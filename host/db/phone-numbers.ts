@@ -109,7 +109,9 @@ export interface NewPhoneNumber {
  */
 export function insertPhoneNumber(db: Database, n: NewPhoneNumber): PhoneNumber {
   return db.transaction(() => {
-    const hasPrimary = sql(db, 'SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(n.accountId);
+    const hasPrimary = sql(db, 'SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(
+      n.accountId,
+    );
     sql(
       db,
       `INSERT INTO phone_numbers (id, account_id, e164, label, country_code, type, is_primary, created_at, updated_at)
@@ -155,7 +157,11 @@ export function listPhoneNumbers(
 /** Makes `id` the account's only primary number. */
 export function setPrimary(db: Database, accountId: string, id: string, at: EpochMs): void {
   db.transaction(() => {
-    sql(db, 'UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?').run(at, accountId, id);
+    sql(db, 'UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?').run(
+      at,
+      accountId,
+      id,
+    );
     sql(db, 'UPDATE phone_numbers SET is_primary = 1, updated_at = ? WHERE id = ? AND account_id = ?').run(at, id, accountId);
   })();
 }
@@ -173,7 +179,10 @@ export function setLabel(db: Database, id: string, label: string, at: EpochMs): 
  */
 export function deletePhoneNumber(db: Database, accountId: string, id: string, at: EpochMs): void {
   db.transaction(() => {
-    const was = sql<{ is_primary: number }>(db, 'SELECT is_primary FROM phone_numbers WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId);
+    const was = sql<{ is_primary: number }>(
+      db,
+      'SELECT is_primary FROM phone_numbers WHERE id = ? AND account_id = ? AND deleted_at IS NULL',
+    ).get(id, accountId);
     if (!was) return;
     sql(
       db,
@@ -219,7 +228,10 @@ export function recordWrongCode(
   limits: { max: number; lockMs: number },
 ): { failedCount: number; lockedUntil: EpochMs | null } {
   return db.transaction(() => {
-    const r = sql<{ failed_count: number; locked_until: number | null }>(db, 'SELECT failed_count, locked_until FROM phone_numbers WHERE id = ?').get(id);
+    const r = sql<{ failed_count: number; locked_until: number | null }>(
+      db,
+      'SELECT failed_count, locked_until FROM phone_numbers WHERE id = ?',
+    ).get(id);
     if (!r) return { failedCount: 0, lockedUntil: null };
     const failedCount = (r.locked_until !== null && r.locked_until <= at ? 0 : r.failed_count) + 1;
     const lockedUntil = failedCount >= limits.max ? at + limits.lockMs : null;
@@ -267,7 +279,10 @@ export function setLastConfirmedAt(db: Database, id: string, at: EpochMs): void 
 
 /** Current block of a line, or undefined. */
 export function getBlock(db: Database, e164: string): { reason: BlockReason; note: string | null; blockedAt: EpochMs } | undefined {
-  const r = sql<{ reason: BlockReason; note: string | null; blocked_at: number }>(db, 'SELECT reason, note, blocked_at FROM phone_blocks WHERE e164 = ?').get(e164);
+  const r = sql<{ reason: BlockReason; note: string | null; blocked_at: number }>(
+    db,
+    'SELECT reason, note, blocked_at FROM phone_blocks WHERE e164 = ?',
+  ).get(e164);
   return r && { reason: r.reason, note: r.note, blockedAt: r.blocked_at };
 }
 
@@ -319,7 +334,14 @@ export function blockNumber(
  * Lifts a line's block when its reason is one of `reasons` (START lifts only `stop`; a
  * verification only `key_9`; an operator any). Returns whether a block was lifted.
  */
-export function unblockNumber(db: Database, e164: string, reasons: readonly BlockReason[], source: BlockSource, at: EpochMs, note: string | null = null): boolean {
+export function unblockNumber(
+  db: Database,
+  e164: string,
+  reasons: readonly BlockReason[],
+  source: BlockSource,
+  at: EpochMs,
+  note: string | null = null,
+): boolean {
   return db.transaction(() => {
     const current = getBlock(db, e164);
     if (!current || !reasons.includes(current.reason)) return false;
@@ -337,7 +359,10 @@ export function unblockNumber(db: Database, e164: string, reasons: readonly Bloc
 }
 
 /** Block history of a line, oldest first (for the admin CLI). */
-export function listBlockEvents(db: Database, e164: string): Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }> {
+export function listBlockEvents(
+  db: Database,
+  e164: string,
+): Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }> {
   return sql<{ action: string; reason: string; source: string; note: string | null; at: number }>(
     db,
     'SELECT action, reason, source, note, at FROM phone_block_events WHERE e164 = ? ORDER BY at, id',
@@ -350,7 +375,9 @@ export function listBlockEvents(db: Database, e164: string): Array<{ action: str
  * or an unfinished occurrence on it (pending, dispatching, calling or waiting).
  */
 export function numberInUse(db: Database, phoneNumberId: string): boolean {
-  const schedule = sql(db, `SELECT 1 FROM schedules WHERE phone_number_id = ? AND status = 'active' AND enabled = 1 LIMIT 1`).get(phoneNumberId);
+  const schedule = sql(db, `SELECT 1 FROM schedules WHERE phone_number_id = ? AND status = 'active' AND enabled = 1 LIMIT 1`).get(
+    phoneNumberId,
+  );
   if (schedule) return true;
   const live = sql(
     db,

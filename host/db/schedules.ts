@@ -201,7 +201,10 @@ export function listSchedules(
 
 /** Ids of active schedules, by id, after `afterId` (the startup sweep pages through them). */
 export function listActiveScheduleIds(db: Database, limit: number, afterId: string | null): string[] {
-  const rows = sql<{ id: string }>(db, `SELECT id FROM schedules WHERE status = 'active' AND id > ? ORDER BY id LIMIT ?`).all(afterId ?? '', limit);
+  const rows = sql<{ id: string }>(db, `SELECT id FROM schedules WHERE status = 'active' AND id > ? ORDER BY id LIMIT ?`).all(
+    afterId ?? '',
+    limit,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -229,7 +232,9 @@ export function scheduleFacts(db: Database, accountId: string): { hasSchedule: b
 
 /** The id of the account's primary (not deleted) phone number, if any. */
 export function primaryPhoneNumberId(db: Database, accountId: string): string | undefined {
-  const r = sql<{ id: string }>(db, 'SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(accountId);
+  const r = sql<{ id: string }>(db, 'SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(
+    accountId,
+  );
   return r?.id;
 }
 

@@ -90,5 +90,6 @@ export function endSessionsOfInstallation(db: Database, accountId: string, insta
 
 /** Ends every live session of an account (account deletion). */
 export function endSessionsOfAccount(db: Database, accountId: string, reason: string, now: EpochMs): number {
-  return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL').run(now, reason, accountId).changes;
+  return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL').run(now, reason, accountId)
+    .changes;
 }

@@ -45,12 +45,7 @@ export function findChallenge(db: Database, email: string): SignInChallenge | un
  * Stores a fresh code hash, replacing any earlier code. The wrong-code counter is kept, so
  * asking for a new code does not buy more guesses; an expired lock resets it.
  */
-export function storeCode(
-  db: Database,
-  email: string,
-  code: { hash: string; salt: string; expiresAt: EpochMs },
-  now: EpochMs,
-): void {
+export function storeCode(db: Database, email: string, code: { hash: string; salt: string; expiresAt: EpochMs }, now: EpochMs): void {
   sql(
     db,
     `INSERT INTO email_sign_in (email, code_hash, code_salt, code_expires_at, failed_count, locked_until, updated_at)

@@ -9,13 +9,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database, Statement } from 'better-sqlite3';
 import type { DueRef, Store, StoreTx } from '../../engine/index.js';
-import {
-  ATTEMPT_COLUMNS,
-  attemptToRow,
-  attemptUpdateParams,
-  prepareAttemptStatements,
-  rowToAttempt,
-} from './attempts.js';
+import { ATTEMPT_COLUMNS, attemptToRow, attemptUpdateParams, prepareAttemptStatements, rowToAttempt } from './attempts.js';
 import {
   OCCURRENCE_COLUMNS,
   occurrenceToRow,
@@ -202,10 +196,8 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       }) as [DueRef['kind'], string, number][];
       return rows.map(([kind, id, at]) => ({ kind, id, at }));
     },
-    listUnacknowledgedAttempts: (limit, afterId) =>
-      (a.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt),
-    listPendingFallbacks: (limit, afterId) =>
-      (o.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence),
+    listUnacknowledgedAttempts: (limit, afterId) => (a.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt),
+    listPendingFallbacks: (limit, afterId) => (o.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence),
   };
 
   const run = db.transaction((fn: (t: StoreTx) => unknown) => fn(tx));

@@ -84,7 +84,8 @@ function resolve(ctx: AppContext, deps: AppDeps, cred: Presented): Resolved {
   const session = findSessionByLookup(db, parsed.lookup);
   const kind = parsed.kind === 'app_session' ? 'app' : 'web';
   if (!session || session.kind !== kind || !sameHash(hash, session.tokenHash)) throw unauthenticated('Unknown session token.');
-  if (session.endedAt !== null) throw problem('session_expired', { detail: 'This session ended (signed out or its device was removed). Sign in again.' });
+  if (session.endedAt !== null)
+    throw problem('session_expired', { detail: 'This session ended (signed out or its device was removed). Sign in again.' });
   const idle = kind === 'app' ? APP_SESSION_IDLE_MS : WEB_SESSION_IDLE_MS;
   if (now - session.lastUsedAt > idle) {
     endSession(db, session.id, 'expired', now);

@@ -63,8 +63,15 @@ function hasBody(ctx: AppContext): boolean {
 /** Reads and parses the JSON body, or throws the problem described in the module header. */
 export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<JsonBody> {
   if (!hasBody(ctx)) return { present: false };
-  const [mediaType = '', ...params] = ctx.get('Content-Type').split(';').map((s) => s.trim());
-  const charset = params.find((p) => /^charset=/i.test(p))?.slice(8).replace(/"/g, '').toLowerCase();
+  const [mediaType = '', ...params] = ctx
+    .get('Content-Type')
+    .split(';')
+    .map((s) => s.trim());
+  const charset = params
+    .find((p) => /^charset=/i.test(p))
+    ?.slice(8)
+    .replace(/"/g, '')
+    .toLowerCase();
   if (!JSON_TYPE.test(mediaType) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
     throw problem('unsupported_media_type', {
       detail: `Send the body as application/json (got ${mediaType ? JSON.stringify(mediaType) : 'no Content-Type'}).`,
@@ -92,7 +99,8 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
     const e = err as { status?: number; body?: unknown; message?: string };
     if (e.status === 413) throw tooLarge(ctx, maxBytes);
     // co-body inflates gzip/deflate itself but refuses other Content-Encodings with 415.
-    if (e.status === 415) throw problem('unsupported_media_type', { detail: `Content-Encoding ${ctx.get('Content-Encoding')} is not supported.` });
+    if (e.status === 415)
+      throw problem('unsupported_media_type', { detail: `Content-Encoding ${ctx.get('Content-Encoding')} is not supported.` });
     if (badUtf8 || !endsUtf8(utf8)) throw notUtf8();
     if (e.status === 400 && typeof e.body === 'string' && e.body.trim() === '') return { present: false };
     if (e.status === 400) {

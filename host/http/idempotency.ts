@@ -53,7 +53,9 @@ export function idempotencyKey(ctx: AppContext): string | null {
 
 /** sha256 of method, path and canonical body. */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method}\n${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 /** JSON with object keys sorted at every level. */
@@ -70,13 +72,7 @@ export function canonicalJson(value: unknown): string {
  * Runs `run` at most once per (scope, key) and request: replays a kept response, refuses a
  * reused key, waits for a concurrent duplicate.
  */
-export async function runIdempotent(
-  deps: AppDeps,
-  scope: string,
-  key: string,
-  print: string,
-  run: () => Promise<Reply>,
-): Promise<Reply> {
+export async function runIdempotent(deps: AppDeps, scope: string, key: string, print: string, run: () => Promise<Reply>): Promise<Reply> {
   let table = inFlightByDeps.get(deps);
   if (!table) inFlightByDeps.set(deps, (table = new Map()));
   const slot = `${scope}\u0000${key}`;

@@ -76,7 +76,6 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
   };
 }
 
-
 /** Writes a handler's reply. */
 export function writeReply(ctx: AppContext, reply: Reply): void {
   ctx.status = reply.status;

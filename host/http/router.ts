@@ -29,9 +29,7 @@ export interface Route {
 
 /** Outcome of {@link RouteTable.match}. */
 export type RouteMatch =
-  | { kind: 'route'; route: Route; params: Record<string, string> }
-  | { kind: 'method_not_allowed'; allow: string[] }
-  | { kind: 'not_found' };
+  { kind: 'route'; route: Route; params: Record<string, string> } | { kind: 'method_not_allowed'; allow: string[] } | { kind: 'not_found' };
 
 interface Entry {
   route: Route;

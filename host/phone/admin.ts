@@ -58,7 +58,11 @@ export function runAdmin(args: readonly string[], env: { db: Database; now: Epoc
     return lifted ? 0 : 2;
   }
   const block = getBlock(env.db, e164);
-  env.out(block ? `${e164} blocked since ${isoInstant(block.blockedAt)} (reason ${block.reason}${block.note ? `: ${block.note}` : ''})` : `${e164} not blocked`);
+  env.out(
+    block
+      ? `${e164} blocked since ${isoInstant(block.blockedAt)} (reason ${block.reason}${block.note ? `: ${block.note}` : ''})`
+      : `${e164} not blocked`,
+  );
   for (const e of listBlockEvents(env.db, e164)) {
     env.out(`  ${isoInstant(e.at)} ${e.action} ${e.reason} by ${e.source}${e.note ? `: ${e.note}` : ''}`);
   }

@@ -73,15 +73,39 @@ export interface PhoneEnvVarDoc {
 
 /** The variables {@link loadPhoneConfig} reads, in README order. */
 export const PHONE_ENV_VARS: readonly PhoneEnvVarDoc[] = [
-  { name: 'WAKEUP_TELEPHONY', default: 'simulator', meaning: 'Voice calls: `simulator` (built in, plays the `PUT /dev/phones` behaviours) or `twilio` (a Twilio-compatible REST API).' },
+  {
+    name: 'WAKEUP_TELEPHONY',
+    default: 'simulator',
+    meaning: 'Voice calls: `simulator` (built in, plays the `PUT /dev/phones` behaviours) or `twilio` (a Twilio-compatible REST API).',
+  },
   { name: 'WAKEUP_SMS', default: 'simulator', meaning: 'Texts: `simulator` (the outbox, `GET /dev/outbox`) or `twilio`.' },
   { name: 'WAKEUP_TWILIO_ACCOUNT_SID', default: '(none)', meaning: 'Provider account id; required when either provider is `twilio`.' },
-  { name: 'WAKEUP_TWILIO_AUTH_TOKEN', default: '(none)', meaning: 'Provider auth token (also the webhook signing key); required with `twilio`.' },
+  {
+    name: 'WAKEUP_TWILIO_AUTH_TOKEN',
+    default: '(none)',
+    meaning: 'Provider auth token (also the webhook signing key); required with `twilio`.',
+  },
   { name: 'WAKEUP_TWILIO_API_URL', default: 'https://api.twilio.com', meaning: 'REST API root of the Twilio-compatible provider.' },
-  { name: 'WAKEUP_TWILIO_FROM', default: '(none)', meaning: 'E.164 number calls come from (and texts, unless `WAKEUP_TWILIO_SMS_FROM`); required with `twilio`.' },
-  { name: 'WAKEUP_TWILIO_SMS_FROM', default: '(WAKEUP_TWILIO_FROM)', meaning: 'Text sender: an E.164 number or a messaging service id (`MG…`).' },
-  { name: 'WAKEUP_CALLER_IDS', default: '(WAKEUP_TWILIO_FROM, else +12025550100)', meaning: 'Comma-separated E.164 numbers the service calls from, listed in `GET /contact-card.vcf`.' },
-  { name: 'WAKEUP_CODE_LIMIT_NUMBER', default: '5/h,10/d', meaning: 'Verification codes (texts or calls) sent to one number: comma-separated `<count>/<h|d>` windows.' },
+  {
+    name: 'WAKEUP_TWILIO_FROM',
+    default: '(none)',
+    meaning: 'E.164 number calls come from (and texts, unless `WAKEUP_TWILIO_SMS_FROM`); required with `twilio`.',
+  },
+  {
+    name: 'WAKEUP_TWILIO_SMS_FROM',
+    default: '(WAKEUP_TWILIO_FROM)',
+    meaning: 'Text sender: an E.164 number or a messaging service id (`MG…`).',
+  },
+  {
+    name: 'WAKEUP_CALLER_IDS',
+    default: '(WAKEUP_TWILIO_FROM, else +12025550100)',
+    meaning: 'Comma-separated E.164 numbers the service calls from, listed in `GET /contact-card.vcf`.',
+  },
+  {
+    name: 'WAKEUP_CODE_LIMIT_NUMBER',
+    default: '5/h,10/d',
+    meaning: 'Verification codes (texts or calls) sent to one number: comma-separated `<count>/<h|d>` windows.',
+  },
   { name: 'WAKEUP_CODE_LIMIT_ACCOUNT', default: '10/h,20/d', meaning: 'Verification codes one account may have sent, same syntax.' },
   { name: 'WAKEUP_CODE_LIMIT_IP', default: '20/h', meaning: 'Verification codes requested from one client IP, same syntax.' },
   { name: 'WAKEUP_SERVICE_NAME', default: 'Wakeup', meaning: 'Name used in texts, spoken calls and the contact card.' },
@@ -94,7 +118,6 @@ const value = (env: Env, name: string): string | undefined => {
   const v = env[name];
   return v === undefined || v.trim() === '' ? undefined : v.trim();
 };
-
 
 /**
  * Parses and validates the phone variables.
@@ -129,7 +152,8 @@ export function loadPhoneConfig(env: Env, fail: ConfigErrorFactory = (m) => new 
     }
     const from = e164('WAKEUP_TWILIO_FROM', need('WAKEUP_TWILIO_FROM'));
     const smsFromRaw = value(env, 'WAKEUP_TWILIO_SMS_FROM');
-    const smsFrom = smsFromRaw === undefined ? from : /^MG[0-9a-f]{32}$/i.test(smsFromRaw) ? smsFromRaw : e164('WAKEUP_TWILIO_SMS_FROM', smsFromRaw);
+    const smsFrom =
+      smsFromRaw === undefined ? from : /^MG[0-9a-f]{32}$/i.test(smsFromRaw) ? smsFromRaw : e164('WAKEUP_TWILIO_SMS_FROM', smsFromRaw);
     twilio = {
       accountSid: need('WAKEUP_TWILIO_ACCOUNT_SID'),
       authToken: need('WAKEUP_TWILIO_AUTH_TOKEN'),

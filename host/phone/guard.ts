@@ -15,7 +15,11 @@ export function guardTexts(messaging: Messaging, db: Database): Messaging {
   return {
     async sendText(message) {
       if (isBlocked(db, message.to)) {
-        return { ok: false, code: 'number_blocked', detail: 'Texts to this number are blocked (STOP, complaint, key 9 or a manual block).' };
+        return {
+          ok: false,
+          code: 'number_blocked',
+          detail: 'Texts to this number are blocked (STOP, complaint, key 9 or a manual block).',
+        };
       }
       return messaging.sendText(message);
     },

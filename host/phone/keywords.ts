@@ -18,7 +18,10 @@ export const HELP_WORDS: readonly string[] = ['HELP', 'INFO'];
 
 /** Classifies an inbound text body. */
 export function classifyInbound(body: string): InboundIntent {
-  const word = body.trim().replace(/[.!?\s]+$/u, '').toUpperCase();
+  const word = body
+    .trim()
+    .replace(/[.!?\s]+$/u, '')
+    .toUpperCase();
   if (STOP_WORDS.includes(word)) return 'stop';
   if (START_WORDS.includes(word)) return 'start';
   if (HELP_WORDS.includes(word)) return 'help';

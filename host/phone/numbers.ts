@@ -58,7 +58,11 @@ const REFUSED_TYPES: ReadonlySet<NumberType> = new Set<NumberType>([
 export function parsePhone(input: string): { ok: true; phone: ParsedPhone } | ({ ok: false } & PhoneRefusal) {
   const compact = input.trim().replace(SEPARATORS, '');
   if (!E164.test(compact)) {
-    return { ok: false, code: 'invalid_phone_number', detail: 'Give the number in E.164 form: a plus sign, the country calling code and the number, for example +12015550123.' };
+    return {
+      ok: false,
+      code: 'invalid_phone_number',
+      detail: 'Give the number in E.164 form: a plus sign, the country calling code and the number, for example +12015550123.',
+    };
   }
   const parsed = parsePhoneNumberFromString(compact);
   if (!parsed || !parsed.isValid() || parsed.number !== compact) {
@@ -66,11 +70,19 @@ export function parsePhone(input: string): { ok: true; phone: ParsedPhone } | ({
   }
   const raw = parsed.getType();
   if (raw && REFUSED_TYPES.has(raw)) {
-    return { ok: false, code: 'invalid_phone_number', detail: 'Premium-rate, toll-free, shared-cost and similar numbers cannot receive calls or codes.' };
+    return {
+      ok: false,
+      code: 'invalid_phone_number',
+      detail: 'Premium-rate, toll-free, shared-cost and similar numbers cannot receive calls or codes.',
+    };
   }
   const country = parsed.country ? findCountry(parsed.country) : undefined;
   if (!country) {
-    return { ok: false, code: 'country_not_supported', detail: 'Calls to numbers in that country are not offered; GET /countries lists the supported ones.' };
+    return {
+      ok: false,
+      code: 'country_not_supported',
+      detail: 'Calls to numbers in that country are not offered; GET /countries lists the supported ones.',
+    };
   }
   return { ok: true, phone: { e164: parsed.number, countryCode: country.country_code, country, type: toPhoneType(raw) } };
 }

@@ -57,7 +57,9 @@ export interface PhoneRuntimeOptions {
 }
 
 /** Builds the runtime. */
-export function createPhoneRuntime(options: PhoneRuntimeOptions): PhoneRuntime & { setInboundHandler(fn: (t: InboundText) => Promise<void>): void } {
+export function createPhoneRuntime(
+  options: PhoneRuntimeOptions,
+): PhoneRuntime & { setInboundHandler(fn: (t: InboundText) => Promise<void>): void } {
   const { config, db, clock, logger } = options;
   const text = (): TextOptions => ({ serviceName: config.serviceName, supportContact: config.supportContact ?? options.siteUrl() });
   const twilio = config.twilio;

@@ -97,7 +97,11 @@ export async function sendVerificationCode(
   } catch (err) {
     // Outcome unknown (network): say so rather than claim it went out.
     deps.logger.warn({ err, phoneNumberId: n.id, channel }, 'verification code: provider unreachable');
-    return { channel, sent: false, error: { code: 'provider_unavailable', detail: 'The provider could not be reached; ask for a new code.' } };
+    return {
+      channel,
+      sent: false,
+      error: { code: 'provider_unavailable', detail: 'The provider could not be reached; ask for a new code.' },
+    };
   }
 }
 

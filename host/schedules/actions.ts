@@ -27,7 +27,8 @@ function assertRecurring(s: Schedule): void {
 export function planPause(ctx: PlanContext, s: Schedule, until: string): SchedulePlan {
   assertRecurring(s);
   const today = localDateAt(s.timezone, ctx.now);
-  if (until < today) throw invalid({ field: 'until', in: 'body', code: 'invalid', message: `must be today (${today} in ${s.timezone}) or later` });
+  if (until < today)
+    throw invalid({ field: 'until', in: 'body', code: 'invalid', message: `must be today (${today} in ${s.timezone}) or later` });
   return planChange(ctx, s, { paused_until: until }, { refuseInProgress: true, fieldNames: { paused_until: 'until' } });
 }
 

@@ -12,7 +12,15 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { EpochMs, Runtime } from '../../engine/index.js';
-import { deleteScheduleOccurrences, deleteScheduleRow, getSchedule, insertSchedule, scheduleHasRung, updateSchedule, type Schedule } from '../db/schedules.js';
+import {
+  deleteScheduleOccurrences,
+  deleteScheduleRow,
+  getSchedule,
+  insertSchedule,
+  scheduleHasRung,
+  updateSchedule,
+  type Schedule,
+} from '../db/schedules.js';
 import { problem } from '../http/problem.js';
 import type { SchedulePlan } from './plan.js';
 import { IN_PROGRESS, occurrenceFields } from './rule.js';

@@ -80,7 +80,13 @@ export function advanceSchedule(deps: ChainDeps, scheduleId: string, finished: O
     const phone = s.phoneNumberId === null ? undefined : getPhoneNumber(db, s.accountId, s.phoneNumberId);
     if (next === null || !account || !phone) {
       // No call left (or nothing it could ring: the account or number is gone).
-      updateSchedule(db, { ...s, status: next === null ? 'completed' : 'disabled', enabled: next === null ? s.enabled : false, nextOccurrenceId: null, updatedAt: now });
+      updateSchedule(db, {
+        ...s,
+        status: next === null ? 'completed' : 'disabled',
+        enabled: next === null ? s.enabled : false,
+        nextOccurrenceId: null,
+        updatedAt: now,
+      });
       return true;
     }
     const id = deps.newId();

@@ -38,7 +38,10 @@ export function checkedZone(value: string, field: string): string {
   if (!r.ok) {
     throw problem(r.code, {
       field,
-      detail: r.code === 'timezone_not_allowed' ? `${field}: a fixed-offset zone is not a place; pick a city zone or UTC.` : `${field}: not an IANA city zone known.`,
+      detail:
+        r.code === 'timezone_not_allowed'
+          ? `${field}: a fixed-offset zone is not a place; pick a city zone or UTC.`
+          : `${field}: not an IANA city zone known.`,
     });
   }
   return r.timezone;
@@ -81,7 +84,11 @@ export interface TimingInput {
  * validation_error). Recurring-only fields are dropped from a one-off and one-off fields
  * from a recurring call. `fieldNames` renames fields in problems (pause: paused_until → until).
  */
-export function compileTiming(input: TimingInput, now: EpochMs, fieldNames: Record<string, string> = {}): { timing: Timing; first: OccurrenceTime | null } {
+export function compileTiming(
+  input: TimingInput,
+  now: EpochMs,
+  fieldNames: Record<string, string> = {},
+): { timing: Timing; first: OccurrenceTime | null } {
   const r = compileRecurrence(
     {
       kind: input.kind,
@@ -99,7 +106,8 @@ export function compileTiming(input: TimingInput, now: EpochMs, fieldNames: Reco
   );
   if (!r.ok) {
     const field = fieldNames[r.field] ?? r.field;
-    if (r.code === 'validation_error') throw invalid({ field, in: 'body', code: r.reason ?? 'invalid', message: r.message.replace(/\.$/, '') });
+    if (r.code === 'validation_error')
+      throw invalid({ field, in: 'body', code: r.reason ?? 'invalid', message: r.message.replace(/\.$/, '') });
     throw problem(r.code, { field, detail: r.message });
   }
   return { timing: timingOf(r.recurrence), first: r.first };
@@ -110,10 +118,24 @@ function timingOf(rule: Recurrence): Timing {
     case 'in_minutes': {
       // The schedule shows the wall time the call rings at in its zone.
       const local = localTimeAt(rule.timezone, rule.at);
-      return { ...ONE_OFF_EMPTY, mode: 'in_minutes', timezone: rule.timezone, localDate: local.date, localTime: local.time, fixedAt: rule.at };
+      return {
+        ...ONE_OFF_EMPTY,
+        mode: 'in_minutes',
+        timezone: rule.timezone,
+        localDate: local.date,
+        localTime: local.time,
+        fixedAt: rule.at,
+      };
     }
     case 'one_off':
-      return { ...ONE_OFF_EMPTY, mode: 'one_off', timezone: rule.timezone, localDate: rule.localDate, localTime: rule.localTime, fixedAt: null };
+      return {
+        ...ONE_OFF_EMPTY,
+        mode: 'one_off',
+        timezone: rule.timezone,
+        localDate: rule.localDate,
+        localTime: rule.localTime,
+        fixedAt: null,
+      };
     case 'weekly':
       return {
         kind: 'recurring',

@@ -18,7 +18,15 @@ import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type Schedule
 import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
 import { invalid, problem } from '../http/problem.js';
 import { isVerified } from '../phone/present.js';
-import { checkedPolicy, checkedText, checkedZone, compileTiming, type ScheduleInBody, type SchedulePatchBody, type TimingInput } from './input.js';
+import {
+  checkedPolicy,
+  checkedText,
+  checkedZone,
+  compileTiming,
+  type ScheduleInBody,
+  type SchedulePatchBody,
+  type TimingInput,
+} from './input.js';
 import { IN_PROGRESS, UNFINISHED, nextAfterOccurrence, nextOf } from './rule.js';
 
 /** What a change does to the schedule's stored occurrence. */
@@ -56,7 +64,17 @@ export interface PlanContext {
   newId(): string;
 }
 
-const TIMING_FIELDS = ['kind', 'local_date', 'local_time', 'timezone', 'days_of_week', 'start_date', 'end_date', 'paused_until', 'skip_dates'] as const;
+const TIMING_FIELDS = [
+  'kind',
+  'local_date',
+  'local_time',
+  'timezone',
+  'days_of_week',
+  'start_date',
+  'end_date',
+  'paused_until',
+  'skip_dates',
+] as const;
 
 /** Plans POST /schedules. */
 export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: ScheduleSource): SchedulePlan {
@@ -105,7 +123,12 @@ export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: Sched
   };
   const phoneId = body.phone_number_id ?? primaryPhoneNumberId(ctx.db, account.id) ?? null;
   if (phoneId === null) {
-    throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the account has no primary phone number' });
+    throw invalid({
+      field: 'phone_number_id',
+      in: 'body',
+      code: 'required',
+      message: 'is required: the account has no primary phone number',
+    });
   }
   const phone = checkedPhone(ctx, phoneId);
   draft.phoneNumberId = phone.id;
@@ -135,7 +158,8 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   const draft: ScheduleWrite = { ...before, daysOfWeek: [...before.daysOfWeek], skipDates: [...before.skipDates], updatedAt: now };
   if (body.label !== undefined && body.label !== null) draft.label = checkedText(body.label, 'label');
   if (body.message !== undefined) draft.message = body.message === null ? null : checkedText(body.message, 'message');
-  if (body.greeting_name !== undefined) draft.greetingName = body.greeting_name === null ? null : checkedText(body.greeting_name, 'greeting_name');
+  if (body.greeting_name !== undefined)
+    draft.greetingName = body.greeting_name === null ? null : checkedText(body.greeting_name, 'greeting_name');
   if (body.backup_alarm != null) draft.backupAlarm = body.backup_alarm;
   if (body.sms_fallback != null) draft.smsFallback = body.sms_fallback;
   if (body.retry_policy !== undefined) draft.retryPolicy = body.retry_policy === null ? null : checkedPolicy(body.retry_policy);
@@ -147,13 +171,17 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   const reenables = clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null;
   if (reenables) draft.enabled = true;
 
-  const touched = before.mode === 'in_minutes' ? changesOneOffTime(before, body) : TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
+  const touched =
+    before.mode === 'in_minutes'
+      ? changesOneOffTime(before, body)
+      : TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
   // Asked to ring again: a one-off's time is checked again (time_in_past).
   const turnsOn = (body.enabled === true || reenables) && before.status !== 'active';
   if (touched || (turnsOn && before.kind === 'once')) {
     if (!touched && before.mode === 'in_minutes') {
       // An in-N-minutes call keeps its instant: turning it on again needs that instant ahead.
-      if (nextOf(draft, now) === null) throw problem('time_in_past', { field: 'enabled', detail: 'The call was due at a time that already passed.' });
+      if (nextOf(draft, now) === null)
+        throw problem('time_in_past', { field: 'enabled', detail: 'The call was due at a time that already passed.' });
     } else {
       const input: TimingInput = {
         kind,
@@ -182,7 +210,12 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   if (phoneChange || becomesActive) {
     const id = body.phone_number_id ?? currentOrPrimary(ctx, before);
     if (id === null) {
-      throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the call has no number and the account has no primary one' });
+      throw invalid({
+        field: 'phone_number_id',
+        in: 'body',
+        code: 'required',
+        message: 'is required: the call has no number and the account has no primary one',
+      });
     }
     phone = checkedPhone(ctx, id);
   } else {
@@ -231,9 +264,13 @@ function currentOrPrimary(ctx: PlanContext, s: Schedule): string | null {
  */
 function checkedPhone(ctx: PlanContext, id: string): PhoneNumber {
   const phone = getPhoneNumber(ctx.db, ctx.account.id, id);
-  if (!phone) throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
+  if (!phone)
+    throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
   if (!isVerified(phone, ctx.now)) {
-    throw problem('phone_number_unverified', { field: 'phone_number_id', detail: 'The number is not verified (or its verification expired); verify it first.' });
+    throw problem('phone_number_unverified', {
+      field: 'phone_number_id',
+      detail: 'The number is not verified (or its verification expired); verify it first.',
+    });
   }
   return phone;
 }
@@ -270,8 +307,7 @@ function finish(
   if (stored && stored.status !== 'pending') action = { kind: 'keep' };
   else if (stored) action = want ? { kind: 'amend', at: want } : { kind: 'cancel' };
   else action = want ? { kind: 'schedule', id: ctx.newId(), at: want } : { kind: 'keep' };
-  after.nextOccurrenceId =
-    action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
+  after.nextOccurrenceId = action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
   const first = action.kind === 'keep' ? (stored ? nextAfterOccurrence(after, stored.scheduledAt) : null) : want;
   return { before, after, account: ctx.account, phone, stored, first, action };
 }

@@ -65,7 +65,13 @@ export function nextOccurrenceOut(o: OccurrenceRecord, s: Pick<Schedule, 'localT
 }
 
 /** An Upcoming item of a computed (unstored) occurrence; `id` when it is the stored one. */
-export function upcomingItem(at: OccurrenceTime, s: Pick<ScheduleWrite, 'timezone' | 'localTime'>, account: Account, now: EpochMs, id: string | null): UpcomingItem {
+export function upcomingItem(
+  at: OccurrenceTime,
+  s: Pick<ScheduleWrite, 'timezone' | 'localTime'>,
+  account: Account,
+  now: EpochMs,
+  id: string | null,
+): UpcomingItem {
   const t = presentOccurrenceTime({
     at: at.at,
     timezone: s.timezone,
@@ -74,7 +80,13 @@ export function upcomingItem(at: OccurrenceTime, s: Pick<ScheduleWrite, 'timezon
     now,
     backupAlarmAt: null,
   });
-  const item: UpcomingItem = { occurrence_id: id, scheduled_at: t.scheduled_at, in_seconds: t.in_seconds, local: t.local, notice: t.notice };
+  const item: UpcomingItem = {
+    occurrence_id: id,
+    scheduled_at: t.scheduled_at,
+    in_seconds: t.in_seconds,
+    local: t.local,
+    notice: t.notice,
+  };
   if (t.in_home_timezone) item.in_home_timezone = t.in_home_timezone;
   return item;
 }
@@ -88,7 +100,13 @@ export function upcomingOut(db: Database, s: Schedule, account: Account, now: Ep
   const items: UpcomingItem[] = [];
   if (stored) {
     const t = presentOccurrenceRecordTime(stored, { wallTime: s.localTime, homeTimezone: account.homeTimezone, now });
-    const item: UpcomingItem = { occurrence_id: stored.id, scheduled_at: t.scheduled_at, in_seconds: t.in_seconds, local: t.local, notice: t.notice };
+    const item: UpcomingItem = {
+      occurrence_id: stored.id,
+      scheduled_at: t.scheduled_at,
+      in_seconds: t.in_seconds,
+      local: t.local,
+      notice: t.notice,
+    };
     if (t.in_home_timezone) item.in_home_timezone = t.in_home_timezone;
     items.push(item);
   }

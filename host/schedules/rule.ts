@@ -25,7 +25,12 @@ export const UNFINISHED: ReadonlySet<OccurrenceRecord['status']> = new Set(['pen
 export const IN_PROGRESS: ReadonlySet<OccurrenceRecord['status']> = new Set(['dispatching', 'calling']);
 
 /** The rule of a stored (or planned) schedule. */
-export function ruleOf(s: Pick<ScheduleWrite, 'mode' | 'timezone' | 'localDate' | 'localTime' | 'fixedAt' | 'daysOfWeek' | 'startDate' | 'endDate' | 'pausedUntil' | 'skipDates'>): Recurrence {
+export function ruleOf(
+  s: Pick<
+    ScheduleWrite,
+    'mode' | 'timezone' | 'localDate' | 'localTime' | 'fixedAt' | 'daysOfWeek' | 'startDate' | 'endDate' | 'pausedUntil' | 'skipDates'
+  >,
+): Recurrence {
   switch (s.mode) {
     case 'in_minutes':
       return { kind: 'in_minutes', timezone: s.timezone, at: s.fixedAt ?? 0 };
@@ -68,11 +73,21 @@ export function policyInEffect(s: Pick<ScheduleWrite, 'retryPolicy'>, account: A
   const p = s.retryPolicy ?? account.defaultRetryPolicy;
   if (p) return p;
   const d = DEFAULT_RETRY_POLICY;
-  return { max_snoozes: d.maxSnoozes, offsets_minutes: [...d.offsetsMinutes], ring_timeout_seconds: d.ringTimeoutSeconds, snooze_minutes: d.snoozeMinutes };
+  return {
+    max_snoozes: d.maxSnoozes,
+    offsets_minutes: [...d.offsetsMinutes],
+    ring_timeout_seconds: d.ringTimeoutSeconds,
+    snooze_minutes: d.snoozeMinutes,
+  };
 }
 
 function enginePolicy(p: StoredRetryPolicy): RetryPolicy {
-  return { maxSnoozes: p.max_snoozes, offsetsMinutes: [...p.offsets_minutes], ringTimeoutSeconds: p.ring_timeout_seconds, snoozeMinutes: p.snooze_minutes };
+  return {
+    maxSnoozes: p.max_snoozes,
+    offsetsMinutes: [...p.offsets_minutes],
+    ringTimeoutSeconds: p.ring_timeout_seconds,
+    snoozeMinutes: p.snooze_minutes,
+  };
 }
 
 /**
@@ -85,7 +100,23 @@ export function occurrenceFields(
   account: Account,
   phone: PhoneNumber,
   at: OccurrenceTime,
-): Required<Pick<NewOccurrence, 'scheduledAt' | 'derivationSource' | 'to' | 'phoneNumberId' | 'label' | 'message' | 'greetingName' | 'voice' | 'timezone' | 'policy' | 'smsFallback' | 'backupAlarm'>> {
+): Required<
+  Pick<
+    NewOccurrence,
+    | 'scheduledAt'
+    | 'derivationSource'
+    | 'to'
+    | 'phoneNumberId'
+    | 'label'
+    | 'message'
+    | 'greetingName'
+    | 'voice'
+    | 'timezone'
+    | 'policy'
+    | 'smsFallback'
+    | 'backupAlarm'
+  >
+> {
   return {
     scheduledAt: at.at,
     derivationSource: at.source,

@@ -46,7 +46,8 @@ export function previewSentence(input: { schedule: Rule; first: OccurrenceTime |
   }
   if (s.kind === 'once') return `Rings ${who} once, on ${longDate(first.local.date)} at ${when}.`;
   const repeat = describeRepeat(s);
-  const phrase = repeat === 'Every day' ? 'every day' : repeat === 'Weekdays' ? 'on weekdays' : repeat === 'Weekends' ? 'at weekends' : `on ${repeat}`;
+  const phrase =
+    repeat === 'Every day' ? 'every day' : repeat === 'Weekdays' ? 'on weekdays' : repeat === 'Weekends' ? 'at weekends' : `on ${repeat}`;
   const until = s.endDate ? `, until ${longDate(s.endDate)}` : '';
   return `Rings ${who} ${phrase} at ${when}, first on ${longDate(first.local.date)}${until}.`;
 }

@@ -20,7 +20,11 @@ runTelephonyConformance('Twilio-compatible adapter (local fake provider)', async
     const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
     const url = new URL(req.url ?? '/', publicUrl);
     const signature = req.headers['x-twilio-signature'];
-    const r = await webhooks.handle(url.pathname, { url: publicUrl + (req.url ?? ''), params, signature: typeof signature === 'string' ? signature : undefined });
+    const r = await webhooks.handle(url.pathname, {
+      url: publicUrl + (req.url ?? ''),
+      params,
+      signature: typeof signature === 'string' ? signature : undefined,
+    });
     res.writeHead(r.status, { 'content-type': r.contentType });
     res.end(r.body);
   });

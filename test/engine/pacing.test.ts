@@ -9,7 +9,10 @@ describe('pacing (calls per second, early start at a peak)', () => {
     const list = Array.from({ length: 50 }, (_, i) => h.schedule({ to: `+1415555${2000 + i}` }));
     await h.at(T0 + MIN);
     const starts = list.map((o) => h.attempts(o.id)[0]!.requestedAt!).sort((a, b) => a - b);
-    assert.ok(starts.every((t) => t <= T0 && t >= T0 - 30_000), 'within [T0 - lead, T0]');
+    assert.ok(
+      starts.every((t) => t <= T0 && t >= T0 - 30_000),
+      'within [T0 - lead, T0]',
+    );
     for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 100, 'at most 10 a second');
     assert.ok(starts[starts.length - 1]! >= T0 - 100, 'the last one starts at its instant');
     assert.ok(starts[0]! >= T0 - 5000, 'no earlier than needed');

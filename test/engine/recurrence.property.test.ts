@@ -8,7 +8,20 @@ const DAY = 86_400_000;
 const FIRST_DAY = Date.UTC(1970, 0, 5) / DAY;
 const LAST_DAY = Date.UTC(2037, 8, 1) / DAY;
 /** Zones whose clocks change often or oddly, drawn half of the time. */
-const CHANGING = ['America/New_York', 'Europe/Berlin', 'Europe/London', 'Australia/Lord_Howe', 'America/Santiago', 'America/Sao_Paulo', 'Pacific/Apia', 'America/Havana', 'Asia/Tehran', 'Africa/Casablanca', 'Pacific/Chatham', 'Antarctica/Troll'];
+const CHANGING = [
+  'America/New_York',
+  'Europe/Berlin',
+  'Europe/London',
+  'Australia/Lord_Howe',
+  'America/Santiago',
+  'America/Sao_Paulo',
+  'Pacific/Apia',
+  'America/Havana',
+  'Asia/Tehran',
+  'Africa/Casablanca',
+  'Pacific/Chatham',
+  'Antarctica/Troll',
+];
 
 const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 const isoWeekday = (day: number) => (((day + 3) % 7) + 7) % 7; // 0 = Monday, via 1970-01-01 = Thursday
@@ -66,7 +79,8 @@ describe('upcomingOccurrences(weekly rule, after, n) against an independent enum
         for (let i = 1; i < got.length; i++) assert.ok(got[i]!.at > got[i - 1]!.at, 'strictly increasing');
         for (const o of got) {
           assert.ok(o.at > after, 'strictly after the reference instant');
-          if (o.local.wallTimeKind !== 'nonexistent_shifted') assert.equal(`${o.local.date} ${o.local.time}`, `${o.date} ${rule.localTime}`);
+          if (o.local.wallTimeKind !== 'nonexistent_shifted')
+            assert.equal(`${o.local.date} ${o.local.time}`, `${o.date} ${rule.localTime}`);
           assert.equal(o.notice === null, o.local.wallTimeKind === 'normal');
         }
       }),
@@ -87,7 +101,8 @@ describe('upcomingOccurrences(weekly rule, after, n) against an independent enum
           t = o.at;
         }
         assert.deepEqual(got, stepped);
-        if (got.length < count) assert.equal(nextOccurrenceAfter(rule, got.at(-1)?.at ?? after), null, 'fewer only when the schedule ended');
+        if (got.length < count)
+          assert.equal(nextOccurrenceAfter(rule, got.at(-1)?.at ?? after), null, 'fewer only when the schedule ended');
       }),
       { numRuns: 300 * SCALE },
     );

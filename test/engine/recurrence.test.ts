@@ -55,11 +55,14 @@ describe('nextOccurrenceAfter(rule, after)', () => {
   it('weekly 07:00 stays 07:00 local across both clock changes (never +24 h)', () => {
     const rule = weekly({ daysOfWeek: ['sat', 'sun', 'mon'] });
     const list = upcomingOccurrences(rule, at('2027-03-12T00:00:00Z'), 3);
-    assert.deepEqual(list.map((o) => [o.date, o.local.time, o.local.utcOffset]), [
-      ['2027-03-13', '07:00', '-05:00'],
-      ['2027-03-14', '07:00', '-04:00'],
-      ['2027-03-15', '07:00', '-04:00'],
-    ]);
+    assert.deepEqual(
+      list.map((o) => [o.date, o.local.time, o.local.utcOffset]),
+      [
+        ['2027-03-13', '07:00', '-05:00'],
+        ['2027-03-14', '07:00', '-04:00'],
+        ['2027-03-15', '07:00', '-04:00'],
+      ],
+    );
     assert.equal(list[1]!.at - list[0]!.at, 23 * 3_600_000, 'the spring-forward day is 23 hours long');
     const autumn = upcomingOccurrences(rule, at('2027-11-05T00:00:00Z'), 2);
     assert.equal(autumn[1]!.at - autumn[0]!.at, 25 * 3_600_000, 'the fall-back day is 25 hours long');
@@ -67,38 +70,42 @@ describe('nextOccurrenceAfter(rule, after)', () => {
 
   it('a gap shift never sticks to later occurrences', () => {
     const list = upcomingOccurrences(weekly({ localTime: '02:30' }), at('2027-03-12T12:00:00Z'), 4);
-    assert.deepEqual(list.map((o) => `${o.date} ${o.local.time} ${o.local.wallTimeKind}`), [
-      '2027-03-13 02:30 normal',
-      '2027-03-14 03:00 nonexistent_shifted',
-      '2027-03-15 02:30 normal',
-      '2027-03-16 02:30 normal',
-    ]);
+    assert.deepEqual(
+      list.map((o) => `${o.date} ${o.local.time} ${o.local.wallTimeKind}`),
+      ['2027-03-13 02:30 normal', '2027-03-14 03:00 nonexistent_shifted', '2027-03-15 02:30 normal', '2027-03-16 02:30 normal'],
+    );
     assert.equal(list.filter((o) => o.notice !== null).length, 1);
   });
 
   it('rings once in a fall-back overlap', () => {
     const list = upcomingOccurrences(weekly({ localTime: '01:30' }), at('2027-11-06T12:00:00Z'), 2);
-    assert.deepEqual(list.map((o) => `${o.date} ${o.local.time} ${o.local.utcOffset} ${o.local.wallTimeKind}`), [
-      '2027-11-07 01:30 -04:00 ambiguous_first',
-      '2027-11-08 01:30 -05:00 normal',
-    ]);
+    assert.deepEqual(
+      list.map((o) => `${o.date} ${o.local.time} ${o.local.utcOffset} ${o.local.wallTimeKind}`),
+      ['2027-11-07 01:30 -04:00 ambiguous_first', '2027-11-08 01:30 -05:00 normal'],
+    );
   });
 
   it('Pacific/Apia: no call on 2011-12-30, a day that did not exist, and no second call on 2011-12-31', () => {
     const rule = weekly({ timezone: 'Pacific/Apia', startDate: '2011-12-28', endDate: '2012-01-01' });
     const list = upcomingOccurrences(rule, at('2011-12-01T00:00:00Z'), 10);
-    assert.deepEqual(list.map((o) => `${o.date} ${o.local.date} ${o.local.time}`), [
-      '2011-12-28 2011-12-28 07:00',
-      '2011-12-29 2011-12-29 07:00',
-      '2011-12-31 2011-12-31 07:00',
-      '2012-01-01 2012-01-01 07:00',
-    ]);
+    assert.deepEqual(
+      list.map((o) => `${o.date} ${o.local.date} ${o.local.time}`),
+      ['2011-12-28 2011-12-28 07:00', '2011-12-29 2011-12-29 07:00', '2011-12-31 2011-12-31 07:00', '2012-01-01 2012-01-01 07:00'],
+    );
   });
 
   it('honours start and end dates (inclusive), paused_until (inclusive) and skip_dates', () => {
-    const rule = weekly({ startDate: '2027-05-03', endDate: '2027-05-12', pausedUntil: '2027-05-05', skipDates: ['2027-05-08', '2027-05-10'] });
+    const rule = weekly({
+      startDate: '2027-05-03',
+      endDate: '2027-05-12',
+      pausedUntil: '2027-05-05',
+      skipDates: ['2027-05-08', '2027-05-10'],
+    });
     const list = upcomingOccurrences(rule, at('2027-01-01T00:00:00Z'), 100);
-    assert.deepEqual(list.map((o) => o.date), ['2027-05-06', '2027-05-07', '2027-05-09', '2027-05-11', '2027-05-12']);
+    assert.deepEqual(
+      list.map((o) => o.date),
+      ['2027-05-06', '2027-05-07', '2027-05-09', '2027-05-11', '2027-05-12'],
+    );
     assert.equal(isRecurrenceComplete(rule, list.at(-1)!.at), true);
   });
 
@@ -137,7 +144,7 @@ describe('skipNextOccurrence(rule, now) and pruneSkipDates(rule, now)', () => {
     assert.equal(r.skipped, null);
     assert.equal(r.rule, rule);
   });
-  it('prunes with the zone\'s today', () => {
+  it("prunes with the zone's today", () => {
     const rule = weekly({ timezone: 'Asia/Tokyo', skipDates: ['2027-06-02', '2027-06-01', '2027-06-01'] });
     // 2027-06-01T16:00Z is already June 2 in Tokyo.
     assert.deepEqual(pruneSkipDates(rule, at('2027-06-01T16:00:00Z')).skipDates, ['2027-06-02']);
@@ -159,14 +166,35 @@ describe('compileRecurrence(input, now)', () => {
     const inMin = compileRecurrence({ kind: 'once', timezone: 'UTC', inMinutes: 1440 }, now);
     assert.ok(inMin.ok);
     assert.equal(inMin.first!.at, now + 1440 * 60_000);
-    const rec = compileRecurrence({ kind: 'recurring', timezone: 'Europe/London', localTime: '07:00', daysOfWeek: ['fri', 'mon', 'mon'], skipDates: ['2027-01-01', '2027-06-04'] }, now);
+    const rec = compileRecurrence(
+      {
+        kind: 'recurring',
+        timezone: 'Europe/London',
+        localTime: '07:00',
+        daysOfWeek: ['fri', 'mon', 'mon'],
+        skipDates: ['2027-01-01', '2027-06-04'],
+      },
+      now,
+    );
     assert.ok(rec.ok);
-    assert.deepEqual(rec.recurrence, { kind: 'weekly', timezone: 'Europe/London', localTime: '07:00', daysOfWeek: ['mon', 'fri'], startDate: '2027-06-01', endDate: null, pausedUntil: null, skipDates: ['2027-06-04'] });
+    assert.deepEqual(rec.recurrence, {
+      kind: 'weekly',
+      timezone: 'Europe/London',
+      localTime: '07:00',
+      daysOfWeek: ['mon', 'fri'],
+      startDate: '2027-06-01',
+      endDate: null,
+      pausedUntil: null,
+      skipDates: ['2027-06-04'],
+    });
     assert.equal(rec.first!.date, '2027-06-07');
   });
   it('answers the catalogue codes', () => {
     assert.equal(code({ kind: 'once', timezone: 'US/Eastern', localDate: '2027-06-02', localTime: '06:30' }), 'invalid_timezone:timezone');
-    assert.equal(code({ kind: 'once', timezone: 'Etc/GMT+5', localDate: '2027-06-02', localTime: '06:30' }), 'timezone_not_allowed:timezone');
+    assert.equal(
+      code({ kind: 'once', timezone: 'Etc/GMT+5', localDate: '2027-06-02', localTime: '06:30' }),
+      'timezone_not_allowed:timezone',
+    );
     assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 0 }), 'in_minutes_out_of_range:in_minutes');
     assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 1441 }), 'in_minutes_out_of_range:in_minutes');
     assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 1 }), 'ok');
@@ -181,18 +209,39 @@ describe('compileRecurrence(input, now)', () => {
     assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2027-02-30', localTime: '12:00' }), 'validation_error:local_date');
     assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: [] }), 'days_of_week_empty:days_of_week');
     assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00' }), 'days_of_week_empty:days_of_week');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['monday'] }), 'validation_error:days_of_week.0');
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['monday'] }),
+      'validation_error:days_of_week.0',
+    );
     assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '7am', daysOfWeek: ['mon'] }), 'invalid_time:local_time');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], startDate: '2028-07-06' }), 'date_too_far:start_date');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], pausedUntil: '2028-07-06' }), 'date_too_far:paused_until');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], startDate: '2027-07-01', endDate: '2027-06-30' }), 'validation_error:end_date');
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], startDate: '2028-07-06' }),
+      'date_too_far:start_date',
+    );
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], pausedUntil: '2028-07-06' }),
+      'date_too_far:paused_until',
+    );
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], startDate: '2027-07-01', endDate: '2027-06-30' }),
+      'validation_error:end_date',
+    );
     assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], endDate: '' }), 'ok');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], skipDates: ['2027-13-01'] }), 'validation_error:skip_dates.0');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], skipDates: Array(101).fill('2027-07-01') }), 'validation_error:skip_dates');
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], skipDates: ['2027-13-01'] }),
+      'validation_error:skip_dates.0',
+    );
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], skipDates: Array(101).fill('2027-07-01') }),
+      'validation_error:skip_dates',
+    );
   });
   it('measures "400 days ahead" from today in the call\'s zone', () => {
     // 2027-06-01T12:00Z is already 2027-06-02 in Kiritimati (+14): its furthest date is a day later.
     assert.equal(code({ kind: 'once', timezone: 'Pacific/Kiritimati', localDate: '2028-07-06', localTime: '12:00' }), 'ok');
-    assert.equal(code({ kind: 'once', timezone: 'Pacific/Kiritimati', localDate: '2028-07-07', localTime: '12:00' }), 'date_too_far:local_date');
+    assert.equal(
+      code({ kind: 'once', timezone: 'Pacific/Kiritimati', localDate: '2028-07-07', localTime: '12:00' }),
+      'date_too_far:local_date',
+    );
   });
 });

@@ -83,10 +83,13 @@ describe('runtime: dispatch and keypad', () => {
     const done = h.occurrence(o.id);
     assert.equal(done.status, 'confirmed');
     const attempts = h.attempts(o.id);
-    assert.deepEqual(attempts.map((a) => [a.kind, a.n, a.status, a.dueAt]), [
-      ['first', 1, 'snoozed', T0],
-      ['snooze', 2, 'confirmed', snoozeAt],
-    ]);
+    assert.deepEqual(
+      attempts.map((a) => [a.kind, a.n, a.status, a.dueAt]),
+      [
+        ['first', 1, 'snoozed', T0],
+        ['snooze', 2, 'confirmed', snoozeAt],
+      ],
+    );
     assert.equal(h.phones.calls[1]!.request.script.kind === 'wake_up' && h.phones.calls[1]!.request.script.snoozeAllowed, true);
   });
 
@@ -100,10 +103,13 @@ describe('runtime: dispatch and keypad', () => {
     assert.equal(done.outcomeReason, 'snoozes_exhausted');
     assert.equal(done.snoozeCount, 1);
     const attempts = h.attempts(o.id);
-    assert.deepEqual(attempts.map((a) => [a.kind, a.status, a.digits]), [
-      ['first', 'snoozed', '2'],
-      ['snooze', 'no_input', '2'],
-    ]);
+    assert.deepEqual(
+      attempts.map((a) => [a.kind, a.status, a.digits]),
+      [
+        ['first', 'snoozed', '2'],
+        ['snooze', 'no_input', '2'],
+      ],
+    );
     const second = h.phones.calls[1]!.request.script;
     assert.equal(second.kind === 'wake_up' && second.snoozeAllowed, false);
     assert.equal(h.phones.calls[1]!.hungUpWith?.say, h.runtime.options.phrases.no_snoozes);
@@ -170,11 +176,14 @@ describe('runtime: unanswered calls, retries and fallback', () => {
     assert.equal(done.status, 'missed');
     assert.equal(done.outcomeReason, 'no_answer');
     assert.equal(done.attemptCount, 3);
-    assert.deepEqual(h.attempts(o.id).map((a) => [a.kind, a.n, a.status, a.dueAt, a.requestedAt]), [
-      ['first', 1, 'no_answer', T0, T0],
-      ['retry', 2, 'no_answer', T0 + 5 * MIN, T0 + 5 * MIN],
-      ['retry', 3, 'no_answer', T0 + 10 * MIN, T0 + 10 * MIN],
-    ]);
+    assert.deepEqual(
+      h.attempts(o.id).map((a) => [a.kind, a.n, a.status, a.dueAt, a.requestedAt]),
+      [
+        ['first', 1, 'no_answer', T0, T0],
+        ['retry', 2, 'no_answer', T0 + 5 * MIN, T0 + 5 * MIN],
+        ['retry', 3, 'no_answer', T0 + 10 * MIN, T0 + 10 * MIN],
+      ],
+    );
     assert.equal(h.messaging.texts.length, 1);
     assert.equal(h.messaging.texts[0]!.to, PHONE);
     assert.equal(h.messaging.texts[0]!.idempotencyKey, `fallback:${o.id}`);
@@ -188,7 +197,10 @@ describe('runtime: unanswered calls, retries and fallback', () => {
     const o = h.schedule({ ...SMS, policy });
     await h.at(T0 + 30 * MIN);
     assert.equal(h.occurrence(o.id).status, 'confirmed');
-    assert.deepEqual(h.attempts(o.id).map((a) => a.kind), ['first', 'retry']);
+    assert.deepEqual(
+      h.attempts(o.id).map((a) => a.kind),
+      ['first', 'retry'],
+    );
     assert.equal(h.messaging.texts.length, 0);
   });
 
@@ -199,7 +211,10 @@ describe('runtime: unanswered calls, retries and fallback', () => {
     await h.at(T0 + 30 * MIN);
     assert.equal(h.occurrence(o.id).status, 'missed');
     assert.equal(h.occurrence(o.id).outcomeReason, 'busy');
-    assert.deepEqual(h.attempts(o.id).map((a) => a.status), ['busy', 'busy', 'busy']);
+    assert.deepEqual(
+      h.attempts(o.id).map((a) => a.status),
+      ['busy', 'busy', 'busy'],
+    );
   });
 
   it('provider refusal every time ends failed (provider_error) with the error code on each attempt', async () => {
@@ -210,11 +225,14 @@ describe('runtime: unanswered calls, retries and fallback', () => {
     const done = h.occurrence(o.id);
     assert.equal(done.status, 'failed');
     assert.equal(done.outcomeReason, 'provider_error');
-    assert.deepEqual(h.attempts(o.id).map((a) => [a.status, a.errorCode]), [
-      ['failed', 'provider_refused'],
-      ['failed', 'provider_refused'],
-      ['failed', 'provider_refused'],
-    ]);
+    assert.deepEqual(
+      h.attempts(o.id).map((a) => [a.status, a.errorCode]),
+      [
+        ['failed', 'provider_refused'],
+        ['failed', 'provider_refused'],
+        ['failed', 'provider_refused'],
+      ],
+    );
     assert.equal(h.messaging.texts.length, 1);
   });
 
@@ -227,10 +245,13 @@ describe('runtime: unanswered calls, retries and fallback', () => {
     assert.equal(done.status, 'unconfirmed');
     assert.equal(done.outcomeReason, 'voicemail');
     assert.equal(done.reachedVoicemail, true);
-    assert.deepEqual(h.attempts(o.id).map((a) => [a.status, a.answeredBy]), [
-      ['voicemail', 'machine'],
-      ['voicemail', 'machine'],
-    ]);
+    assert.deepEqual(
+      h.attempts(o.id).map((a) => [a.status, a.answeredBy]),
+      [
+        ['voicemail', 'machine'],
+        ['voicemail', 'machine'],
+      ],
+    );
   });
 
   it('a person who answered without confirming outweighs later no-answers: unconfirmed (no_input)', async () => {
@@ -262,7 +283,9 @@ function silentProvider(options: { ring: boolean; clockNow: () => number }) {
       requests.push(request);
       const callId = `C${requests.length}`;
       if (options.ring) {
-        queueMicrotask(() => void handler({ type: 'call.ringing', callId, idempotencyKey: request.idempotencyKey, at: options.clockNow() }));
+        queueMicrotask(
+          () => void handler({ type: 'call.ringing', callId, idempotencyKey: request.idempotencyKey, at: options.clockNow() }),
+        );
       }
       return { ok: true, callId };
     },

@@ -51,7 +51,10 @@ export function oracleResolve(zone: string, wall: number): { at: number; kind: '
     offsets.add(local - t);
     samples.push([t, local]);
   }
-  const valid = [...offsets].map((o) => wall - o).filter((t) => oracleLocal(zone, t) === wall).sort((a, b) => a - b);
+  const valid = [...offsets]
+    .map((o) => wall - o)
+    .filter((t) => oracleLocal(zone, t) === wall)
+    .sort((a, b) => a - b);
   if (valid.length > 0) return { at: valid[0]!, kind: valid.length > 1 ? 'ambiguous_first' : 'normal' };
   // A gap: the first instant reading at or after `wall`.
   const k = samples.findIndex(([, local]) => local >= wall);

@@ -6,10 +6,7 @@ import { TimerWheel } from '../../engine/index.js';
 const SCALE = Number(process.env.WAKEUP_PROPERTY_SCALE ?? 1);
 const T0 = Date.UTC(2027, 2, 14, 6, 59, 0);
 
-type Op =
-  | { op: 'add'; delta: number }
-  | { op: 'cancel'; pick: number }
-  | { op: 'advance'; by: number };
+type Op = { op: 'add'; delta: number } | { op: 'cancel'; pick: number } | { op: 'advance'; by: number };
 
 const delta = fc.oneof(
   fc.integer({ min: -50, max: 0 }),
@@ -83,11 +80,17 @@ function check(script: Op[], options: { bits: number; levels: number }): void {
 
 describe('TimerWheel against a sorted reference', () => {
   it('releases the same timers in the same order (default shape)', () => {
-    fc.assert(fc.property(ops, (script) => check(script, { bits: 8, levels: 4 })), { numRuns: 150 * SCALE });
+    fc.assert(
+      fc.property(ops, (script) => check(script, { bits: 8, levels: 4 })),
+      { numRuns: 150 * SCALE },
+    );
   });
 
   it('releases the same timers in the same order (tiny shape: 4 slots, 3 levels, heavy cascade and overflow)', () => {
-    fc.assert(fc.property(ops, (script) => check(script, { bits: 2, levels: 3 })), { numRuns: 150 * SCALE });
+    fc.assert(
+      fc.property(ops, (script) => check(script, { bits: 2, levels: 3 })),
+      { numRuns: 150 * SCALE },
+    );
   });
 
   it('never releases a timer before its instant, when advanced one millisecond at a time', () => {
@@ -114,29 +117,44 @@ describe('TimerWheel worked example', () => {
     wheel.add(6, 'C');
     wheel.add(21, 'D');
     wheel.advance(5);
-    assert.deepEqual(wheel.takeReady().map((t) => t.value), ['A']);
+    assert.deepEqual(
+      wheel.takeReady().map((t) => t.value),
+      ['A'],
+    );
     assert.equal(wheel.nextEventAt(), 6);
     wheel.advance(6);
-    assert.deepEqual(wheel.takeReady().map((t) => t.value), ['B', 'C']);
+    assert.deepEqual(
+      wheel.takeReady().map((t) => t.value),
+      ['B', 'C'],
+    );
     assert.equal(wheel.nextEventAt(), 16);
     wheel.advance(20);
     assert.equal(wheel.nextEventAt(), 21);
     wheel.advance(21);
-    assert.deepEqual(wheel.takeReady().map((t) => t.value), ['D']);
+    assert.deepEqual(
+      wheel.takeReady().map((t) => t.value),
+      ['D'],
+    );
   });
 
   it('a stale handle never cancels the timer that reused its storage', () => {
     const wheel = new TimerWheel<string>(0);
     const old = wheel.add(10, 'old');
     wheel.advance(10);
-    assert.deepEqual(wheel.takeReady().map((t) => t.value), ['old']);
+    assert.deepEqual(
+      wheel.takeReady().map((t) => t.value),
+      ['old'],
+    );
     const fresh = wheel.add(20, 'fresh');
     assert.notEqual(fresh, old);
     assert.equal(wheel.has(old), false);
     assert.equal(wheel.cancel(old), false);
     assert.equal(wheel.has(fresh), true);
     wheel.advance(20);
-    assert.deepEqual(wheel.takeReady().map((t) => [t.value, t.at, t.handle]), [['fresh', 20, fresh]]);
+    assert.deepEqual(
+      wheel.takeReady().map((t) => [t.value, t.at, t.handle]),
+      [['fresh', 20, fresh]],
+    );
   });
 
   it('queues a late add at once, after the timers already ready', () => {
@@ -144,7 +162,13 @@ describe('TimerWheel worked example', () => {
     wheel.add(1001, 'first');
     wheel.advance(2000);
     wheel.add(1500, 'late');
-    assert.deepEqual(wheel.takeReady(1).map((t) => t.value), ['first']);
-    assert.deepEqual(wheel.takeReady().map((t) => t.value), ['late']);
+    assert.deepEqual(
+      wheel.takeReady(1).map((t) => t.value),
+      ['first'],
+    );
+    assert.deepEqual(
+      wheel.takeReady().map((t) => t.value),
+      ['late'],
+    );
   });
 });

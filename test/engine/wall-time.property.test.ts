@@ -23,16 +23,25 @@ function check(zone: string, day: number, minute: number): void {
   assert.equal(r.local.wallTimeKind, expected.kind, `${where}: kind`);
   // The reported local reading is the oracle's reading of the instant.
   const local = oracleLocal(zone, r.at);
-  assert.equal(`${r.local.date} ${r.local.time}`, `${isoDate(Math.floor(local / DAY))} ${hhmm(Math.floor((((local % DAY) + DAY) % DAY) / 60_000))}`, `${where}: local`);
+  assert.equal(
+    `${r.local.date} ${r.local.time}`,
+    `${isoDate(Math.floor(local / DAY))} ${hhmm(Math.floor((((local % DAY) + DAY) % DAY) / 60_000))}`,
+    `${where}: local`,
+  );
   if (expected.kind !== 'nonexistent_shifted') assert.equal(local, wall, `${where}: the instant shows the requested wall time`);
 }
 
 describe('resolveWallTime(zone, date, time) against an Intl oracle', () => {
   it('matches the oracle for any zone, date 1970-2037 and time', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: FIRST_DAY, max: LAST_DAY }), fc.integer({ min: 0, max: 1439 }), (zone, day, minute) => {
-        check(zone, day, minute);
-      }),
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: FIRST_DAY, max: LAST_DAY }),
+        fc.integer({ min: 0, max: 1439 }),
+        (zone, day, minute) => {
+          check(zone, day, minute);
+        },
+      ),
       { numRuns: 400 * SCALE },
     );
   });

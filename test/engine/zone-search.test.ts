@@ -7,7 +7,14 @@ const first = (q: string) => searchZones(q, now, 1)[0];
 
 describe('searchZones(query, now, limit)', () => {
   it('finds a city first, with its offset and abbreviation now', () => {
-    assert.deepEqual(first('new york'), { timezone: 'America/New_York', label: 'New York, United States', kind: 'city', countryCode: 'US', abbreviation: 'EST', utcOffset: '-05:00' });
+    assert.deepEqual(first('new york'), {
+      timezone: 'America/New_York',
+      label: 'New York, United States',
+      kind: 'city',
+      countryCode: 'US',
+      abbreviation: 'EST',
+      utcOffset: '-05:00',
+    });
     assert.equal(first('New_York')!.timezone, 'America/New_York');
     assert.equal(first('sao paulo')!.timezone, 'America/Sao_Paulo');
     assert.equal(first('São Paulo')!.timezone, 'America/Sao_Paulo');
@@ -20,12 +27,25 @@ describe('searchZones(query, now, limit)', () => {
   });
   it('finds the zones of a country', () => {
     const r = searchZones('germany', now, 10);
-    assert.deepEqual(r.map((m) => [m.timezone, m.kind]), [['Europe/Berlin', 'country'], ['Europe/Busingen', 'country']]);
+    assert.deepEqual(
+      r.map((m) => [m.timezone, m.kind]),
+      [
+        ['Europe/Berlin', 'country'],
+        ['Europe/Busingen', 'country'],
+      ],
+    );
     assert.ok(searchZones('united states', now, 50).length > 20);
     assert.equal(first('japan')!.timezone, 'Asia/Tokyo');
   });
   it('finds an airport by its exact IATA code', () => {
-    assert.deepEqual(first('JFK'), { timezone: 'America/New_York', label: 'JFK airport (New York, United States)', kind: 'airport', countryCode: 'US', abbreviation: 'EST', utcOffset: '-05:00' });
+    assert.deepEqual(first('JFK'), {
+      timezone: 'America/New_York',
+      label: 'JFK airport (New York, United States)',
+      kind: 'airport',
+      countryCode: 'US',
+      abbreviation: 'EST',
+      utcOffset: '-05:00',
+    });
     assert.equal(first('lhr')!.timezone, 'Europe/London');
     assert.equal(first('nrt')!.timezone, 'Asia/Tokyo');
     assert.equal(first('kbp')!.timezone, 'Europe/Kyiv', 'airport data with a legacy zone name is mapped to the current one');
@@ -47,7 +67,10 @@ describe('searchZones(query, now, limit)', () => {
   it('lists the popular zones for an empty query, within the limit', () => {
     const r = searchZones('', now, 50);
     assert.equal(r.length, 50);
-    assert.deepEqual(r.slice(0, 3).map((m) => m.timezone), ['UTC', 'Asia/Kolkata', 'Asia/Shanghai']);
+    assert.deepEqual(
+      r.slice(0, 3).map((m) => m.timezone),
+      ['UTC', 'Asia/Kolkata', 'Asia/Shanghai'],
+    );
     assert.equal(r[0]!.kind, 'zone');
     assert.equal(r[1]!.label, 'Kolkata, India');
     assert.equal(searchZones('', now).length, 10);
@@ -56,7 +79,8 @@ describe('searchZones(query, now, limit)', () => {
   });
   it('only returns accepted zones, and takes limit 1..50', () => {
     const accepted = new Set(listAcceptedZones());
-    for (const q of ['a', 'e', 'an', 'sa', 'st', 'ber', 'jfk', 'mst']) for (const m of searchZones(q, now, 50)) assert.ok(accepted.has(m.timezone), m.timezone);
+    for (const q of ['a', 'e', 'an', 'sa', 'st', 'ber', 'jfk', 'mst'])
+      for (const m of searchZones(q, now, 50)) assert.ok(accepted.has(m.timezone), m.timezone);
     assert.throws(() => searchZones('x', now, 0), RangeError);
     assert.throws(() => searchZones('x', now, 51), RangeError);
   });

@@ -121,7 +121,11 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   let createCallRequests = 0;
 
   /** POSTs a signed webhook; returns the response text ('' on failure). */
-  async function webhook(url: string, params: Record<string, string>, signature?: string | null): Promise<{ status: number; text: string }> {
+  async function webhook(
+    url: string,
+    params: Record<string, string>,
+    signature?: string | null,
+  ): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
     const sig = signature === undefined ? computeTwilioSignature(authToken, url, params) : signature;
     if (sig !== null) headers['x-twilio-signature'] = sig;
@@ -184,10 +188,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         const speech = FAKE_SAY_SECONDS * v.says.length;
         const digit = call.behaviour === 'voicemail' ? undefined : DIGIT[call.behaviour];
         if (digit) {
-          at(call, speech, async () => {
-            const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
-            if (call.program === program) run(call, parseTwiml(r.text));
-          }, program);
+          at(
+            call,
+            speech,
+            async () => {
+              const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
+              if (call.program === program) run(call, parseTwiml(r.text));
+            },
+            program,
+          );
         } else {
           at(call, speech + v.timeout, () => step(i + 1), program);
         }
@@ -215,7 +224,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         return send(201, { sid, status: calls.get(sid)?.status });
       }
       const to = form.get('To') ?? '';
-      if (!/^\+[1-9]\d{6,14}$/.test(to)) return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
+      if (!/^\+[1-9]\d{6,14}$/.test(to))
+        return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
       if (!form.get('From') || !form.get('Url')) return send(400, { code: 21205, message: 'Url and From are required', status: 400 });
       let state = phones.get(to);
       if (!state) phones.set(to, (state = { phone: { answers: ['confirm'], ring_seconds: 5 }, next: 0 }));
@@ -286,9 +296,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
 
     if (req.method === 'POST' && path === '/Messages.json') {
       const to = form.get('To') ?? '';
-      if (!/^\+[1-9]\d{6,14}$/.test(to)) return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
+      if (!/^\+[1-9]\d{6,14}$/.test(to))
+        return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
       if (optedOut.has(to)) return send(400, { code: 21610, message: 'Attempt to send to unsubscribed recipient', status: 400 });
-      const message = { sid: `SM${randomUUID().replaceAll('-', '')}`, to, from: form.get('From') ?? form.get('MessagingServiceSid') ?? '', body: form.get('Body') ?? '' };
+      const message = {
+        sid: `SM${randomUUID().replaceAll('-', '')}`,
+        to,
+        from: form.get('From') ?? form.get('MessagingServiceSid') ?? '',
+        body: form.get('Body') ?? '',
+      };
       messages.push(message);
       return send(201, { sid: message.sid, status: 'queued' });
     }
@@ -311,7 +327,14 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       phones.set(e164, { phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds }, next: 0 });
     },
     async inboundText(webhookUrl, from, to, body, opts) {
-      const params = { AccountSid: accountSid, MessageSid: `SM${randomUUID().replaceAll('-', '')}`, From: from, To: to, Body: body, NumMedia: '0' };
+      const params = {
+        AccountSid: accountSid,
+        MessageSid: `SM${randomUUID().replaceAll('-', '')}`,
+        From: from,
+        To: to,
+        Body: body,
+        NumMedia: '0',
+      };
       return (await webhook(webhookUrl, params, opts?.signature)).status;
     },
     close: () =>

@@ -49,14 +49,17 @@ describe('account: GET /me and PATCH /me', () => {
     const me = (await req(server.api, 'GET', '/me', { token: s.token })).body;
     assert.equal(me.onboarding.next, 'phone');
     assert.equal(me.onboarding.finished, false);
-    assert.deepEqual(me.onboarding.steps.map((x: any) => [x.slug, x.number, x.skippable]), [
-      ['phone', 2, false],
-      ['timezone', 3, false],
-      ['contact', 4, true],
-      ['ring', 5, true],
-      ['test-call', 7, true],
-      ['first-call', 8, true],
-    ]);
+    assert.deepEqual(
+      me.onboarding.steps.map((x: any) => [x.slug, x.number, x.skippable]),
+      [
+        ['phone', 2, false],
+        ['timezone', 3, false],
+        ['contact', 4, true],
+        ['ring', 5, true],
+        ['test-call', 7, true],
+        ['first-call', 8, true],
+      ],
+    );
     assert.deepEqual(me.onboarding.readiness, {
       contact_saved: false,
       dnd_acknowledged: false,
@@ -94,10 +97,21 @@ describe('account: GET /me and PATCH /me', () => {
   });
 
   it('null leaves fields unchanged, except greeting_name, home_timezone and default_retry_policy, which it clears', async () => {
-    await req(server.api, 'PATCH', '/me', { token, body: { display_name: 'Keep', greeting_name: 'G', home_timezone: 'Asia/Tokyo', default_retry_policy: {} } });
+    await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { display_name: 'Keep', greeting_name: 'G', home_timezone: 'Asia/Tokyo', default_retry_policy: {} },
+    });
     const r = await req(server.api, 'PATCH', '/me', {
       token,
-      body: { display_name: null, time_format: null, voice: null, marketing_opt_in: null, greeting_name: null, home_timezone: null, default_retry_policy: null },
+      body: {
+        display_name: null,
+        time_format: null,
+        voice: null,
+        marketing_opt_in: null,
+        greeting_name: null,
+        home_timezone: null,
+        default_retry_policy: null,
+      },
     });
     assert.equal(r.status, 200);
     assert.equal(r.body.display_name, 'Keep');
@@ -115,7 +129,12 @@ describe('account: GET /me and PATCH /me', () => {
 
   it('a partial retry policy takes the built-in defaults for the fields left out', async () => {
     const r = await req(server.api, 'PATCH', '/me', { token, body: { default_retry_policy: { max_snoozes: 0 } } });
-    assert.deepEqual(r.body.default_retry_policy, { max_snoozes: 0, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 });
+    assert.deepEqual(r.body.default_retry_policy, {
+      max_snoozes: 0,
+      offsets_minutes: [5, 10],
+      ring_timeout_seconds: 45,
+      snooze_minutes: 9,
+    });
   });
 
   it('home_timezone goes through the zone policy: canonical names, invalid_timezone, timezone_not_allowed', async () => {
@@ -154,7 +173,12 @@ describe('account: GET /me and PATCH /me', () => {
     }
     const typed = await req(server.api, 'PATCH', '/me', { token, body: { default_retry_policy: { max_snoozes: 'two' } } });
     assert.equal(typed.body.code, 'validation_error');
-    assert.deepEqual(typed.body.errors[0], { field: 'default_retry_policy.max_snoozes', in: 'body', code: 'type', message: typed.body.errors[0].message });
+    assert.deepEqual(typed.body.errors[0], {
+      field: 'default_retry_policy.max_snoozes',
+      in: 'body',
+      code: 'type',
+      message: typed.body.errors[0].message,
+    });
   });
 
   it('greeting_name follows the content rule (message_disallowed_content)', async () => {

@@ -14,8 +14,16 @@ describe('authentication and per-operation rules', () => {
     return r.body as { id: string; key: string };
   };
   const webSession = async (email: string) => {
-    const v = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: await requestCode(server, email), client: 'web' } });
-    return { cookie: v.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), csrf: v.body.csrf_token as string };
+    const v = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: await requestCode(server, email), client: 'web' },
+    });
+    return {
+      cookie: v.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; '),
+      csrf: v.body.csrf_token as string,
+    };
   };
 
   const relogin = async () => {
@@ -126,9 +134,15 @@ describe('authentication and per-operation rules', () => {
       const none = await req(server.api, 'PATCH', '/me', { headers: { cookie: w.cookie }, body: { display_name: 'X' } });
       assert.equal(none.status, 403);
       assert.equal(none.body.code, 'insufficient_scope');
-      const bad = await req(server.api, 'PATCH', '/me', { headers: { cookie: w.cookie, 'x-csrftoken': 'wrong' }, body: { display_name: 'X' } });
+      const bad = await req(server.api, 'PATCH', '/me', {
+        headers: { cookie: w.cookie, 'x-csrftoken': 'wrong' },
+        body: { display_name: 'X' },
+      });
       assert.equal(bad.status, 403);
-      const good = await req(server.api, 'PATCH', '/me', { headers: { cookie: w.cookie, 'x-csrftoken': w.csrf }, body: { display_name: 'X' } });
+      const good = await req(server.api, 'PATCH', '/me', {
+        headers: { cookie: w.cookie, 'x-csrftoken': w.csrf },
+        body: { display_name: 'X' },
+      });
       assert.equal(good.status, 200);
       assert.equal(good.body.display_name, 'X');
     });

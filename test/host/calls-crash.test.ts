@@ -107,7 +107,11 @@ describe('a crash during a call', () => {
     const { token } = await signIn(a);
     const n = await addVerifiedNumber(a as any, token, NUMBER);
     // Rings 40 s before answering: the crash comes while it rings.
-    assert.equal((await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['confirm'], ring_seconds: 40 } })).status, 204);
+    assert.equal(
+      (await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['confirm'], ring_seconds: 40 } }))
+        .status,
+      204,
+    );
     const s = await call(a as any, 'POST', '/schedules', {
       token,
       body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, sms_fallback: true, retry_policy: { offsets_minutes: [] } },
@@ -155,7 +159,10 @@ describe('a crash during a call', () => {
     assert.equal(b.lines.filter((l) => l.msg === 'call placed').length, 1, 'the restarted server placed only the pending call');
 
     const calls = await call(b as any, 'GET', '/calls', { token });
-    assert.deepEqual(calls.body.items.map((x: any) => x.id), [secondAttempt, attempt.id]);
+    assert.deepEqual(
+      calls.body.items.map((x: any) => x.id),
+      [secondAttempt, attempt.id],
+    );
     const usage = await call(b as any, 'GET', '/me/usage', { token });
     assert.equal(usage.body.trial_calls_used, 2);
     // The fallback text went out once, from the restarted server (the first server's texts

@@ -75,7 +75,10 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
   it('snooze (key 2) while snoozes remain, then the snooze attempt; backup_alarm_at moves on snooze', async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['snooze', 'confirm']);
-    const { occurrenceId } = await createCall(f, { backup_alarm: true, retry_policy: { offsets_minutes: [], snooze_minutes: 9, max_snoozes: 2 } });
+    const { occurrenceId } = await createCall(f, {
+      backup_alarm: true,
+      retry_policy: { offsets_minutes: [], snooze_minutes: 9, max_snoozes: 2 },
+    });
     const before = await occurrence(f, occurrenceId);
     assert.equal(t(before.backup_alarm_at), t(before.scheduled_at) + 2 * MIN, 'the backup alarm rings 2 minutes after the call');
 
@@ -102,7 +105,10 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
   it('snoozes exhausted: key 2 with none left ends unconfirmed (snoozes_exhausted) and sends the fallback text', async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['snooze']);
-    const { occurrenceId } = await createCall(f, { sms_fallback: true, retry_policy: { offsets_minutes: [], max_snoozes: 1, snooze_minutes: 1 } });
+    const { occurrenceId } = await createCall(f, {
+      sms_fallback: true,
+      retry_policy: { offsets_minutes: [], max_snoozes: 1, snooze_minutes: 1 },
+    });
     await advance(server, 10 * 60);
     const o = await occurrence(f, occurrenceId);
     assert.deepEqual([o.status, o.outcome_reason, o.snooze_count, o.attempt_count], ['unconfirmed', 'snoozes_exhausted', 1, 2]);
@@ -139,7 +145,10 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
   it('no_answer: retries ring at the offsets after the instant, then missed (no_answer) with the fallback text', async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['no_answer']);
-    const { occurrenceId } = await createCall(f, { sms_fallback: true, retry_policy: { offsets_minutes: [5, 10], ring_timeout_seconds: 30 } });
+    const { occurrenceId } = await createCall(f, {
+      sms_fallback: true,
+      retry_policy: { offsets_minutes: [5, 10], ring_timeout_seconds: 30 },
+    });
     await advance(server, 6 * 60);
     const mid = await occurrence(f, occurrenceId);
     assert.equal(mid.attempt_count, 2);
@@ -147,9 +156,15 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
     await advance(server, 10 * 60);
     const o = await occurrence(f, occurrenceId);
     assert.deepEqual([o.status, o.outcome_reason, o.attempt_count], ['missed', 'no_answer', 3]);
-    assert.deepEqual(o.attempts.map((a: any) => a.kind), ['first', 'retry', 'retry']);
+    assert.deepEqual(
+      o.attempts.map((a: any) => a.kind),
+      ['first', 'retry', 'retry'],
+    );
     const base = t(o.scheduled_at);
-    assert.deepEqual(o.attempts.map((a: any) => t(a.due_at) - base), [0, 5 * MIN, 10 * MIN]);
+    assert.deepEqual(
+      o.attempts.map((a: any) => t(a.due_at) - base),
+      [0, 5 * MIN, 10 * MIN],
+    );
     for (const a of o.attempts) {
       assertEnded(a, { status: 'no_answer', answered_by: null });
       assert.equal(a.answered_at, null);
@@ -164,7 +179,10 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
     const { occurrenceId } = await createCall(f, { sms_fallback: true, retry_policy: { offsets_minutes: [3] } });
     await advance(server, 10 * 60);
     const o = await occurrence(f, occurrenceId);
-    assert.deepEqual([o.status, o.attempts.map((a: any) => `${a.kind}:${a.status}`)], ['confirmed', ['first:no_answer', 'retry:confirmed']]);
+    assert.deepEqual(
+      [o.status, o.attempts.map((a: any) => `${a.kind}:${a.status}`)],
+      ['confirmed', ['first:no_answer', 'retry:confirmed']],
+    );
     assert.equal(t(o.attempts[1].due_at) - t(o.scheduled_at), 3 * MIN);
     assert.deepEqual(await fallbackTexts(server, f.number), []);
   });
@@ -206,7 +224,10 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
     const list = await f.api('GET', '/calls');
     assert.equal(list.status, 200);
     assertSchema('AttemptPage', list.body);
-    assert.deepEqual(list.body.items.map((a: any) => `${a.kind}:${a.status}`), ['retry:confirmed', 'first:no_answer']);
+    assert.deepEqual(
+      list.body.items.map((a: any) => `${a.kind}:${a.status}`),
+      ['retry:confirmed', 'first:no_answer'],
+    );
     assert.ok(list.body.items.every((a: any) => a.occurrence_id === occurrenceId));
     const one = await f.api('GET', `/calls/${list.body.items[1].id}`);
     assert.equal(one.status, 200);

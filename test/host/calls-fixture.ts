@@ -62,7 +62,11 @@ export function nowMs(server: TestServer): number {
  * so each path plays one attempt unless the test asks for more) and returns its stored
  * occurrence id with the schedule.
  */
-export async function createCall(f: CallsAccount, body: Record<string, unknown> = {}, inMinutes = 1): Promise<{ schedule: any; occurrenceId: string }> {
+export async function createCall(
+  f: CallsAccount,
+  body: Record<string, unknown> = {},
+  inMinutes = 1,
+): Promise<{ schedule: any; occurrenceId: string }> {
   const r = await f.api('POST', '/schedules', { kind: 'once', in_minutes: inMinutes, retry_policy: { offsets_minutes: [] }, ...body });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   assert.ok(r.body.next_occurrence, 'a new enabled call has a next occurrence');

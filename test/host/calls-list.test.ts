@@ -8,7 +8,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.js';
 import { addVerifiedNumber } from '../helpers/phone.js';
-import { advance, assertSchema, createCall, freshNumber, newAccount, nowMs, occurrence, startCallsServer, type CallsAccount } from './calls-fixture.js';
+import {
+  advance,
+  assertSchema,
+  createCall,
+  freshNumber,
+  newAccount,
+  nowMs,
+  occurrence,
+  startCallsServer,
+  type CallsAccount,
+} from './calls-fixture.js';
 
 const DAY = 86_400_000;
 
@@ -29,7 +39,11 @@ describe('GET /occurrences and GET /calls', () => {
     const old = await createCall(f);
     await advance(server, 2 * 86_400); // the first call rang two days ago
     occ.old = await occurrence(f, old.occurrenceId);
-    for (const [name, minutes] of [['a', 10], ['b', 20], ['d', 30]] as const) {
+    for (const [name, minutes] of [
+      ['a', 10],
+      ['b', 20],
+      ['d', 30],
+    ] as const) {
       occ[name] = await occurrence(f, (await createCall(f, {}, minutes)).occurrenceId);
     }
     // Ten days ahead, in Paris: outside the default window.
@@ -95,7 +109,16 @@ describe('GET /occurrences and GET /calls', () => {
   });
 
   it('400 validation_error for a bad limit, cursor, status or instant', async () => {
-    for (const q of ['limit=201', 'limit=0', 'limit=x', 'cursor=%%%', 'cursor=bm90IGEga2V5', 'status=ringing', 'from=yesterday', 'to=2027-13-01T00:00:00Z']) {
+    for (const q of [
+      'limit=201',
+      'limit=0',
+      'limit=x',
+      'cursor=%%%',
+      'cursor=bm90IGEga2V5',
+      'status=ringing',
+      'from=yesterday',
+      'to=2027-13-01T00:00:00Z',
+    ]) {
       const r = await f.api('GET', `/occurrences?${q}`);
       assert.deepEqual([r.status, r.body.code], [400, 'validation_error'], q);
       assertSchema('Problem', r.body);

@@ -16,7 +16,19 @@ const RUNS = Math.max(1, Math.round(30 * SCALE));
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', '%', '..', '\u0000', 'x'.repeat(300), '2027-05-04T12:00:00Z', '2027-05-04T12:00:00+02:00', '-1', '1e400', 'pending', 'WzEsMl0'),
+  fc.constantFrom(
+    '',
+    '%',
+    '..',
+    '\u0000',
+    'x'.repeat(300),
+    '2027-05-04T12:00:00Z',
+    '2027-05-04T12:00:00+02:00',
+    '-1',
+    '1e400',
+    'pending',
+    'WzEsMl0',
+  ),
 );
 const body = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('consent', 'from', 'to', 'status', '__proto__'), fc.jsonValue()));
 

@@ -179,7 +179,11 @@ describe('POST /occurrences/{id}/cancel', () => {
     const f = await newAccount(server);
     const other = await newAccount(server);
     const { occurrenceId } = await createCall(f, {}, 60);
-    for (const [method, path] of [['GET', `/occurrences/${occurrenceId}`], ['POST', `/occurrences/${occurrenceId}/cancel`], ['GET', '/occurrences/not-a-uuid']]) {
+    for (const [method, path] of [
+      ['GET', `/occurrences/${occurrenceId}`],
+      ['POST', `/occurrences/${occurrenceId}/cancel`],
+      ['GET', '/occurrences/not-a-uuid'],
+    ]) {
       const r = await other.api(method!, path!);
       assert.deepEqual([r.status, r.body.code], [404, 'not_found'], `${method} ${path}`);
     }

@@ -67,7 +67,11 @@ describe('test calls', () => {
     assert.equal(next.status, 201);
     assert.notEqual(next.body.id, r.body.id);
     const calls = await f.api('GET', '/calls');
-    assert.deepEqual(calls.body.items.map((a: any) => a.id), [next.body.id, r.body.id], 'newest first');
+    assert.deepEqual(
+      calls.body.items.map((a: any) => a.id),
+      [next.body.id, r.body.id],
+      'newest first',
+    );
     const usage = await f.api('GET', '/me/usage');
     assert.equal(usage.body.trial_calls_used, 2, 'each test call counts');
     await advance(server, 60);
@@ -103,7 +107,13 @@ describe('test calls', () => {
   it("POST /schedules/{id}/test-call calls the schedule's number with its ring timeout; 400 once its number is gone", async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['no_answer']);
-    const s = await f.api('POST', '/schedules', { kind: 'once', in_minutes: 600, enabled: false, retry_policy: { ring_timeout_seconds: 20 }, message: 'Time for the train' });
+    const s = await f.api('POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 600,
+      enabled: false,
+      retry_policy: { ring_timeout_seconds: 20 },
+      message: 'Time for the train',
+    });
     assert.equal(s.status, 201);
     const r = await f.api('POST', `/schedules/${s.body.id}/test-call`);
     assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -183,7 +193,11 @@ describe('usage, trial and entitlement', () => {
     assert.deepEqual(me.body.plan, { code: null, entitled: false, name: null, source: null, status: 'none' });
     const u = (await f.api('GET', '/me/usage')).body;
     assert.deepEqual([u.calls_used, u.trial.calls_left, u.near_limit, u.plan.status], [5, 0, true, 'none']);
-    assert.equal((await f.api('GET', '/calls')).body.items.length, 8, 'two attempts, the refused test call, 3 test calls, the last call and its retry; nothing for the 402');
+    assert.equal(
+      (await f.api('GET', '/calls')).body.items.length,
+      8,
+      'two attempts, the refused test call, 3 test calls, the last call and its retry; nothing for the 402',
+    );
   });
 
   it('a stored call due when no trial call is left is cancelled (no_entitlement); two due together never share the last one', async () => {
@@ -194,7 +208,9 @@ describe('usage, trial and entitlement', () => {
     const c = await createCall(f, {}, 10);
     await testCall(server, f); // 4 used: one left for a and b, due at the same instant
     await advance(server, 3 * 60);
-    const results = [await occurrence(f, a.occurrenceId), await occurrence(f, b.occurrenceId)].map((o) => `${o.status}:${o.outcome_reason}`);
+    const results = [await occurrence(f, a.occurrenceId), await occurrence(f, b.occurrenceId)].map(
+      (o) => `${o.status}:${o.outcome_reason}`,
+    );
     assert.deepEqual(results.sort(), ['cancelled:no_entitlement', 'confirmed:confirmed']);
     await advance(server, 10 * 60);
     const late = await occurrence(f, c.occurrenceId);
@@ -254,7 +270,9 @@ describe('the daily cap', () => {
     const a = await createCall(f, {}, 2);
     const b = await createCall(f, {}, 2);
     await advance(server, 3 * 60);
-    const results = [await occurrence(f, a.occurrenceId), await occurrence(f, b.occurrenceId)].map((o) => `${o.status}:${o.outcome_reason}`);
+    const results = [await occurrence(f, a.occurrenceId), await occurrence(f, b.occurrenceId)].map(
+      (o) => `${o.status}:${o.outcome_reason}`,
+    );
     assert.deepEqual(results.sort(), ['cancelled:daily_cap_reached', 'confirmed:confirmed']);
   });
 });

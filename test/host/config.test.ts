@@ -27,7 +27,10 @@ describe('loadConfig(env)', () => {
   });
 
   it('refuses dev mode on a non-loopback address, naming the fix', () => {
-    assert.throws(() => loadConfig({ HOST: '0.0.0.0' }), (e: Error) => e instanceof ConfigError && /WAKEUP_DEV=0/.test(e.message));
+    assert.throws(
+      () => loadConfig({ HOST: '0.0.0.0' }),
+      (e: Error) => e instanceof ConfigError && /WAKEUP_DEV=0/.test(e.message),
+    );
     assert.throws(() => loadConfig({ HOST: '192.168.1.5', WAKEUP_DEV: '1' }), ConfigError);
     for (const h of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) assert.ok(isLoopback(h), h);
   });
@@ -35,7 +38,10 @@ describe('loadConfig(env)', () => {
   it('allows the virtual clock only in dev mode, optionally from a start instant', () => {
     assert.equal(loadConfig({ WAKEUP_CLOCK: 'virtual' }).clock, 'virtual');
     assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_DEV: '0' }), /needs dev mode/);
-    assert.equal(loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: '2027-03-14T06:00:00Z' }).clockStart, Date.parse('2027-03-14T06:00:00Z'));
+    assert.equal(
+      loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: '2027-03-14T06:00:00Z' }).clockStart,
+      Date.parse('2027-03-14T06:00:00Z'),
+    );
     assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: 'tomorrow' }), /WAKEUP_CLOCK_START/);
     assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'sundial' }), /WAKEUP_CLOCK/);
   });
@@ -50,7 +56,11 @@ describe('loadConfig(env)', () => {
       ['WAKEUP_SITE_URL', 'ftp://x'],
       ['WAKEUP_RATE_LIMIT_ACCOUNT', '0'],
     ]) {
-      assert.throws(() => loadConfig({ [name!]: value }), (e: Error) => e instanceof ConfigError && e.message.startsWith(`${name}=`), name);
+      assert.throws(
+        () => loadConfig({ [name!]: value }),
+        (e: Error) => e instanceof ConfigError && e.message.startsWith(`${name}=`),
+        name,
+      );
     }
   });
 

@@ -100,10 +100,15 @@ describe('HTTP conventions', () => {
     });
 
     it('answers bytes that are not UTF-8 with 400 validation_error', async () => {
-      const r = await raw(`${server.api}/me`, 'PATCH', {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-      }, Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
+      const r = await raw(
+        `${server.api}/me`,
+        'PATCH',
+        {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+        },
+        Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      );
       assert.equal(r.status, 400);
       assert.equal(JSON.parse(r.body).code, 'validation_error');
     });
@@ -115,11 +120,16 @@ describe('HTTP conventions', () => {
     });
 
     it('answers a chunked body over the limit with 413 too', async () => {
-      const r = await raw(`${server.api}/me`, 'PATCH', {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'transfer-encoding': 'chunked',
-      }, JSON.stringify({ display_name: 'y'.repeat(5000) }));
+      const r = await raw(
+        `${server.api}/me`,
+        'PATCH',
+        {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
+        JSON.stringify({ display_name: 'y'.repeat(5000) }),
+      );
       assert.equal(r.status, 413);
       assert.equal(JSON.parse(r.body).code, 'payload_too_large');
     });

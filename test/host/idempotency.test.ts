@@ -132,7 +132,10 @@ describe('Idempotency-Key', () => {
     gate = null;
     const results = await Promise.all(pending);
     assert.equal(runs, before + 1);
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200, 200],
+    );
     assert.equal(new Set(results.map((r) => r.body.run)).size, 1);
     assert.equal(results.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 3);
   });
@@ -167,8 +170,7 @@ describe('Idempotency-Key', () => {
     const db = new Sqlite(server.dbFile, { readonly: true });
     try {
       const row = db.prepare("SELECT scope, key, fingerprint FROM idempotency_keys WHERE key = 'k-stored'").get() as
-        | { scope: string; key: string; fingerprint: string }
-        | undefined;
+        { scope: string; key: string; fingerprint: string } | undefined;
       assert.ok(row);
       assert.match(row.scope, /^account:[0-9a-f-]{36}$/);
       assert.match(row.fingerprint, /^[0-9a-f]{64}$/);

@@ -9,9 +9,32 @@ const SCALE = Number(process.env.WAKEUP_PROPERTY_SCALE ?? 1);
 const RUNS = Math.max(1, Math.round(40 * SCALE));
 
 /** Any JSON value, biased towards objects carrying the fields the endpoints read. */
-const fieldNames = ['email', 'code', 'client', 'installation_id', 'name', 'scopes', 'display_name', 'greeting_name', 'home_timezone',
-  'time_format', 'locale', 'voice', 'marketing_opt_in', 'digest_opt_in', 'default_backup_alarm', 'default_retry_policy',
-  'max_snoozes', 'offsets_minutes', 'ring_timeout_seconds', 'snooze_minutes', 'advance_seconds', 'to', '__proto__', 'constructor'];
+const fieldNames = [
+  'email',
+  'code',
+  'client',
+  'installation_id',
+  'name',
+  'scopes',
+  'display_name',
+  'greeting_name',
+  'home_timezone',
+  'time_format',
+  'locale',
+  'voice',
+  'marketing_opt_in',
+  'digest_opt_in',
+  'default_backup_alarm',
+  'default_retry_policy',
+  'max_snoozes',
+  'offsets_minutes',
+  'ring_timeout_seconds',
+  'snooze_minutes',
+  'advance_seconds',
+  'to',
+  '__proto__',
+  'constructor',
+];
 const body = fc.oneof(
   fc.jsonValue(),
   fc.dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...fieldNames), fc.jsonValue()))),
@@ -62,11 +85,16 @@ describe('no input to the platform endpoints gives a 500', () => {
 
   it('any path segment and credential header', async () => {
     await fc.assert(
-      fc.asyncProperty(text, text, fc.constantFrom('authorization', 'x-session-token', 'cookie', 'x-csrftoken', 'idempotency-key'), async (seg, cred, header) => {
-        const value = cred.replace(/[^\x20-\x7e]/g, '');
-        const r = await req(server.url, 'DELETE', `/api/v1/api-keys/${encodeURIComponent(seg)}`, { headers: { [header]: value } });
-        assert.ok(r.status < 500, `${r.status} for ${seg} ${header}: ${value}`);
-      }),
+      fc.asyncProperty(
+        text,
+        text,
+        fc.constantFrom('authorization', 'x-session-token', 'cookie', 'x-csrftoken', 'idempotency-key'),
+        async (seg, cred, header) => {
+          const value = cred.replace(/[^\x20-\x7e]/g, '');
+          const r = await req(server.url, 'DELETE', `/api/v1/api-keys/${encodeURIComponent(seg)}`, { headers: { [header]: value } });
+          assert.ok(r.status < 500, `${r.status} for ${seg} ${header}: ${value}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

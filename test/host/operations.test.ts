@@ -68,13 +68,34 @@ describe('logs', () => {
       key: 'wuk_secret2',
       session_token: 'wus_secret3',
       csrf_token: 'csrf_secret4',
-      req: { headers: { authorization: 'Bearer wuk_secret5', cookie: 'sessionid=wuw_secret6', 'x-session-token': 'wus_secret7', 'x-csrftoken': 'c8' } },
+      req: {
+        headers: {
+          authorization: 'Bearer wuk_secret5',
+          cookie: 'sessionid=wuw_secret6',
+          'x-session-token': 'wus_secret7',
+          'x-csrftoken': 'c8',
+        },
+      },
       res: { headers: { 'set-cookie': 'sessionid=wuw_secret9' } },
       body: { code: '654321' },
       nested: { token: 'wus_secret10', key: 'wuk_secret11' },
     });
     const text = JSON.stringify(lines);
-    for (const secret of ['secret1', '123456', 'secret2', 'secret3', 'secret4', 'secret5', 'secret6', 'secret7', '"c8"', 'secret9', '654321', 'secret10', 'secret11']) {
+    for (const secret of [
+      'secret1',
+      '123456',
+      'secret2',
+      'secret3',
+      'secret4',
+      'secret5',
+      'secret6',
+      'secret7',
+      '"c8"',
+      'secret9',
+      '654321',
+      'secret10',
+      'secret11',
+    ]) {
       assert.ok(!text.includes(secret), secret);
     }
     assert.ok(REDACT_PATHS.length > 10);

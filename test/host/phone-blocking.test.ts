@@ -18,7 +18,8 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
   after(() => server.close());
 
   const inbound = (from: string, body: string) => call(server, 'POST', '/dev/sms/inbound', { body: { from, body } });
-  const numberOf = async (t: string, id: string) => (await call(server, 'GET', '/phone-numbers', { token: t })).body.items.find((x: any) => x.id === id);
+  const numberOf = async (t: string, id: string) =>
+    (await call(server, 'GET', '/phone-numbers', { token: t })).body.items.find((x: any) => x.id === id);
 
   it('STOP blocks (reason stop) and nothing is texted to the number afterwards; START unblocks and confirms', async () => {
     const e164 = '+12015550301';
@@ -106,7 +107,10 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
     const e164 = '+12015550305';
     const n = await addNumber(server, token, e164);
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'host/admin.ts', ...args], { env: { ...process.env, WAKEUP_DB: server.dbFile }, encoding: 'utf8' });
+      spawnSync(process.execPath, ['--import', 'tsx', 'host/admin.ts', ...args], {
+        env: { ...process.env, WAKEUP_DB: server.dbFile },
+        encoding: 'utf8',
+      });
     const blocked = run('block', e164, '--reason', 'manual');
     assert.equal(blocked.status, 0, blocked.stderr);
     assert.match(blocked.stdout, /blocked \(reason manual\)/);
@@ -123,7 +127,9 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
     const phone = await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+12015550306')}`, { body: { answers: ['dance'] } });
     assert.equal(phone.status, 400);
     assert.equal(phone.body.code, 'validation_error');
-    const ok = await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+12015550306')}`, { body: { answers: ['busy', 'confirm'], ring_seconds: 3 } });
+    const ok = await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+12015550306')}`, {
+      body: { answers: ['busy', 'confirm'], ring_seconds: 3 },
+    });
     assert.equal(ok.status, 204);
   });
 });

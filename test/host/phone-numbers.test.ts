@@ -104,7 +104,13 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     assert.equal(moved.body.is_primary, true);
     assert.equal(moved.body.label, 'Office');
     const list = await call(server, 'GET', '/phone-numbers', { token: t });
-    assert.deepEqual(list.body.items.map((n: any) => [n.id, n.is_primary]), [[a.id, false], [b.id, true]]);
+    assert.deepEqual(
+      list.body.items.map((n: any) => [n.id, n.is_primary]),
+      [
+        [a.id, false],
+        [b.id, true],
+      ],
+    );
 
     const unchanged = await call(server, 'PATCH', `/phone-numbers/${b.id}`, { token: t, body: { is_primary: false, label: null } });
     assert.equal(unchanged.body.is_primary, true);
@@ -118,10 +124,16 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     for (const n of ['+12015550121', '+12015550122', '+12015550123']) await addNumber(server, t, n);
     const p1 = await call(server, 'GET', '/phone-numbers?limit=2', { token: t });
     assert.equal(p1.status, 200);
-    assert.deepEqual(p1.body.items.map((n: any) => n.e164), ['+12015550121', '+12015550122']);
+    assert.deepEqual(
+      p1.body.items.map((n: any) => n.e164),
+      ['+12015550121', '+12015550122'],
+    );
     assert.equal(typeof p1.body.next_cursor, 'string');
     const p2 = await call(server, 'GET', `/phone-numbers?limit=2&cursor=${p1.body.next_cursor}`, { token: t });
-    assert.deepEqual(p2.body.items.map((n: any) => n.e164), ['+12015550123']);
+    assert.deepEqual(
+      p2.body.items.map((n: any) => n.e164),
+      ['+12015550123'],
+    );
     assert.equal(p2.body.next_cursor, null);
     assert.equal((await call(server, 'GET', '/phone-numbers?limit=201', { token: t })).body.code, 'validation_error');
     assert.equal((await call(server, 'GET', '/phone-numbers?cursor=bm90LWEta2V5', { token: t })).body.code, 'validation_error');
@@ -150,7 +162,13 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     const c = await addNumber(server, t, '+12015550143');
     assert.equal((await call(server, 'DELETE', `/phone-numbers/${a.id}`, { token: t })).status, 204);
     const list = await call(server, 'GET', '/phone-numbers', { token: t });
-    assert.deepEqual(list.body.items.map((n: any) => [n.id, n.is_primary]), [[b.id, true], [c.id, false]]);
+    assert.deepEqual(
+      list.body.items.map((n: any) => [n.id, n.is_primary]),
+      [
+        [b.id, true],
+        [c.id, false],
+      ],
+    );
     assert.equal((await call(server, 'DELETE', `/phone-numbers/${a.id}`, { token: t })).status, 404);
     // The number can be added again afterwards.
     assert.equal((await addNumber(server, t, '+12015550141')).is_primary, false);
@@ -174,7 +192,9 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
       const r = await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t });
       assert.equal(r.status, 409);
       assert.equal(r.body.code, 'number_in_use');
-      db.prepare(`UPDATE occurrences SET status = 'cancelled', outcome_reason = 'cancelled', next_due_at = NULL WHERE phone_number_id = ?`).run(n.id);
+      db.prepare(
+        `UPDATE occurrences SET status = 'cancelled', outcome_reason = 'cancelled', next_due_at = NULL WHERE phone_number_id = ?`,
+      ).run(n.id);
       assert.equal((await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status, 204);
     } finally {
       db.close();

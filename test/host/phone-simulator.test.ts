@@ -20,7 +20,8 @@ function setup() {
 /** Event types with their offset from T0 in seconds, e.g. `ringing@0`. */
 function timeline(events: TelephonyEvent[]): string[] {
   return events.map((e) => {
-    const extra = e.type === 'call.digits' ? `:${e.digits}` : e.type === 'call.answered' ? `:${e.by}` : e.type === 'call.ended' ? `:${e.reason}` : '';
+    const extra =
+      e.type === 'call.digits' ? `:${e.digits}` : e.type === 'call.answered' ? `:${e.by}` : e.type === 'call.ended' ? `:${e.reason}` : '';
     return `${e.type.slice(5)}${extra}@${(e.at - T0) / 1000}`;
   });
 }
@@ -116,7 +117,11 @@ describe('simulator telephony behaviours (contract §3)', () => {
   it('a verification call speaks the code and hangs up itself', async () => {
     const clock = new VirtualClock(T0);
     const spoken: string[] = [];
-    const sim = createSimulatorTelephony({ clock, from: '+12025550100', onSpoken: (r) => spoken.push(r.script.kind === 'verification_code' ? r.script.code : '') });
+    const sim = createSimulatorTelephony({
+      clock,
+      from: '+12025550100',
+      onSpoken: (r) => spoken.push(r.script.kind === 'verification_code' ? r.script.code : ''),
+    });
     const events: TelephonyEvent[] = [];
     sim.onEvent((e) => void events.push(e));
     await sim.placeCall({ idempotencyKey: 'v', to: TO, script: { kind: 'verification_code', code: '123456' }, ringTimeoutSeconds: 45 });

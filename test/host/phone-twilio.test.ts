@@ -127,10 +127,16 @@ describe('phone configuration', () => {
     assert.equal(c.telephony, 'simulator');
     assert.equal(c.sms, 'simulator');
     assert.deepEqual(c.callerIds, ['+12025550100']);
-    assert.deepEqual(c.codeLimits.number, [{ limit: 5, windowSeconds: 3600 }, { limit: 10, windowSeconds: 86_400 }]);
+    assert.deepEqual(c.codeLimits.number, [
+      { limit: 5, windowSeconds: 3600 },
+      { limit: 10, windowSeconds: 86_400 },
+    ]);
   });
   it('refuses a Twilio provider without credentials, bad numbers and bad limits, naming the variable', () => {
-    assert.throws(() => loadConfig({ ...base, WAKEUP_TELEPHONY: 'twilio' }), (e: unknown) => e instanceof ConfigError && /WAKEUP_TWILIO_FROM/.test(e.message));
+    assert.throws(
+      () => loadConfig({ ...base, WAKEUP_TELEPHONY: 'twilio' }),
+      (e: unknown) => e instanceof ConfigError && /WAKEUP_TWILIO_FROM/.test(e.message),
+    );
     assert.throws(() => loadConfig({ ...base, WAKEUP_SMS: 'carrier-pigeon' }), /WAKEUP_SMS/);
     assert.throws(() => loadConfig({ ...base, WAKEUP_CALLER_IDS: '+1555' }), /WAKEUP_CALLER_IDS/);
     assert.throws(() => loadConfig({ ...base, WAKEUP_CODE_LIMIT_IP: '20/week' }), /WAKEUP_CODE_LIMIT_IP/);

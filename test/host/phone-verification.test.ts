@@ -110,7 +110,10 @@ describe('phone verification: verify/start and verify/check', () => {
 
   it('a provider failure is reported honestly: sent false with the error', async () => {
     const landline = await addNumber(server, token, '+442079460202');
-    assert.equal((await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+442079460202')}`, { body: { answers: ['fail'] } })).status, 204);
+    assert.equal(
+      (await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+442079460202')}`, { body: { answers: ['fail'] } })).status,
+      204,
+    );
     const r = await start(landline.id);
     assert.equal(r.status, 200);
     assert.equal(r.body.channel, 'call');
@@ -158,7 +161,11 @@ describe('verification lifetime', () => {
         db.close();
       }
       await advance(server, 59);
-      assert.equal((await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0].verified, true, 'still verified before expiry');
+      assert.equal(
+        (await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0].verified,
+        true,
+        'still verified before expiry',
+      );
       await advance(server, 1);
       const after = (await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0];
       assert.equal(after.verified, false, 'not verified at verification_expires_at');

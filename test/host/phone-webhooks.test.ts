@@ -65,7 +65,10 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
 
   it('a wrong or a missing signature is refused with 403 and changes nothing', async () => {
     const n = await addNumber(server, token, '+12015550803');
-    assert.equal(await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', { signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' }), 403);
+    assert.equal(
+      await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', { signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' }),
+      403,
+    );
     assert.equal(await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', { signature: null }), 403);
     // Signed for another URL (a replay to a different path or query) does not pass either.
     const params = { From: '+12015550803', To: '+12025550100', Body: 'STOP' };
@@ -79,7 +82,12 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
     });
     assert.equal(r.status, 403);
     assert.equal((await numberOf(n.id)).blocked, false);
-    for (const path of ['/webhooks/twilio/voice?k=x', '/webhooks/twilio/gather?k=x', '/webhooks/twilio/call-status?k=x', '/webhooks/twilio/sms-status']) {
+    for (const path of [
+      '/webhooks/twilio/voice?k=x',
+      '/webhooks/twilio/gather?k=x',
+      '/webhooks/twilio/call-status?k=x',
+      '/webhooks/twilio/sms-status',
+    ]) {
       const w = await fetch(server.url + path, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'bad' },

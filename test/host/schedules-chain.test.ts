@@ -39,7 +39,13 @@ describe('the next-occurrence chain', () => {
   it('a daily call rings every day, with exactly one unfinished occurrence stored at every moment', async () => {
     f = await setup();
     const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00', end_date: '2027-03-13' });
-    for (const at of ['2027-03-10T18:00:00Z', '2027-03-11T11:59:00Z', '2027-03-11T12:01:00Z', '2027-03-12T06:00:00Z', '2027-03-12T12:10:00Z']) {
+    for (const at of [
+      '2027-03-10T18:00:00Z',
+      '2027-03-11T11:59:00Z',
+      '2027-03-11T12:01:00Z',
+      '2027-03-12T06:00:00Z',
+      '2027-03-12T12:10:00Z',
+    ]) {
       await f.clockTo(at);
       assert.equal(unfinished(f, s.id), 1, at);
       const got = await f.api('GET', `/schedules/${s.id}`);
@@ -60,12 +66,15 @@ describe('the next-occurrence chain', () => {
     f = await setup();
     const s = await create(f, { kind: 'recurring', days_of_week: ['sat', 'sun', 'mon'], local_time: '02:30' });
     await f.clockTo('2027-03-15T12:00:00Z');
-    assert.deepEqual(rows(f, s.id).map((r) => [r.status, r.at]), [
-      ['confirmed', '2027-03-13T07:30:00Z'],
-      ['confirmed', '2027-03-14T07:00:00Z'],
-      ['confirmed', '2027-03-15T06:30:00Z'],
-      ['pending', '2027-03-20T06:30:00Z'],
-    ]);
+    assert.deepEqual(
+      rows(f, s.id).map((r) => [r.status, r.at]),
+      [
+        ['confirmed', '2027-03-13T07:30:00Z'],
+        ['confirmed', '2027-03-14T07:00:00Z'],
+        ['confirmed', '2027-03-15T06:30:00Z'],
+        ['pending', '2027-03-20T06:30:00Z'],
+      ],
+    );
   });
 
   it('a missed call and a cancelled call are followed by the next one; a one-off then completes', async () => {
@@ -80,7 +89,14 @@ describe('the next-occurrence chain', () => {
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     const afterCancel = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(afterCancel.body.next_occurrence.scheduled_at, '2027-03-13T12:00:00Z');
-    assert.deepEqual(rows(f, s.id).map((o) => [o.status, o.reason]), [['missed', 'no_answer'], ['cancelled', 'cancelled'], ['pending', null]]);
+    assert.deepEqual(
+      rows(f, s.id).map((o) => [o.status, o.reason]),
+      [
+        ['missed', 'no_answer'],
+        ['cancelled', 'cancelled'],
+        ['pending', null],
+      ],
+    );
 
     const one = await create(f, { kind: 'once', in_minutes: 30 });
     assert.equal((await f.api('POST', `/occurrences/${one.next_occurrence.id}/cancel`)).status, 200);
@@ -88,7 +104,7 @@ describe('the next-occurrence chain', () => {
     assert.deepEqual([gone.body.status, gone.body.next_occurrence], ['completed', null]);
   });
 
-  it('a schedule of another account is not touched by this account\'s calls', async () => {
+  it("a schedule of another account is not touched by this account's calls", async () => {
     f = await setup();
     const other = await account(f.server, { number: '+12015550111' });
     const mine = await create(f, { kind: 'once', in_minutes: 5 });
@@ -121,16 +137,19 @@ describe('restarts', () => {
     await server.close();
     // The crash: the first call finished, the process died before storing the next one.
     withDatabase(file, (db) => {
-      db.prepare("UPDATE occurrences SET status = 'confirmed', outcome_reason = 'confirmed', next_due_at = NULL, finished_at = scheduled_at WHERE id IN (?, ?)").run(
-        daily.next_occurrence.id,
-        once.next_occurrence.id,
-      );
+      db.prepare(
+        "UPDATE occurrences SET status = 'confirmed', outcome_reason = 'confirmed', next_due_at = NULL, finished_at = scheduled_at WHERE id IN (?, ?)",
+      ).run(daily.next_occurrence.id, once.next_occurrence.id);
       db.prepare('UPDATE schedules SET next_occurrence_id = NULL WHERE id = ?').run(weekly.id);
       db.prepare('DELETE FROM occurrences WHERE id = ?').run(weekly.next_occurrence.id);
     });
     server = await serverOn(file, '2027-03-10T12:00:00Z');
     try {
-      const g = { ...f, server, api: (m: string, p: string, b?: unknown) => call(server, m, p, { token: f.token, ...(b === undefined ? {} : { body: b }) }) };
+      const g = {
+        ...f,
+        server,
+        api: (m: string, p: string, b?: unknown) => call(server, m, p, { token: f.token, ...(b === undefined ? {} : { body: b }) }),
+      };
       const d = await g.api('GET', `/schedules/${daily.id}`);
       assert.equal(d.body.status, 'active');
       assert.notEqual(d.body.next_occurrence.id, daily.next_occurrence.id);
@@ -158,7 +177,9 @@ describe('restarts', () => {
       assert.equal((await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 1 } })).status, 200);
       const got = await call(server, 'GET', `/schedules/${s.id}`, { token: f.token });
       assert.equal(got.body.next_occurrence.scheduled_at, '2027-03-14T11:00:00Z', 'Sunday 07:00 EDT, not the days that passed');
-      const occ = server.running.deps.db.prepare('SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at').all(s.id);
+      const occ = server.running.deps.db
+        .prepare('SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at')
+        .all(s.id);
       assert.deepEqual(occ, [
         { status: 'missed', outcome_reason: 'late_dispatch' },
         { status: 'pending', outcome_reason: null },

@@ -11,7 +11,9 @@ import { addVerifiedNumber, call } from '../helpers/phone.js';
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 function occurrence(f: Fixture, id: string): any {
-  return f.server.running.deps.db.prepare('SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?').get(id);
+  return f.server.running.deps.db
+    .prepare('SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?')
+    .get(id);
 }
 function occurrencesOf(f: Fixture, scheduleId: string): any[] {
   return f.server.running.deps.db.prepare('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at').all(scheduleId);
@@ -36,7 +38,13 @@ describe('PATCH /schedules/{id}', () => {
     assert.equal(r.body.next_occurrence.scheduled_at, '2027-03-11T13:15:00Z');
     assert.deepEqual(occurrencesOf(f, s.id), [{ id: s.next_occurrence.id, status: 'pending' }], 'no cancelled leftovers');
     assert.deepEqual(occurrence(f, s.next_occurrence.id), {
-      id: s.next_occurrence.id, status: 'pending', scheduled_at: Date.parse('2027-03-11T13:15:00Z'), label: 'Later', message: 'Big day', to_e164: NUMBER, outcome_reason: null,
+      id: s.next_occurrence.id,
+      status: 'pending',
+      scheduled_at: Date.parse('2027-03-11T13:15:00Z'),
+      label: 'Later',
+      message: 'Big day',
+      to_e164: NUMBER,
+      outcome_reason: null,
     });
     await f.clockTo('2027-03-11T12:30:00Z');
     assert.equal(occurrence(f, s.next_occurrence.id).status, 'pending', 'not at the old time');
@@ -64,8 +72,17 @@ describe('PATCH /schedules/{id}', () => {
     assert.notEqual(on.body.next_occurrence.id, s.next_occurrence.id);
     assert.equal(on.body.next_occurrence.scheduled_at, '2027-03-11T12:00:00Z');
     // null leaves non-nullable fields unchanged and clears nullable ones.
-    const nulls = await f.api('PATCH', `/schedules/${s.id}`, { enabled: null, label: null, days_of_week: null, message: null, timezone: null });
-    assert.deepEqual([nulls.body.enabled, nulls.body.label, nulls.body.days_of_week.length, nulls.body.timezone], [true, 'Wake-up call', 7, 'America/New_York']);
+    const nulls = await f.api('PATCH', `/schedules/${s.id}`, {
+      enabled: null,
+      label: null,
+      days_of_week: null,
+      message: null,
+      timezone: null,
+    });
+    assert.deepEqual(
+      [nulls.body.enabled, nulls.body.label, nulls.body.days_of_week.length, nulls.body.timezone],
+      [true, 'Wake-up call', 7, 'America/New_York'],
+    );
   });
 
   it('end_date null or "" clears it and turns an Off or Done recurring call back on', async () => {
@@ -73,7 +90,10 @@ describe('PATCH /schedules/{id}', () => {
     const done = await create(f, { kind: 'recurring', days_of_week: ['tue'], local_time: '07:00', end_date: '2027-03-10' });
     assert.equal(done.status, 'completed');
     const r1 = await f.api('PATCH', `/schedules/${done.id}`, { end_date: '' });
-    assert.deepEqual([r1.status, r1.body.status, r1.body.end_date, r1.body.next_occurrence?.scheduled_at], [200, 'active', null, '2027-03-16T11:00:00Z']);
+    assert.deepEqual(
+      [r1.status, r1.body.status, r1.body.end_date, r1.body.next_occurrence?.scheduled_at],
+      [200, 'active', null, '2027-03-16T11:00:00Z'],
+    );
     const off = await create(f, { kind: 'recurring', days_of_week: ['fri'], local_time: '07:00', end_date: '2027-06-01', enabled: false });
     const r2 = await f.api('PATCH', `/schedules/${off.id}`, { end_date: null });
     assert.deepEqual([r2.body.status, r2.body.enabled, r2.body.end_date], ['active', true, null]);
@@ -90,7 +110,10 @@ describe('PATCH /schedules/{id}', () => {
     const s = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
     const r = await f.api('PATCH', `/schedules/${s.id}`, { kind: 'recurring', days_of_week: ['sat'] });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual([r.body.kind, r.body.local_date, r.body.days_of_week, r.body.next_occurrence.scheduled_at], ['recurring', null, ['sat'], '2027-03-13T12:00:00Z']);
+    assert.deepEqual(
+      [r.body.kind, r.body.local_date, r.body.days_of_week, r.body.next_occurrence.scheduled_at],
+      ['recurring', null, ['sat'], '2027-03-13T12:00:00Z'],
+    );
     assert.equal(r.body.next_occurrence.id, s.next_occurrence.id);
     const back = await f.api('PATCH', `/schedules/${s.id}`, { kind: 'once' });
     assert.deepEqual([back.status, back.body.code], [400, 'local_date_required']);
@@ -141,7 +164,11 @@ describe('PATCH /schedules/{id}', () => {
     assert.deepEqual([on.status, on.body.code, on.body.errors?.[0]?.field], [400, 'validation_error', 'phone_number_id']);
     const second = await addVerifiedNumber(f.server, f.token, '+12015550133');
     const again = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
-    assert.deepEqual([again.status, again.body.phone_number?.id, again.body.status], [200, second.id, 'active'], 'the primary number is used');
+    assert.deepEqual(
+      [again.status, again.body.phone_number?.id, again.body.status],
+      [200, second.id, 'active'],
+      'the primary number is used',
+    );
   });
 
   it('a new number moves the pending call to it', async () => {
@@ -233,7 +260,10 @@ describe('DELETE /schedules/{id}', () => {
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
     const kept = await f.api('GET', `/schedules/${s.id}`);
     assert.deepEqual([kept.status, kept.body.status, kept.body.enabled, kept.body.next_occurrence], [200, 'disabled', false, null]);
-    assert.deepEqual(occurrencesOf(f, s.id).map((o) => o.status), ['confirmed', 'cancelled']);
+    assert.deepEqual(
+      occurrencesOf(f, s.id).map((o) => o.status),
+      ['confirmed', 'cancelled'],
+    );
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204, 'deleting history again changes nothing');
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 200);
   });
@@ -247,7 +277,9 @@ describe('DELETE /schedules/{id}', () => {
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
     assert.equal(occurrence(f, s.next_occurrence.id).status, 'cancelled');
     await f.clockTo('2027-03-11T12:30:00Z');
-    const attempts = f.server.running.deps.db.prepare('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?').get(s.next_occurrence.id) as any;
+    const attempts = f.server.running.deps.db
+      .prepare('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?')
+      .get(s.next_occurrence.id) as any;
     assert.equal(attempts.n, 1, 'no retry rang after the delete');
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).body.status, 'disabled');
   });
@@ -262,7 +294,11 @@ describe('pause, resume and skip-next', () => {
   it('apply to recurring calls only: 400 not_recurring for a one-off', async () => {
     f = await setup();
     const s = await create(f, { kind: 'once', in_minutes: 10 });
-    for (const [path, body] of [['/pause', { until: '2027-03-12' }], ['/resume', undefined], ['/skip-next', undefined]] as const) {
+    for (const [path, body] of [
+      ['/pause', { until: '2027-03-12' }],
+      ['/resume', undefined],
+      ['/skip-next', undefined],
+    ] as const) {
       const r = await f.api('POST', `/schedules/${s.id}${path}`, body);
       assert.deepEqual([r.status, r.body.code], [400, 'not_recurring'], path);
     }
@@ -277,9 +313,15 @@ describe('pause, resume and skip-next', () => {
     assert.equal(paused.body.next_occurrence.id, s.next_occurrence.id);
     assert.equal(paused.body.next_occurrence.local.date, '2027-03-14');
     const up = await f.api('GET', `/schedules/${s.id}/upcoming?count=2`);
-    assert.deepEqual(up.body.items.map((i: any) => i.local.date), ['2027-03-14', '2027-03-15']);
+    assert.deepEqual(
+      up.body.items.map((i: any) => i.local.date),
+      ['2027-03-14', '2027-03-15'],
+    );
     const resumed = await f.api('POST', `/schedules/${s.id}/resume`);
-    assert.deepEqual([resumed.body.paused_until, resumed.body.next_occurrence.local.date, resumed.body.next_occurrence.id], [null, '2027-03-11', s.next_occurrence.id]);
+    assert.deepEqual(
+      [resumed.body.paused_until, resumed.body.next_occurrence.local.date, resumed.body.next_occurrence.id],
+      [null, '2027-03-11', s.next_occurrence.id],
+    );
     const past = await f.api('POST', `/schedules/${s.id}/pause`, { until: '2027-03-09' });
     assert.deepEqual([past.status, past.body.code, past.body.errors?.[0]?.field], [400, 'validation_error', 'until']);
     const far = await f.api('POST', `/schedules/${s.id}/pause`, { until: '2028-04-14' });
@@ -295,7 +337,10 @@ describe('pause, resume and skip-next', () => {
     f = await setup();
     const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00' });
     const one = await f.api('POST', `/schedules/${s.id}/skip-next`);
-    assert.deepEqual([one.body.skip_dates, one.body.next_occurrence.local.date, one.body.next_occurrence.id], [['2027-03-11'], '2027-03-12', s.next_occurrence.id]);
+    assert.deepEqual(
+      [one.body.skip_dates, one.body.next_occurrence.local.date, one.body.next_occurrence.id],
+      [['2027-03-11'], '2027-03-12', s.next_occurrence.id],
+    );
     const two = await f.api('POST', `/schedules/${s.id}/skip-next`);
     assert.deepEqual(two.body.skip_dates, ['2027-03-11', '2027-03-12']);
     assert.equal(two.body.next_occurrence.local.date, '2027-03-13');
@@ -303,7 +348,9 @@ describe('pause, resume and skip-next', () => {
     const later = await f.api('POST', `/schedules/${s.id}/skip-next`);
     assert.deepEqual(later.body.skip_dates, ['2027-03-14'], 'dates already past are pruned on save');
     assert.equal(later.body.next_occurrence.local.date, '2027-03-15');
-    const attempts = f.server.running.deps.db.prepare("SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?").get(s.id) as any;
+    const attempts = f.server.running.deps.db
+      .prepare('SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?')
+      .get(s.id) as any;
     assert.equal(attempts.n, 1, 'only the 13th rang');
   });
 

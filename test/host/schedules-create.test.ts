@@ -25,14 +25,24 @@ describe('POST /schedules: the three creation modes', () => {
     assert.equal(s.local_date, '2027-03-11');
     assert.equal(s.local_time, '07:00');
     assert.deepEqual([s.days_of_week, s.skip_dates, s.start_date, s.end_date, s.paused_until], [[], [], null, null, null]);
-    assert.deepEqual([s.enabled, s.status, s.source, s.label, s.message, s.greeting_name], [true, 'active', 'app', 'Wake-up call', null, null]);
+    assert.deepEqual(
+      [s.enabled, s.status, s.source, s.label, s.message, s.greeting_name],
+      [true, 'active', 'app', 'Wake-up call', null, null],
+    );
     assert.equal(s.phone_number.id, f.phoneId);
     assert.equal(s.phone_number.e164_masked, '+1 ••••••0123');
     const n = s.next_occurrence;
     assert.equal(n.status, 'pending');
     assert.equal(n.scheduled_at, '2027-03-11T12:00:00Z');
     assert.equal(n.in_seconds, 86_400);
-    assert.deepEqual(n.local, { date: '2027-03-11', time: '07:00', timezone: HOME, utc_offset: '-05:00', abbreviation: 'EST', wall_time_kind: 'normal' });
+    assert.deepEqual(n.local, {
+      date: '2027-03-11',
+      time: '07:00',
+      timezone: HOME,
+      utc_offset: '-05:00',
+      abbreviation: 'EST',
+      wall_time_kind: 'normal',
+    });
     assert.equal('in_home_timezone' in n, false, 'omitted when the call is in the home zone');
     assert.equal(n.notice, null);
     assert.equal(n.backup_alarm_at, null);
@@ -82,10 +92,22 @@ describe('POST /schedules: the three creation modes', () => {
     assert.equal(up.status, 200);
     const items = up.body.items;
     assert.equal(items[0].occurrence_id, s.next_occurrence.id, 'the stored next call first');
-    assert.deepEqual(items.slice(1).map((i: any) => i.occurrence_id), [null, null]);
-    assert.deepEqual(items.map((i: any) => i.scheduled_at), ['2027-03-13T07:30:00Z', '2027-03-14T07:00:00Z', '2027-03-15T06:30:00Z']);
-    assert.deepEqual(items.map((i: any) => i.local.time), ['02:30', '03:00', '02:30']);
-    assert.deepEqual(items.map((i: any) => i.local.wall_time_kind), ['normal', 'nonexistent_shifted', 'normal']);
+    assert.deepEqual(
+      items.slice(1).map((i: any) => i.occurrence_id),
+      [null, null],
+    );
+    assert.deepEqual(
+      items.map((i: any) => i.scheduled_at),
+      ['2027-03-13T07:30:00Z', '2027-03-14T07:00:00Z', '2027-03-15T06:30:00Z'],
+    );
+    assert.deepEqual(
+      items.map((i: any) => i.local.time),
+      ['02:30', '03:00', '02:30'],
+    );
+    assert.deepEqual(
+      items.map((i: any) => i.local.wall_time_kind),
+      ['normal', 'nonexistent_shifted', 'normal'],
+    );
     assert.equal(items[0].notice, null);
     assert.match(items[1].notice, /go forward/);
   });
@@ -101,13 +123,10 @@ describe('POST /schedules: the three creation modes', () => {
       sms_fallback: true,
       created_in_timezone: 'Europe/Paris',
     });
-    assert.deepEqual([s.label, s.message, s.greeting_name, s.sms_fallback, s.created_in_timezone], [
-      'Flight day',
-      "Taxi at 7:30, don't forget the passport!",
-      'Ana',
-      true,
-      'Europe/Paris',
-    ]);
+    assert.deepEqual(
+      [s.label, s.message, s.greeting_name, s.sms_fallback, s.created_in_timezone],
+      ['Flight day', "Taxi at 7:30, don't forget the passport!", 'Ana', true, 'Europe/Paris'],
+    );
     assert.deepEqual(s.retry_policy, { max_snoozes: 0, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 });
   });
 });
@@ -131,9 +150,18 @@ describe('defaults from the account', () => {
     assert.equal(s.greeting_name, null, "null: the account's greeting name is used");
     assert.equal(s.next_occurrence.backup_alarm_at, '2027-03-11T12:02:00Z');
     const row = f.server.running.deps.db
-      .prepare('SELECT greeting_name, max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, backup_alarm FROM occurrences WHERE id = ?')
+      .prepare(
+        'SELECT greeting_name, max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, backup_alarm FROM occurrences WHERE id = ?',
+      )
       .get(s.next_occurrence.id);
-    assert.deepEqual(row, { greeting_name: 'Sam', max_snoozes: 1, offsets_minutes: '[3]', ring_timeout_seconds: 30, snooze_minutes: 5, backup_alarm: 1 });
+    assert.deepEqual(row, {
+      greeting_name: 'Sam',
+      max_snoozes: 1,
+      offsets_minutes: '[3]',
+      ring_timeout_seconds: 30,
+      snooze_minutes: 5,
+      backup_alarm: 1,
+    });
     // retry_policy null keeps following the account's default as it changes.
     await f.api('PATCH', '/me', { default_retry_policy: null });
     const again = await f.api('GET', `/schedules/${s.id}`);
@@ -214,13 +242,37 @@ describe('POST /schedules/preview', () => {
 
   it('words for the other modes and for a call that would not ring', async () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ kind: 'once', local_date: '2027-03-12', local_time: '07:15' }, 'Once', 'Rings +1 ••••••0123 once, on Fri 12 March 2027 at 07:15 (America/New_York).'],
+      [
+        { kind: 'once', local_date: '2027-03-12', local_time: '07:15' },
+        'Once',
+        'Rings +1 ••••••0123 once, on Fri 12 March 2027 at 07:15 (America/New_York).',
+      ],
       [{ kind: 'once', in_minutes: 1 }, 'Once', 'Rings +1 ••••••0123 once, in 1 minute: at 07:01 (America/New_York) on Wed 10 March 2027.'],
-      [{ kind: 'recurring', days_of_week: ['sat', 'sun'], local_time: '09:00', end_date: '2027-04-30' }, 'Weekends', 'Rings +1 ••••••0123 at weekends at 09:00 (America/New_York), first on Sat 13 March 2027, until Fri 30 April 2027.'],
-      [{ kind: 'recurring', days_of_week: ['mon', 'wed', 'fri'], local_time: '05:45' }, 'Mon, Wed and Fri', 'Rings +1 ••••••0123 on Mon, Wed and Fri at 05:45 (America/New_York), first on Fri 12 March 2027.'],
-      [{ kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], local_time: '08:00' }, 'Every day', 'Rings +1 ••••••0123 every day at 08:00 (America/New_York), first on Wed 10 March 2027.'],
-      [{ kind: 'once', local_date: '2027-03-12', local_time: '07:15', enabled: false }, 'Once', 'Turned off: it will not ring until it is enabled again.'],
-      [{ kind: 'recurring', days_of_week: ['tue'], local_time: '07:00', end_date: '2027-03-10' }, 'Tue', 'It will not ring: no call is left before its end date.'],
+      [
+        { kind: 'recurring', days_of_week: ['sat', 'sun'], local_time: '09:00', end_date: '2027-04-30' },
+        'Weekends',
+        'Rings +1 ••••••0123 at weekends at 09:00 (America/New_York), first on Sat 13 March 2027, until Fri 30 April 2027.',
+      ],
+      [
+        { kind: 'recurring', days_of_week: ['mon', 'wed', 'fri'], local_time: '05:45' },
+        'Mon, Wed and Fri',
+        'Rings +1 ••••••0123 on Mon, Wed and Fri at 05:45 (America/New_York), first on Fri 12 March 2027.',
+      ],
+      [
+        { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], local_time: '08:00' },
+        'Every day',
+        'Rings +1 ••••••0123 every day at 08:00 (America/New_York), first on Wed 10 March 2027.',
+      ],
+      [
+        { kind: 'once', local_date: '2027-03-12', local_time: '07:15', enabled: false },
+        'Once',
+        'Turned off: it will not ring until it is enabled again.',
+      ],
+      [
+        { kind: 'recurring', days_of_week: ['tue'], local_time: '07:00', end_date: '2027-03-10' },
+        'Tue',
+        'It will not ring: no call is left before its end date.',
+      ],
     ];
     for (const [body, repeat, sentence] of cases) {
       const p = await f.api('POST', '/schedules/preview', body);
@@ -247,7 +299,7 @@ describe('GET /schedules and GET /schedules/{id}/upcoming', () => {
     await f.server.close();
   });
 
-  it('pages newest first, filters by status, and shows only the caller\'s schedules', async () => {
+  it("pages newest first, filters by status, and shows only the caller's schedules", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create(f, { kind: 'once', in_minutes: 10 + i, enabled: i % 2 === 0 })).id);
     const other = await account(f.server, { number: '+12015550199' });
@@ -265,10 +317,16 @@ describe('GET /schedules and GET /schedules/{id}/upcoming', () => {
     assert.deepEqual(seen, [...ids].reverse());
 
     const active = await f.api('GET', '/schedules?status=active');
-    assert.deepEqual(active.body.items.map((s: any) => s.id), [ids[4], ids[2], ids[0]]);
+    assert.deepEqual(
+      active.body.items.map((s: any) => s.id),
+      [ids[4], ids[2], ids[0]],
+    );
     assert.ok(active.body.items.every((s: any) => s.next_occurrence !== null));
     const disabled = await f.api('GET', '/schedules?status=disabled');
-    assert.deepEqual(disabled.body.items.map((s: any) => s.id), [ids[3], ids[1]]);
+    assert.deepEqual(
+      disabled.body.items.map((s: any) => s.id),
+      [ids[3], ids[1]],
+    );
     assert.ok(disabled.body.items.every((s: any) => s.next_occurrence === null));
     assert.deepEqual((await f.api('GET', '/schedules?status=completed')).body, { items: [], next_cursor: null });
 

@@ -17,10 +17,14 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Mostly a good value, sometimes null, now and then junk: enough bodies pass to reach the save. */
 const mix = <T, J>(good: fc.Arbitrary<T>, junk: fc.Arbitrary<J>) =>
   fc.oneof({ arbitrary: good, weight: 6 }, { arbitrary: fc.constant(null), weight: 3 }, { arbitrary: junk, weight: 1 });
-const date = fc.oneof({ arbitrary: fc.integer({ min: -2, max: 60 }), weight: 5 }, { arbitrary: fc.integer({ min: 61, max: 420 }), weight: 1 }).map((d) => isoDate(START_MS + d * 86_400_000));
+const date = fc
+  .oneof({ arbitrary: fc.integer({ min: -2, max: 60 }), weight: 5 }, { arbitrary: fc.integer({ min: 61, max: 420 }), weight: 1 })
+  .map((d) => isoDate(START_MS + d * 86_400_000));
 const badDate = fc.constantFrom('2027-02-30', '2027-3-1', '', 'soon', '2028-12-31');
 const time = fc.oneof(
-  fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
   fc.constantFrom('02:30', '01:30', '03:00'),
 );
 const zone = fc.constantFrom('America/New_York', 'Europe/Paris', 'UTC', 'Pacific/Apia', 'Australia/Lord_Howe', 'Asia/Kolkata');
@@ -36,7 +40,10 @@ const policy = fc.record(
   },
   { requiredKeys: [] },
 );
-const badPolicy = fc.record({ max_snoozes: fc.integer({ min: -1, max: 7 }), offsets_minutes: fc.array(fc.integer({ min: -1, max: 130 }), { maxLength: 7 }) });
+const badPolicy = fc.record({
+  max_snoozes: fc.integer({ min: -1, max: 7 }),
+  offsets_minutes: fc.array(fc.integer({ min: -1, max: 130 }), { maxLength: 7 }),
+});
 const fields = {
   backup_alarm: mix(fc.boolean(), fc.constant('yes')),
   days_of_week: mix(fc.subarray(DAYS, { minLength: 1 }), fc.array(fc.constantFrom(...DAYS, 'someday'), { maxLength: 9 })),
@@ -73,20 +80,41 @@ const safeScheduleIn = fc.oneof(
 /** The three creation modes with their own fields, and now and then anything at all. */
 const scheduleIn = fc.oneof(
   { arbitrary: safeScheduleIn, weight: 2 },
-  fc.record({ kind: fc.constant('once'), local_date: fields.local_date, local_time: fields.local_time, ...common }, { requiredKeys: ['kind', 'local_date', 'local_time'] }),
-  fc.record({ kind: fc.constant('once'), in_minutes: mix(fc.integer({ min: 1, max: 1440 }), fc.integer({ min: -5, max: 1500 })), ...common }, { requiredKeys: ['kind', 'in_minutes'] }),
   fc.record(
-    { kind: fc.constant('recurring'), days_of_week: fields.days_of_week, local_time: fields.local_time, start_date: fields.start_date, end_date: fields.end_date, paused_until: fields.paused_until, skip_dates: fields.skip_dates, ...common },
+    { kind: fc.constant('once'), local_date: fields.local_date, local_time: fields.local_time, ...common },
+    { requiredKeys: ['kind', 'local_date', 'local_time'] },
+  ),
+  fc.record(
+    { kind: fc.constant('once'), in_minutes: mix(fc.integer({ min: 1, max: 1440 }), fc.integer({ min: -5, max: 1500 })), ...common },
+    { requiredKeys: ['kind', 'in_minutes'] },
+  ),
+  fc.record(
+    {
+      kind: fc.constant('recurring'),
+      days_of_week: fields.days_of_week,
+      local_time: fields.local_time,
+      start_date: fields.start_date,
+      end_date: fields.end_date,
+      paused_until: fields.paused_until,
+      skip_dates: fields.skip_dates,
+      ...common,
+    },
     { requiredKeys: ['kind', 'days_of_week', 'local_time'] },
   ),
-  fc.record({ kind: fc.constantFrom('once', 'recurring', 'weekly'), in_minutes: fc.integer({ min: -5, max: 1500 }), ...fields }, { requiredKeys: ['kind'] }),
+  fc.record(
+    { kind: fc.constantFrom('once', 'recurring', 'weekly'), in_minutes: fc.integer({ min: -5, max: 1500 }), ...fields },
+    { requiredKeys: ['kind'] },
+  ),
 );
 /** Half the patches change only fields that cannot make a schedule invalid, so enough of them are saved whatever the seed. */
 const safePatch = fc.record(
   { label: text, message: text, greeting_name: text, sms_fallback: fc.boolean(), backup_alarm: fc.boolean(), retry_policy: policy },
   { requiredKeys: [] },
 );
-const patchIn = fc.oneof(safePatch, fc.record({ kind: mix(fc.constantFrom('once', 'recurring'), fc.constant('weekly')), ...fields }, { requiredKeys: [] }));
+const patchIn = fc.oneof(
+  safePatch,
+  fc.record({ kind: mix(fc.constantFrom('once', 'recurring'), fc.constant('weekly')), ...fields }, { requiredKeys: [] }),
+);
 
 describe('schedule endpoints over generated bodies', () => {
   let f: Fixture;

@@ -15,49 +15,151 @@ const weekly = (o: Record<string, unknown>) => ({ kind: 'recurring', days_of_wee
 
 // The clock starts at 2027-03-10 12:00 UTC, 07:00 in New York (the account's home zone).
 const CASES: Case[] = [
-  { name: 'a wall time already passed today', body: once({ local_date: '2027-03-10', local_time: '06:59' }), status: 400, code: 'time_in_past', field: 'local_time' },
+  {
+    name: 'a wall time already passed today',
+    body: once({ local_date: '2027-03-10', local_time: '06:59' }),
+    status: 400,
+    code: 'time_in_past',
+    field: 'local_time',
+  },
   { name: 'a date already passed', body: once({ local_date: '2027-03-09' }), status: 400, code: 'time_in_past' },
-  { name: 'the current minute (not strictly after now)', body: once({ local_date: '2027-03-10', local_time: '07:00' }), status: 400, code: 'time_in_past' },
+  {
+    name: 'the current minute (not strictly after now)',
+    body: once({ local_date: '2027-03-10', local_time: '07:00' }),
+    status: 400,
+    code: 'time_in_past',
+  },
   { name: 'a date 401 days ahead', body: once({ local_date: '2028-04-14' }), status: 400, code: 'date_too_far', field: 'local_date' },
-  { name: 'a start_date 401 days ahead', body: weekly({ start_date: '2028-04-14' }), status: 400, code: 'date_too_far', field: 'start_date' },
-  { name: 'a paused_until 401 days ahead', body: weekly({ paused_until: '2028-04-14' }), status: 400, code: 'date_too_far', field: 'paused_until' },
+  {
+    name: 'a start_date 401 days ahead',
+    body: weekly({ start_date: '2028-04-14' }),
+    status: 400,
+    code: 'date_too_far',
+    field: 'start_date',
+  },
+  {
+    name: 'a paused_until 401 days ahead',
+    body: weekly({ paused_until: '2028-04-14' }),
+    status: 400,
+    code: 'date_too_far',
+    field: 'paused_until',
+  },
   { name: 'local_time 7:00', body: once({ local_time: '7:00' }), status: 400, code: 'invalid_time', field: 'local_time' },
   { name: 'local_time 24:00', body: weekly({ local_time: '24:00' }), status: 400, code: 'invalid_time', field: 'local_time' },
   { name: 'local_time 07:00:00', body: once({ local_time: '07:00:00' }), status: 400, code: 'invalid_time', field: 'local_time' },
   { name: 'an unknown zone', body: once({ timezone: 'Mars/Olympus_Mons' }), status: 400, code: 'invalid_timezone', field: 'timezone' },
   { name: 'an abbreviation as zone', body: once({ timezone: 'EST' }), status: 400, code: 'invalid_timezone', field: 'timezone' },
-  { name: 'an unknown created_in_timezone', body: once({ created_in_timezone: 'Nowhere/Land' }), status: 400, code: 'invalid_timezone', field: 'created_in_timezone' },
+  {
+    name: 'an unknown created_in_timezone',
+    body: once({ created_in_timezone: 'Nowhere/Land' }),
+    status: 400,
+    code: 'invalid_timezone',
+    field: 'created_in_timezone',
+  },
   { name: 'a fixed-offset zone', body: once({ timezone: 'Etc/GMT+5' }), status: 400, code: 'timezone_not_allowed', field: 'timezone' },
   { name: 'recurring with no days', body: weekly({ days_of_week: [] }), status: 400, code: 'days_of_week_empty', field: 'days_of_week' },
-  { name: 'recurring without days_of_week', body: { kind: 'recurring', local_time: '07:00' }, status: 400, code: 'days_of_week_empty', field: 'days_of_week' },
-  { name: 'a one-off with local_time only', body: { kind: 'once', local_time: '07:00' }, status: 400, code: 'local_date_required', field: 'local_date' },
+  {
+    name: 'recurring without days_of_week',
+    body: { kind: 'recurring', local_time: '07:00' },
+    status: 400,
+    code: 'days_of_week_empty',
+    field: 'days_of_week',
+  },
+  {
+    name: 'a one-off with local_time only',
+    body: { kind: 'once', local_time: '07:00' },
+    status: 400,
+    code: 'local_date_required',
+    field: 'local_date',
+  },
   { name: 'in_minutes 0', body: { kind: 'once', in_minutes: 0 }, status: 400, code: 'in_minutes_out_of_range', field: 'in_minutes' },
   { name: 'in_minutes 1441', body: { kind: 'once', in_minutes: 1441 }, status: 400, code: 'in_minutes_out_of_range', field: 'in_minutes' },
   { name: 'max_snoozes 6', body: once({ retry_policy: { max_snoozes: 6 } }), status: 400, code: 'invalid_retry_policy' },
-  { name: 'ring_timeout_seconds 14', body: once({ retry_policy: { ring_timeout_seconds: 14 } }), status: 400, code: 'invalid_retry_policy' },
+  {
+    name: 'ring_timeout_seconds 14',
+    body: once({ retry_policy: { ring_timeout_seconds: 14 } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+  },
   { name: 'snooze_minutes 31', body: once({ retry_policy: { snooze_minutes: 31 } }), status: 400, code: 'invalid_retry_policy' },
-  { name: 'an offset of 121 minutes', body: once({ retry_policy: { offsets_minutes: [5, 121] } }), status: 400, code: 'invalid_retry_policy' },
+  {
+    name: 'an offset of 121 minutes',
+    body: once({ retry_policy: { offsets_minutes: [5, 121] } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+  },
   { name: 'six offsets', body: once({ retry_policy: { offsets_minutes: [1, 2, 3, 4, 5, 6] } }), status: 400, code: 'invalid_retry_policy' },
-  { name: 'offsets decreasing', body: once({ retry_policy: { offsets_minutes: [10, 5] } }), status: 400, code: 'invalid_retry_policy', field: 'retry_policy.offsets_minutes.1' },
-  { name: 'offsets repeated', body: once({ retry_policy: { offsets_minutes: [5, 5] } }), status: 400, code: 'invalid_retry_policy', field: 'retry_policy.offsets_minutes.1' },
-  { name: 'a phone number id of nothing', body: once({ phone_number_id: randomUUID() }), status: 400, code: 'phone_number_not_owned', field: 'phone_number_id' },
+  {
+    name: 'offsets decreasing',
+    body: once({ retry_policy: { offsets_minutes: [10, 5] } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+    field: 'retry_policy.offsets_minutes.1',
+  },
+  {
+    name: 'offsets repeated',
+    body: once({ retry_policy: { offsets_minutes: [5, 5] } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+    field: 'retry_policy.offsets_minutes.1',
+  },
+  {
+    name: 'a phone number id of nothing',
+    body: once({ phone_number_id: randomUUID() }),
+    status: 400,
+    code: 'phone_number_not_owned',
+    field: 'phone_number_id',
+  },
   { name: 'a phone number id that is no uuid', body: once({ phone_number_id: 'my-phone' }), status: 400, code: 'phone_number_not_owned' },
   { name: 'a link in the label', body: once({ label: 'See example.com' }), status: 400, code: 'message_disallowed_content' },
-  { name: 'a phone number in the message', body: once({ message: 'Call me at 201 555 0123 please' }), status: 400, code: 'message_disallowed_content' },
-  { name: 'an e-mail address in the message', body: once({ message: 'Write to me@example.org' }), status: 400, code: 'message_disallowed_content' },
+  {
+    name: 'a phone number in the message',
+    body: once({ message: 'Call me at 201 555 0123 please' }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
+  {
+    name: 'an e-mail address in the message',
+    body: once({ message: 'Write to me@example.org' }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
   { name: 'a label of 61 characters', body: once({ label: 'a'.repeat(61) }), status: 400, code: 'message_disallowed_content' },
   { name: 'a message of 201 characters', body: once({ message: 'a'.repeat(201) }), status: 400, code: 'message_disallowed_content' },
-  { name: 'a greeting name of 41 characters', body: once({ greeting_name: 'a'.repeat(41) }), status: 400, code: 'message_disallowed_content' },
+  {
+    name: 'a greeting name of 41 characters',
+    body: once({ greeting_name: 'a'.repeat(41) }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
   { name: 'a blank label', body: once({ label: '   ' }), status: 400, code: 'message_disallowed_content', field: 'label' },
   { name: 'an emoji in the greeting name', body: once({ greeting_name: 'Sam 🌞' }), status: 400, code: 'message_disallowed_content' },
   { name: 'no kind', body: { local_date: '2027-03-11', local_time: '07:00' }, status: 400, code: 'validation_error' },
   { name: 'an unknown kind', body: once({ kind: 'daily' }), status: 400, code: 'validation_error' },
   { name: 'enabled as a string', body: once({ enabled: 'yes' }), status: 400, code: 'validation_error' },
   { name: 'a retry field of the wrong type', body: once({ retry_policy: { max_snoozes: 'two' } }), status: 400, code: 'validation_error' },
-  { name: 'a local date that does not exist', body: once({ local_date: '2027-02-30' }), status: 400, code: 'validation_error', field: 'local_date' },
+  {
+    name: 'a local date that does not exist',
+    body: once({ local_date: '2027-02-30' }),
+    status: 400,
+    code: 'validation_error',
+    field: 'local_date',
+  },
   { name: 'a one-off with neither time nor minutes', body: { kind: 'once' }, status: 400, code: 'validation_error', field: 'local_time' },
-  { name: 'in_minutes with a wall time', body: { kind: 'once', in_minutes: 10, local_time: '08:00', local_date: '2027-03-10' }, status: 400, code: 'validation_error', field: 'in_minutes' },
-  { name: 'end_date before start_date', body: weekly({ start_date: '2027-04-01', end_date: '2027-03-20' }), status: 400, code: 'validation_error', field: 'end_date' },
+  {
+    name: 'in_minutes with a wall time',
+    body: { kind: 'once', in_minutes: 10, local_time: '08:00', local_date: '2027-03-10' },
+    status: 400,
+    code: 'validation_error',
+    field: 'in_minutes',
+  },
+  {
+    name: 'end_date before start_date',
+    body: weekly({ start_date: '2027-04-01', end_date: '2027-03-20' }),
+    status: 400,
+    code: 'validation_error',
+    field: 'end_date',
+  },
   { name: 'a malformed skip date', body: weekly({ skip_dates: ['2027-13-01'] }), status: 400, code: 'validation_error' },
   { name: 'an unknown day', body: weekly({ days_of_week: ['mon', 'someday'] }), status: 400, code: 'validation_error' },
 ];
@@ -79,7 +181,10 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
       assert.equal(saved.status, c.status, JSON.stringify(saved.body));
       assert.equal(saved.body.code, c.code, JSON.stringify(saved.body));
       if (c.field) assert.equal(saved.body.field ?? saved.body.errors?.[0]?.field, c.field, JSON.stringify(saved.body));
-      assert.deepEqual({ status: previewed.status, code: previewed.body.code, field: previewed.body.field }, { status: saved.status, code: saved.body.code, field: saved.body.field });
+      assert.deepEqual(
+        { status: previewed.status, code: previewed.body.code, field: previewed.body.field },
+        { status: saved.status, code: saved.body.code, field: saved.body.field },
+      );
       assert.equal(snapshot(f.server), before);
     });
   }
@@ -146,7 +251,7 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
     }
   });
 
-  it('unknown schedule ids and other accounts\' schedules: 404 not_found', async () => {
+  it("unknown schedule ids and other accounts' schedules: 404 not_found", async () => {
     const other = await account(f.server, { number: '+12015550155' });
     const theirs = await create(other, once({}));
     for (const id of [randomUUID(), theirs.id, 'not-a-uuid']) {

@@ -6,71 +6,163 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  COMPONENTS_ID, createAjv, getErrorCatalogue, getOperations, loadOpenApi, toValidationItems,
-} from '../../schema/load.js';
+import { COMPONENTS_ID, createAjv, getErrorCatalogue, getOperations, loadOpenApi, toValidationItems } from '../../schema/load.js';
 import { GENERATED_PATH, generateTypes } from '../../schema/gen.js';
 import { checkText, TEXT_LIMITS } from '../../host/phone/content.js';
 
 /** interfaces.md: every operation, exactly (method, path, operationId). */
 const OPERATIONS: Array<[string, string, string]> = [
-  ['POST', '/auth/email/start', 'startEmailSignIn'], ['POST', '/auth/email/verify', 'verifyEmailSignIn'], ['POST', '/auth/logout', 'logout'],
-  ['GET', '/me', 'getMe'], ['PATCH', '/me', 'updateMe'], ['DELETE', '/me', 'deleteMe'],
-  ['POST', '/me/idp-authorization', 'linkIdpAuthorization'], ['POST', '/me/deletion-code', 'sendDeletionCode'],
-  ['GET', '/me/export', 'exportMe'], ['POST', '/me/onboarding', 'setOnboardingStep'], ['POST', '/me/onboarding/skip', 'skipOnboardingStep'],
-  ['POST', '/me/resume-calls', 'resumeCalls'], ['GET', '/me/timezone-context', 'getTimezoneContext'], ['GET', '/me/usage', 'getUsage'],
-  ['GET', '/api-keys', 'listApiKeys'], ['POST', '/api-keys', 'createApiKey'], ['DELETE', '/api-keys/{key_id}', 'deleteApiKey'],
-  ['POST', '/billing/checkout', 'createCheckout'], ['GET', '/billing/plans', 'listPlans'], ['POST', '/billing/portal', 'createPortalSession'],
-  ['POST', '/billing/inapp/sync', 'syncInappPurchases'], ['POST', '/billing/web-checkout', 'createWebCheckout'],
-  ['POST', '/demo/start', 'startDemo'], ['POST', '/demo/call', 'placeDemoCall'],
-  ['POST', '/devices', 'registerDevice'], ['PATCH', '/devices/{device_id}', 'updateDevice'], ['DELETE', '/devices/{device_id}', 'deleteDevice'],
+  ['POST', '/auth/email/start', 'startEmailSignIn'],
+  ['POST', '/auth/email/verify', 'verifyEmailSignIn'],
+  ['POST', '/auth/logout', 'logout'],
+  ['GET', '/me', 'getMe'],
+  ['PATCH', '/me', 'updateMe'],
+  ['DELETE', '/me', 'deleteMe'],
+  ['POST', '/me/idp-authorization', 'linkIdpAuthorization'],
+  ['POST', '/me/deletion-code', 'sendDeletionCode'],
+  ['GET', '/me/export', 'exportMe'],
+  ['POST', '/me/onboarding', 'setOnboardingStep'],
+  ['POST', '/me/onboarding/skip', 'skipOnboardingStep'],
+  ['POST', '/me/resume-calls', 'resumeCalls'],
+  ['GET', '/me/timezone-context', 'getTimezoneContext'],
+  ['GET', '/me/usage', 'getUsage'],
+  ['GET', '/api-keys', 'listApiKeys'],
+  ['POST', '/api-keys', 'createApiKey'],
+  ['DELETE', '/api-keys/{key_id}', 'deleteApiKey'],
+  ['POST', '/billing/checkout', 'createCheckout'],
+  ['GET', '/billing/plans', 'listPlans'],
+  ['POST', '/billing/portal', 'createPortalSession'],
+  ['POST', '/billing/inapp/sync', 'syncInappPurchases'],
+  ['POST', '/billing/web-checkout', 'createWebCheckout'],
+  ['POST', '/demo/start', 'startDemo'],
+  ['POST', '/demo/call', 'placeDemoCall'],
+  ['POST', '/devices', 'registerDevice'],
+  ['PATCH', '/devices/{device_id}', 'updateDevice'],
+  ['DELETE', '/devices/{device_id}', 'deleteDevice'],
   ['POST', '/devices/{device_id}/timezone', 'reportDeviceTimezone'],
-  ['GET', '/calls', 'listCalls'], ['GET', '/calls/{call_id}', 'getCall'], ['GET', '/occurrences', 'listOccurrences'],
-  ['GET', '/occurrences/{occurrence_id}', 'getOccurrence'], ['POST', '/occurrences/{occurrence_id}/cancel', 'cancelOccurrence'],
+  ['GET', '/calls', 'listCalls'],
+  ['GET', '/calls/{call_id}', 'getCall'],
+  ['GET', '/occurrences', 'listOccurrences'],
+  ['GET', '/occurrences/{occurrence_id}', 'getOccurrence'],
+  ['POST', '/occurrences/{occurrence_id}/cancel', 'cancelOccurrence'],
   ['POST', '/occurrences/{occurrence_id}/move', 'moveOccurrence'],
-  ['GET', '/contact-card.vcf', 'getContactCard'], ['GET', '/countries', 'listCountries'], ['GET', '/phone-numbers', 'listPhoneNumbers'],
-  ['POST', '/phone-numbers', 'createPhoneNumber'], ['PATCH', '/phone-numbers/{phone_number_id}', 'updatePhoneNumber'],
-  ['DELETE', '/phone-numbers/{phone_number_id}', 'deletePhoneNumber'], ['POST', '/phone-numbers/{phone_number_id}/test-call', 'testCallPhoneNumber'],
+  ['GET', '/contact-card.vcf', 'getContactCard'],
+  ['GET', '/countries', 'listCountries'],
+  ['GET', '/phone-numbers', 'listPhoneNumbers'],
+  ['POST', '/phone-numbers', 'createPhoneNumber'],
+  ['PATCH', '/phone-numbers/{phone_number_id}', 'updatePhoneNumber'],
+  ['DELETE', '/phone-numbers/{phone_number_id}', 'deletePhoneNumber'],
+  ['POST', '/phone-numbers/{phone_number_id}/test-call', 'testCallPhoneNumber'],
   ['POST', '/phone-numbers/{phone_number_id}/verify/start', 'startPhoneVerification'],
   ['POST', '/phone-numbers/{phone_number_id}/verify/check', 'checkPhoneVerification'],
-  ['GET', '/schedules', 'listSchedules'], ['POST', '/schedules', 'createSchedule'], ['POST', '/schedules/preview', 'previewSchedule'],
-  ['GET', '/schedules/{schedule_id}', 'getSchedule'], ['PATCH', '/schedules/{schedule_id}', 'updateSchedule'],
-  ['DELETE', '/schedules/{schedule_id}', 'deleteSchedule'], ['POST', '/schedules/{schedule_id}/pause', 'pauseSchedule'],
-  ['POST', '/schedules/{schedule_id}/preview', 'previewScheduleChange'], ['POST', '/schedules/{schedule_id}/resume', 'resumeSchedule'],
-  ['POST', '/schedules/{schedule_id}/skip-next', 'skipNextOccurrence'], ['POST', '/schedules/{schedule_id}/test-call', 'testCallSchedule'],
+  ['GET', '/schedules', 'listSchedules'],
+  ['POST', '/schedules', 'createSchedule'],
+  ['POST', '/schedules/preview', 'previewSchedule'],
+  ['GET', '/schedules/{schedule_id}', 'getSchedule'],
+  ['PATCH', '/schedules/{schedule_id}', 'updateSchedule'],
+  ['DELETE', '/schedules/{schedule_id}', 'deleteSchedule'],
+  ['POST', '/schedules/{schedule_id}/pause', 'pauseSchedule'],
+  ['POST', '/schedules/{schedule_id}/preview', 'previewScheduleChange'],
+  ['POST', '/schedules/{schedule_id}/resume', 'resumeSchedule'],
+  ['POST', '/schedules/{schedule_id}/skip-next', 'skipNextOccurrence'],
+  ['POST', '/schedules/{schedule_id}/test-call', 'testCallSchedule'],
   ['GET', '/schedules/{schedule_id}/upcoming', 'listUpcoming'],
-  ['GET', '/time', 'getTime'], ['GET', '/timezones', 'searchTimezones'], ['GET', '/openapi.json', 'getOpenApi'],
-  ['GET', '/dev/outbox', 'getDevOutbox'], ['POST', '/dev/clock', 'setDevClock'], ['GET', '/dev/clock', 'getDevClock'],
-  ['PUT', '/dev/phones/{e164}', 'putDevPhone'], ['POST', '/dev/sms/inbound', 'postDevInboundSms'],
+  ['GET', '/time', 'getTime'],
+  ['GET', '/timezones', 'searchTimezones'],
+  ['GET', '/openapi.json', 'getOpenApi'],
+  ['GET', '/dev/outbox', 'getDevOutbox'],
+  ['POST', '/dev/clock', 'setDevClock'],
+  ['GET', '/dev/clock', 'getDevClock'],
+  ['PUT', '/dev/phones/{e164}', 'putDevPhone'],
+  ['POST', '/dev/sms/inbound', 'postDevInboundSms'],
   ['POST', '/dev/checkout/{session_id}/complete', 'completeDevCheckout'],
 ];
 
 /** The spec's Errors table: code → status. */
 const SPEC_ERRORS: Record<string, number> = {
-  invalid_timezone: 400, timezone_not_allowed: 400, time_in_past: 400, date_too_far: 400, invalid_time: 400,
-  days_of_week_empty: 400, local_date_required: 400, in_minutes_out_of_range: 400, invalid_retry_policy: 400,
-  phone_number_unverified: 400, phone_number_not_owned: 400, message_disallowed_content: 400, not_recurring: 400,
-  invalid_phone_number: 400, country_not_supported: 400, verification_code_invalid: 400, confirmation_required: 400,
-  validation_error: 400, unauthenticated: 401, api_key_revoked: 401, session_expired: 401, no_entitlement: 402,
-  insufficient_scope: 403, calls_revoked: 403, demo_not_available: 403, web_checkout_disabled: 403, number_blocked: 403,
-  not_found: 404, method_not_allowed: 405, occurrence_in_progress: 409, occurrence_terminal: 409, number_in_use: 409,
-  idempotency_key_reused: 409, already_subscribed: 409, verification_locked: 429, rate_limited: 429,
-  demo_rate_limited: 429, daily_cap_reached: 429, internal_error: 500, provider_unavailable: 503,
+  invalid_timezone: 400,
+  timezone_not_allowed: 400,
+  time_in_past: 400,
+  date_too_far: 400,
+  invalid_time: 400,
+  days_of_week_empty: 400,
+  local_date_required: 400,
+  in_minutes_out_of_range: 400,
+  invalid_retry_policy: 400,
+  phone_number_unverified: 400,
+  phone_number_not_owned: 400,
+  message_disallowed_content: 400,
+  not_recurring: 400,
+  invalid_phone_number: 400,
+  country_not_supported: 400,
+  verification_code_invalid: 400,
+  confirmation_required: 400,
+  validation_error: 400,
+  unauthenticated: 401,
+  api_key_revoked: 401,
+  session_expired: 401,
+  no_entitlement: 402,
+  insufficient_scope: 403,
+  calls_revoked: 403,
+  demo_not_available: 403,
+  web_checkout_disabled: 403,
+  number_blocked: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  occurrence_in_progress: 409,
+  occurrence_terminal: 409,
+  number_in_use: 409,
+  idempotency_key_reused: 409,
+  already_subscribed: 409,
+  verification_locked: 429,
+  rate_limited: 429,
+  demo_rate_limited: 429,
+  daily_cap_reached: 429,
+  internal_error: 500,
+  provider_unavailable: 503,
 };
 
 /** The spec's "Unknown fields" list (IdpAuthorizationIn is the spec's AppleAuthorizationIn). */
 const CLOSED_BODIES = [
-  'ApiKeyIn', 'IdpAuthorizationIn', 'DeleteMeIn', 'DemoCallIn', 'DemoStartIn', 'DeviceIn', 'DevicePatchIn',
-  'DeviceTimezoneIn', 'MePatchIn', 'OnboardingIn', 'OnboardingSkipIn', 'PauseIn', 'PhoneNumberIn',
+  'ApiKeyIn',
+  'IdpAuthorizationIn',
+  'DeleteMeIn',
+  'DemoCallIn',
+  'DemoStartIn',
+  'DeviceIn',
+  'DevicePatchIn',
+  'DeviceTimezoneIn',
+  'MePatchIn',
+  'OnboardingIn',
+  'OnboardingSkipIn',
+  'PauseIn',
+  'PhoneNumberIn',
 ];
 
 /** Endpoints the spec marks Idem. */
 const IDEMPOTENT = [
-  'linkIdpAuthorization', 'sendDeletionCode', 'setOnboardingStep', 'skipOnboardingStep', 'resumeCalls',
-  'createCheckout', 'createPortalSession', 'syncInappPurchases', 'createWebCheckout', 'registerDevice',
-  'reportDeviceTimezone', 'cancelOccurrence', 'moveOccurrence', 'createPhoneNumber', 'testCallPhoneNumber',
-  'startPhoneVerification', 'checkPhoneVerification', 'createSchedule', 'pauseSchedule', 'resumeSchedule',
-  'skipNextOccurrence', 'testCallSchedule',
+  'linkIdpAuthorization',
+  'sendDeletionCode',
+  'setOnboardingStep',
+  'skipOnboardingStep',
+  'resumeCalls',
+  'createCheckout',
+  'createPortalSession',
+  'syncInappPurchases',
+  'createWebCheckout',
+  'registerDevice',
+  'reportDeviceTimezone',
+  'cancelOccurrence',
+  'moveOccurrence',
+  'createPhoneNumber',
+  'testCallPhoneNumber',
+  'startPhoneVerification',
+  'checkPhoneVerification',
+  'createSchedule',
+  'pauseSchedule',
+  'resumeSchedule',
+  'skipNextOccurrence',
+  'testCallSchedule',
 ];
 
 const doc = loadOpenApi();
@@ -191,7 +283,7 @@ describe('error catalogue', () => {
 });
 
 describe('auth and idempotency marks', () => {
-  it('marks exactly the spec\'s Idem endpoints, each with the Idempotency-Key header', () => {
+  it("marks exactly the spec's Idem endpoints, each with the Idempotency-Key header", () => {
     const marked = [...ops.values()].filter((o) => o.idempotent).map((o) => o.operationId);
     assert.deepEqual(marked.sort(), [...IDEMPOTENT].sort());
     for (const [path, item] of Object.entries<any>(doc.paths)) {
@@ -205,7 +297,17 @@ describe('auth and idempotency marks', () => {
   });
 
   it('refuses API keys where the spec reserves the action, and needs export for the export', () => {
-    for (const id of ['deleteMe', 'linkIdpAuthorization', 'sendDeletionCode', 'resumeCalls', 'registerDevice', 'deleteDevice', 'createApiKey', 'deleteApiKey', 'logout']) {
+    for (const id of [
+      'deleteMe',
+      'linkIdpAuthorization',
+      'sendDeletionCode',
+      'resumeCalls',
+      'registerDevice',
+      'deleteDevice',
+      'createApiKey',
+      'deleteApiKey',
+      'logout',
+    ]) {
       assert.deepEqual(op(id).credentials, ['app_session', 'web_session'], id);
       assert.equal(op(id).scope, null, id);
     }
@@ -216,12 +318,24 @@ describe('auth and idempotency marks', () => {
     assert.deepEqual(op('updateMe').credentials, ['api_key', 'app_session', 'web_session']);
   });
 
-  it('leaves only the spec\'s public endpoints public', () => {
+  it("leaves only the spec's public endpoints public", () => {
     const publicIds = [...ops.values()].filter((o) => o.public && o.server === 'api').map((o) => o.operationId);
-    assert.deepEqual(publicIds.sort(), [
-      'getCall', 'getContactCard', 'getOpenApi', 'getTime', 'listCountries', 'listPlans', 'placeDemoCall',
-      'searchTimezones', 'startDemo', 'startEmailSignIn', 'verifyEmailSignIn',
-    ].sort());
+    assert.deepEqual(
+      publicIds.sort(),
+      [
+        'getCall',
+        'getContactCard',
+        'getOpenApi',
+        'getTime',
+        'listCountries',
+        'listPlans',
+        'placeDemoCall',
+        'searchTimezones',
+        'startDemo',
+        'startEmailSignIn',
+        'verifyEmailSignIn',
+      ].sort(),
+    );
   });
 });
 
@@ -231,7 +345,7 @@ describe('request validation (load.ts)', () => {
     return v(value) ? null : toValidationItems(v.errors!, 'body');
   };
 
-  it('gives a property\'s specific code for a limit and names the field by dotted path', () => {
+  it("gives a property's specific code for a limit and names the field by dotted path", () => {
     assert.deepEqual(body('updateMe', { default_retry_policy: { offsets_minutes: [5, 121] } }), {
       code: 'invalid_retry_policy',
       items: [{ field: 'default_retry_policy.offsets_minutes.1', in: 'body', code: 'maximum', message: 'must be <= 120' }],
@@ -249,7 +363,9 @@ describe('request validation (load.ts)', () => {
       code: 'validation_error',
       items: [{ field: 'in_minutes', in: 'body', code: 'type', message: 'must be of type integer or null' }],
     });
-    assert.deepEqual(body('createApiKey', { scopes: ['read'] })?.items, [{ field: 'name', in: 'body', code: 'required', message: 'is required' }]);
+    assert.deepEqual(body('createApiKey', { scopes: ['read'] })?.items, [
+      { field: 'name', in: 'body', code: 'required', message: 'is required' },
+    ]);
     assert.deepEqual(body('updateMe', { colour: 'red' }), {
       code: 'validation_error',
       items: [{ field: 'colour', in: 'body', code: 'unknown_field', message: 'is not a known field' }],
@@ -269,7 +385,13 @@ describe('request validation (load.ts)', () => {
 
   it('applies the content rule to labels, messages and greeting names, as host/phone/content.ts does', () => {
     // ’ (U+2019) is the apostrophe iOS types by default; it is allowed alongside '.
-    const good = ["Rise and shine, Ada!", 'Zoë & Jürgen: 6 a.m. (gym)', "Let's go - day 3; 2 of 5?", 'e.g. coffee', 'Let’s go, it’s Zoë’s day'];
+    const good = [
+      'Rise and shine, Ada!',
+      'Zoë & Jürgen: 6 a.m. (gym)',
+      "Let's go - day 3; 2 of 5?",
+      'e.g. coffee',
+      'Let’s go, it’s Zoë’s day',
+    ];
     const bad = ['see example.com', 'mail a@b', 'call 555-123-4567', 'call (555) 1234567', 'http://x', 'new\nline', '', 'it‘s', 'say “hi”'];
     for (const ok of good) {
       assert.equal(body('createSchedule', { kind: 'once', message: ok }), null, ok);
@@ -292,7 +414,8 @@ describe('request validation (load.ts)', () => {
     assert.equal(q2.limit, 200);
     assert.equal(v({ limit: '201' }), false);
     assert.deepEqual(toValidationItems(v.errors!, 'query'), {
-      code: 'validation_error', items: [{ field: 'limit', in: 'query', code: 'maximum', message: 'must be <= 200' }],
+      code: 'validation_error',
+      items: [{ field: 'limit', in: 'query', code: 'maximum', message: 'must be <= 200' }],
     });
     assert.equal(op('getTime').validateQuery!({ zones: Array(51).fill('UTC').join(',') }), false);
     assert.ok(op('getTime').validateQuery!({ zones: Array(50).fill('UTC').join(',') }));

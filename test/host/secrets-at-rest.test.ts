@@ -25,7 +25,11 @@ describe('secrets at rest', () => {
       const webEmail = 'rest-web@example.com';
       secrets.webCode = await requestCode(server, webEmail);
       const web = await req(server.api, 'POST', '/auth/email/verify', { body: { email: webEmail, code: secrets.webCode, client: 'web' } });
-      secrets.webToken = web.headers.getSetCookie().find((c) => c.startsWith('sessionid='))!.split(';')[0]!.slice('sessionid='.length);
+      secrets.webToken = web.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('sessionid='))!
+        .split(';')[0]!
+        .slice('sessionid='.length);
       secrets.csrf = web.body.csrf_token;
 
       const key = await req(server.api, 'POST', '/api-keys', { token: secrets.appToken, body: { name: 'rest' } });

@@ -4,8 +4,7 @@ import { requestCode, startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
-const advance = (server: TestServer, seconds: number) =>
-  req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } });
+const advance = (server: TestServer, seconds: number) => req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } });
 
 /** A 6-digit code that is not `code`. */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -213,7 +212,9 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
 
   it('logout ends the app session: later use gives 401 session_expired', async () => {
     const email = 'logout@example.com';
-    const v = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: await requestCode(server, email), client: 'app' } });
+    const v = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: await requestCode(server, email), client: 'app' },
+    });
     const token = v.body.session_token as string;
     const out = await req(server.api, 'POST', '/auth/logout', { token });
     assert.equal(out.status, 204);
@@ -227,8 +228,13 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
 
   it('logout of a web session needs X-CSRFToken and clears the cookies', async () => {
     const email = 'web-logout@example.com';
-    const v = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: await requestCode(server, email), client: 'web' } });
-    const cookie = v.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const v = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: await requestCode(server, email), client: 'web' },
+    });
+    const cookie = v.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const noCsrf = await req(server.api, 'POST', '/auth/logout', { headers: { cookie } });
     assert.equal(noCsrf.status, 403);
     assert.equal(noCsrf.body.code, 'insufficient_scope');

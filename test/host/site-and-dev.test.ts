@@ -102,7 +102,9 @@ describe('dev endpoints', () => {
 
     it('starts where configured and moves by advance_seconds or to', async () => {
       assert.deepEqual((await req(server.url, 'GET', '/dev/clock')).body, { now: '2027-03-14T06:00:00Z', mode: 'virtual' });
-      assert.deepEqual((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 90 } })).body, { now: '2027-03-14T06:01:30Z' });
+      assert.deepEqual((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 90 } })).body, {
+        now: '2027-03-14T06:01:30Z',
+      });
       assert.deepEqual((await req(server.url, 'POST', '/dev/clock', { body: { to: '2027-03-15T08:00:00+01:00' } })).body, {
         now: '2027-03-15T07:00:00Z',
       });
@@ -124,7 +126,12 @@ describe('dev endpoints', () => {
     });
 
     it('never moves back, and wants exactly one of advance_seconds or to', async () => {
-      for (const body of [{ to: '2000-01-01T00:00:00Z' }, {}, { advance_seconds: 1, to: '2030-01-01T00:00:00Z' }, { advance_seconds: -5 }]) {
+      for (const body of [
+        { to: '2000-01-01T00:00:00Z' },
+        {},
+        { advance_seconds: 1, to: '2030-01-01T00:00:00Z' },
+        { advance_seconds: -5 },
+      ]) {
         const r = await req(server.url, 'POST', '/dev/clock', { body });
         assert.equal(r.status, 400, JSON.stringify(body));
         assert.equal(r.body.code, 'validation_error');

@@ -24,7 +24,15 @@ describe('time routes: GET /time and GET /timezones', () => {
       assert.equal(r.body.now_utc, NOW);
       assert.equal(r.body.tzdata_version, process.versions.tz);
       assert.deepEqual(r.body.zones, [
-        { timezone: 'UTC', display_name: 'Coordinated Universal Time', abbreviation: 'UTC', utc_offset: '+00:00', now_local: '2036-01-15T12:00:00', is_dst: false, next_transition: null },
+        {
+          timezone: 'UTC',
+          display_name: 'Coordinated Universal Time',
+          abbreviation: 'UTC',
+          utc_offset: '+00:00',
+          now_local: '2036-01-15T12:00:00',
+          is_dst: false,
+          next_transition: null,
+        },
       ]);
     });
 
@@ -34,21 +42,41 @@ describe('time routes: GET /time and GET /timezones', () => {
       assert.equal(patch.status, 200, patch.text);
       const r = await req(server.api, 'GET', '/time', { token });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.zones.map((z: { timezone: string }) => z.timezone), ['UTC', 'Asia/Kolkata']);
+      assert.deepEqual(
+        r.body.zones.map((z: { timezone: string }) => z.timezone),
+        ['UTC', 'Asia/Kolkata'],
+      );
       assert.deepEqual(r.body.zones[1], {
-        timezone: 'Asia/Kolkata', display_name: 'India Standard Time (Kolkata, India)', abbreviation: 'IST', utc_offset: '+05:30',
-        now_local: '2036-01-15T17:30:00', is_dst: false, next_transition: null,
+        timezone: 'Asia/Kolkata',
+        display_name: 'India Standard Time (Kolkata, India)',
+        abbreviation: 'IST',
+        utc_offset: '+05:30',
+        now_local: '2036-01-15T17:30:00',
+        is_dst: false,
+        next_transition: null,
       });
     });
 
     it('reports the zones asked for, canonical and once each, with the next clock change', async () => {
       const r = await req(server.api, 'GET', `/time?zones=${encodeURIComponent('America/New_York, Europe/Kiev,America/New_York,UTC')}`);
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.zones.map((z: { timezone: string }) => z.timezone), ['America/New_York', 'Europe/Kyiv', 'UTC']);
+      assert.deepEqual(
+        r.body.zones.map((z: { timezone: string }) => z.timezone),
+        ['America/New_York', 'Europe/Kyiv', 'UTC'],
+      );
       assert.deepEqual(r.body.zones[0], {
-        timezone: 'America/New_York', display_name: 'Eastern Time (New York, United States)', abbreviation: 'EST', utc_offset: '-05:00',
-        now_local: '2036-01-15T07:00:00', is_dst: false,
-        next_transition: { at: '2036-03-09T07:00:00Z', local_before: '2036-03-09T02:00', local_after: '2036-03-09T03:00', offset_after: '-04:00' },
+        timezone: 'America/New_York',
+        display_name: 'Eastern Time (New York, United States)',
+        abbreviation: 'EST',
+        utc_offset: '-05:00',
+        now_local: '2036-01-15T07:00:00',
+        is_dst: false,
+        next_transition: {
+          at: '2036-03-09T07:00:00Z',
+          local_before: '2036-03-09T02:00',
+          local_after: '2036-03-09T03:00',
+          offset_after: '-04:00',
+        },
       });
     });
 
@@ -82,7 +110,14 @@ describe('time routes: GET /time and GET /timezones', () => {
     it('is public and ranks a city first, with the offset in force now', async () => {
       const r = await req(server.api, 'GET', `/timezones?q=${encodeURIComponent('new york')}`);
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.items[0], { timezone: 'America/New_York', label: 'New York, United States', kind: 'city', country_code: 'US', abbreviation: 'EST', utc_offset: '-05:00' });
+      assert.deepEqual(r.body.items[0], {
+        timezone: 'America/New_York',
+        label: 'New York, United States',
+        kind: 'city',
+        country_code: 'US',
+        abbreviation: 'EST',
+        utc_offset: '-05:00',
+      });
     });
 
     it('finds countries, airports and IANA names', async () => {

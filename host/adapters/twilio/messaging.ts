@@ -47,7 +47,11 @@ export function createTwilioTexts(options: TwilioTextsOptions): TwilioTexts {
         if (response.ok) return { ok: true, messageId: response.body.sid };
         const { code } = classifyApiError(response.error);
         if (code === 'number_blocked') options.onOptedOut?.(message.to);
-        return { ok: false, code, detail: `provider ${response.error.status}${response.error.code ? ` (${response.error.code})` : ''}: ${response.error.message}` };
+        return {
+          ok: false,
+          code,
+          detail: `provider ${response.error.status}${response.error.code ? ` (${response.error.code})` : ''}: ${response.error.message}`,
+        };
       })();
       if (key) {
         sent.set(key, attempt);

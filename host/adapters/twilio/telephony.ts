@@ -119,8 +119,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   const placing = new Map<string, Promise<PlaceCallResult>>();
   let handler: TelephonyEventHandler = () => undefined;
 
-  const url = (path: string, query: Record<string, string>) =>
-    `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}`;
+  const url = (path: string, query: Record<string, string>) => `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}`;
 
   const prune = () => {
     const now = clock.now();
@@ -130,7 +129,17 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   const stateOf = (sid: string, key: string): CallState => {
     let s = calls.get(sid);
     if (!s) {
-      s = { sid, key, stage: 'placed', digitsSeen: false, inWebhook: 0, pendingHangup: null, hangupRequested: false, endedAt: null, queue: Promise.resolve() };
+      s = {
+        sid,
+        key,
+        stage: 'placed',
+        digitsSeen: false,
+        inWebhook: 0,
+        pendingHangup: null,
+        hangupRequested: false,
+        endedAt: null,
+        queue: Promise.resolve(),
+      };
       calls.set(sid, s);
     }
     return s;
@@ -255,7 +264,12 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         const response = await client.createCall(params, request.idempotencyKey);
         if (!response.ok) {
           const { code, retryable } = classifyApiError(response.error);
-          return { ok: false, code, retryable, detail: `provider ${response.error.status}${response.error.code ? ` (${response.error.code})` : ''}: ${response.error.message}` };
+          return {
+            ok: false,
+            code,
+            retryable,
+            detail: `provider ${response.error.status}${response.error.code ? ` (${response.error.code})` : ''}: ${response.error.message}`,
+          };
         }
         stateOf(response.body.sid, request.idempotencyKey);
         return { ok: true, callId: response.body.sid };
@@ -278,7 +292,9 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       try {
         const answered = s?.stage === 'answered';
         const first = answered
-          ? await client.updateCall(callId, { Twiml: twiml([...(hangUpOptions?.say ? [{ verb: 'Say', text: hangUpOptions.say } as TwimlVerb] : []), { verb: 'Hangup' }]) })
+          ? await client.updateCall(callId, {
+              Twiml: twiml([...(hangUpOptions?.say ? [{ verb: 'Say', text: hangUpOptions.say } as TwimlVerb] : []), { verb: 'Hangup' }]),
+            })
           : await client.updateCall(callId, { Status: 'canceled' });
         // Cancel only works before the answer; the call may have been answered meanwhile.
         if (!first.ok && !answered) {
@@ -300,7 +316,9 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       const key = query.get('k');
       if (!sid || !key) return Promise.resolve({ status: 400, contentType: 'text/plain', body: 'CallSid and k are required' });
       const s = stateOf(sid, key);
-      return serial(s, () => (kind === 'voice' ? onVoice(s, query, params) : kind === 'gather' ? onGather(s, params) : onStatus(s, params)));
+      return serial(s, () =>
+        kind === 'voice' ? onVoice(s, query, params) : kind === 'gather' ? onGather(s, params) : onStatus(s, params),
+      );
     },
   };
 }

@@ -30,7 +30,12 @@ export function register(routes: Routes, deps: AppDeps): void {
     const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + body.advance_seconds! * 1000;
     if (!Number.isFinite(target)) throw invalid({ field: 'to', in: 'body', code: 'format', message: 'must be a date-time' });
     if (target < clock.now()) {
-      throw invalid({ field: 'to', in: 'body', code: 'minimum', message: `must not be before the current time ${isoInstant(clock.now())}` });
+      throw invalid({
+        field: 'to',
+        in: 'body',
+        code: 'minimum',
+        message: `must not be before the current time ${isoInstant(clock.now())}`,
+      });
     }
     const now = await settleClock(clock, deps.runtime, target);
     return { status: 200, body: { now: isoInstant(now) } };

@@ -9,7 +9,8 @@ import type { Routes } from '../registrar.js';
 export function register(routes: Routes, deps: AppDeps): void {
   routes.operation<unknown, { to?: string; channel?: 'email' | 'sms' }>('getDevOutbox', ({ query }) => {
     // Email addresses are stored lower-cased (they are the account identity); numbers as E.164.
-    const to = query.to === undefined || query.to === '' ? undefined : query.to.includes('@') ? query.to.trim().toLowerCase() : query.to.trim();
+    const to =
+      query.to === undefined || query.to === '' ? undefined : query.to.includes('@') ? query.to.trim().toLowerCase() : query.to.trim();
     const items = deps.outbox
       ? deps.outbox.list({ ...(to !== undefined ? { to } : {}), ...(query.channel ? { channel: query.channel } : {}) })
       : [];

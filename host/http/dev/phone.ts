@@ -12,17 +12,14 @@ import type { Routes } from '../registrar.js';
 
 /** Registers putDevPhone and postDevInboundSms. */
 export function register(routes: Routes, deps: AppDeps): void {
-  routes.operation<{ answers?: PhoneBehaviour[]; ring_seconds?: number }, unknown, { e164: string }>(
-    'putDevPhone',
-    ({ body, params }) => {
-      const simulator = deps.phone.simulator;
-      if (!simulator) {
-        throw invalid({ field: 'e164', in: 'path', code: 'invalid', message: 'simulated phones exist only with WAKEUP_TELEPHONY=simulator' });
-      }
-      simulator.setPhone(params.e164, { answers: body?.answers ?? ['confirm'], ring_seconds: body?.ring_seconds ?? 5 });
-      return { status: 204 };
-    },
-  );
+  routes.operation<{ answers?: PhoneBehaviour[]; ring_seconds?: number }, unknown, { e164: string }>('putDevPhone', ({ body, params }) => {
+    const simulator = deps.phone.simulator;
+    if (!simulator) {
+      throw invalid({ field: 'e164', in: 'path', code: 'invalid', message: 'simulated phones exist only with WAKEUP_TELEPHONY=simulator' });
+    }
+    simulator.setPhone(params.e164, { answers: body?.answers ?? ['confirm'], ring_seconds: body?.ring_seconds ?? 5 });
+    return { status: 204 };
+  });
 
   routes.operation<{ from: string; body: string }>('postDevInboundSms', async ({ body }) => {
     await handleInboundText(deps, { from: body.from, body: body.body });

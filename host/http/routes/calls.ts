@@ -25,14 +25,24 @@ export function register(routes: Routes, deps: AppDeps): void {
     const page = pageRequest(query);
     const after = cursorKey<[number, number]>(page.after, ['number', 'number']);
     const rows = listCallRows(db, p.accountId, { after: after && { createdAt: after[0], seq: after[1] }, limit: page.limit + 1 });
-    return { status: 200, body: pageResponse(rows, page.limit, (r) => [r.attempt.createdAt, r.seq], (r) => attemptOut(r.attempt)) };
+    return {
+      status: 200,
+      body: pageResponse(
+        rows,
+        page.limit,
+        (r) => [r.attempt.createdAt, r.seq],
+        (r) => attemptOut(r.attempt),
+      ),
+    };
   });
 
   routes.operation<unknown, unknown, { call_id: string }>('getCall', ({ principal, params }) => {
     const a = getAttemptById(db, params.call_id);
     if (a?.kind === 'demo') return { status: 200, body: attemptOut(a) };
     if (principal === null) {
-      throw problem('unauthenticated', { detail: 'Sign in (or send an API key) to read this call; only demo calls can be read without credentials.' });
+      throw problem('unauthenticated', {
+        detail: 'Sign in (or send an API key) to read this call; only demo calls can be read without credentials.',
+      });
     }
     if (!a || a.accountId !== principal.accountId) throw problem('not_found', { detail: 'No call with that id.' });
     return { status: 200, body: attemptOut(a) };

@@ -50,8 +50,4 @@ export const routeModules: RouteModule[] = [
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
-export const devRouteModules: RouteModule[] = [
-  devOutbox,
-  devClock,
-  devPhone,
-];
+export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone];

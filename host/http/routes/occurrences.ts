@@ -55,7 +55,15 @@ export function register(routes: Routes, deps: AppDeps): void {
       after: after && { scheduledAt: after[0], id: after[1] },
       limit: page.limit + 1,
     });
-    return { status: 200, body: pageResponse(rows, page.limit, (v) => [v.record.scheduledAt, v.record.id], (v) => occurrenceOut(v, ctx)) };
+    return {
+      status: 200,
+      body: pageResponse(
+        rows,
+        page.limit,
+        (v) => [v.record.scheduledAt, v.record.id],
+        (v) => occurrenceOut(v, ctx),
+      ),
+    };
   });
 
   routes.operation<unknown, unknown, IdParams>('getOccurrence', ({ principal, params }) => {

@@ -63,7 +63,15 @@ export function register(routes: Routes, deps: AppDeps): void {
     const after = cursorKey<[number, number]>(page.after, ['number', 'number']);
     const { items } = listPhoneNumbers(db, p.accountId, { after: after && { createdAt: after[0], seq: after[1] }, limit: page.limit + 1 });
     const now = clock.now();
-    return { status: 200, body: pageResponse(items, page.limit, (n) => [n.createdAt, n.seq], (n) => toPhoneNumberOut(n, now)) };
+    return {
+      status: 200,
+      body: pageResponse(
+        items,
+        page.limit,
+        (n) => [n.createdAt, n.seq],
+        (n) => toPhoneNumberOut(n, now),
+      ),
+    };
   });
 
   routes.operation<{ e164: string; label?: string | null }>('createPhoneNumber', async ({ principal, body, ctx }) => {

@@ -48,8 +48,20 @@ export function register(routes: Routes, deps: AppDeps): void {
     const a = account(requirePrincipal(principal));
     const page = pageRequest(query);
     const before = cursorKey<[number, number]>(page.after, ['number', 'number']);
-    const rows = listSchedules(db, a.id, { status: query.status ?? null, limit: page.limit + 1, before: before && { createdAt: before[0], seq: before[1] } });
-    return { status: 200, body: pageResponse(rows, page.limit, (s) => [s.createdAt, s.seq], (s) => out(s, a)) };
+    const rows = listSchedules(db, a.id, {
+      status: query.status ?? null,
+      limit: page.limit + 1,
+      before: before && { createdAt: before[0], seq: before[1] },
+    });
+    return {
+      status: 200,
+      body: pageResponse(
+        rows,
+        page.limit,
+        (s) => [s.createdAt, s.seq],
+        (s) => out(s, a),
+      ),
+    };
   });
 
   routes.operation<ScheduleInBody>('createSchedule', ({ principal, body }) => {

@@ -38,7 +38,12 @@ export function register(routes: Routes, deps: AppDeps): void {
     if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
     const phone = s.phoneNumberId === null ? undefined : getPhoneNumber(db, p.accountId, s.phoneNumberId);
     if (!phone) {
-      throw invalid({ field: 'schedule_id', in: 'path', code: 'invalid', message: 'names a schedule whose phone number was deleted; give it a number with PATCH first' });
+      throw invalid({
+        field: 'schedule_id',
+        in: 'path',
+        code: 'invalid',
+        message: 'names a schedule whose phone number was deleted; give it a number with PATCH first',
+      });
     }
     const a = account(p.accountId);
     return placeTestCall(deps, p.accountId, phone, {

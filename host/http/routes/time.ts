@@ -3,14 +3,7 @@
  * Both map the engine's time API (`engine/time`) to the wire shapes of the schema.
  * @module
  */
-import {
-  checkTimeZone,
-  searchZones,
-  tzdataVersion,
-  zoneInfo,
-  type ZoneInfo,
-  type ZoneMatch,
-} from '../../../engine/index.js';
+import { checkTimeZone, searchZones, tzdataVersion, zoneInfo, type ZoneInfo, type ZoneMatch } from '../../../engine/index.js';
 import type { AppDeps } from '../../deps.js';
 import { findAccountById } from '../../db/accounts.js';
 import { isoInstant } from '../../instant.js';

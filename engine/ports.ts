@@ -4,7 +4,7 @@
  * The engine performs no I/O of its own. Time, identifiers, storage, telephony and
  * messaging all arrive through the interfaces below, which the engine defines and an
  * embedder (or `host/`) implements. Each port's header says what it promises and what it
- * deliberately leaves out. In-memory implementations and conformance suites live in
+ * deliberately leaves out. In-memory implementations live in `engine/sim`, conformance suites in
  * `engine/testing`.
  *
  * Instants cross every port as epoch milliseconds (`EpochMs`): cheap to compare, store and

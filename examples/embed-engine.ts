@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createRuntime, type Telephony } from '../engine/index.js';
-import { MemoryStore, MemoryTelephony, VirtualClock } from '../engine/testing/index.js';
+import { MemoryStore, MemoryTelephony, VirtualClock } from '../engine/sim/index.js';
 
 const clock = new VirtualClock(Date.parse('2027-03-15T06:59:00Z'));
 const at = () => new Date(clock.now()).toISOString().slice(11, 19);
 
-// A console telephony: the simulated phones of engine/testing, with every request and event printed.
+// A console telephony: the simulated phones of engine/sim, with every request and event printed.
 const phones = new MemoryTelephony({ clock });
 phones.setPhone('+14155550123', ['snooze', 'confirm']); // press 2 on the first call, 1 on the next
 const telephony: Telephony = {

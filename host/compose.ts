@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import type { Ids } from '../engine/index.js';
-import { VirtualClock } from '../engine/testing/index.js';
+import { VirtualClock } from '../engine/sim/index.js';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { createOutboxMessaging } from './adapters/messaging/outbox.js';
 import type { HostConfig } from './config.js';

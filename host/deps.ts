@@ -8,7 +8,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Clock, Ids, Messaging, Runtime } from '../engine/index.js';
-import type { VirtualClock } from '../engine/testing/index.js';
+import type { VirtualClock } from '../engine/sim/index.js';
 import type { HostConfig } from './config.js';
 import type { Logger } from './logger.js';
 import type { OutboxMessaging } from './adapters/messaging/outbox.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PlaceCallRequest, Telephony, TelephonyEvent } from '../ports.js';
-import type { PhoneBehaviour } from './memory-telephony.js';
+import type { PhoneBehaviour } from '../sim/memory-telephony.js';
 
 /**
  * What {@link runTelephonyConformance} needs from an implementation under test: the port,

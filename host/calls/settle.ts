@@ -7,7 +7,7 @@
  * @module
  */
 import type { EpochMs, Runtime } from '../../engine/index.js';
-import type { VirtualClock } from '../../engine/testing/index.js';
+import type { VirtualClock } from '../../engine/sim/index.js';
 
 /** Rounds of "idle, then run what came due" before giving up (a guard against a livelock). */
 const MAX_ROUNDS = 1000;

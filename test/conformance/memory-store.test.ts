@@ -1,3 +1,4 @@
-import { MemoryStore, runStoreConformance } from '../../engine/testing/index.js';
+import { MemoryStore } from '../../engine/sim/index.js';
+import { runStoreConformance } from '../../engine/testing/index.js';
 
 runStoreConformance('MemoryStore', () => ({ store: new MemoryStore() }));

@@ -1,4 +1,5 @@
-import { MemoryTelephony, runTelephonyConformance, VirtualClock } from '../../engine/testing/index.js';
+import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
+import { runTelephonyConformance } from '../../engine/testing/index.js';
 
 runTelephonyConformance('MemoryTelephony', () => {
   const clock = new VirtualClock(Date.UTC(2027, 2, 14, 7, 0, 0));

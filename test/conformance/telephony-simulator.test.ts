@@ -1,4 +1,5 @@
-import { runTelephonyConformance, VirtualClock } from '../../engine/testing/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
+import { runTelephonyConformance } from '../../engine/testing/index.js';
 import { createSimulatorTelephony } from '../../host/adapters/telephony/simulator.js';
 
 runTelephonyConformance('host simulator', () => {

@@ -5,7 +5,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runTelephonyConformance, VirtualClock } from '../../engine/testing/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
+import { runTelephonyConformance } from '../../engine/testing/index.js';
 import { createTwilioClient } from '../../host/adapters/twilio/client.js';
 import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
 import { createTwilioWebhooks } from '../../host/adapters/twilio/webhooks.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { PlaceCallRequest, Store, Telephony } from '../../engine/index.js';
-import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/testing/index.js';
+import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { openDatabase } from '../../host/db/open.js';
 import { createSqliteStore } from '../../host/db/sqlite-store.js';
 import { harness, MIN, T0 } from './harness.js';

@@ -12,7 +12,7 @@ import {
   type StopRequest,
   type NewOccurrence,
 } from '../../engine/index.js';
-import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/testing/index.js';
+import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 
 /** 07:00:00 UTC, the instant most tests ring at. */
 export const T0 = Date.UTC(2027, 2, 15, 7, 0, 0);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { VirtualClock } from '../../engine/testing/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
 import type { TelephonyEvent } from '../../engine/ports.js';
 import { createSimulatorTelephony, type PhoneBehaviour } from '../../host/adapters/telephony/simulator.js';
 

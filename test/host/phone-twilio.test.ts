@@ -1,7 +1,7 @@
 /** The Twilio-compatible adapter's own rules, beyond the Telephony conformance suite. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { VirtualClock } from '../../engine/testing/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
 import { classifyApiError, createTwilioClient } from '../../host/adapters/twilio/client.js';
 import { createTwilioTexts } from '../../host/adapters/twilio/messaging.js';
 import { computeTwilioSignature, verifyTwilioSignature } from '../../host/adapters/twilio/signature.js';

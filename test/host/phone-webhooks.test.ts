@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { VirtualClock } from '../../engine/testing/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
 import { computeTwilioSignature } from '../../host/adapters/twilio/signature.js';
 import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
 import { addNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { VirtualClock } from '../../engine/testing/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
 import { countLimit, RateLimiter, tighter } from '../../host/http/rate-limit.js';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';

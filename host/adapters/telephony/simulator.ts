@@ -32,7 +32,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallScript, Clock, EpochMs, Telephony } from '../../../engine/ports.js';
-import { MemoryTelephony, type PhoneBehaviour } from '../../../engine/testing/memory-telephony.js';
+import { MemoryTelephony, type PhoneBehaviour } from '../../../engine/sim/index.js';
 
 export type { PhoneBehaviour };
 

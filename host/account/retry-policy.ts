@@ -4,7 +4,7 @@
  * @module
  */
 import type { StoredRetryPolicy } from '../db/accounts.js';
-import { problem } from '../http/problem.js';
+import { problem } from '../errors.js';
 
 /** The built-in default policy. */
 export const DEFAULT_RETRY_POLICY: Readonly<StoredRetryPolicy> = Object.freeze({
@@ -26,7 +26,7 @@ export const RETRY_POLICY_BOUNDS = {
 /**
  * Completes a (schema-validated) policy object with defaults and checks every bound again,
  * so that callers outside HTTP get the same rule. `field` prefixes the problem's field.
- * @throws ProblemError invalid_retry_policy
+ * @throws AppError invalid_retry_policy
  */
 export function resolveRetryPolicy(input: Partial<StoredRetryPolicy>, field: string): StoredRetryPolicy {
   const p: StoredRetryPolicy = {

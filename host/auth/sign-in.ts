@@ -18,7 +18,7 @@ import { findAccountByEmail, insertAccount } from '../db/accounts.js';
 import type { Account } from '../db/accounts.js';
 import { insertSession } from '../db/sessions.js';
 import { consumeCode, findChallenge, recordFailure, storeCode } from '../db/sign-in-codes.js';
-import { problem } from '../http/problem.js';
+import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../http/rate-limit.js';
 import { CODE_LOCK_MS, CODE_SENDS_PER_HOUR, CODE_VALID_MINUTES, DAY_MS, MAX_CODE_FAILURES, TRIAL_CALLS, TRIAL_DAYS } from './policy.js';
 import { createKeyedQueue } from './one-at-a-time.js';

@@ -22,7 +22,7 @@ import { findAccountById, type Account } from '../db/accounts.js';
 import { occurrenceCounted } from '../db/account-calls.js';
 import { isBlocked } from '../db/phone-numbers.js';
 import { planOf } from '../account/plan.js';
-import { problem, type ProblemError } from '../http/problem.js';
+import { problem, type AppError } from '../errors.js';
 import { callsPlacedToday, secondsToUtcMidnight, trialCallsUsed } from '../usage/usage.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
@@ -70,7 +70,7 @@ function countsAsNewCall(db: Database, call: CallToAdmit, mine: readonly LedgerE
 }
 
 /** The API error for a refusal (429 daily_cap_reached carries Retry-After to midnight UTC). */
-export function refusalProblem(reason: RefusalReason, now: EpochMs): ProblemError {
+export function refusalProblem(reason: RefusalReason, now: EpochMs): AppError {
   switch (reason) {
     case 'calls_revoked':
       return problem('calls_revoked', {

@@ -19,7 +19,7 @@ import type { PhoneNumber } from '../db/phone-numbers.js';
 import { setLastTestCallAt } from '../db/phone-numbers.js';
 import { findLiveTestCall, getAttemptById } from '../db/calls.js';
 import type { Reply } from '../http/context.js';
-import { problem } from '../http/problem.js';
+import { problem } from '../errors.js';
 import { isVerified } from '../phone/present.js';
 import { refusalProblem } from './admission.js';
 import { attemptOut } from './present.js';

@@ -26,7 +26,7 @@ import { hashToken, parseToken, sameHash } from '../auth/secrets.js';
 import { APP_SESSION_IDLE_MS, WEB_COOKIE_REFRESH_MS, WEB_SESSION_IDLE_MS } from '../auth/policy.js';
 import { setSessionCookies } from '../auth/cookies.js';
 import type { AppContext, CredentialKind, Principal } from './context.js';
-import { problem, ProblemError } from './problem.js';
+import { problem, AppError } from '../errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -124,7 +124,7 @@ export function authenticate(ctx: AppContext, op: OperationInfo, deps: AppDeps):
       if (r.principal.credential === 'web_session' && !SAFE_METHODS.has(ctx.method) && !csrfMatches(ctx, r.csrfHash)) return null;
       return r.principal;
     } catch (err) {
-      if (err instanceof ProblemError) return null;
+      if (err instanceof AppError) return null;
       throw err;
     }
   }

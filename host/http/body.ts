@@ -22,7 +22,7 @@ import { TextDecoder } from 'node:util';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import type { AppContext } from './context.js';
-import { invalid, problem } from './problem.js';
+import { invalid, problem } from '../errors.js';
 
 /** A read body: `present` false when the request carried none. */
 export type JsonBody = { present: false } | { present: true; value: unknown };

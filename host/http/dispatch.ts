@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
 import { API_PREFIX } from './operation.js';
 import type { GeneralLimits } from './operation.js';
-import { problem } from './problem.js';
+import { problem } from '../errors.js';
 import { rateLimited, setRateHeaders } from './rate-limit.js';
 import type { RouteTable } from './router.js';
 

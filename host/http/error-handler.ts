@@ -1,5 +1,5 @@
 /**
- * Turns every error into application/problem+json (RFC 9457). A {@link ProblemError} keeps
+ * Turns every error into application/problem+json (RFC 9457). A {@link AppError} keeps
  * its code; Koa/http errors with a client status map to the matching catalogue code; anything
  * else is logged with its stack and answered as 500 internal_error without any detail of
  * the cause.
@@ -8,7 +8,8 @@
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps.js';
 import type { AppState } from './context.js';
-import { internalProblemBody, ProblemError, toProblemBody } from './problem.js';
+import { internalProblemBody, toProblemBody } from './problem.js';
+import { AppError } from '../errors.js';
 import type { ProblemBody } from './problem.js';
 
 /** Client statuses raised by Koa or Node (not by our code) and their catalogue codes. */
@@ -33,7 +34,7 @@ export function errorHandler(deps: AppDeps): Middleware<AppState> {
       const site = deps.siteUrl();
       let body: ProblemBody;
       let headers: Record<string, string> = {};
-      if (err instanceof ProblemError) {
+      if (err instanceof AppError) {
         body = toProblemBody(err, site, ctx.path);
         headers = err.headers;
         if (body.code === 'internal_error') ctx.state.log.error({ err }, 'uncatalogued problem code');
@@ -41,7 +42,7 @@ export function errorHandler(deps: AppDeps): Middleware<AppState> {
         const status = (err as { status?: unknown; expose?: unknown }).status;
         const mapped = typeof status === 'number' ? HTTP_STATUS_CODES[status] : undefined;
         if (mapped && (err as { expose?: unknown }).expose !== false) {
-          body = toProblemBody(new ProblemError(mapped), site, ctx.path);
+          body = toProblemBody(new AppError(mapped), site, ctx.path);
         } else {
           ctx.state.log.error({ err }, 'unhandled error');
           body = internalProblemBody(site, ctx.path);

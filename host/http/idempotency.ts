@@ -22,7 +22,7 @@ import type { AppDeps } from '../deps.js';
 import { findIdempotencyRecord, saveIdempotencyRecord } from '../db/idempotency.js';
 import type { IdempotencyRecord } from '../db/idempotency.js';
 import type { AppContext, Reply } from './context.js';
-import { invalid, problem } from './problem.js';
+import { invalid, problem } from '../errors.js';
 
 /** How long a kept response replays. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -18,7 +18,7 @@ import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { AppContext, Handler, Reply } from './context.js';
 import { fingerprint, idempotencyKey, runIdempotent } from './idempotency.js';
-import { invalid } from './problem.js';
+import { invalid } from '../errors.js';
 import { countLimit } from './rate-limit.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Route } from './router.js';

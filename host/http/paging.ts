@@ -14,7 +14,7 @@
  * return { status: 200, body: pageResponse(rows, page.limit, (k) => [k.createdAt, k.id], toApiKeyOut) };
  * @module
  */
-import { invalid } from './problem.js';
+import { invalid } from '../errors.js';
 
 /** Default and maximum page sizes. */
 export const DEFAULT_LIMIT = 50;

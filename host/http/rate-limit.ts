@@ -22,7 +22,7 @@
  */
 import type { Clock, EpochMs } from '../../engine/index.js';
 import type { AppContext } from './context.js';
-import { problem } from './problem.js';
+import { problem } from '../errors.js';
 
 /** The outcome of counting one request. */
 export interface RateResult {

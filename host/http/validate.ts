@@ -9,7 +9,7 @@
 import type { ValidateFunction } from 'ajv';
 import { toValidationItems } from '../../schema/load.js';
 import type { ValidationErrorItem } from '../../schema/load.js';
-import { problem } from './problem.js';
+import { problem } from '../errors.js';
 
 /** Where the value came from. */
 export type Where = 'body' | 'query' | 'path';

@@ -10,7 +10,7 @@ import type { Clock, EpochMs, Ids } from '../../engine/index.js';
 import { createKeyedQueue } from '../auth/one-at-a-time.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
 import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
-import { problem } from '../http/problem.js';
+import { problem } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { VERIFICATION } from './codes.js';
 import type { PhoneRuntime } from './runtime.js';

@@ -15,7 +15,7 @@
  */
 import { localDateAt } from '../../engine/index.js';
 import type { Schedule } from '../db/schedules.js';
-import { invalid, problem } from '../http/problem.js';
+import { invalid, problem } from '../errors.js';
 import { planChange, storedOccurrence, type PlanContext, type SchedulePlan } from './plan.js';
 import { IN_PROGRESS, nextOf } from './rule.js';
 

@@ -21,7 +21,7 @@ import {
   updateSchedule,
   type Schedule,
 } from '../db/schedules.js';
-import { problem } from '../http/problem.js';
+import { problem } from '../errors.js';
 import type { SchedulePlan } from './plan.js';
 import { IN_PROGRESS, occurrenceFields } from './rule.js';
 import { storedOccurrence } from './plan.js';

@@ -2,7 +2,7 @@
  * Request fields of ScheduleIn / SchedulePatchIn checked beyond what the schema already
  * checked: texts (trimmed, content rule), retry policy (strictly increasing offsets), zones,
  * and the timing fields compiled by the engine's `compileRecurrence` with the catalogue's
- * specific codes. Every function throws a ProblemError naming the request field.
+ * specific codes. Every function throws a AppError naming the request field.
  * @module
  */
 import type { ScheduleIn, SchedulePatchIn } from '../generated/openapi.js';
@@ -10,7 +10,7 @@ import { checkTimeZone, compileRecurrence, localTimeAt, type EpochMs, type Occur
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import type { ScheduleMode } from '../db/schedules.js';
 import { resolveRetryPolicy } from '../account/retry-policy.js';
-import { invalid, problem } from '../http/problem.js';
+import { invalid, problem } from '../errors.js';
 import { checkText, TEXT_LIMITS } from '../phone/content.js';
 
 /** The body of POST /schedules (and its preview): the schema's ScheduleIn, already validated. */

@@ -16,7 +16,7 @@ import type { Account } from '../db/accounts.js';
 import { getBlock, getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
 import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
-import { invalid, problem } from '../http/problem.js';
+import { invalid, problem } from '../errors.js';
 import { isVerified } from '../phone/present.js';
 import {
   checkedPolicy,

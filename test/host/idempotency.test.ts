@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
-import { problem } from '../../host/http/problem.js';
+import { problem } from '../../host/errors.js';
 import { signIn, startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';

@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../deps.js';
 import { isoInstant } from '../../instant.js';
 import { settleClock } from '../../calls/settle.js';
-import { invalid, problem } from '../problem.js';
+import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers the operations. */

@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../deps.js';
 import type { PhoneBehaviour } from '../../adapters/telephony/simulator.js';
 import { handleInboundText } from '../../phone/inbound.js';
-import { invalid } from '../problem.js';
+import { invalid } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers putDevPhone and postDevInboundSms. */

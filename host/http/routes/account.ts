@@ -9,7 +9,7 @@ import type { Account, ProfileChange } from '../../db/accounts.js';
 import { meOut } from '../../account/me.js';
 import { resolveRetryPolicy } from '../../account/retry-policy.js';
 import { requirePrincipal } from '../context.js';
-import { invalid, problem } from '../problem.js';
+import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 import type { MePatchIn } from '../../generated/openapi.js';

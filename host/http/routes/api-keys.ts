@@ -14,7 +14,7 @@ import { mintToken, TOKEN_PREFIX } from '../../auth/secrets.js';
 import { isoInstant, isoInstantOrNull } from '../../instant.js';
 import { requirePrincipal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
-import { invalid, problem } from '../problem.js';
+import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 import type { ApiKeyCreatedOut, ApiKeyIn, ApiKeyOut, ApiKeyPage } from '../../generated/openapi.js';
 

@@ -8,7 +8,7 @@ import { clearSessionCookies, setSessionCookies } from '../../auth/cookies.js';
 import { endSession } from '../../db/sessions.js';
 import { meOut } from '../../account/me.js';
 import { requirePrincipal } from '../context.js';
-import { invalid } from '../problem.js';
+import { invalid } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 import type { CodeSentOut, EmailStartIn, EmailVerifyIn, SignInOut } from '../../generated/openapi.js';

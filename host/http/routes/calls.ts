@@ -13,7 +13,7 @@ import { getAttemptById, listCallRows } from '../../db/calls.js';
 import { attemptOut } from '../../calls/present.js';
 import { requirePrincipal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
-import { problem } from '../problem.js';
+import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers listCalls and getCall. */

@@ -12,7 +12,7 @@ import { getOccurrenceView, listOccurrenceAttempts, listOccurrenceViews, type Oc
 import { occurrenceDetailOut, occurrenceOut, type OccurrenceContext } from '../../calls/present.js';
 import { requirePrincipal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
-import { problem } from '../problem.js';
+import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** The default window of GET /occurrences: from 24 hours ago to 7 days ahead. */

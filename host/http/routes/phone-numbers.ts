@@ -35,7 +35,7 @@ import { isVerified, toPhoneNumberOut } from '../../phone/present.js';
 import { assertMayReceiveCode, assertNotLocked, checkVerificationCode, sendVerificationCode } from '../../phone/verification.js';
 import { requirePrincipal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
-import { problem } from '../problem.js';
+import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 type IdParams = { phone_number_id: string };

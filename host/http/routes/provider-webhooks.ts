@@ -11,7 +11,7 @@
 import type { AppDeps } from '../../deps.js';
 import { TWILIO_WEBHOOK_PATHS } from '../../adapters/twilio/paths.js';
 import type { AppContext } from '../context.js';
-import { problem } from '../problem.js';
+import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 const MAX_FORM_BYTES = 64 * 1024;

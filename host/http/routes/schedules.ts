@@ -19,7 +19,7 @@ import { planPause, planResume, planSkipNext } from '../../schedules/actions.js'
 import { previewOut, scheduleOut, upcomingOut } from '../../schedules/present.js';
 import { requirePrincipal, type Principal } from '../context.js';
 import { cursorKey, pageRequest, pageResponse } from '../paging.js';
-import { problem } from '../problem.js';
+import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 type IdParams = { schedule_id: string };

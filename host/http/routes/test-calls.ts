@@ -11,7 +11,7 @@ import { getSchedule } from '../../db/schedules.js';
 import { placeTestCall } from '../../calls/test-calls.js';
 import { policyInEffect } from '../../schedules/rule.js';
 import { requirePrincipal } from '../context.js';
-import { invalid, problem } from '../problem.js';
+import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers testCallPhoneNumber and testCallSchedule. */

@@ -7,7 +7,7 @@ import { checkTimeZone, searchZones, tzdataVersion, zoneInfo, type ZoneInfo, typ
 import type { AppDeps } from '../../deps.js';
 import { findAccountById } from '../../db/accounts.js';
 import { isoInstant } from '../../instant.js';
-import { invalid, problem } from '../problem.js';
+import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Most zones GET /time takes (spec Limits). */

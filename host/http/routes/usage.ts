@@ -14,7 +14,7 @@ import { clearCallsRevoked } from '../../db/account-calls.js';
 import { meOut } from '../../account/me.js';
 import { usageOut } from '../../usage/usage.js';
 import { requirePrincipal } from '../context.js';
-import { problem } from '../problem.js';
+import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers getUsage and resumeCalls. */

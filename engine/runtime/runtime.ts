@@ -25,6 +25,7 @@ import type {
   Clock,
   DueCursor,
   EpochMs,
+  LoadKeys,
   OccurrenceRecord,
   PlaceCallResult,
   RefusalReason,
@@ -38,6 +39,7 @@ import type {
 import type { Effect, PlaceCallEffect, SendTextEffect } from '../machines/effects.js';
 import { TimerWheel } from '../wheel/timer-wheel.js';
 import { EngineError } from './errors.js';
+import { KeyedQueue } from './keyed-queue.js';
 import { SafeEmitter, type RuntimeEventMap, type RuntimeListener } from './events.js';
 import { attemptStep, occurrenceStep } from './facts.js';
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions } from './options.js';
@@ -67,6 +69,8 @@ type Input =
 const MAX_ID = '\uffff';
 /** Pause before retrying a row whose unit of work threw. */
 const RETRY_PAUSE_MS = 30_000;
+/** Times a unit of work is computed again after the store refused its commit (a row changed meanwhile). */
+const CONFLICT_RETRIES = 5;
 
 function compareKey(at: EpochMs, kind: string, id: string, c: DueCursor): number {
   if (at !== c.at) return at < c.at ? -1 : 1;
@@ -122,7 +126,9 @@ class RuntimeImpl implements Runtime {
    */
   private readonly collectors = new Set<(p: Promise<unknown>) => void>();
   private slotWaiters: (() => void)[] = [];
-  private readonly counters = { dispatched: 0, units: 0 };
+  private readonly counters = { dispatched: 0, units: 0, conflicts: 0 };
+  /** Units of work on the same rows run one after the other. */
+  private readonly queue = new KeyedQueue();
 
   constructor(private readonly deps: RuntimeDeps) {
     this.options = resolveRuntimeOptions(deps.options);
@@ -159,7 +165,7 @@ class RuntimeImpl implements Runtime {
     this.running = true;
     this.stopped = false;
     this.telephony.onEvent((event) => (this.stopped ? undefined : this.input({ type: 'telephony', event })));
-    this.reconcile();
+    await this.reconcile();
     await this.refill(this.clock.now());
     this.arm();
   }
@@ -182,7 +188,7 @@ class RuntimeImpl implements Runtime {
 
   // ---- commands ----------------------------------------------------------------------------
 
-  schedule(input: NewOccurrence): OccurrenceRecord {
+  async schedule(input: NewOccurrence): Promise<OccurrenceRecord> {
     if (typeof input.to !== 'string' || input.to.length === 0)
       throw new EngineError('invalid_occurrence', 'to must be an E.164 number', 'to');
     if (!Number.isFinite(input.scheduledAt)) throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
@@ -223,14 +229,18 @@ class RuntimeImpl implements Runtime {
       finishedAt: null,
       createdAt: now,
       updatedAt: now,
+      version: 1,
     };
-    this.unit(now, (u) => u.addOccurrence(record));
-    return { ...record, policy: { ...record.policy, offsetsMinutes: [...record.policy.offsetsMinutes] } };
+    await this.unit({}, [record.id], (u) =>
+      u.addOccurrence({ ...record, policy: { ...policy, offsetsMinutes: [...policy.offsetsMinutes] } }),
+    );
+    return record;
   }
 
-  cancel(occurrenceId: string): CancelResult {
+  async cancel(occurrenceId: string): Promise<CancelResult> {
     let result: CancelResult = { ok: false, code: 'occurrence_not_found' };
-    this.unit(this.clock.now(), (u) => {
+    await this.unit({ occurrences: [occurrenceId] }, [occurrenceId], (u) => {
+      result = { ok: false, code: 'occurrence_not_found' };
       const o = u.occurrence(occurrenceId);
       if (!o) return;
       if (isFinishedOccurrence(o.status)) {
@@ -243,13 +253,14 @@ class RuntimeImpl implements Runtime {
     return result;
   }
 
-  amend(occurrenceId: string, patch: OccurrencePatch): AmendResult {
+  async amend(occurrenceId: string, patch: OccurrencePatch): Promise<AmendResult> {
     if (patch.policy) patch = { ...patch, policy: this.checkPolicy(patch.policy) };
     if (patch.scheduledAt !== undefined && !Number.isFinite(patch.scheduledAt)) {
       throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
     }
     let result: AmendResult = { ok: false, code: 'occurrence_not_found' };
-    this.unit(this.clock.now(), (u) => {
+    await this.unit({ occurrences: [occurrenceId] }, [occurrenceId], (u) => {
+      result = { ok: false, code: 'occurrence_not_found' };
       const o = u.occurrence(occurrenceId);
       if (!o) return;
       if (o.status !== 'pending') {
@@ -262,7 +273,7 @@ class RuntimeImpl implements Runtime {
     return result;
   }
 
-  placeCall(input: NewCall): PlaceCallOutcome {
+  async placeCall(input: NewCall): Promise<PlaceCallOutcome> {
     const now = this.clock.now();
     const id = input.id ?? this.deps.ids.uuid();
     const rec = requestedAttempt({
@@ -279,7 +290,8 @@ class RuntimeImpl implements Runtime {
     });
     const script: CallScript = input.script ?? (input.kind === 'test' ? { kind: 'test', greetingName: null } : { kind: 'demo' });
     let refused: RefusalReason | null = null;
-    this.unit(now, (u) => {
+    await this.unit({}, [id], (u) => {
+      refused = null;
       // Admission inside the unit of work, so that a host counting calls sees a consistent count.
       const admission = this.deps.accounts?.admit({
         accountId: rec.accountId,
@@ -287,13 +299,13 @@ class RuntimeImpl implements Runtime {
         to: rec.to,
         kind: rec.kind,
         occurrenceId: null,
-        at: now,
+        at: u.now,
       });
       if (admission && !admission.ok) {
         refused = admission.reason;
         return;
       }
-      u.startStandalone(rec, script);
+      u.startStandalone({ ...rec }, script);
     });
     if (refused) return { ok: false, reason: refused };
     this.pacer?.consume(now);
@@ -311,18 +323,51 @@ class RuntimeImpl implements Runtime {
 
   // ---- units of work -----------------------------------------------------------------------
 
-  /** Runs `fn` in one unit of work, commits, then updates the wheel, notifies and runs effects. */
-  private unit(now: EpochMs, fn: (u: UnitOfWork) => void): void {
-    const [u, committed] = this.store.transact((tx) => {
-      const uow = new UnitOfWork(tx, now, { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
-      fn(uow);
-      return [uow, uow.commit()] as const;
+  /**
+   * Runs `fn` in one unit of work: one `load` of `keys` (with what comes with them), the
+   * computation, one `commit`; then updates the wheel, notifies and runs the effects. Units
+   * sharing a lock key run one after the other; a commit the store refuses (a row changed
+   * meanwhile, e.g. by another process) is computed again from a fresh load, so `fn` must be
+   * re-runnable (reset what it reports on each call).
+   */
+  private unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void> {
+    return this.queue.run(lock, async () => {
+      const empty = !keys.occurrences?.length && !keys.attempts?.length && !keys.series?.length;
+      for (let tries = 1; ; tries++) {
+        const snapshot = empty ? { occurrences: [], attempts: [], series: [] } : await this.store.load(keys);
+        const u = new UnitOfWork(snapshot, this.clock.now(), { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
+        fn(u);
+        const { writes, keys: wheelKeys, changes } = u.finish();
+        if (writes.occurrences.length + writes.attempts.length + writes.series.length > 0) {
+          // No await between the computation and this call: a store that commits synchronously
+          // (SQLite) sees the host's admission reads and its own writes back to back.
+          const result = await this.store.commit(writes);
+          if (!result.ok) {
+            this.counters.conflicts++;
+            const inserted = result.conflicts.some((c) =>
+              (c.kind === 'occurrence' ? writes.occurrences : c.kind === 'attempt' ? writes.attempts : writes.series).some(
+                (w) => w.record.id === c.id && w.expectedVersion === null,
+              ),
+            );
+            const willRetry = !inserted && tries <= CONFLICT_RETRIES;
+            this.events.emit('store:conflict', { conflicts: result.conflicts, willRetry });
+            if (willRetry) continue;
+            throw new EngineError(
+              inserted ? 'already_exists' : 'store_conflict',
+              inserted
+                ? `${result.conflicts[0]!.kind} ${result.conflicts[0]!.id} already exists`
+                : `the store refused the commit ${tries} times: ${result.conflicts.map((c) => `${c.kind} ${c.id}`).join(', ')} kept changing`,
+            );
+          }
+        }
+        this.counters.units++;
+        for (const k of wheelKeys) this.setKey(k.kind, k.id, k.at);
+        this.notify(changes);
+        this.execute(u.effects);
+        if (!this.ticking) this.arm();
+        return;
+      }
     });
-    this.counters.units++;
-    for (const k of committed.keys) this.setKey(k.kind, k.id, k.at);
-    this.notify(committed.changes);
-    this.execute(u.effects);
-    if (!this.ticking) this.arm();
   }
 
   private notify(changes: StatusChange[]): void {
@@ -369,7 +414,7 @@ class RuntimeImpl implements Runtime {
       const limit = Math.min(this.options.refillPage, this.options.wheelCapacity - this.wheel.size);
       if (limit <= 0) return;
       const after = this.cursor ?? undefined;
-      const page = this.store.transact((tx) => tx.listDue(until, limit, after));
+      const page = await this.store.listDue({ until, limit, ...(after ? { after } : {}) });
       for (const r of page) {
         const key = wheelKey(r.kind, r.id);
         if (!this.timers.has(key)) {
@@ -513,30 +558,36 @@ class RuntimeImpl implements Runtime {
       }
       if (this.inFlight.size >= this.options.maxInFlight) await this.slotFree();
       const t0 = this.clock.now();
-      this.runBatch(now, batch, leadMs);
+      await this.runBatch(batch, leadMs);
       const took = this.clock.now() - t0;
       this.adapt(took, batch.length);
       await slice.after(took);
     }
   }
 
-  private runBatch(now: EpochMs, batch: Ref[], leadMs: number): void {
+  private async runBatch(batch: Ref[], leadMs: number): Promise<void> {
+    const now = this.clock.now();
     const stale: { ref: Ref; at: EpochMs }[] = [];
-    const run = (refs: Ref[]) =>
-      this.unit(now, (u) => {
+    const run = (refs: Ref[]) => {
+      const occurrences: string[] = [];
+      const attempts: string[] = [];
+      for (const r of refs) (r.kind === 'occurrence' ? occurrences : attempts).push(r.id);
+      return this.unit({ occurrences, attempts }, [...occurrences, ...attempts], (u) => {
+        stale.length = 0;
         for (const ref of refs) {
           const r = u.due(ref.kind, ref.id, leadMs);
           if (!r.handled && r.at !== null) stale.push({ ref, at: r.at });
         }
       });
+    };
     try {
-      run(batch);
+      await run(batch);
     } catch {
       // One bad row must not block the others: redo them one by one.
       stale.length = 0;
       for (const ref of batch) {
         try {
-          run([ref]);
+          await run([ref]);
         } catch (error) {
           this.events.emit('runtime:error', { error, where: `due ${ref.kind} ${ref.id}` });
           this.timers.set(wheelKey(ref.kind, ref.id), this.wheel.add(now + RETRY_PAUSE_MS, { ...ref, exact: true }));
@@ -578,20 +629,28 @@ class RuntimeImpl implements Runtime {
       while (this.inbox.length > 0) {
         const items = this.inbox.splice(0, this.batch);
         const t0 = this.clock.now();
-        const apply = (list: Input[]) =>
-          this.unit(this.clock.now(), (u) => {
+        const apply = (list: Input[]) => {
+          const occurrences: string[] = [];
+          const attempts: string[] = [];
+          for (const item of list) {
+            if (item.type === 'placed') attempts.push(item.attemptId);
+            else if (item.type === 'texted') occurrences.push(item.occurrenceId);
+            else attempts.push(item.event.idempotencyKey);
+          }
+          return this.unit({ occurrences, attempts }, [...occurrences, ...attempts], (u) => {
             for (const item of list) {
               if (item.type === 'placed') u.placed(item.attemptId, item.result);
               else if (item.type === 'texted') u.texted(item.occurrenceId, item.result);
               else if (!u.telephony(item.event)) this.events.emit('telephony:unknown', { event: item.event });
             }
           });
+        };
         try {
-          apply(items);
+          await apply(items);
         } catch {
           for (const item of items) {
             try {
-              apply([item]);
+              await apply([item]);
             } catch (error) {
               this.events.emit('runtime:error', { error, where: `input ${item.type}` });
             }
@@ -703,17 +762,17 @@ class RuntimeImpl implements Runtime {
    * (placed again with the same idempotency key), and fallback texts decided but not known
    * sent (sent again with the same key).
    */
-  private reconcile(): void {
+  private async reconcile(): Promise<void> {
     const effects: Effect[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = this.store.transact((tx) =>
-        tx.listUnacknowledgedAttempts(500, after).map((a) => ({
-          a,
-          o: a.occurrenceId === null ? undefined : tx.getOccurrence(a.occurrenceId),
-        })),
+    const PAGE = 500;
+    for (let after: string | undefined; ;) {
+      const page = await this.store.listUnacknowledgedAttempts(PAGE, after);
+      const owners = page.filter((a) => a.occurrenceId !== null).map((a) => a.occurrenceId!);
+      const occurrences = new Map(
+        owners.length === 0 ? [] : (await this.store.load({ occurrences: owners })).occurrences.map((o) => [o.id, o] as const),
       );
-      for (const { a, o } of page) {
+      for (const a of page) {
+        const o = a.occurrenceId === null ? undefined : occurrences.get(a.occurrenceId);
         const script = a.script ?? (o ? wakeUpScript(o) : null);
         if (!script || (o && isFinishedOccurrence(o.status))) continue;
         effects.push({
@@ -722,15 +781,14 @@ class RuntimeImpl implements Runtime {
           request: { idempotencyKey: a.idempotencyKey, to: a.to, script, ringTimeoutSeconds: a.ringTimeoutSeconds },
         });
       }
-      if (page.length < 500) break;
-      after = page[page.length - 1]!.a.id;
+      if (page.length < PAGE) break;
+      after = page[page.length - 1]!.id;
     }
-    let afterOcc: string | undefined;
-    for (;;) {
-      const page = this.store.transact((tx) => tx.listPendingFallbacks(500, afterOcc));
+    for (let after: string | undefined; ;) {
+      const page = await this.store.listPendingFallbacks(PAGE, after);
       for (const o of page) effects.push(fallbackEffect(o, this.options));
-      if (page.length < 500) break;
-      afterOcc = page[page.length - 1]!.id;
+      if (page.length < PAGE) break;
+      after = page[page.length - 1]!.id;
     }
     this.execute(effects);
   }

@@ -111,6 +111,8 @@ export interface RuntimeStats {
   dispatched: number;
   /** Units of work committed. */
   units: number;
+  /** Commits the store refused on a version conflict (each computed again). */
+  conflicts: number;
   wheelSize: number;
   paced: number;
   inFlight: number;
@@ -126,14 +128,14 @@ export interface Runtime {
    * flight; `drain: false` abandons them (what a crash does; tests use it).
    */
   stop(options?: { drain?: boolean }): Promise<void>;
-  /** Stores a new pending occurrence and arms it. Synchronous: may run inside the host's own transaction. */
-  schedule(input: NewOccurrence): OccurrenceRecord;
+  /** Stores a new pending occurrence and arms it (one commit). Rejects with EngineError `already_exists` when the id is taken. */
+  schedule(input: NewOccurrence): Promise<OccurrenceRecord>;
   /** Cancels an occurrence; a live call is hung up. Finished ones answer `occurrence_terminal`. */
-  cancel(occurrenceId: string): CancelResult;
+  cancel(occurrenceId: string): Promise<CancelResult>;
   /** Changes a pending occurrence (instant, number, texts, policy) and re-arms it. */
-  amend(occurrenceId: string, patch: OccurrencePatch): AmendResult;
+  amend(occurrenceId: string, patch: OccurrencePatch): Promise<AmendResult>;
   /** Places a standalone test or demo call now (admission by the Accounts port). */
-  placeCall(input: NewCall): PlaceCallOutcome;
+  placeCall(input: NewCall): Promise<PlaceCallOutcome>;
   /** Resolves when no effect, provider answer or event is in flight. */
   idle(): Promise<void>;
   /** Subscribes to a runtime event; returns the unsubscribe function. */

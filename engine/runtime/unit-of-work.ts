@@ -1,9 +1,10 @@
 /**
- * One unit of work of the runtime: loads rows through a StoreTx, feeds events to the
- * memoised machines, applies their named actions to the rows (the runtime's implementation
- * of the machines' actions) and collects effects. Pure apart from the StoreTx it is given:
- * time is `now`, ids come from the Ids port. Nothing leaves it until `commit()` has written
- * every changed row; the runtime then executes the effects.
+ * One unit of work of the runtime: works on the rows one `Store.load` returned, feeds events
+ * to the memoised machines, applies their named actions to the rows (the runtime's
+ * implementation of the machines' actions) and collects effects. Pure: time is `now`, ids
+ * come from the Ids port, and it never reads the store (every row it may need was loaded up
+ * front: see the closure rules of `Store.load`). `finish()` returns the change set the
+ * runtime commits in one call; only after that commit are the effects executed.
  * @module
  */
 import type {
@@ -15,7 +16,10 @@ import type {
   OccurrenceRecord,
   OccurrenceStatus,
   AttemptStatus,
-  StoreTx,
+  ChangeSet,
+  RowWrite,
+  SeriesRecord,
+  Snapshot,
   TelephonyEvent,
   PlaceCallResult,
   SendResult,
@@ -39,7 +43,7 @@ export type StatusChange =
   | { kind: 'occurrence'; from: OccurrenceStatus | null; record: OccurrenceRecord }
   | { kind: 'attempt'; from: AttemptStatus | null; record: AttemptRecord };
 
-/** What a unit of work needs besides the StoreTx. */
+/** What a unit of work needs besides its rows. */
 export interface UnitDeps {
   options: ResolvedRuntimeOptions;
   ids: Ids;
@@ -48,9 +52,14 @@ export interface UnitDeps {
 
 interface Slot<R> {
   rec: R;
-  isNew: boolean;
+  /** The version read (null: a new row). */
+  version: number | null;
   dirty: boolean;
   from: string | null;
+}
+
+function slot<R extends { version: number }>(rec: R, from: string | null): Slot<R> {
+  return { rec, version: rec.version, dirty: false, from };
 }
 
 const TERMINAL_ATTEMPT = new Set<AttemptStatus>([
@@ -93,6 +102,7 @@ export function requestedAttempt(
     deadlineAt: null,
     script: null,
     updatedAt: now,
+    version: 1,
   };
 }
 
@@ -119,41 +129,48 @@ export class UnitOfWork {
   readonly effects: Effect[] = [];
   private readonly occ = new Map<string, Slot<OccurrenceRecord>>();
   private readonly att = new Map<string, Slot<AttemptRecord>>();
+  private readonly ser = new Map<string, Slot<SeriesRecord>>();
 
   constructor(
-    private readonly tx: StoreTx,
+    snapshot: Snapshot,
     /** The instant of this unit of work. */
     readonly now: EpochMs,
     private readonly deps: UnitDeps,
-  ) {}
-
-  /** The occurrence (loaded once per unit). */
-  occurrence(id: string): OccurrenceRecord | undefined {
-    let s = this.occ.get(id);
-    if (!s) {
-      const rec = this.tx.getOccurrence(id);
-      if (!rec) return undefined;
-      s = { rec, isNew: false, dirty: false, from: rec.status };
-      this.occ.set(id, s);
-    }
-    return s.rec;
+  ) {
+    for (const r of snapshot.occurrences) this.occ.set(r.id, slot(r, r.status));
+    for (const r of snapshot.attempts) this.att.set(r.id, slot(r, r.status));
+    for (const r of snapshot.series) this.ser.set(r.id, slot(r, r.status));
   }
 
-  /** The attempt (loaded once per unit). */
+  /** The occurrence, when it was loaded (or created) in this unit. */
+  occurrence(id: string): OccurrenceRecord | undefined {
+    return this.occ.get(id)?.rec;
+  }
+
+  /** The attempt, when it was loaded (or created) in this unit. */
   attempt(id: string): AttemptRecord | undefined {
-    let s = this.att.get(id);
-    if (!s) {
-      const rec = this.tx.getAttempt(id);
-      if (!rec) return undefined;
-      s = { rec, isNew: false, dirty: false, from: rec.status };
-      this.att.set(id, s);
-    }
-    return s.rec;
+    return this.att.get(id)?.rec;
+  }
+
+  /** The series, when it was loaded (or created) in this unit. */
+  series(id: string): SeriesRecord | undefined {
+    return this.ser.get(id)?.rec;
   }
 
   /** Adds a new occurrence (written at commit). */
   addOccurrence(rec: OccurrenceRecord): void {
-    this.occ.set(rec.id, { rec, isNew: true, dirty: true, from: null });
+    this.occ.set(rec.id, { rec, version: null, dirty: true, from: null });
+  }
+
+  /** Adds a new series (written at commit). */
+  addSeries(rec: SeriesRecord): void {
+    this.ser.set(rec.id, { rec, version: null, dirty: true, from: null });
+  }
+
+  /** Marks a loaded series as changed. */
+  touchSeries(s: SeriesRecord): void {
+    this.ser.get(s.id)!.dirty = true;
+    s.updatedAt = this.now;
   }
 
   private touchOcc(o: OccurrenceRecord): void {
@@ -209,7 +226,7 @@ export class UnitOfWork {
   /** Starts a standalone (test or demo) call: the intent row and the PlaceCall effect. */
   startStandalone(rec: AttemptRecord, script: CallScript): void {
     rec.script = script;
-    this.att.set(rec.id, { rec, isNew: true, dirty: true, from: null });
+    this.att.set(rec.id, { rec, version: null, dirty: true, from: null });
     this.enterInitial(rec);
     this.effects.push({
       type: 'PlaceCall',
@@ -286,25 +303,32 @@ export class UnitOfWork {
 
   // ---- commit --------------------------------------------------------------------------
 
-  /** Writes every new or changed row. Returns the wheel keys of changed rows and the status changes. */
-  commit(): { keys: KeyChange[]; changes: StatusChange[] } {
+  /**
+   * The unit's change set (every new or changed row, each with the version it was read at
+   * and its next version), the wheel keys of changed rows and the status changes.
+   */
+  finish(): { writes: ChangeSet; keys: KeyChange[]; changes: StatusChange[] } {
     const keys: KeyChange[] = [];
     const changes: StatusChange[] = [];
+    const write = <R extends { version: number }>(s: Slot<R>): RowWrite<R> => {
+      s.rec.version = (s.version ?? 0) + 1;
+      return { record: s.rec, expectedVersion: s.version };
+    };
+    const writes: ChangeSet = { occurrences: [], attempts: [], series: [] };
+    for (const s of this.ser.values()) if (s.dirty) writes.series.push(write(s));
     for (const s of this.occ.values()) {
       if (!s.dirty) continue;
-      if (s.isNew) this.tx.insertOccurrence(s.rec);
-      else this.tx.updateOccurrence(s.rec);
+      writes.occurrences.push(write(s));
       keys.push({ kind: 'occurrence', id: s.rec.id, at: s.rec.nextDueAt });
       if (s.from !== s.rec.status) changes.push({ kind: 'occurrence', from: s.from as OccurrenceStatus | null, record: s.rec });
     }
     for (const s of this.att.values()) {
       if (!s.dirty) continue;
-      if (s.isNew) this.tx.insertAttempt(s.rec);
-      else this.tx.updateAttempt(s.rec);
+      writes.attempts.push(write(s));
       if (s.rec.occurrenceId === null) keys.push({ kind: 'attempt', id: s.rec.id, at: s.rec.deadlineAt });
       if (s.from !== s.rec.status) changes.push({ kind: 'attempt', from: s.from as AttemptStatus | null, record: s.rec });
     }
-    return { keys, changes };
+    return { writes, keys, changes };
   }
 
   // ---- machines --------------------------------------------------------------------------
@@ -382,7 +406,7 @@ export class UnitOfWork {
         o.attemptCount++;
         o.dispatchedAt ??= now;
         o.liveAttemptId = id;
-        this.att.set(id, { rec: a, isNew: true, dirty: true, from: null });
+        this.att.set(id, { rec: a, version: null, dirty: true, from: null });
         this.enterInitial(a);
         this.effects.push({
           type: 'PlaceCall',

@@ -8,6 +8,6 @@
  * @module
  */
 export { VirtualClock } from './virtual-clock.js';
-export { MemoryStore, cloneAttempt, cloneOccurrence } from './memory-store.js';
+export { MemoryStore, cloneAttempt, cloneOccurrence, cloneSeries } from './memory-store.js';
 export { MemoryTelephony } from './memory-telephony.js';
 export type { MemoryTelephonyOptions, PhoneBehaviour, SimulatedCall } from './memory-telephony.js';

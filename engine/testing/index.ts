@@ -5,7 +5,7 @@
  * stand-ins (VirtualClock, MemoryStore, MemoryTelephony) are in `engine/sim`.
  * @module
  */
-export { runStoreConformance, sampleAttempt, sampleOccurrence } from './store-conformance.js';
+export { runStoreConformance, sampleAttempt, sampleOccurrence, sampleSeries } from './store-conformance.js';
 export type { StoreHarness } from './store-conformance.js';
 export { runTelephonyConformance } from './telephony-conformance.js';
 export type { TelephonyHarness } from './telephony-conformance.js';

@@ -12,7 +12,10 @@ export interface Migration {
   sql: string;
 }
 
-/** Reads `NNNN_name.sql` files in version order; refuses gaps and duplicates. */
+/**
+ * Reads `NNNN_name.sql` files in version order; refuses duplicates. Gaps are allowed: parallel
+ * branches are assigned numbers ahead of time, and a fresh database applies them in order.
+ */
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
@@ -21,7 +24,7 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
     const m = NAME.exec(name);
     if (!m) throw new Error(`migrations: ${name} is not named NNNN_name.sql`);
     const version = Number(m[1]);
-    if (version !== i + 1) throw new Error(`migrations: expected version ${i + 1}, found ${name}`);
+    if (i > 0 && version <= Number(NAME.exec(files[i - 1]!)![1])) throw new Error(`migrations: duplicate version in ${name}`);
     return { version, name, sql: readFileSync(dir + name, 'utf8') };
   });
 }

@@ -1,13 +1,14 @@
 /**
- * Saving a {@link SchedulePlan}, and deleting a schedule: every database change of one
- * request in one transaction. The runtime's `schedule`, `amend` and `cancel` are synchronous
- * units of work on the same database handle, so inside our transaction they join it as
- * savepoints: the schedule row and its occurrence are written together or not at all.
+ * Saving a {@link SchedulePlan}, and deleting a schedule. The runtime's commands are
+ * asynchronous units of work of their own, so the schedule row and the occurrence are two
+ * commits, ordered so that neither a refusal nor a crash between them leaves a wrong state:
  *
- * Order matters for the next-occurrence chain (`chain.ts`): the schedule row is written
- * (naming its new next occurrence, or none) BEFORE a stored occurrence is cancelled, so the
- * chain, which reacts synchronously to the cancellation, sees that the schedule no longer
- * names it and does not store a replacement of its own.
+ * - amend: the engine first (it refuses while the call is being placed: then nothing is
+ *   written), then the row;
+ * - schedule: the row first, naming the new occurrence (a crash before the occurrence is
+ *   stored is repaired by the chain's start-up sweep, which stores a missing next occurrence);
+ * - cancel: the row first, no longer naming the occurrence, so that the next-occurrence chain
+ *   (`chain.ts`), which reacts to the cancellation, does not store a replacement of its own.
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -33,35 +34,36 @@ export interface ApplyDeps {
 }
 
 /** Writes the plan; returns the schedule as stored. */
-export function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Schedule {
+export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<Schedule> {
   const { db, runtime } = deps;
-  return db.transaction(() => {
-    const { after, action } = plan;
-    if (plan.before) updateSchedule(db, after);
-    else insertSchedule(db, after);
-    switch (action.kind) {
-      case 'keep':
-        break;
-      case 'schedule':
-        runtime.schedule({
-          id: action.id,
-          scheduleId: after.id,
-          accountId: after.accountId,
-          ...occurrenceFields(after, plan.account, plan.phone!, action.at),
-        });
-        break;
-      case 'amend': {
-        const r = runtime.amend(plan.stored!.id, occurrenceFields(after, plan.account, plan.phone!, action.at));
-        // The call started between planning and saving (same tick): refuse rather than half-apply.
-        if (!r.ok) throw problem('occurrence_in_progress', { detail: 'The call is being placed now; change it once it has finished.' });
-        break;
-      }
-      case 'cancel':
-        runtime.cancel(plan.stored!.id);
-        break;
+  const { after, action } = plan;
+  const writeRow = () => (plan.before ? updateSchedule(db, after) : insertSchedule(db, after));
+  switch (action.kind) {
+    case 'keep':
+      writeRow();
+      break;
+    case 'schedule':
+      writeRow();
+      await runtime.schedule({
+        id: action.id,
+        scheduleId: after.id,
+        accountId: after.accountId,
+        ...occurrenceFields(after, plan.account, plan.phone!, action.at),
+      });
+      break;
+    case 'amend': {
+      const r = await runtime.amend(plan.stored!.id, occurrenceFields(after, plan.account, plan.phone!, action.at));
+      // The call started between planning and saving: refuse rather than half-apply.
+      if (!r.ok) throw problem('occurrence_in_progress', { detail: 'The call is being placed now; change it once it has finished.' });
+      writeRow();
+      break;
     }
-    return getSchedule(db, after.accountId, after.id)!;
-  })();
+    case 'cancel':
+      writeRow();
+      await runtime.cancel(plan.stored!.id);
+      break;
+  }
+  return getSchedule(db, after.accountId, after.id)!;
 }
 
 /**
@@ -71,17 +73,16 @@ export function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Schedule {
  * removed with its occurrences; one whose call was placed is kept, disabled, as history.
  * Returns whether the row was removed.
  */
-export function deleteSchedule(deps: ApplyDeps, before: Schedule, now: EpochMs): 'removed' | 'kept' {
+export async function deleteSchedule(deps: ApplyDeps, before: Schedule, now: EpochMs): Promise<'removed' | 'kept'> {
   const { db, runtime } = deps;
+  const stored = storedOccurrence(db, before);
+  if (stored && IN_PROGRESS.has(stored.status)) {
+    throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
+  }
+  updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
+  if (stored) await runtime.cancel(stored.id);
   return db.transaction(() => {
-    const stored = storedOccurrence(db, before);
-    if (stored && IN_PROGRESS.has(stored.status)) {
-      throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
-    }
-    const rang = scheduleHasRung(db, before.id);
-    updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
-    if (stored) runtime.cancel(stored.id);
-    if (rang) return 'kept' as const;
+    if (scheduleHasRung(db, before.id)) return 'kept' as const;
     deleteScheduleOccurrences(db, before.id);
     deleteScheduleRow(db, before.id);
     return 'removed' as const;

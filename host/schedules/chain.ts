@@ -44,15 +44,19 @@ export function startScheduleChain(deps: ChainDeps): () => void {
   const log = deps.logger.child({ component: 'schedules' });
   const off = deps.runtime.on('occurrence:status', ({ occurrence }) => {
     if (occurrence.scheduleId === null || !isFinishedOccurrence(occurrence.status)) return;
-    try {
-      advanceSchedule(deps, occurrence.scheduleId, occurrence);
-    } catch (err) {
+    const failed = (err: unknown) =>
       // The sweep at the next start repairs it; log so that it is seen.
       log.error({ err, schedule: occurrence.scheduleId, occurrence: occurrence.id }, 'could not store the next occurrence');
+    try {
+      advanceSchedule(deps, occurrence.scheduleId, occurrence).catch(failed);
+    } catch (err) {
+      failed(err);
     }
   });
-  const swept = sweepSchedules(deps);
-  if (swept > 0) log.info({ swept }, 'startup sweep stored missing next occurrences');
+  void sweepSchedules(deps).then(
+    (swept) => swept > 0 && log.info({ swept }, 'startup sweep stored missing next occurrences'),
+    (err: unknown) => log.error({ err }, 'startup sweep failed'),
+  );
   return () => {
     off();
     wired.delete(deps.runtime);
@@ -64,9 +68,10 @@ export function startScheduleChain(deps: ChainDeps): () => void {
  * stored occurrence at all). Does nothing when the schedule names another occurrence (an
  * edit replaced it) or still has an unfinished one. Returns whether the schedule changed.
  */
-export function advanceSchedule(deps: ChainDeps, scheduleId: string, finished: OccurrenceRecord | null): boolean {
+export function advanceSchedule(deps: ChainDeps, scheduleId: string, finished: OccurrenceRecord | null): Promise<boolean> {
   const { db, runtime } = deps;
-  return db.transaction(() => {
+  let store: (() => Promise<unknown>) | null = null;
+  const changed = db.transaction(() => {
     const s = getScheduleById(db, scheduleId);
     if (!s || s.status !== 'active') return false;
     if (finished !== null && s.nextOccurrenceId !== finished.id) return false;
@@ -90,19 +95,22 @@ export function advanceSchedule(deps: ChainDeps, scheduleId: string, finished: O
       return true;
     }
     const id = deps.newId();
+    // The row names the new occurrence first; a crash before the runtime stores it is
+    // repaired by the sweep (a schedule naming a missing occurrence).
     updateSchedule(db, { ...s, nextOccurrenceId: id, updatedAt: now });
-    runtime.schedule({ id, scheduleId: s.id, accountId: s.accountId, ...occurrenceFields(s, account, phone, next) });
+    store = () => runtime.schedule({ id, scheduleId: s.id, accountId: s.accountId, ...occurrenceFields(s, account, phone, next) });
     return true;
   })();
+  return store === null ? Promise.resolve(changed) : (store as () => Promise<unknown>)().then(() => changed);
 }
 
 /** Stores the missing next occurrence of every active schedule; returns how many changed. */
-export function sweepSchedules(deps: ChainDeps): number {
+export async function sweepSchedules(deps: ChainDeps): Promise<number> {
   let changed = 0;
   let after: string | null = null;
   for (;;) {
     const ids = listActiveScheduleIds(deps.db, 500, after);
-    for (const id of ids) if (needsAdvance(deps.db, id) && advanceSchedule(deps, id, null)) changed++;
+    for (const id of ids) if (needsAdvance(deps.db, id) && (await advanceSchedule(deps, id, null))) changed++;
     if (ids.length < 500) return changed;
     after = ids[ids.length - 1]!;
   }

@@ -72,10 +72,10 @@ export function register(routes: Routes, deps: AppDeps): void {
     return { status: 200, body: occurrenceDetailOut(v, listOccurrenceAttempts(db, v.record.id), context(p.accountId)) };
   });
 
-  routes.operation<unknown, unknown, IdParams>('cancelOccurrence', ({ principal, params }) => {
+  routes.operation<unknown, unknown, IdParams>('cancelOccurrence', async ({ principal, params }) => {
     const p = requirePrincipal(principal);
     const v = owned(p.accountId, params.occurrence_id);
-    const r = deps.runtime.cancel(v.record.id);
+    const r = await deps.runtime.cancel(v.record.id);
     if (!r.ok) {
       if (r.code === 'occurrence_terminal') {
         throw problem('occurrence_terminal', { detail: `This call already finished (${v.record.status}); there is nothing to cancel.` });

@@ -64,10 +64,10 @@ export function register(routes: Routes, deps: AppDeps): void {
     };
   });
 
-  routes.operation<ScheduleInBody>('createSchedule', ({ principal, body }) => {
+  routes.operation<ScheduleInBody>('createSchedule', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
     const a = account(p);
-    const saved = applyPlan(deps, planCreate(context(a), body, SOURCE[p.credential]));
+    const saved = await applyPlan(deps, planCreate(context(a), body, SOURCE[p.credential]));
     return { status: 201, body: out(saved, a) };
   });
 
@@ -83,10 +83,10 @@ export function register(routes: Routes, deps: AppDeps): void {
     return { status: 200, body: out(owned(a, params.schedule_id), a) };
   });
 
-  routes.operation<SchedulePatchBody, unknown, IdParams>('updateSchedule', ({ principal, body, params }) => {
+  routes.operation<SchedulePatchBody, unknown, IdParams>('updateSchedule', async ({ principal, body, params }) => {
     const a = account(requirePrincipal(principal));
     const plan = planChange(context(a), owned(a, params.schedule_id), body, { refuseInProgress: true });
-    return { status: 200, body: out(applyPlan(deps, plan), a) };
+    return { status: 200, body: out(await applyPlan(deps, plan), a) };
   });
 
   routes.operation<SchedulePatchBody, unknown, IdParams>('previewScheduleChange', ({ principal, body, params }) => {
@@ -95,25 +95,25 @@ export function register(routes: Routes, deps: AppDeps): void {
     return { status: 200, body: previewOut(planChange(ctx, owned(a, params.schedule_id), body, { refuseInProgress: true }), ctx.now) };
   });
 
-  routes.operation<unknown, unknown, IdParams>('deleteSchedule', ({ principal, params }) => {
+  routes.operation<unknown, unknown, IdParams>('deleteSchedule', async ({ principal, params }) => {
     const a = account(requirePrincipal(principal));
-    deleteSchedule(deps, owned(a, params.schedule_id), clock.now());
+    await deleteSchedule(deps, owned(a, params.schedule_id), clock.now());
     return { status: 204 };
   });
 
-  routes.operation<{ until: string }, unknown, IdParams>('pauseSchedule', ({ principal, body, params }) => {
+  routes.operation<{ until: string }, unknown, IdParams>('pauseSchedule', async ({ principal, body, params }) => {
     const a = account(requirePrincipal(principal));
-    return { status: 200, body: out(applyPlan(deps, planPause(context(a), owned(a, params.schedule_id), body.until)), a) };
+    return { status: 200, body: out(await applyPlan(deps, planPause(context(a), owned(a, params.schedule_id), body.until)), a) };
   });
 
-  routes.operation<unknown, unknown, IdParams>('resumeSchedule', ({ principal, params }) => {
+  routes.operation<unknown, unknown, IdParams>('resumeSchedule', async ({ principal, params }) => {
     const a = account(requirePrincipal(principal));
-    return { status: 200, body: out(applyPlan(deps, planResume(context(a), owned(a, params.schedule_id))), a) };
+    return { status: 200, body: out(await applyPlan(deps, planResume(context(a), owned(a, params.schedule_id))), a) };
   });
 
-  routes.operation<unknown, unknown, IdParams>('skipNextOccurrence', ({ principal, params }) => {
+  routes.operation<unknown, unknown, IdParams>('skipNextOccurrence', async ({ principal, params }) => {
     const a = account(requirePrincipal(principal));
-    return { status: 200, body: out(applyPlan(deps, planSkipNext(context(a), owned(a, params.schedule_id))), a) };
+    return { status: 200, body: out(await applyPlan(deps, planSkipNext(context(a), owned(a, params.schedule_id))), a) };
   });
 
   routes.operation<unknown, { count?: number }, IdParams>('listUpcoming', ({ principal, query, params }) => {

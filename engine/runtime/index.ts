@@ -14,6 +14,9 @@ export type {
   Runtime,
   RuntimeDeps,
   RuntimeStats,
+  SaveSeriesResult,
+  SeriesInput,
+  SeriesNext,
 } from './types.js';
 export { resolveRuntimeOptions } from './options.js';
 export type { PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './options.js';

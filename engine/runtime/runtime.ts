@@ -31,6 +31,7 @@ import type {
   RefusalReason,
   RetryPolicy,
   SendResult,
+  SeriesRecord,
   Store,
   Telephony,
   TelephonyEvent,
@@ -55,8 +56,25 @@ import type {
   Runtime,
   RuntimeDeps,
   RuntimeStats,
+  SaveSeriesResult,
+  SeriesInput,
+  SeriesNext,
 } from './types.js';
-import { fallbackEffect, isFinishedOccurrence, requestedAttempt, UnitOfWork, wakeUpScript, type StatusChange } from './unit-of-work.js';
+import {
+  fallbackEffect,
+  isFinishedOccurrence,
+  pendingOccurrence,
+  requestedAttempt,
+  UnitOfWork,
+  wakeUpScript,
+  type StatusChange,
+} from './unit-of-work.js';
+import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
+
+/** A copy of a command's result, so the caller never holds a record of a unit of work. */
+function copyResult(r: SaveSeriesResult): SaveSeriesResult {
+  return r.ok ? { ok: true, series: cloneSeries(r.series), occurrence: r.occurrence && cloneOccurrence(r.occurrence) } : r;
+}
 
 /** A wheel entry: the row, its instant, and whether to fire exactly then (no pacing lead). */
 type Ref = { kind: 'occurrence' | 'attempt'; id: string; at: EpochMs; exact: boolean };
@@ -193,47 +211,28 @@ class RuntimeImpl implements Runtime {
       throw new EngineError('invalid_occurrence', 'to must be an E.164 number', 'to');
     if (!Number.isFinite(input.scheduledAt)) throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
     const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
-    const now = this.clock.now();
-    const backupAlarm = input.backupAlarm ?? false;
-    const record: OccurrenceRecord = {
-      id: input.id ?? this.deps.ids.uuid(),
-      scheduleId: input.scheduleId ?? null,
-      accountId: input.accountId,
-      phoneNumberId: input.phoneNumberId ?? null,
-      to: input.to,
-      label: input.label ?? null,
-      message: input.message ?? null,
-      greetingName: input.greetingName ?? null,
-      voice: input.voice ?? null,
-      timezone: input.timezone ?? null,
-      derivationSource: input.derivationSource ?? 'one_off',
-      scheduledAt: input.scheduledAt,
-      policy: { ...policy, offsetsMinutes: [...policy.offsetsMinutes] },
-      smsFallback: input.smsFallback ?? false,
-      backupAlarm,
-      status: 'pending',
-      outcomeReason: null,
-      attemptCount: 0,
-      snoozeCount: 0,
-      seriesBase: input.scheduledAt,
-      retryIndex: 0,
-      nextDueAt: input.scheduledAt,
-      liveAttemptId: null,
-      backupAlarmAt: backupAlarm ? input.scheduledAt + this.options.backupAlarmDelaySeconds * 1000 : null,
-      reachedPerson: false,
-      reachedVoicemail: false,
-      missReason: null,
-      fallbackState: 'none',
-      dispatchedAt: null,
-      confirmedAt: null,
-      finishedAt: null,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
-    await this.unit({}, [record.id], (u) =>
-      u.addOccurrence({ ...record, policy: { ...policy, offsetsMinutes: [...policy.offsetsMinutes] } }),
+    const record = pendingOccurrence(
+      {
+        id: input.id ?? this.deps.ids.uuid(),
+        scheduleId: input.scheduleId ?? null,
+        accountId: input.accountId,
+        phoneNumberId: input.phoneNumberId ?? null,
+        to: input.to,
+        label: input.label ?? null,
+        message: input.message ?? null,
+        greetingName: input.greetingName ?? null,
+        voice: input.voice ?? null,
+        timezone: input.timezone ?? null,
+        derivationSource: input.derivationSource ?? 'one_off',
+        scheduledAt: input.scheduledAt,
+        policy,
+        smsFallback: input.smsFallback ?? false,
+        backupAlarm: input.backupAlarm ?? false,
+      },
+      this.clock.now(),
+      this.options,
     );
+    await this.unit({}, [record.id], (u) => u.addOccurrence(cloneOccurrence(record)));
     return record;
   }
 
@@ -271,6 +270,48 @@ class RuntimeImpl implements Runtime {
       result = { ok: true, occurrence: o };
     });
     return result;
+  }
+
+  async saveSeries(input: SeriesInput, next: SeriesNext = 'auto'): Promise<SaveSeriesResult> {
+    if (typeof input.to !== 'string' || input.to.length === 0) throw new EngineError('invalid_series', 'to must be an E.164 number', 'to');
+    if (next !== null && typeof next === 'object' && !Number.isFinite(next.at)) {
+      throw new EngineError('invalid_series', 'next.at must be an instant', 'next.at');
+    }
+    const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
+    const now = this.clock.now();
+    const record: SeriesRecord = {
+      id: input.id ?? this.deps.ids.uuid(),
+      accountId: input.accountId,
+      phoneNumberId: input.phoneNumberId ?? null,
+      to: input.to,
+      label: input.label ?? null,
+      message: input.message ?? null,
+      greetingName: input.greetingName ?? null,
+      voice: input.voice ?? null,
+      rule: input.rule,
+      policy,
+      smsFallback: input.smsFallback ?? false,
+      backupAlarm: input.backupAlarm ?? false,
+      enabled: input.enabled ?? true,
+      status: 'active',
+      nextOccurrenceId: null,
+      version: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    let result: SaveSeriesResult = { ok: false, code: 'series_not_found' };
+    await this.unit({ series: [record.id] }, [record.id], (u) => {
+      result = u.saveSeries(cloneSeries(record), next);
+    });
+    return copyResult(result);
+  }
+
+  async skipNext(seriesId: string): Promise<SaveSeriesResult> {
+    let result: SaveSeriesResult = { ok: false, code: 'series_not_found' };
+    await this.unit({ series: [seriesId] }, [seriesId], (u) => {
+      result = u.skipNext(seriesId);
+    });
+    return copyResult(result);
   }
 
   async placeCall(input: NewCall): Promise<PlaceCallOutcome> {
@@ -791,5 +832,13 @@ class RuntimeImpl implements Runtime {
       after = page[page.length - 1]!.id;
     }
     this.execute(effects);
+    // Series left without their next occurrence: one list, one load and one commit per page.
+    for (let after: string | undefined; ;) {
+      const page = await this.store.listSeriesWithoutNext(PAGE, after);
+      const ids = page.map((x) => x.id);
+      if (ids.length > 0) await this.unit({ series: ids }, ids, (u) => ids.forEach((id) => u.repairSeries(id)));
+      if (page.length < PAGE) break;
+      after = ids[ids.length - 1]!;
+    }
   }
 }

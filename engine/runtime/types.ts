@@ -16,9 +16,11 @@ import type {
   OccurrenceRecord,
   RefusalReason,
   RetryPolicy,
+  SeriesRecord,
   Store,
   Telephony,
 } from '../ports.js';
+import type { Recurrence } from '../time/recurrence.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 
@@ -82,6 +84,49 @@ export type OccurrencePatch = Partial<
   >
 >;
 
+/**
+ * A series to create or replace with {@link Runtime.saveSeries}: the rule and every field its
+ * occurrences copy. Missing optional fields take their defaults (not the stored values).
+ */
+export interface SeriesInput {
+  /** Defaults to a new id from the Ids port. The host uses its schedule's id. */
+  id?: string;
+  accountId: string;
+  phoneNumberId?: string | null;
+  /** E.164 number to call (and to text on fallback). */
+  to: string;
+  rule: Recurrence;
+  label?: string | null;
+  message?: string | null;
+  greetingName?: string | null;
+  voice?: string | null;
+  /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
+  policy?: RetryPolicy;
+  /** @defaultValue false */
+  smsFallback?: boolean;
+  /** @defaultValue false */
+  backupAlarm?: boolean;
+  /** False turns the series off: its pending occurrence is cancelled and no other is made. @defaultValue true */
+  enabled?: boolean;
+}
+
+/**
+ * What {@link Runtime.saveSeries} does to the series' current occurrence.
+ * - `'auto'` (default): the engine decides from the rule: the pending occurrence is moved to
+ *   the rule's first call after now (or cancelled when none remains; a new one is made when
+ *   none is stored); an occurrence already ringing or between attempts is left to finish.
+ * - `'keep'`: leave the current occurrence as it is (the next one follows the new rule).
+ * - `{ at }`: the current call rings at this instant (amend the pending one, or make one
+ *   with `occurrenceId`); `null`: no current call (cancel the pending one). Both refuse with
+ *   `occurrence_in_progress` when the current occurrence is no longer pending.
+ */
+export type SeriesNext = 'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
+
+/** Result of {@link Runtime.saveSeries} and {@link Runtime.skipNext}. */
+export type SaveSeriesResult =
+  | { ok: true; series: SeriesRecord; occurrence: OccurrenceRecord | null }
+  | { ok: false; code: 'occurrence_in_progress' | 'series_not_found' | 'not_recurring' };
+
 /** A standalone call (test or demo), placed now. */
 export interface NewCall {
   id?: string;
@@ -134,6 +179,18 @@ export interface Runtime {
   cancel(occurrenceId: string): Promise<CancelResult>;
   /** Changes a pending occurrence (instant, number, texts, policy) and re-arms it. */
   amend(occurrenceId: string, patch: OccurrencePatch): Promise<AmendResult>;
+  /**
+   * Creates or replaces a series and sets its current occurrence (see {@link SeriesNext}),
+   * in one unit of work. From then on the engine keeps one unfinished occurrence per active,
+   * enabled series: the unit that finishes or cancels it creates the next one, and start-up
+   * reconciliation repairs a series left without one.
+   */
+  saveSeries(input: SeriesInput, next?: SeriesNext): Promise<SaveSeriesResult>;
+  /**
+   * Skips the next call of a weekly series: its local date joins the skip dates and the
+   * pending occurrence moves to the following call, in one unit of work.
+   */
+  skipNext(seriesId: string): Promise<SaveSeriesResult>;
   /** Places a standalone test or demo call now (admission by the Accounts port). */
   placeCall(input: NewCall): Promise<PlaceCallOutcome>;
   /** Resolves when no effect, provider answer or event is in flight. */

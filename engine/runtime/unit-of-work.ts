@@ -28,7 +28,9 @@ import type { AttemptEvent, ClosingPhrase, KeypadKey } from '../machines/attempt
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';
 import type { AttemptOutcome, DueVerdict, OccurrenceEvent } from '../machines/occurrence.machine.js';
+import { nextAfterOccurrence, nextOccurrenceAfter, pruneSkipDates, type OccurrenceTime } from '../time/recurrence.js';
 import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
+import type { SaveSeriesResult, SeriesNext } from './types.js';
 import type { ResolvedRuntimeOptions } from './options.js';
 
 /** A row's wheel key after the unit of work: `at` null means nothing is due. */
@@ -357,7 +359,134 @@ export class UnitOfWork {
     o.status = r.value as OccurrenceStatus;
     this.touchOcc(o);
     for (const action of r.actions) this.occurrenceAction(o, action);
+    if (r.done && o.scheduleId !== null) this.advanceSeries(o);
     return r;
+  }
+
+  // ---- series ----------------------------------------------------------------------------
+
+  /**
+   * An occurrence of a series finished (or was cancelled): when it is the series' current
+   * one, the next occurrence is created in this same unit of work (strictly after it on
+   * another local date, never more than the late grace in the past), or the series is
+   * completed when its rule has no call left.
+   */
+  private advanceSeries(o: OccurrenceRecord): void {
+    const s = this.series(o.scheduleId!);
+    if (!s || s.status !== 'active' || !s.enabled || s.nextOccurrenceId !== o.id) return;
+    this.followWith(s, nextAfterOccurrence(s.rule, o.scheduledAt, this.now - this.deps.options.lateGraceMs));
+  }
+
+  /** Makes `time` the series' next occurrence, or completes the series when null. */
+  private followWith(
+    s: SeriesRecord,
+    time: { at: EpochMs; source: OccurrenceRecord['derivationSource'] } | null,
+    id?: string,
+  ): OccurrenceRecord | null {
+    this.touchSeries(s);
+    if (time === null) {
+      s.status = 'completed';
+      s.nextOccurrenceId = null;
+      return null;
+    }
+    const o = occurrenceOfSeries(s, time, id ?? this.deps.ids.uuid(), this.now, this.deps.options);
+    this.addOccurrence(o);
+    s.nextOccurrenceId = o.id;
+    return o;
+  }
+
+  /** The series' current occurrence when it is unfinished (and loaded). */
+  private currentOf(s: SeriesRecord | undefined): OccurrenceRecord | undefined {
+    const o = s?.nextOccurrenceId ? this.occurrence(s.nextOccurrenceId) : undefined;
+    return o && !isFinishedOccurrence(o.status) ? o : undefined;
+  }
+
+  /**
+   * Creates or replaces a series (`record` complete but for version and times) and sets its
+   * current occurrence as `next` says (see {@link SeriesNext}).
+   */
+  saveSeries(record: SeriesRecord, next: SeriesNext): SaveSeriesResult {
+    const existing = this.series(record.id);
+    const current = this.currentOf(existing);
+    const running = current !== undefined && current.status !== 'pending';
+    let want: { at: EpochMs; source: OccurrenceRecord['derivationSource'] } | null | 'keep';
+    let occurrenceId: string | undefined;
+    if (next === 'keep') want = 'keep';
+    else if (next === 'auto') {
+      const time = record.enabled ? nextOccurrenceAfter(record.rule, this.now) : null;
+      want = running ? 'keep' : time;
+    } else {
+      if (running) return { ok: false, code: 'occurrence_in_progress' };
+      want = next === null ? null : { at: next.at, source: next.source ?? record.rule.kind };
+      occurrenceId = next?.occurrenceId;
+    }
+    let s: SeriesRecord;
+    if (existing) {
+      Object.assign(existing, { ...record, version: existing.version, createdAt: existing.createdAt, nextOccurrenceId: null });
+      s = existing;
+      this.touchSeries(s);
+    } else {
+      s = { ...record, nextOccurrenceId: null, createdAt: this.now, updatedAt: this.now };
+      this.addSeries(s);
+    }
+    let occurrence: OccurrenceRecord | null = null;
+    if (want === 'keep') {
+      s.nextOccurrenceId = current?.id ?? null;
+      occurrence = current ?? null;
+    } else if (want === null) {
+      // The series no longer names it, so its cancellation does not make a next one.
+      if (current) this.cancel(current.id);
+    } else if (current) {
+      const fields = occurrenceOfSeries(s, want, current.id, this.now, this.deps.options);
+      this.amend(current.id, {
+        scheduledAt: fields.scheduledAt,
+        derivationSource: fields.derivationSource,
+        to: fields.to,
+        phoneNumberId: fields.phoneNumberId,
+        label: fields.label,
+        message: fields.message,
+        greetingName: fields.greetingName,
+        voice: fields.voice,
+        timezone: fields.timezone,
+        policy: fields.policy,
+        smsFallback: fields.smsFallback,
+        backupAlarm: fields.backupAlarm,
+      });
+      s.nextOccurrenceId = current.id;
+      occurrence = current;
+    } else {
+      occurrence = this.followWith(s, want, occurrenceId);
+    }
+    s.status = !s.enabled ? 'disabled' : s.nextOccurrenceId !== null ? 'active' : 'completed';
+    return { ok: true, series: s, occurrence };
+  }
+
+  /** Skips the next call of a weekly series (see Runtime.skipNext). */
+  skipNext(id: string): SaveSeriesResult {
+    const s = this.series(id);
+    if (!s) return { ok: false, code: 'series_not_found' };
+    if (s.rule.kind !== 'weekly') return { ok: false, code: 'not_recurring' };
+    const current = this.currentOf(s);
+    if (current && (current.status === 'dispatching' || current.status === 'calling')) return { ok: false, code: 'occurrence_in_progress' };
+    // The call to skip: the pending one, or the one after the call between attempts, or the next from now.
+    const after = !current ? this.now : current.status === 'pending' ? current.scheduledAt - 1 : current.scheduledAt;
+    const skipped = nextOccurrenceAfter(s.rule, after);
+    if (skipped === null) return { ok: true, series: s, occurrence: current ?? null };
+    const rule = pruneSkipDates({ ...s.rule, skipDates: [...s.rule.skipDates, skipped.date] }, this.now);
+    return this.saveSeries({ ...s, rule }, 'auto');
+  }
+
+  /**
+   * Start-up repair of a series left without an unfinished occurrence (a crash, or a series
+   * written without one): its next call after the last one, never more than the late grace
+   * in the past, or completed when none remains.
+   */
+  repairSeries(id: string): void {
+    const s = this.series(id);
+    if (!s || s.status !== 'active' || !s.enabled || this.currentOf(s)) return;
+    const last = s.nextOccurrenceId ? this.occurrence(s.nextOccurrenceId) : undefined;
+    const floor = this.now - this.deps.options.lateGraceMs;
+    this.followWith(s, last ? nextAfterOccurrence(s.rule, last.scheduledAt, floor) : nextOccurrenceAfter(s.rule, floor));
   }
 
   private sendAttempt(a: AttemptRecord, event: AttemptEvent): void {
@@ -530,6 +659,85 @@ export class UnitOfWork {
         throw new Error(`attempt action ${action.type} has no implementation`);
     }
   }
+}
+
+/** A new pending occurrence with every field set (what `Runtime.schedule` and series store). */
+export function pendingOccurrence(
+  f: Pick<
+    OccurrenceRecord,
+    | 'id'
+    | 'scheduleId'
+    | 'accountId'
+    | 'phoneNumberId'
+    | 'to'
+    | 'label'
+    | 'message'
+    | 'greetingName'
+    | 'voice'
+    | 'timezone'
+    | 'derivationSource'
+    | 'scheduledAt'
+    | 'policy'
+    | 'smsFallback'
+    | 'backupAlarm'
+  >,
+  now: EpochMs,
+  opt: ResolvedRuntimeOptions,
+): OccurrenceRecord {
+  return {
+    ...f,
+    policy: { ...f.policy, offsetsMinutes: [...f.policy.offsetsMinutes] },
+    status: 'pending',
+    outcomeReason: null,
+    attemptCount: 0,
+    snoozeCount: 0,
+    seriesBase: f.scheduledAt,
+    retryIndex: 0,
+    nextDueAt: f.scheduledAt,
+    liveAttemptId: null,
+    backupAlarmAt: f.backupAlarm ? f.scheduledAt + opt.backupAlarmDelaySeconds * 1000 : null,
+    reachedPerson: false,
+    reachedVoicemail: false,
+    missReason: null,
+    fallbackState: 'none',
+    dispatchedAt: null,
+    confirmedAt: null,
+    finishedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+}
+
+/** The occurrence of series `s` at `time`: everything copied from the series. */
+export function occurrenceOfSeries(
+  s: SeriesRecord,
+  time: { at: EpochMs; source: OccurrenceRecord['derivationSource'] },
+  id: string,
+  now: EpochMs,
+  opt: ResolvedRuntimeOptions,
+): OccurrenceRecord {
+  return pendingOccurrence(
+    {
+      id,
+      scheduleId: s.id,
+      accountId: s.accountId,
+      phoneNumberId: s.phoneNumberId,
+      to: s.to,
+      label: s.label,
+      message: s.message,
+      greetingName: s.greetingName,
+      voice: s.voice,
+      timezone: s.rule.timezone,
+      derivationSource: time.source,
+      scheduledAt: time.at,
+      policy: s.policy,
+      smsFallback: s.smsFallback,
+      backupAlarm: s.backupAlarm,
+    },
+    now,
+    opt,
+  );
 }
 
 /** The script of a wake-up attempt of `o` (key 2 offered while snoozes remain). */

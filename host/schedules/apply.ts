@@ -1,14 +1,10 @@
 /**
- * Saving a {@link SchedulePlan}, and deleting a schedule. The runtime's commands are
- * asynchronous units of work of their own, so the schedule row and the occurrence are two
- * commits, ordered so that neither a refusal nor a crash between them leaves a wrong state:
- *
- * - amend: the engine first (it refuses while the call is being placed: then nothing is
- *   written), then the row;
- * - schedule: the row first, naming the new occurrence (a crash before the occurrence is
- *   stored is repaired by the chain's start-up sweep, which stores a missing next occurrence);
- * - cancel: the row first, no longer naming the occurrence, so that the next-occurrence chain
- *   (`chain.ts`), which reacts to the cancellation, does not store a replacement of its own.
+ * Saving a {@link SchedulePlan}, and deleting a schedule. The schedule's rule is the engine's
+ * series (same id): `runtime.saveSeries` writes the series and applies the plan's action to
+ * its current occurrence (schedule, amend, cancel or keep) in one unit of work of the engine,
+ * which refuses when the call started meanwhile (then nothing is written). The host's row
+ * (display columns) is written after it. From then on the engine makes each next occurrence
+ * itself, in the unit of work that finishes the previous one.
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -22,10 +18,13 @@ import {
   updateSchedule,
   type Schedule,
 } from '../db/schedules.js';
+import { findAccountById } from '../db/accounts.js';
+import { getPhoneNumber } from '../db/phone-numbers.js';
 import { problem } from '../errors.js';
 import type { SchedulePlan } from './plan.js';
-import { IN_PROGRESS, occurrenceFields } from './rule.js';
+import { IN_PROGRESS } from './rule.js';
 import { storedOccurrence } from './plan.js';
+import { seriesInput, seriesNext } from './series.js';
 
 /** What saving needs. */
 export interface ApplyDeps {
@@ -33,36 +32,16 @@ export interface ApplyDeps {
   runtime: Runtime;
 }
 
+const IN_PROGRESS_DETAIL = 'The call is being placed now; change it once it has finished.';
+
 /** Writes the plan; returns the schedule as stored. */
 export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<Schedule> {
   const { db, runtime } = deps;
   const { after, action } = plan;
-  const writeRow = () => (plan.before ? updateSchedule(db, after) : insertSchedule(db, after));
-  switch (action.kind) {
-    case 'keep':
-      writeRow();
-      break;
-    case 'schedule':
-      writeRow();
-      await runtime.schedule({
-        id: action.id,
-        scheduleId: after.id,
-        accountId: after.accountId,
-        ...occurrenceFields(after, plan.account, plan.phone!, action.at),
-      });
-      break;
-    case 'amend': {
-      const r = await runtime.amend(plan.stored!.id, occurrenceFields(after, plan.account, plan.phone!, action.at));
-      // The call started between planning and saving: refuse rather than half-apply.
-      if (!r.ok) throw problem('occurrence_in_progress', { detail: 'The call is being placed now; change it once it has finished.' });
-      writeRow();
-      break;
-    }
-    case 'cancel':
-      writeRow();
-      await runtime.cancel(plan.stored!.id);
-      break;
-  }
+  const r = await runtime.saveSeries(seriesInput(after, plan.account, plan.phone), seriesNext(action));
+  if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
+  if (plan.before) updateSchedule(db, after);
+  else insertSchedule(db, after);
   return getSchedule(db, after.accountId, after.id)!;
 }
 
@@ -79,8 +58,13 @@ export async function deleteSchedule(deps: ApplyDeps, before: Schedule, now: Epo
   if (stored && IN_PROGRESS.has(stored.status)) {
     throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
   }
-  updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
+  const account = findAccountById(db, before.accountId)!;
+  const phone = before.phoneNumberId === null ? null : (getPhoneNumber(db, before.accountId, before.phoneNumberId) ?? null);
+  // Off first (no next occurrence is made from now on), then the unfinished one is cancelled.
+  const off = await runtime.saveSeries(seriesInput({ ...before, enabled: false }, account, phone), 'keep');
+  if (!off.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
   if (stored) await runtime.cancel(stored.id);
+  updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
   return db.transaction(() => {
     if (scheduleHasRung(db, before.id)) return 'kept' as const;
     deleteScheduleOccurrences(db, before.id);

@@ -3,16 +3,14 @@
  * delete, pause, resume, skip-next and upcoming. The test call lives in test-calls.ts.
  * Thin: the rules are in host/schedules/ (plan.ts checks, apply.ts saves, present.ts shows),
  * and each preview runs the same plan as its save without saving it.
- *
- * Registering this module also wires the next-occurrence chain to the runtime and runs the
- * startup sweep (host/schedules/chain.ts).
+ * Each schedule is an engine series (host/schedules/series.ts): the engine makes each next
+ * occurrence itself and repairs any series left without one at start.
  * @module
  */
 import type { AppDeps } from '../../deps.js';
 import { findAccountById, type Account } from '../../db/accounts.js';
 import { getSchedule, listSchedules, type Schedule, type ScheduleSource, type ScheduleStatus } from '../../db/schedules.js';
 import { applyPlan, deleteSchedule } from '../../schedules/apply.js';
-import { startScheduleChain } from '../../schedules/chain.js';
 import type { ScheduleInBody, SchedulePatchBody } from '../../schedules/input.js';
 import { planChange, planCreate, type PlanContext } from '../../schedules/plan.js';
 import { planPause, planResume, planSkipNext } from '../../schedules/actions.js';
@@ -29,7 +27,6 @@ const SOURCE: Record<Principal['credential'], ScheduleSource> = { api_key: 'api'
 /** Registers the schedule operations. */
 export function register(routes: Routes, deps: AppDeps): void {
   const { db, clock, runtime } = deps;
-  startScheduleChain({ db, clock, runtime, logger: deps.logger, newId: () => deps.ids.uuid() });
 
   const account = (p: Principal): Account => {
     const a = findAccountById(db, p.accountId);

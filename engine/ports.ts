@@ -61,7 +61,7 @@ export type CallEndReason =
   | 'no_answer' // rang out or hit the ring timeout
   | 'busy'
   | 'failed' // the provider could not connect the call
-  | 'canceled'; // hung up by us before it was answered
+  | 'cancelled'; // hung up by us before it was answered
 
 /** What the call says. The provider speaks it and gathers one keypad digit where asked. */
 export type CallScript =
@@ -228,7 +228,7 @@ export type AttemptKind = 'first' | 'retry' | 'snooze' | 'test' | 'demo';
  * `requested` (intent stored, provider being asked or accepted and not yet ringing),
  * `ringing`, `answered`; then terminal: `confirmed` (1), `snoozed` (2), `stopped` (9),
  * `no_input` (answered, no valid key), `voicemail` (a machine answered), `no_answer`,
- * `busy`, `failed` (provider refused or failed), `canceled` (hung up by us, e.g. cancel).
+ * `busy`, `failed` (provider refused or failed), `cancelled` (hung up by us, e.g. cancel).
  */
 export type AttemptStatus =
   | 'scheduled'
@@ -243,7 +243,7 @@ export type AttemptStatus =
   | 'no_answer'
   | 'busy'
   | 'failed'
-  | 'canceled';
+  | 'cancelled';
 
 /**
  * Retry policy of one occurrence, copied from its schedule (or the account default) when

@@ -354,12 +354,7 @@ class RuntimeImpl implements Runtime {
   }
 
   private checkPolicy(p: RetryPolicy): RetryPolicy {
-    return resolveRetryPolicy({
-      max_snoozes: p.maxSnoozes,
-      offsets_minutes: p.offsetsMinutes,
-      ring_timeout_seconds: p.ringTimeoutSeconds,
-      snooze_minutes: p.snoozeMinutes,
-    });
+    return resolveRetryPolicy(p, { path: 'policy' });
   }
 
   // ---- units of work -----------------------------------------------------------------------

@@ -24,11 +24,12 @@ import type {
   PlaceCallResult,
   SendResult,
 } from '../ports.js';
-import type { AttemptEvent, ClosingPhrase, KeypadKey } from '../machines/attempt.machine.js';
+import type { AttemptActionName, AttemptEvent, ClosingPhrase, KeypadKey } from '../machines/attempt.machine.js';
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';
-import type { AttemptOutcome, DueVerdict, OccurrenceEvent } from '../machines/occurrence.machine.js';
+import type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent } from '../machines/occurrence.machine.js';
 import { nextAfterOccurrence, nextOccurrenceAfter, pruneSkipDates, type OccurrenceTime } from '../time/recurrence.js';
+import { isFinishedOccurrence, isTerminalAttempt } from '../machines/status.js';
 import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
 import type { SaveSeriesResult, SeriesNext } from './types.js';
 import type { ResolvedRuntimeOptions } from './options.js';
@@ -64,19 +65,6 @@ function slot<R extends { version: number }>(rec: R, from: string | null): Slot<
   return { rec, version: rec.version, dirty: false, from };
 }
 
-const TERMINAL_ATTEMPT = new Set<AttemptStatus>([
-  'confirmed',
-  'snoozed',
-  'stopped',
-  'no_input',
-  'voicemail',
-  'no_answer',
-  'busy',
-  'failed',
-  'canceled',
-]);
-
-/** True when the attempt status is final. */
 /**
  * A new attempt row in status `requested` (its intent, stored before the provider is asked),
  * with the attempt id as idempotency key and every progress field still empty.
@@ -108,14 +96,7 @@ export function requestedAttempt(
   };
 }
 
-export function isTerminalAttempt(status: AttemptStatus): boolean {
-  return TERMINAL_ATTEMPT.has(status);
-}
-
-/** True when the occurrence status is final (confirmed, missed, failed, cancelled, unconfirmed). */
-export function isFinishedOccurrence(status: OccurrenceStatus): boolean {
-  return status === 'confirmed' || status === 'missed' || status === 'failed' || status === 'cancelled' || status === 'unconfirmed';
-}
+export { isFinishedOccurrence, isTerminalAttempt };
 
 function keyOf(digits: string): KeypadKey {
   const d = digits.charAt(0);
@@ -513,152 +494,147 @@ export class UnitOfWork {
     this.sendAttempt(a, { type: 'TIMEOUT' });
   }
 
-  private occurrenceAction(o: OccurrenceRecord, action: StepAction): void {
-    const { now } = this;
-    const opt = this.deps.options;
-    switch (action.type) {
-      case 'startAttempt': {
-        const id = this.deps.ids.uuid();
-        const kind = this.nextKind(o);
-        const a = requestedAttempt({
-          id,
-          occurrenceId: o.id,
-          accountId: o.accountId,
-          phoneNumberId: o.phoneNumberId,
-          kind,
-          n: o.attemptCount + 1,
-          to: o.to,
-          dueAt: o.nextDueAt ?? now,
-          ringTimeoutSeconds: o.policy.ringTimeoutSeconds,
-          now,
-        });
-        o.attemptCount++;
-        o.dispatchedAt ??= now;
-        o.liveAttemptId = id;
-        this.att.set(id, { rec: a, version: null, dirty: true, from: null });
-        this.enterInitial(a);
-        this.effects.push({
-          type: 'PlaceCall',
-          attemptId: id,
-          request: { idempotencyKey: id, to: o.to, script: wakeUpScript(o), ringTimeoutSeconds: o.policy.ringTimeoutSeconds },
-        });
-        break;
-      }
-      case 'scheduleRetry': {
-        o.retryIndex++;
-        const at = o.seriesBase + o.policy.offsetsMinutes[o.retryIndex - 1]! * 60_000;
-        o.nextDueAt = Math.max(at, now);
-        o.liveAttemptId = null;
-        break;
-      }
-      case 'scheduleSnooze': {
-        o.snoozeCount++;
-        const at = now + o.policy.snoozeMinutes * 60_000;
-        o.seriesBase = at;
-        o.retryIndex = 0;
-        o.nextDueAt = at;
-        o.liveAttemptId = null;
-        if (o.backupAlarm) o.backupAlarmAt = at + opt.backupAlarmDelaySeconds * 1000;
-        break;
-      }
-      case 'finish': {
-        const reason = (action.params as { reason: OccurrenceRecord['outcomeReason'] }).reason;
-        o.outcomeReason = reason;
-        o.finishedAt = now;
-        o.nextDueAt = null;
-        o.liveAttemptId = null;
-        if (reason === 'confirmed') o.confirmedAt = now;
-        break;
-      }
-      case 'sendFallback':
-        o.fallbackState = 'pending';
-        this.effects.push(fallbackEffect(o, opt));
-        break;
-      case 'cancelAttempt': {
-        const a = o.liveAttemptId === null ? undefined : this.attempt(o.liveAttemptId);
-        if (a) this.sendAttempt(a, { type: 'CANCEL' });
-        break;
-      }
-      case 'timeoutAttempt': {
-        const a = o.liveAttemptId === null ? undefined : this.attempt(o.liveAttemptId);
-        if (a) this.timeout(a);
-        // A live status without its attempt cannot progress: end the attempt as failed.
-        else this.sendOccurrence(o, { type: 'ATTEMPT_ENDED', outcome: 'failed' });
-        break;
-      }
-      case 'rearm':
-        o.seriesBase = o.scheduledAt;
-        o.retryIndex = 0;
-        o.nextDueAt = o.scheduledAt;
-        o.backupAlarmAt = o.backupAlarm ? o.scheduledAt + opt.backupAlarmDelaySeconds * 1000 : null;
-        break;
-      default:
-        throw new Error(`occurrence action ${action.type} has no implementation`);
-    }
+  private occurrenceAction(o: OccurrenceRecord, action: StepAction<OccurrenceActionName>): void {
+    this.occurrenceActions[action.type](o, action.params);
   }
 
-  private attemptAction(a: AttemptRecord, o: OccurrenceRecord | undefined, action: StepAction): void {
-    const opt = this.deps.options;
-    switch (action.type) {
-      case 'armWatchdog': {
-        const ring = a.ringTimeoutSeconds * 1000;
-        const deadline =
-          a.status === 'requested'
-            ? (a.requestedAt ?? this.now) + ring + opt.setupGraceSeconds * 1000
-            : a.status === 'ringing'
-              ? (a.ringingAt ?? this.now) + ring + opt.ringGraceSeconds * 1000
-              : (a.answeredAt ?? this.now) + opt.maxTalkSeconds * 1000;
-        a.deadlineAt = deadline;
-        if (o && o.liveAttemptId === a.id) {
-          o.nextDueAt = deadline;
-          this.touchOcc(o);
-        }
-        break;
-      }
-      case 'disarmWatchdog':
-        a.deadlineAt = null;
-        break;
-      case 'reportLive':
-        if (o && o.liveAttemptId === a.id) this.sendOccurrence(o, { type: 'ATTEMPT_LIVE' });
-        break;
-      case 'reportOutcome': {
-        if (!o || o.liveAttemptId !== a.id) break;
-        const outcome = (action.params as { outcome: AttemptOutcome }).outcome;
-        // Facts first (what happened), then the occurrence decides.
-        if (outcome === 'no_input' || outcome === 'snooze_refused') o.reachedPerson = true;
-        if (outcome === 'voicemail') o.reachedVoicemail = true;
-        if (outcome === 'no_answer' || outcome === 'busy') o.missReason = outcome;
-        this.touchOcc(o);
-        this.sendOccurrence(o, { type: 'ATTEMPT_ENDED', outcome });
-        break;
-      }
-      case 'hangUp': {
-        const phrase = (action.params as { phrase: ClosingPhrase | null }).phrase;
-        this.effects.push({
-          type: 'HangUp',
-          attemptId: a.id,
-          callId: a.providerCallId,
-          ...(phrase ? { say: opt.phrases[phrase] } : {}),
-        });
-        break;
-      }
-      case 'stopCalls': {
-        const request = {
-          accountId: a.accountId,
-          phoneNumberId: a.phoneNumberId,
-          to: a.to,
-          occurrenceId: a.occurrenceId,
-          attemptId: a.id,
-          at: this.now,
-        };
-        this.deps.accounts?.stopCalls(request);
-        this.effects.push({ type: 'StopCalls', request });
-        break;
-      }
-      default:
-        throw new Error(`attempt action ${action.type} has no implementation`);
-    }
+  private attemptAction(a: AttemptRecord, o: OccurrenceRecord | undefined, action: StepAction<AttemptActionName>): void {
+    this.attemptActions[action.type](a, o, action.params);
   }
+
+  /**
+   * The runtime's implementation of every action the occurrence machine names. A table keyed
+   * by the machine's own action names: the compiler refuses a missing or unknown one.
+   */
+  private readonly occurrenceActions: { [K in OccurrenceActionName]: (o: OccurrenceRecord, params: StepAction['params']) => void } = {
+    startAttempt: (o) => {
+      const { now } = this;
+      const id = this.deps.ids.uuid();
+      const a = requestedAttempt({
+        id,
+        occurrenceId: o.id,
+        accountId: o.accountId,
+        phoneNumberId: o.phoneNumberId,
+        kind: this.nextKind(o),
+        n: o.attemptCount + 1,
+        to: o.to,
+        dueAt: o.nextDueAt ?? now,
+        ringTimeoutSeconds: o.policy.ringTimeoutSeconds,
+        now,
+      });
+      o.attemptCount++;
+      o.dispatchedAt ??= now;
+      o.liveAttemptId = id;
+      this.att.set(id, { rec: a, version: null, dirty: true, from: null });
+      this.enterInitial(a);
+      this.effects.push({
+        type: 'PlaceCall',
+        attemptId: id,
+        request: { idempotencyKey: id, to: o.to, script: wakeUpScript(o), ringTimeoutSeconds: o.policy.ringTimeoutSeconds },
+      });
+    },
+    scheduleRetry: (o) => {
+      o.retryIndex++;
+      const at = o.seriesBase + o.policy.offsetsMinutes[o.retryIndex - 1]! * 60_000;
+      o.nextDueAt = Math.max(at, this.now);
+      o.liveAttemptId = null;
+    },
+    scheduleSnooze: (o) => {
+      o.snoozeCount++;
+      const at = this.now + o.policy.snoozeMinutes * 60_000;
+      o.seriesBase = at;
+      o.retryIndex = 0;
+      o.nextDueAt = at;
+      o.liveAttemptId = null;
+      if (o.backupAlarm) o.backupAlarmAt = at + this.deps.options.backupAlarmDelaySeconds * 1000;
+    },
+    finish: (o, params) => {
+      const reason = (params as { reason: OccurrenceRecord['outcomeReason'] }).reason;
+      o.outcomeReason = reason;
+      o.finishedAt = this.now;
+      o.nextDueAt = null;
+      o.liveAttemptId = null;
+      if (reason === 'confirmed') o.confirmedAt = this.now;
+    },
+    sendFallback: (o) => {
+      o.fallbackState = 'pending';
+      this.effects.push(fallbackEffect(o, this.deps.options));
+    },
+    cancelAttempt: (o) => {
+      const a = o.liveAttemptId === null ? undefined : this.attempt(o.liveAttemptId);
+      if (a) this.sendAttempt(a, { type: 'CANCEL' });
+    },
+    timeoutAttempt: (o) => {
+      const a = o.liveAttemptId === null ? undefined : this.attempt(o.liveAttemptId);
+      if (a) this.timeout(a);
+      // A live status without its attempt cannot progress: end the attempt as failed.
+      else this.sendOccurrence(o, { type: 'ATTEMPT_ENDED', outcome: 'failed' });
+    },
+    rearm: (o) => {
+      o.seriesBase = o.scheduledAt;
+      o.retryIndex = 0;
+      o.nextDueAt = o.scheduledAt;
+      o.backupAlarmAt = o.backupAlarm ? o.scheduledAt + this.deps.options.backupAlarmDelaySeconds * 1000 : null;
+    },
+  };
+
+  /** The runtime's implementation of every action the attempt machine names (see above). */
+  private readonly attemptActions: {
+    [K in AttemptActionName]: (a: AttemptRecord, o: OccurrenceRecord | undefined, params: StepAction['params']) => void;
+  } = {
+    armWatchdog: (a, o) => {
+      const opt = this.deps.options;
+      const ring = a.ringTimeoutSeconds * 1000;
+      const deadline =
+        a.status === 'requested'
+          ? (a.requestedAt ?? this.now) + ring + opt.setupGraceSeconds * 1000
+          : a.status === 'ringing'
+            ? (a.ringingAt ?? this.now) + ring + opt.ringGraceSeconds * 1000
+            : (a.answeredAt ?? this.now) + opt.maxTalkSeconds * 1000;
+      a.deadlineAt = deadline;
+      if (o && o.liveAttemptId === a.id) {
+        o.nextDueAt = deadline;
+        this.touchOcc(o);
+      }
+    },
+    disarmWatchdog: (a) => {
+      a.deadlineAt = null;
+    },
+    reportLive: (a, o) => {
+      if (o && o.liveAttemptId === a.id) this.sendOccurrence(o, { type: 'ATTEMPT_LIVE' });
+    },
+    reportOutcome: (a, o, params) => {
+      if (!o || o.liveAttemptId !== a.id) return;
+      const outcome = (params as { outcome: AttemptOutcome }).outcome;
+      // Facts first (what happened), then the occurrence decides.
+      if (outcome === 'no_input' || outcome === 'snooze_refused') o.reachedPerson = true;
+      if (outcome === 'voicemail') o.reachedVoicemail = true;
+      if (outcome === 'no_answer' || outcome === 'busy') o.missReason = outcome;
+      this.touchOcc(o);
+      this.sendOccurrence(o, { type: 'ATTEMPT_ENDED', outcome });
+    },
+    hangUp: (a, _o, params) => {
+      const phrase = (params as { phrase: ClosingPhrase | null }).phrase;
+      this.effects.push({
+        type: 'HangUp',
+        attemptId: a.id,
+        callId: a.providerCallId,
+        ...(phrase ? { say: this.deps.options.phrases[phrase] } : {}),
+      });
+    },
+    stopCalls: (a) => {
+      const request = {
+        accountId: a.accountId,
+        phoneNumberId: a.phoneNumberId,
+        to: a.to,
+        occurrenceId: a.occurrenceId,
+        attemptId: a.id,
+        at: this.now,
+      };
+      this.deps.accounts?.stopCalls(request);
+      this.effects.push({ type: 'StopCalls', request });
+    },
+  };
 }
 
 /** A new pending occurrence with every field set (what `Runtime.schedule` and series store). */

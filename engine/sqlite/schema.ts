@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS attempts (
   n                     INTEGER NOT NULL,
   status                TEXT NOT NULL CHECK (status IN ('scheduled', 'requested', 'ringing', 'answered',
                           'confirmed', 'snoozed', 'stopped', 'no_input', 'voicemail', 'no_answer', 'busy',
-                          'failed', 'canceled')),
+                          'failed', 'cancelled')),
   to_e164               TEXT NOT NULL,
   due_at                INTEGER NOT NULL,
   created_at            INTEGER NOT NULL,
@@ -96,6 +96,8 @@ CREATE INDEX IF NOT EXISTS attempts_account ON attempts (account_id, created_at)
 -- Reconciliation at start: intent stored, provider's acceptance not.
 CREATE INDEX IF NOT EXISTS attempts_unacknowledged ON attempts (id) WHERE status = 'requested' AND provider_call_id IS NULL;
 -- Refill of the timer wheel: standalone calls' watchdogs.
+CREATE INDEX IF NOT EXISTS attempts_live_test ON attempts (phone_number_id)
+  WHERE occurrence_id IS NULL AND status IN ('requested', 'ringing', 'answered');
 CREATE INDEX IF NOT EXISTS attempts_standalone_due ON attempts (deadline_at, id) WHERE occurrence_id IS NULL AND deadline_at IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS series (

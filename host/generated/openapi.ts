@@ -642,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a call
-         * @description pending, dispatching, calling or waiting (between attempts: its remaining retries and snoozes are dropped): becomes cancelled (outcome_reason cancelled); a call ringing now is hung up (attempt status canceled). Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged: the chain stores its next call (a recurring call rings again on a later date; a one-off becomes completed).
+         * @description pending, dispatching, calling or waiting (between attempts: its remaining retries and snoozes are dropped): becomes cancelled (outcome_reason cancelled); a call ringing now is hung up (attempt status cancelled). Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged: the engine stores its next call in the same unit of work (a recurring call rings again on a later date; a one-off becomes completed).
          */
         post: operations["cancelOccurrence"];
         delete?: never;
@@ -1955,7 +1955,7 @@ export interface components {
              * @description The attempt status (as Attempt.status).
              * @enum {string}
              */
-            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
+            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "cancelled";
             /** @enum {string} */
             state: "calling" | "ringing" | "answered" | "confirmed" | "stopped" | "unconfirmed" | "missed" | "not_placed" | "failed";
             live: boolean;
@@ -2053,10 +2053,10 @@ export interface components {
             /** @description 1-based number of the attempt within its occurrence (1 for standalone calls). */
             n: number;
             /**
-             * @description scheduled (due later; reserved: this server creates an attempt when it is due, so it does not show it), requested (intent stored, provider being asked or accepted and not yet ringing), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off, number blocked), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), canceled (hung up by the service, e.g. the occurrence was cancelled).
+             * @description scheduled (due later; reserved: this server creates an attempt when it is due, so it does not show it), requested (intent stored, provider being asked or accepted and not yet ringing), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off, number blocked), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), cancelled (hung up by the service, e.g. the occurrence was cancelled; spelled like the occurrence status).
              * @enum {string}
              */
-            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
+            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "cancelled";
             /** @description Still in progress: requested, ringing or answered. */
             live: boolean;
             /** @example +1 ••••••0123 */

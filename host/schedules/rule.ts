@@ -5,6 +5,8 @@
  */
 import {
   DEFAULT_RETRY_POLICY,
+  UNFINISHED_OCCURRENCE_STATUSES,
+  IN_PROGRESS_OCCURRENCE_STATUSES,
   nextAfterOccurrence as engineNextAfter,
   nextOccurrenceAfter,
   type EpochMs,
@@ -19,10 +21,10 @@ import type { Account, StoredRetryPolicy } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import type { ScheduleWrite } from '../db/schedules.js';
 
-/** Occurrence statuses that are not finished. */
-export const UNFINISHED: ReadonlySet<OccurrenceRecord['status']> = new Set(['pending', 'dispatching', 'calling', 'waiting']);
-/** Statuses in which a call is being placed or rings: edits answer 409 occurrence_in_progress. */
-export const IN_PROGRESS: ReadonlySet<OccurrenceRecord['status']> = new Set(['dispatching', 'calling']);
+/** Occurrence statuses that are not finished (derived from the engine's machine). */
+export const UNFINISHED: ReadonlySet<OccurrenceRecord['status']> = UNFINISHED_OCCURRENCE_STATUSES;
+/** Statuses in which a call is being placed or rings: edits answer 409 occurrence_in_progress (the machine's `inProgress` tag). */
+export const IN_PROGRESS: ReadonlySet<OccurrenceRecord['status']> = IN_PROGRESS_OCCURRENCE_STATUSES;
 
 /** The rule of a stored (or planned) schedule. */
 export function ruleOf(

@@ -353,7 +353,7 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
     assert.ok(r.ok);
     await h.at(T0 + MIN);
     const [a] = await h.attempts(o.id);
-    assert.equal(a!.status, 'canceled');
+    assert.equal(a!.status, 'cancelled');
     assert.equal(a!.endedAt, T0 + 3000);
     assert.equal(h.phones.calls[0]!.state, 'ended');
     assert.equal(h.phones.calls[0]!.events.at(-1)!.type, 'call.ended');
@@ -382,7 +382,7 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
     release();
     await advancing;
     await h2.at(T0 + MIN);
-    assert.equal((await h2.attempts(o.id))[0]!.status, 'canceled');
+    assert.equal((await h2.attempts(o.id))[0]!.status, 'cancelled');
     assert.equal(h2.phones.calls.length, 1);
     assert.equal(h2.phones.calls[0]!.state, 'ended');
     assert.notEqual(h2.phones.calls[0]!.hungUpWith, null);
@@ -472,7 +472,7 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
     const h = await harness();
     await assert.rejects(
       () => h.schedule({ policy: { maxSnoozes: 2, offsetsMinutes: [10, 5], ringTimeoutSeconds: 45, snoozeMinutes: 9 } }),
-      (err: { code?: string; field?: string }) => err.code === 'invalid_retry_policy' && err.field === 'retry_policy.offsets_minutes.1',
+      (err: { code?: string; field?: string }) => err.code === 'invalid_retry_policy' && err.field === 'policy.offsetsMinutes.1',
     );
   });
 });

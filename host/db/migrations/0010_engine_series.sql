@@ -4,13 +4,59 @@
 --
 -- - `version` on occurrences and attempts: bumped by every commit; a commit carrying an older
 --   version is refused (also the fencing value of a leased claim on a shared database).
+-- - One spelling: an attempt hung up by us is `cancelled` (was `canceled`), like an
+--   occurrence. The attempts table is rebuilt for its CHECK constraint; stored rows migrate.
 -- - `series`: the engine's record of a schedule's rule, with the same id as the host's
 --   `schedules` row (whose display columns stay host-side). The engine keeps one unfinished
 --   occurrence per active, enabled series (next_occurrence_id) and creates the following one
 --   in the unit of work that finishes the previous one.
 
 ALTER TABLE occurrences ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE attempts ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+
+CREATE TABLE attempts_0010 (
+  id                    TEXT PRIMARY KEY,           -- also the idempotency key sent to the provider
+  occurrence_id         TEXT REFERENCES occurrences(id) ON DELETE CASCADE,  -- NULL: standalone test/demo call
+  account_id            TEXT,
+  phone_number_id       TEXT,
+  kind                  TEXT NOT NULL CHECK (kind IN ('first', 'retry', 'snooze', 'test', 'demo')),
+  n                     INTEGER NOT NULL,
+  status                TEXT NOT NULL CHECK (status IN ('scheduled', 'requested', 'ringing', 'answered',
+                          'confirmed', 'snoozed', 'stopped', 'no_input', 'voicemail', 'no_answer', 'busy',
+                          'failed', 'cancelled')),
+  to_e164               TEXT NOT NULL,
+  due_at                INTEGER NOT NULL,
+  created_at            INTEGER NOT NULL,
+  requested_at          INTEGER,
+  ringing_at            INTEGER,
+  answered_at           INTEGER,
+  ended_at              INTEGER,
+  answered_by           TEXT CHECK (answered_by IN ('person', 'machine')),
+  digits                TEXT,
+  duration_seconds      INTEGER,
+  error_code            TEXT,
+  provider_call_id      TEXT,
+  idempotency_key       TEXT NOT NULL,
+  ring_timeout_seconds  INTEGER NOT NULL,
+  deadline_at           INTEGER,                     -- watchdog; NULL once terminal
+  script                TEXT,                        -- JSON CallScript, standalone calls only
+  updated_at            INTEGER NOT NULL,
+  version               INTEGER NOT NULL DEFAULT 1
+) STRICT;
+
+INSERT INTO attempts_0010 (id, occurrence_id, account_id, phone_number_id, kind, n, status, to_e164, due_at, created_at, requested_at, ringing_at, answered_at, ended_at, answered_by, digits, duration_seconds, error_code, provider_call_id, idempotency_key, ring_timeout_seconds, deadline_at, script, updated_at, version)
+  SELECT id, occurrence_id, account_id, phone_number_id, kind, n, CASE status WHEN 'canceled' THEN 'cancelled' ELSE status END, to_e164, due_at, created_at, requested_at, ringing_at, answered_at, ended_at, answered_by, digits, duration_seconds, error_code, provider_call_id, idempotency_key, ring_timeout_seconds, deadline_at, script, updated_at, 1 FROM attempts;
+DROP TABLE attempts;
+ALTER TABLE attempts_0010 RENAME TO attempts;
+CREATE INDEX attempts_occurrence ON attempts (occurrence_id, n);
+-- GET /calls: newest first per account.
+CREATE INDEX attempts_account ON attempts (account_id, created_at);
+-- Reconciliation at start: intent stored, provider's acceptance not.
+CREATE INDEX attempts_unacknowledged ON attempts (id) WHERE status = 'requested' AND provider_call_id IS NULL;
+-- Refill of the timer wheel: standalone calls' watchdogs.
+CREATE INDEX attempts_standalone_due ON attempts (deadline_at, id) WHERE occurrence_id IS NULL AND deadline_at IS NOT NULL;
+-- From 0005: a standalone test call still live, per number.
+CREATE INDEX attempts_live_test ON attempts (phone_number_id)
+  WHERE occurrence_id IS NULL AND status IN ('requested', 'ringing', 'answered');
 
 CREATE TABLE series (
   id                  TEXT PRIMARY KEY,

@@ -28,7 +28,7 @@ import type { AttemptActionName, AttemptEvent, ClosingPhrase, KeypadKey } from '
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';
 import type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent } from '../machines/occurrence.machine.js';
-import { nextAfterOccurrence, nextOccurrenceAfter, pruneSkipDates, type OccurrenceTime } from '../time/recurrence.js';
+import { nextAfterOccurrence, nextOccurrenceAfter, pruneSkipDates } from '../time/recurrence.js';
 import { isFinishedOccurrence, isTerminalAttempt } from '../machines/status.js';
 import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
 import type { SaveSeriesResult, SeriesNext } from './types.js';

@@ -1,6 +1,6 @@
 /**
  * Conformance suites and test helpers for embedders and adapter authors:
- * `import { runStoreConformance } from 'wakeup/engine/testing'`.
+ * `import { runStoreConformance } from '@wakeup/engine/testing'`.
  * This entry imports `node:test`; never import it from production code. The in-process
  * stand-ins (VirtualClock, MemoryStore, MemoryTelephony) are in `engine/sim`.
  * @module

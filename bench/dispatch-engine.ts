@@ -99,6 +99,8 @@ function pendingRow(id: string, at: number, now: number): OccurrenceRecord {
     createdAt: now,
     updatedAt: now,
     version: 1,
+    localDate: null,
+    tzdataVersion: null,
   };
 }
 

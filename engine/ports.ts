@@ -328,6 +328,14 @@ export interface OccurrenceRecord {
   updatedAt: EpochMs;
   /** Optimistic concurrency (see {@link Store.commit}); 1 when inserted. */
   version: number;
+  /** The local date (`YYYY-MM-DD`, in `timezone`) a series' rule produced this occurrence for; null without a wall time. */
+  localDate: string | null;
+  /**
+   * The zone rules' version (tzdata release) `scheduledAt` was resolved under, for an
+   * occurrence derived from a wall time; null otherwise (an instant, or no series). When the
+   * rules change, pending occurrences of another version are resolved again.
+   */
+  tzdataVersion: string | null;
 }
 
 /**
@@ -535,6 +543,11 @@ export interface Store {
   listUnacknowledgedAttempts(limit: number, afterId?: string): Promise<AttemptRecord[]>;
   /** The attempts of one occurrence, by `n` ascending (for embedders and tests; the runtime does not need it). */
   listAttempts(occurrenceId: string): Promise<AttemptRecord[]>;
+  /**
+   * Pending occurrences resolved from a wall time under zone rules other than `version`
+   * (`tzdataVersion` not null and different), by id: re-resolved when the rules change.
+   */
+  listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]>;
   /** Occurrences whose fallback text is decided but not known sent (`fallbackState` 'pending'), by id. */
   listPendingFallbacks(limit: number, afterId?: string): Promise<OccurrenceRecord[]>;
   /**

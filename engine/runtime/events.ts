@@ -21,6 +21,11 @@ export interface RuntimeEventMap {
   'timer:late': { expectedAt: number; now: number };
   /** The store refused a unit's commit because rows changed since they were loaded; `willRetry`: computed again from a fresh load. */
   'store:conflict': { conflicts: RowRef[]; willRetry: boolean };
+  /**
+   * The zone rules changed (a new tzdata `version`) and a pending occurrence resolved under
+   * the old ones moved from `from` to its `occurrence.scheduledAt`; `notice` says so in a sentence.
+   */
+  'occurrence:reresolved': { occurrence: OccurrenceRecord; from: number; version: string; notice: string };
   /** Work failed inside the runtime; the entry is retried after a pause. */
   'runtime:error': { error: unknown; where: string };
 }

@@ -22,6 +22,8 @@ export interface ReconcileDeps {
   store: Store;
   options: ResolvedRuntimeOptions;
   runner: EffectRunner;
+  /** Re-resolves pending occurrences resolved under other zone rules. */
+  rulesChanged(): Promise<number>;
   unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function reconcile(d: ReconcileDeps): Promise<void> {
     after = page[page.length - 1]!.id;
   }
   d.runner.execute(effects);
+  await d.rulesChanged();
   for (let after: string | undefined; ;) {
     const page = await d.store.listSeriesWithoutNext(PAGE, after);
     const ids = page.map((x) => x.id);

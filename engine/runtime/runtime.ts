@@ -52,6 +52,8 @@ import type {
 } from './types.js';
 import { isFinishedOccurrence, pendingOccurrence, requestedAttempt, UnitOfWork, type StatusChange } from './unit-of-work.js';
 import { UnitSizer } from './unit-sizer.js';
+import { localTimeAt } from '../time/wall-time.js';
+import { zoneRulesVersion } from '../time/zone-rules.js';
 
 /** Times a unit of work is computed again after the store refused its commit (a row changed meanwhile). */
 const CONFLICT_RETRIES = 5;
@@ -151,7 +153,13 @@ class RuntimeImpl implements Runtime {
     this.stopped = false;
     this.runner.start();
     this.deps.telephony.onEvent((event) => (this.stopped ? undefined : this.inbox.add({ type: 'telephony', event })));
-    await reconcile({ store: this.store, options: this.options, runner: this.runner, unit: this.unit.bind(this) });
+    await reconcile({
+      store: this.store,
+      options: this.options,
+      runner: this.runner,
+      rulesChanged: () => this.rulesChanged(),
+      unit: this.unit.bind(this),
+    });
     await this.horizon.refill(this.clock.now());
     this.loop.start();
   }
@@ -277,6 +285,39 @@ class RuntimeImpl implements Runtime {
       result = u.skipNext(seriesId);
     });
     return copyResult(result);
+  }
+
+  async rulesChanged(): Promise<number> {
+    const version = zoneRulesVersion();
+    let moved = 0;
+    for (let after: string | undefined; ;) {
+      const page = await this.store.listStaleZoneOccurrences(version, 500, after);
+      const ids = page.map((o) => o.id);
+      let moves: { occurrence: OccurrenceRecord; from: number }[] = [];
+      if (ids.length > 0) {
+        await this.unit({ occurrences: ids }, ids, (u) => {
+          moves = [];
+          for (const id of ids) {
+            const m = u.reresolve(id, version);
+            if (m) moves.push(m);
+          }
+        });
+      }
+      for (const { occurrence: o, from } of moves) {
+        moved++;
+        const zone = o.timezone ?? 'UTC';
+        const local = localTimeAt(zone, o.scheduledAt);
+        const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
+        this.events.emit('occurrence:reresolved', {
+          occurrence: cloneOccurrence(o),
+          from,
+          version,
+          notice: `The time-zone rules for ${zone} changed (tzdata ${version}): the call of ${o.localDate} at ${local.time} now rings at ${iso(o.scheduledAt)} instead of ${iso(from)}.`,
+        });
+      }
+      if (page.length < 500) return moved;
+      after = ids[ids.length - 1]!;
+    }
   }
 
   async placeCall(input: NewCall): Promise<PlaceCallOutcome> {

@@ -81,6 +81,8 @@ export type OccurrencePatch = Partial<
     | 'policy'
     | 'smsFallback'
     | 'backupAlarm'
+    | 'localDate'
+    | 'tzdataVersion'
   >
 >;
 
@@ -191,6 +193,13 @@ export interface Runtime {
    * pending occurrence moves to the following call, in one unit of work.
    */
   skipNext(seriesId: string): Promise<SaveSeriesResult>;
+  /**
+   * The zone rules changed (see `useZoneRulesSource`): pending occurrences resolved under
+   * another version are resolved again from their series' wall time, each with an
+   * `occurrence:reresolved` notice; occurrences being placed, ringing or between attempts are
+   * never moved. Also done at `start()`. Resolves to the number of occurrences moved.
+   */
+  rulesChanged(): Promise<number>;
   /** Places a standalone test or demo call now (admission by the Accounts port). */
   placeCall(input: NewCall): Promise<PlaceCallOutcome>;
   /** Resolves when no effect, provider answer or event is in flight. */

@@ -28,7 +28,9 @@ import type { AttemptActionName, AttemptEvent, ClosingPhrase, KeypadKey } from '
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';
 import type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent } from '../machines/occurrence.machine.js';
-import { nextAfterOccurrence, nextOccurrenceAfter, pruneSkipDates } from '../time/recurrence.js';
+import { nextAfterOccurrence, nextOccurrenceAfter, occurrenceOnDate, pruneSkipDates } from '../time/recurrence.js';
+import { localDateAt } from '../time/wall-time.js';
+import { zoneRulesVersion } from '../time/zone-rules.js';
 import { isFinishedOccurrence, isTerminalAttempt } from '../machines/status.js';
 import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
 import type { SaveSeriesResult, SeriesNext } from './types.js';
@@ -359,11 +361,7 @@ export class UnitOfWork {
   }
 
   /** Makes `time` the series' next occurrence, or completes the series when null. */
-  private followWith(
-    s: SeriesRecord,
-    time: { at: EpochMs; source: OccurrenceRecord['derivationSource'] } | null,
-    id?: string,
-  ): OccurrenceRecord | null {
+  private followWith(s: SeriesRecord, time: SeriesTime | null, id?: string): OccurrenceRecord | null {
     this.touchSeries(s);
     if (time === null) {
       s.status = 'completed';
@@ -390,7 +388,7 @@ export class UnitOfWork {
     const existing = this.series(record.id);
     const current = this.currentOf(existing);
     const running = current !== undefined && current.status !== 'pending';
-    let want: { at: EpochMs; source: OccurrenceRecord['derivationSource'] } | null | 'keep';
+    let want: SeriesTime | null | 'keep';
     let occurrenceId: string | undefined;
     if (next === 'keep') want = 'keep';
     else if (next === 'auto') {
@@ -432,6 +430,8 @@ export class UnitOfWork {
         policy: fields.policy,
         smsFallback: fields.smsFallback,
         backupAlarm: fields.backupAlarm,
+        localDate: fields.localDate,
+        tzdataVersion: fields.tzdataVersion,
       });
       s.nextOccurrenceId = current.id;
       occurrence = current;
@@ -455,6 +455,27 @@ export class UnitOfWork {
     if (skipped === null) return { ok: true, series: s, occurrence: current ?? null };
     const rule = pruneSkipDates({ ...s.rule, skipDates: [...s.rule.skipDates, skipped.date] }, this.now);
     return this.saveSeries({ ...s, rule }, 'auto');
+  }
+
+  /**
+   * The zone rules changed (tzdata `version`): a pending occurrence resolved under other rules
+   * is resolved again from its series' wall time on the same local date (never one that is
+   * being placed, ringing or between attempts). Returns the move, or null when nothing moved.
+   */
+  reresolve(id: string, version: string): { occurrence: OccurrenceRecord; from: EpochMs } | null {
+    const o = this.occurrence(id);
+    if (!o || o.status !== 'pending' || o.tzdataVersion === null || o.tzdataVersion === version || o.localDate === null) return null;
+    const s = o.scheduleId === null ? undefined : this.series(o.scheduleId);
+    if (!s || s.rule.kind === 'in_minutes' || s.nextOccurrenceId !== o.id) return null;
+    const time = occurrenceOnDate(s.rule, o.localDate);
+    const from = o.scheduledAt;
+    if (time === null || time.at === from) {
+      Object.assign(o, { tzdataVersion: version });
+      this.occ.get(o.id)!.dirty = true;
+      return null;
+    }
+    this.amend(o.id, { scheduledAt: time.at, tzdataVersion: version });
+    return { occurrence: o, from };
   }
 
   /**
@@ -637,6 +658,14 @@ export class UnitOfWork {
   };
 }
 
+/** When a series' occurrence rings: the instant, how it was derived, and the local date the rule produced it for. */
+export interface SeriesTime {
+  at: EpochMs;
+  source: OccurrenceRecord['derivationSource'];
+  /** Defaults to the local date of `at` in the series' zone. */
+  date?: string;
+}
+
 /** A new pending occurrence with every field set (what `Runtime.schedule` and series store). */
 export function pendingOccurrence(
   f: Pick<
@@ -656,11 +685,14 @@ export function pendingOccurrence(
     | 'policy'
     | 'smsFallback'
     | 'backupAlarm'
-  >,
+  > &
+    Partial<Pick<OccurrenceRecord, 'localDate' | 'tzdataVersion'>>,
   now: EpochMs,
   opt: ResolvedRuntimeOptions,
 ): OccurrenceRecord {
   return {
+    localDate: null,
+    tzdataVersion: null,
     ...f,
     policy: { ...f.policy, offsetsMinutes: [...f.policy.offsetsMinutes] },
     status: 'pending',
@@ -688,13 +720,16 @@ export function pendingOccurrence(
 /** The occurrence of series `s` at `time`: everything copied from the series. */
 export function occurrenceOfSeries(
   s: SeriesRecord,
-  time: { at: EpochMs; source: OccurrenceRecord['derivationSource'] },
+  time: SeriesTime,
   id: string,
   now: EpochMs,
   opt: ResolvedRuntimeOptions,
 ): OccurrenceRecord {
+  const wall = s.rule.kind !== 'in_minutes';
   return pendingOccurrence(
     {
+      localDate: wall ? (time.date ?? localDateAt(s.rule.timezone, time.at)) : null,
+      tzdataVersion: wall ? zoneRulesVersion() : null,
       id,
       scheduleId: s.id,
       accountId: s.accountId,

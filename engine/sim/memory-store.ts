@@ -138,6 +138,18 @@ export class MemoryStore implements Store {
     return this.attemptsOf(occurrenceId);
   }
 
+  async listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
+    this.calls.list++;
+    return [...this.occurrences.values()]
+      .filter(
+        (o) =>
+          o.status === 'pending' && o.tzdataVersion !== null && o.tzdataVersion !== version && (afterId === undefined || o.id > afterId),
+      )
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(cloneOccurrence);
+  }
+
   async listPendingFallbacks(limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
     this.calls.list++;
     return [...this.occurrences.values()]

@@ -45,6 +45,8 @@ export const OCCURRENCE_COLUMNS = [
   'created_at',
   'updated_at',
   'version',
+  'local_date',
+  'tzdata_version',
 ] as const;
 
 /** A raw `occurrences` row (as better-sqlite3 returns it in raw mode, column order above). */
@@ -90,6 +92,8 @@ export function occurrenceToRow(r: OccurrenceRecord): unknown[] {
     r.createdAt,
     r.updatedAt,
     r.version,
+    r.localDate,
+    r.tzdataVersion,
   ];
 }
 
@@ -135,6 +139,8 @@ export function rowToOccurrence(v: OccurrenceRow): OccurrenceRecord {
     createdAt: v[34] as EpochMs,
     updatedAt: v[35] as EpochMs,
     version: v[36] as number,
+    localDate: v[37] as string | null,
+    tzdataVersion: v[38] as string | null,
   };
 }
 

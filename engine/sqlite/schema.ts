@@ -49,7 +49,9 @@ CREATE TABLE IF NOT EXISTS occurrences (
   finished_at           INTEGER,
   created_at            INTEGER NOT NULL,
   updated_at            INTEGER NOT NULL,
-  version               INTEGER NOT NULL DEFAULT 1
+  version               INTEGER NOT NULL DEFAULT 1,
+  local_date            TEXT,
+  tzdata_version        TEXT
 ) STRICT;
 
 -- Refill of the timer wheel: due work in instant order.
@@ -58,6 +60,7 @@ CREATE INDEX IF NOT EXISTS occurrences_due ON occurrences (next_due_at, id) WHER
 CREATE INDEX IF NOT EXISTS occurrences_account ON occurrences (account_id, scheduled_at);
 CREATE INDEX IF NOT EXISTS occurrences_schedule ON occurrences (schedule_id, scheduled_at);
 -- Reconciliation: fallback texts decided but not known sent.
+CREATE INDEX IF NOT EXISTS occurrences_tzdata ON occurrences (id, tzdata_version) WHERE status = 'pending' AND tzdata_version IS NOT NULL;
 CREATE INDEX IF NOT EXISTS occurrences_fallback ON occurrences (id) WHERE fallback_state = 'pending';
 
 CREATE TABLE IF NOT EXISTS attempts (

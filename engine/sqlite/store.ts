@@ -122,6 +122,12 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
         .map((c) => `${c} = ?`)
         .join(', ')} WHERE id = ?`,
     ),
+    staleZone: db
+      .prepare<[string, string, number]>(
+        `SELECT ${OCC} FROM occurrences
+         WHERE status = 'pending' AND tzdata_version IS NOT NULL AND tzdata_version <> ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .raw(true),
     withoutNext: db
       .prepare<[string, number]>(
         `SELECT ${SERIES_COLUMNS.map((c) => `s.${c}`).join(', ')} FROM series s
@@ -315,6 +321,8 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     listAttempts: async (occurrenceId) => (a.byOccurrence.all(occurrenceId) as unknown[][]).map(rowToAttempt),
     listUnacknowledgedAttempts: async (limit, afterId) => (a.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt),
     listPendingFallbacks: async (limit, afterId) => (o.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence),
+    listStaleZoneOccurrences: async (version, limit, afterId) =>
+      (q.staleZone.all(version, afterId ?? '', limit) as unknown[][]).map(rowToOccurrence),
     listSeriesWithoutNext: async (limit, afterId) => (q.withoutNext.all(afterId ?? '', limit) as unknown[][]).map(rowToSeries),
   };
   return store;

@@ -53,6 +53,8 @@ export function sampleOccurrence(overrides: Partial<OccurrenceRecord> = {}): Occ
     createdAt: T0 - 86_400_000,
     updatedAt: T0 - 86_400_000,
     version: 1,
+    localDate: '2027-03-14',
+    tzdataVersion: '2025b',
     ...overrides,
   };
 }
@@ -537,6 +539,24 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.deepEqual(ids, [rows[0]!.id, rows[2]!.id].sort());
       assert.deepEqual(
         (await store.listPendingFallbacks(10, ids[0])).map((o) => o.id),
+        [ids[1]],
+      );
+    });
+
+    it('lists pending occurrences resolved under other zone rules by id', async () => {
+      const store = await fresh();
+      const rows = [
+        sampleOccurrence({ tzdataVersion: '2025a' }),
+        sampleOccurrence({ tzdataVersion: '2025b' }), // current
+        sampleOccurrence({ tzdataVersion: null, localDate: null }), // an instant: never re-resolved
+        sampleOccurrence({ tzdataVersion: '2024c', status: 'calling' }), // ringing: never moved
+        sampleOccurrence({ tzdataVersion: '2024c' }),
+      ];
+      await store.commit(inserts({ occurrences: rows }));
+      const ids = (await store.listStaleZoneOccurrences('2025b', 10)).map((o) => o.id);
+      assert.deepEqual(ids, [rows[0]!.id, rows[4]!.id].sort());
+      assert.deepEqual(
+        (await store.listStaleZoneOccurrences('2025b', 10, ids[0])).map((o) => o.id),
         [ids[1]],
       );
     });

@@ -111,6 +111,19 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
 }
 
 /**
+ * The occurrence a wall-time rule (one-off or weekly) produces for local date `date`, resolved
+ * with the zone rules in use now; null when the date is malformed or does not exist in the
+ * zone. It does not check that the rule selects the date (the caller has one it produced).
+ */
+export function occurrenceOnDate(rule: OneOffRecurrence | WeeklyRecurrence, date: string): OccurrenceTime | null {
+  const day = parseDate(date);
+  const minute = parseTime(rule.localTime);
+  if (day === null || minute === null) return null;
+  const occ = occurrenceOn(rule.timezone, day, minute, rule.localTime, rule.kind);
+  return occ.date === date ? occ : null;
+}
+
+/**
  * The call that follows an occurrence at `at`: the first one strictly after it on another
  * local date (a series rings at most once per local date, so moving a recurring call from
  * 07:00 to 08:30 while today's 07:00 call is still retrying does not ring again at 08:30

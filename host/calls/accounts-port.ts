@@ -74,6 +74,7 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
         listAttempts: (id) => store.listAttempts(id),
         listUnacknowledgedAttempts: (limit, afterId) => store.listUnacknowledgedAttempts(limit, afterId),
         listPendingFallbacks: (limit, afterId) => store.listPendingFallbacks(limit, afterId),
+        listStaleZoneOccurrences: (version, limit, afterId) => store.listStaleZoneOccurrences(version, limit, afterId),
         listSeriesWithoutNext: (limit, afterId) => store.listSeriesWithoutNext(limit, afterId),
       };
     },

@@ -12,6 +12,10 @@
 --   in the unit of work that finishes the previous one.
 
 ALTER TABLE occurrences ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+-- The local date a series' rule produced the occurrence for, and the zone rules' version
+-- (tzdata) its instant was resolved under: re-resolved when the rules change.
+ALTER TABLE occurrences ADD COLUMN local_date TEXT;
+ALTER TABLE occurrences ADD COLUMN tzdata_version TEXT;
 
 CREATE TABLE attempts_0010 (
   id                    TEXT PRIMARY KEY,           -- also the idempotency key sent to the provider
@@ -78,6 +82,9 @@ CREATE TABLE series (
   updated_at          INTEGER NOT NULL,
   version             INTEGER NOT NULL
 ) STRICT;
+
+-- Zone rules changed: pending occurrences resolved under another version.
+CREATE INDEX occurrences_tzdata ON occurrences (id, tzdata_version) WHERE status = 'pending' AND tzdata_version IS NOT NULL;
 
 -- Start-up reconciliation: active, enabled series (their next occurrence is checked).
 CREATE INDEX series_active ON series (id) WHERE status = 'active' AND enabled = 1;

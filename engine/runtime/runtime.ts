@@ -246,7 +246,9 @@ class RuntimeImpl implements Runtime {
   }
 
   async saveSeries(input: SeriesInput, next: SeriesNext = 'auto'): Promise<SaveSeriesResult> {
-    if (typeof input.to !== 'string' || input.to.length === 0) throw new EngineError('invalid_series', 'to must be an E.164 number', 'to');
+    // An empty number is allowed for a series that makes no call (the host keeps a schedule
+    // whose number was removed as history); making an occurrence of it throws.
+    if (typeof input.to !== 'string') throw new EngineError('invalid_series', 'to must be an E.164 number', 'to');
     if (next !== null && typeof next === 'object' && !Number.isFinite(next.at)) {
       throw new EngineError('invalid_series', 'next.at must be an instant', 'next.at');
     }

@@ -32,6 +32,7 @@ import { nextAfterOccurrence, nextOccurrenceAfter, occurrenceOnDate, pruneSkipDa
 import { localDateAt } from '../time/wall-time.js';
 import { zoneRulesVersion } from '../time/zone-rules.js';
 import { isFinishedOccurrence, isTerminalAttempt } from '../machines/status.js';
+import { EngineError } from './errors.js';
 import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
 import type { SaveSeriesResult, SeriesNext } from './types.js';
 import type { ResolvedRuntimeOptions } from './options.js';
@@ -725,6 +726,7 @@ export function occurrenceOfSeries(
   now: EpochMs,
   opt: ResolvedRuntimeOptions,
 ): OccurrenceRecord {
+  if (s.to.length === 0) throw new EngineError('invalid_series', `series ${s.id} has no number to call`, 'to');
   const wall = s.rule.kind !== 'in_minutes';
   return pendingOccurrence(
     {

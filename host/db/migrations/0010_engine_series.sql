@@ -88,3 +88,27 @@ CREATE INDEX occurrences_tzdata ON occurrences (id, tzdata_version) WHERE status
 
 -- Start-up reconciliation: active, enabled series (their next occurrence is checked).
 CREATE INDEX series_active ON series (id) WHERE status = 'active' AND enabled = 1;
+
+-- Existing schedules become series (same id), so the engine makes their next occurrences.
+-- Policies convert from the API's spelling (snake_case) to the engine's (camelCase).
+INSERT INTO series (id, account_id, phone_number_id, to_e164, label, message, greeting_name, voice, rule, policy,
+                    sms_fallback, backup_alarm, enabled, status, next_occurrence_id, created_at, updated_at, version)
+SELECT s.id, s.account_id, p.id, COALESCE(p.e164, ''), s.label, s.message, COALESCE(s.greeting_name, a.greeting_name), a.voice,
+  CASE s.mode
+    WHEN 'in_minutes' THEN json_object('kind', 'in_minutes', 'timezone', s.timezone, 'at', s.fixed_at)
+    WHEN 'one_off' THEN json_object('kind', 'one_off', 'timezone', s.timezone, 'localDate', s.local_date, 'localTime', s.local_time)
+    ELSE json_object('kind', 'weekly', 'timezone', s.timezone, 'localTime', s.local_time, 'daysOfWeek', json(s.days_of_week),
+      'startDate', s.start_date, 'endDate', s.end_date, 'pausedUntil', s.paused_until, 'skipDates', json(s.skip_dates))
+  END,
+  CASE WHEN COALESCE(s.retry_policy, a.default_retry_policy) IS NULL
+    THEN '{"maxSnoozes":2,"offsetsMinutes":[5,10],"ringTimeoutSeconds":45,"snoozeMinutes":9}'
+    ELSE json_object(
+      'maxSnoozes', json_extract(COALESCE(s.retry_policy, a.default_retry_policy), '$.max_snoozes'),
+      'offsetsMinutes', json(json_extract(COALESCE(s.retry_policy, a.default_retry_policy), '$.offsets_minutes')),
+      'ringTimeoutSeconds', json_extract(COALESCE(s.retry_policy, a.default_retry_policy), '$.ring_timeout_seconds'),
+      'snoozeMinutes', json_extract(COALESCE(s.retry_policy, a.default_retry_policy), '$.snooze_minutes'))
+  END,
+  s.sms_fallback, s.backup_alarm, s.enabled, s.status, s.next_occurrence_id, s.created_at, s.updated_at, 1
+FROM schedules s
+JOIN accounts a ON a.id = s.account_id
+LEFT JOIN phone_numbers p ON p.id = s.phone_number_id AND p.deleted_at IS NULL;

@@ -74,7 +74,7 @@ export function canonicalJson(value: unknown): string {
  */
 export async function runIdempotent(deps: AppDeps, scope: string, key: string, print: string, run: () => Promise<Reply>): Promise<Reply> {
   let table = inFlightByDeps.get(deps);
-  if (!table) inFlightByDeps.set(deps, (table = new Map()));
+  if (!table) inFlightByDeps.set(deps, (table = new Map<string, InFlight>()));
   const slot = `${scope}\u0000${key}`;
 
   for (;;) {

@@ -30,7 +30,7 @@ import {
   type PhoneNumber,
 } from '../../db/phone-numbers.js';
 import { checkText, TEXT_LIMITS } from '../../phone/content.js';
-import { defaultChannel, defaultLabel, parsePhone, type PhoneType } from '../../phone/numbers.js';
+import { defaultChannel, defaultLabel, parsePhone } from '../../phone/numbers.js';
 import { isVerified, toPhoneNumberOut } from '../../phone/present.js';
 import { assertMayReceiveCode, assertNotLocked, checkVerificationCode, sendVerificationCode } from '../../phone/verification.js';
 import { requirePrincipal } from '../context.js';
@@ -104,7 +104,7 @@ export function register(routes: Routes, deps: AppDeps): void {
       });
     }
     const fresh = getPhoneNumber(db, p.accountId, n.id)!;
-    const verification = await sendVerificationCode(deps, fresh, defaultChannel(fresh.type as PhoneType), {
+    const verification = await sendVerificationCode(deps, fresh, defaultChannel(fresh.type), {
       accountId: p.accountId,
       ip: ctx.ip,
       counted: true,
@@ -147,7 +147,7 @@ export function register(routes: Routes, deps: AppDeps): void {
     async ({ principal, body, params, ctx }) => {
       const p = requirePrincipal(principal);
       const n = owned(p.accountId, params.phone_number_id);
-      const channel = body?.channel ?? defaultChannel(n.type as PhoneType);
+      const channel = body?.channel ?? defaultChannel(n.type);
       const verification = await sendVerificationCode(deps, n, channel, { accountId: p.accountId, ip: ctx.ip });
       return { status: 200, body: verification };
     },

@@ -219,7 +219,7 @@ export interface paths {
         };
         /**
          * Travel mismatches
-         * @description Upcoming calls within 36 hours whose clock differs from the device's, each with a suggested move.
+         * @description Pending calls ringing from now to 36 hours ahead whose clock differs from the device's, each with a suggested move; and every pending call in that window whose wall time falls in a clock change of its zone (clock_changes). The device: the one the calling app session is bound to when it reported a zone, otherwise the account's device that reported a zone most recently. Never moves a call.
          */
         get: operations["getTimezoneContext"];
         put?: never;
@@ -491,7 +491,7 @@ export interface paths {
         put?: never;
         /**
          * Register (upsert) an app install
-         * @description Upserts by installation_id. App session token or web session (an API key: 403 insufficient_scope). At most 10 requests a minute per account (429 rate_limited). An account holds up to 20 app devices: a new install past that is never refused; the device seen longest ago is removed and its app signed out. An app session made with this installation_id is bound to the device. The timezone report never moves a call.
+         * @description Upserts by installation_id, per account (201 new, 200 known). On a known install every field sent replaces the stored one (null clears it; platform is always replaced) and fields left out are kept. App session token or web session (an API key: 403 insufficient_scope). At most 10 requests a minute per account (429 rate_limited). An account holds up to 20 devices (any platform): a new install past that is never refused; the device seen longest ago (last_seen_at, then created_at) is removed with its push token and the app sessions bound to it end (401 session_expired). An app session made with this installation_id is bound to the device; an app session made without one is bound to the installation it registers (a session already bound to another installation keeps its binding). last_seen_at is set by every request of this device's own endpoints and by every use of a session bound to it. A timezone sent here is a report made now (timezone_reported_at = now). The timezone report never moves a call.
          */
         post: operations["registerDevice"];
         delete?: never;
@@ -521,7 +521,7 @@ export interface paths {
         head?: never;
         /**
          * Update a device
-         * @description The timezone report never moves a call.
+         * @description Every field optional; null leaves it unchanged, except push_token and timezone, where null clears it. A timezone sent here is a report made now. Sets last_seen_at. The timezone report never moves a call.
          */
         patch: operations["updateDevice"];
         trace?: never;
@@ -539,7 +539,7 @@ export interface paths {
         put?: never;
         /**
          * Report the device's time zone
-         * @description Stores the zone and answers the travel context. Never moves a call: a mismatch is offered as a suggestion (POST /occurrences/{occurrence_id}/move).
+         * @description Stores the zone with timezone_reported_at (reported_at, or now when null; a reported_at in the future counts as now) and answers the travel context of this device. A report older than the one stored (reports delivered out of order) does not replace it; the answer then shows the stored, newer zone. Sets last_seen_at. Never moves a call: a mismatch is offered as a suggestion (POST /occurrences/{occurrence_id}/move).
          */
         post: operations["reportDeviceTimezone"];
         delete?: never;
@@ -664,7 +664,7 @@ export interface paths {
         put?: never;
         /**
          * Move a call to the device's zone
-         * @description Applies a travel suggestion (timezone and local_date from GET /me/timezone-context). Only a pending occurrence: otherwise (or while ringing) 409 occurrence_terminal. The suggestion is re-checked: when it changed or is no longer a mismatch, 400 validation_error and nothing moves. On success the schedule moves to the new zone and date (derivation_source moved) and is returned with its new next_occurrence.
+         * @description Applies a travel suggestion (timezone and local_date from GET /me/timezone-context). Only a pending occurrence: 409 occurrence_in_progress while its call is being placed, rings or waits between attempts; 409 occurrence_terminal once it finished. The suggestion is re-checked against the mismatch list of now (same device choice as GET /me/timezone-context): when the occurrence is no longer a mismatch, has no suggestion, or the suggestion's timezone or local_date differ from the body, 400 validation_error (field timezone or local_date) and nothing moves. On success the schedule moves to the device's zone: a one-off to the suggested local_date at its wall time; a recurring call keeps its days, time, dates and skips, now read in the new zone. The pending occurrence is changed in place (same id, still pending) to ring at the suggestion's scheduled_at, with derivation_source moved; a recurring call's later calls follow its days in the new zone. Returns the schedule with its new next_occurrence.
          */
         post: operations["moveOccurrence"];
         delete?: never;
@@ -1208,7 +1208,7 @@ export interface components {
             /** @enum {string} */
             in: "body" | "query" | "path" | "header";
             /**
-             * @description Short machine word: required, type, enum, format, pattern, minimum, maximum, min_length, max_length, min_items, max_items, unknown_field, invalid (anything else, e.g. malformed JSON).
+             * @description Short machine word: required, type, enum, format, pattern, minimum, maximum, min_length, max_length, min_items, max_items, unknown_field, invalid (anything else, e.g. malformed JSON); POST /occurrences/{occurrence_id}/move adds not_a_mismatch and suggestion_changed.
              * @example maximum
              */
             code: string;
@@ -1782,6 +1782,8 @@ export interface components {
         };
         /** @description The call as it would be moved: timezone is the device's zone and local_time the schedule's wall time. local_date is the occurrence's own local date (the day meant, e.g. Tuesday's 07:00), unless that wall time on that date in the device's zone has already passed; then the first later date on which it has not (a traveller whose Tuesday morning is over gets Wednesday 07:00, never a time in the past). scheduled_at, utc_offset and wall_time_kind are where the moved call would ring, under the same clock-change rules (see Time zones). Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
         Suggestion: {
+            /** @description Beyond the spec: the clock-change sentence when the suggested wall time falls in a clock change of the device's zone (as NextOccurrence.notice), else null. */
+            notice: string | null;
             /** Format: date */
             local_date: string;
             local_time: string;
@@ -1797,6 +1799,8 @@ export interface components {
         };
         /** @description An upcoming call (ringing from now to 36 hours ahead) whose clock differs from the device's: the UTC offsets of the call's zone and the device's zone differ at the call's instant (so Europe/Paris and Europe/Berlin never mismatch). */
         Mismatch: {
+            /** @description Beyond the spec (a traveller's notice): the call's clock-change sentence when its wall time falls in a clock change of its own zone (the notice its schedule carries), else null. */
+            notice: string | null;
             /** Format: uuid */
             occurrence_id: string;
             /** Format: uuid */
@@ -1832,7 +1836,24 @@ export interface components {
              */
             device_timezone_reported_at: string | null;
             home_timezone: string | null;
+            /** @description Soonest first. */
             mismatches: components["schemas"]["Mismatch"][];
+            /** @description Beyond the spec (a traveller's notice): every pending call ringing from now to 36 hours ahead whose wall time falls in a clock change of its own zone, whether or not it is a mismatch (and with no device reported too), soonest first. */
+            clock_changes: {
+                /** Format: uuid */
+                occurrence_id: string;
+                /** Format: uuid */
+                schedule_id: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, ending in Z.
+                 */
+                scheduled_at: string;
+                scheduled_zone: string;
+                /** @enum {string} */
+                wall_time_kind: "ambiguous_first" | "nonexistent_shifted";
+                notice: string;
+            }[];
         };
         /** @description When the phone rings, on the call's clock (date and time are the ringing instant's: 03:00 for a 02:30 shifted out of a gap). wall_time_kind: normal; ambiguous_first (the wall time occurs twice in a fall-back clock change and the call rings at the first, earlier, occurrence); nonexistent_shifted (the wall time is skipped by a spring-forward and the call rings at the first valid time after the gap: 02:30 in a zone that jumps to 03:00 rings at 03:00). abbreviation as ZoneInfo.abbreviation, for that instant. */
         LocalTime: {
@@ -1982,7 +2003,7 @@ export interface components {
             app_version?: string | null;
             model?: string | null;
             os_version?: string | null;
-            /** @description Never returned. */
+            /** @description Never returned (push_token_set says whether one is stored). Stored only as its SHA-256 hash: this version sends no pushes, so nothing needs the token back, and apps re-send their token at each launch, so a push sender added later stores it (encrypted) from then on. Null clears it. */
             push_token?: string | null;
             /** @description The device's IANA zone (invalid_timezone, timezone_not_allowed). */
             timezone?: string | null;

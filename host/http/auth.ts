@@ -22,6 +22,7 @@ import type { AppDeps } from '../deps.js';
 import { findAccountById } from '../db/accounts.js';
 import { findApiKeyByLookup, touchApiKey } from '../db/api-keys.js';
 import { endSession, findSessionByLookup, touchSession } from '../db/sessions.js';
+import { touchDeviceOfInstallation } from '../db/devices.js';
 import { hashToken, parseToken, sameHash } from '../auth/secrets.js';
 import { APP_SESSION_IDLE_MS, WEB_COOKIE_REFRESH_MS, WEB_SESSION_IDLE_MS } from '../auth/policy.js';
 import { setSessionCookies } from '../auth/cookies.js';
@@ -93,6 +94,8 @@ function resolve(ctx: AppContext, deps: AppDeps, cred: Presented): Resolved {
   }
   if (!findAccountById(db, session.accountId)) throw unauthenticated('The account of this session no longer exists.');
   if (now !== session.lastUsedAt) touchSession(db, session.id, now);
+  // A session bound to an app install: its device was seen now (last_seen_at).
+  if (session.installationId !== null) touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
   if (kind === 'web' && now - session.lastUsedAt >= WEB_COOKIE_REFRESH_MS) {
     // Slide the cookie's Max-Age along with the server-side expiry.
     const csrf = ctx.cookies.get('csrftoken');

@@ -27,6 +27,7 @@ import * as occurrences from './occurrences.js';
 import * as calls from './calls.js';
 import * as testCalls from './test-calls.js';
 import * as usage from './usage.js';
+import * as demo from './demo.js';
 import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
@@ -47,6 +48,7 @@ export const routeModules: RouteModule[] = [
   testCalls,
   usage,
   schedules,
+  demo,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

@@ -146,16 +146,9 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       }
       assertOn();
       const phone = eligible(input.e164);
-      const prefix = `+${phone.country.calling_code.replace(/^\+/, '')}`;
-      if (silent(phone.e164, utcDayOf(clock.now()))) return answer(phone);
-
-      const code = newCode();
-      const { hash, salt } = await hashCode(code);
-      // The clock may have moved during the hash: read it again for the checks and the row.
-      const now = clock.now();
-      const day = utcDayOf(now);
-      const id = deps.ids.uuid();
-      const stored = db.transaction(() => {
+      const prefix = phone.country.calling_code;
+      /** Throws 429 when a cap is reached; false for the silent 202. */
+      const admit = (now: EpochMs, day: string): boolean => {
         if (silent(phone.e164, day)) return false;
         const n = countDemoCodes(db, day, prefix, phone.e164);
         if (n.number >= DEMO_RULES.codesPerNumberPerDay) {
@@ -163,6 +156,19 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
         }
         if (n.all >= config.dailyCap) throw limited('The demo has reached its limit for today.', now);
         if (n.prefix >= config.prefixDailyCap) throw limited(`The demo has reached its limit for ${prefix} numbers today.`, now);
+        return true;
+      };
+      // Checked before the (deliberately slow) hash, so that refused starts cost no CPU...
+      if (!admit(clock.now(), utcDayOf(clock.now()))) return answer(phone);
+
+      const code = newCode();
+      const { hash, salt } = await hashCode(code);
+      // ...and again with the row's insert in one transaction, since other starts ran during the hash.
+      const now = clock.now();
+      const day = utcDayOf(now);
+      const id = deps.ids.uuid();
+      const stored = db.transaction(() => {
+        if (!admit(now, day)) return false;
         insertDemoRequest(db, {
           id,
           e164: phone.e164,

@@ -451,7 +451,42 @@ export interface paths {
         put?: never;
         /**
          * Text a demo code
-         * @description Public. consent must be true (400 confirmation_required). Only mobile and landline numbers in Tier A countries (else 403 demo_not_available). Every start counts against 3 an hour per client IP. A number that is blocked or has had its demo today gets the same 202 and no text. At most 2 codes a day per number; daily caps apply to everyone (429 demo_rate_limited); a daily-cap setting of 0 turns the demo off. The code is valid 10 minutes.
+         * @description Public. Texts a 6-digit code that POST /demo/call spends on one free demo call. The
+         *     checks, in this order:
+         *
+         *     1. **Per client address:** every start counts against 3 an hour per client address
+         *        (the socket address, or the X-Forwarded-For hop chosen by WAKEUP_TRUST_PROXY),
+         *        whatever it answers (a silent 202, 400 confirmation_required, 403 and 429
+         *        included; only a body that fails schema validation, such as a malformed e164 or
+         *        an unknown field, is not counted). Past it: 429 demo_rate_limited with
+         *        Retry-After (seconds until the hour-long window that began with the first
+         *        start ends) and RateLimit-* headers.
+         *     2. **Consent:** consent must be true (400 confirmation_required, field consent): the
+         *        person agrees that this number receives a text with a code and then one
+         *        automated call with an artificial or prerecorded voice; consent is not a
+         *        condition of any purchase.
+         *     3. **Demo on:** the server's daily cap (WAKEUP_DEMO_DAILY_CAP) set to 0 turns the demo
+         *        off: 403 demo_not_available.
+         *     4. **Number:** e164 is required (400 validation_error); not a valid number, or a
+         *        premium-rate / toll-free / shared-cost range: 400 invalid_phone_number. Only mobile
+         *        and landline numbers (types mobile, fixed_line, fixed_line_or_mobile; not VoIP or
+         *        unknown ranges) in tier A countries (GET /countries) may have the demo; anything
+         *        else, unsupported countries included: 403 demo_not_available.
+         *     5. **Silent refusals:** a number that is blocked (STOP, complaint, manual block, key 9)
+         *        or whose demo call was placed today gets the same 202 and no text, so that the
+         *        answer reveals nothing about the number.
+         *     6. **Daily caps** (429 demo_rate_limited, Retry-After = seconds to 00:00 UTC): at most
+         *        2 codes a day to one number; at most WAKEUP_DEMO_DAILY_CAP codes a day in all
+         *        (default 200) and WAKEUP_DEMO_PREFIX_DAILY_CAP a day to the numbers of one country
+         *        calling code such as +1 or +44 (default 50). A cap counts every code the service
+         *        tried to text, whether or not the provider delivered it.
+         *
+         *     Every "day" is the UTC day: the counters reset at 00:00 UTC. The code is texted
+         *     (channel sms, landlines included: the carriers of tier A countries deliver a text to
+         *     a landline as a spoken message), stored only as a salted scrypt hash and valid
+         *     code_valid_seconds (600). A new code does not replace an earlier one that is still
+         *     valid; the newest valid code is the one POST /demo/call accepts. A failure of the
+         *     text provider is logged and still answers 202 (ask again for another code).
          */
         post: operations["startDemo"];
         delete?: never;
@@ -471,7 +506,33 @@ export interface paths {
         put?: never;
         /**
          * Place the free demo call
-         * @description Public. Places one free demo call now. A wrong or expired code: 400 verification_code_invalid; 5 wrong codes end the request (a new POST /demo/start is needed). Any other code on a repeated request gives 400 and shows nothing. One demo call per number a day (429 demo_rate_limited). Progress: poll GET /calls/{call_id} with the returned id every 2 seconds while live (no credentials needed for a demo call), or repeat this request with the same code and number (200, the same DemoCall in its current state).
+         * @description Public. Places one free demo call now to e164 with the code POST /demo/start texted
+         *     to it: 201 with the new DemoCall. The call runs on the engine like a test call (an
+         *     Attempt of kind demo, ring timeout 45 s, keys 1 and 9 only; it is not any account's
+         *     call and counts in no usage).
+         *
+         *     - The newest code of the number that is still valid (10 minutes, not ended) places
+         *       the call. A wrong or expired code: 400 verification_code_invalid (field code); each
+         *       wrong code counts against that newest code, and the 5th ends it (a new POST
+         *       /demo/start is needed, within the 2 codes a day).
+         *     - Repeating the request with the code that placed today's call answers 200 with the
+         *       same DemoCall in its current state (also after the code's 10 minutes, until
+         *       00:00 UTC). Any other code on a repeated request gives 400
+         *       verification_code_invalid and shows nothing.
+         *     - One demo call per number a UTC day: another valid code of the same number the same
+         *       day gives 429 demo_rate_limited (Retry-After = seconds to 00:00 UTC).
+         *     - A number blocked since its code was sent: 403 number_blocked, nothing used up.
+         *     - The demo turned off (WAKEUP_DEMO_DAILY_CAP=0): 403 demo_not_available; a number the
+         *       demo is not offered to: 403 demo_not_available; a malformed number: 400
+         *       invalid_phone_number.
+         *     - Pressing 9 on the demo call blocks the number (blocked_reason key_9): later demo
+         *       starts for it get the silent 202. Verifying the number in an account (POST
+         *       /phone-numbers/{id}/verify/check) lifts that block.
+         *
+         *     Progress: poll GET /calls/{call_id} with the returned id every 2 seconds while live.
+         *     Only the requester learns the id (a random UUID, returned by this operation and
+         *     nowhere else to the public), and that id is the capability that reads the call
+         *     without credentials; or repeat this request with the same code (200).
          */
         post: operations["placeDemoCall"];
         delete?: never;
@@ -1942,11 +2003,9 @@ export interface components {
             expires_at: string;
         };
         DemoStartIn: {
-            /**
-             * @description Must be true: the person agrees that this number receives a text with a code and then one automated call with an artificial or prerecorded voice; consent is not a condition of any purchase. Otherwise 400 confirmation_required.
-             * @enum {boolean|null}
-             */
-            consent?: true | null;
+            /** @description Must be true: the person agrees that this number receives a text with a code and then one automated call with an artificial or prerecorded voice; consent is not a condition of any purchase. Otherwise (false, null or absent) 400 confirmation_required. */
+            consent?: boolean | null;
+            /** @description The visitor's number, E.164. Required (null or absent gives 400 validation_error). */
             e164?: string | null;
         };
         DemoStartOut: {
@@ -1954,18 +2013,21 @@ export interface components {
             status: "code_sent";
             /** @constant */
             channel: "sms";
+            /** @description The number as masked everywhere (country code and last digits). */
             e164_masked: string;
             /**
-             * @description 600 (10 minutes).
+             * @description 600 (10 minutes). The same answer whether or not a text was sent (see POST /demo/start).
              * @example 600
              */
             code_valid_seconds: number;
         };
         DemoCallIn: {
+            /** @description The 6-digit code texted by POST /demo/start. Required (null or absent gives 400 validation_error); not 6 digits: 400 verification_code_invalid. */
             code?: string | null;
+            /** @description The number the code was texted to, E.164. Required. */
             e164?: string | null;
         };
-        /** @description state moves calling → ringing → answered → confirmed | stopped | unconfirmed; or calling/ringing → missed (no answer, busy, voicemail); not_placed (refused before dialling, e.g. the number was blocked meanwhile); failed (the provider failed). confirmed, stopped, unconfirmed, missed, not_placed and failed are final. */
+        /** @description state follows the call's attempt: calling (status requested) → ringing → answered → confirmed (key 1) | stopped (key 9: the number is blocked) | unconfirmed (answered, hung up without a key, or the ring timeout ended it); or calling/ringing → missed (no answer, busy, a voicemail machine answered, or hung up by the service); not_placed (status failed before it ever rang: the provider refused the call or never acknowledged it); failed (status failed after it rang). confirmed, stopped, unconfirmed, missed, not_placed and failed are final; live is true only for calling, ringing and answered. */
         DemoCallOut: {
             /**
              * Format: uuid
@@ -3632,11 +3694,11 @@ export interface operations {
             };
             /** @description confirmation_required, invalid_phone_number, validation_error. */
             400: components["responses"]["BadRequest"];
-            /** @description demo_not_available. */
+            /** @description demo_not_available (the demo is off, or the number's country or type is not offered). */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description demo_rate_limited, rate_limited. */
+            /** @description demo_rate_limited (3 starts an hour per client address, 2 codes a day per number, the daily caps), rate_limited (the general per-address limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -28,6 +28,7 @@ import * as calls from './calls.js';
 import * as testCalls from './test-calls.js';
 import * as usage from './usage.js';
 import * as devices from './devices.js';
+import * as demo from './demo.js';
 import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
@@ -49,6 +50,7 @@ export const routeModules: RouteModule[] = [
   usage,
   schedules,
   devices,
+  demo,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

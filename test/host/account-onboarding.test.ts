@@ -183,5 +183,11 @@ describe('account onboarding', () => {
     await advance(server, 120);
     rd = (await me(f.token)).onboarding.readiness;
     assert.equal(rd.stale, false);
+    // 30 days of unanswered calls later it is stale again.
+    await phone(server, f.number, ['no_answer'], 5);
+    await advance(server, 29 * 86_400);
+    assert.equal((await me(f.token)).onboarding.readiness.stale, false, 'within 30 days');
+    await advance(server, 2 * 86_400);
+    assert.equal((await me(f.token)).onboarding.readiness.stale, true, 'after 30 days');
   });
 });

@@ -119,7 +119,7 @@ export function findDeviceByInstallation(db: Database, accountId: string, instal
 
 /** How many devices the account holds. */
 export function countDevices(db: Database, accountId: string): number {
-  return (sql<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM devices WHERE account_id = ?').get(accountId)?.n ?? 0);
+  return sql<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM devices WHERE account_id = ?').get(accountId)?.n ?? 0;
 }
 
 /** The account's device seen longest ago (ties: the oldest created), other than `exceptId`. */

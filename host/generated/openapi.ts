@@ -78,7 +78,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the account
-         * @description Needs confirm DELETE and a code from POST /me/deletion-code. Stops calls at once, signs out every session, revokes every API key, anonymizes personal data now and purges it 30 days later. API keys cannot do this (403 insufficient_scope).
+         * @description Needs confirm DELETE (checked first: else 400 confirmation_required) and a code from POST /me/deletion-code (missing, wrong, used or expired: 400 verification_code_invalid). Wrong codes count per account as for sign-in: the fifth gives 429 verification_locked with Retry-After, and for 15 minutes even the right code is refused so. On success, at once: every schedule is turned off, every pending or ringing call is cancelled (a ringing call is hung up; no fallback text follows), every session ends (401 session_expired) and every API key is revoked (401 api_key_revoked); personal data is anonymized now (email replaced by a placeholder, names, home zone, onboarding flags, phone numbers, labels and messages removed); a linked identity-provider token is revoked at the provider. Every row the account owned is purged 30 days later (deleted_at + 30 days, on the service clock); a crash during deletion leaves either nothing done or a deletion that completes at the next start. Signing in again with the same email afterwards creates a new, empty account. API keys cannot do this (403 insufficient_scope).
          */
         delete: operations["deleteMe"];
         options?: never;
@@ -101,7 +101,7 @@ export interface paths {
         put?: never;
         /**
          * Hand over an identity-provider authorization code
-         * @description The server exchanges the single-use code (valid 5 minutes) with the identity provider and keeps the refresh token, encrypted, only to revoke it when the account is deleted. 204 also when no provider key is configured (nothing is kept). A code the provider refuses, or one not for this account's identity: 400 validation_error. Unreachable provider: 503 provider_unavailable. At most 10 requests a minute per account (429 rate_limited).
+         * @description The server exchanges the single-use code (valid 5 minutes) at the identity provider's token endpoint, checks the signed identity token (signature, issuer, audience, expiry) and keeps the refresh token, encrypted (AES-256-GCM, key from config), only to revoke it when the account is deleted. The account's identity is the token's subject: the first accepted code links it; later codes must carry the same subject, and a subject linked to another account is refused. 204 also when no provider is configured (nothing is exchanged or kept). A code the provider refuses, an invalid identity token, or one not for this account's identity: 400 validation_error (field authorization_code; a token issued for the wrong identity is revoked, never kept). Unreachable provider (network error, timeout, 5xx): 503 provider_unavailable with Retry-After. At most 10 requests a minute per account (429 rate_limited).
          */
         post: operations["linkIdpAuthorization"];
         delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Email an account-deletion code
-         * @description Emails a 6-digit code valid 10 minutes, for DELETE /me. At most 3 codes an hour (429 rate_limited with Retry-After).
+         * @description Emails a 6-digit code, valid 10 minutes, to the account's email address, for DELETE /me. A new code replaces the earlier one; codes are stored hashed. At most 3 codes an hour per account (429 rate_limited with Retry-After); while deletion is locked by wrong codes, 429 verification_locked.
          */
         post: operations["sendDeletionCode"];
         delete?: never;
@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * Export every row the account owns
-         * @description A streamed JSON document. An API key needs scope export (else 403 insufficient_scope); the app session and the web session need nothing extra.
+         * @description A streamed JSON document (layout: ExportOut), written batch by batch so that the server's memory stays flat whatever the account's size; it carries no token, key, code or hash of one. Batches are read one after another, not from one snapshot: a change made while the export runs may or may not appear. An API key needs scope export (else 403 insufficient_scope); the app session and the web session need nothing extra.
          */
         get: operations["exportMe"];
         put?: never;
@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Set a self-reported onboarding flag
-         * @description step is contact_saved or dnd_acknowledged (steps 4 and 5 of the stepper); the server sets the other flags. Returns the updated onboarding_state object.
+         * @description step is contact_saved or dnd_acknowledged (steps 4 and 5 of the stepper); done (default true) is stored as the flag's value, so done false clears a flag set by mistake. The server sets the other flags (the phone, timezone, test-call and first-call steps are computed from the account's numbers, zone, calls and schedules). Returns the updated onboarding_state object.
          */
         post: operations["setOnboardingStep"];
         delete?: never;
@@ -1350,7 +1350,7 @@ export interface components {
             /** @description What the web checkout sells; empty unless offered. */
             web_checkout_plans: components["schemas"]["WebCheckoutPlan"][];
         };
-        /** @description Free-form onboarding flags. Known keys: contact_saved and dnd_acknowledged (self-reported with POST /me/onboarding), skipped (step slugs skipped with POST /me/onboarding/skip). Other keys may appear; ignore the ones you do not know. */
+        /** @description Free-form onboarding flags. Known keys: contact_saved and dnd_acknowledged (booleans, self-reported with POST /me/onboarding; absent until first set), skipped (slugs of steps skipped with POST /me/onboarding/skip, each once, in the order skipped; a skipped step that gets done shows done, not skipped). Other keys may appear; ignore the ones you do not know. */
         OnboardingState: {
             contact_saved?: boolean;
             dnd_acknowledged?: boolean;
@@ -1830,7 +1830,7 @@ export interface components {
              */
             trial_ends_at: string;
         };
-        /** @description Every row the account owns, streamed. Layout: format_version (1), exported_at (UTC), account (as GET /me), then one array per kind, each row as the API shows it: phone_numbers, schedules, occurrences (with attempts), calls (standalone test and demo calls), devices (push tokens left out), api_keys (hashes left out), sessions (created_at, last_used_at, kind; tokens left out). Unknown keys may be added. */
+        /** @description Every row the account owns, streamed. Layout, in this order: format_version (1), exported_at (UTC), account (as GET /me, with onboarding and plan), usage (as GET /me/usage), then one array per kind, each row as stored, with snake_case column names, instants as UTC ISO strings and JSON columns as JSON: occurrences (each with attempts, in call order), phone_numbers (deleted ones included; verification code hashes left out), schedules, calls (standalone test calls), api_keys (prefix instead of the key; hashes left out), sessions (kind, created_at, last_used_at, ended_at, end_reason; tokens and their hashes left out), identity_links (subject and dates; the refresh token left out). Devices and billing records join as arrays of their own when those features store them. Unknown keys may be added; clients must ignore them. */
         ExportOut: {
             /** @constant */
             format_version: 1;
@@ -1840,6 +1840,17 @@ export interface components {
              */
             exported_at: string;
             account: components["schemas"]["MeOut"];
+            usage?: components["schemas"]["UsageOut"];
+            occurrences?: {
+                id: string;
+                attempts: Record<string, never>[];
+            }[];
+            phone_numbers?: Record<string, never>[];
+            schedules?: Record<string, never>[];
+            calls?: Record<string, never>[];
+            api_keys?: Record<string, never>[];
+            sessions?: Record<string, never>[];
+            identity_links?: Record<string, never>[];
         };
         /** @description The call as it would be moved: timezone is the device's zone and local_time the schedule's wall time. local_date is the occurrence's own local date (the day meant, e.g. Tuesday's 07:00), unless that wall time on that date in the device's zone has already passed; then the first later date on which it has not (a traveller whose Tuesday morning is over gets Wednesday 07:00, never a time in the past). scheduled_at, utc_offset and wall_time_kind are where the moved call would ring, under the same clock-change rules (see Time zones). Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
         Suggestion: {

@@ -17,6 +17,7 @@ import * as devOutbox from '../dev/outbox.js';
 import * as service from './service.js';
 import * as auth from './auth.js';
 import * as account from './account.js';
+import * as accountLifecycle from './account-lifecycle.js';
 import * as apiKeys from './api-keys.js';
 import * as countries from './countries.js';
 import * as phoneNumbers from './phone-numbers.js';
@@ -39,6 +40,7 @@ export const routeModules: RouteModule[] = [
   service,
   auth,
   account,
+  accountLifecycle,
   apiKeys,
   countries,
   phoneNumbers,

@@ -10,6 +10,7 @@
  */
 import type { RouteModule } from '../registrar.js';
 import * as docs from '../site/docs.js';
+import * as webApp from '../site/web-app.js';
 import * as errorsPage from '../site/errors-page.js';
 import * as health from '../site/health.js';
 import * as devClock from '../dev/clock.js';
@@ -34,6 +35,7 @@ import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
+  webApp,
   docs,
   errorsPage,
   health,

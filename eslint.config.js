@@ -2,6 +2,7 @@
 // Formatting belongs to Prettier (.prettierrc.json): neither preset below turns on a stylistic rule,
 // so eslint-config-prettier is not needed. See docs/decisions/0008-formatter-and-linter.md.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -70,5 +71,10 @@ export default tseslint.config(
     // This file itself is plain JS outside tsconfig.json: no type information for it.
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The web app (web/): plain ES modules run by the browser.
+    files: ['web/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
 );

@@ -133,18 +133,3 @@ export function announce(text) {
   clearTimeout(announce.timer);
   announce.timer = setTimeout(() => (t.textContent = ''), 4000);
 }
-
-/** Form values by name: checkboxes as booleans, empty strings as null. */
-export function values(form) {
-  const out = {};
-  for (const el of form.elements) {
-    if (!el.name) continue;
-    if (el.type === 'checkbox') {
-      if (el.dataset.group) ((out[el.name] ??= []), el.checked && out[el.name].push(el.value));
-      else out[el.name] = el.checked;
-    } else if (el.type === 'radio') {
-      if (el.checked) out[el.name] = el.value;
-    } else out[el.name] = el.value.trim() === '' ? null : el.value.trim();
-  }
-  return out;
-}

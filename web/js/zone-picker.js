@@ -58,14 +58,24 @@ export function zonePicker(labelText, name, value, hint) {
   });
   input.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape') close();
-    if (ev.key === 'ArrowDown' && results.firstChild) (ev.preventDefault(), results.querySelector('button').focus());
+    if (ev.key === 'ArrowDown' && results.firstChild) {
+      ev.preventDefault();
+      results.querySelector('button').focus();
+    }
   });
   results.addEventListener('keydown', (ev) => {
     const items = [...results.querySelectorAll('button')];
     const i = items.indexOf(document.activeElement);
-    if (ev.key === 'ArrowDown' && i < items.length - 1) (ev.preventDefault(), items[i + 1].focus());
-    if (ev.key === 'ArrowUp') (ev.preventDefault(), i > 0 ? items[i - 1].focus() : input.focus());
-    if (ev.key === 'Escape') (close(), input.focus());
+    if (ev.key === 'ArrowDown' && i < items.length - 1) {
+      ev.preventDefault();
+      items[i + 1].focus();
+    } else if (ev.key === 'ArrowUp') {
+      ev.preventDefault();
+      (i > 0 ? items[i - 1] : input).focus();
+    } else if (ev.key === 'Escape') {
+      close();
+      input.focus();
+    }
   });
   const wrap = field(labelText, input, hint || 'Type a city, country or airport code, then pick a zone.');
   input.after(results);

@@ -7,12 +7,12 @@ import * as fmt from '../fmt.js';
 export async function render(root, ctx) {
   const [usage, keys, plans] = await Promise.all([get('/me/usage'), get('/api-keys?limit=200'), get('/billing/plans').catch((err) => err)]);
   root.append(h('h1', {}, 'Account'), h('p', {}, `Signed in as ${ctx.me.email}.`));
-  root.append(planSection(usage, plans, ctx));
+  root.append(planSection(usage, plans));
   root.append(keysSection(keys, ctx));
-  root.append(dataSection(ctx));
+  root.append(dataSection());
 }
 
-function planSection(u, plans, ctx) {
+function planSection(u, plans) {
   const plan = u.plan;
   const sec = h('section', { 'aria-labelledby': 'plan-h' }, h('h2', { id: 'plan-h' }, 'Plan and usage'));
   const card = h(
@@ -174,7 +174,7 @@ function keysSection(keys, ctx) {
   return sec;
 }
 
-function dataSection(ctx) {
+function dataSection() {
   const sec = h('section', { 'aria-labelledby': 'data-h' }, h('h2', { id: 'data-h' }, 'Your data'));
   sec.append(
     h(

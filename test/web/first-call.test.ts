@@ -28,7 +28,7 @@ describe('web app: first wake-up call', () => {
     const got = await launchChromium();
     if ('skip' in got) {
       skip = got.skip;
-      console.log(`# browser tests skipped: ${skip}`);
+      console.log(`browser tests skipped: ${skip}`);
       return;
     }
     browser = got.browser;

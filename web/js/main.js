@@ -31,6 +31,8 @@ const nav = document.getElementById('nav');
 let me = null;
 let leaving = [];
 let renderSeq = 0;
+/** Set by the dev bar: reads the service time again. */
+let refreshDevClock = () => {};
 
 async function loadMe() {
   try {
@@ -59,6 +61,9 @@ async function render({ focus = true } = {}) {
   const seq = ++renderSeq;
   leave();
   const hash = location.hash || '#/';
+  // The account is read again on every page, so readiness, plan and calls-off state are current.
+  if (me) await loadMe();
+  if (seq !== renderSeq) return;
   if (!me) {
     nav.hidden = true;
     fill(main);
@@ -97,6 +102,7 @@ async function render({ focus = true } = {}) {
   }
   if (seq !== renderSeq) return;
   fill(main, frag);
+  refreshDevClock();
   if (focus) {
     const h1 = main.querySelector('h1');
     if (h1) {
@@ -149,13 +155,14 @@ async function devBar() {
     h('a', { href: '/dev/outbox' }, 'Outbox'),
   );
   bar.hidden = false;
-  setInterval(async () => {
+  refreshDevClock = async () => {
     try {
       show((await get('/dev/clock')).now);
     } catch {
       /* server gone */
     }
-  }, 10000);
+  };
+  setInterval(refreshDevClock, 10000);
 }
 
 setUnauthenticatedHandler(() => {

@@ -2,7 +2,7 @@
 // preview sentence (POST /schedules/preview, or /schedules/{id}/preview) updates live as the
 // form changes, before anything is saved.
 import { get, patch, post, uuid } from '../api.js';
-import { announce, field, h, onSubmit, showProblem, clearProblem } from '../dom.js';
+import { announce, clearProblem, field, fill, h, onSubmit, showProblem } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { zonePicker } from '../zone-picker.js';
 
@@ -184,7 +184,8 @@ export async function render(root, ctx) {
       const p = await post(id ? `/schedules/${id}/preview` : '/schedules/preview', body());
       if (mine !== seq) return;
       preview.className = 'preview';
-      preview.replaceChildren(
+      fill(
+        preview,
         h('strong', { id: 'preview-sentence' }, p.sentence),
         p.first ? h('div', { class: 'small' }, 'First call: ', fmt.local(p.first.local), ' · ', fmt.relative(p.first.in_seconds)) : null,
         p.first && p.first.in_home_timezone
@@ -195,7 +196,7 @@ export async function render(root, ctx) {
     } catch (err) {
       if (mine !== seq) return;
       preview.className = 'preview error';
-      preview.replaceChildren(h('strong', {}, err.detail), err.code ? h('span', { class: 'small' }, ` (${err.code})`) : null);
+      fill(preview, h('strong', {}, err.detail), err.code ? h('span', { class: 'small' }, ` (${err.code})`) : null);
     }
   }
   const schedulePreview = () => (clearTimeout(timer), (timer = setTimeout(runPreview, 300)));

@@ -107,7 +107,7 @@ export function attemptsTable(list) {
         h(
           'tr',
           {},
-          ['#', 'Kind', 'Result', 'Rang', 'Answered by', 'Keys', 'Length', 'Error'].map((t) => h('th', { scope: 'col' }, t)),
+          ['#', 'Kind', 'Result', 'Rang at', 'Answered by', 'Keys', 'Length', 'Error'].map((t) => h('th', { scope: 'col' }, t)),
         ),
       ),
       h(

@@ -99,6 +99,41 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     assert.equal((await schedule()).label, 'Every day');
   });
 
+  it('offers to move a call set in another zone to the browser’s zone (travel prompt), and places a test call', async (t) => {
+    if (skip) return t.skip(skip);
+    await page.evaluate(() => (location.hash = '#/calls/new'));
+    await page.getByRole('heading', { name: 'New wake-up call' }).waitFor();
+    const zone = page.getByRole('combobox', { name: 'Time zone' });
+    await zone.fill('Tokyo');
+    await page.getByRole('option').filter({ hasText: 'Asia/Tokyo' }).first().click();
+    assert.equal(await zone.inputValue(), 'Asia/Tokyo');
+    await page.getByLabel('Label', { exact: true }).fill('Trip');
+    await page
+      .locator('#preview-sentence')
+      .filter({ hasText: /Asia\/Tokyo/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Set the call' }).click();
+    await page.locator('article[data-schedule]').filter({ hasText: 'Trip' }).waitFor();
+
+    await page.getByRole('link', { name: 'Home' }).click();
+    const prompt = page.getByRole('region', { name: 'Travel' });
+    await prompt.getByText(/This browser is in America\/New_York/).waitFor();
+    await prompt.getByRole('button', { name: 'Move the call' }).click();
+    await page.getByText('Call moved.').waitFor();
+    const trip = (await apiFromPage(page, '/schedules')).items.find((x: any) => x.label === 'Trip');
+    assert.equal(trip.timezone, ZONE);
+    assert.equal(trip.local_time, '07:00');
+
+    // A test call from the Numbers page, followed live until it ends.
+    await scriptPhone(server, E164, ['confirm'], 1);
+    await page.getByRole('link', { name: 'Numbers' }).click();
+    await page.locator(`article[data-number="${E164}"]`).getByRole('button', { name: 'Test call' }).click();
+    await page.getByRole('heading', { name: 'Test call' }).waitFor();
+    const now = (await (await fetch(`${server.url}/dev/clock`)).json()).now as string;
+    await clockTo(server, new Date(Date.parse(now) + 30_000).toISOString());
+    await page.locator('#attempt-status[data-status="confirmed"]').waitFor({ timeout: 6_000 });
+  });
+
   it('shows plan and usage; plans and checkout when billing is served, else says it is not offered', async (t) => {
     if (skip) return t.skip(skip);
     await page.evaluate(() => (location.hash = '#/account'));

@@ -43,11 +43,16 @@ export async function scriptPhone(server: TestServer, e164: string, answers: str
 }
 
 /** GET under /api/v1 from inside the page, with its session cookie. */
-export async function apiFromPage<T = any>(page: Page, path: string): Promise<T> {
+export async function apiFromPage(page: Page, path: string): Promise<any> {
   return page.evaluate(async (p) => {
     const r = await fetch(`/api/v1${p}`, { credentials: 'same-origin' });
     return r.json();
   }, path);
+}
+
+/** Navigates the app to a hash route (`#/calls`). Code run in the page is given as a string: the tests have no DOM types. */
+export async function goHash(page: Page, hash: string): Promise<void> {
+  await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
 }
 
 /** Signs in through the sign-in page with a fresh address; lands on Home. */
@@ -76,6 +81,8 @@ export async function addNumberThroughPage(page: Page, server: TestServer, e164:
 /** Screenshots of the page at phone (390x844) and desktop (1280x800) widths. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // The toast is transient; keep it out of the pictures.
+  await page.evaluate("document.getElementById('toast').replaceChildren()");
   for (const [w, hgt, tag] of [
     [390, 844, 'phone'],
     [1280, 800, 'desktop'],

@@ -12,7 +12,7 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, clockTo, screenshots, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import { addNumberThroughPage, apiFromPage, goHash, clockTo, screenshots, scriptPhone, signInThroughPage } from '../helpers/web.js';
 
 const ZONE = 'Europe/Paris';
 const E164 = '+12015550177';
@@ -70,7 +70,17 @@ describe('web app: first wake-up call', () => {
     const card = page.locator('article[data-schedule]').filter({ hasText: 'Flight' });
     await card.waitFor();
     assert.match(await card.innerText(), /07:00/);
-    await card.locator('.next a').click();
+    await screenshots(page, 'calls');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Home lists it under the next calls, with its local time.
+    await page.getByRole('link', { name: 'Home' }).click();
+    const next = page.getByRole('list', { name: 'Next calls' }).locator('article').filter({ hasText: 'Flight' });
+    await next.waitFor();
+    assert.match(await next.innerText(), /07:00 Europe\/Paris/);
+    await screenshots(page, 'home');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await next.getByRole('link', { name: 'Flight' }).click();
     const status = page.locator('#occurrence-status');
     await status.waitFor();
     assert.equal(await status.getAttribute('data-status'), 'pending');
@@ -93,15 +103,13 @@ describe('web app: first wake-up call', () => {
 
     // Screenshots of the main pages for review.
     for (const [hash, name, heading] of [
-      ['#/', 'home', /^Hello/],
-      ['#/calls', 'calls', 'Wake-up calls'],
       ['#/calls/new', 'call-new', 'New wake-up call'],
       ['#/numbers', 'numbers', 'Phone numbers'],
       ['#/history', 'history', 'History'],
       ['#/settings', 'settings', 'Settings'],
       ['#/account', 'account', 'Account'],
     ] as const) {
-      await page.evaluate((h) => (location.hash = h), hash);
+      await goHash(page, hash);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       if (name === 'call-new') await page.locator('#preview-sentence').waitFor();
       await screenshots(page, name);

@@ -11,7 +11,7 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, clockTo, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import { addNumberThroughPage, apiFromPage, goHash, clockTo, scriptPhone, signInThroughPage } from '../helpers/web.js';
 
 const ZONE = 'America/New_York';
 const E164 = '+12015550178';
@@ -82,7 +82,7 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     // The call rings (for 60 s): changing or deleting it gives 409 occurrence_in_progress.
     await scriptPhone(server, E164, ['confirm'], 60);
     await clockTo(server, new Date(Date.parse(next.scheduled_at) + 2_000).toISOString());
-    await page.evaluate(() => (location.hash = '#/history'));
+    await goHash(page, '#/history');
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await page.getByRole('link', { name: 'Calls' }).click();
     await card.getByText('Ringing').waitFor();
@@ -101,7 +101,7 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
 
   it('offers to move a call set in another zone to the browser’s zone (travel prompt), and places a test call', async (t) => {
     if (skip) return t.skip(skip);
-    await page.evaluate(() => (location.hash = '#/calls/new'));
+    await goHash(page, '#/calls/new');
     await page.getByRole('heading', { name: 'New wake-up call' }).waitFor();
     const zone = page.getByRole('combobox', { name: 'Time zone' });
     await zone.fill('Tokyo');
@@ -129,14 +129,14 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     await page.getByRole('link', { name: 'Numbers' }).click();
     await page.locator(`article[data-number="${E164}"]`).getByRole('button', { name: 'Test call' }).click();
     await page.getByRole('heading', { name: 'Test call' }).waitFor();
-    const now = (await (await fetch(`${server.url}/dev/clock`)).json()).now as string;
+    const now = ((await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }).now;
     await clockTo(server, new Date(Date.parse(now) + 30_000).toISOString());
     await page.locator('#attempt-status[data-status="confirmed"]').waitFor({ timeout: 6_000 });
   });
 
   it('shows plan and usage; plans and checkout when billing is served, else says it is not offered', async (t) => {
     if (skip) return t.skip(skip);
-    await page.evaluate(() => (location.hash = '#/account'));
+    await goHash(page, '#/account');
     await page.getByRole('heading', { name: 'Plan and usage' }).waitFor();
     await page.getByText(/calls used this period/).waitFor();
     const plans = await page.evaluate(async () => (await fetch('/api/v1/billing/plans')).status);

@@ -5,7 +5,6 @@
  * confirmed. Then screenshots of the main pages at phone and desktop widths (.screenshots/).
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
@@ -46,8 +45,11 @@ describe('web app: first wake-up call', () => {
     if (skip) return t.skip(skip);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+    });
 
-    await signInThroughPage(page, server, `web-${randomUUID()}@example.com`);
+    await signInThroughPage(page, server, 'alex@example.com');
     // The onboarding stepper shows on a new account, the next step marked.
     await page.locator('li[data-step="phone"][aria-current="step"]').waitFor();
     await page.getByRole('button', { name: `Use ${ZONE} (this browser's zone)` }).click();

@@ -8,6 +8,8 @@ export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === false || v === null || v === undefined) continue;
+    // The page's Content-Security-Policy (style-src 'self') ignores style attributes.
+    if (k === 'style') throw new Error('h(): inline styles are blocked by the CSP; use a class in app.css');
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
     else if (k === 'value') el.value = v;
@@ -120,7 +122,7 @@ export function onSubmit(form, fn) {
 
 /** A button running an async action; an error shows in `errorTarget` (a form or element). */
 export function action(label, fn, attrs = {}) {
-  const wrap = h('form', { class: 'inline-action', style: 'display:inline' });
+  const wrap = h('form', { class: 'inline-action' });
   const btn = h('button', { type: 'submit', class: 'secondary', ...attrs }, label);
   wrap.append(btn);
   return onSubmit(wrap, fn);

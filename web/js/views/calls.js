@@ -38,7 +38,7 @@ function scheduleCard(s, ctx) {
     h(
       'div',
       { class: 'spread' },
-      h('h2', { style: 'margin:0' }, h('a', { href: `#/calls/${s.id}` }, s.label)),
+      h('h2', {}, h('a', { href: `#/calls/${s.id}` }, s.label)),
       h(
         'span',
         { class: 'row' },
@@ -63,7 +63,7 @@ function scheduleCard(s, ctx) {
         { class: 'next', 'aria-label': 'Next call' },
         h(
           'p',
-          { style: 'margin:.25rem 0' },
+          { class: 'tight' },
           h('strong', {}, 'Next: '),
           h('a', { href: `#/occurrences/${n.id}` }, fmt.local(n.local)),
           ' ',
@@ -71,9 +71,7 @@ function scheduleCard(s, ctx) {
           ' ',
           h('span', { class: `badge ${tone}` }, text),
         ),
-        n.in_home_timezone
-          ? h('p', { class: 'small muted', style: 'margin:0' }, 'On your home clock: ', fmt.home(n.in_home_timezone))
-          : null,
+        n.in_home_timezone ? h('p', { class: 'small muted tight' }, 'On your home clock: ', fmt.home(n.in_home_timezone)) : null,
         n.notice ? h('p', { class: 'card notice small', role: 'note' }, n.notice) : null,
       ),
     );

@@ -31,7 +31,7 @@ function numberCard(n, ctx) {
     h(
       'div',
       { class: 'spread' },
-      h('h2', { style: 'margin:0' }, n.label || 'Phone', ' ', h('span', { class: 'muted' }, n.e164)),
+      h('h2', {}, n.label || 'Phone', ' ', h('span', { class: 'muted' }, n.e164)),
       h('span', { class: 'row' }, badges),
     ),
     h(
@@ -112,7 +112,7 @@ function verifyForm(n, ctx) {
     await ctx.reloadMe();
     ctx.reload();
   });
-  const resend = h('form', { style: 'display:inline' }, h('button', { type: 'submit', class: 'link' }, 'Send a new code'));
+  const resend = h('form', { class: 'inline-action' }, h('button', { type: 'submit', class: 'link' }, 'Send a new code'));
   form.querySelector('.actions').append(resend);
   onSubmit(resend, async () => {
     const v = await post(`/phone-numbers/${n.id}/verify/start`, {}, { idem: true });
@@ -126,13 +126,19 @@ function addForm(ctx, countries) {
   const e164 = h('input', { type: 'tel', name: 'e164', autocomplete: 'tel', placeholder: '+14155550123', required: true });
   const label = h('input', { type: 'text', name: 'label', maxlength: 60, placeholder: 'Mobile' });
   const where = countries.length
-    ? `Numbers in ${countries.length} countries can be called: ${countries.map((c) => `${c.name} (${c.calling_code})`).join(', ')}.`
-    : '';
+    ? h(
+        'details',
+        { class: 'small' },
+        h('summary', {}, `Countries we call (${countries.length})`),
+        h('p', {}, countries.map((c) => `${c.name} (${c.calling_code})`).join(', ')),
+      )
+    : null;
   const form = h(
     'form',
     { class: 'card', novalidate: true, 'aria-labelledby': 'add-number-title' },
-    h('h2', { id: 'add-number-title', style: 'margin-top:0' }, 'Add a number'),
-    field('Phone number, with country code', e164, `International format, starting with + and the country code. ${where}`),
+    h('h2', { id: 'add-number-title' }, 'Add a number'),
+    field('Phone number, with country code', e164, 'International format: + and the country code, then the number.'),
+    where,
     field('Label (optional)', label),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add and send code')),
   );

@@ -1245,14 +1245,14 @@ export interface components {
             ring_timeout_seconds?: number;
             snooze_minutes?: number;
         } | null;
-        /** @description The account's plan as it stands now. Until paid plans exist the only plan is the trial (7 days from the first sign-in, 5 calls, test calls included): during it code trial, name "Free trial", entitled true, status trialing; after it (days over or calls used up) code null, name null, entitled false, status none. */
+        /** @description The account's plan as it stands now, in this order: a live subscription (status active, past_due or canceled; code and name of the plan as bought, source where it is billed); else the trial while it has days and calls left (7 days from the first sign-in, 5 calls, test calls included: code trial, name "Free trial", status trialing); else pack credits (code and name of the latest pack bought, status active); else code null, name null, entitled false and status expired (a subscription ended) or none. */
         Plan: {
             /**
              * @description Plan code (see GET /billing/plans); `trial` during the trial; null with no plan.
              * @example traveler_monthly
              */
             code: string | null;
-            /** @description A new wake-up call would be placed now (today: the trial has days and calls left); false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
+            /** @description A new wake-up call to a Tier A number would be placed now: the subscription has included calls left in its period, or the trial has days and calls left, or pack credits remain; false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
             entitled: boolean;
             /** @example Traveler */
             name: string | null;
@@ -1262,10 +1262,10 @@ export interface components {
              */
             source: "web" | "ios_store" | "android_store" | "manual" | null;
             /**
-             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left; none: no trial left and no plan. This server gives only these two (no paid plans yet). Reserved for paid plans: active (a paid subscription or credits), past_due (a renewal payment failed and the provider is retrying; still entitled), canceled (the subscription ends at period_end; entitled until then).
+             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left (and no subscription). active: a live subscription (or, with none, pack credits left). past_due: a renewal payment failed and the provider is retrying; the plan still runs. canceled: the subscription was canceled and ends at the end of its paid period; it runs until then. expired: the subscription ended (canceled to its end, ended by the provider or the store, or revoked by an operator) and nothing else pays for calls. none: no trial left, no plan, no credits.
              * @enum {string}
              */
-            status: "trialing" | "active" | "past_due" | "canceled" | "none";
+            status: "trialing" | "active" | "past_due" | "canceled" | "expired" | "none";
         };
         WebCheckoutPlan: {
             /** @example traveler_monthly */
@@ -1284,7 +1284,7 @@ export interface components {
             price_cents: number;
         };
         MeBilling: {
-            /** @description True when the app may offer subscribing on the web: the server switch is on, payments are set up and the account has no plan. */
+            /** @description True when the app may offer subscribing on the web: the server switch is on (WAKEUP_WEB_CHECKOUT; on by default with the simulated payment provider), payments are set up and the account has no live subscription. Staff accounts get no exception. */
             web_checkout_link: boolean;
             /** @description What the web checkout sells; empty unless offered. */
             web_checkout_plans: components["schemas"]["WebCheckoutPlan"][];
@@ -1418,7 +1418,7 @@ export interface components {
             calls_revoked_at: string | null;
             plan: components["schemas"]["Plan"];
             onboarding: components["schemas"]["OnboardingOut"];
-            /** @description Web checkout offer; null or omitted when payments are not set up. */
+            /** @description Web checkout offer; null when payments are not set up (WAKEUP_PAYMENTS none). */
             billing?: components["schemas"]["MeBilling"] | null;
         };
         /** @description Every field optional. null leaves a field unchanged, except greeting_name, home_timezone and default_retry_policy, where null clears it (no greeting name; no home zone; the built-in default policy). Unknown fields are refused. */
@@ -1734,14 +1734,14 @@ export interface components {
              */
             ends_at: string;
         };
-        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. Until paid plans exist the period is the trial (7 days from the first sign-in, 5 calls): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used (calls placed inside the trial window), and credits_remaining is 0. */
+        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. With a live subscription the period is its billing period (periods follow each other from the subscription's start by its interval, calendar months or years in UTC), calls_included is the plan's included_calls_per_period and calls_used counts a call to a Tier B number as tier_b_multiplier calls. Without one the period is the trial (7 days from the first sign-in, 5 calls, every call counting one): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used. When the period's calls are used up, pack credits pay for further calls (1 credit a call, the pack's tier_b_multiplier for Tier B); calls paid with credits still count in calls_used. */
         UsageOut: {
             /** @description Calls the plan (or the trial) includes in the current period. */
             calls_included: number;
             calls_used: number;
-            /** @description Pack credits left. */
+            /** @description Pack credits left; they never expire. */
             credits_remaining: number;
-            /** @description At most 20% (rounded down) of the included calls remain (1 of 5 in the trial), or the plan is not entitled. */
+            /** @description The included calls left in the period plus pack credits are at most 20% (rounded down) of the period's included calls (1 of 5 in the trial, 12 of 60 on the monthly plan), or the plan is not entitled. */
             near_limit: boolean;
             /**
              * Format: date-time

@@ -11,6 +11,7 @@ import { resolveRetryPolicy } from '../../account/retry-policy.js';
 import { requirePrincipal } from '../context.js';
 import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
+import { billingOf } from './billing.js';
 
 import type { MePatchIn } from '../../generated/openapi.js';
 
@@ -67,7 +68,9 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
 export function register(routes: Routes, deps: AppDeps): void {
   routes.operation('getMe', ({ principal }) => {
     const p = requirePrincipal(principal);
-    return { status: 200, body: meOut(deps.db, account(deps, p.accountId), deps.clock.now()) };
+    const a = account(deps, p.accountId);
+    const now = deps.clock.now();
+    return { status: 200, body: meOut(deps.db, a, now, billingOf(deps).meBilling(a, now)) };
   });
 
   routes.operation<MePatchIn>('updateMe', ({ principal, body }) => {
@@ -75,6 +78,6 @@ export function register(routes: Routes, deps: AppDeps): void {
     const change = toProfileChange(body);
     const now = deps.clock.now();
     const updated = updateAccountProfile(deps.db, p.accountId, change, now) ?? account(deps, p.accountId);
-    return { status: 200, body: meOut(deps.db, updated, now) };
+    return { status: 200, body: meOut(deps.db, updated, now, billingOf(deps).meBilling(updated, now)) };
   });
 }

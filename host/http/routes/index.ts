@@ -28,6 +28,9 @@ import * as calls from './calls.js';
 import * as testCalls from './test-calls.js';
 import * as usage from './usage.js';
 import * as devPhone from '../dev/phone.js';
+import * as billing from './billing.js';
+import * as subscribePages from '../site/subscribe-page.js';
+import * as devPayments from '../dev/payments.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
@@ -47,7 +50,9 @@ export const routeModules: RouteModule[] = [
   testCalls,
   usage,
   schedules,
+  billing,
+  subscribePages,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
-export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone];
+export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone, devPayments];

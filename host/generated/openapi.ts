@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Start a hosted checkout
-         * @description The url leads to the payment provider's hosted page and returns to the billing settings. The subscription is recorded when the provider's notification arrives. 409 already_subscribed when the account has a plan.
+         * @description The url leads to the payment provider's hosted page (with the built-in simulator, dev mode: `{site}/dev/payments/checkout/{session_id}`, paid with its Pay button or POST /dev/checkout/{session_id}/complete); after paying it returns to `/app/subscribe/done`, after leaving to `/app/subscribe/canceled`. The subscription (or a pack's credits) is recorded only when the provider's signed notification arrives at `POST /webhooks/payments`, never from the return. 409 already_subscribed when the account has a plan, that is a live subscription (active, past_due, or canceled before its end); the trial and pack credits are not a plan. Packs (interval none) are not subscriptions and can be bought with or without one. One provider customer is made per account, at its first checkout. 503 provider_unavailable when payments are not set up (WAKEUP_PAYMENTS=none) or the provider cannot be reached.
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Plans
-         * @description Public. Active plans, cheapest first.
+         * @description Public. The catalogue (configuration WAKEUP_BILLING_PLANS; defaults: the trial, traveler_monthly $4.99 a month with 60 calls, traveler_yearly $49.99 a year with 730 calls, pack_10 and pack_30 call packs; Tier B multiplier 3), cheapest first (ties by code), on one page. The trial is listed with purchasable false.
          */
         get: operations["listPlans"];
         put?: never;
@@ -391,7 +391,7 @@ export interface paths {
         put?: never;
         /**
          * Open the customer portal
-         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes.
+         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes (the simulator's: 5 minutes, at `{site}/dev/payments/portal/{id}`); it returns to `/app/subscribe/done`. Changes reach the account through the provider's notifications. 400 validation_error when the account has no customer at the provider yet (nothing bought); 503 provider_unavailable when payments are not set up or the provider cannot be reached.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -411,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Sync in-app purchases
-         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider for the signed-in account's subscriptions only. app_user_id, when sent, must equal the account id (else 400 validation_error). 503 provider_unavailable while in-app purchase is not set up or the provider is down.
+         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider (a RevenueCat-style REST API, WAKEUP_INAPP_API_KEY) for the signed-in account's subscriptions only: the app user id is always the account id. app_user_id, when sent, must equal the account id (else 400 validation_error). Store products map to plans by WAKEUP_INAPP_PRODUCTS; the unexpired subscription that lasts longest becomes the plan with source ios_store or android_store (status active; canceled once the store reports it will not renew; past_due on a billing issue). When the store has none left, a store plan ends (expired). A live subscription billed on the web or granted manually is left alone. changed says whether Plan (code, status, source or entitled) differs from before the sync. 503 provider_unavailable while in-app purchase is not set up or the provider is down.
          */
         post: operations["syncInappPurchases"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * One-time web checkout link for the app
-         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token>, valid 10 minutes and once; opened in a mobile browser it asks to continue as the account's email, signs that browser in and continues to the payment provider's checkout, which returns to /app/subscribe/done. 403 web_checkout_disabled when not offered (GET /me billing.web_checkout_link false); 409 already_subscribed when the account has a plan. At most 5 requests a minute per account.
+         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token> (43 random characters; only a hash is stored), valid 10 minutes and once. Opening it shows "Continue as <email>" and does not use it (link previews cannot spend it); the button uses it, signs that browser in (web session cookies) and continues (303) to the payment provider's checkout, which returns to /app/subscribe/done, a page showing the plan. A used link answers 410 with a page saying so, an expired one 410, an unknown one 404. 403 web_checkout_disabled when not offered: the server switch WAKEUP_WEB_CHECKOUT is off (on by default with the simulated payment provider) or payments are not set up, staff accounts included (GET /me billing.web_checkout_link false). 409 already_subscribed when the account has a live subscription. At most 5 requests a minute per account (an Idempotency-Key replay does not count).
          */
         post: operations["createWebCheckout"];
         delete?: never;
@@ -1157,7 +1157,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a simulated checkout (dev)
-         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notification to the service's real webhook endpoint.
+         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notifications (Stripe's format and `Stripe-Signature` header) over HTTP to the service's real webhook endpoint, POST /webhooks/payments; it answers once they were applied. 404 when no open checkout has this id (already paid, expired after 24 hours, or unknown) or the simulator is not the payment provider.
          */
         post: operations["completeDevCheckout"];
         delete?: never;

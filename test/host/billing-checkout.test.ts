@@ -188,3 +188,66 @@ describe('billing without payments (WAKEUP_PAYMENTS=none)', () => {
     assert.equal((await call(server, 'GET', '/billing/plans')).status, 200);
   });
 });
+
+describe('Tier B calls under a plan', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startCallsServer();
+  });
+  after(() => server.close());
+
+  it('a call to a Tier B number uses tier_b_multiplier included calls; the trial counts it as one', async () => {
+    const { account } = await import('./schedules-fixture.js');
+    const f = (await account(server, { number: '+821012345678', home: 'UTC' })) as unknown as CallsAccount;
+    assert.equal(await testCall(server, f), 201);
+    assert.equal((await f.api('GET', '/me/usage')).body.trial_calls_used, 1, 'the trial counts every call as one');
+    await buy(server, f, 'traveler_monthly');
+    assert.equal(await testCall(server, f), 201);
+    const u = (await f.api('GET', '/me/usage')).body;
+    assert.deepEqual([u.calls_used, u.calls_included], [3, 60]);
+  });
+});
+
+describe('plans from WAKEUP_BILLING_PLANS', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startCallsServer({
+      WAKEUP_BILLING_PLANS: JSON.stringify([
+        { code: 'trial', name: 'Free trial', price_cents: 0, currency: 'EUR', interval: 'none', included_calls_per_period: 5 },
+        {
+          code: 'tiny',
+          name: 'Tiny',
+          price_cents: 100,
+          currency: 'EUR',
+          interval: 'month',
+          included_calls_per_period: 2,
+          tier_b_multiplier: 2,
+        },
+      ]),
+    });
+  });
+  after(() => server.close());
+
+  it('lists the configured catalogue; the period’s included calls run out into 402 no_entitlement', async () => {
+    const plans = (await call(server, 'GET', '/billing/plans')).body.items;
+    assert.deepEqual(
+      plans.map((p: any) => [p.code, p.purchasable]),
+      [
+        ['trial', false],
+        ['tiny', true],
+      ],
+    );
+    const f = await newAccount(server);
+    await buy(server, f, 'tiny');
+    assert.equal(await testCall(server, f), 201);
+    const near = (await f.api('GET', '/me/usage')).body;
+    assert.deepEqual([near.calls_used, near.near_limit, near.plan.entitled], [1, false, true]);
+    assert.equal(await testCall(server, f), 201);
+    assert.equal(await testCall(server, f), 402);
+    const u = (await f.api('GET', '/me/usage')).body;
+    assert.deepEqual([u.calls_used, u.calls_included, u.near_limit, u.plan.entitled, u.plan.status], [2, 2, true, false, 'active']);
+    // The next period brings the included calls back.
+    await f.clockTo(new Date(Date.parse(u.period_end) + 1000).toISOString());
+    assert.equal(await testCall(server, f), 201);
+  });
+});

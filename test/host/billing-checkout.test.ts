@@ -128,8 +128,10 @@ describe('billing with the payment simulator', () => {
     const none = await f.api('POST', '/billing/portal');
     assert.deepEqual([none.status, none.body.code], [400, 'validation_error']);
     await buy(server, f, 'traveler_monthly');
-    const portal = await f.api('POST', '/billing/portal');
+    const portal = await f.api('POST', '/billing/portal', undefined, { 'Idempotency-Key': 'portal-1' });
     assert.equal(portal.status, 200);
+    const replay = await f.api('POST', '/billing/portal', undefined, { 'Idempotency-Key': 'portal-1' });
+    assert.equal(replay.body.url, portal.body.url, 'Idem replay');
     const path = new URL(portal.body.url).pathname;
     assert.match(path, /^\/dev\/payments\/portal\//);
     const page = await fetch(server.url + path);

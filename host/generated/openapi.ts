@@ -1674,7 +1674,7 @@ export interface components {
              */
             answers: ("confirm" | "snooze" | "stop" | "silent" | "voicemail" | "no_answer" | "busy" | "fail")[];
             /**
-             * @description Seconds the phone rings before it answers.
+             * @description Seconds the phone rings before it plays its behaviour, 1 to 3600 (an hour). No bound tied to the provider: the call's ring timeout (retry_policy.ring_timeout_seconds) may end the ringing first, which is how a dev scripts a phone that rings out.
              * @default 5
              */
             ring_seconds: number;
@@ -4941,3 +4941,48 @@ export interface operations {
         };
     };
 }
+
+/** Every error code of the catalogue (schema `x-error-codes`). */
+export type ErrorCode =
+  | 'invalid_timezone'
+  | 'timezone_not_allowed'
+  | 'time_in_past'
+  | 'date_too_far'
+  | 'invalid_time'
+  | 'days_of_week_empty'
+  | 'local_date_required'
+  | 'in_minutes_out_of_range'
+  | 'invalid_retry_policy'
+  | 'phone_number_unverified'
+  | 'phone_number_not_owned'
+  | 'message_disallowed_content'
+  | 'not_recurring'
+  | 'invalid_phone_number'
+  | 'country_not_supported'
+  | 'verification_code_invalid'
+  | 'confirmation_required'
+  | 'validation_error'
+  | 'unauthenticated'
+  | 'api_key_revoked'
+  | 'session_expired'
+  | 'no_entitlement'
+  | 'insufficient_scope'
+  | 'calls_revoked'
+  | 'demo_not_available'
+  | 'web_checkout_disabled'
+  | 'number_blocked'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'occurrence_in_progress'
+  | 'occurrence_terminal'
+  | 'number_in_use'
+  | 'idempotency_key_reused'
+  | 'already_subscribed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'verification_locked'
+  | 'rate_limited'
+  | 'demo_rate_limited'
+  | 'daily_cap_reached'
+  | 'internal_error'
+  | 'provider_unavailable';

@@ -1,6 +1,7 @@
 /**
  * Rate limits: a fixed-window counter per key on the service clock, and the RateLimit-*
- * headers (contract §4).
+ * headers it describes (contract §4). Plain counting, below HTTP: routes (through
+ * `http/rate-limit.ts`) and domain code (sign-in, phone code limits) use it alike.
  *
  * Each key's window opens at its first request and lasts `windowSeconds`; within it at most
  * `limit` requests pass. Counts live in process memory (one server process owns the
@@ -10,8 +11,9 @@
  *
  * The general API limit (120 per account and 300 per client IP per 60 s by default) uses two
  * limiters; endpoints with limits of their own (device registration, web checkout, ...) make
- * a {@link RateLimiter} once (in their module's `register`) and call {@link countLimit} in the
- * handler, which also lets the RateLimit-* headers describe that limit when it is the tighter:
+ * a {@link RateLimiter} once (in their module's `register`) and call `countLimit` (from
+ * `http/rate-limit.ts`) in the handler, which also lets the RateLimit-* headers describe that
+ * limit when it is the tighter:
  * @example
  * const perAccount = new RateLimiter({ limit: 10, windowSeconds: 60, clock: deps.clock });
  * routes.operation('registerDevice', ({ ctx, principal }) => {
@@ -21,7 +23,6 @@
  * @module
  */
 import type { Clock, EpochMs } from '../../engine/index.js';
-import type { AppContext } from './context.js';
 import { problem } from '../errors.js';
 
 /** The outcome of counting one request. */
@@ -115,24 +116,6 @@ export function enforce(limiter: RateLimiter, key: string, detail?: string): Rat
   const r = limiter.hit(key);
   if (!r.allowed) throw rateLimited(r, detail);
   return r;
-}
-
-/**
- * Counts a hit on an endpoint's own limiter for this request: adds it to the results the
- * RateLimit-* headers describe and throws 429 rate_limited (with Retry-After) when refused.
- */
-export function countLimit(ctx: AppContext, limiter: RateLimiter, key: string, detail?: string): RateResult {
-  const r = limiter.hit(key);
-  ctx.state.rate.push(r);
-  setRateHeaders(ctx);
-  if (!r.allowed) throw rateLimited(r, detail);
-  return r;
-}
-
-/** Sets RateLimit-* from the tighter of the limits counted for this request so far. */
-export function setRateHeaders(ctx: AppContext): void {
-  const r = tighter(ctx.state.rate);
-  if (r) ctx.set(rateHeaders(r));
 }
 
 /**

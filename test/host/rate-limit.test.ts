@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
-import { countLimit, RateLimiter, tighter } from '../../host/http/rate-limit.js';
+import { countLimit } from '../../host/http/rate-limit.js';
+import { RateLimiter, tighter } from '../../host/rate-limit/limiter.js';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
 import { signIn, startTestServer } from '../helpers/server.js';

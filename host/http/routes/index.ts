@@ -2,7 +2,8 @@
  * Route modules, mounted by `createApp` in this order.
  *
  * To add a capability: write `host/http/routes/<name>.ts` exporting
- * `register(routes: Routes, deps: AppDeps)` (see ./api-keys.ts for a small example), then add
+ * `register(routes: Routes, services: AppServices)` (see ./api-keys.ts for a small example;
+ * the rules live in the feature's service, built in host/compose.ts), then add
  * ONE line to the list below: `import * as <name> from './<name>.js'` goes with it. Each
  * `routes.operation('<operationId>', handler)` takes path, method, auth, validation and
  * idempotency from schema/openapi.yaml. Dev-only endpoints go in `devRouteModules`.

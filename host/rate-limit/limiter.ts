@@ -15,7 +15,7 @@
  * `http/rate-limit.ts`) in the handler, which also lets the RateLimit-* headers describe that
  * limit when it is the tighter:
  * @example
- * const perAccount = new RateLimiter({ limit: 10, windowSeconds: 60, clock: deps.clock });
+ * const perAccount = new RateLimiter({ limit: 10, windowSeconds: 60, clock: services.clock });
  * routes.operation('registerDevice', ({ ctx, principal }) => {
  *   countLimit(ctx, perAccount, principal!.accountId, 'Device registration allows 10 requests a minute.');
  *   ...

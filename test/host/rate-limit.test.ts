@@ -111,8 +111,8 @@ describe('client IP', () => {
 describe('countLimit(ctx, limiter, key): an endpoint limit of its own', () => {
   it('answers 429 rate_limited past it, and the headers describe it when it is the tighter', async () => {
     const own: RouteModule = {
-      register(routes, deps) {
-        const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock: deps.clock });
+      register(routes, services) {
+        const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock: services.clock });
         routes.operation('getMe', ({ ctx, principal }) => {
           countLimit(ctx, limiter, principal!.accountId, 'Two a minute.');
           return { status: 200, body: {} };

@@ -36,7 +36,10 @@ import { createPhoneService } from './phone/service.js';
 import { createCallRuntime, stopCallRuntime } from './calls/runtime.js';
 import { createCallService } from './calls/service.js';
 import { settleClock } from './calls/settle.js';
+import { createAccountLifecycleService } from './account/lifecycle.js';
 import { createAccountService } from './account/service.js';
+import { createDemoService } from './demo/service.js';
+import { createDevicesService } from './devices/service.js';
 import { createApiKeyService } from './auth/api-keys.js';
 import { createCredentials } from './auth/credentials.js';
 import { createSignIn } from './auth/sign-in.js';
@@ -152,10 +155,22 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     idempotency: createIdempotencyStore(db),
     signIn: createSignIn({ db, clock, ids, messaging: phone.messaging, logger }),
     account: createAccountService({ db, clock }),
+    accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone }),
     schedules: createScheduleService({ db, clock, ids, runtime }),
     calls: createCallService({ db, clock, runtime }),
+    devices: createDevicesService({ db, clock, ids, runtime, logger }),
+    demo: createDemoService({
+      db,
+      clock,
+      ids,
+      messaging: phone.messaging,
+      runtime,
+      logger,
+      config: config.demo,
+      text: () => phone.text(),
+    }),
     dev: {
       outbox,
       virtualClock,
@@ -176,6 +191,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
       // Subscribes once per runtime (a second start is a no-op), then sweeps.
       startScheduleChain({ db, clock, runtime, logger, newId: () => ids.uuid() });
       await runtime.start();
+      // Deletions a crash interrupted finish now; the purge timers are armed.
+      await services.accountLifecycle.start();
     },
     setBoundUrl(url) {
       if (config.siteUrl === null) boundUrl = url;

@@ -35,7 +35,9 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   const composed = compose(config, options);
   const { deps, services } = composed;
   const app = createApp(services, options.modules ? { modules: options.modules } : {});
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  // Koa's handler settles every request itself (ctx.onerror); its promise never rejects.
+  const server = createServer((req, res) => void handle(req, res));
   // Bounded header wait; keep-alive longer than common proxies' idle timeout.
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;

@@ -11,12 +11,15 @@
  */
 import type { Clock, EpochMs } from '../engine/index.js';
 import type { VirtualClock } from '../engine/sim/index.js';
+import type { AccountLifecycleService } from './account/lifecycle.js';
 import type { AccountService } from './account/service.js';
 import type { OutboxMessaging } from './adapters/messaging/outbox.js';
 import type { ApiKeyService } from './auth/api-keys.js';
 import type { Credentials } from './auth/credentials.js';
 import type { SignIn } from './auth/sign-in.js';
 import type { CallService } from './calls/service.js';
+import type { DemoService } from './demo/service.js';
+import type { DevicesService } from './devices/service.js';
 import type { HostConfig } from './config.js';
 import type { IdempotencyStore } from './db/idempotency.js';
 import type { Logger } from './logger.js';
@@ -63,9 +66,15 @@ export interface AppServices {
   /** Features. */
   readonly signIn: SignIn;
   readonly account: AccountService;
+  /** Onboarding updates, deletion and purge, export, identity-provider link. */
+  readonly accountLifecycle: AccountLifecycleService;
   readonly apiKeys: ApiKeyService;
   readonly phone: PhoneService;
   readonly schedules: ScheduleService;
   readonly calls: CallService;
+  /** Devices, their time-zone reports, the travel context and the move. */
+  readonly devices: DevicesService;
+  /** The public demo call. */
+  readonly demo: DemoService;
   readonly dev: DevService;
 }

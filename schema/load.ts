@@ -262,7 +262,7 @@ function pointerToField(pointer: string): string[] {
 }
 
 function describe(e: ErrorObject, code: string): string {
-  const p = e.params as Record<string, any>;
+  const p = e.params;
   switch (code) {
     case 'required':
       return 'is required';
@@ -306,7 +306,7 @@ export function toValidationItems(
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'not') continue;
     const segments = pointerToField(e.instancePath);
-    const p = e.params as Record<string, any>;
+    const p = e.params;
     if (e.keyword === 'required') segments.push(String(p.missingProperty));
     if (e.keyword === 'additionalProperties') segments.push(String(p.additionalProperty));
     if (e.keyword === 'unevaluatedProperties') segments.push(String(p.unevaluatedProperty));
@@ -318,7 +318,7 @@ export function toValidationItems(
     const item: ValidationErrorItem = { field, in: where, code: itemCode, message: describe(e, itemCode) };
     items.push(item);
     if (code === 'validation_error' && !['required', 'type', 'unknown_field'].includes(itemCode)) {
-      const specific = (e.parentSchema as Record<string, unknown> | undefined)?.['x-error-code'];
+      const specific = e.parentSchema?.['x-error-code'];
       if (typeof specific === 'string') {
         code = specific;
         decidedBy = item;

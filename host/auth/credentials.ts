@@ -10,6 +10,7 @@ import type { Clock } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import { findApiKeyByLookup, touchApiKey } from '../db/api-keys.js';
 import { endSession, findSessionByLookup, touchSession } from '../db/sessions.js';
+import { touchDeviceOfInstallation } from '../db/devices.js';
 import { problem } from '../errors.js';
 import { APP_SESSION_IDLE_MS, WEB_COOKIE_REFRESH_MS, WEB_SESSION_IDLE_MS } from './policy.js';
 import type { CredentialKind, Principal } from './principal.js';
@@ -78,6 +79,8 @@ export function createCredentials(deps: { db: Database; clock: Clock }): Credent
       }
       if (!findAccountById(db, session.accountId)) throw unauthenticated('The account of this session no longer exists.');
       if (now !== session.lastUsedAt) touchSession(db, session.id, now);
+      // A session bound to an app install: its device was seen now (last_seen_at).
+      if (session.installationId !== null) touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
       return {
         principal: {
           accountId: session.accountId,

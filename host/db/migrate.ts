@@ -12,16 +12,22 @@ export interface Migration {
   sql: string;
 }
 
-/** Reads `NNNN_name.sql` files in version order; refuses gaps and duplicates. */
+/**
+ * Reads `NNNN_name.sql` files in version order; refuses duplicates. Numbers are reserved per
+ * feature branch, so a branch may hold a later number before an earlier one has landed: a
+ * gap is allowed, but a version at or below one already applied is never run (migrate()).
+ */
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
-  return files.map((name, i) => {
+  let previous = 0;
+  return files.map((name) => {
     const m = NAME.exec(name);
     if (!m) throw new Error(`migrations: ${name} is not named NNNN_name.sql`);
     const version = Number(m[1]);
-    if (version !== i + 1) throw new Error(`migrations: expected version ${i + 1}, found ${name}`);
+    if (version <= previous) throw new Error(`migrations: version ${version} appears twice (${name})`);
+    previous = version;
     return { version, name, sql: readFileSync(dir + name, 'utf8') };
   });
 }

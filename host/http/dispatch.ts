@@ -23,7 +23,10 @@ export function isApiPath(path: string): boolean {
  */
 export function ipRateLimit(limits: GeneralLimits): Middleware<AppState> {
   return async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
+    if (!isApiPath(ctx.path)) {
+      await next();
+      return;
+    }
     const r = limits.ip.hit(ctx.ip);
     ctx.state.rate.push(r);
     setRateHeaders(ctx);

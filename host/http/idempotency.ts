@@ -79,7 +79,7 @@ export async function runIdempotent(
   run: () => Promise<Reply>,
 ): Promise<Reply> {
   let table = inFlightByStore.get(deps.idempotency);
-  if (!table) inFlightByStore.set(deps.idempotency, (table = new Map()));
+  if (!table) inFlightByStore.set(deps.idempotency, (table = new Map<string, InFlight>()));
   const slot = `${scope}\u0000${key}`;
 
   for (;;) {

@@ -80,12 +80,17 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
 export function writeReply(ctx: AppContext, reply: Reply): void {
   ctx.status = reply.status;
   if (reply.headers) ctx.set(reply.headers);
-  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) ctx.body = reply.body as object;
+  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) ctx.body = reply.body;
 }
 
 /** `requestBody.required` of the operation in the document (false when it has no body). */
 function isBodyRequired(op: OperationInfo): boolean {
-  const doc = loadOpenApi();
+  // The document is loosely typed JSON (OpenApiDocument): name the shape of the keys read here.
+  type Body = { $ref?: string; required?: boolean };
+  const doc = loadOpenApi() as {
+    paths?: Record<string, Record<string, { requestBody?: Body }>>;
+    components?: { requestBodies?: Record<string, Body> };
+  };
   let rb = doc.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody;
   if (rb && typeof rb.$ref === 'string') rb = doc.components?.requestBodies?.[rb.$ref.split('/').pop()!];
   return rb?.required === true;

@@ -41,7 +41,7 @@ import type { PhoneConfig } from './config.js';
 import { checkText, TEXT_LIMITS } from './content.js';
 import { handleInboundText } from './inbound.js';
 import type { InboundIntent } from './keywords.js';
-import { defaultChannel, defaultLabel, parsePhone, type PhoneType } from './numbers.js';
+import { defaultChannel, defaultLabel, parsePhone } from './numbers.js';
 import { isVerified, toPhoneNumberOut } from './present.js';
 import type { PhoneRuntime } from './runtime.js';
 import {
@@ -149,7 +149,7 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
         });
       }
       const fresh = getPhoneNumber(db, accountId, n.id)!;
-      const verification = await sendVerificationCode(deps, fresh, defaultChannel(fresh.type as PhoneType), {
+      const verification = await sendVerificationCode(deps, fresh, defaultChannel(fresh.type), {
         accountId,
         ip,
         counted: true,
@@ -183,7 +183,7 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
 
     startVerification(accountId, id, channel, ip) {
       const n = owned(accountId, id);
-      return sendVerificationCode(deps, n, channel ?? defaultChannel(n.type as PhoneType), { accountId, ip });
+      return sendVerificationCode(deps, n, channel ?? defaultChannel(n.type), { accountId, ip });
     },
 
     async checkVerification(accountId, id, code) {

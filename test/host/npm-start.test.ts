@@ -42,10 +42,10 @@ async function npmStart(dir: string): Promise<Started> {
   let buffered = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not listen in time:\n${lines.join('\n')}`)), 150_000);
-    npm.stdout!.setEncoding('utf8');
-    npm.stderr!.setEncoding('utf8');
-    npm.stderr!.on('data', (chunk: string) => lines.push(chunk));
-    npm.stdout!.on('data', (chunk: string) => {
+    npm.stdout.setEncoding('utf8');
+    npm.stderr.setEncoding('utf8');
+    npm.stderr.on('data', (chunk: string) => lines.push(chunk));
+    npm.stdout.on('data', (chunk: string) => {
       buffered += chunk;
       const parts = buffered.split('\n');
       buffered = parts.pop()!;

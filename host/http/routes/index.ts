@@ -18,6 +18,7 @@ import * as devOutbox from '../dev/outbox.js';
 import * as service from './service.js';
 import * as auth from './auth.js';
 import * as account from './account.js';
+import * as accountLifecycle from './account-lifecycle.js';
 import * as apiKeys from './api-keys.js';
 import * as countries from './countries.js';
 import * as phoneNumbers from './phone-numbers.js';
@@ -28,6 +29,8 @@ import * as occurrences from './occurrences.js';
 import * as calls from './calls.js';
 import * as testCalls from './test-calls.js';
 import * as usage from './usage.js';
+import * as devices from './devices.js';
+import * as demo from './demo.js';
 import * as devPhone from '../dev/phone.js';
 
 /** Always mounted. */
@@ -38,6 +41,7 @@ export const routeModules: RouteModule[] = [
   service,
   auth,
   account,
+  accountLifecycle,
   apiKeys,
   countries,
   phoneNumbers,
@@ -48,6 +52,8 @@ export const routeModules: RouteModule[] = [
   testCalls,
   usage,
   schedules,
+  devices,
+  demo,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

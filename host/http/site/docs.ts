@@ -28,11 +28,11 @@ export function docsDocument(): Record<string, unknown> {
   delete doc.jsonSchemaDialect;
   for (const item of Object.values(doc.paths ?? {})) {
     for (const method of HTTP_METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
+      const op = item[method] as { summary?: string; description?: string; 'x-implemented'?: boolean } | undefined;
       if (!op || op['x-implemented'] !== false) continue;
-      op.summary = NOT_SERVED_PREFIX + String(op.summary ?? '');
+      op.summary = NOT_SERVED_PREFIX + (op.summary ?? '');
       const note = '**Not served yet**: this operation answers 404 not_found until the work that builds it lands.';
-      op.description = op.description ? `${note}\n\n${String(op.description)}` : note;
+      op.description = op.description ? `${note}\n\n${op.description}` : note;
     }
   }
   return doc;

@@ -20,7 +20,6 @@
  * @module
  */
 import type {
-  AttemptRecord,
   CallScript,
   Clock,
   DueCursor,
@@ -564,7 +563,7 @@ class RuntimeImpl implements Runtime {
         if (this.flushing === p) this.flushing = null;
       });
     }
-    return this.flushing!;
+    return this.flushing;
   }
 
   private async flush(): Promise<void> {

@@ -36,6 +36,7 @@ export class MemoryStore implements Store {
   private readonly tx: StoreTx;
 
   constructor() {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- harmless (the arrows below would see `this` too); left as is while the Store port is reshaped to async in a parallel change
     const self = this;
     this.tx = {
       getOccurrence: (id) => {

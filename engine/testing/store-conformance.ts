@@ -396,7 +396,7 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const page2 = store.transact((tx) => tx.listDue(T0 + 2000, 2, last));
       assert.deepEqual(page2, all.slice(2, 4));
       assert.deepEqual(
-        store.transact((tx) => tx.listDue(T0 + 2000, 2, all[3]!)),
+        store.transact((tx) => tx.listDue(T0 + 2000, 2, all[3])),
         [],
       );
       assert.deepEqual(

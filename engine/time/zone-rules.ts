@@ -179,7 +179,7 @@ export class ZoneRules {
     while (i < tr.length && tr[i]! <= t) i++;
     let label = c.labels[i];
     if (label === undefined) {
-      label = { abbreviation: this.abbreviationAt(t, c.offsets[i]!), isDst: this.isDstAt(t, c.offsets[i]!) };
+      label = { abbreviation: this.abbreviationAt(t, c.offsets[i]), isDst: this.isDstAt(t, c.offsets[i]!) };
       c.labels[i] = label;
     }
     return label;

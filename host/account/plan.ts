@@ -17,7 +17,7 @@
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { Plan } from '../generated/openapi.js';
-import type { UsageState } from '../usage/usage.js';
+import type { UsageState } from '../usage/state.js';
 
 /** Schema `Plan`. */
 export type PlanOut = Plan;

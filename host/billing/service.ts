@@ -24,6 +24,7 @@ import { invalid, problem } from '../errors.js';
 import type { BillingPlan, InappSyncOut, MeBilling, Plan } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
 import { randomBase62 } from '../auth/secrets.js';
+import { startWebSession, webSessionAccountId } from '../auth/web-session.js';
 import { currentPlan, isLive } from '../usage/usage.js';
 import type { BillingConfig } from './config.js';
 import { createInappProvider, type InappProvider } from './inapp.js';
@@ -126,6 +127,24 @@ export function createBillingService(deps: BillingDeps) {
   return {
     /** The simulator, when it is the provider (its pages and the dev endpoint). */
     simulator,
+
+    /** The account (and its plan now) of a browser's web session cookie, or null (the /app/subscribe/done page). */
+    webSessionAccount(cookie: string | undefined): { account: Account; plan: Plan } | null {
+      const now = clock.now();
+      const accountId = webSessionAccountId(db, cookie, now);
+      const account = accountId ? findAccountById(db, accountId) : undefined;
+      return account ? { account, plan: currentPlan(db, account, now) } : null;
+    },
+
+    /** Signs a browser in to the account (web session) after it pressed "Continue as ..." on a checkout link. */
+    startWebSession(accountId: string): { token: string; csrf: string } {
+      return startWebSession(db, deps.ids, accountId, clock.now());
+    },
+
+    /** The account's subscription row, if any (the simulated portal page). */
+    subscription(accountId: string) {
+      return findSubscription(db, accountId);
+    },
 
     /** GET /billing/plans: the catalogue, cheapest first. */
     listPlans(): BillingPlan[] {

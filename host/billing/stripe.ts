@@ -19,7 +19,7 @@ export function formEncode(value: Record<string, unknown>): string {
     if (v === undefined || v === null) return;
     if (Array.isArray(v)) v.forEach((item, i) => walk(`${prefix}[${i}]`, item));
     else if (typeof v === 'object') for (const [k, inner] of Object.entries(v)) walk(prefix ? `${prefix}[${k}]` : k, inner);
-    else out.append(prefix, String(v));
+    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.append(prefix, String(v));
   };
   walk('', value);
   return out.toString();

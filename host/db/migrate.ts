@@ -13,8 +13,9 @@ export interface Migration {
 }
 
 /**
- * Reads `NNNN_name.sql` files in version order; refuses duplicates. Gaps are allowed, because
- * parallel branches are each assigned their own number and one may land before the other.
+ * Reads `NNNN_name.sql` files in version order; refuses duplicates. Numbers are reserved per
+ * feature branch, so a branch may hold a later number before an earlier one has landed: a
+ * gap is allowed, but a version at or below one already applied is never run (migrate()).
  */
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const files = readdirSync(dir)

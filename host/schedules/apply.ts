@@ -51,7 +51,9 @@ export function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Schedule {
         });
         break;
       case 'amend': {
-        const r = runtime.amend(plan.stored!.id, occurrenceFields(after, plan.account, plan.phone!, action.at));
+        const fields = occurrenceFields(after, plan.account, plan.phone!, action.at);
+        if (plan.derivationSource) fields.derivationSource = plan.derivationSource;
+        const r = runtime.amend(plan.stored!.id, fields);
         // The call started between planning and saving (same tick): refuse rather than half-apply.
         if (!r.ok) throw problem('occurrence_in_progress', { detail: 'The call is being placed now; change it once it has finished.' });
         break;

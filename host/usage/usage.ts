@@ -27,33 +27,14 @@ import { planOf, trialCallsLeft } from '../account/plan.js';
 import { callWeight } from '../billing/tier.js';
 import type { Plan, UsageOut } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
+import type { UsageState } from './state.js';
 
 const DAY_MS = 86_400_000;
 
 /** Share of the period's included calls at or under which `near_limit` is true. */
 export const NEAR_LIMIT_SHARE = 0.2;
 
-/** What pays for the account's calls at one instant. */
-export interface UsageState {
-  /** What the period and included calls come from. */
-  basis: 'subscription' | 'trial' | 'none';
-  /** The live subscription (status active, past_due or canceled before its end), or null. */
-  subscription: Subscription | null;
-  /** A subscription that ended, when no live one exists. */
-  lapsed: Subscription | null;
-  period: { start: EpochMs; end: EpochMs };
-  /** Calls included in the period (0 with basis none). */
-  included: number;
-  /** Calls used in the period: weighted by the Tier B multiplier under a subscription. */
-  used: number;
-  /** Multiplier of a Tier B call against `included` (1 in the trial). */
-  tierBMultiplier: number;
-  /** Trial calls used (in the trial's window, each call one). */
-  trialUsed: number;
-  credits: number;
-  /** The latest pack bought (its multiplier applies to calls paid with credits). */
-  creditPack: { code: string; name: string; tierBMultiplier: number } | null;
-}
+export type { UsageState } from './state.js';
 
 /** Whether the subscription still runs at `now`. */
 export function isLive(sub: Subscription, now: EpochMs): boolean {

@@ -9,15 +9,13 @@
  *   `cancel` (at the period's end), `resume` or `cancel_now`, then back to the return url.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
+import type { AppServices } from '../../services.js';
 import { problem } from '../../errors.js';
 import type { AppContext } from '../context.js';
 import type { Routes } from '../registrar.js';
-import { billingOf } from '../routes/billing.js';
 import { escapeHtml } from '../site/html.js';
 import { page } from '../site/subscribe-page.js';
 import { displayPrice } from '../../billing/plans.js';
-import { findSubscription } from '../../db/subscriptions.js';
 import type { PortalAction } from '../../billing/simulator.js';
 
 function html(ctx: AppContext, status: number, body: string): void {
@@ -27,12 +25,12 @@ function html(ctx: AppContext, status: number, body: string): void {
   ctx.body = body;
 }
 
-const findPlan = (deps: AppDeps, code: string | null) => deps.config.billing.plans.find((p) => p.code === code);
+const findPlan = (services: AppServices, code: string | null) => services.config.billing.plans.find((p) => p.code === code);
 
 /** Registers the simulator's routes. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   const sim = () => {
-    const s = billingOf(deps).simulator;
+    const s = services.billing.simulator;
     if (!s) throw problem('not_found', { detail: 'The payment simulator is not the payment provider (WAKEUP_PAYMENTS).' });
     return s;
   };
@@ -45,7 +43,7 @@ export function register(routes: Routes, deps: AppDeps): void {
 
   routes.page('GET', '/dev/payments/checkout/{id}', (ctx, params) => {
     const s = sim().session(params.id!, 'checkout');
-    const plan = s && findPlan(deps, s.planCode);
+    const plan = s && findPlan(services, s.planCode);
     if (!s || !plan) return html(ctx, 404, page('Checkout not found', '<p id="message">This checkout is paid, expired or unknown.</p>'));
     html(
       ctx,
@@ -70,7 +68,7 @@ ${s.cancelUrl ? `<p><a href="${escapeHtml(s.cancelUrl)}">Cancel</a></p>` : ''}`,
   routes.page('GET', '/dev/payments/portal/{id}', (ctx, params) => {
     const s = sim().session(params.id!, 'portal');
     if (!s) return html(ctx, 404, page('Portal session expired', '<p id="message">Open the billing portal again from the app.</p>'));
-    const sub = findSubscription(deps.db, s.accountId);
+    const sub = services.billing.subscription(s.accountId);
     const button = (action: PortalAction, label: string) =>
       `<form method="post" action="/dev/payments/portal/${escapeHtml(s.id)}/${action}"><button id="${action}" type="submit">${label}</button></form>`;
     html(

@@ -6,39 +6,17 @@
  * present.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
-import { createBillingService, type BillingService } from '../../billing/service.js';
+import type { AppServices } from '../../services.js';
 import { WEBHOOK_PATH } from '../../billing/simulator.js';
 import { SIGNATURE_HEADER } from '../../billing/signature.js';
 import { problem } from '../../errors.js';
 import type { AppContext } from '../context.js';
 import { requirePrincipal } from '../context.js';
-import { countLimit, RateLimiter } from '../rate-limit.js';
+import { RateLimiter } from '../../rate-limit/limiter.js';
+import { countLimit } from '../rate-limit.js';
 import type { Routes } from '../registrar.js';
 
 const MAX_WEBHOOK_BYTES = 256 * 1024;
-const services = new WeakMap<AppDeps, BillingService>();
-
-/**
- * The app's billing service (one per AppDeps, shared by the billing routes, the pages, the
- * dev simulator pages and GET /me). The composition root may build it instead.
- */
-export function billingOf(deps: AppDeps): BillingService {
-  let svc = services.get(deps);
-  if (!svc) {
-    svc = createBillingService({
-      db: deps.db,
-      clock: deps.clock,
-      ids: deps.ids,
-      logger: deps.logger,
-      config: deps.config.billing,
-      siteUrl: () => deps.siteUrl(),
-    });
-    services.set(deps, svc);
-  }
-  return svc;
-}
-
 async function readRaw(ctx: AppContext): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -51,9 +29,9 @@ async function readRaw(ctx: AppContext): Promise<string> {
 }
 
 /** Registers the billing operations and the notification endpoint. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const billing = billingOf(deps);
-  const webCheckoutLimit = new RateLimiter({ limit: 5, windowSeconds: 60, clock: deps.clock });
+export function register(routes: Routes, services: AppServices): void {
+  const billing = services.billing;
+  const webCheckoutLimit = new RateLimiter({ limit: 5, windowSeconds: 60, clock: services.clock });
 
   routes.operation('listPlans', () => ({ status: 200, body: { items: billing.listPlans(), next_cursor: null } }));
 

@@ -2,7 +2,8 @@
  * Route modules, mounted by `createApp` in this order.
  *
  * To add a capability: write `host/http/routes/<name>.ts` exporting
- * `register(routes: Routes, deps: AppDeps)` (see ./api-keys.ts for a small example), then add
+ * `register(routes: Routes, services: AppServices)` (see ./api-keys.ts for a small example;
+ * the rules live in the feature's service, built in host/compose.ts), then add
  * ONE line to the list below: `import * as <name> from './<name>.js'` goes with it. Each
  * `routes.operation('<operationId>', handler)` takes path, method, auth, validation and
  * idempotency from schema/openapi.yaml. Dev-only endpoints go in `devRouteModules`.
@@ -17,6 +18,7 @@ import * as devOutbox from '../dev/outbox.js';
 import * as service from './service.js';
 import * as auth from './auth.js';
 import * as account from './account.js';
+import * as accountLifecycle from './account-lifecycle.js';
 import * as apiKeys from './api-keys.js';
 import * as countries from './countries.js';
 import * as phoneNumbers from './phone-numbers.js';
@@ -27,6 +29,8 @@ import * as occurrences from './occurrences.js';
 import * as calls from './calls.js';
 import * as testCalls from './test-calls.js';
 import * as usage from './usage.js';
+import * as devices from './devices.js';
+import * as demo from './demo.js';
 import * as devPhone from '../dev/phone.js';
 import * as billing from './billing.js';
 import * as subscribePages from '../site/subscribe-page.js';
@@ -40,6 +44,7 @@ export const routeModules: RouteModule[] = [
   service,
   auth,
   account,
+  accountLifecycle,
   apiKeys,
   countries,
   phoneNumbers,
@@ -50,6 +55,8 @@ export const routeModules: RouteModule[] = [
   testCalls,
   usage,
   schedules,
+  devices,
+  demo,
   billing,
   subscribePages,
 ];

@@ -12,15 +12,11 @@
  * - `GET /app/subscribe/canceled`: the checkout was left without paying.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
-import { setSessionCookies } from '../../auth/cookies.js';
-import { startWebSession, webSessionAccountId } from '../../auth/web-session.js';
-import { findAccountById } from '../../db/accounts.js';
+import type { AppServices } from '../../services.js';
+import { setSessionCookies } from '../cookies.js';
 import { displayPrice } from '../../billing/plans.js';
-import { currentPlan } from '../../usage/usage.js';
 import type { AppContext } from '../context.js';
 import type { Routes } from '../registrar.js';
-import { billingOf } from '../routes/billing.js';
 import { escapeHtml } from './html.js';
 
 /** A small self-contained page. */
@@ -51,22 +47,20 @@ const GONE: Record<'unknown' | 'used' | 'expired', [number, string, string]> = {
 };
 
 /** Registers the pages. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const billing = billingOf(deps);
+export function register(routes: Routes, services: AppServices): void {
+  const billing = services.billing;
   const gone = (ctx: AppContext, reason: keyof typeof GONE) => {
     const [status, title, text] = GONE[reason];
     send(ctx, status, page(title, `<p id="message">${escapeHtml(text)}</p>`));
   };
 
   routes.page('GET', '/app/subscribe/done', (ctx) => {
-    const now = deps.clock.now();
-    const accountId = webSessionAccountId(deps.db, ctx.cookies.get('sessionid'), now);
-    const account = accountId ? findAccountById(deps.db, accountId) : undefined;
-    if (!account) {
+    const signedIn = billing.webSessionAccount(ctx.cookies.get('sessionid'));
+    if (!signedIn) {
       send(ctx, 200, page('Thank you', '<p id="message">Your payment is being processed. Open the app to see your plan.</p>'));
       return;
     }
-    const plan = currentPlan(deps.db, account, now);
+    const { account, plan } = signedIn;
     const paid = plan.source !== null && plan.entitled;
     send(
       ctx,
@@ -106,7 +100,7 @@ export function register(routes: Routes, deps: AppDeps): void {
   routes.page('POST', '/app/subscribe/{token}', async (ctx, params) => {
     const r = await billing.continueWebCheckout(params.token ?? '');
     if (!r.ok) return gone(ctx, r.reason);
-    const session = startWebSession(deps.db, deps.ids, r.account.id, deps.clock.now());
+    const session = billing.startWebSession(r.account.id);
     setSessionCookies(ctx, session);
     ctx.status = 303;
     ctx.redirect(r.url);

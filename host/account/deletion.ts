@@ -37,7 +37,7 @@ import {
 import { consumeDeletionCode, findDeletionChallenge, recordDeletionFailure, storeDeletionCode } from '../db/deletion-codes.js';
 import { getScheduleById, updateSchedule } from '../db/schedules.js';
 import { problem } from '../errors.js';
-import { enforce, RateLimiter } from '../http/rate-limit.js';
+import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
 import { createKeyedQueue } from '../auth/one-at-a-time.js';
 import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/policy.js';

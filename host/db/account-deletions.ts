@@ -4,7 +4,8 @@
  * - {@link markAccountDeleted} (one transaction, with the caller's other writes): the
  *   account row gets `deleted_at` and loses its personal data (e-mail replaced by a unique
  *   placeholder so that the address can sign up again, names, zone, onboarding flags),
- *   every session ends, every API key is revoked, and the deletion record is written.
+ *   every session ends, every API key is revoked, the devices are removed, and the deletion
+ *   record is written.
  * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers,
  *   occurrences and finished attempts (run once the calls are cancelled, so that the
  *   runtime does not write a stored occurrence back over the scrub).
@@ -69,6 +70,8 @@ export function markAccountDeleted(
   );
   sql(db, 'UPDATE api_keys SET revoked_at = ?, name = ? WHERE account_id = ? AND revoked_at IS NULL').run(at.now, '', accountId);
   sql(db, 'DELETE FROM deletion_codes WHERE account_id = ?').run(accountId);
+  // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
+  sql(db, 'DELETE FROM devices WHERE account_id = ?').run(accountId);
   sql(
     db,
     `INSERT INTO account_deletions (account_id, deleted_at, purge_at, calls_stopped, idp_revoke) VALUES (?, ?, ?, 0, ?)

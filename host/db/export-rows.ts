@@ -38,6 +38,7 @@ export const SECTIONS: readonly ExportSection[] = [
   },
   { key: 'sessions', table: 'sessions', where: 'account_id = ?', omit: ['token_hash', 'csrf_hash', 'lookup'] },
   { key: 'identity_links', table: 'idp_links', where: 'account_id = ?', omit: ['refresh_token_sealed'] },
+  { key: 'devices', table: 'devices', where: 'account_id = ?', omit: ['push_token_hash'] },
 ];
 
 const JSON_COLUMNS = new Set(['offsets_minutes', 'days_of_week', 'skip_dates', 'retry_policy', 'scopes']);

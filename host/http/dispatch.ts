@@ -7,7 +7,8 @@ import type { AppState } from './context.js';
 import { API_PREFIX } from './operation.js';
 import type { GeneralLimits } from './operation.js';
 import { problem } from '../errors.js';
-import { rateLimited, setRateHeaders } from './rate-limit.js';
+import { rateLimited } from '../rate-limit/limiter.js';
+import { setRateHeaders } from './rate-limit.js';
 import type { RouteTable } from './router.js';
 
 /** Whether a path is under the API prefix (and so carries rate headers). */

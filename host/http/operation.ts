@@ -13,14 +13,14 @@
  */
 import type { OperationInfo } from '../../schema/load.js';
 import { loadOpenApi } from '../../schema/load.js';
-import type { AppDeps } from '../deps.js';
+import type { AppServices } from '../services.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { AppContext, Handler, Reply } from './context.js';
 import { fingerprint, idempotencyKey, runIdempotent } from './idempotency.js';
 import { invalid } from '../errors.js';
 import { countLimit } from './rate-limit.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../rate-limit/limiter.js';
 import type { Route } from './router.js';
 import { check, queryObject } from './validate.js';
 
@@ -36,7 +36,7 @@ export interface GeneralLimits {
 export const API_PREFIX = '/api/v1';
 
 /** Builds the route of one operation. */
-export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDeps, limits: GeneralLimits): Route {
+export function operationRoute(op: OperationInfo, handler: Handler, services: AppServices, limits: GeneralLimits): Route {
   const template = (op.server === 'api' ? API_PREFIX : '') + op.path;
   const bodyRequired = isBodyRequired(op);
   return {
@@ -44,7 +44,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
     template,
     async run(ctx, rawParams) {
       ctx.state.operationId = op.operationId;
-      const principal = authenticate(ctx, op, deps);
+      const principal = authenticate(ctx, op, services.credentials);
       ctx.state.principal = principal;
       if (principal && op.server === 'api') countLimit(ctx, limits.account, principal.accountId);
 
@@ -53,7 +53,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
       let raw: unknown;
       let body: unknown;
       if (op.validateBody) {
-        const read = await readJsonBody(ctx, deps.config.maxBodyBytes);
+        const read = await readJsonBody(ctx, services.config.maxBodyBytes);
         if (read.present) {
           raw = read.value;
           body = check(op.validateBody, structuredClone(read.value), 'body');
@@ -62,12 +62,12 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
         }
       }
 
-      const run = async () => handler({ body, query, params, principal, deps, ctx });
+      const run = async () => handler({ body, query, params, principal, services, ctx });
       const key = op.idempotent ? idempotencyKey(ctx) : null;
       let reply: Reply;
       if (key !== null) {
         const scope = principal ? `account:${principal.accountId}` : `ip:${ctx.ip}`;
-        reply = await runIdempotent(deps, scope, key, fingerprint(ctx.method, ctx.path, raw), run);
+        reply = await runIdempotent(services, scope, key, fingerprint(ctx.method, ctx.path, raw), run);
       } else {
         reply = await run();
       }

@@ -20,7 +20,7 @@
  * @module
  */
 import type { Clock, EpochMs } from '../../engine/index.js';
-import { rateLimited, type RateResult } from '../http/rate-limit.js';
+import { rateLimited, type RateResult } from '../rate-limit/limiter.js';
 import type { CodeLimit, CodeLimits } from './config.js';
 
 interface Limit extends CodeLimit {

@@ -139,6 +139,11 @@ describe('account deletion', () => {
     const f = await newAccount(server);
     const me = (await call(server, 'GET', '/me', { token: f.token })).body;
     const key = await apiKey(server, f.token);
+    const device = await call(server, 'POST', '/devices', {
+      token: f.token,
+      body: { installation_id: '0b5e2f7c-9d1a-4c3e-8f6b-2a4d6c8e0f13', platform: 'android', model: 'Pixel of Anna' },
+    });
+    assert.equal(device.status, 201);
     await phone(server, f.number, ['confirm'], 120);
     const ringing = await createCall(f, { label: 'Ringing call', message: 'Time to get up' }, 1);
     const later = await createCall(f, { label: 'Later call', sms_fallback: true }, 90);
@@ -180,8 +185,9 @@ describe('account deletion', () => {
       rows(server, 'SELECT * FROM occurrences WHERE account_id = ?', f.accountId),
       rows(server, 'SELECT * FROM attempts WHERE account_id = ?', f.accountId),
       rows(server, 'SELECT * FROM email_sign_in WHERE email = ?', me.email),
+      rows(server, 'SELECT * FROM devices WHERE account_id = ?', f.accountId),
     ]);
-    for (const personal of [me.email, f.number, 'Ringing call', 'Later call', 'Time to get up']) {
+    for (const personal of [me.email, f.number, 'Ringing call', 'Later call', 'Time to get up', 'Pixel of Anna']) {
       assert.ok(!all.includes(personal), `${personal} is gone`);
     }
 

@@ -53,6 +53,7 @@ describe('GET /me/export', () => {
       'api_keys',
       'sessions',
       'identity_links',
+      'devices',
     ]);
     assert.equal(doc.account.id, f.accountId);
     const occ = doc.occurrences.find((o: any) => o.id === occurrenceId);
@@ -84,6 +85,10 @@ describe('GET /me/export', () => {
   it('holds no token, key, code or hash of one', async () => {
     const f = await newAccount(server);
     const key = (await f.api('POST', '/api-keys', { name: 'k', scopes: ['read', 'write', 'export'] })).body.key as string;
+    const pushToken = 'push-token-0123456789abcdef';
+    const installationId = '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b';
+    const dev = await f.api('POST', '/devices', { installation_id: installationId, platform: 'ios', push_token: pushToken });
+    assert.equal(dev.status, 201);
     assert.equal((await f.api('POST', '/me/deletion-code')).status, 202);
     const me = (await f.api('GET', '/me')).body;
     const mail = await call(server, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(me.email)}`);
@@ -94,11 +99,16 @@ describe('GET /me/export', () => {
       ...db.prepare('SELECT key_hash AS h FROM api_keys WHERE account_id = ?').all(f.accountId),
       ...db.prepare('SELECT code_hash AS h, code_salt AS c FROM deletion_codes WHERE account_id = ?').all(f.accountId),
       ...db.prepare('SELECT code_hash AS h, code_salt AS c FROM phone_numbers WHERE account_id = ?').all(f.accountId),
+      ...db.prepare('SELECT push_token_hash AS h FROM devices WHERE account_id = ?').all(f.accountId),
     ].flatMap((r: any) => Object.values(r).filter((v): v is string => typeof v === 'string'));
     db.close();
     const text = (await exportText(server, f.token)).text;
-    const secrets = [f.token, key, key.slice(12), ...codes.map((c) => `"${c}"`), ...hashes];
-    assert.ok(secrets.length >= 6);
+    assert.deepEqual(
+      (JSON.parse(text) as { devices: Array<{ installation_id: string }> }).devices.map((d) => d.installation_id),
+      [installationId],
+    );
+    const secrets = [f.token, key, key.slice(12), pushToken, ...codes.map((c) => `"${c}"`), ...hashes];
+    assert.ok(secrets.length >= 8);
     for (const s of secrets) assert.ok(!text.includes(s), `export leaks ${s.slice(0, 12)}…`);
   });
 

@@ -18,7 +18,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Clock } from '../../../engine/index.js';
 import type { IdentityProvider, ExchangeResult, RevokeResult } from '../../account/idp.js';
-import type { IdpConfig } from '../../account/idp-config.js';
+import type { IdpConfig } from '../../account/config.js';
 
 /** Options of {@link createOAuthIdentityProvider}. */
 export interface OAuthIdpOptions {
@@ -36,7 +36,7 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
   const doFetch = options.fetch ?? fetch;
   let keys = new Map<string, KeyObject>();
 
-  async function post(url: string, form: Record<string, string>): Promise<{ status: number; body: any }> {
+  async function post(url: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> | null }> {
     let res: Response;
     try {
       res = await doFetch(url, {
@@ -50,13 +50,7 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
     }
     if (res.status >= 500 || res.status === 429) throw new Unreachable(`HTTP ${res.status}`);
     const text = await res.text().catch(() => '');
-    let body: any = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    return { status: res.status, body };
+    return { status: res.status, body: jsonObject(text) };
   }
 
   async function loadKeys(): Promise<void> {
@@ -72,7 +66,7 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
     for (const jwk of body?.keys ?? []) {
       if (typeof jwk.kid !== 'string') continue;
       try {
-        next.set(jwk.kid, createPublicKey({ key: jwk as any, format: 'jwk' }));
+        next.set(jwk.kid, createPublicKey({ key: jwk, format: 'jwk' }));
       } catch {
         // A key we cannot read cannot have signed a token we accept.
       }
@@ -85,15 +79,10 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
     if (typeof token !== 'string') return null;
     const parts = token.split('.');
     if (parts.length !== 3) return null;
-    let header: any;
-    let claims: any;
-    try {
-      header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8'));
-      claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
-    } catch {
-      return null;
-    }
-    if (header?.alg !== 'RS256' && header?.alg !== 'ES256') return null;
+    const header = jsonObject(Buffer.from(parts[0]!, 'base64url').toString('utf8'));
+    const claims = jsonObject(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+    if (!header || !claims) return null;
+    if (header.alg !== 'RS256' && header.alg !== 'ES256') return null;
     if (typeof header.kid !== 'string') return null;
     if (!keys.has(header.kid)) await loadKeys();
     const key = keys.get(header.kid);
@@ -105,8 +94,8 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
         ? key.asymmetricKeyType === 'rsa' && verify('sha256', data, key, sig)
         : key.asymmetricKeyType === 'ec' && verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, sig);
     if (!ok) return null;
-    const aud = Array.isArray(claims?.aud) ? claims.aud : [claims?.aud];
-    if (claims?.iss !== config.issuer || !aud.includes(config.clientId)) return null;
+    const aud: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims.iss !== config.issuer || !aud.includes(config.clientId)) return null;
     if (typeof claims.exp !== 'number' || claims.exp * 1000 <= clock.now()) return null;
     if (typeof claims.sub !== 'string' || claims.sub === '') return null;
     return claims.sub;
@@ -122,7 +111,11 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
           grant_type: 'authorization_code',
         });
         if (r.status !== 200)
-          return { ok: false, reason: 'refused', detail: `the provider answered ${r.status} ${r.body?.error ?? ''}`.trim() };
+          return {
+            ok: false,
+            reason: 'refused',
+            detail: `the provider answered ${r.status} ${typeof r.body?.error === 'string' ? r.body.error : ''}`.trim(),
+          };
         const subject = await checkIdToken(r.body?.id_token);
         if (subject === null) return { ok: false, reason: 'refused', detail: 'the identity token is not valid' };
         const refreshToken = typeof r.body?.refresh_token === 'string' ? r.body.refresh_token : null;
@@ -147,4 +140,14 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
       }
     },
   };
+}
+
+/** The JSON object in `text`, or null when it is empty, not JSON or not an object. */
+function jsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = text ? JSON.parse(text) : null;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

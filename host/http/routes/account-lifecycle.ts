@@ -1,34 +1,25 @@
 /**
  * Account lifecycle routes: POST /me/onboarding, POST /me/onboarding/skip,
  * POST /me/deletion-code, DELETE /me, GET /me/export and POST /me/idp-authorization.
- * Parse, call the account service (host/account/service.ts), present.
+ * Parse, call the account lifecycle service (host/account/lifecycle.ts), present.
  * @module
  */
 import { Readable } from 'node:stream';
-import type { AppDeps } from '../../deps.js';
-import { meOut } from '../../account/me.js';
-import { createAccountService } from '../../account/service.js';
 import { isoInstant } from '../../instant.js';
 import { requirePrincipal } from '../context.js';
-import { countLimit, RateLimiter } from '../rate-limit.js';
+import { RateLimiter } from '../../rate-limit/limiter.js';
+import { countLimit } from '../rate-limit.js';
 import type { Routes } from '../registrar.js';
+import type { AppServices } from '../../services.js';
 import type { DeleteMeIn, DeletedOut, IdpAuthorizationIn, OnboardingIn, OnboardingSkipIn } from '../../generated/openapi.js';
 
 /** Requests to POST /me/idp-authorization per account per minute. */
 export const IDP_REQUESTS_PER_MINUTE = 10;
 
 /** Registers the operations. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const svc = createAccountService({
-    db: deps.db,
-    clock: deps.clock,
-    messaging: deps.messaging,
-    logger: deps.logger,
-    runtime: deps.runtime,
-    idp: deps.config.idp,
-  });
-  svc.start().catch((err: unknown) => deps.logger.error({ err }, 'could not resume account deletions'));
-  const idpLimit = new RateLimiter({ limit: IDP_REQUESTS_PER_MINUTE, windowSeconds: 60, clock: deps.clock });
+export function register(routes: Routes, services: AppServices): void {
+  const svc = services.accountLifecycle;
+  const idpLimit = new RateLimiter({ limit: IDP_REQUESTS_PER_MINUTE, windowSeconds: 60, clock: services.clock });
 
   routes.operation<OnboardingIn>('setOnboardingStep', ({ principal, body }) => {
     const p = requirePrincipal(principal);
@@ -39,7 +30,7 @@ export function register(routes: Routes, deps: AppDeps): void {
   routes.operation<OnboardingSkipIn>('skipOnboardingStep', ({ principal, body }) => {
     const p = requirePrincipal(principal);
     const account = svc.skipOnboardingStep(p.accountId, body.step);
-    return { status: 200, body: meOut(deps.db, account, deps.clock.now()).onboarding };
+    return { status: 200, body: services.account.present(account).onboarding };
   });
 
   routes.operation('sendDeletionCode', async ({ principal }) => {

@@ -7,26 +7,18 @@
  * answers; past the limit, 429 demo_rate_limited with Retry-After and RateLimit-* headers.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
-import { createDemoService, type DemoCallInput, type DemoStartInput } from '../../demo/service.js';
+import type { DemoCallInput, DemoStartInput } from '../../demo/service.js';
 import { DEMO_RULES } from '../../demo/rules.js';
 import { problem } from '../../errors.js';
-import { RateLimiter, rateHeaders, setRateHeaders } from '../rate-limit.js';
+import { RateLimiter, rateHeaders } from '../../rate-limit/limiter.js';
+import { setRateHeaders } from '../rate-limit.js';
+import type { AppServices } from '../../services.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers startDemo and placeDemoCall. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const demo = createDemoService({
-    db: deps.db,
-    clock: deps.clock,
-    ids: deps.ids,
-    messaging: deps.messaging,
-    runtime: deps.runtime,
-    logger: deps.logger,
-    config: deps.config.demo,
-    text: () => deps.phone.text(),
-  });
-  const perAddress = new RateLimiter({ limit: DEMO_RULES.startsPerAddressPerHour, windowSeconds: 3600, clock: deps.clock });
+export function register(routes: Routes, services: AppServices): void {
+  const demo = services.demo;
+  const perAddress = new RateLimiter({ limit: DEMO_RULES.startsPerAddressPerHour, windowSeconds: 3600, clock: services.clock });
 
   routes.operation<DemoStartInput>('startDemo', async ({ body, ctx }) => {
     const r = perAddress.hit(ctx.ip);

@@ -4,11 +4,11 @@
  * /occurrences/{id}/move. Thin: the rules are in host/devices/.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
-import { createDevicesService } from '../../devices/service.js';
 import type { DeviceIn, DevicePatchIn, DeviceTimezoneIn, MoveIn } from '../../generated/openapi.js';
 import { requirePrincipal } from '../context.js';
-import { countLimit, RateLimiter } from '../rate-limit.js';
+import { RateLimiter } from '../../rate-limit/limiter.js';
+import { countLimit } from '../rate-limit.js';
+import type { AppServices } from '../../services.js';
 import type { Routes } from '../registrar.js';
 
 /** POST /devices: requests a minute per account. */
@@ -17,9 +17,9 @@ export const REGISTRATIONS_PER_MINUTE = 10;
 type DeviceParams = { device_id: string };
 
 /** Registers the device and travel operations. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const svc = createDevicesService({ db: deps.db, clock: deps.clock, ids: deps.ids, runtime: deps.runtime, logger: deps.logger });
-  const registrations = new RateLimiter({ limit: REGISTRATIONS_PER_MINUTE, windowSeconds: 60, clock: deps.clock });
+export function register(routes: Routes, services: AppServices): void {
+  const svc = services.devices;
+  const registrations = new RateLimiter({ limit: REGISTRATIONS_PER_MINUTE, windowSeconds: 60, clock: services.clock });
 
   routes.operation<DeviceIn>('registerDevice', ({ ctx, principal, body }) => {
     const p = requirePrincipal(principal);

@@ -2,7 +2,8 @@
  * Route modules, mounted by `createApp` in this order.
  *
  * To add a capability: write `host/http/routes/<name>.ts` exporting
- * `register(routes: Routes, deps: AppDeps)` (see ./api-keys.ts for a small example), then add
+ * `register(routes: Routes, services: AppServices)` (see ./api-keys.ts for a small example;
+ * the rules live in the feature's service, built in host/compose.ts), then add
  * ONE line to the list below: `import * as <name> from './<name>.js'` goes with it. Each
  * `routes.operation('<operationId>', handler)` takes path, method, auth, validation and
  * idempotency from schema/openapi.yaml. Dev-only endpoints go in `devRouteModules`.
@@ -32,6 +33,9 @@ import * as usage from './usage.js';
 import * as devices from './devices.js';
 import * as demo from './demo.js';
 import * as devPhone from '../dev/phone.js';
+import * as billing from './billing.js';
+import * as subscribePages from '../site/subscribe-page.js';
+import * as devPayments from '../dev/payments.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
@@ -55,7 +59,9 @@ export const routeModules: RouteModule[] = [
   schedules,
   devices,
   demo,
+  billing,
+  subscribePages,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
-export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone];
+export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone, devPayments];

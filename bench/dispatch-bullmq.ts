@@ -27,7 +27,7 @@ await queue.obliterate({ force: true });
 // Pilot: how fast does addBulk go here? (so that all N are in before the spike)
 const pilot = new Queue(`${name}-pilot`, { connection: connect() });
 const pilotN = Math.min(n, 10_000);
-let t = Date.now();
+const t = Date.now();
 await pilot.addBulk(Array.from({ length: pilotN }, (_, i) => ({ name: 'call', data: { due: 0, i }, opts: { delay: 86_400_000 } })));
 const addRate = pilotN / Math.max(1, Date.now() - t); // jobs per ms
 await pilot.obliterate({ force: true });

@@ -155,7 +155,9 @@ const dbg = process.env.BENCH_DEBUG
       let wal = 0;
       try {
         wal = statSync(join(dir, 'bench.sqlite-wal')).size;
-      } catch {}
+      } catch {
+        // no WAL file yet
+      }
       console.error(
         `t+${Date.now() - due}ms recorded ${recorded} wal ${(wal / 1048576).toFixed(1)}MiB rss ${(process.memoryUsage.rss() / 1048576).toFixed(0)} stats ${JSON.stringify({ ...runtime.stats, memo: undefined })}`,
       );

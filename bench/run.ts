@@ -68,7 +68,9 @@ try {
 }
 
 // ---- summary ------------------------------------------------------------------------------
-const fmt = (v: unknown, w: number) => String(v ?? '—').padStart(w);
+const text = (v: unknown): string =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : v == null ? '—' : JSON.stringify(v);
+const fmt = (v: unknown, w: number) => text(v).padStart(w);
 const spikes = results.filter((r) => r.workload === 'spike_0700');
 console.log('\n07:00 spike (N due in the same second)');
 console.log(
@@ -108,8 +110,8 @@ console.log('\nAdd / cancel cost with N pending');
 for (const r of results.filter((x) => x.workload !== 'spike_0700')) {
   const unit =
     r.workload === 'wheel_add_cancel'
-      ? `${r.add_ns_per_op} ns / ${r.cancel_ns_per_op} ns (wheel, ${r.pending_rss_mib} MiB for N pending)`
-      : `${r.add_us_per_op} µs / ${r.cancel_us_per_op} µs (durable)`;
+      ? `${text(r.add_ns_per_op)} ns / ${text(r.cancel_ns_per_op)} ns (wheel, ${text(r.pending_rss_mib)} MiB for N pending)`
+      : `${text(r.add_us_per_op)} µs / ${text(r.cancel_us_per_op)} µs (durable)`;
   console.log(`  ${String(r.system).padEnd(7)} n=${String(r.n).padEnd(8)} ${r.workload.padEnd(20)} add/cancel ${unit}`);
 }
 console.log(

@@ -31,12 +31,12 @@ const ops = 100_000;
 }
 const extra = Array.from({ length: ops }, (_, i) => `new-${i}`);
 const ats = Array.from({ length: ops }, () => now + 1 + Math.floor(rand() * 86_400_000));
-const timers = new Array(ops);
+const timers = new Array<number>(ops);
 let t0 = process.hrtime.bigint();
 for (let i = 0; i < ops; i++) timers[i] = wheel.add(ats[i]!, extra[i]!);
 const addNs = Number(process.hrtime.bigint() - t0) / ops;
 t0 = process.hrtime.bigint();
-for (let i = 0; i < ops; i++) wheel.cancel(timers[i]);
+for (let i = 0; i < ops; i++) wheel.cancel(timers[i]!);
 const cancelNs = Number(process.hrtime.bigint() - t0) / ops;
 printResult({
   system: 'engine',

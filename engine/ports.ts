@@ -13,10 +13,10 @@
  *
  * @module
  */
+import type { EpochMs } from './time/epoch.js';
 import type { Recurrence } from './time/recurrence.js';
 
-/** Milliseconds since 1970-01-01T00:00:00Z. */
-export type EpochMs = number;
+export type { EpochMs };
 
 /** A timer armed on a {@link Clock}; `cancel()` is idempotent. */
 export interface TimerHandle {

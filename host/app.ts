@@ -1,6 +1,7 @@
 /**
- * `createApp(deps)`: the Koa application with every route mounted, not listening (see
- * `server.ts`). Middleware, outermost first:
+ * `createApp(services)`: the Koa application with every route mounted, not listening (see
+ * `server.ts`). Pure wiring: it takes already-built services (`host/compose.ts`) and
+ * writes nothing anywhere. Middleware, outermost first:
  *
  * 1. request context: request id, child logger, access log;
  * 2. error handler: everything below becomes application/problem+json;
@@ -11,12 +12,12 @@
  * @module
  */
 import Koa from 'koa';
-import type { AppDeps } from './deps.js';
+import type { AppServices } from './services.js';
 import type { AppState } from './http/context.js';
 import { dispatch, ipRateLimit } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import type { GeneralLimits } from './http/operation.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { RateLimiter } from './rate-limit/limiter.js';
 import { createRegistrar } from './http/registrar.js';
 import type { RouteModule } from './http/registrar.js';
 import { requestContext } from './http/request-context.js';
@@ -36,19 +37,19 @@ export interface AppOptions {
 }
 
 /** Builds the application. */
-export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+export function createApp(services: AppServices, options: AppOptions = {}): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: services.config.trustProxy });
   const limits: GeneralLimits = {
-    ip: new RateLimiter({ limit: deps.config.rateLimitIp, windowSeconds: GENERAL_WINDOW_SECONDS, clock: deps.clock }),
-    account: new RateLimiter({ limit: deps.config.rateLimitAccount, windowSeconds: GENERAL_WINDOW_SECONDS, clock: deps.clock }),
+    ip: new RateLimiter({ limit: services.config.rateLimitIp, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
+    account: new RateLimiter({ limit: services.config.rateLimitAccount, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
   };
   const table = new RouteTable();
-  const routes = createRegistrar(table, deps, limits);
-  for (const m of options.modules ?? routeModules) m.register(routes, deps);
-  if (deps.config.dev) for (const m of devRouteModules) m.register(routes, deps);
+  const routes = createRegistrar(table, services, limits);
+  for (const m of options.modules ?? routeModules) m.register(routes, services);
+  if (services.config.dev) for (const m of devRouteModules) m.register(routes, services);
 
-  app.use(requestContext(deps));
-  app.use(errorHandler(deps));
+  app.use(requestContext(services));
+  app.use(errorHandler(services));
   app.use(ipRateLimit(limits));
   app.use(dispatch(table));
   // Errors are answered and logged by errorHandler; keep Koa from printing them again.

@@ -1,6 +1,23 @@
 /**
- * Builds the process's dependencies from a {@link HostConfig}: database (migrated), clock,
- * ids, messaging, logger and the shutdown hooks. The only wiring file: swap an adapter here.
+ * THE composition root: from a {@link HostConfig} it builds every adapter (database,
+ * migrated; clock; ids; messaging; telephony), the engine runtime and its listeners (the
+ * schedules' next-occurrence chain), and the feature services that `createApp(services)`
+ * mounts. The only wiring file: swap an adapter here. Nothing else in host/ creates an
+ * adapter or subscribes to the runtime. Building writes to the database only through the
+ * migrations; `start()` (before listening) runs the runtime's recovery and the chain's sweep.
+ *
+ * How a new feature adds its service (account, devices, billing, demo, ...):
+ * 1. Write `host/<feature>/service.ts`: an interface `<Feature>Service` whose methods take
+ *    plain values (account id, validated body) and return the wire shapes or throw AppError,
+ *    and `create<Feature>Service(deps)` taking only what it uses (`{ db, clock, ids, ... }`).
+ *    It never imports `host/http/` (the architecture check refuses it). Methods may return
+ *    promises.
+ * 2. Add one field to `AppServices` in `host/services.ts`: `readonly <feature>: <Feature>Service;`.
+ * 3. Build it below in {@link compose}, in the `services` object: one line,
+ *    `<feature>: create<Feature>Service({ db, clock, ... })`. Runtime listeners the feature needs
+ *    go in the "Engine listeners" block; shutdown work goes through `lifecycle.onClose`.
+ * 4. Route module `host/http/routes/<feature>.ts`: `register(routes, services)` calls
+ *    `services.<feature>.*`, and one line in `http/routes/index.ts` mounts it.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -15,16 +32,37 @@ import type { AppDeps, Lifecycle } from './deps.js';
 import { createLogger } from './logger.js';
 import { handleInboundText } from './phone/inbound.js';
 import { createPhoneRuntime } from './phone/runtime.js';
+import { createPhoneService } from './phone/service.js';
 import { createCallRuntime, stopCallRuntime } from './calls/runtime.js';
+import { createCallService } from './calls/service.js';
+import { createBillingService } from './billing/service.js';
+import { settleClock } from './calls/settle.js';
+import { createAccountLifecycleService } from './account/lifecycle.js';
+import { createAccountService } from './account/service.js';
+import { createDemoService } from './demo/service.js';
+import { createDevicesService } from './devices/service.js';
+import { createApiKeyService } from './auth/api-keys.js';
+import { createCredentials } from './auth/credentials.js';
+import { createSignIn } from './auth/sign-in.js';
+import { createIdempotencyStore } from './db/idempotency.js';
+import { pingDatabase } from './db/open.js';
+import { createScheduleService } from './schedules/service.js';
+import type { AppServices } from './services.js';
 
 /** Dependencies plus the hooks only the server may call. */
 export interface Composed {
+  /** What the routes get. */
+  services: AppServices;
+  /** The adapters the services were made from (tests look inside). */
   deps: AppDeps;
   /** Marks shutdown begun: GET /readyz answers 503, responses say Connection: close. */
   beginShutdown(): void;
   /** Runs the close hooks (newest first), stops the system clock's timers, closes the database. */
   close(): Promise<void>;
-  /** Starts the engine runtime (reconciles work a crash left, loads due calls); before listening. */
+  /**
+   * Before listening: subscribes the engine listeners and runs the schedules' startup sweep,
+   * then starts the engine runtime (reconciles work a crash left, loads due calls).
+   */
   start(): Promise<void>;
   /** Sets the site URL once the port is known (when WAKEUP_SITE_URL is not set). */
   setBoundUrl(url: string): void;
@@ -36,7 +74,7 @@ export interface ComposeOptions {
   logStream?: DestinationStream;
 }
 
-/** Builds everything `createApp` needs. */
+/** Builds every adapter, the runtime and the services (see the module header). */
 export function compose(config: HostConfig, options: ComposeOptions = {}): Composed {
   const logger = createLogger(config, options.logStream);
   const systemClock = createSystemClock({ onError: (err) => logger.error({ err }, 'timer failed') });
@@ -105,9 +143,60 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     lifecycle,
   };
 
+  const billing = createBillingService({ db, clock, ids, logger, config: config.billing, siteUrl: () => boundUrl });
+
+  // Services: what route modules receive (host/services.ts). One line per feature.
+  const services: AppServices = {
+    config,
+    clock,
+    logger,
+    siteUrl: () => boundUrl,
+    lifecycle,
+    databaseReady: () => pingDatabase(db),
+    credentials: createCredentials({ db, clock }),
+    idempotency: createIdempotencyStore(db),
+    signIn: createSignIn({ db, clock, ids, messaging: phone.messaging, logger }),
+    account: createAccountService({ db, clock, meBilling: (account, now) => billing.meBilling(account, now) }),
+    accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp }),
+    apiKeys: createApiKeyService({ db, clock, ids }),
+    phone: createPhoneService({ db, clock, ids, logger, phone }),
+    schedules: createScheduleService({ db, clock, ids, runtime }),
+    calls: createCallService({ db, clock, runtime }),
+    billing,
+    devices: createDevicesService({ db, clock, ids, runtime, logger }),
+    demo: createDemoService({
+      db,
+      clock,
+      ids,
+      messaging: phone.messaging,
+      runtime,
+      logger,
+      config: config.demo,
+      text: () => phone.text(),
+    }),
+    dev: {
+      outbox,
+      virtualClock,
+      settleClock(target) {
+        if (!virtualClock) throw new Error('settleClock: the service clock is not virtual');
+        return settleClock(virtualClock, runtime, target);
+      },
+    },
+  };
+
+  // Engine listeners. The next-occurrence chain (host/schedules/chain.ts) and its startup
+  // sweep are wired at start(), so that building the app writes nothing.
+
   return {
+    services,
     deps,
-    start: () => runtime.start(),
+    async start() {
+      // Reconciles what a crash left (unacknowledged calls, series without their next
+      // occurrence, occurrences resolved under older zone rules) and loads the due calls.
+      await runtime.start();
+      // Deletions a crash interrupted finish now; the purge timers are armed.
+      await services.accountLifecycle.start();
+    },
     setBoundUrl(url) {
       if (config.siteUrl === null) boundUrl = url;
     },

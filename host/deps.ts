@@ -1,9 +1,7 @@
 /**
- * The dependencies every route handler receives, built once per process by
- * `host/compose.ts` and passed to `createApp(deps)`.
- *
- * Later capabilities add what they need here (telephony, the engine runtime, payments...)
- * with one field each, and build it in `compose.ts`.
+ * The adapters and engine runtime `host/compose.ts` builds, from which it makes the
+ * services (`services.ts`). Route modules never receive these: they get `AppServices`.
+ * Tests may look inside through `RunningServer.deps` (e.g. to read a table directly).
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -13,16 +11,11 @@ import type { HostConfig } from './config.js';
 import type { Logger } from './logger.js';
 import type { OutboxMessaging } from './adapters/messaging/outbox.js';
 import type { PhoneRuntime } from './phone/runtime.js';
+import type { Lifecycle } from './services.js';
 
-/** Shutdown hooks, run in reverse order of registration after the server stops taking requests. */
-export interface Lifecycle {
-  /** Registers work to finish (or timers to stop) before the database closes. */
-  onClose(fn: () => void | Promise<void>): void;
-  /** True once shutdown began (GET /readyz answers 503). */
-  readonly closing: boolean;
-}
+export type { Lifecycle };
 
-/** Everything a handler may use. */
+/** The built adapters. */
 export interface AppDeps {
   readonly config: HostConfig;
   readonly db: Database;
@@ -31,7 +24,7 @@ export interface AppDeps {
   /** The same clock as `clock` when WAKEUP_CLOCK=virtual (POST /dev/clock moves it), else null. */
   readonly virtualClock: VirtualClock | null;
   readonly ids: Ids;
-  /** Outbound email and texts (the built-in outbox simulator by default). */
+  /** Outbound email and texts (the built-in outbox simulator by default), with the block guard. */
   readonly messaging: Messaging;
   /** The outbox simulator, when it is the messaging adapter (GET /dev/outbox reads it). */
   readonly outbox: OutboxMessaging | null;

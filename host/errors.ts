@@ -6,7 +6,10 @@
  * validation failures) into problem+json with the code's status.
  * @module
  */
-import type { ValidationErrorItem } from '../schema/load.js';
+import { getErrorCatalogue, type ValidationErrorItem } from '../schema/load.js';
+import type { ErrorCode } from './generated/openapi.js';
+
+export type { ErrorCode };
 
 /** One item of a validation_error's `errors` array (schema `ValidationErrorItem`). */
 export type ValidationItem = ValidationErrorItem;
@@ -17,26 +20,26 @@ export interface ProblemInit {
   detail?: string;
   /** The request field at fault, when known (dotted path). */
   field?: string;
-  /** validation_error (and a specific code decided by validation): one item per problem. */
+  /** validation_error only: one item per problem (any other code never carries `errors`). */
   errors?: ValidationItem[];
   /** Extra response headers, e.g. Retry-After or Allow. */
   headers?: Record<string, string>;
 }
 
 /**
- * An error with a catalogue `code`. The HTTP error handler turns it into problem+json with the
- * code's status. Throwing a code missing from the catalogue is a programming error and
- * answers 500 internal_error (and a test catches it).
+ * An error with a catalogue `code` (the type checker refuses any other: `ErrorCode` is
+ * generated from the schema). The HTTP error handler turns it into problem+json with the
+ * code's status.
  */
 export class AppError extends Error {
   override readonly name = 'AppError';
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly detail: string | undefined;
   readonly field: string | undefined;
   readonly errors: ValidationItem[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: string, init: ProblemInit = {}) {
+  constructor(code: ErrorCode, init: ProblemInit = {}) {
     super(init.detail ? `${code}: ${init.detail}` : code);
     this.code = code;
     this.detail = init.detail;
@@ -47,7 +50,7 @@ export class AppError extends Error {
 }
 
 /** Shorthand: `throw problem('not_found', { detail: 'No API key with that id.' })`. */
-export function problem(code: string, init?: ProblemInit): AppError {
+export function problem(code: ErrorCode, init?: ProblemInit): AppError {
   return new AppError(code, init);
 }
 
@@ -58,4 +61,12 @@ export function invalid(item: ValidationItem): AppError {
     ...(item.field ? { field: item.field } : {}),
     errors: [item],
   });
+}
+
+let codes: ReadonlySet<string> | undefined;
+
+/** Whether `code` is in the catalogue (for codes that arrive as plain strings, e.g. from the engine). */
+export function isErrorCode(code: string): code is ErrorCode {
+  codes ??= new Set(getErrorCatalogue().map((e) => e.code));
+  return codes.has(code);
 }

@@ -15,12 +15,16 @@ import { compose } from './compose.js';
 import type { ComposeOptions } from './compose.js';
 import type { HostConfig } from './config.js';
 import type { AppDeps } from './deps.js';
+import type { AppServices } from './services.js';
 
 /** A listening server. */
 export interface RunningServer {
   /** `http://host:port` as bound. */
   url: string;
   server: Server;
+  /** What the routes were given. */
+  services: AppServices;
+  /** The adapters behind the services (tests look inside: database, clock, runtime). */
   deps: AppDeps;
   /** Graceful shutdown; resolves when the database is closed. Idempotent. */
   close(): Promise<void>;
@@ -29,9 +33,11 @@ export interface RunningServer {
 /** Builds the dependencies and the app, and listens on config.host:config.port. */
 export async function startServer(config: HostConfig, options: ComposeOptions & AppOptions = {}): Promise<RunningServer> {
   const composed = compose(config, options);
-  const { deps } = composed;
-  const app = createApp(deps, options.modules ? { modules: options.modules } : {});
-  const server = createServer(app.callback());
+  const { deps, services } = composed;
+  const app = createApp(services, options.modules ? { modules: options.modules } : {});
+  const handle = app.callback();
+  // Koa's handler settles every request itself (ctx.onerror); its promise never rejects.
+  const server = createServer((req, res) => void handle(req, res));
   // Bounded header wait; keep-alive longer than common proxies' idle timeout.
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
@@ -88,7 +94,7 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
       deps.logger.info('stopped: database closed');
     })());
 
-  return { url, server, deps, close };
+  return { url, server, services, deps, close };
 }
 
 /** The first log lines: where it listens and in which mode. */

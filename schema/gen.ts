@@ -7,7 +7,8 @@
  *
  * The output is deterministic (no timestamps) so that the check can compare text.
  * Besides the usual `paths`, `components` and `operations`, every component schema is
- * also exported under its own name (`MeOut`, `ScheduleIn`, ...).
+ * also exported under its own name (`MeOut`, `ScheduleIn`, ...), and the error catalogue's
+ * codes (`x-error-codes`) as the `ErrorCode` union that `host/errors.ts` types `AppError.code` with.
  *
  * @module
  */
@@ -15,7 +16,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { loadOpenApi } from './load.js';
+import { getErrorCatalogue, loadOpenApi } from './load.js';
 
 /** Where the generated types go. */
 export const GENERATED_PATH = fileURLToPath(new URL('../host/generated/openapi.ts', import.meta.url));
@@ -33,7 +34,13 @@ export async function generateTypes(): Promise<string> {
   // openapi-typescript may annotate the object it is given; hand it a private copy.
   const doc = structuredClone(loadOpenApi()) as OpenAPI3;
   const ast = await openapiTS(doc, { rootTypes: true, rootTypesNoSchemaPrefix: true, silent: true });
-  return HEADER + astToString(ast);
+  return HEADER + astToString(ast) + errorCodeUnion();
+}
+
+/** `export type ErrorCode = 'a' | 'b' | ...;` from the schema's `x-error-codes`, in catalogue order. */
+function errorCodeUnion(): string {
+  const codes = getErrorCatalogue().map((e) => `  | '${e.code}'`);
+  return `\n/** Every error code of the catalogue (schema \`x-error-codes\`). */\nexport type ErrorCode =\n${codes.join('\n')};\n`;
 }
 
 /** First line at which two texts differ (1-based), for a readable failure message. */

@@ -262,7 +262,7 @@ function pointerToField(pointer: string): string[] {
 }
 
 function describe(e: ErrorObject, code: string): string {
-  const p = e.params as Record<string, any>;
+  const p = e.params;
   switch (code) {
     case 'required':
       return 'is required';
@@ -291,17 +291,22 @@ function describe(e: ErrorObject, code: string): string {
  *   which follows the schema's property order) whose failing schema carries one ("specific
  *   codes first", contract §4). A `type` error, a missing required field and
  *   an unknown field never take a specific code: they stay `validation_error`.
+ *   `decidedBy` is the item whose schema named the specific code (undefined for validation_error).
  * - Errors from `if`/`anyOf`/`oneOf` wrappers (which only say "a branch failed") are dropped;
  *   the branch errors themselves are kept.
  */
-export function toValidationItems(errors: ErrorObject[], where: 'body' | 'query' | 'path'): { code: string; items: ValidationErrorItem[] } {
+export function toValidationItems(
+  errors: ErrorObject[],
+  where: 'body' | 'query' | 'path',
+): { code: string; items: ValidationErrorItem[]; decidedBy: ValidationErrorItem | undefined } {
   let code = 'validation_error';
+  let decidedBy: ValidationErrorItem | undefined;
   const items: ValidationErrorItem[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'not') continue;
     const segments = pointerToField(e.instancePath);
-    const p = e.params as Record<string, any>;
+    const p = e.params;
     if (e.keyword === 'required') segments.push(String(p.missingProperty));
     if (e.keyword === 'additionalProperties') segments.push(String(p.additionalProperty));
     if (e.keyword === 'unevaluatedProperties') segments.push(String(p.unevaluatedProperty));
@@ -310,11 +315,15 @@ export function toValidationItems(errors: ErrorObject[], where: 'body' | 'query'
     const key = `${field}\u0000${itemCode}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    items.push({ field, in: where, code: itemCode, message: describe(e, itemCode) });
+    const item: ValidationErrorItem = { field, in: where, code: itemCode, message: describe(e, itemCode) };
+    items.push(item);
     if (code === 'validation_error' && !['required', 'type', 'unknown_field'].includes(itemCode)) {
-      const specific = (e.parentSchema as Record<string, unknown> | undefined)?.['x-error-code'];
-      if (typeof specific === 'string') code = specific;
+      const specific = e.parentSchema?.['x-error-code'];
+      if (typeof specific === 'string') {
+        code = specific;
+        decidedBy = item;
+      }
     }
   }
-  return { code, items };
+  return { code, items, decidedBy };
 }

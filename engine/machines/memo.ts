@@ -101,11 +101,11 @@ export function memoStep<V extends string, N extends string, F, E extends { type
         return hit;
       }
       stats.misses++;
-      const snapshot = machine.resolveState({ value, context: facts as never });
+      const snapshot = machine.resolveState({ value, context: facts });
       const [next, actions] = transition(machine, snapshot, event as never);
       // A targetless transition may return the same snapshot object and still have actions.
       const unchanged = next.value === value && actions.length === 0;
-      return remember(key, toResult<V, N>(next.value, next.status, actions as never, unchanged));
+      return remember(key, toResult<V, N>(next.value, next.status, actions, unchanged));
     },
     initial(facts) {
       const key = `#init|${keys.facts(facts)}`;
@@ -116,7 +116,7 @@ export function memoStep<V extends string, N extends string, F, E extends { type
       }
       stats.misses++;
       const [first, actions] = initialTransition(machine, facts as never);
-      return remember(key, toResult<V, N>(first.value, first.status, actions as never, false));
+      return remember(key, toResult<V, N>(first.value, first.status, actions, false));
     },
   };
 }

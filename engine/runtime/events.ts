@@ -44,8 +44,8 @@ export class SafeEmitter {
       set = new Set();
       this.listeners.set(name, set);
     }
-    set.add(listener as (payload: never) => void);
-    return () => set.delete(listener as (payload: never) => void);
+    set.add(listener);
+    return () => set.delete(listener);
   }
 
   /** True when somebody listens to `name` (so callers can skip building payloads). */

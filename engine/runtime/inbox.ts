@@ -44,7 +44,7 @@ export class Inbox {
         if (this.flushing === p) this.flushing = null;
       });
     }
-    return this.flushing!;
+    return this.flushing;
   }
 
   private async flush(): Promise<void> {

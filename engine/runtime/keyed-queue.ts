@@ -17,7 +17,7 @@ export class KeyedQueue {
       const t = this.tails.get(k);
       if (t) before.push(t);
     }
-    const result = (before.length === 0 ? task() : Promise.allSettled(before).then(task)) as Promise<T>;
+    const result = before.length === 0 ? task() : Promise.allSettled(before).then(task);
     const tail = result.then(
       () => undefined,
       () => undefined,

@@ -340,7 +340,7 @@ export class UnitOfWork {
   private sendOccurrence(o: OccurrenceRecord, event: OccurrenceEvent): StepResult {
     const r = occurrenceStep.step(o.status, occurrenceFacts(o), event);
     if (r.unchanged) return r;
-    o.status = r.value as OccurrenceStatus;
+    o.status = r.value;
     this.touchOcc(o);
     for (const action of r.actions) this.occurrenceAction(o, action);
     if (r.done && o.scheduleId !== null) this.advanceSeries(o);
@@ -496,7 +496,7 @@ export class UnitOfWork {
     const o = a.occurrenceId === null ? undefined : this.occurrence(a.occurrenceId);
     const r = attemptStep.step(a.status, attemptFacts(a, o), event);
     if (r.unchanged) return;
-    a.status = r.value as AttemptStatus;
+    a.status = r.value;
     this.touchAtt(a);
     for (const action of r.actions) this.attemptAction(a, o, action);
   }
@@ -504,7 +504,7 @@ export class UnitOfWork {
   private enterInitial(a: AttemptRecord): void {
     const o = a.occurrenceId === null ? undefined : this.occurrence(a.occurrenceId);
     const r = attemptStep.initial(attemptFacts(a, o));
-    a.status = r.value as AttemptStatus;
+    a.status = r.value;
     for (const action of r.actions) this.attemptAction(a, o, action);
   }
 

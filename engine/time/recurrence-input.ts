@@ -13,7 +13,7 @@
  *   that instant (kept, with its id, when it is the same instant).
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { WEEKDAYS, formatDate, parseDate, parseTime, type Weekday } from './civil.js';
 import { nextOccurrenceAfter, pruneSkipDates, type OccurrenceTime, type Recurrence } from './recurrence.js';
 import { localDayAt } from './wall-time.js';
@@ -132,7 +132,7 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
     if (!(WEEKDAYS as readonly string[]).includes(days[i]!))
       return fail('validation_error', `days_of_week.${i}`, 'Days are mon, tue, wed, thu, fri, sat, sun.', 'enum');
   }
-  const daysOfWeek = WEEKDAYS.filter((d) => days.includes(d)) as Weekday[];
+  const daysOfWeek: Weekday[] = WEEKDAYS.filter((d) => days.includes(d));
   if (!nonEmpty(input.localTime)) return fail('validation_error', 'local_time', 'local_time is required.', 'required');
   if (parseTime(input.localTime) === null) return fail('invalid_time', 'local_time', 'local_time must be 24-hour HH:MM.');
 

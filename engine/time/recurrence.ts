@@ -21,7 +21,7 @@
  * - A schedule is completed when it has no next occurrence.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { WEEKDAYS, formatDate, formatTime, parseDate, parseTime, weekdayIndex, type Weekday } from './civil.js';
 import { clockChangeNotice, localDateAt, localDayAt, localTimeAt, resolveDayMinute, type LocalTime } from './wall-time.js';
 

@@ -20,7 +20,7 @@
  * changes its offset twice within 6 hours. No zone in tzdata does.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { ZONE_TAB } from './data/zone-tab.js';
 
 /**
@@ -217,7 +217,7 @@ export class ZoneRules {
     while (i < tr.length && tr[i]! <= t) i++;
     let label = c.labels[i];
     if (label === undefined) {
-      label = { abbreviation: this.abbreviationAt(t, c.offsets[i]!), isDst: this.isDstAt(t, c.offsets[i]!) };
+      label = { abbreviation: this.abbreviationAt(t, c.offsets[i]), isDst: this.isDstAt(t, c.offsets[i]!) };
       c.labels[i] = label;
     }
     return label;

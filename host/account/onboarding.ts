@@ -19,7 +19,10 @@ export interface ScheduleFacts {
   hasEnabledSchedule: boolean;
 }
 
-/** A stale account: an enabled schedule and no confirmed call for this long. */
+/**
+ * The stale rule (schema `Readiness.stale`): the account has an enabled schedule and no
+ * call (test or real) was confirmed on any of its numbers for this long.
+ */
 export const STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 
 interface StepDef {
@@ -149,4 +152,23 @@ export function onboardingOut(input: OnboardingInput): OnboardingOut {
     },
     texts: ONBOARDING_TEXTS,
   };
+}
+
+/** The self-reported flags of POST /me/onboarding (stepper steps 4 and 5). */
+export type OnboardingFlag = 'contact_saved' | 'dnd_acknowledged';
+/** The steps POST /me/onboarding/skip accepts. */
+export type SkippableSlug = 'contact' | 'ring' | 'test-call' | 'first-call';
+
+/**
+ * The stored onboarding_state after POST /me/onboarding: `flag` set to `done` (false clears
+ * a flag set by mistake). Other keys are kept as they are.
+ */
+export function withFlag(state: Record<string, unknown>, flag: OnboardingFlag, done: boolean): Record<string, unknown> {
+  return { ...state, [flag]: done };
+}
+
+/** The stored onboarding_state after POST /me/onboarding/skip: `slug` added to `skipped` once. */
+export function withSkipped(state: Record<string, unknown>, slug: SkippableSlug): Record<string, unknown> {
+  const skipped = Array.isArray(state.skipped) ? (state.skipped as unknown[]).filter((s): s is string => typeof s === 'string') : [];
+  return { ...state, skipped: skipped.includes(slug) ? skipped : [...skipped, slug] };
 }

@@ -13,13 +13,15 @@
  * - The first verified sign-in creates the account and starts its trial.
  * @module
  */
-import type { AppDeps } from '../deps.js';
+import type { Database } from 'better-sqlite3';
+import type { Clock, Ids, Messaging } from '../../engine/index.js';
+import type { Logger } from '../logger.js';
 import { findAccountByEmail, insertAccount } from '../db/accounts.js';
 import type { Account } from '../db/accounts.js';
-import { insertSession } from '../db/sessions.js';
+import { endSession, insertSession } from '../db/sessions.js';
 import { consumeCode, findChallenge, recordFailure, storeCode } from '../db/sign-in-codes.js';
 import { problem } from '../errors.js';
-import { enforce, RateLimiter } from '../http/rate-limit.js';
+import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import { CODE_LOCK_MS, CODE_SENDS_PER_HOUR, CODE_VALID_MINUTES, DAY_MS, MAX_CODE_FAILURES, TRIAL_CALLS, TRIAL_DAYS } from './policy.js';
 import { createKeyedQueue } from './one-at-a-time.js';
 import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
@@ -33,6 +35,18 @@ export function normalizeEmail(email: string): string {
 export interface SignIn {
   start(email: string): Promise<{ sent_to: string; valid_minutes: number }>;
   verify(input: { email: string; code: string; client: 'app' | 'web'; installationId: string | null }): Promise<SignInResult>;
+  /** Ends a session (POST /auth/logout): later use answers 401 session_expired. */
+  logout(sessionId: string): void;
+}
+
+/** What sign-in needs. */
+export interface SignInDeps {
+  db: Database;
+  clock: Clock;
+  ids: Ids;
+  /** Sends the code e-mails. */
+  messaging: Messaging;
+  logger: Logger;
 }
 
 /** A successful verify: the account and the new session's secrets (shown once). */
@@ -53,7 +67,7 @@ function locked(until: number, now: number) {
 }
 
 /** Creates the sign-in operations (the send limiter lives as long as the app). */
-export function createSignIn(deps: AppDeps): SignIn {
+export function createSignIn(deps: SignInDeps): SignIn {
   const { db, clock, ids, messaging, logger } = deps;
   const sends = new RateLimiter({ limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock });
   const checks = createKeyedQueue();
@@ -84,6 +98,10 @@ export function createSignIn(deps: AppDeps): SignIn {
       const email = normalizeEmail(rawEmail);
       // One check per address at a time, so parallel guesses cannot outrun the lock.
       return checks.run(email, () => verifyOne(email, code, client, installationId));
+    },
+
+    logout(sessionId) {
+      endSession(db, sessionId, 'logout', clock.now());
     },
   };
   return signIn;

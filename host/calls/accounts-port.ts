@@ -48,7 +48,7 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       const r = admitCall(db, dailyCap, call, ledger);
       if (!r.ok) return r;
       if (call.accountId !== null)
-        ledger.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew });
+        ledger.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew, weight: r.weight });
       return { ok: true };
     },
     stopCalls(request) {

@@ -13,12 +13,11 @@
  * Keys: 1 confirms, 9 turns calls off (as on a wake-up call); no snooze on a test call.
  * @module
  */
-import type { CallScript } from '../../engine/index.js';
-import type { AppDeps } from '../deps.js';
+import type { Database } from 'better-sqlite3';
+import type { CallScript, Clock, Runtime } from '../../engine/index.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import { setLastTestCallAt } from '../db/phone-numbers.js';
 import { findLiveTestCall, getAttemptById } from '../db/calls.js';
-import type { Reply } from '../http/context.js';
 import { problem } from '../errors.js';
 import { isVerified } from '../phone/present.js';
 import { refusalProblem } from './admission.js';
@@ -31,11 +30,22 @@ export interface TestCallOptions {
   ringTimeoutSeconds?: number;
 }
 
-/** Places (or finds the live) test call to `phone` for `accountId`; the reply of both endpoints. */
-export async function placeTestCall(deps: AppDeps, accountId: string, phone: PhoneNumber, options: TestCallOptions): Promise<Reply> {
+/** The outcome of both endpoints: the attempt, and whether it was placed now (201) or was live already (200). */
+export interface TestCallResult {
+  placed: boolean;
+  attempt: ReturnType<typeof attemptOut>;
+}
+
+/** Places (or finds the live) test call to `phone` for `accountId`. */
+export async function placeTestCall(
+  deps: { db: Database; clock: Clock; runtime: Runtime },
+  accountId: string,
+  phone: PhoneNumber,
+  options: TestCallOptions,
+): Promise<TestCallResult> {
   const { db, clock, runtime } = deps;
   const live = findLiveTestCall(db, accountId, phone.id);
-  if (live) return { status: 200, body: attemptOut(live) };
+  if (live) return { placed: false, attempt: attemptOut(live) };
   const now = clock.now();
   if (!isVerified(phone, now)) {
     throw problem('phone_number_unverified', { detail: 'Verify this number before calling it.', field: 'phone_number_id' });
@@ -52,5 +62,5 @@ export async function placeTestCall(deps: AppDeps, accountId: string, phone: Pho
   const attemptId = r.attempt.id;
   setLastTestCallAt(db, phone.id, now);
   const attempt = getAttemptById(db, attemptId)!;
-  return { status: 201, body: attemptOut(attempt) };
+  return { placed: true, attempt: attemptOut(attempt) };
 }

@@ -158,3 +158,13 @@ export function updateAccountProfile(db: Database, id: string, change: ProfileCh
   sql(db, `UPDATE accounts SET ${sets.join(', ')} WHERE id = ? AND deleted_at IS NULL`).run(...values, id);
   return findAccountById(db, id);
 }
+
+/** Replaces the stored onboarding flags (JSON object) of a live account. */
+export function updateOnboardingState(db: Database, id: string, state: Record<string, unknown>, now: EpochMs): Account | undefined {
+  sql(db, 'UPDATE accounts SET onboarding_state = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL').run(
+    JSON.stringify(state),
+    now,
+    id,
+  );
+  return findAccountById(db, id);
+}

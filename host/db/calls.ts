@@ -33,7 +33,7 @@ const statements = new WeakMap<Database, Map<string, Statement<unknown[]>>>();
 /** A raw-mode prepared statement, compiled once per handle. */
 function raw(db: Database, text: string): Statement<unknown[]> {
   let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
+  if (!cache) statements.set(db, (cache = new Map<string, Statement<unknown[]>>()));
   let s = cache.get(text);
   if (!s) cache.set(text, (s = db.prepare<unknown[]>(text).raw(true)));
   return s;

@@ -63,3 +63,17 @@ export function saveIdempotencyRecord(
     ).run(scope, key, record.fingerprint, record.status, JSON.stringify(record.headers), record.body, record.createdAt, expiresAt);
   })();
 }
+
+/** The idempotency records of one database, as the HTTP pipeline uses them. */
+export interface IdempotencyStore {
+  find(scope: string, key: string, now: EpochMs): IdempotencyRecord | undefined;
+  save(scope: string, key: string, record: IdempotencyRecord, expiresAt: EpochMs, now: EpochMs): void;
+}
+
+/** {@link IdempotencyStore} on `db`. */
+export function createIdempotencyStore(db: Database): IdempotencyStore {
+  return {
+    find: (scope, key, now) => findIdempotencyRecord(db, scope, key, now),
+    save: (scope, key, record, expiresAt, now) => saveIdempotencyRecord(db, scope, key, record, expiresAt, now),
+  };
+}

@@ -13,18 +13,21 @@ export interface Migration {
 }
 
 /**
- * Reads `NNNN_name.sql` files in version order; refuses duplicates. Gaps are allowed: parallel
- * branches are assigned numbers ahead of time, and a fresh database applies them in order.
+ * Reads `NNNN_name.sql` files in version order; refuses duplicates. Numbers are reserved per
+ * feature branch, so a branch may hold a later number before an earlier one has landed: a
+ * gap is allowed, but a version at or below one already applied is never run (migrate()).
  */
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
-  return files.map((name, i) => {
+  let previous = 0;
+  return files.map((name) => {
     const m = NAME.exec(name);
     if (!m) throw new Error(`migrations: ${name} is not named NNNN_name.sql`);
     const version = Number(m[1]);
-    if (i > 0 && version <= Number(NAME.exec(files[i - 1]!)![1])) throw new Error(`migrations: duplicate version in ${name}`);
+    if (version <= previous) throw new Error(`migrations: version ${version} appears twice (${name})`);
+    previous = version;
     return { version, name, sql: readFileSync(dir + name, 'utf8') };
   });
 }

@@ -21,3 +21,12 @@ export function openDatabase(file: string): Database {
 }
 
 export type { Database };
+
+/** Whether the database answers a trivial query (GET /readyz). */
+export function pingDatabase(db: Database): boolean {
+  try {
+    return db.open && db.prepare('SELECT 1 AS ok').get() !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -166,6 +166,12 @@ export function getSchedule(db: Database, accountId: string, id: string): Schedu
   return row && fromRow(row);
 }
 
+/** The schedule with this id, whatever its account. */
+export function getScheduleById(db: Database, id: string): Schedule | undefined {
+  const row = sql<Row>(db, `${SELECT} WHERE s.id = ?`).get(id);
+  return row && fromRow(row);
+}
+
 /** Inserts a new schedule. */
 export function insertSchedule(db: Database, s: ScheduleWrite): void {
   sql(db, `INSERT INTO schedules (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`).run(toParams(s));

@@ -93,3 +93,19 @@ export function endSessionsOfAccount(db: Database, accountId: string, reason: st
   return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL').run(now, reason, accountId)
     .changes;
 }
+
+/** The session with this id (ended ones included). */
+export function findSessionById(db: Database, id: string): Session | undefined {
+  const r = sql<Row>(db, 'SELECT * FROM sessions WHERE id = ?').get(id);
+  return r && fromRow(r);
+}
+
+/** Binds an app session made without installation_id to one (POST /devices). Returns whether it was bound. */
+export function bindSessionToInstallation(db: Database, id: string, installationId: string): boolean {
+  return (
+    sql(db, `UPDATE sessions SET installation_id = ? WHERE id = ? AND kind = 'app' AND installation_id IS NULL AND ended_at IS NULL`).run(
+      installationId,
+      id,
+    ).changes === 1
+  );
+}

@@ -78,7 +78,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the account
-         * @description Needs confirm DELETE and a code from POST /me/deletion-code. Stops calls at once, signs out every session, revokes every API key, anonymizes personal data now and purges it 30 days later. API keys cannot do this (403 insufficient_scope).
+         * @description Needs confirm DELETE (checked first: else 400 confirmation_required) and a code from POST /me/deletion-code (missing, wrong, used or expired: 400 verification_code_invalid). Wrong codes count per account as for sign-in: the fifth gives 429 verification_locked with Retry-After, and for 15 minutes even the right code is refused so. On success, at once: every schedule is turned off, every pending or ringing call is cancelled (a ringing call is hung up; no fallback text follows), every session ends (401 session_expired) and every API key is revoked (401 api_key_revoked); personal data is anonymized now (email replaced by a placeholder, names, home zone, onboarding flags, phone numbers, labels and messages removed); a linked identity-provider token is revoked at the provider. Every row the account owned is purged 30 days later (deleted_at + 30 days, on the service clock); a crash during deletion leaves either nothing done or a deletion that completes at the next start. Signing in again with the same email afterwards creates a new, empty account. API keys cannot do this (403 insufficient_scope).
          */
         delete: operations["deleteMe"];
         options?: never;
@@ -101,7 +101,7 @@ export interface paths {
         put?: never;
         /**
          * Hand over an identity-provider authorization code
-         * @description The server exchanges the single-use code (valid 5 minutes) with the identity provider and keeps the refresh token, encrypted, only to revoke it when the account is deleted. 204 also when no provider key is configured (nothing is kept). A code the provider refuses, or one not for this account's identity: 400 validation_error. Unreachable provider: 503 provider_unavailable. At most 10 requests a minute per account (429 rate_limited).
+         * @description The server exchanges the single-use code (valid 5 minutes) at the identity provider's token endpoint, checks the signed identity token (signature, issuer, audience, expiry) and keeps the refresh token, encrypted (AES-256-GCM, key from config), only to revoke it when the account is deleted. The account's identity is the token's subject: the first accepted code links it; later codes must carry the same subject, and a subject linked to another account is refused. 204 also when no provider is configured (nothing is exchanged or kept). A code the provider refuses, an invalid identity token, or one not for this account's identity: 400 validation_error (field authorization_code; a token issued for the wrong identity is revoked, never kept). Unreachable provider (network error, timeout, 5xx): 503 provider_unavailable with Retry-After. At most 10 requests a minute per account (429 rate_limited).
          */
         post: operations["linkIdpAuthorization"];
         delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Email an account-deletion code
-         * @description Emails a 6-digit code valid 10 minutes, for DELETE /me. At most 3 codes an hour (429 rate_limited with Retry-After).
+         * @description Emails a 6-digit code, valid 10 minutes, to the account's email address, for DELETE /me. A new code replaces the earlier one; codes are stored hashed. At most 3 codes an hour per account (429 rate_limited with Retry-After); while deletion is locked by wrong codes, 429 verification_locked.
          */
         post: operations["sendDeletionCode"];
         delete?: never;
@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * Export every row the account owns
-         * @description A streamed JSON document. An API key needs scope export (else 403 insufficient_scope); the app session and the web session need nothing extra.
+         * @description A streamed JSON document (layout: ExportOut), written batch by batch so that the server's memory stays flat whatever the account's size; it carries no token, key, code or hash of one. Batches are read one after another, not from one snapshot: a change made while the export runs may or may not appear. An API key needs scope export (else 403 insufficient_scope); the app session and the web session need nothing extra.
          */
         get: operations["exportMe"];
         put?: never;
@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Set a self-reported onboarding flag
-         * @description step is contact_saved or dnd_acknowledged (steps 4 and 5 of the stepper); the server sets the other flags. Returns the updated onboarding_state object.
+         * @description step is contact_saved or dnd_acknowledged (steps 4 and 5 of the stepper); done (default true) is stored as the flag's value, so done false clears a flag set by mistake. The server sets the other flags (the phone, timezone, test-call and first-call steps are computed from the account's numbers, zone, calls and schedules). Returns the updated onboarding_state object.
          */
         post: operations["setOnboardingStep"];
         delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
         };
         /**
          * Travel mismatches
-         * @description Upcoming calls within 36 hours whose clock differs from the device's, each with a suggested move.
+         * @description Pending calls ringing from now to 36 hours ahead whose clock differs from the device's, each with a suggested move; and every pending call in that window whose wall time falls in a clock change of its zone (clock_changes). The device: the one the calling app session is bound to when it reported a zone, otherwise the account's device that reported a zone most recently. Never moves a call.
          */
         get: operations["getTimezoneContext"];
         put?: never;
@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Start a hosted checkout
-         * @description The url leads to the payment provider's hosted page and returns to the billing settings. The subscription is recorded when the provider's notification arrives. 409 already_subscribed when the account has a plan.
+         * @description The url leads to the payment provider's hosted page (with the built-in simulator, dev mode: `{site}/dev/payments/checkout/{session_id}`, paid with its Pay button or POST /dev/checkout/{session_id}/complete); after paying it returns to `/app/subscribe/done`, after leaving to `/app/subscribe/canceled`. The subscription (or a pack's credits) is recorded only when the provider's signed notification arrives at `POST /webhooks/payments`, never from the return. 409 already_subscribed when the account has a plan, that is a live subscription (active, past_due, or canceled before its end); the trial and pack credits are not a plan. Packs (interval none) are not subscriptions and can be bought with or without one. One provider customer is made per account, at its first checkout. 503 provider_unavailable when payments are not set up (WAKEUP_PAYMENTS=none) or the provider cannot be reached.
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Plans
-         * @description Public. Active plans, cheapest first.
+         * @description Public. The catalogue (configuration WAKEUP_BILLING_PLANS; defaults: the trial, traveler_monthly $4.99 a month with 60 calls, traveler_yearly $49.99 a year with 730 calls, pack_10 and pack_30 call packs; Tier B multiplier 3), cheapest first (ties by code), on one page. The trial is listed with purchasable false.
          */
         get: operations["listPlans"];
         put?: never;
@@ -391,7 +391,7 @@ export interface paths {
         put?: never;
         /**
          * Open the customer portal
-         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes.
+         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes (the simulator's: 5 minutes, at `{site}/dev/payments/portal/{id}`); it returns to `/app/subscribe/done`. Changes reach the account through the provider's notifications. 400 validation_error when the account has no customer at the provider yet (nothing bought); 503 provider_unavailable when payments are not set up or the provider cannot be reached.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -411,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Sync in-app purchases
-         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider for the signed-in account's subscriptions only. app_user_id, when sent, must equal the account id (else 400 validation_error). 503 provider_unavailable while in-app purchase is not set up or the provider is down.
+         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider (a RevenueCat-style REST API, WAKEUP_INAPP_API_KEY) for the signed-in account's subscriptions only: the app user id is always the account id. app_user_id, when sent, must equal the account id (else 400 validation_error). Store products map to plans by WAKEUP_INAPP_PRODUCTS; the unexpired subscription that lasts longest becomes the plan with source ios_store or android_store (status active; canceled once the store reports it will not renew; past_due on a billing issue). When the store has none left, a store plan ends (expired). A live subscription billed on the web or granted manually is left alone. changed says whether Plan (code, status, source or entitled) differs from before the sync. 503 provider_unavailable while in-app purchase is not set up or the provider is down.
          */
         post: operations["syncInappPurchases"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * One-time web checkout link for the app
-         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token>, valid 10 minutes and once; opened in a mobile browser it asks to continue as the account's email, signs that browser in and continues to the payment provider's checkout, which returns to /app/subscribe/done. 403 web_checkout_disabled when not offered (GET /me billing.web_checkout_link false); 409 already_subscribed when the account has a plan. At most 5 requests a minute per account.
+         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token> (43 random characters; only a hash is stored), valid 10 minutes and once. Opening it shows "Continue as <email>" and does not use it (link previews cannot spend it); the button uses it, signs that browser in (web session cookies) and continues (303) to the payment provider's checkout, which returns to /app/subscribe/done, a page showing the plan. A used link answers 410 with a page saying so, an expired one 410, an unknown one 404. 403 web_checkout_disabled when not offered: the server switch WAKEUP_WEB_CHECKOUT is off (on by default with the simulated payment provider) or payments are not set up, staff accounts included (GET /me billing.web_checkout_link false). 409 already_subscribed when the account has a live subscription. At most 5 requests a minute per account (an Idempotency-Key replay does not count).
          */
         post: operations["createWebCheckout"];
         delete?: never;
@@ -451,7 +451,42 @@ export interface paths {
         put?: never;
         /**
          * Text a demo code
-         * @description Public. consent must be true (400 confirmation_required). Only mobile and landline numbers in Tier A countries (else 403 demo_not_available). Every start counts against 3 an hour per client IP. A number that is blocked or has had its demo today gets the same 202 and no text. At most 2 codes a day per number; daily caps apply to everyone (429 demo_rate_limited); a daily-cap setting of 0 turns the demo off. The code is valid 10 minutes.
+         * @description Public. Texts a 6-digit code that POST /demo/call spends on one free demo call. The
+         *     checks, in this order:
+         *
+         *     1. **Per client address:** every start counts against 3 an hour per client address
+         *        (the socket address, or the X-Forwarded-For hop chosen by WAKEUP_TRUST_PROXY),
+         *        whatever it answers (a silent 202, 400 confirmation_required, 403 and 429
+         *        included; only a body that fails schema validation, such as a malformed e164 or
+         *        an unknown field, is not counted). Past it: 429 demo_rate_limited with
+         *        Retry-After (seconds until the hour-long window that began with the first
+         *        start ends) and RateLimit-* headers.
+         *     2. **Consent:** consent must be true (400 confirmation_required, field consent): the
+         *        person agrees that this number receives a text with a code and then one
+         *        automated call with an artificial or prerecorded voice; consent is not a
+         *        condition of any purchase.
+         *     3. **Demo on:** the server's daily cap (WAKEUP_DEMO_DAILY_CAP) set to 0 turns the demo
+         *        off: 403 demo_not_available.
+         *     4. **Number:** e164 is required (400 validation_error); not a valid number, or a
+         *        premium-rate / toll-free / shared-cost range: 400 invalid_phone_number. Only mobile
+         *        and landline numbers (types mobile, fixed_line, fixed_line_or_mobile; not VoIP or
+         *        unknown ranges) in tier A countries (GET /countries) may have the demo; anything
+         *        else, unsupported countries included: 403 demo_not_available.
+         *     5. **Silent refusals:** a number that is blocked (STOP, complaint, manual block, key 9)
+         *        or whose demo call was placed today gets the same 202 and no text, so that the
+         *        answer reveals nothing about the number.
+         *     6. **Daily caps** (429 demo_rate_limited, Retry-After = seconds to 00:00 UTC): at most
+         *        2 codes a day to one number; at most WAKEUP_DEMO_DAILY_CAP codes a day in all
+         *        (default 200) and WAKEUP_DEMO_PREFIX_DAILY_CAP a day to the numbers of one country
+         *        calling code such as +1 or +44 (default 50). A cap counts every code the service
+         *        tried to text, whether or not the provider delivered it.
+         *
+         *     Every "day" is the UTC day: the counters reset at 00:00 UTC. The code is texted
+         *     (channel sms, landlines included: the carriers of tier A countries deliver a text to
+         *     a landline as a spoken message), stored only as a salted scrypt hash and valid
+         *     code_valid_seconds (600). A new code does not replace an earlier one that is still
+         *     valid; the newest valid code is the one POST /demo/call accepts. A failure of the
+         *     text provider is logged and still answers 202 (ask again for another code).
          */
         post: operations["startDemo"];
         delete?: never;
@@ -471,7 +506,33 @@ export interface paths {
         put?: never;
         /**
          * Place the free demo call
-         * @description Public. Places one free demo call now. A wrong or expired code: 400 verification_code_invalid; 5 wrong codes end the request (a new POST /demo/start is needed). Any other code on a repeated request gives 400 and shows nothing. One demo call per number a day (429 demo_rate_limited). Progress: poll GET /calls/{call_id} with the returned id every 2 seconds while live (no credentials needed for a demo call), or repeat this request with the same code and number (200, the same DemoCall in its current state).
+         * @description Public. Places one free demo call now to e164 with the code POST /demo/start texted
+         *     to it: 201 with the new DemoCall. The call runs on the engine like a test call (an
+         *     Attempt of kind demo, ring timeout 45 s, keys 1 and 9 only; it is not any account's
+         *     call and counts in no usage).
+         *
+         *     - The newest code of the number that is still valid (10 minutes, not ended) places
+         *       the call. A wrong or expired code: 400 verification_code_invalid (field code); each
+         *       wrong code counts against that newest code, and the 5th ends it (a new POST
+         *       /demo/start is needed, within the 2 codes a day).
+         *     - Repeating the request with the code that placed today's call answers 200 with the
+         *       same DemoCall in its current state (also after the code's 10 minutes, until
+         *       00:00 UTC). Any other code on a repeated request gives 400
+         *       verification_code_invalid and shows nothing.
+         *     - One demo call per number a UTC day: another valid code of the same number the same
+         *       day gives 429 demo_rate_limited (Retry-After = seconds to 00:00 UTC).
+         *     - A number blocked since its code was sent: 403 number_blocked, nothing used up.
+         *     - The demo turned off (WAKEUP_DEMO_DAILY_CAP=0): 403 demo_not_available; a number the
+         *       demo is not offered to: 403 demo_not_available; a malformed number: 400
+         *       invalid_phone_number.
+         *     - Pressing 9 on the demo call blocks the number (blocked_reason key_9): later demo
+         *       starts for it get the silent 202. Verifying the number in an account (POST
+         *       /phone-numbers/{id}/verify/check) lifts that block.
+         *
+         *     Progress: poll GET /calls/{call_id} with the returned id every 2 seconds while live.
+         *     Only the requester learns the id (a random UUID, returned by this operation and
+         *     nowhere else to the public), and that id is the capability that reads the call
+         *     without credentials; or repeat this request with the same code (200).
          */
         post: operations["placeDemoCall"];
         delete?: never;
@@ -491,7 +552,7 @@ export interface paths {
         put?: never;
         /**
          * Register (upsert) an app install
-         * @description Upserts by installation_id. App session token or web session (an API key: 403 insufficient_scope). At most 10 requests a minute per account (429 rate_limited). An account holds up to 20 app devices: a new install past that is never refused; the device seen longest ago is removed and its app signed out. An app session made with this installation_id is bound to the device. The timezone report never moves a call.
+         * @description Upserts by installation_id, per account (201 new, 200 known). On a known install every field sent replaces the stored one (null clears it; platform is always replaced) and fields left out are kept. App session token or web session (an API key: 403 insufficient_scope). At most 10 requests a minute per account (429 rate_limited). An account holds up to 20 devices (any platform): a new install past that is never refused; the device seen longest ago (last_seen_at, then created_at) is removed with its push token and the app sessions bound to it end (401 session_expired). An app session made with this installation_id is bound to the device; an app session made without one is bound to the installation it registers (a session already bound to another installation keeps its binding). last_seen_at is set by every request of this device's own endpoints and by every use of a session bound to it. A timezone sent here is a report made now (timezone_reported_at = now). The timezone report never moves a call.
          */
         post: operations["registerDevice"];
         delete?: never;
@@ -521,7 +582,7 @@ export interface paths {
         head?: never;
         /**
          * Update a device
-         * @description The timezone report never moves a call.
+         * @description Every field optional; null leaves it unchanged, except push_token and timezone, where null clears it. A timezone sent here is a report made now. Sets last_seen_at. The timezone report never moves a call.
          */
         patch: operations["updateDevice"];
         trace?: never;
@@ -539,7 +600,7 @@ export interface paths {
         put?: never;
         /**
          * Report the device's time zone
-         * @description Stores the zone and answers the travel context. Never moves a call: a mismatch is offered as a suggestion (POST /occurrences/{occurrence_id}/move).
+         * @description Stores the zone with timezone_reported_at (reported_at, or now when null; a reported_at in the future counts as now) and answers the travel context of this device. A report older than the one stored (reports delivered out of order) does not replace it; the answer then shows the stored, newer zone. Sets last_seen_at. Never moves a call: a mismatch is offered as a suggestion (POST /occurrences/{occurrence_id}/move).
          */
         post: operations["reportDeviceTimezone"];
         delete?: never;
@@ -664,7 +725,7 @@ export interface paths {
         put?: never;
         /**
          * Move a call to the device's zone
-         * @description Applies a travel suggestion (timezone and local_date from GET /me/timezone-context). Only a pending occurrence: otherwise (or while ringing) 409 occurrence_terminal. The suggestion is re-checked: when it changed or is no longer a mismatch, 400 validation_error and nothing moves. On success the schedule moves to the new zone and date (derivation_source moved) and is returned with its new next_occurrence.
+         * @description Applies a travel suggestion (timezone and local_date from GET /me/timezone-context). Only a pending occurrence: 409 occurrence_in_progress while its call is being placed, rings or waits between attempts; 409 occurrence_terminal once it finished. The suggestion is re-checked against the mismatch list of now (same device choice as GET /me/timezone-context): when the occurrence is no longer a mismatch, has no suggestion, or the suggestion's timezone or local_date differ from the body, 400 validation_error (field timezone or local_date) and nothing moves. On success the schedule moves to the device's zone: a one-off to the suggested local_date at its wall time; a recurring call keeps its days, time, dates and skips, now read in the new zone. The pending occurrence is changed in place (same id, still pending) to ring at the suggestion's scheduled_at, with derivation_source moved; a recurring call's later calls follow its days in the new zone. Returns the schedule with its new next_occurrence.
          */
         post: operations["moveOccurrence"];
         delete?: never;
@@ -1157,7 +1218,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a simulated checkout (dev)
-         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notification to the service's real webhook endpoint.
+         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notifications (Stripe's format and `Stripe-Signature` header) over HTTP to the service's real webhook endpoint, POST /webhooks/payments; it answers once they were applied. 404 when no open checkout has this id (already paid, expired after 24 hours, or unknown) or the simulator is not the payment provider.
          */
         post: operations["completeDevCheckout"];
         delete?: never;
@@ -1208,7 +1269,7 @@ export interface components {
             /** @enum {string} */
             in: "body" | "query" | "path" | "header";
             /**
-             * @description Short machine word: required, type, enum, format, pattern, minimum, maximum, min_length, max_length, min_items, max_items, unknown_field, invalid (anything else, e.g. malformed JSON).
+             * @description Short machine word: required, type, enum, format, pattern, minimum, maximum, min_length, max_length, min_items, max_items, unknown_field, invalid (anything else, e.g. malformed JSON); POST /occurrences/{occurrence_id}/move adds not_a_mismatch and suggestion_changed.
              * @example maximum
              */
             code: string;
@@ -1245,14 +1306,14 @@ export interface components {
             ring_timeout_seconds?: number;
             snooze_minutes?: number;
         } | null;
-        /** @description The account's plan as it stands now. Until paid plans exist the only plan is the trial (7 days from the first sign-in, 5 calls, test calls included): during it code trial, name "Free trial", entitled true, status trialing; after it (days over or calls used up) code null, name null, entitled false, status none. */
+        /** @description The account's plan as it stands now, in this order: a live subscription (status active, past_due or canceled; code and name of the plan as bought, source where it is billed); else the trial while it has days and calls left (7 days from the first sign-in, 5 calls, test calls included: code trial, name "Free trial", status trialing); else pack credits (code and name of the latest pack bought, status active); else code null, name null, entitled false and status expired (a subscription ended) or none. */
         Plan: {
             /**
              * @description Plan code (see GET /billing/plans); `trial` during the trial; null with no plan.
              * @example traveler_monthly
              */
             code: string | null;
-            /** @description A new wake-up call would be placed now (today: the trial has days and calls left); false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
+            /** @description A new wake-up call to a Tier A number would be placed now: the subscription has included calls left in its period, or the trial has days and calls left, or pack credits remain; false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
             entitled: boolean;
             /** @example Traveler */
             name: string | null;
@@ -1262,10 +1323,10 @@ export interface components {
              */
             source: "web" | "ios_store" | "android_store" | "manual" | null;
             /**
-             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left; none: no trial left and no plan. This server gives only these two (no paid plans yet). Reserved for paid plans: active (a paid subscription or credits), past_due (a renewal payment failed and the provider is retrying; still entitled), canceled (the subscription ends at period_end; entitled until then).
+             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left (and no subscription). active: a live subscription (or, with none, pack credits left). past_due: a renewal payment failed and the provider is retrying; the plan still runs. canceled: the subscription was canceled and ends at the end of its paid period; it runs until then. expired: the subscription ended (canceled to its end, ended by the provider or the store, or revoked by an operator) and nothing else pays for calls. none: no trial left, no plan, no credits.
              * @enum {string}
              */
-            status: "trialing" | "active" | "past_due" | "canceled" | "none";
+            status: "trialing" | "active" | "past_due" | "canceled" | "expired" | "none";
         };
         WebCheckoutPlan: {
             /** @example traveler_monthly */
@@ -1284,12 +1345,12 @@ export interface components {
             price_cents: number;
         };
         MeBilling: {
-            /** @description True when the app may offer subscribing on the web: the server switch is on, payments are set up and the account has no plan. */
+            /** @description True when the app may offer subscribing on the web: the server switch is on (WAKEUP_WEB_CHECKOUT; on by default with the simulated payment provider), payments are set up and the account has no live subscription. Staff accounts get no exception. */
             web_checkout_link: boolean;
             /** @description What the web checkout sells; empty unless offered. */
             web_checkout_plans: components["schemas"]["WebCheckoutPlan"][];
         };
-        /** @description Free-form onboarding flags. Known keys: contact_saved and dnd_acknowledged (self-reported with POST /me/onboarding), skipped (step slugs skipped with POST /me/onboarding/skip). Other keys may appear; ignore the ones you do not know. */
+        /** @description Free-form onboarding flags. Known keys: contact_saved and dnd_acknowledged (booleans, self-reported with POST /me/onboarding; absent until first set), skipped (slugs of steps skipped with POST /me/onboarding/skip, each once, in the order skipped; a skipped step that gets done shows done, not skipped). Other keys may appear; ignore the ones you do not know. */
         OnboardingState: {
             contact_saved?: boolean;
             dnd_acknowledged?: boolean;
@@ -1418,7 +1479,7 @@ export interface components {
             calls_revoked_at: string | null;
             plan: components["schemas"]["Plan"];
             onboarding: components["schemas"]["OnboardingOut"];
-            /** @description Web checkout offer; null or omitted when payments are not set up. */
+            /** @description Web checkout offer; null when payments are not set up (WAKEUP_PAYMENTS none). */
             billing?: components["schemas"]["MeBilling"] | null;
         };
         /** @description Every field optional. null leaves a field unchanged, except greeting_name, home_timezone and default_retry_policy, where null clears it (no greeting name; no home zone; the built-in default policy). Unknown fields are refused. */
@@ -1674,7 +1735,7 @@ export interface components {
              */
             answers: ("confirm" | "snooze" | "stop" | "silent" | "voicemail" | "no_answer" | "busy" | "fail")[];
             /**
-             * @description Seconds the phone rings before it answers.
+             * @description Seconds the phone rings before it plays its behaviour, 1 to 3600 (an hour). No bound tied to the provider: the call's ring timeout (retry_policy.ring_timeout_seconds) may end the ringing first, which is how a dev scripts a phone that rings out.
              * @default 5
              */
             ring_seconds: number;
@@ -1734,14 +1795,14 @@ export interface components {
              */
             ends_at: string;
         };
-        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. Until paid plans exist the period is the trial (7 days from the first sign-in, 5 calls): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used (calls placed inside the trial window), and credits_remaining is 0. */
+        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. With a live subscription the period is its billing period (periods follow each other from the subscription's start by its interval, calendar months or years in UTC), calls_included is the plan's included_calls_per_period and calls_used counts a call to a Tier B number as tier_b_multiplier calls. Without one the period is the trial (7 days from the first sign-in, 5 calls, every call counting one): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used. When the period's calls are used up, pack credits pay for further calls (1 credit a call, the pack's tier_b_multiplier for Tier B); calls paid with credits still count in calls_used. */
         UsageOut: {
             /** @description Calls the plan (or the trial) includes in the current period. */
             calls_included: number;
             calls_used: number;
-            /** @description Pack credits left. */
+            /** @description Pack credits left; they never expire. */
             credits_remaining: number;
-            /** @description At most 20% (rounded down) of the included calls remain (1 of 5 in the trial), or the plan is not entitled. */
+            /** @description The included calls left in the period plus pack credits are at most 20% (rounded down) of the period's included calls (1 of 5 in the trial, 12 of 60 on the monthly plan), or the plan is not entitled. */
             near_limit: boolean;
             /**
              * Format: date-time
@@ -1769,7 +1830,7 @@ export interface components {
              */
             trial_ends_at: string;
         };
-        /** @description Every row the account owns, streamed. Layout: format_version (1), exported_at (UTC), account (as GET /me), then one array per kind, each row as the API shows it: phone_numbers, schedules, occurrences (with attempts), calls (standalone test and demo calls), devices (push tokens left out), api_keys (hashes left out), sessions (created_at, last_used_at, kind; tokens left out). Unknown keys may be added. */
+        /** @description Every row the account owns, streamed. Layout, in this order: format_version (1), exported_at (UTC), account (as GET /me, with onboarding and plan), usage (as GET /me/usage), then one array per kind, each row as stored, with snake_case column names, instants as UTC ISO strings and JSON columns as JSON: occurrences (each with attempts, in call order), phone_numbers (deleted ones included; verification code hashes left out), schedules, calls (standalone test calls), api_keys (prefix instead of the key; hashes left out), sessions (kind, created_at, last_used_at, ended_at, end_reason; tokens and their hashes left out), identity_links (subject and dates; the refresh token left out), devices (installs with their reported zone; the push token's hash left out). Billing records join as an array of their own when that feature stores them. Unknown keys may be added; clients must ignore them. */
         ExportOut: {
             /** @constant */
             format_version: 1;
@@ -1779,9 +1840,23 @@ export interface components {
              */
             exported_at: string;
             account: components["schemas"]["MeOut"];
+            usage?: components["schemas"]["UsageOut"];
+            occurrences?: {
+                id: string;
+                attempts: Record<string, never>[];
+            }[];
+            phone_numbers?: Record<string, never>[];
+            schedules?: Record<string, never>[];
+            calls?: Record<string, never>[];
+            api_keys?: Record<string, never>[];
+            sessions?: Record<string, never>[];
+            identity_links?: Record<string, never>[];
+            devices?: Record<string, never>[];
         };
         /** @description The call as it would be moved: timezone is the device's zone and local_time the schedule's wall time. local_date is the occurrence's own local date (the day meant, e.g. Tuesday's 07:00), unless that wall time on that date in the device's zone has already passed; then the first later date on which it has not (a traveller whose Tuesday morning is over gets Wednesday 07:00, never a time in the past). scheduled_at, utc_offset and wall_time_kind are where the moved call would ring, under the same clock-change rules (see Time zones). Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
         Suggestion: {
+            /** @description Beyond the spec: the clock-change sentence when the suggested wall time falls in a clock change of the device's zone (as NextOccurrence.notice), else null. */
+            notice: string | null;
             /** Format: date */
             local_date: string;
             local_time: string;
@@ -1797,6 +1872,8 @@ export interface components {
         };
         /** @description An upcoming call (ringing from now to 36 hours ahead) whose clock differs from the device's: the UTC offsets of the call's zone and the device's zone differ at the call's instant (so Europe/Paris and Europe/Berlin never mismatch). */
         Mismatch: {
+            /** @description Beyond the spec (a traveller's notice): the call's clock-change sentence when its wall time falls in a clock change of its own zone (the notice its schedule carries), else null. */
+            notice: string | null;
             /** Format: uuid */
             occurrence_id: string;
             /** Format: uuid */
@@ -1832,7 +1909,24 @@ export interface components {
              */
             device_timezone_reported_at: string | null;
             home_timezone: string | null;
+            /** @description Soonest first. */
             mismatches: components["schemas"]["Mismatch"][];
+            /** @description Beyond the spec (a traveller's notice): every pending call ringing from now to 36 hours ahead whose wall time falls in a clock change of its own zone, whether or not it is a mismatch (and with no device reported too), soonest first. */
+            clock_changes: {
+                /** Format: uuid */
+                occurrence_id: string;
+                /** Format: uuid */
+                schedule_id: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, ending in Z.
+                 */
+                scheduled_at: string;
+                scheduled_zone: string;
+                /** @enum {string} */
+                wall_time_kind: "ambiguous_first" | "nonexistent_shifted";
+                notice: string;
+            }[];
         };
         /** @description When the phone rings, on the call's clock (date and time are the ringing instant's: 03:00 for a 02:30 shifted out of a gap). wall_time_kind: normal; ambiguous_first (the wall time occurs twice in a fall-back clock change and the call rings at the first, earlier, occurrence); nonexistent_shifted (the wall time is skipped by a spring-forward and the call rings at the first valid time after the gap: 02:30 in a zone that jumps to 03:00 rings at 03:00). abbreviation as ZoneInfo.abbreviation, for that instant. */
         LocalTime: {
@@ -1921,11 +2015,9 @@ export interface components {
             expires_at: string;
         };
         DemoStartIn: {
-            /**
-             * @description Must be true: the person agrees that this number receives a text with a code and then one automated call with an artificial or prerecorded voice; consent is not a condition of any purchase. Otherwise 400 confirmation_required.
-             * @enum {boolean|null}
-             */
-            consent?: true | null;
+            /** @description Must be true: the person agrees that this number receives a text with a code and then one automated call with an artificial or prerecorded voice; consent is not a condition of any purchase. Otherwise (false, null or absent) 400 confirmation_required. */
+            consent?: boolean | null;
+            /** @description The visitor's number, E.164. Required (null or absent gives 400 validation_error). */
             e164?: string | null;
         };
         DemoStartOut: {
@@ -1933,18 +2025,21 @@ export interface components {
             status: "code_sent";
             /** @constant */
             channel: "sms";
+            /** @description The number as masked everywhere (country code and last digits). */
             e164_masked: string;
             /**
-             * @description 600 (10 minutes).
+             * @description 600 (10 minutes). The same answer whether or not a text was sent (see POST /demo/start).
              * @example 600
              */
             code_valid_seconds: number;
         };
         DemoCallIn: {
+            /** @description The 6-digit code texted by POST /demo/start. Required (null or absent gives 400 validation_error); not 6 digits: 400 verification_code_invalid. */
             code?: string | null;
+            /** @description The number the code was texted to, E.164. Required. */
             e164?: string | null;
         };
-        /** @description state moves calling → ringing → answered → confirmed | stopped | unconfirmed; or calling/ringing → missed (no answer, busy, voicemail); not_placed (refused before dialling, e.g. the number was blocked meanwhile); failed (the provider failed). confirmed, stopped, unconfirmed, missed, not_placed and failed are final. */
+        /** @description state follows the call's attempt: calling (status requested) → ringing → answered → confirmed (key 1) | stopped (key 9: the number is blocked) | unconfirmed (answered, hung up without a key, or the ring timeout ended it); or calling/ringing → missed (no answer, busy, a voicemail machine answered, or hung up by the service); not_placed (status failed before it ever rang: the provider refused the call or never acknowledged it); failed (status failed after it rang). confirmed, stopped, unconfirmed, missed, not_placed and failed are final; live is true only for calling, ringing and answered. */
         DemoCallOut: {
             /**
              * Format: uuid
@@ -1982,7 +2077,7 @@ export interface components {
             app_version?: string | null;
             model?: string | null;
             os_version?: string | null;
-            /** @description Never returned. */
+            /** @description Never returned (push_token_set says whether one is stored). Stored only as its SHA-256 hash: this version sends no pushes, so nothing needs the token back, and apps re-send their token at each launch, so a push sender added later stores it (encrypted) from then on. Null clears it. */
             push_token?: string | null;
             /** @description The device's IANA zone (invalid_timezone, timezone_not_allowed). */
             timezone?: string | null;
@@ -3611,11 +3706,11 @@ export interface operations {
             };
             /** @description confirmation_required, invalid_phone_number, validation_error. */
             400: components["responses"]["BadRequest"];
-            /** @description demo_not_available. */
+            /** @description demo_not_available (the demo is off, or the number's country or type is not offered). */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description demo_rate_limited, rate_limited. */
+            /** @description demo_rate_limited (3 starts an hour per client address, 2 codes a day per number, the daily caps), rate_limited (the general per-address limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4941,3 +5036,48 @@ export interface operations {
         };
     };
 }
+
+/** Every error code of the catalogue (schema `x-error-codes`). */
+export type ErrorCode =
+  | 'invalid_timezone'
+  | 'timezone_not_allowed'
+  | 'time_in_past'
+  | 'date_too_far'
+  | 'invalid_time'
+  | 'days_of_week_empty'
+  | 'local_date_required'
+  | 'in_minutes_out_of_range'
+  | 'invalid_retry_policy'
+  | 'phone_number_unverified'
+  | 'phone_number_not_owned'
+  | 'message_disallowed_content'
+  | 'not_recurring'
+  | 'invalid_phone_number'
+  | 'country_not_supported'
+  | 'verification_code_invalid'
+  | 'confirmation_required'
+  | 'validation_error'
+  | 'unauthenticated'
+  | 'api_key_revoked'
+  | 'session_expired'
+  | 'no_entitlement'
+  | 'insufficient_scope'
+  | 'calls_revoked'
+  | 'demo_not_available'
+  | 'web_checkout_disabled'
+  | 'number_blocked'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'occurrence_in_progress'
+  | 'occurrence_terminal'
+  | 'number_in_use'
+  | 'idempotency_key_reused'
+  | 'already_subscribed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'verification_locked'
+  | 'rate_limited'
+  | 'demo_rate_limited'
+  | 'daily_cap_reached'
+  | 'internal_error'
+  | 'provider_unavailable';

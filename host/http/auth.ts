@@ -18,19 +18,15 @@
  * @module
  */
 import type { OperationInfo } from '../../schema/load.js';
-import type { AppDeps } from '../deps.js';
-import { findAccountById } from '../db/accounts.js';
-import { findApiKeyByLookup, touchApiKey } from '../db/api-keys.js';
-import { endSession, findSessionByLookup, touchSession } from '../db/sessions.js';
-import { hashToken, parseToken, sameHash } from '../auth/secrets.js';
-import { APP_SESSION_IDLE_MS, WEB_COOKIE_REFRESH_MS, WEB_SESSION_IDLE_MS } from '../auth/policy.js';
-import { setSessionCookies } from '../auth/cookies.js';
+import type { Credentials, PresentedVia } from '../auth/credentials.js';
+import { hashToken, sameHash } from '../auth/secrets.js';
+import { setSessionCookies } from './cookies.js';
 import type { AppContext, CredentialKind, Principal } from './context.js';
 import { problem, AppError } from '../errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-type Presented = { via: 'bearer' | 'session_header' | 'cookie'; token: string };
+type Presented = { via: PresentedVia; token: string };
 
 /** Finds the credential the request presents, if any. */
 function presented(ctx: AppContext): Presented | null | 'malformed' {
@@ -47,80 +43,30 @@ function presented(ctx: AppContext): Presented | null | 'malformed' {
 }
 
 /** A resolved credential: the principal and, for a web session, its CSRF token hash. */
-interface Resolved {
-  principal: Principal;
-  csrfHash: string | null;
-}
-
 const unauthenticated = (detail: string) => problem('unauthenticated', { detail });
 
-/** Resolves the presented credential to a principal, or throws a 401 problem. */
-function resolve(ctx: AppContext, deps: AppDeps, cred: Presented): Resolved {
-  const { db, clock } = deps;
-  const parsed = parseToken(cred.token);
-  const allowed: Record<Presented['via'], CredentialKind[]> = {
-    bearer: ['api_key', 'app_session'],
-    session_header: ['app_session'],
-    cookie: ['web_session'],
-  };
-  if (!parsed || !allowed[cred.via].includes(parsed.kind)) {
-    throw unauthenticated('The credentials are not a valid API key or session token for where they were sent.');
-  }
-  const now = clock.now();
-  const hash = hashToken(cred.token);
-
-  if (parsed.kind === 'api_key') {
-    const key = findApiKeyByLookup(db, parsed.lookup);
-    if (!key || !sameHash(hash, key.keyHash)) throw unauthenticated('Unknown API key.');
-    if (key.revokedAt !== null) throw problem('api_key_revoked', { detail: 'This API key was deleted.' });
-    if (!findAccountById(db, key.accountId)) throw unauthenticated('The account of this API key no longer exists.');
-    touchApiKey(db, key.id, now);
-    return {
-      principal: { accountId: key.accountId, credential: 'api_key', apiKeyId: key.id, scopes: key.scopes, sessionId: null },
-      csrfHash: null,
-    };
-  }
-
-  const session = findSessionByLookup(db, parsed.lookup);
-  const kind = parsed.kind === 'app_session' ? 'app' : 'web';
-  if (!session || session.kind !== kind || !sameHash(hash, session.tokenHash)) throw unauthenticated('Unknown session token.');
-  if (session.endedAt !== null)
-    throw problem('session_expired', { detail: 'This session ended (signed out or its device was removed). Sign in again.' });
-  const idle = kind === 'app' ? APP_SESSION_IDLE_MS : WEB_SESSION_IDLE_MS;
-  if (now - session.lastUsedAt > idle) {
-    endSession(db, session.id, 'expired', now);
-    throw problem('session_expired', { detail: `This session expired after ${idle / 86_400_000} days without use. Sign in again.` });
-  }
-  if (!findAccountById(db, session.accountId)) throw unauthenticated('The account of this session no longer exists.');
-  if (now !== session.lastUsedAt) touchSession(db, session.id, now);
-  if (kind === 'web' && now - session.lastUsedAt >= WEB_COOKIE_REFRESH_MS) {
+/** Resolves the credential (the service checks it) and slides a web session's cookies. */
+function resolve(ctx: AppContext, credentials: Credentials, cred: Presented): { principal: Principal; csrfHash: string | null } {
+  const r = credentials.resolve(cred.token, cred.via);
+  if (r.refreshCookie) {
     // Slide the cookie's Max-Age along with the server-side expiry.
     const csrf = ctx.cookies.get('csrftoken');
-    const csrfOk = csrf !== undefined && session.csrfHash !== null && sameHash(hashToken(csrf), session.csrfHash);
+    const csrfOk = csrf !== undefined && r.csrfHash !== null && sameHash(hashToken(csrf), r.csrfHash);
     setSessionCookies(ctx, csrfOk ? { token: cred.token, csrf } : { token: cred.token });
   }
-  return {
-    principal: {
-      accountId: session.accountId,
-      credential: kind === 'app' ? 'app_session' : 'web_session',
-      apiKeyId: null,
-      scopes: null,
-      sessionId: session.id,
-    },
-    csrfHash: session.csrfHash,
-  };
+  return r;
 }
 
 /**
  * Authenticates the request for `op` and checks its credential rules. Returns null for an
  * anonymous call of a public operation.
  */
-export function authenticate(ctx: AppContext, op: OperationInfo, deps: AppDeps): Principal | null {
+export function authenticate(ctx: AppContext, op: OperationInfo, credentials: Credentials): Principal | null {
   const cred = presented(ctx);
   if (op.public) {
     if (cred === null || cred === 'malformed') return null;
     try {
-      const r = resolve(ctx, deps, cred);
+      const r = resolve(ctx, credentials, cred);
       if (r.principal.credential === 'web_session' && !SAFE_METHODS.has(ctx.method) && !csrfMatches(ctx, r.csrfHash)) return null;
       return r.principal;
     } catch (err) {
@@ -132,7 +78,7 @@ export function authenticate(ctx: AppContext, op: OperationInfo, deps: AppDeps):
     throw unauthenticated('Send an API key or session token (Authorization: Bearer …, X-Session-Token) or the sessionid cookie.');
   }
   if (cred === 'malformed') throw unauthenticated('The Authorization header must be "Bearer <token>".');
-  const { principal, csrfHash } = resolve(ctx, deps, cred);
+  const { principal, csrfHash } = resolve(ctx, credentials, cred);
 
   if (!op.credentials.includes(principal.credential)) {
     const names: Record<CredentialKind, string> = { api_key: 'an API key', app_session: 'the app session', web_session: 'the web session' };

@@ -5,23 +5,11 @@
  */
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../logger.js';
-import type { AppDeps } from '../deps.js';
-import type { Scope } from '../db/api-keys.js';
-import type { RateResult } from './rate-limit.js';
+import type { AppServices } from '../services.js';
+import type { Principal } from '../auth/principal.js';
+import type { RateResult } from '../rate-limit/limiter.js';
 
-/** Credential kinds (the schema's `x-credentials` values). */
-export type CredentialKind = 'api_key' | 'app_session' | 'web_session';
-
-/** Who is calling: set by the auth step of an operation. */
-export interface Principal {
-  accountId: string;
-  credential: CredentialKind;
-  /** API keys: the key's id and scopes. */
-  apiKeyId: string | null;
-  scopes: readonly Scope[] | null;
-  /** Sessions: the session id. */
-  sessionId: string | null;
-}
+export type { CredentialKind, Principal } from '../auth/principal.js';
 
 /** `ctx.state` of every request. */
 export interface AppState {
@@ -49,7 +37,8 @@ export interface HandlerInput<B = any, Q = any, P = any> {
   params: P;
   /** The caller; null only on public operations called without credentials. */
   principal: Principal | null;
-  deps: AppDeps;
+  /** The feature services (built by `host/compose.ts`); never the database itself. */
+  services: AppServices;
   /** The raw Koa context, for cookies and headers. Prefer returning a {@link Reply}. */
   ctx: AppContext;
 }

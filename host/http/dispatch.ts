@@ -7,7 +7,8 @@ import type { AppState } from './context.js';
 import { API_PREFIX } from './operation.js';
 import type { GeneralLimits } from './operation.js';
 import { problem } from '../errors.js';
-import { rateLimited, setRateHeaders } from './rate-limit.js';
+import { rateLimited } from '../rate-limit/limiter.js';
+import { setRateHeaders } from './rate-limit.js';
 import type { RouteTable } from './router.js';
 
 /** Whether a path is under the API prefix (and so carries rate headers). */
@@ -22,7 +23,10 @@ export function isApiPath(path: string): boolean {
  */
 export function ipRateLimit(limits: GeneralLimits): Middleware<AppState> {
   return async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
+    if (!isApiPath(ctx.path)) {
+      await next();
+      return;
+    }
     const r = limits.ip.hit(ctx.ip);
     ctx.state.rate.push(r);
     setRateHeaders(ctx);

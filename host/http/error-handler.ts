@@ -1,19 +1,24 @@
 /**
- * Turns every error into application/problem+json (RFC 9457). A {@link AppError} keeps
- * its code; Koa/http errors with a client status map to the matching catalogue code; anything
- * else is logged with its stack and answered as 500 internal_error without any detail of
- * the cause.
+ * Turns every error into application/problem+json (RFC 9457):
+ * - an {@link AppError} (domain code, validation) keeps its code, detail and field;
+ * - the engine's `EngineError` that escapes a handler answers its own code when that code is
+ *   in the catalogue (with its message as detail and its field), else 500;
+ * - Koa/http errors with a client status map to the matching catalogue code;
+ * - anything else is logged with its stack and answered as 500 internal_error without any
+ *   detail of the cause.
  * @module
  */
 import type { Middleware } from 'koa';
-import type { AppDeps } from '../deps.js';
+import type { AppServices } from '../services.js';
 import type { AppState } from './context.js';
 import { internalProblemBody, toProblemBody } from './problem.js';
-import { AppError } from '../errors.js';
+import { EngineError } from '../../engine/index.js';
+import { AppError, isErrorCode } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
 import type { ProblemBody } from './problem.js';
 
 /** Client statuses raised by Koa or Node (not by our code) and their catalogue codes. */
-const HTTP_STATUS_CODES: Record<number, string> = {
+const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   400: 'validation_error',
   404: 'not_found',
   405: 'method_not_allowed',
@@ -22,7 +27,7 @@ const HTTP_STATUS_CODES: Record<number, string> = {
 };
 
 /** Creates the middleware. */
-export function errorHandler(deps: AppDeps): Middleware<AppState> {
+export function errorHandler(services: AppServices): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -31,13 +36,15 @@ export function errorHandler(deps: AppDeps): Middleware<AppState> {
         ctx.state.log.error({ err }, 'error after the response started');
         return;
       }
-      const site = deps.siteUrl();
+      const site = services.siteUrl();
       let body: ProblemBody;
       let headers: Record<string, string> = {};
       if (err instanceof AppError) {
         body = toProblemBody(err, site, ctx.path);
         headers = err.headers;
         if (body.code === 'internal_error') ctx.state.log.error({ err }, 'uncatalogued problem code');
+      } else if (EngineError.is(err) && isErrorCode(err.code) && err.code !== 'internal_error') {
+        body = toProblemBody(new AppError(err.code, { detail: err.message, ...(err.field ? { field: err.field } : {}) }), site, ctx.path);
       } else {
         const status = (err as { status?: unknown; expose?: unknown }).status;
         const mapped = typeof status === 'number' ? HTTP_STATUS_CODES[status] : undefined;

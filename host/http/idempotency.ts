@@ -18,9 +18,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { AppDeps } from '../deps.js';
-import { findIdempotencyRecord, saveIdempotencyRecord } from '../db/idempotency.js';
-import type { IdempotencyRecord } from '../db/idempotency.js';
+import type { Clock } from '../../engine/index.js';
+import type { IdempotencyRecord, IdempotencyStore } from '../db/idempotency.js';
 import type { AppContext, Reply } from './context.js';
 import { invalid, problem } from '../errors.js';
 
@@ -35,7 +34,7 @@ interface InFlight {
 }
 
 /** Per-process table of requests running under a key. */
-const inFlightByDeps = new WeakMap<AppDeps, Map<string, InFlight>>();
+const inFlightByStore = new WeakMap<IdempotencyStore, Map<string, InFlight>>();
 
 /** Reads and checks the Idempotency-Key header; null when absent. */
 export function idempotencyKey(ctx: AppContext): string | null {
@@ -72,13 +71,19 @@ export function canonicalJson(value: unknown): string {
  * Runs `run` at most once per (scope, key) and request: replays a kept response, refuses a
  * reused key, waits for a concurrent duplicate.
  */
-export async function runIdempotent(deps: AppDeps, scope: string, key: string, print: string, run: () => Promise<Reply>): Promise<Reply> {
-  let table = inFlightByDeps.get(deps);
-  if (!table) inFlightByDeps.set(deps, (table = new Map()));
+export async function runIdempotent(
+  deps: { idempotency: IdempotencyStore; clock: Clock },
+  scope: string,
+  key: string,
+  print: string,
+  run: () => Promise<Reply>,
+): Promise<Reply> {
+  let table = inFlightByStore.get(deps.idempotency);
+  if (!table) inFlightByStore.set(deps.idempotency, (table = new Map<string, InFlight>()));
   const slot = `${scope}\u0000${key}`;
 
   for (;;) {
-    const kept = findIdempotencyRecord(deps.db, scope, key, deps.clock.now());
+    const kept = deps.idempotency.find(scope, key, deps.clock.now());
     if (kept) {
       if (kept.fingerprint !== print) throw reused();
       return replay(kept);
@@ -95,7 +100,7 @@ export async function runIdempotent(deps: AppDeps, scope: string, key: string, p
     const reply = await run();
     if (reply.status >= 200 && reply.status < 300) {
       const now = deps.clock.now();
-      saveIdempotencyRecord(deps.db, scope, key, toRecord(reply, print, now), now + IDEMPOTENCY_TTL_MS, now);
+      deps.idempotency.save(scope, key, toRecord(reply, print, now), now + IDEMPOTENCY_TTL_MS, now);
     }
     return reply;
   } finally {

@@ -13,14 +13,14 @@
  */
 import type { OperationInfo } from '../../schema/load.js';
 import { loadOpenApi } from '../../schema/load.js';
-import type { AppDeps } from '../deps.js';
+import type { AppServices } from '../services.js';
 import { authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import type { AppContext, Handler, Reply } from './context.js';
 import { fingerprint, idempotencyKey, runIdempotent } from './idempotency.js';
 import { invalid } from '../errors.js';
 import { countLimit } from './rate-limit.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../rate-limit/limiter.js';
 import type { Route } from './router.js';
 import { check, queryObject } from './validate.js';
 
@@ -36,7 +36,7 @@ export interface GeneralLimits {
 export const API_PREFIX = '/api/v1';
 
 /** Builds the route of one operation. */
-export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDeps, limits: GeneralLimits): Route {
+export function operationRoute(op: OperationInfo, handler: Handler, services: AppServices, limits: GeneralLimits): Route {
   const template = (op.server === 'api' ? API_PREFIX : '') + op.path;
   const bodyRequired = isBodyRequired(op);
   return {
@@ -44,7 +44,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
     template,
     async run(ctx, rawParams) {
       ctx.state.operationId = op.operationId;
-      const principal = authenticate(ctx, op, deps);
+      const principal = authenticate(ctx, op, services.credentials);
       ctx.state.principal = principal;
       if (principal && op.server === 'api') countLimit(ctx, limits.account, principal.accountId);
 
@@ -53,7 +53,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
       let raw: unknown;
       let body: unknown;
       if (op.validateBody) {
-        const read = await readJsonBody(ctx, deps.config.maxBodyBytes);
+        const read = await readJsonBody(ctx, services.config.maxBodyBytes);
         if (read.present) {
           raw = read.value;
           body = check(op.validateBody, structuredClone(read.value), 'body');
@@ -62,12 +62,12 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
         }
       }
 
-      const run = async () => handler({ body, query, params, principal, deps, ctx });
+      const run = async () => handler({ body, query, params, principal, services, ctx });
       const key = op.idempotent ? idempotencyKey(ctx) : null;
       let reply: Reply;
       if (key !== null) {
         const scope = principal ? `account:${principal.accountId}` : `ip:${ctx.ip}`;
-        reply = await runIdempotent(deps, scope, key, fingerprint(ctx.method, ctx.path, raw), run);
+        reply = await runIdempotent(services, scope, key, fingerprint(ctx.method, ctx.path, raw), run);
       } else {
         reply = await run();
       }
@@ -78,14 +78,24 @@ export function operationRoute(op: OperationInfo, handler: Handler, deps: AppDep
 
 /** Writes a handler's reply. */
 export function writeReply(ctx: AppContext, reply: Reply): void {
+  // A service method turned async and its handler forgot to await it: fail loudly (500, logged)
+  // rather than answer `{}` for a change that may still be running.
+  if (typeof (reply.body as { then?: unknown } | null)?.then === 'function') {
+    throw new Error('a handler answered an unawaited promise as its body');
+  }
   ctx.status = reply.status;
   if (reply.headers) ctx.set(reply.headers);
-  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) ctx.body = reply.body as object;
+  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) ctx.body = reply.body;
 }
 
 /** `requestBody.required` of the operation in the document (false when it has no body). */
 function isBodyRequired(op: OperationInfo): boolean {
-  const doc = loadOpenApi();
+  // The document is loosely typed JSON (OpenApiDocument): name the shape of the keys read here.
+  type Body = { $ref?: string; required?: boolean };
+  const doc = loadOpenApi() as {
+    paths?: Record<string, Record<string, { requestBody?: Body }>>;
+    components?: { requestBodies?: Record<string, Body> };
+  };
   let rb = doc.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody;
   if (rb && typeof rb.$ref === 'string') rb = doc.components?.requestBodies?.[rb.$ref.split('/').pop()!];
   return rb?.required === true;

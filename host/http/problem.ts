@@ -47,8 +47,8 @@ export function toProblemBody(err: AppError, site: string, instance: string): Pr
     instance,
   };
   if (err.field !== undefined) body.field = err.field;
+  // The spec: `errors` appears only on validation_error.
   if (entry.code === 'validation_error') body.errors = err.errors ?? [];
-  else if (err.errors) body.errors = err.errors;
   return body;
 }
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { getOperations } from '../../schema/load.js';
-import type { AppDeps } from '../deps.js';
+import type { AppServices } from '../services.js';
 import type { AppContext, Handler } from './context.js';
 import { operationRoute } from './operation.js';
 import type { GeneralLimits } from './operation.js';
@@ -21,29 +21,29 @@ export interface Routes {
    * Mounts a site page outside the API schema (HTML, health checks): no auth, no
    * validation, no rate headers. Errors thrown still become problem+json.
    */
-  page(method: 'GET' | 'POST', path: string, handler: (ctx: AppContext) => void | Promise<void>): void;
+  page(method: 'GET' | 'POST', path: string, handler: (ctx: AppContext, params: Record<string, string>) => void | Promise<void>): void;
 }
 
-/** A route module: `export function register(routes, deps)`. */
+/** A route module: `export function register(routes, services)`. */
 export interface RouteModule {
-  register(routes: Routes, deps: AppDeps): void;
+  register(routes: Routes, services: AppServices): void;
 }
 
 /** Creates the registrar that fills `table`. */
-export function createRegistrar(table: RouteTable, deps: AppDeps, limits: GeneralLimits): Routes {
+export function createRegistrar(table: RouteTable, services: AppServices, limits: GeneralLimits): Routes {
   const ops = getOperations();
   return {
     operation(operationId, handler) {
       const op = ops.get(operationId);
       if (!op) throw new Error(`routes: no operation ${operationId} in schema/openapi.yaml`);
-      table.add(operationRoute(op, handler, deps, limits));
+      table.add(operationRoute(op, handler, services, limits));
     },
     page(method, path, handler) {
       table.add({
         method,
         template: path,
-        async run(ctx) {
-          await handler(ctx);
+        async run(ctx, params) {
+          await handler(ctx, params);
         },
       });
     },

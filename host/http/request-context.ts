@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { AppDeps } from '../deps.js';
+import type { AppServices } from '../services.js';
 import { startStopwatch } from '../adapters/clock/system-clock.js';
 import type { AppState, Principal } from './context.js';
 
@@ -15,17 +15,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
 /** Creates the middleware. */
-export function requestContext(deps: AppDeps): Middleware<AppState> {
+export function requestContext(services: AppServices): Middleware<AppState> {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = deps.logger.child({ reqId: requestId });
+    ctx.state.log = services.logger.child({ reqId: requestId });
     ctx.state.principal = null;
     ctx.state.rate = [];
     ctx.set('X-Request-Id', requestId);
     // While shutting down, do not invite the client to reuse this connection.
-    if (deps.lifecycle.closing) ctx.set('Connection', 'close');
+    if (services.lifecycle.closing) ctx.set('Connection', 'close');
     const elapsed = startStopwatch();
     try {
       await next();

@@ -2,14 +2,16 @@
  * Request validation with the validators `schema/load.ts` compiles per operationId.
  *
  * Failures become one problem: the first specific catalogue code (`x-error-code`) when the
- * schema names one, else validation_error, with every item in `errors`. A path parameter
+ * schema names one, with the field it names and a detail sentence about that field (no
+ * `errors` array: the spec keeps that for validation_error); else validation_error, with
+ * every item in `errors`. A path parameter
  * that fails without a specific code answers 404 not_found: nothing can be at that path.
  * @module
  */
 import type { ValidateFunction } from 'ajv';
 import { toValidationItems } from '../../schema/load.js';
 import type { ValidationErrorItem } from '../../schema/load.js';
-import { problem } from '../errors.js';
+import { isErrorCode, problem, type ErrorCode } from '../errors.js';
 
 /** Where the value came from. */
 export type Where = 'body' | 'query' | 'path';
@@ -20,11 +22,16 @@ export type Where = 'body' | 'query' | 'path';
  */
 export function check<T>(validate: ValidateFunction | undefined, value: T, where: Where): T {
   if (!validate || validate(value)) return value;
-  const { code, items } = toValidationItems(validate.errors ?? [], where);
-  if (where === 'path' && code === 'validation_error') {
-    throw problem('not_found', { detail: 'Nothing is at this path.' });
+  const { code, items, decidedBy } = toValidationItems(validate.errors ?? [], where);
+  if (code === 'validation_error' || !decidedBy || !isErrorCode(code)) {
+    if (where === 'path') throw problem('not_found', { detail: 'Nothing is at this path.' });
+    throw problem('validation_error', { detail: describe(items), field: items[0]?.field || undefined, errors: items });
   }
-  throw problem(code, { detail: describe(items), field: items[0]?.field || undefined, errors: items });
+  return raise(code, decidedBy);
+}
+
+function raise(code: ErrorCode, item: ValidationErrorItem): never {
+  throw problem(code, { detail: describe([item]), ...(item.field ? { field: item.field } : {}) });
 }
 
 function describe(items: ValidationErrorItem[]): string {

@@ -13,14 +13,14 @@
  * Exceeding any answers 429 `rate_limited` with Retry-After and the RateLimit-* headers of
  * the limit that refused, before anything is stored or sent. A refused send counts against
  * none of the limits: all are checked first, and only a send that passes them all is
- * counted. (The host's general {@link RateLimiter} counts as it checks, which would let a
+ * counted. (The host's general `RateLimiter` (http/rate-limit.ts) counts as it checks, which would let a
  * refusal by the account limit eat into the IP's allowance, so these windows are kept here,
  * with the same fixed-window rule and the host's 429 problem.) Windows run on the service
  * clock and live in process memory: a restart forgets them.
  * @module
  */
 import type { Clock, EpochMs } from '../../engine/index.js';
-import { rateLimited, type RateLimiter, type RateResult } from '../http/rate-limit.js';
+import { rateLimited, type RateResult } from '../rate-limit/limiter.js';
 import type { CodeLimit, CodeLimits } from './config.js';
 
 interface Limit extends CodeLimit {

@@ -32,3 +32,8 @@ export function spokenCode(code: string, o: TextOptions): string {
   const digits = code.split('').join(', ');
   return `This is ${o.serviceName}. Your verification code is ${digits}. Again: ${digits}. Goodbye.`;
 }
+
+/** Text carrying a code for the public demo call (POST /demo/start). */
+export function demoCodeText(code: string, o: TextOptions): string {
+  return `${o.serviceName}: your demo code is ${code}. It expires in 10 minutes. Enter it to get one demo wake-up call. Reply STOP to opt out.`;
+}

@@ -13,6 +13,7 @@ import {
   deleteScheduleOccurrences,
   deleteScheduleRow,
   getSchedule,
+  getScheduleById,
   insertSchedule,
   scheduleHasRung,
   updateSchedule,
@@ -34,11 +35,25 @@ export interface ApplyDeps {
 
 const IN_PROGRESS_DETAIL = 'The call is being placed now; change it once it has finished.';
 
+/**
+ * Turns a schedule's series off: from now on the engine makes no next occurrence for it. Its
+ * unfinished occurrence is left as it is (the caller cancels it). Account deletion uses it.
+ */
+export async function disableSeries(deps: ApplyDeps, scheduleId: string): Promise<void> {
+  const { db, runtime } = deps;
+  const s = getScheduleById(db, scheduleId);
+  const account = s && findAccountById(db, s.accountId);
+  if (!s || !account) return;
+  const phone = s.phoneNumberId === null ? null : (getPhoneNumber(db, s.accountId, s.phoneNumberId) ?? null);
+  const r = await runtime.saveSeries(seriesInput({ ...s, enabled: false }, account, phone), 'keep');
+  if (!r.ok && r.code !== 'series_not_found') throw new Error(`could not turn series ${scheduleId} off: ${r.code}`);
+}
+
 /** Writes the plan; returns the schedule as stored. */
 export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<Schedule> {
   const { db, runtime } = deps;
   const { after, action } = plan;
-  const r = await runtime.saveSeries(seriesInput(after, plan.account, plan.phone), seriesNext(action));
+  const r = await runtime.saveSeries(seriesInput(after, plan.account, plan.phone), seriesNext(action, plan.derivationSource));
   if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
   if (plan.before) updateSchedule(db, after);
   else insertSchedule(db, after);

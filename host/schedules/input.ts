@@ -10,7 +10,7 @@ import { checkTimeZone, compileRecurrence, localTimeAt, type EpochMs, type Occur
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import type { ScheduleMode } from '../db/schedules.js';
 import { resolveRetryPolicy } from '../account/retry-policy.js';
-import { invalid, problem } from '../errors.js';
+import { invalid, isErrorCode, problem } from '../errors.js';
 import { checkText, TEXT_LIMITS } from '../phone/content.js';
 
 /** The body of POST /schedules (and its preview): the schema's ScheduleIn, already validated. */
@@ -108,6 +108,7 @@ export function compileTiming(
     const field = fieldNames[r.field] ?? r.field;
     if (r.code === 'validation_error')
       throw invalid({ field, in: 'body', code: r.reason ?? 'invalid', message: r.message.replace(/\.$/, '') });
+    if (!isErrorCode(r.code)) throw new Error(`compileRecurrence: code ${r.code} is not in the error catalogue`);
     throw problem(r.code, { field, detail: r.message });
   }
   return { timing: timingOf(r.recurrence), first: r.first };

@@ -11,7 +11,7 @@
  * @module
  */
 import type { Database } from 'better-sqlite3';
-import type { EpochMs, OccurrenceRecord, OccurrenceTime } from '../../engine/index.js';
+import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import { getBlock, getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
@@ -54,6 +54,8 @@ export interface SchedulePlan {
   /** The next call under the new rule that the stored slot will hold (null: none). */
   first: OccurrenceTime | null;
   action: OccurrenceAction;
+  /** Overrides the rule's derivation_source of the occurrence stored or amended (a travel move records `moved`). */
+  derivationSource?: DerivationSource;
 }
 
 /** What planning needs besides the body. */

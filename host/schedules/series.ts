@@ -5,7 +5,7 @@
  * engine's {@link SeriesNext}. Pure.
  * @module
  */
-import type { SeriesInput, SeriesNext } from '../../engine/index.js';
+import type { DerivationSource, SeriesInput, SeriesNext } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import type { ScheduleWrite } from '../db/schedules.js';
@@ -32,15 +32,18 @@ export function seriesInput(s: ScheduleWrite, account: Account, phone: PhoneNumb
   };
 }
 
-/** What the engine does to the series' current occurrence for a planned action. */
-export function seriesNext(action: OccurrenceAction): SeriesNext {
+/**
+ * What the engine does to the series' current occurrence for a planned action. `source`
+ * overrides how an amended call's instant was derived (a travel move records `moved`).
+ */
+export function seriesNext(action: OccurrenceAction, source?: DerivationSource): SeriesNext {
   switch (action.kind) {
     case 'keep':
       return 'keep';
     case 'schedule':
       return { at: action.at.at, source: action.at.source, occurrenceId: action.id };
     case 'amend':
-      return { at: action.at.at, source: action.at.source };
+      return { at: action.at.at, source: source ?? action.at.source };
     case 'cancel':
       return null;
   }

@@ -3,7 +3,7 @@
  * loopback: the adapter's REST client talks to the fake provider, and the fake calls the
  * adapter's webhooks (signed) on a small server standing in for the host's routes.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { runTelephonyConformance } from '../../engine/testing/index.js';
@@ -15,7 +15,7 @@ import { startFakeTwilio } from '../helpers/fake-twilio.js';
 runTelephonyConformance('Twilio-compatible adapter (local fake provider)', async () => {
   const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
   const fake = await startFakeTwilio({ clock });
-  const hooks = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
@@ -28,6 +28,13 @@ runTelephonyConformance('Twilio-compatible adapter (local fake provider)', async
     });
     res.writeHead(r.status, { 'content-type': r.contentType });
     res.end(r.body);
+  };
+  // A handler that throws answers 500 instead of leaving the request hanging (and the rejection unhandled).
+  const hooks = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(err));
+    });
   });
   await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
   const publicUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;

@@ -38,7 +38,7 @@ function fmt(zone: string): Intl.DateTimeFormat {
 export function oracleLocal(zone: string, t: number): number {
   const parts: Record<string, number> = {};
   for (const p of fmt(zone).formatToParts(t)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!, parts.second!);
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour! % 24, parts.minute, parts.second);
 }
 
 /** The oracle's answer for wall time `wall` (wall milliseconds, minute-aligned). */

@@ -11,7 +11,7 @@
  * (each timer awaits its webhook round trip).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock, TimerHandle } from '../../engine/ports.js';
 import type { PhoneBehaviour, SimulatedPhone } from '../../host/adapters/telephony/simulator.js';
@@ -193,7 +193,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
             speech,
             async () => {
               const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
-              if (call.program === program) run(call, parseTwiml(r.text));
+              if (call.program === program) await run(call, parseTwiml(r.text));
             },
             program,
           );
@@ -205,7 +205,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     return step(0);
   }
 
-  const server: Server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -309,6 +309,13 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       return send(201, { sid: message.sid, status: 'queued' });
     }
     send(404, { code: 20404, message: 'not found', status: 404 });
+  };
+  // A handler that throws answers 500 instead of leaving the request hanging (and the rejection unhandled).
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(err));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -71,10 +71,10 @@ describe('HTTP conventions', () => {
   describe('405 method_not_allowed', () => {
     it('answers a known path with another method 405 and Allow, before auth runs', async () => {
       // No credentials: a handler or auth step would have answered 401.
-      const r = await req(server.api, 'DELETE', '/me');
+      const r = await req(server.api, 'PUT', '/me');
       assert.equal(r.status, 405);
       assert.equal(r.body.code, 'method_not_allowed');
-      assert.equal(r.headers.get('allow'), 'GET, HEAD, PATCH');
+      assert.equal(r.headers.get('allow'), 'GET, HEAD, PATCH, DELETE');
     });
 
     it('lists the methods of a templated path', async () => {

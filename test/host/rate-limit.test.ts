@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
-import { countLimit, RateLimiter, tighter } from '../../host/http/rate-limit.js';
+import { countLimit } from '../../host/http/rate-limit.js';
+import { RateLimiter, tighter } from '../../host/rate-limit/limiter.js';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
 import { signIn, startTestServer } from '../helpers/server.js';
@@ -110,8 +111,8 @@ describe('client IP', () => {
 describe('countLimit(ctx, limiter, key): an endpoint limit of its own', () => {
   it('answers 429 rate_limited past it, and the headers describe it when it is the tighter', async () => {
     const own: RouteModule = {
-      register(routes, deps) {
-        const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock: deps.clock });
+      register(routes, services) {
+        const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock: services.clock });
         routes.operation('getMe', ({ ctx, principal }) => {
           countLimit(ctx, limiter, principal!.accountId, 'Two a minute.');
           return { status: 200, body: {} };

@@ -339,10 +339,17 @@ describe('auth and idempotency marks', () => {
   });
 });
 
+/** The code and items (decidedBy is checked on its own). */
+function codeAndItems(r: ReturnType<typeof toValidationItems>) {
+  if (r.code === 'validation_error') assert.equal(r.decidedBy, undefined, 'validation_error is decided by no single item');
+  else assert.ok(r.decidedBy && r.items.includes(r.decidedBy), 'a specific code names the item that decided it');
+  return { code: r.code, items: r.items };
+}
+
 describe('request validation (load.ts)', () => {
   const body = (id: string, value: unknown) => {
     const v = op(id).validateBody!;
-    return v(value) ? null : toValidationItems(v.errors!, 'body');
+    return v(value) ? null : codeAndItems(toValidationItems(v.errors!, 'body'));
   };
 
   it("gives a property's specific code for a limit and names the field by dotted path", () => {
@@ -413,7 +420,7 @@ describe('request validation (load.ts)', () => {
     assert.ok(v(q2));
     assert.equal(q2.limit, 200);
     assert.equal(v({ limit: '201' }), false);
-    assert.deepEqual(toValidationItems(v.errors!, 'query'), {
+    assert.deepEqual(codeAndItems(toValidationItems(v.errors!, 'query')), {
       code: 'validation_error',
       items: [{ field: 'limit', in: 'query', code: 'maximum', message: 'must be <= 200' }],
     });

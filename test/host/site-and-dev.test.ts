@@ -29,7 +29,7 @@ describe('site pages', () => {
     assert.equal(again.status, 304);
   });
 
-  it('GET /docs is a reference page served locally (no CDN) reading /api/v1/openapi.json', async () => {
+  it('GET /docs is a reference page served locally (no CDN) reading /docs/openapi.json', async () => {
     const page = await req(server.url, 'GET', '/docs');
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type')!, /text\/html/);
@@ -41,7 +41,35 @@ describe('site pages', () => {
       assert.equal(asset.status, 200, src);
     }
     const init = await req(server.url, 'GET', '/docs/init.js');
-    assert.match(init.text, /url: '\/api\/v1\/openapi.json'/);
+    assert.match(init.text, /url: '\/docs\/openapi.json'/);
+  });
+
+  it('GET /docs/openapi.json (what Swagger UI shows) has no jsonSchemaDialect and marks the operations not served yet', async () => {
+    const r = await req(server.url, 'GET', '/docs/openapi.json');
+    assert.equal(r.status, 200);
+    // Swagger UI warns about any jsonSchemaDialect other than the OpenAPI base dialect.
+    assert.equal('jsonSchemaDialect' in r.body, false);
+    assert.ok('jsonSchemaDialect' in loadOpenApi(), 'the API document itself keeps it');
+    const source = loadOpenApi() as any;
+    let marked = 0;
+    for (const [path, item] of Object.entries<any>(r.body.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (typeof op !== 'object' || !op.operationId) continue;
+        const original = source.paths[path][method];
+        if (original['x-implemented'] === false) {
+          marked++;
+          assert.equal(op.summary, `[Not served yet] ${original.summary}`, op.operationId);
+          assert.match(op.description, /^\*\*Not served yet\*\*/, op.operationId);
+        } else {
+          assert.equal(op.summary, original.summary, op.operationId);
+        }
+      }
+    }
+    // Every operation of this version is served (marked is 0); the loop above checks both cases.
+    assert.equal(marked, 0, 'x-implemented: false marks left in the schema');
+    // A served operation is really served; a marked one really answers 404.
+    const served = await req(server.api, 'GET', '/time');
+    assert.equal(served.status, 200);
   });
 
   it('GET /docs/errors lists every code with its status, meaning and an anchor', async () => {

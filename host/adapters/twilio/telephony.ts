@@ -234,7 +234,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         callId: s.sid,
         idempotencyKey: s.key,
         at: s.endedAt,
-        reason: END_REASONS[status]!,
+        reason: END_REASONS[status],
         durationSeconds: answered && Number.isFinite(duration) ? duration : null,
         ...(status === 'failed' && params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
       };

@@ -3,21 +3,20 @@
  * and answers once every timer due up to the new now has run, in due order.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
+import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';
-import { settleClock } from '../../calls/settle.js';
 import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers the operations. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   routes.operation('getDevClock', () => ({
     status: 200,
-    body: { now: isoInstant(deps.clock.now()), mode: deps.virtualClock ? 'virtual' : 'system' },
+    body: { now: isoInstant(services.clock.now()), mode: services.dev.virtualClock ? 'virtual' : 'system' },
   }));
 
   routes.operation<{ advance_seconds?: number; to?: string }>('setDevClock', async ({ body }) => {
-    const clock = deps.virtualClock;
+    const clock = services.dev.virtualClock;
     if (!clock) {
       throw problem('validation_error', {
         detail: 'The service runs on the system clock; start it with WAKEUP_CLOCK=virtual to move time.',
@@ -37,7 +36,7 @@ export function register(routes: Routes, deps: AppDeps): void {
         message: `must not be before the current time ${isoInstant(clock.now())}`,
       });
     }
-    const now = await settleClock(clock, deps.runtime, target);
+    const now = await services.dev.settleClock(target);
     return { status: 200, body: { now: isoInstant(now) } };
   });
 }

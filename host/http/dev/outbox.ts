@@ -2,17 +2,17 @@
  * GET /dev/outbox (dev mode only): messages the built-in simulators sent, newest first.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
+import type { AppServices } from '../../services.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers the operation. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   routes.operation<unknown, { to?: string; channel?: 'email' | 'sms' }>('getDevOutbox', ({ query }) => {
     // Email addresses are stored lower-cased (they are the account identity); numbers as E.164.
     const to =
       query.to === undefined || query.to === '' ? undefined : query.to.includes('@') ? query.to.trim().toLowerCase() : query.to.trim();
-    const items = deps.outbox
-      ? deps.outbox.list({ ...(to !== undefined ? { to } : {}), ...(query.channel ? { channel: query.channel } : {}) })
+    const items = services.dev.outbox
+      ? services.dev.outbox.list({ ...(to !== undefined ? { to } : {}), ...(query.channel ? { channel: query.channel } : {}) })
       : [];
     return { status: 200, body: { items } };
   });

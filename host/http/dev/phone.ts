@@ -4,16 +4,15 @@
  * sent it (STOP, START, HELP...). Mounted only in dev mode.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
+import type { AppServices } from '../../services.js';
 import type { PhoneBehaviour } from '../../adapters/telephony/simulator.js';
-import { handleInboundText } from '../../phone/inbound.js';
 import { invalid } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers putDevPhone and postDevInboundSms. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   routes.operation<{ answers?: PhoneBehaviour[]; ring_seconds?: number }, unknown, { e164: string }>('putDevPhone', ({ body, params }) => {
-    const simulator = deps.phone.simulator;
+    const simulator = services.phone.simulator;
     if (!simulator) {
       throw invalid({ field: 'e164', in: 'path', code: 'invalid', message: 'simulated phones exist only with WAKEUP_TELEPHONY=simulator' });
     }
@@ -22,7 +21,7 @@ export function register(routes: Routes, deps: AppDeps): void {
   });
 
   routes.operation<{ from: string; body: string }>('postDevInboundSms', async ({ body }) => {
-    await handleInboundText(deps, { from: body.from, body: body.body });
+    await services.phone.receiveText({ from: body.from, body: body.body });
     return { status: 204 };
   });
 }

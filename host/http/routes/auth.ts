@@ -2,11 +2,8 @@
  * Sign-in routes (contract §2): POST /auth/email/start, /auth/email/verify, /auth/logout.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
-import { createSignIn } from '../../auth/sign-in.js';
-import { clearSessionCookies, setSessionCookies } from '../../auth/cookies.js';
-import { endSession } from '../../db/sessions.js';
-import { meOut } from '../../account/me.js';
+import type { AppServices } from '../../services.js';
+import { clearSessionCookies, setSessionCookies } from '../cookies.js';
 import { requirePrincipal } from '../context.js';
 import { invalid } from '../../errors.js';
 import type { Routes } from '../registrar.js';
@@ -14,8 +11,8 @@ import type { Routes } from '../registrar.js';
 import type { CodeSentOut, EmailStartIn, EmailVerifyIn, SignInOut } from '../../generated/openapi.js';
 
 /** Registers the sign-in operations. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const signIn = createSignIn(deps);
+export function register(routes: Routes, services: AppServices): void {
+  const { signIn } = services;
 
   routes.operation<EmailStartIn>('startEmailSignIn', async ({ body }) => {
     const out: CodeSentOut = await signIn.start(body.email);
@@ -29,7 +26,7 @@ export function register(routes: Routes, deps: AppDeps): void {
     }
     const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId });
     const out: SignInOut = {
-      account: meOut(deps.db, result.account, deps.clock.now()),
+      account: services.account.present(result.account),
       created: result.created,
     };
     if (body.client === 'app') {
@@ -43,7 +40,7 @@ export function register(routes: Routes, deps: AppDeps): void {
 
   routes.operation('logout', ({ principal, ctx }) => {
     const p = requirePrincipal(principal);
-    endSession(deps.db, p.sessionId!, 'logout', deps.clock.now());
+    signIn.logout(p.sessionId!);
     if (p.credential === 'web_session') clearSessionCookies(ctx);
     return { status: 204 };
   });

@@ -5,7 +5,7 @@
  * Cache-Control: public, a day (the lists change only with a deploy or a config change).
  * @module
  */
-import type { AppDeps } from '../../deps.js';
+import type { AppServices } from '../../services.js';
 import { COUNTRIES } from '../../phone/countries.js';
 import { contactCard } from '../../phone/vcard.js';
 import { etagOf, ifNoneMatch } from '../etag.js';
@@ -15,7 +15,7 @@ import type { Routes } from '../registrar.js';
 export const PHONE_DOCS_CACHE_CONTROL = 'public, max-age=86400';
 
 /** Registers listCountries and getContactCard. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   const countries = { items: COUNTRIES };
   const countriesEtag = etagOf(JSON.stringify(countries));
 
@@ -25,11 +25,11 @@ export function register(routes: Routes, deps: AppDeps): void {
     return { status: 200, body: countries, headers };
   });
 
-  const config = deps.phone.config;
+  const config = services.phone.config;
   const card = contactCard({
     name: config.serviceName,
     numbers: config.callerIds,
-    url: deps.siteUrl(),
+    url: services.siteUrl(),
     note: `Wake-up calls from ${config.serviceName} come from these numbers. Keep this contact so that they ring through Do Not Disturb.`,
   });
   const cardEtag = etagOf(card);

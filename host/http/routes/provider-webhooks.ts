@@ -8,7 +8,7 @@
  * these paths answer 404.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
+import type { AppServices } from '../../services.js';
 import { TWILIO_WEBHOOK_PATHS } from '../../adapters/twilio/paths.js';
 import type { AppContext } from '../context.js';
 import { problem } from '../../errors.js';
@@ -32,14 +32,14 @@ async function readForm(ctx: AppContext): Promise<Record<string, string>> {
 }
 
 /** Registers the webhook paths. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   for (const path of Object.values(TWILIO_WEBHOOK_PATHS)) {
     routes.page('POST', path, async (ctx) => {
-      const webhooks = deps.phone.webhooks;
+      const webhooks = services.phone.webhooks;
       if (!webhooks) throw problem('not_found', { detail: 'No Twilio-compatible provider is configured.' });
       const params = await readForm(ctx);
       const signature = ctx.get('X-Twilio-Signature') || undefined;
-      const r = await webhooks.handle(path, { url: deps.siteUrl() + ctx.originalUrl, params, signature });
+      const r = await webhooks.handle(path, { url: services.siteUrl() + ctx.originalUrl, params, signature });
       ctx.status = r.status;
       if (r.status !== 204) {
         ctx.type = r.contentType;

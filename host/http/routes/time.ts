@@ -4,8 +4,7 @@
  * @module
  */
 import { checkTimeZone, searchZones, tzdataVersion, zoneInfo, type ZoneInfo, type ZoneMatch } from '../../../engine/index.js';
-import type { AppDeps } from '../../deps.js';
-import { findAccountById } from '../../db/accounts.js';
+import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';
 import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
@@ -76,10 +75,10 @@ function requestedZones(raw: string | null | undefined, homeZone: string | null)
 }
 
 /** Registers getTime and searchTimezones. */
-export function register(routes: Routes, deps: AppDeps): void {
+export function register(routes: Routes, services: AppServices): void {
   routes.operation<unknown, { zones?: string | null }>('getTime', ({ query, principal }) => {
-    const now = deps.clock.now();
-    const home = principal ? (findAccountById(deps.db, principal.accountId)?.homeTimezone ?? null) : null;
+    const now = services.clock.now();
+    const home = principal ? services.account.homeTimezone(principal.accountId) : null;
     const zones = requestedZones(query.zones, home);
     return {
       status: 200,
@@ -88,7 +87,7 @@ export function register(routes: Routes, deps: AppDeps): void {
   });
 
   routes.operation<unknown, { q?: string; limit?: number }>('searchTimezones', ({ query }) => {
-    const items = searchZones(query.q ?? '', deps.clock.now(), query.limit ?? 10);
+    const items = searchZones(query.q ?? '', services.clock.now(), query.limit ?? 10);
     return { status: 200, body: { items: items.map(zoneMatchOut) } };
   });
 }

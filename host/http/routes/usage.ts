@@ -8,29 +8,14 @@
  * person who pressed 9 on that phone need not be the account holder giving consent here.
  * @module
  */
-import type { AppDeps } from '../../deps.js';
-import { findAccountById } from '../../db/accounts.js';
-import { clearCallsRevoked } from '../../db/account-calls.js';
-import { meOut } from '../../account/me.js';
-import { usageOut } from '../../usage/usage.js';
+import type { AppServices } from '../../services.js';
 import { requirePrincipal } from '../context.js';
 import { problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
 /** Registers getUsage and resumeCalls. */
-export function register(routes: Routes, deps: AppDeps): void {
-  const { db, clock } = deps;
-
-  const account = (id: string) => {
-    const a = findAccountById(db, id);
-    if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
-    return a;
-  };
-
-  routes.operation('getUsage', ({ principal }) => {
-    const p = requirePrincipal(principal);
-    return { status: 200, body: usageOut(db, account(p.accountId), clock.now()) };
-  });
+export function register(routes: Routes, services: AppServices): void {
+  routes.operation('getUsage', ({ principal }) => ({ status: 200, body: services.account.usage(requirePrincipal(principal).accountId) }));
 
   routes.operation<{ consent?: boolean | null }>('resumeCalls', ({ principal, body }) => {
     const p = requirePrincipal(principal);
@@ -40,8 +25,6 @@ export function register(routes: Routes, deps: AppDeps): void {
         detail: 'Send consent: true to agree to receive wake-up calls again.',
       });
     }
-    const now = clock.now();
-    clearCallsRevoked(db, p.accountId, now);
-    return { status: 200, body: meOut(db, account(p.accountId), now) };
+    return { status: 200, body: services.account.resumeCalls(p.accountId) };
   });
 }

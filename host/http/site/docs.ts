@@ -1,12 +1,42 @@
 /**
  * GET /docs: the API reference (Swagger UI from the swagger-ui-dist package, served from this
- * server: no CDN) reading /api/v1/openapi.json; and GET / pointing at it.
+ * server: no CDN). The site root (/) is the web app (./web-app.ts).
+ *
+ * Swagger UI reads GET /docs/openapi.json, the schema document adapted for display (the API's
+ * own /api/v1/openapi.json is unchanged):
+ * - without `jsonSchemaDialect`: Swagger UI supports only the OpenAPI base dialect (the
+ *   default when the field is absent) and shows a warning box for any other value, such as
+ *   our explicit JSON Schema 2020-12 (which the server's validator uses);
+ * - operations marked `x-implemented: false` (they answer 404 until their issue lands) get
+ *   the summary prefix {@link NOT_SERVED_PREFIX} and a first line saying so in their description.
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { loadOpenApi } from '../../../schema/load.js';
 import type { Routes } from '../registrar.js';
+
+/** Summary prefix of the operations not served yet, in what /docs shows. */
+export const NOT_SERVED_PREFIX = '[Not served yet] ';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'];
+
+/** The schema document as /docs shows it (see the module header). */
+export function docsDocument(): Record<string, unknown> {
+  const doc = structuredClone(loadOpenApi()) as Record<string, unknown> & { paths?: Record<string, Record<string, any>> };
+  delete doc.jsonSchemaDialect;
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method] as { summary?: string; description?: string; 'x-implemented'?: boolean } | undefined;
+      if (!op || op['x-implemented'] !== false) continue;
+      op.summary = NOT_SERVED_PREFIX + (op.summary ?? '');
+      const note = '**Not served yet**: this operation answers 404 not_found until the work that builds it lands.';
+      op.description = op.description ? `${note}\n\n${op.description}` : note;
+    }
+  }
+  return doc;
+}
 
 /** Files of swagger-ui-dist the page loads, with their content types. */
 const ASSETS: Record<string, string> = {
@@ -44,7 +74,7 @@ const PAGE = `<!doctype html>
 
 // A separate file rather than an inline script, so a strict Content-Security-Policy works.
 const INIT = `window.ui = SwaggerUIBundle({
-  url: '/api/v1/openapi.json',
+  url: '/docs/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -52,26 +82,19 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const ROOT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Wake-Up Call service</title></head>
-<body style="font: 15px/1.5 system-ui, sans-serif; margin: 2rem">
-<h1>Wake-Up Call service</h1>
-<p>The API is under <code>/api/v1</code>. Read the <a href="/docs">API reference</a>,
-the <a href="/docs/errors">error codes</a>, or the raw <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>
-</body></html>
-`;
-
-/** Registers /, /docs and its assets. */
+/** Registers /docs and its assets. */
 export function register(routes: Routes): void {
   const dir = swaggerDir();
   const files = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, data: readFileSync(join(dir, name)) }]));
-  routes.page('GET', '/', (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = ROOT;
-  });
   routes.page('GET', '/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;
+  });
+  const shown = JSON.stringify(docsDocument());
+  routes.page('GET', '/docs/openapi.json', (ctx) => {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = shown;
   });
   routes.page('GET', '/docs/init.js', (ctx) => {
     ctx.type = 'application/javascript; charset=utf-8';

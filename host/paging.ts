@@ -14,7 +14,7 @@
  * return { status: 200, body: pageResponse(rows, page.limit, (k) => [k.createdAt, k.id], toApiKeyOut) };
  * @module
  */
-import { invalid } from '../errors.js';
+import { invalid } from './errors.js';
 
 /** Default and maximum page sizes. */
 export const DEFAULT_LIMIT = 50;
@@ -27,8 +27,11 @@ export interface PageRequest {
   after: unknown[] | null;
 }
 
+/** The paging part of a validated list query. */
+export type PageQuery = { cursor?: string | null; limit?: number };
+
 /** Reads `limit` and `cursor` from a validated query. */
-export function pageRequest(query: { cursor?: string | null; limit?: number }): PageRequest {
+export function pageRequest(query: PageQuery): PageRequest {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw invalid({ field: 'limit', in: 'query', code: limit > MAX_LIMIT ? 'maximum' : 'minimum', message: 'must be 1 to 200' });

@@ -3,8 +3,8 @@
  * which echoes it in X-CSRFToken). Both SameSite=Lax, Path=/, Secure over https.
  * @module
  */
-import type { AppContext } from '../http/context.js';
-import { WEB_SESSION_IDLE_MS } from './policy.js';
+import type { AppContext } from './context.js';
+import { WEB_SESSION_IDLE_MS } from '../auth/policy.js';
 
 /** Sets both cookies for a new (or refreshed) web session. */
 export function setSessionCookies(ctx: AppContext, session: { token: string; csrf?: string }): void {

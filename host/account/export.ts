@@ -1,0 +1,70 @@
+/**
+ * GET /me/export: one JSON document of every row the account owns, produced as a stream of
+ * text chunks (one per batch of rows), so that the server's memory stays flat whatever the
+ * account's size. Layout (schema `ExportOut`):
+ *
+ * `{format_version: 1, exported_at, account (MeOut), usage (UsageOut), phone_numbers,
+ *   schedules, occurrences (each with attempts), calls (standalone test calls), api_keys,
+ *   sessions, identity_links}`
+ *
+ * Rows are as stored (instants as ISO strings); secrets never appear: no token, key, code or
+ * hash of one (the API key's public `prefix` is given instead of its lookup part).
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../../engine/index.js';
+import { findAccountById } from '../db/accounts.js';
+import { occurrenceBatches, sectionBatches, SECTIONS } from '../db/export-rows.js';
+import { problem } from '../errors.js';
+import { isoInstant } from '../instant.js';
+import { usageOut } from '../usage/usage.js';
+import { meOut } from './me.js';
+
+/** What {@link createExportService} needs. */
+export interface ExportServiceDeps {
+  db: Database;
+  clock: Clock;
+}
+
+/** The export operation. */
+export interface ExportService {
+  /** The document's chunks, in order; throws (before the first chunk) when the account is gone. */
+  exportAccount(accountId: string): { filename: string; chunks: Iterable<string> };
+}
+
+/** Creates the service. */
+export function createExportService(deps: ExportServiceDeps): ExportService {
+  const { db, clock } = deps;
+  return {
+    exportAccount(accountId) {
+      const account = findAccountById(db, accountId);
+      if (!account) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
+      const now = clock.now();
+      function* chunks(): Generator<string> {
+        yield (
+          `{"format_version":1,"exported_at":${JSON.stringify(isoInstant(now))}` +
+          `,"account":${JSON.stringify(meOut(db, account!, now))}` +
+          `,"usage":${JSON.stringify(usageOut(db, account!, now))}`
+        );
+        yield* array('occurrences', occurrenceBatches(db, accountId));
+        for (const section of SECTIONS) yield* array(section.key, sectionBatches(db, section, accountId));
+        yield '}\n';
+      }
+      return { filename: `wakeup-export-${isoInstant(now).slice(0, 10)}.json`, chunks: chunks() };
+    },
+  };
+}
+
+function* array(key: string, batches: Iterable<Record<string, unknown>[]>): Generator<string> {
+  let first = true;
+  yield `,${JSON.stringify(key)}:[`;
+  for (const batch of batches) {
+    let text = '';
+    for (const row of batch) {
+      text += (first ? '' : ',') + JSON.stringify(row);
+      first = false;
+    }
+    yield text;
+  }
+  yield ']';
+}

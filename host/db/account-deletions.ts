@@ -1,0 +1,160 @@
+/**
+ * Account deletion in the database: the deletion record, anonymisation and the purge.
+ *
+ * - {@link markAccountDeleted} (one transaction, with the caller's other writes): the
+ *   account row gets `deleted_at` and loses its personal data (e-mail replaced by a unique
+ *   placeholder so that the address can sign up again, names, zone, onboarding flags),
+ *   every session ends, every API key is revoked, the devices are removed, and the deletion
+ *   record is written.
+ * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers,
+ *   occurrences and finished attempts (run once the calls are cancelled, so that the
+ *   runtime does not write a stored occurrence back over the scrub).
+ * - {@link purgeAccount}: deletes every row the account owns; the account row goes last and
+ *   takes by cascade what references it (sessions, API keys, numbers, schedules, codes,
+ *   the identity link and tables later features add with ON DELETE CASCADE). Safe to run
+ *   twice.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** One deletion record. */
+export interface AccountDeletion {
+  accountId: string;
+  deletedAt: EpochMs;
+  purgeAt: EpochMs;
+  callsStopped: boolean;
+  idpRevoke: 'none' | 'pending' | 'done' | 'failed';
+  purgedAt: EpochMs | null;
+}
+
+interface Row {
+  account_id: string;
+  deleted_at: number;
+  purge_at: number;
+  calls_stopped: number;
+  idp_revoke: AccountDeletion['idpRevoke'];
+  purged_at: number | null;
+}
+
+const fromRow = (r: Row): AccountDeletion => ({
+  accountId: r.account_id,
+  deletedAt: r.deleted_at,
+  purgeAt: r.purge_at,
+  callsStopped: r.calls_stopped === 1,
+  idpRevoke: r.idp_revoke,
+  purgedAt: r.purged_at,
+});
+
+/** The placeholder that replaces a deleted account's e-mail address (unique, never deliverable). */
+export function deletedEmail(accountId: string): string {
+  return `deleted-${accountId}@deleted.invalid`;
+}
+
+/** Marks the account deleted and anonymises it (see the module header). Call inside a transaction. */
+export function markAccountDeleted(
+  db: Database,
+  accountId: string,
+  at: { now: EpochMs; purgeAt: EpochMs; idpRevoke: AccountDeletion['idpRevoke'] },
+): void {
+  sql(
+    db,
+    `UPDATE accounts SET deleted_at = ?, updated_at = ?, email = ?, display_name = '', greeting_name = NULL,
+       home_timezone = NULL, onboarding_state = '{}', marketing_opt_in = 0, digest_opt_in = 0
+     WHERE id = ? AND deleted_at IS NULL`,
+  ).run(at.now, at.now, deletedEmail(accountId), accountId);
+  sql(db, `UPDATE sessions SET ended_at = ?, end_reason = 'account_deleted' WHERE account_id = ? AND ended_at IS NULL`).run(
+    at.now,
+    accountId,
+  );
+  sql(db, 'UPDATE api_keys SET revoked_at = ?, name = ? WHERE account_id = ? AND revoked_at IS NULL').run(at.now, '', accountId);
+  sql(db, 'DELETE FROM deletion_codes WHERE account_id = ?').run(accountId);
+  // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
+  sql(db, 'DELETE FROM devices WHERE account_id = ?').run(accountId);
+  sql(
+    db,
+    `INSERT INTO account_deletions (account_id, deleted_at, purge_at, calls_stopped, idp_revoke) VALUES (?, ?, ?, 0, ?)
+     ON CONFLICT (account_id) DO NOTHING`,
+  ).run(accountId, at.now, at.purgeAt, at.idpRevoke);
+}
+
+/** Ids of the account's schedules. */
+export function accountScheduleIds(db: Database, accountId: string): string[] {
+  return sql<{ id: string }>(db, 'SELECT id FROM schedules WHERE account_id = ?')
+    .all(accountId)
+    .map((r) => r.id);
+}
+
+/** Ids of the account's unfinished occurrences (pending, dispatching, calling, waiting). */
+export function unfinishedOccurrenceIds(db: Database, accountId: string): string[] {
+  return sql<{ id: string }>(
+    db,
+    `SELECT id FROM occurrences WHERE account_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')`,
+  )
+    .all(accountId)
+    .map((r) => r.id);
+}
+
+/**
+ * Removes numbers, labels and messages from the account's phone numbers, occurrences and
+ * attempts (those still live are left to the purge: the runtime rewrites their rows), and
+ * records that its calls are stopped.
+ */
+export function scrubAccountCalls(db: Database, accountId: string, now: EpochMs): void {
+  db.transaction(() => {
+    sql(
+      db,
+      `UPDATE phone_numbers SET e164 = '', label = '', code_hash = NULL, code_salt = NULL, code_expires_at = NULL,
+         deleted_at = COALESCE(deleted_at, ?), updated_at = ?
+       WHERE account_id = ?`,
+    ).run(now, now, accountId);
+    sql(
+      db,
+      `UPDATE occurrences SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL
+       WHERE account_id = ? AND status NOT IN ('pending', 'dispatching', 'calling', 'waiting')`,
+    ).run(accountId);
+    // The engine's series (host/schedules/series.ts) copy the number, label and message; they
+    // were turned off before this scrub, so the engine writes them no more.
+    sql(
+      db,
+      `UPDATE series SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL, version = version + 1
+       WHERE account_id = ? AND enabled = 0`,
+    ).run(accountId);
+    sql(
+      db,
+      `UPDATE attempts SET to_e164 = '', digits = NULL, script = NULL
+       WHERE account_id = ? AND status NOT IN ('scheduled', 'requested', 'ringing', 'answered')`,
+    ).run(accountId);
+    sql(db, 'UPDATE account_deletions SET calls_stopped = 1 WHERE account_id = ?').run(accountId);
+  })();
+}
+
+/** Records the outcome of revoking the identity-provider token. */
+export function setIdpRevoke(db: Database, accountId: string, state: AccountDeletion['idpRevoke']): void {
+  sql(db, 'UPDATE account_deletions SET idp_revoke = ? WHERE account_id = ?').run(state, accountId);
+}
+
+/** The deletion record of an account. */
+export function findAccountDeletion(db: Database, accountId: string): AccountDeletion | undefined {
+  const r = sql<Row>(db, 'SELECT * FROM account_deletions WHERE account_id = ?').get(accountId);
+  return r && fromRow(r);
+}
+
+/** Deletions not yet purged, soonest purge first. */
+export function openAccountDeletions(db: Database): AccountDeletion[] {
+  return sql<Row>(db, 'SELECT * FROM account_deletions WHERE purged_at IS NULL ORDER BY purge_at').all().map(fromRow);
+}
+
+/** Deletes every row the account owns (see the module header); idempotent. */
+export function purgeAccount(db: Database, accountId: string, now: EpochMs): void {
+  db.transaction(() => {
+    sql(db, 'DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)').run(accountId);
+    sql(db, 'DELETE FROM occurrences WHERE account_id = ?').run(accountId);
+    sql(db, 'DELETE FROM attempts WHERE account_id = ?').run(accountId);
+    sql(db, 'DELETE FROM schedules WHERE account_id = ?').run(accountId);
+    sql(db, 'DELETE FROM idempotency_keys WHERE scope = ?').run(`account:${accountId}`);
+    sql(db, 'DELETE FROM accounts WHERE id = ?').run(accountId);
+    sql(db, 'UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?').run(now, accountId);
+  })();
+}

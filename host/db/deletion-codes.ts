@@ -1,0 +1,96 @@
+/**
+ * Account-deletion codes: one row per account with the current code's hash and the
+ * wrong-code counter and lock (as e-mail sign-in keeps them per address). Codes themselves
+ * are never stored.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** The deletion-code state of one account. */
+export interface DeletionChallenge {
+  codeHash: string | null;
+  codeSalt: string | null;
+  codeExpiresAt: EpochMs | null;
+  failedCount: number;
+  lockedUntil: EpochMs | null;
+}
+
+interface Row {
+  code_hash: string | null;
+  code_salt: string | null;
+  code_expires_at: number | null;
+  failed_count: number;
+  locked_until: number | null;
+}
+
+/** The account's challenge, if it ever asked for a code. */
+export function findDeletionChallenge(db: Database, accountId: string): DeletionChallenge | undefined {
+  const r = sql<Row>(db, 'SELECT * FROM deletion_codes WHERE account_id = ?').get(accountId);
+  return (
+    r && {
+      codeHash: r.code_hash,
+      codeSalt: r.code_salt,
+      codeExpiresAt: r.code_expires_at,
+      failedCount: r.failed_count,
+      lockedUntil: r.locked_until,
+    }
+  );
+}
+
+/** Stores a fresh code hash, replacing any earlier code; the wrong-code count is kept (an expired lock resets it). */
+export function storeDeletionCode(
+  db: Database,
+  accountId: string,
+  code: { hash: string; salt: string; expiresAt: EpochMs },
+  now: EpochMs,
+): void {
+  sql(
+    db,
+    `INSERT INTO deletion_codes (account_id, code_hash, code_salt, code_expires_at, failed_count, locked_until, updated_at)
+     VALUES (?, ?, ?, ?, 0, NULL, ?)
+     ON CONFLICT (account_id) DO UPDATE SET
+       code_hash = excluded.code_hash, code_salt = excluded.code_salt, code_expires_at = excluded.code_expires_at,
+       failed_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN 0 ELSE failed_count END,
+       locked_until = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN NULL ELSE locked_until END,
+       updated_at = excluded.updated_at`,
+  ).run(accountId, code.hash, code.salt, code.expiresAt, now);
+}
+
+/**
+ * Counts one wrong code; at `maxFailures` the account's deletion is locked until
+ * `lockUntil` and the code discarded. Returns the new lock (null when not locked).
+ */
+export function recordDeletionFailure(
+  db: Database,
+  accountId: string,
+  maxFailures: number,
+  lockUntil: EpochMs,
+  now: EpochMs,
+): EpochMs | null {
+  return db.transaction(() => {
+    sql(db, 'INSERT INTO deletion_codes (account_id, failed_count, updated_at) VALUES (?, 0, ?) ON CONFLICT (account_id) DO NOTHING').run(
+      accountId,
+      now,
+    );
+    sql(
+      db,
+      `UPDATE deletion_codes SET failed_count = 0, locked_until = NULL
+       WHERE account_id = ? AND locked_until IS NOT NULL AND locked_until <= ?`,
+    ).run(accountId, now);
+    sql(db, 'UPDATE deletion_codes SET failed_count = failed_count + 1, updated_at = ? WHERE account_id = ?').run(now, accountId);
+    sql(
+      db,
+      `UPDATE deletion_codes SET locked_until = ?, code_hash = NULL, code_salt = NULL, code_expires_at = NULL
+       WHERE account_id = ? AND failed_count >= ?`,
+    ).run(lockUntil, accountId, maxFailures);
+    return sql<{ locked_until: number | null }>(db, 'SELECT locked_until FROM deletion_codes WHERE account_id = ?').get(accountId)!
+      .locked_until;
+  })();
+}
+
+/** Consumes the checked code (single use): false when a concurrent request consumed it first. */
+export function consumeDeletionCode(db: Database, accountId: string, codeHash: string): boolean {
+  return sql(db, 'DELETE FROM deletion_codes WHERE account_id = ? AND code_hash = ?').run(accountId, codeHash).changes === 1;
+}

@@ -73,8 +73,17 @@ module.exports = {
         'Nor database drivers, servers or loggers from npm: those are adapters. engine/sqlite is one: the SQLite ' +
         'store shipped as its own entry of the engine package (better-sqlite3, a checkpoint worker thread).',
       severity: 'error',
-      from: { path: '^engine/', pathNot: '^engine/sqlite/' },
-      to: { path: '(^|/)node_modules/(better-sqlite3|pg|ioredis|bullmq|koa|@koa|pino|undici|ws)/' },
+      from: { path: '^engine/', pathNot: '^engine/(sqlite|postgres)/' },
+      to: { path: '(^|/)node_modules/(@types/)?(better-sqlite3|pg|ioredis|bullmq|koa|@koa|pino|undici|ws)/' },
+    },
+    {
+      name: 'engine-postgres-only-pg',
+      comment:
+        'engine/postgres is the PostgreSQL store shipped as its own entry of the engine package: node-postgres (pg) ' +
+        'is the one driver it may use (an optional peer of the package).',
+      severity: 'error',
+      from: { path: '^engine/postgres/' },
+      to: { path: '(^|/)node_modules/(@types/)?(better-sqlite3|pg-[^/]+|ioredis|bullmq|koa|@koa|pino|undici|ws)/' },
     },
     {
       name: 'engine-core-not-to-adapters',
@@ -82,6 +91,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^engine/', pathNot: '^engine/(sqlite|testing)/' },
       to: { path: '^engine/sqlite/' },
+    },
+    {
+      name: 'engine-core-not-to-postgres',
+      comment: 'Nor its PostgreSQL adapter (engine/postgres); the adapters never reach each other.',
+      severity: 'error',
+      from: { path: '^engine/', pathNot: '^engine/postgres/' },
+      to: { path: '^engine/postgres/' },
     },
     {
       name: 'domain-not-to-http',
@@ -139,7 +155,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist)/' },
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

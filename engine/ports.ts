@@ -450,12 +450,20 @@ export interface DueQuery {
   after?: DueCursor;
   /**
    * Claim the rows for one process until `until` (a store shared by several processes:
-   * `SELECT … FOR UPDATE SKIP LOCKED`, then set the lease and bump each row's `version`, so
-   * rows leased by another live process are skipped and a process that wakes from a pause
-   * after its lease expired finds its commit refused: the version is the fencing value).
-   * A store used by one process may ignore it.
+   * `SELECT … FOR UPDATE SKIP LOCKED`, then set the lease and bump the `version` of each row
+   * whose owner changes, so rows leased by another live process are skipped and a process
+   * that wakes from a pause after its lease expired and another process claimed the row finds
+   * its commit refused: the version is the fencing value).
+   * A store used by one process may ignore it. An owner re-claiming its own rows extends the
+   * lease without a new version, so it does not fence out its own units in flight.
    */
-  lease?: { owner: string; until: EpochMs };
+  lease?: {
+    owner: string;
+    /** When the lease expires. */
+    until: EpochMs;
+    /** The claimer's "now": leases that expire at or before it are free. A store without it uses its own clock. */
+    now?: EpochMs;
+  };
 }
 
 /** Which rows a unit of work needs (see {@link Store.load} for what comes with them). */

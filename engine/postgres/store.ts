@@ -106,15 +106,19 @@ function commitSql(): string {
 /**
  * The load statement: $1 occurrence ids, $2 attempt ids, $3 series ids. Attempts bring their
  * occurrence, series their next occurrence; every occurrence brings its live attempt and its
- * series. One snapshot, one row of three JSON arrays.
+ * series. One snapshot, one row of three JSON arrays. Each table is read by primary key
+ * (`id = ANY(ARRAY(…))`, an index scan), never by an OR of subqueries (a sequential scan).
  */
 const LOAD_SQL = `
-WITH s0 AS (SELECT next_occurrence_id FROM series WHERE id = ANY($3::text[])),
-a0 AS (SELECT occurrence_id FROM attempts WHERE id = ANY($2::text[])),
-o AS (SELECT * FROM occurrences
-      WHERE id = ANY($1::text[]) OR id IN (SELECT occurrence_id FROM a0) OR id IN (SELECT next_occurrence_id FROM s0)),
-a AS (SELECT * FROM attempts WHERE id = ANY($2::text[]) OR id IN (SELECT live_attempt_id FROM o)),
-s AS (SELECT * FROM series WHERE id = ANY($3::text[]) OR id IN (SELECT schedule_id FROM o))
+WITH s0 AS (SELECT * FROM series WHERE id = ANY($3::text[])),
+a0 AS (SELECT * FROM attempts WHERE id = ANY($2::text[])),
+o AS (SELECT * FROM occurrences WHERE id = ANY(ARRAY(
+        SELECT unnest($1::text[]) UNION SELECT occurrence_id FROM a0 WHERE occurrence_id IS NOT NULL
+        UNION SELECT next_occurrence_id FROM s0 WHERE next_occurrence_id IS NOT NULL))),
+a AS (SELECT * FROM a0 UNION ALL SELECT * FROM attempts WHERE id = ANY(ARRAY(
+        SELECT live_attempt_id FROM o WHERE live_attempt_id IS NOT NULL EXCEPT SELECT id FROM a0))),
+s AS (SELECT * FROM s0 UNION ALL SELECT * FROM series WHERE id = ANY(ARRAY(
+        SELECT schedule_id FROM o WHERE schedule_id IS NOT NULL EXCEPT SELECT id FROM s0)))
 SELECT (SELECT coalesce(json_agg(o), '[]') FROM o) AS occurrences,
        (SELECT coalesce(json_agg(a), '[]') FROM a) AS attempts,
        (SELECT coalesce(json_agg(s), '[]') FROM s) AS series`;

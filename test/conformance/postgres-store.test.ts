@@ -4,10 +4,13 @@
  * Each test gets its own schema, dropped afterwards. Without the variable, the suite reports
  * itself skipped and says why.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pg from 'pg';
+import { createRuntime } from '../../engine/index.js';
 import { createPostgresStore, ensurePostgresEngineSchema } from '../../engine/postgres/index.js';
+import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { runStoreConformance } from '../../engine/testing/index.js';
 
 const url = process.env.WAKEUP_TEST_PG_URL;
@@ -19,6 +22,55 @@ if (!url) {
     });
   });
 } else {
+  describe('the runtime on the PostgreSQL store', () => {
+    it('places a weekly series’ calls, and a restarted runtime on the same database carries on', async () => {
+      const schema = `rt_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
+      try {
+        await ensurePostgresEngineSchema(pool);
+        await ensurePostgresEngineSchema(pool); // idempotent
+        const clock = new VirtualClock(Date.parse('2027-03-01T00:00:00Z'));
+        let n = 0;
+        const ids = { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` };
+        const phones = new MemoryTelephony({ clock });
+        const rule = {
+          kind: 'weekly' as const,
+          timezone: 'America/New_York',
+          localTime: '07:00',
+          daysOfWeek: ['mon' as const, 'wed' as const],
+          startDate: null,
+          endDate: '2027-03-20',
+          pausedUntil: null,
+          skipDates: [],
+        };
+        const first = createRuntime({ clock, ids, store: createPostgresStore(pool), telephony: phones });
+        await first.start();
+        const saved = await first.saveSeries({ accountId: 'a1', to: '+14155550123', rule });
+        assert.ok(saved.ok && saved.occurrence);
+        assert.equal(new Date(saved.occurrence.scheduledAt).toISOString(), '2027-03-01T12:00:00.000Z');
+        await clock.advance(Date.parse('2027-03-04T00:00:00Z'));
+        await first.stop();
+        assert.equal(phones.calls.length, 2, 'Monday and Wednesday');
+        // A second runtime (another process, in production) picks the series up from the database.
+        const second = createRuntime({ clock, ids, store: createPostgresStore(pool), telephony: phones });
+        await second.start();
+        await clock.advance(Date.parse('2027-03-21T00:00:00Z'));
+        await second.stop();
+        assert.deepEqual(
+          phones.calls.map((c) => new Date(c.placedAt).toISOString().slice(0, 10)),
+          ['2027-03-01', '2027-03-03', '2027-03-08', '2027-03-10', '2027-03-15', '2027-03-17'],
+        );
+      } finally {
+        await pool.end();
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      }
+    });
+  });
+
   runStoreConformance('PostgresStore', async () => {
     const schema = `conf_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });

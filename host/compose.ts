@@ -22,10 +22,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
-import type { Ids } from '../engine/index.js';
+import type { Ids, Messaging } from '../engine/index.js';
 import { VirtualClock } from '../engine/sim/index.js';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { createOutboxMessaging } from './adapters/messaging/outbox.js';
+import { createSmtpEmail } from './adapters/email/smtp.js';
 import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps, Lifecycle } from './deps.js';
@@ -83,6 +84,10 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
   const ids: Ids = { uuid: () => randomUUID() };
   const db = openDatabase(config.dbFile);
   const outbox = createOutboxMessaging({ db, clock, ids, logger, logCodes: config.dev });
+  // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
+  // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.
+  const smtp = config.email.smtp ? createSmtpEmail({ config: config.email.smtp, logger }) : null;
+  const hostMessaging: Messaging = smtp ? { sendText: (m) => outbox.sendText(m), sendEmail: (m) => smtp.sendEmail(m) } : outbox;
 
   const hooks: Array<() => void | Promise<void>> = [];
   let closing = false;
@@ -99,7 +104,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     config: config.phone,
     db,
     clock,
-    messaging: outbox,
+    messaging: hostMessaging,
     logger,
     siteUrl: () => boundUrl,
     dev: config.dev,
@@ -118,7 +123,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     // POST /dev/clock across months or years does not run a timer every minute.
     ...(virtualClock ? { options: { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } } : {}),
   });
-  // Registered first, so it runs last of the close hooks, just before the database closes.
+  if (smtp) lifecycle.onClose(() => smtp.close());
+  // Registered early, so it runs among the last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>
     stopCallRuntime(
       runtime,

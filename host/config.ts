@@ -13,6 +13,7 @@
 import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './account/config.js';
+import { EMAIL_ENV_VARS, loadEmailConfig, type EmailConfig } from './adapters/email/config.js';
 
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
@@ -71,6 +72,10 @@ export interface HostConfig {
   readonly demo: DemoConfig;
   /** Identity provider for POST /me/idp-authorization; null when none (host/account/config.ts). */
   readonly idp: IdpConfig | null;
+  /** Email provider: the outbox simulator (dev mode only) or SMTP (host/adapters/email/config.ts). */
+  readonly email: EmailConfig;
+  /** Bearer token GET /metrics asks for; null: /metrics is open (env WAKEUP_METRICS_TOKEN). */
+  readonly metricsToken: string | null;
 }
 
 /** One documented variable: name, default as written in the README, and meaning. */
@@ -115,8 +120,14 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
   { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
   ...PHONE_ENV_VARS,
+  ...EMAIL_ENV_VARS,
   ...DEMO_ENV_VARS,
   ...IDP_ENV_VARS,
+  {
+    name: 'WAKEUP_METRICS_TOKEN',
+    default: '(none)',
+    meaning: 'When set, `GET /metrics` asks for `Authorization: Bearer <token>` (401 without it); unset: open.',
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -172,6 +183,17 @@ export function loadConfig(env: Env): HostConfig {
     }
     siteUrl = parsed.origin;
   }
+  const email = loadEmailConfig(env, (message) => new ConfigError(message));
+  if (!dev && email.provider === 'simulator') {
+    throw new ConfigError(
+      'WAKEUP_DEV=0 needs a real email provider, or nobody can sign in (codes would go only to the simulated outbox): ' +
+        'set WAKEUP_EMAIL=smtp, WAKEUP_SMTP_URL=smtp://user:password@host:587 and WAKEUP_EMAIL_FROM (see README, Deploy).',
+    );
+  }
+  const metricsToken = value(env, 'WAKEUP_METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,200}$/.test(metricsToken)) {
+    throw new ConfigError('WAKEUP_METRICS_TOKEN: expected 16 to 200 printable characters without spaces');
+  }
   return Object.freeze({
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -192,6 +214,8 @@ export function loadConfig(env: Env): HostConfig {
     phone: loadPhoneConfig(env, (message) => new ConfigError(message)),
     demo: loadDemoConfig(env, (message) => new ConfigError(message)),
     idp: loadIdpConfig(env, (message) => new ConfigError(message)),
+    email,
+    metricsToken,
   });
 }
 

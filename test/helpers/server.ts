@@ -23,6 +23,19 @@ import type { RunningServer } from '../../host/server.js';
 import type { DestinationStream } from 'pino';
 import type { RouteModule } from '../../host/http/registrar.js';
 
+/**
+ * Environment of a production-mode test server (WAKEUP_DEV=0): production needs a real
+ * email provider, so this names an SMTP relay on the discard port, where nothing listens
+ * (a send fails at once and resolves `ok: false`). Tests of delivery start their own relay.
+ */
+export const PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  WAKEUP_DEV: '0',
+  WAKEUP_CLOCK: 'system',
+  WAKEUP_EMAIL: 'smtp',
+  WAKEUP_SMTP_URL: 'smtp://127.0.0.1:9',
+  WAKEUP_EMAIL_FROM: 'Wakeup <wake@example.test>',
+};
+
 /** A running test server. */
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */

@@ -3,7 +3,7 @@
  * `server.ts`). Pure wiring: it takes already-built services (`host/compose.ts`) and
  * writes nothing anywhere. Middleware, outermost first:
  *
- * 1. request context: request id, child logger, access log;
+ * 1. request context: request id, child logger, access log; then request metrics;
  * 2. error handler: everything below becomes application/problem+json;
  * 3. per-IP general rate limit and RateLimit-* headers (API paths only);
  * 4. dispatch: 404 / 405 from the route table, then the route (for schema operations the
@@ -21,6 +21,7 @@ import { RateLimiter } from './rate-limit/limiter.js';
 import { createRegistrar } from './http/registrar.js';
 import type { RouteModule } from './http/registrar.js';
 import { requestContext } from './http/request-context.js';
+import { requestMetrics } from './http/metrics.js';
 import { RouteTable } from './http/router.js';
 import { devRouteModules, routeModules } from './http/routes/index.js';
 
@@ -49,6 +50,7 @@ export function createApp(services: AppServices, options: AppOptions = {}): Koa<
   if (services.config.dev) for (const m of devRouteModules) m.register(routes, services);
 
   app.use(requestContext(services));
+  app.use(requestMetrics(services));
   app.use(errorHandler(services));
   app.use(ipRateLimit(limits));
   app.use(dispatch(table));

@@ -27,6 +27,7 @@ import { VirtualClock } from '../engine/sim/index.js';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { createOutboxMessaging } from './adapters/messaging/outbox.js';
 import { createSmtpEmail } from './adapters/email/smtp.js';
+import { createMetrics } from './ops/metrics.js';
 import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps, Lifecycle } from './deps.js';
@@ -100,7 +101,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
-  const phone = createPhoneRuntime({
+  const metrics = createMetrics();
+  const builtPhone = createPhoneRuntime({
     config: config.phone,
     db,
     clock,
@@ -109,6 +111,12 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     siteUrl: () => boundUrl,
     dev: config.dev,
   });
+  // Every text and email counted (GET /metrics), whichever adapter sends it.
+  const phone: typeof builtPhone = {
+    ...builtPhone,
+    messaging: metrics.countMessages(builtPhone.messaging),
+    rawTexts: metrics.countMessages(builtPhone.rawTexts),
+  };
   phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone }, text).then(() => undefined));
   const runtime = createCallRuntime({
     db,
@@ -157,6 +165,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     siteUrl: () => boundUrl,
     lifecycle,
     databaseReady: () => pingDatabase(db),
+    metrics,
     credentials: createCredentials({ db, clock }),
     idempotency: createIdempotencyStore(db),
     signIn: createSignIn({ db, clock, ids, messaging: phone.messaging, logger }),
@@ -187,7 +196,9 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
 
-  // Engine listeners. The next-occurrence chain (host/schedules/chain.ts) and its startup
+  // Engine listeners. Metrics count calls, outcomes and lateness from the runtime's events.
+  metrics.watchRuntime(runtime);
+  // The next-occurrence chain (host/schedules/chain.ts) and its startup
   // sweep are wired at start(), so that building the app writes nothing.
 
   return {

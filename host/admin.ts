@@ -1,21 +1,85 @@
+#!/usr/bin/env node
 /**
- * Operator command line: `node --import tsx host/admin.ts <command>` (see
- * `host/phone/admin.ts` for the commands). Opens the same database as the server
- * (WAKEUP_DB) and uses the real time: operator actions happen now.
+ * Operator command line: `npm run admin -- <command>` (or `node dist/host/admin.js <command>`
+ * after `npm run build`; `node --import tsx host/admin.ts <command>` from the sources).
+ * Opens the database the server uses (WAKEUP_DB) and uses the real time: operator actions
+ * happen now. Commands: `host/ops/admin.ts` (backup, restore, accounts, usage) and
+ * `host/phone/admin.ts` (number blocks).
  * @module
  */
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { openDatabase } from './db/open.js';
+import { accountLines, AdminError, backupDatabase, restoreDatabase, usageLines } from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
 
-const args = process.argv.slice(2);
-if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
-  console.log(ADMIN_USAGE);
-  process.exit(args.length === 0 ? 1 : 0);
+const PHONE_LINES = ADMIN_USAGE.split('\n').slice(1, -1);
+const USAGE = [
+  'usage: npm run admin -- <command>   (or: node dist/host/admin.js <command>)',
+  ...PHONE_LINES,
+  '  backup <file>                                               online copy of the database, safe while the server runs; checked with integrity_check',
+  '  restore <file>                                              replace the database with a backup (stop the server first; the old one is kept beside it)',
+  '  accounts                                                    list the accounts',
+  "  usage <email>                                               an account's trial and calls",
+  'The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running, except for restore.',
+].join('\n');
+
+async function main(args: string[]): Promise<number> {
+  if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
+    console.log(USAGE);
+    return args.length === 0 ? 1 : 0;
+  }
+  const dbFile = process.env.WAKEUP_DB?.trim() || './data/wakeup.sqlite';
+  const now = createSystemClock().now();
+  const [command, arg] = args;
+  try {
+    if (command === 'backup' || command === 'restore') {
+      if (!arg || args.length !== 2) {
+        console.log(USAGE);
+        return 1;
+      }
+      if (command === 'backup') {
+        const { pages, bytes } = await backupDatabase(dbFile, arg);
+        console.log(`backup of ${dbFile} written to ${arg}: ${pages} pages, ${bytes} bytes, integrity_check ok`);
+      } else {
+        const { saved } = await restoreDatabase(arg, dbFile, now);
+        console.log(`${dbFile} restored from ${arg}${saved ? `; the replaced database is kept as ${saved}` : ''}`);
+      }
+      return 0;
+    }
+    if (command === 'accounts' || command === 'usage') {
+      if ((command === 'usage' && (!arg || args.length !== 2)) || (command === 'accounts' && args.length !== 1)) {
+        console.log(USAGE);
+        return 1;
+      }
+      const db = openDatabase(dbFile);
+      try {
+        for (const line of command === 'accounts' ? accountLines(db, now) : usageLines(db, arg!, now)) console.log(line);
+      } finally {
+        db.close();
+      }
+      return 0;
+    }
+    const db = openDatabase(dbFile);
+    try {
+      return runAdmin(args, { db, now, out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line) });
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    if (err instanceof AdminError) {
+      console.error(`admin ${command}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
 }
-const db = openDatabase(process.env.WAKEUP_DB?.trim() || './data/wakeup.sqlite');
-try {
-  process.exitCode = runAdmin(args, { db, now: createSystemClock().now(), out: (line) => console.log(line) });
-} finally {
-  db.close();
-}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exitCode = 1;
+  },
+);

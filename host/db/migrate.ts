@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
+import { listAssets, readAssetText } from '../assets.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
@@ -17,10 +18,12 @@ export interface Migration {
  * feature branch, so a branch may hold a later number before an earlier one has landed: a
  * gap is allowed, but a version at or below one already applied is never run (migrate()).
  */
-export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
+export function loadMigrations(dir?: string): Migration[] {
+  // The server's own migrations come through host/assets.ts (files, or the single-file build's assets).
+  const names = dir === undefined ? listAssets('migrations', MIGRATIONS_DIR) : readdirSync(dir);
+  const read = (name: string) =>
+    dir === undefined ? readAssetText(`migrations/${name}`, MIGRATIONS_DIR + name) : readFileSync(dir + name, 'utf8');
+  const files = names.filter((f) => f.endsWith('.sql')).sort();
   let previous = 0;
   return files.map((name) => {
     const m = NAME.exec(name);
@@ -28,7 +31,7 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
     const version = Number(m[1]);
     if (version <= previous) throw new Error(`migrations: version ${version} appears twice (${name})`);
     previous = version;
-    return { version, name, sql: readFileSync(dir + name, 'utf8') };
+    return { version, name, sql: read(name) };
   });
 }
 

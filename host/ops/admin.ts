@@ -22,6 +22,7 @@ import type { EpochMs } from '../../engine/index.js';
 import { listAccounts } from '../db/account-list.js';
 import { findAccountByEmail } from '../db/accounts.js';
 import { isoInstant } from '../instant.js';
+import { sqliteOptions } from '../assets.js';
 import { callsPlacedToday, usageOut } from '../usage/usage.js';
 
 /** A refusal to print: the command changed nothing. */
@@ -36,7 +37,7 @@ const PAGES_PER_STEP = 1_000_000_000;
 export async function backupDatabase(source: string, dest: string): Promise<{ pages: number; bytes: number }> {
   if (!existsSync(source)) throw new AdminError(`${source}: no database there (WAKEUP_DB)`);
   if (existsSync(dest)) throw new AdminError(`${dest} exists: choose a new file name (a backup never overwrites)`);
-  const db = new Sqlite(source, { fileMustExist: true });
+  const db = new Sqlite(source, { ...sqliteOptions(), fileMustExist: true });
   let pages = 0;
   try {
     db.pragma('busy_timeout = 5000');
@@ -47,7 +48,7 @@ export async function backupDatabase(source: string, dest: string): Promise<{ pa
   }
   const problems = checkIntegrity(dest);
   if (problems.length > 0) throw new AdminError(`backup written to ${dest} but it fails integrity_check: ${problems.join('; ')}`);
-  const copy = new Sqlite(dest, { readonly: true });
+  const copy = new Sqlite(dest, { ...sqliteOptions(), readonly: true });
   const bytes = (copy.pragma('page_count', { simple: true }) as number) * (copy.pragma('page_size', { simple: true }) as number);
   copy.close();
   return { pages, bytes };
@@ -62,13 +63,13 @@ export async function restoreDatabase(backup: string, target: string, now: Epoch
   if (!existsSync(backup)) throw new AdminError(`${backup}: no such file`);
   const problems = checkIntegrity(backup);
   if (problems.length > 0) throw new AdminError(`${backup} fails integrity_check: ${problems.join('; ')}; nothing restored`);
-  const src = new Sqlite(backup, { readonly: true, fileMustExist: true });
+  const src = new Sqlite(backup, { ...sqliteOptions(), readonly: true, fileMustExist: true });
   try {
     const isWakeup = src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
     if (!isWakeup) throw new AdminError(`${backup} is not a Wake-Up database (no accounts table); nothing restored`);
     let saved: string | null = null;
     if (existsSync(target)) {
-      const current = new Sqlite(target, { fileMustExist: true });
+      const current = new Sqlite(target, { ...sqliteOptions(), fileMustExist: true });
       try {
         current.pragma('busy_timeout = 0');
         let mode: unknown;
@@ -89,7 +90,7 @@ export async function restoreDatabase(backup: string, target: string, now: Epoch
     }
     await src.backup(target, { progress: () => PAGES_PER_STEP });
     // Back to the server's journal mode, so the next start finds it as it left it.
-    const restored = new Sqlite(target);
+    const restored = new Sqlite(target, sqliteOptions());
     restored.pragma('journal_mode = WAL');
     restored.close();
     return { saved };
@@ -100,7 +101,7 @@ export async function restoreDatabase(backup: string, target: string, now: Epoch
 
 /** `PRAGMA integrity_check` of a file: empty when it is sound. */
 export function checkIntegrity(file: string): string[] {
-  const db = new Sqlite(file, { readonly: true, fileMustExist: true });
+  const db = new Sqlite(file, { ...sqliteOptions(), readonly: true, fileMustExist: true });
   try {
     const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
     return rows.map((r) => r.integrity_check).filter((r) => r !== 'ok');

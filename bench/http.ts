@@ -38,7 +38,7 @@ function start(cmd: string[], env: Record<string, string>, pattern: RegExp): Pro
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, cmd, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       out += String(c);
       const m = pattern.exec(out);
       if (m) resolve({ child, url: m[1]! });
@@ -47,11 +47,11 @@ function start(cmd: string[], env: Record<string, string>, pattern: RegExp): Pro
   });
 }
 
-async function json(url: string, init: RequestInit = {}): Promise<any> {
+async function json<T = Record<string, unknown>>(url: string, init: RequestInit = {}): Promise<T> {
   const r = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
   const text = await r.text();
   if (!r.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
+  return (text ? JSON.parse(text) : null) as T;
 }
 
 interface Row {
@@ -93,16 +93,17 @@ const service = await start(
 const api = `${service.url}/api/v1`;
 const email = 'bench@example.com';
 await json(`${api}/auth/email/start`, { method: 'POST', body: JSON.stringify({ email }) });
-const code = (await json(`${service.url}/dev/outbox?to=${email}`)).items[0].code as string;
-const { session_token: token } = await json(`${api}/auth/email/verify`, {
+type Outbox = { items: Array<{ code: string }> };
+const code = (await json<Outbox>(`${service.url}/dev/outbox?to=${email}`)).items[0]!.code;
+const { session_token: token } = await json<{ session_token: string }>(`${api}/auth/email/verify`, {
   method: 'POST',
   body: JSON.stringify({ email, code, client: 'app' }),
 });
 const auth = { authorization: `Bearer ${token}` };
 await json(`${api}/me`, { method: 'PATCH', headers: auth, body: JSON.stringify({ home_timezone: 'Europe/Paris' }) });
 const e164 = '+12015550123';
-const phone = await json(`${api}/phone-numbers`, { method: 'POST', headers: auth, body: JSON.stringify({ e164 }) });
-const pcode = (await json(`${service.url}/dev/outbox?to=${encodeURIComponent(e164)}&channel=sms`)).items[0].code as string;
+const phone = await json<{ id: string }>(`${api}/phone-numbers`, { method: 'POST', headers: auth, body: JSON.stringify({ e164 }) });
+const pcode = (await json<Outbox>(`${service.url}/dev/outbox?to=${encodeURIComponent(e164)}&channel=sms`)).items[0]!.code;
 await json(`${api}/phone-numbers/${phone.id}/verify/check`, { method: 'POST', headers: auth, body: JSON.stringify({ code: pcode }) });
 const me = await json(`${api}/me`, { headers: auth });
 const bare = await start(['--import', 'tsx', 'bench/http-bare.ts'], { BARE_BODY: JSON.stringify(me) }, /LISTENING (\S+)/);

@@ -63,8 +63,8 @@ export function createLogger(config: Pick<HostConfig, 'logLevel' | 'logPretty'>,
       pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname,service' }),
     );
   }
-  // Asynchronous JSON lines: a request never waits on a write to stdout, and the lines written
-  // while one write is in flight go out together. pino flushes what is left synchronously at
-  // process exit (process.exit included), so the last lines before exit are kept.
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  // Synchronous on purpose: a line is written before the response it describes goes out, so a
+  // crash (SIGKILL, OOM) never loses what happened just before it. Asynchronous writes were
+  // measured (README, HTTP path): a few per cent on GET /me, not worth losing those lines.
+  return pino(options, pino.destination({ dest: 1, sync: true }));
 }

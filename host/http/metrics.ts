@@ -8,6 +8,7 @@
 import type { Middleware } from 'koa';
 import type { AppServices } from '../services.js';
 import type { AppState } from './context.js';
+import { startStopwatch } from '../adapters/clock/system-clock.js';
 
 const PAGES = new Set(['/livez', '/healthz', '/readyz', '/metrics']);
 
@@ -22,12 +23,11 @@ function group(path: string, status: number): string {
 /** Creates the middleware. */
 export function requestMetrics(services: AppServices): Middleware<AppState> {
   return async (ctx, next) => {
-    const started = process.hrtime.bigint();
+    const elapsed = startStopwatch();
     try {
       await next();
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      services.metrics.observeRequest(ctx.state.operationId ?? group(ctx.path, ctx.status), ctx.status, seconds);
+      services.metrics.observeRequest(ctx.state.operationId ?? group(ctx.path, ctx.status), ctx.status, elapsed() / 1000);
     }
   };
 }

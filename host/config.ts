@@ -42,8 +42,13 @@ export interface HostConfig {
   readonly clock: 'system' | 'virtual';
   /** Start instant of a virtual clock (epoch ms), or null for the real now (env WAKEUP_CLOCK_START). */
   readonly clockStart: number | null;
-  /** Rate limits key on the first X-Forwarded-For address. @default false (env WAKEUP_TRUST_PROXY) */
-  readonly trustProxy: boolean;
+  /**
+   * Proxy hops trusted in front of the server: 0 means the socket address is the client's;
+   * N >= 1 takes the Nth address from the right of X-Forwarded-For (1: the address the
+   * nearest proxy saw), so that entries a client writes further left change nothing.
+   * @default 0 (env WAKEUP_TRUST_PROXY)
+   */
+  readonly trustProxy: number;
   /** Calls placed per account per UTC day. @default 20 (env WAKEUP_DAILY_CAP) */
   readonly dailyCap: number;
   /** General limit: requests per account per 60 s. @default 120 (env WAKEUP_RATE_LIMIT_ACCOUNT) */
@@ -96,7 +101,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'WAKEUP_TRUST_PROXY',
     default: '0',
     meaning:
-      '`1`: behind your own proxy: client IP is the first `X-Forwarded-For` address (rate limits) and `X-Forwarded-Proto: https` makes cookies Secure.',
+      '`N` (1 or more): N proxies of your own in front: the client IP is the Nth address from the right of `X-Forwarded-For` (`1`: the address the nearest proxy saw; entries a client writes further left change nothing) for rate limits, and `X-Forwarded-Proto: https` makes cookies Secure. `0`: the socket address.',
   },
   { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
   { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
@@ -180,7 +185,7 @@ export function loadConfig(env: Env): HostConfig {
     devByDefault: devRaw === undefined,
     clock: clockRaw,
     clockStart,
-    trustProxy: flag(env, 'WAKEUP_TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     dailyCap: integer(env, 'WAKEUP_DAILY_CAP', 20, 0, 100_000),
     rateLimitAccount: integer(env, 'WAKEUP_RATE_LIMIT_ACCOUNT', 120, 1, 1_000_000),
     rateLimitIp: integer(env, 'WAKEUP_RATE_LIMIT_IP', 300, 1, 1_000_000),
@@ -211,6 +216,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (v === '1' || v === 'true') return true;
   if (v === '0' || v === 'false') return false;
   throw new ConfigError(`${name}=${v}: expected 1 or 0`);
+}
+
+/** WAKEUP_TRUST_PROXY: a hop count; `true`/`false` are read as 1/0 for older configs. */
+function trustProxy(env: Env): number {
+  const v = value(env, 'WAKEUP_TRUST_PROXY');
+  if (v === 'true') return 1;
+  if (v === 'false') return 0;
+  return integer(env, 'WAKEUP_TRUST_PROXY', 0, 0, 32);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

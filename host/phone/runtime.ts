@@ -13,6 +13,7 @@ import { createTwilioTexts } from '../adapters/twilio/messaging.js';
 import { createTwilioTelephony } from '../adapters/twilio/telephony.js';
 import { createTwilioWebhooks, type InboundText, type TwilioWebhooks } from '../adapters/twilio/webhooks.js';
 import { blockNumber } from '../db/phone-numbers.js';
+import { hasProviderCall } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import type { PhoneConfig } from './config.js';
 import { guardTexts } from './guard.js';
@@ -76,6 +77,8 @@ export function createPhoneRuntime(
       publicUrl: options.siteUrl,
       text: text(),
       warn: (message, detail) => logger.warn(detail ?? {}, message),
+      // A provider call some attempt already owns is never adopted by another.
+      isKnownCall: (callSid) => hasProviderCall(db, callSid),
     });
     telephony = twilioTelephony;
   } else {
@@ -99,6 +102,7 @@ export function createPhoneRuntime(
           client,
           from: twilio.smsFrom,
           publicUrl: options.siteUrl,
+          clock,
           // The carrier says the recipient opted out: record it as the STOP it was.
           onOptedOut: (e164) => blockNumber(db, e164, 'stop', 'provider', clock.now(), 'provider error 21610'),
         })

@@ -75,8 +75,20 @@ export interface FakeTwilio {
   listCallRequests: number;
   /** Accept this many create-call requests but drop each connection instead of answering. */
   dropCreateResponses: number;
-  /** Sends a signed inbound-text webhook to `webhookUrl`; resolves with the HTTP status. */
-  inboundText(webhookUrl: string, from: string, to: string, body: string, options?: { signature?: string | null }): Promise<number>;
+  /**
+   * Sends a signed inbound-text webhook to `webhookUrl`; resolves with the HTTP status. With
+   * `messageSid` of an earlier inbound text, the same signed request goes again (a replay);
+   * GET /Messages/{sid}.json answers each inbound text's `date_created`.
+   */
+  inboundText(
+    webhookUrl: string,
+    from: string,
+    to: string,
+    body: string,
+    options?: { signature?: string | null; messageSid?: string },
+  ): Promise<number>;
+  /** The MessageSid of the latest inbound text sent. */
+  lastInboundSid: string | null;
   close(): Promise<void>;
 }
 
@@ -139,6 +151,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const optedOut = new Set<string>();
   let createCallRequests = 0;
   let listCallRequests = 0;
+  const inbound = new Map<string, number>();
+  let lastInboundSid: string | null = null;
   let dropCreateResponses = 0;
 
   /** POSTs a signed webhook; returns the response text ('' on failure). */
@@ -345,6 +359,13 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       return send(200, { sid: call.sid, status: call.status });
     }
 
+    const message = /^\/Messages\/([^/]+)\.json$/.exec(path);
+    if (req.method === 'GET' && message) {
+      const createdAt = inbound.get(message[1]!);
+      if (createdAt === undefined) return send(404, { code: 20404, message: 'not found', status: 404 });
+      return send(200, { sid: message[1], direction: 'inbound', date_created: rfc2822(createdAt) });
+    }
+
     if (req.method === 'POST' && path === '/Messages.json') {
       const to = form.get('To') ?? '';
       if (!/^\+[1-9]\d{6,14}$/.test(to))
@@ -393,10 +414,16 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     setPhone(e164, phone) {
       phones.set(e164, { phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds }, next: 0 });
     },
+    get lastInboundSid() {
+      return lastInboundSid;
+    },
     async inboundText(webhookUrl, from, to, body, opts) {
+      const sid = opts?.messageSid ?? `SM${randomUUID().replaceAll('-', '')}`;
+      if (!inbound.has(sid)) inbound.set(sid, clock.now());
+      lastInboundSid = sid;
       const params = {
         AccountSid: accountSid,
-        MessageSid: `SM${randomUUID().replaceAll('-', '')}`,
+        MessageSid: sid,
         From: from,
         To: to,
         Body: body,

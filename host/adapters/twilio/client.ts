@@ -57,6 +57,8 @@ export interface TwilioClient {
   createCall(params: FormInit, idempotencyKey: string): Promise<TwilioResponse<TwilioResource>>;
   /** POST /Calls/{sid}.json: `Status=canceled|completed` or `Twiml=...` on a live call. */
   updateCall(callSid: string, params: FormInit): Promise<TwilioResponse<TwilioResource>>;
+  /** GET /Messages/{sid}.json: one message (inbound or outbound) with its `date_created`. */
+  getMessage(messageSid: string): Promise<TwilioResponse<{ sid: string; date_created: string }>>;
   /** POST /Messages.json. */
   createMessage(params: FormInit, idempotencyKey?: string): Promise<TwilioResponse<TwilioResource>>;
 }
@@ -116,6 +118,7 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
   }
 
   return {
+    getMessage: (sid) => get(`/Messages/${encodeURIComponent(sid)}.json`, {}),
     listCalls: (filter) => get('/Calls.json', { To: filter.to, From: filter.from, PageSize: String(filter.pageSize) }),
     createCall: (params, key) => post('/Calls.json', params, key),
     updateCall: (sid, params) => post(`/Calls/${encodeURIComponent(sid)}.json`, params),

@@ -26,6 +26,9 @@
  * Events for one call are handled one at a time, in arrival order; a duplicate or a
  * late event (a ringing after the answer, anything after the end) is dropped, so the
  * handler sees each event at most once per call, ending with exactly one `call.ended`.
+ * With an {@link EventLog} (the database) this holds across restarts too: each event is
+ * recorded under `call:<CallSid>:<ringing|answered|digits|ended>` once handled, and a
+ * replay (a provider retry, or a captured signed request sent again) finds it there.
  *
  * `hangUp` during a webhook of the same call (the engine reacting to a digit) is answered
  * in that webhook's TwiML; otherwise it updates the live call over REST (cancel while
@@ -65,10 +68,18 @@ export interface TwilioTelephonyOptions {
   holdSeconds?: number;
   /** Optional diagnostics sink (e.g. a pino logger's warn). */
   warn?: (message: string, detail?: Record<string, unknown>) => void;
+  /** Durable record of the events handled (deduplication across restarts); memory only without it. */
+  events?: EventLog;
   /** Whether a provider call id is already recorded for some attempt (the database). */
   isKnownCall?: (callSid: string) => boolean;
   /** How far back the call list is searched for a call to adopt. @defaultValue 1800000 (30 minutes) */
   lookupWindowMs?: number;
+}
+
+/** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
+export interface EventLog {
+  seen(key: string): boolean;
+  record(key: string): void;
 }
 
 /** The adapter: the Telephony port plus the call webhooks it serves. */
@@ -146,6 +157,16 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   const byNumber = new Map<string, Promise<unknown>>();
   const lookupWindowMs = options.lookupWindowMs ?? 30 * 60_000;
   const isKnownCall = options.isKnownCall ?? (() => false);
+  const log = options.events;
+
+  /** Hands `event` to the handler unless the log has it; records it once handled. */
+  const once = async (s: CallState, event: TelephonyEvent, inWebhook = false) => {
+    const key = `call:${s.sid}:${event.type.slice('call.'.length)}`;
+    if (log?.seen(key)) return;
+    if (inWebhook) await emitInWebhook(s, event);
+    else await handler(event);
+    log?.record(key);
+  };
   let handler: TelephonyEventHandler = () => undefined;
 
   const url = (path: string, query: Record<string, string>) => `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}`;
@@ -212,7 +233,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     const by = answeredBy.startsWith('machine') || answeredBy === 'fax' ? 'machine' : 'person';
     if (s.stage === 'placed' || s.stage === 'ringing') {
       s.stage = 'answered';
-      await emitInWebhook(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by });
+      await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
     }
     if (s.pendingHangup || s.stage === 'ended') {
       const say = s.pendingHangup?.say;
@@ -243,7 +264,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     const digits = (params.Digits ?? '').trim();
     if (digits && s.stage === 'answered' && !s.digitsSeen) {
       s.digitsSeen = true;
-      await emitInWebhook(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits });
+      await once(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits }, true);
     }
     if (s.pendingHangup) {
       const say = s.pendingHangup.say;
@@ -259,7 +280,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     if (status === 'ringing') {
       if (s.stage === 'placed') {
         s.stage = 'ringing';
-        await handler({ type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+        await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
       }
     } else if (END_REASONS[status] && s.stage !== 'ended') {
       const answered = s.stage === 'answered';
@@ -275,7 +296,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         durationSeconds: answered && Number.isFinite(duration) ? duration : null,
         ...(status === 'failed' && params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
       };
-      await handler(event);
+      await once(s, event);
     }
     return { status: 204, contentType: 'text/plain', body: '' };
   }
@@ -317,11 +338,11 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       serial(s, async () => {
         if (s.stage === 'placed' && (status === 'ringing' || status === 'in-progress')) {
           s.stage = 'ringing';
-          await handler({ type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+          await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
         } else if (END_REASONS[status] && s.stage !== 'ended') {
           s.stage = 'ended';
           s.endedAt = clock.now();
-          await handler({
+          await once(s, {
             type: 'call.ended',
             callId: s.sid,
             idempotencyKey: s.key,

@@ -55,6 +55,10 @@ export interface HostConfig {
   readonly rateLimitAccount: number;
   /** General limit: requests per client IP per 60 s. @default 300 (env WAKEUP_RATE_LIMIT_IP) */
   readonly rateLimitIp: number;
+  /** Sign-in code emails per client address per hour. @default 20 (env WAKEUP_SIGN_IN_CODES_PER_CLIENT) */
+  readonly signInCodesPerClient: number;
+  /** Sign-in code checks per client address per minute. @default 30 (env WAKEUP_SIGN_IN_CHECKS_PER_CLIENT) */
+  readonly signInChecksPerClient: number;
   /** @default 'info' (env WAKEUP_LOG_LEVEL) */
   readonly logLevel: LogLevel;
   /** Human-readable logs; default: when stdout is a terminal (env WAKEUP_LOG_PRETTY). */
@@ -106,6 +110,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
   { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
   { name: 'WAKEUP_RATE_LIMIT_IP', default: '300', meaning: 'General limit: API requests per client IP per 60 s.' },
+  {
+    name: 'WAKEUP_SIGN_IN_CODES_PER_CLIENT',
+    default: '20',
+    meaning: 'Sign-in code emails per client IP per hour, whatever the addresses (on top of 5 per address).',
+  },
+  { name: 'WAKEUP_SIGN_IN_CHECKS_PER_CLIENT', default: '30', meaning: 'Sign-in code checks per client IP per minute.' },
   { name: 'WAKEUP_LOG_LEVEL', default: 'info', meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   {
     name: 'WAKEUP_LOG_PRETTY',
@@ -189,6 +199,8 @@ export function loadConfig(env: Env): HostConfig {
     dailyCap: integer(env, 'WAKEUP_DAILY_CAP', 20, 0, 100_000),
     rateLimitAccount: integer(env, 'WAKEUP_RATE_LIMIT_ACCOUNT', 120, 1, 1_000_000),
     rateLimitIp: integer(env, 'WAKEUP_RATE_LIMIT_IP', 300, 1, 1_000_000),
+    signInCodesPerClient: integer(env, 'WAKEUP_SIGN_IN_CODES_PER_CLIENT', 20, 1, 1_000_000),
+    signInChecksPerClient: integer(env, 'WAKEUP_SIGN_IN_CHECKS_PER_CLIENT', 30, 1, 1_000_000),
     logLevel,
     logPretty: prettyRaw === undefined ? null : flag(env, 'WAKEUP_LOG_PRETTY', false),
     siteUrl,

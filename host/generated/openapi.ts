@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Email a sign-in code
-         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address (429 rate_limited with Retry-After). Public.
+         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address, and 20 an hour for one client IP across addresses (429 rate_limited with Retry-After). Public.
          */
         post: operations["startEmailSignIn"];
         delete?: never;
@@ -2957,7 +2957,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, or the general limit). */
+            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, 20 per client IP, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2992,7 +2992,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited. */
+            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited (30 checks a minute per client IP, 4 at once, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

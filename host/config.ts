@@ -11,6 +11,7 @@
  */
 
 import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/config.js';
+import { BILLING_ENV_VARS, loadBillingConfig, type BillingConfig } from './billing/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './account/config.js';
 
@@ -76,6 +77,8 @@ export interface HostConfig {
   readonly shutdownGraceSeconds: number;
   /** Telephony and text providers, caller ids, service name (host/phone/config.ts). */
   readonly phone: PhoneConfig;
+  /** Plans, payment provider, web checkout, in-app purchases (host/billing/config.ts). */
+  readonly billing: BillingConfig;
   /** Daily caps of the public demo (host/demo/config.ts). */
   readonly demo: DemoConfig;
   /** Identity provider for POST /me/idp-authorization; null when none (host/account/config.ts). */
@@ -130,6 +133,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
   { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
   ...PHONE_ENV_VARS,
+  ...BILLING_ENV_VARS,
   ...DEMO_ENV_VARS,
   ...IDP_ENV_VARS,
 ];
@@ -207,6 +211,7 @@ export function loadConfig(env: Env): HostConfig {
     maxBodyBytes: integer(env, 'WAKEUP_MAX_BODY_BYTES', 1_048_576, 1024, 10 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'WAKEUP_SHUTDOWN_GRACE_SECONDS', 10, 0, 600),
     phone: loadPhoneConfig(env, (message) => new ConfigError(message)),
+    billing: loadBillingConfig(env, dev, (message) => new ConfigError(message)),
     demo: loadDemoConfig(env, (message) => new ConfigError(message)),
     idp: loadIdpConfig(env, (message) => new ConfigError(message)),
   });

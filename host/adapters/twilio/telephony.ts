@@ -117,7 +117,7 @@ const END_REASONS: Record<string, CallEndReason> = {
   busy: 'busy',
   'no-answer': 'no_answer',
   failed: 'failed',
-  canceled: 'canceled',
+  canceled: 'cancelled',
 };
 
 /** Ended calls are remembered this long to drop the provider's late retries. */

@@ -64,15 +64,24 @@ module.exports = {
       name: 'engine-no-io',
       comment: 'The engine does no I/O: time, storage and providers come in through engine/ports.ts.',
       severity: 'error',
-      from: { path: '^engine/', pathNot: '^engine/testing/' },
+      from: { path: '^engine/', pathNot: '^engine/(testing|sqlite)/' },
       to: { dependencyTypes: ['core'], path: `^(node:)?(${NODE_IO.join('|')})(/|$)` },
     },
     {
       name: 'engine-no-io-packages',
-      comment: 'Nor database drivers, servers or loggers from npm: those are host adapters.',
+      comment:
+        'Nor database drivers, servers or loggers from npm: those are adapters. engine/sqlite is one: the SQLite ' +
+        'store shipped as its own entry of the engine package (better-sqlite3, a checkpoint worker thread).',
       severity: 'error',
-      from: { path: '^engine/' },
+      from: { path: '^engine/', pathNot: '^engine/sqlite/' },
       to: { path: '(^|/)node_modules/(better-sqlite3|pg|ioredis|bullmq|koa|@koa|pino|undici|ws)/' },
+    },
+    {
+      name: 'engine-core-not-to-adapters',
+      comment: 'The engine itself never reaches its SQLite adapter (engine/sqlite): an embedder chooses the store.',
+      severity: 'error',
+      from: { path: '^engine/', pathNot: '^engine/(sqlite|testing)/' },
+      to: { path: '^engine/sqlite/' },
     },
     {
       name: 'domain-not-to-http',

@@ -14,10 +14,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, DEFAULT_RETRY_POLICY, type OccurrenceRecord, type Store, type StoreTx, type Telephony } from '../engine/index.js';
+import { createRuntime, DEFAULT_RETRY_POLICY, type OccurrenceRecord, type Store, type Telephony } from '../engine/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { openDatabase } from '../host/db/open.js';
-import { createSqliteStore } from '../host/db/sqlite-store.js';
+import { createSqliteStore } from '../engine/sqlite/index.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
 const n = Number(args().get('n') ?? 100_000);
@@ -39,21 +39,15 @@ let firstCommit = Infinity;
 let lastCommit = 0;
 const slowest = { ms: 0, rows: 0, at: 0 };
 const store: Store = {
-  transact<T>(fn: (tx: StoreTx) => T): T {
+  ...inner,
+  async commit(changes) {
     const dues: number[] = [];
+    for (const w of changes.attempts) if (w.expectedVersion === null) dues.push(w.record.dueAt);
     const ts = performance.now();
-    const result = inner.transact((tx) =>
-      fn({
-        ...tx,
-        insertAttempt: (a) => {
-          tx.insertAttempt(a);
-          dues.push(a.dueAt);
-        },
-      }),
-    );
+    const result = await inner.commit(changes);
     const took = performance.now() - ts;
     if (took > slowest.ms) Object.assign(slowest, { ms: took, rows: dues.length, at: Date.now() });
-    if (dues.length > 0) {
+    if (result.ok && dues.length > 0) {
       const t = Date.now();
       firstCommit = Math.min(firstCommit, t);
       lastCommit = t;
@@ -104,15 +98,19 @@ function pendingRow(id: string, at: number, now: number): OccurrenceRecord {
     finishedAt: null,
     createdAt: now,
     updatedAt: now,
+    version: 1,
+    localDate: null,
+    tzdataVersion: null,
   };
 }
 
 // Setup (not measured): N pending rows, then move them all to one second a few seconds ahead.
 const far = Date.now() + 86_400_000;
 for (let i = 0; i < n; i += 10_000) {
-  inner.transact((tx) => {
-    for (let j = i; j < Math.min(n, i + 10_000); j++) tx.insertOccurrence(pendingRow(ids.uuid(), far + (j % 1000), Date.now()));
-  });
+  const rows = [];
+  for (let j = i; j < Math.min(n, i + 10_000); j++)
+    rows.push({ record: pendingRow(ids.uuid(), far + (j % 1000), Date.now()), expectedVersion: null });
+  await inner.commit({ occurrences: rows, attempts: [], series: [] });
 }
 (globalThis as { gc?: () => void }).gc?.();
 
@@ -123,9 +121,10 @@ const runtime = createRuntime({ clock, ids, store, telephony });
   const ops = 2000;
   const t0 = performance.now();
   const made = [];
-  for (let i = 0; i < ops; i++) made.push(runtime.schedule({ accountId: 'x', to: '+14155550100', scheduledAt: far + 3_600_000 + i }).id);
+  for (let i = 0; i < ops; i++)
+    made.push((await runtime.schedule({ accountId: 'x', to: '+14155550100', scheduledAt: far + 3_600_000 + i })).id);
   const t1 = performance.now();
-  for (const id of made) runtime.cancel(id);
+  for (const id of made) await runtime.cancel(id);
   const t2 = performance.now();
   printResult({
     system: 'engine',
@@ -144,11 +143,11 @@ const runtime = createRuntime({ clock, ids, store, telephony });
 }
 const lead = 1500 + Math.ceil(n / 400);
 const due = Date.now() + lead;
-inner.transact(() => {
+db.transaction(() => {
   db.prepare(
     `UPDATE occurrences SET scheduled_at = ? + (scheduled_at - ?), next_due_at = ? + (next_due_at - ?), series_base = ? + (series_base - ?) WHERE status = 'pending' AND next_due_at >= ? AND next_due_at < ?`,
   ).run(due, far, due, far, due, far, far, far + 1000);
-});
+})();
 (globalThis as { gc?: () => void }).gc?.();
 const w = watch();
 const dbg = process.env.BENCH_DEBUG

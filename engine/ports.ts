@@ -13,9 +13,10 @@
  *
  * @module
  */
+import type { EpochMs } from './time/epoch.js';
+import type { Recurrence } from './time/recurrence.js';
 
-/** Milliseconds since 1970-01-01T00:00:00Z. */
-export type EpochMs = number;
+export type { EpochMs };
 
 /** A timer armed on a {@link Clock}; `cancel()` is idempotent. */
 export interface TimerHandle {
@@ -60,7 +61,7 @@ export type CallEndReason =
   | 'no_answer' // rang out or hit the ring timeout
   | 'busy'
   | 'failed' // the provider could not connect the call
-  | 'canceled'; // hung up by us before it was answered
+  | 'cancelled'; // hung up by us before it was answered
 
 /** What the call says. The provider speaks it and gathers one keypad digit where asked. */
 export type CallScript =
@@ -227,7 +228,7 @@ export type AttemptKind = 'first' | 'retry' | 'snooze' | 'test' | 'demo';
  * `requested` (intent stored, provider being asked or accepted and not yet ringing),
  * `ringing`, `answered`; then terminal: `confirmed` (1), `snoozed` (2), `stopped` (9),
  * `no_input` (answered, no valid key), `voicemail` (a machine answered), `no_answer`,
- * `busy`, `failed` (provider refused or failed), `canceled` (hung up by us, e.g. cancel).
+ * `busy`, `failed` (provider refused or failed), `cancelled` (hung up by us, e.g. cancel).
  */
 export type AttemptStatus =
   | 'scheduled'
@@ -242,7 +243,7 @@ export type AttemptStatus =
   | 'no_answer'
   | 'busy'
   | 'failed'
-  | 'canceled';
+  | 'cancelled';
 
 /**
  * Retry policy of one occurrence, copied from its schedule (or the account default) when
@@ -325,6 +326,16 @@ export interface OccurrenceRecord {
   finishedAt: EpochMs | null;
   createdAt: EpochMs;
   updatedAt: EpochMs;
+  /** Optimistic concurrency (see {@link Store.commit}); 1 when inserted. */
+  version: number;
+  /** The local date (`YYYY-MM-DD`, in `timezone`) a series' rule produced this occurrence for; null without a wall time. */
+  localDate: string | null;
+  /**
+   * The zone rules' version (tzdata release) `scheduledAt` was resolved under, for an
+   * occurrence derived from a wall time; null otherwise (an instant, or no series). When the
+   * rules change, pending occurrences of another version are resolved again.
+   */
+  tzdataVersion: string | null;
 }
 
 /**
@@ -367,7 +378,52 @@ export interface AttemptRecord {
   /** The script, stored for standalone calls only (occurrence attempts rebuild it from the occurrence). */
   script: CallScript | null;
   updatedAt: EpochMs;
+  /** Optimistic concurrency (see {@link Store.commit}); 1 when inserted. */
+  version: number;
 }
+
+// ---------------------------------------------------------------------------------------
+// Series: a schedule's rule as an engine record.
+// ---------------------------------------------------------------------------------------
+
+/** `active`: has (or will get) its next occurrence; `completed`: the rule has no call left; `disabled`: turned off. */
+export type SeriesStatus = 'active' | 'completed' | 'disabled';
+
+/**
+ * A series: the rule of a schedule (one-off at a wall time, in N minutes, weekly on days at a
+ * wall time in an IANA zone, with start and end dates, pause-until and skip dates) and the
+ * per-call fields every occurrence copies. The engine keeps exactly one unfinished occurrence
+ * per active, enabled series (`nextOccurrenceId`) and creates the following one in the unit
+ * of work that finishes, cancels or skips it.
+ */
+export interface SeriesRecord {
+  id: string;
+  accountId: string;
+  phoneNumberId: string | null;
+  /** Number to call, E.164. */
+  to: string;
+  label: string | null;
+  message: string | null;
+  greetingName: string | null;
+  voice: string | null;
+  rule: Recurrence;
+  policy: RetryPolicy;
+  smsFallback: boolean;
+  backupAlarm: boolean;
+  /** False: no further call is made (the pending occurrence is cancelled). */
+  enabled: boolean;
+  status: SeriesStatus;
+  /** The series' current occurrence (unfinished while the series is active), or null. */
+  nextOccurrenceId: string | null;
+  /** Optimistic concurrency (see {@link Store.commit}). */
+  version: number;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+// ---------------------------------------------------------------------------------------
+// The Store port.
+// ---------------------------------------------------------------------------------------
 
 /** A reference to something the timer wheel must wake up for. */
 export interface DueRef {
@@ -377,65 +433,129 @@ export interface DueRef {
   at: EpochMs;
 }
 
-/** Keyset cursor for {@link StoreTx.listDue}: strictly after (at, kind, id). */
+/** Keyset cursor for {@link Store.listDue}: strictly after (at, kind, id). */
 export interface DueCursor {
   at: EpochMs;
   kind: 'occurrence' | 'attempt';
   id: string;
 }
 
+/** What {@link Store.listDue} returns. */
+export interface DueQuery {
+  /** Everything due at or before this instant. */
+  until: EpochMs;
+  /** At most this many rows. */
+  limit: number;
+  /** Strictly after this key. */
+  after?: DueCursor;
+  /**
+   * Claim the rows for one process until `until` (a store shared by several processes:
+   * `SELECT … FOR UPDATE SKIP LOCKED`, then set the lease and bump each row's `version`, so
+   * rows leased by another live process are skipped and a process that wakes from a pause
+   * after its lease expired finds its commit refused: the version is the fencing value).
+   * A store used by one process may ignore it.
+   */
+  lease?: { owner: string; until: EpochMs };
+}
+
+/** Which rows a unit of work needs (see {@link Store.load} for what comes with them). */
+export interface LoadKeys {
+  occurrences?: readonly string[];
+  attempts?: readonly string[];
+  series?: readonly string[];
+}
+
+/** Rows loaded for one unit of work; absent ids are simply missing. */
+export interface Snapshot {
+  occurrences: OccurrenceRecord[];
+  attempts: AttemptRecord[];
+  series: SeriesRecord[];
+}
+
+/** One row to write: `expectedVersion` null inserts, a number updates the row read at that version. */
+export interface RowWrite<R> {
+  /** The row as it must be stored, `version` included (the engine sets it to expectedVersion + 1, or 1). */
+  record: R;
+  expectedVersion: number | null;
+}
+
+/** Everything one unit of work writes, committed all together or not at all. */
+export interface ChangeSet {
+  occurrences: RowWrite<OccurrenceRecord>[];
+  attempts: RowWrite<AttemptRecord>[];
+  series: RowWrite<SeriesRecord>[];
+}
+
+/** Names a row in a conflict. */
+export interface RowRef {
+  kind: 'occurrence' | 'attempt' | 'series';
+  id: string;
+}
+
+/** The store's answer to {@link Store.commit}. */
+export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
+
 /**
- * The operations available inside one unit of work. Synchronous on purpose: better-sqlite3
- * cannot await inside a transaction, and the engine never calls a provider inside one.
+ * Store: durable state of series, occurrences and attempts, shaped for a networked database.
+ *
+ * A unit of work of the runtime makes a bounded number of round trips whatever the number of
+ * rows it handles: one `load` of every row it needs, one `commit` of every row it changed
+ * (a dispatch batch of 512 occurrences is one load and one commit). Nothing is held open
+ * between the two: concurrency is optimistic. Every record carries a `version`; a commit
+ * writes a row only if its stored version still equals the version the unit read, and
+ * otherwise refuses the WHOLE commit, naming the conflicting rows; the runtime reloads and
+ * retries. The same check is the fencing of leased claims ({@link DueQuery.lease}), so
+ * several processes may share one store, and a provider's webhook may be applied by any of
+ * them (it loads the attempt by its id, which is also the idempotency key).
+ *
+ * Promises:
+ * - `load(keys)`: the named rows plus, in the same read: for each occurrence its live attempt
+ *   (`liveAttemptId`) and its series (`scheduleId`); for each attempt its occurrence (with
+ *   that occurrence's live attempt and series); for each series its `nextOccurrenceId`
+ *   occurrence (with its live attempt). One consistent read; unknown ids are left out.
+ * - `commit(changes)`: atomic and all-or-nothing. An insert (`expectedVersion` null) whose id
+ *   exists, or an update whose row is missing or at another version, is a conflict: nothing is
+ *   written and the conflicting rows are named. Other failures reject the promise.
+ * - Records read back equal records written (every field, arrays included); the store never
+ *   hands out an object through which a caller could change stored state, nor keeps one it
+ *   was given.
+ * - Listing methods are keyset-paged and make one round trip per page.
+ *
+ * Leaves out: accounts and phone numbers (the host's tables), listing for an API, deleting
+ * rows (history is kept; the host removes an account's rows), holding locks across round trips.
  */
-export interface StoreTx {
-  getOccurrence(id: string): OccurrenceRecord | undefined;
-  /** Inserts a new occurrence; throws when the id exists. */
-  insertOccurrence(record: OccurrenceRecord): void;
-  /** Replaces every field of an existing occurrence; throws when it does not exist. */
-  updateOccurrence(record: OccurrenceRecord): void;
-  getAttempt(id: string): AttemptRecord | undefined;
-  /** Inserts a new attempt; throws when the id exists. */
-  insertAttempt(record: AttemptRecord): void;
-  /** Replaces every field of an existing attempt; throws when it does not exist. */
-  updateAttempt(record: AttemptRecord): void;
-  /** The attempts of one occurrence, by `n` ascending. */
-  listAttempts(occurrenceId: string): AttemptRecord[];
+export interface Store {
+  /** One round trip: the rows a unit of work needs (see the promises above). */
+  load(keys: LoadKeys): Promise<Snapshot>;
+  /** One round trip: writes a unit's changes atomically, or refuses them all on a version conflict. */
+  commit(changes: ChangeSet): Promise<CommitResult>;
   /**
    * Everything due at or before `until`: occurrences by `nextDueAt` and standalone attempts
    * (occurrenceId null) by `deadlineAt`, ordered by (at, kind, id) with kind 'attempt' before
    * 'occurrence', strictly after `after` when given, at most `limit` rows.
    */
-  listDue(until: EpochMs, limit: number, after?: DueCursor): DueRef[];
+  listDue(query: DueQuery): Promise<DueRef[]>;
   /**
    * Attempts whose intent is stored but the provider's acceptance is not (status
    * `requested`, `providerCallId` null), ordered by id, strictly after `afterId`.
    * Reconciliation at start places them again with the same idempotency key.
    */
-  listUnacknowledgedAttempts(limit: number, afterId?: string): AttemptRecord[];
+  listUnacknowledgedAttempts(limit: number, afterId?: string): Promise<AttemptRecord[]>;
+  /** The attempts of one occurrence, by `n` ascending (for embedders and tests; the runtime does not need it). */
+  listAttempts(occurrenceId: string): Promise<AttemptRecord[]>;
+  /**
+   * Pending occurrences resolved from a wall time under zone rules other than `version`
+   * (`tzdataVersion` not null and different), by id: re-resolved when the rules change.
+   */
+  listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]>;
   /** Occurrences whose fallback text is decided but not known sent (`fallbackState` 'pending'), by id. */
-  listPendingFallbacks(limit: number, afterId?: string): OccurrenceRecord[];
-}
-
-/**
- * Store: durable state of occurrences and attempts, as a synchronous unit of work.
- *
- * Promises:
- * - `transact(fn)` runs `fn` atomically: every change inside is kept together or, when `fn`
- *   throws, none is (the error is rethrown). It returns what `fn` returns. `fn` must not
- *   await (a promise returned from `fn` is a programming error and implementations may
- *   throw). A `transact` inside a `transact` joins the outer unit (a savepoint): a throw in
- *   the inner one undoes only the inner changes if caught.
- * - Records read back equal records written (every field, arrays included), and a read
- *   never returns an object the caller can mutate to change the store.
- * - Reads inside a unit of work see that unit's own writes.
- *
- * Leaves out: schedules, accounts and phone numbers (the host's tables), listing for the API
- * (the host queries its own database), deleting rows (history is kept; the host removes an
- * account's rows), concurrency between processes (one runtime per store).
- */
-export interface Store {
-  transact<T>(fn: (tx: StoreTx) => T): T;
+  listPendingFallbacks(limit: number, afterId?: string): Promise<OccurrenceRecord[]>;
+  /**
+   * Active, enabled series whose `nextOccurrenceId` is null or names an occurrence that is
+   * missing or finished (a crash between two steps, or a series written without its
+   * occurrence), by id. The runtime's start-up reconciliation gives each its next occurrence.
+   */
+  listSeriesWithoutNext(limit: number, afterId?: string): Promise<SeriesRecord[]>;
 }
 
 /** Why the account rules refuse a call before dialling. */
@@ -465,9 +585,11 @@ export interface StopRequest {
 /**
  * Accounts: the host's rules about who may be called, and what key 9 changes.
  *
- * Both methods are synchronous and run INSIDE the runtime's `Store.transact`, so a host whose
- * store and account tables share one database changes them atomically with the attempt.
- * Throwing rolls the unit of work back.
+ * Both methods are synchronous and run while the runtime computes a unit of work, between its
+ * `Store.load` and its `Store.commit` (the runtime never awaits in between, so with a store
+ * that commits synchronously, as the SQLite one does, nothing else runs in between either).
+ * Throwing abandons the unit of work (nothing is committed). `stopCalls` must be idempotent:
+ * a unit refused by a version conflict is computed again.
  *
  * Promises: `admit` is asked once per attempt just before its intent is stored; a refusal
  * ends the occurrence `cancelled` with the refusal as outcome reason and no text is sent.

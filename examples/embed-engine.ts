@@ -49,7 +49,7 @@ runtime.on('occurrence:status', ({ occurrence, from }) =>
 );
 await runtime.start();
 
-const occurrence = runtime.schedule({
+const occurrence = await runtime.schedule({
   accountId: 'demo-account',
   to: '+14155550123',
   scheduledAt: Date.parse('2027-03-15T07:00:00Z'),

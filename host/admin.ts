@@ -3,14 +3,19 @@
  * Operator command line: `npm run admin -- <command>` (or `node dist/host/admin.js <command>`
  * after `npm run build`; `node --import tsx host/admin.ts <command>` from the sources).
  * Opens the database the server uses (WAKEUP_DB) and uses the real time: operator actions
- * happen now. Commands: `host/ops/admin.ts` (backup, restore, accounts, usage) and
- * `host/phone/admin.ts` (number blocks).
+ * happen now. Commands: `host/ops/admin.ts` (backup, restore, accounts, usage),
+ * `host/phone/admin.ts` (number blocks) and `host/billing/admin.ts` (`plan`: grant, revoke, show).
  * @module
  */
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { openDatabase } from './db/open.js';
 import { accountLines, AdminError, backupDatabase, restoreDatabase, usageLines } from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
+import { loadBillingConfig } from './billing/config.js';
+import { createBillingService } from './billing/service.js';
+import { PLAN_ADMIN_USAGE, runPlanAdmin } from './billing/admin.js';
 
 const PHONE_LINES = ADMIN_USAGE.split('\n').slice(1, -1);
 const USAGE = [
@@ -20,6 +25,7 @@ const USAGE = [
   '  restore <file>                                              replace the database with a backup (stop the server first; the old one is kept beside it)',
   '  accounts                                                    list the accounts',
   "  usage <email>                                               an account's trial and calls",
+  ...PLAN_ADMIN_USAGE.split('\n').filter((line) => line.startsWith('  ')),
   'The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running, except for restore.',
 ].join('\n');
 
@@ -29,7 +35,8 @@ async function main(args: string[]): Promise<number> {
     return args.length === 0 ? 1 : 0;
   }
   const dbFile = process.env.WAKEUP_DB?.trim() || './data/wakeup.sqlite';
-  const now = createSystemClock().now();
+  const systemClock = createSystemClock();
+  const now = systemClock.now();
   const [command, arg] = args;
   try {
     if (command === 'backup' || command === 'restore') {
@@ -61,6 +68,20 @@ async function main(args: string[]): Promise<number> {
     }
     const db = openDatabase(dbFile);
     try {
+      if (command === 'plan') {
+        const billing = createBillingService({
+          db,
+          clock: systemClock,
+          ids: { uuid: () => randomUUID() },
+          logger: pino({ level: 'silent' }),
+          // The catalogue is the server's (WAKEUP_BILLING_PLANS); no provider is called.
+          config: loadBillingConfig({ ...process.env, WAKEUP_PAYMENTS: 'none' }, true, (m) => new Error(m)),
+          siteUrl: () => '',
+          provider: null,
+          inapp: null,
+        });
+        return runPlanAdmin(args, { billing, now, out: (line) => console.log(line) });
+      }
       return runAdmin(args, { db, now, out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line) });
     } finally {
       db.close();

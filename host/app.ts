@@ -39,7 +39,10 @@ export interface AppOptions {
 
 /** Builds the application. */
 export function createApp(services: AppServices, options: AppOptions = {}): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: services.config.trustProxy });
+  // WAKEUP_TRUST_PROXY=N: ctx.ip is the Nth X-Forwarded-For address from the right (Koa keeps
+  // the last maxIpsCount entries and takes the first of them).
+  const hops = services.config.trustProxy;
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const limits: GeneralLimits = {
     ip: new RateLimiter({ limit: services.config.rateLimitIp, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
     account: new RateLimiter({ limit: services.config.rateLimitAccount, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),

@@ -37,6 +37,7 @@ import { createPhoneRuntime } from './phone/runtime.js';
 import { createPhoneService } from './phone/service.js';
 import { createCallRuntime, stopCallRuntime } from './calls/runtime.js';
 import { createCallService } from './calls/service.js';
+import { createBillingService } from './billing/service.js';
 import { settleClock } from './calls/settle.js';
 import { createAccountLifecycleService } from './account/lifecycle.js';
 import { createAccountService } from './account/service.js';
@@ -47,7 +48,6 @@ import { createCredentials } from './auth/credentials.js';
 import { createSignIn } from './auth/sign-in.js';
 import { createIdempotencyStore } from './db/idempotency.js';
 import { pingDatabase } from './db/open.js';
-import { startScheduleChain } from './schedules/chain.js';
 import { createScheduleService } from './schedules/service.js';
 import type { AppServices } from './services.js';
 
@@ -157,6 +157,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     lifecycle,
   };
 
+  const billing = createBillingService({ db, clock, ids, logger, config: config.billing, siteUrl: () => boundUrl });
+
   // Services: what route modules receive (host/services.ts). One line per feature.
   const services: AppServices = {
     config,
@@ -168,13 +170,21 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     metrics,
     credentials: createCredentials({ db, clock }),
     idempotency: createIdempotencyStore(db),
-    signIn: createSignIn({ db, clock, ids, messaging: phone.messaging, logger }),
-    account: createAccountService({ db, clock }),
+    signIn: createSignIn({
+      db,
+      clock,
+      ids,
+      messaging: phone.messaging,
+      logger,
+      clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
+    }),
+    account: createAccountService({ db, clock, meBilling: (account, now) => billing.meBilling(account, now) }),
     accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone }),
     schedules: createScheduleService({ db, clock, ids, runtime }),
     calls: createCallService({ db, clock, runtime }),
+    billing,
     devices: createDevicesService({ db, clock, ids, runtime, logger }),
     demo: createDemoService({
       db,
@@ -205,8 +215,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     services,
     deps,
     async start() {
-      // Subscribes once per runtime (a second start is a no-op), then sweeps.
-      startScheduleChain({ db, clock, runtime, logger, newId: () => ids.uuid() });
+      // Reconciles what a crash left (unacknowledged calls, series without their next
+      // occurrence, occurrences resolved under older zone rules) and loads the due calls.
       await runtime.start();
       // Deletions a crash interrupted finish now; the purge timers are armed.
       await services.accountLifecycle.start();

@@ -17,6 +17,7 @@ import type { OutboxMessaging } from './adapters/messaging/outbox.js';
 import type { ApiKeyService } from './auth/api-keys.js';
 import type { Credentials } from './auth/credentials.js';
 import type { SignIn } from './auth/sign-in.js';
+import type { BillingService } from './billing/service.js';
 import type { CallService } from './calls/service.js';
 import type { DemoService } from './demo/service.js';
 import type { DevicesService } from './devices/service.js';
@@ -75,6 +76,8 @@ export interface AppServices {
   readonly phone: PhoneService;
   readonly schedules: ScheduleService;
   readonly calls: CallService;
+  /** Plans, usage periods, checkout and portal, payment notifications, in-app sync, web checkout links. */
+  readonly billing: BillingService;
   /** Devices, their time-zone reports, the travel context and the move. */
   readonly devices: DevicesService;
   /** The public demo call. */

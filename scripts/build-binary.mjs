@@ -4,14 +4,14 @@
 // 1. esbuild bundles host/single-file.ts and every dependency into one CommonJS file;
 // 2. the assets the server reads at run time (host/assets.ts) are listed for the blob: the
 //    OpenAPI document, the migrations, swagger-ui's files, better-sqlite3's native addon, and
-//    a manifest of the folders;
+//    the web app's files (web/), and a manifest of the folders;
 // 3. `node --experimental-sea-config` writes the preparation blob;
 // 4. a copy of this node executable gets the blob injected with postject.
 // The result runs on the same OS and CPU family as the node that built it.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -72,6 +72,14 @@ folders['swagger-ui'] = [
   'favicon-16x16.png',
 ];
 for (const f of folders['swagger-ui']) assets[`swagger-ui/${f}`] = join(swagger, f);
+// The web app (host/http/site/web-assets.ts): every file under web/, by its relative path.
+const web = join(root, 'web');
+const webFiles = (dir) =>
+  readdirSync(join(web, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? webFiles(join(dir, e.name)) : [join(dir, e.name).split(sep).join('/')],
+  );
+folders.web = webFiles('').sort();
+for (const f of folders.web) assets[`web/${f}`] = join(web, f);
 assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 const manifest = join(out, 'manifest.json');
 writeFileSync(manifest, JSON.stringify({ version, folders }, null, 2));

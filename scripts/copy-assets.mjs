@@ -1,11 +1,13 @@
 // Part of `npm run build`: copies what the compiled server reads at run time next to the
 // compiled modules that read it (schema/load.ts: openapi.yaml beside it; host/db/migrate.ts:
-// migrations/*.sql beside it), so that `node dist/host/main.js` finds them.
+// migrations/*.sql beside it; host/http/site/web-assets.ts: the web app's web/ folder three levels
+// up), so that `node dist/host/main.js` finds them.
 import { cpSync, mkdirSync } from 'node:fs';
 
 const copies = [
   ['schema/openapi.yaml', 'dist/schema/openapi.yaml'],
   ['host/db/migrations', 'dist/host/db/migrations'],
+  ['web', 'dist/web'],
 ];
 for (const [from, to] of copies) {
   mkdirSync(to.endsWith('.yaml') ? 'dist/schema' : to, { recursive: true });

@@ -52,7 +52,17 @@ export type ClosingPhrase = 'confirmed' | 'snoozed' | 'stopped' | 'no_snoozes';
  * - `hangUp`: end the call, saying the closing phrase if any.
  * - `stopCalls`: key 9: account calls off, number blocked (inside the unit of work).
  */
-export type AttemptActionName = 'armWatchdog' | 'disarmWatchdog' | 'reportLive' | 'reportOutcome' | 'hangUp' | 'stopCalls';
+export type AttemptActionName = keyof typeof attemptActionNames;
+
+/** The named actions (bodies are the runtime's; see unit-of-work.ts). */
+const attemptActionNames = {
+  armWatchdog: () => {},
+  disarmWatchdog: () => {},
+  reportLive: () => {},
+  reportOutcome: (_: unknown, _params: { outcome: AttemptOutcome }) => {},
+  hangUp: (_: unknown, _params: { phrase: ClosingPhrase | null }) => {},
+  stopCalls: () => {},
+};
 
 const report = (outcome: AttemptOutcome) => ({ type: 'reportOutcome' as const, params: { outcome } });
 const hangUp = (phrase: ClosingPhrase | null) => ({ type: 'hangUp' as const, params: { phrase } });
@@ -75,7 +85,7 @@ const endedAnswered = (withHangUp: boolean) =>
     { target: 'no_input', actions: withHangUp ? [hangUp(null), report('no_input')] : [report('no_input')] },
   ] as const;
 
-const cancel = { target: 'canceled', actions: [hangUp(null), report('canceled')] } as const;
+const cancel = { target: 'cancelled', actions: [hangUp(null), report('cancelled')] } as const;
 
 /** The attempt machine. State values are the stored attempt statuses. */
 export const attemptMachine = setup({
@@ -84,14 +94,7 @@ export const attemptMachine = setup({
     input: {} as AttemptFacts,
     events: {} as AttemptEvent,
   },
-  actions: {
-    armWatchdog: () => {},
-    disarmWatchdog: () => {},
-    reportLive: () => {},
-    reportOutcome: (_, _params: { outcome: AttemptOutcome }) => {},
-    hangUp: (_, _params: { phrase: ClosingPhrase | null }) => {},
-    stopCalls: () => {},
-  },
+  actions: attemptActionNames,
   guards: {
     endedWith: ({ event }, params: { reason: CallEndReason }) => event.type === 'ENDED' && event.reason === params.reason,
     keyIs: ({ event }, params: { key: KeypadKey }) => event.type === 'DIGITS' && event.key === params.key,
@@ -158,6 +161,6 @@ export const attemptMachine = setup({
     no_answer: { type: 'final', entry: 'disarmWatchdog' },
     busy: { type: 'final', entry: 'disarmWatchdog' },
     failed: { type: 'final', entry: 'disarmWatchdog' },
-    canceled: { type: 'final', entry: 'disarmWatchdog' },
+    cancelled: { type: 'final', entry: 'disarmWatchdog' },
   },
 });

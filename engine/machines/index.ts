@@ -6,3 +6,14 @@ export type { AttemptActionName, AttemptEvent, AttemptFacts, ClosingPhrase, Keyp
 export { memoStep } from './memo.js';
 export type { MemoKeys, MemoStats, MemoStep, StepAction, StepResult } from './memo.js';
 export type { Effect, HangUpEffect, PlaceCallEffect, SendTextEffect, StopCallsEffect } from './effects.js';
+export {
+  FINISHED_OCCURRENCE_STATUSES,
+  IN_PROGRESS_OCCURRENCE_STATUSES,
+  LIVE_ATTEMPT_STATUSES,
+  TERMINAL_ATTEMPT_STATUSES,
+  UNFINISHED_OCCURRENCE_STATUSES,
+  isFinishedOccurrence,
+  isInProgressOccurrence,
+  isLiveAttempt,
+  isTerminalAttempt,
+} from './status.js';

@@ -34,7 +34,7 @@ export type DueVerdict = 'go' | 'late' | RefusalReason;
 
 /** How an attempt ended, as reported to its occurrence. `snooze_refused`: 2 pressed with no snoozes left. */
 export type AttemptOutcome =
-  'confirmed' | 'snoozed' | 'snooze_refused' | 'stopped' | 'no_input' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'canceled';
+  'confirmed' | 'snoozed' | 'snooze_refused' | 'stopped' | 'no_input' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'cancelled';
 
 /**
  * Events of the occurrence machine. `DUE` is the wheel firing `nextDueAt` (a dispatch while
@@ -58,8 +58,19 @@ export type OccurrenceEvent =
  * - `cancelAttempt` / `timeoutAttempt`: forward CANCEL / TIMEOUT to the live attempt.
  * - `rearm`: the instant or the call's details changed while pending.
  */
-export type OccurrenceActionName =
-  'startAttempt' | 'scheduleRetry' | 'scheduleSnooze' | 'finish' | 'sendFallback' | 'cancelAttempt' | 'timeoutAttempt' | 'rearm';
+export type OccurrenceActionName = keyof typeof occurrenceActionNames;
+
+/** The named actions (bodies are the runtime's; see unit-of-work.ts). */
+const occurrenceActionNames = {
+  startAttempt: () => {},
+  scheduleRetry: () => {},
+  scheduleSnooze: () => {},
+  finish: (_: unknown, _params: { reason: OutcomeReason }) => {},
+  sendFallback: () => {},
+  cancelAttempt: () => {},
+  timeoutAttempt: () => {},
+  rearm: () => {},
+};
 
 const finish = (reason: OutcomeReason) => ({ type: 'finish' as const, params: { reason } });
 
@@ -74,7 +85,7 @@ const due = [
 ] as const;
 
 const ended = [
-  { guard: { type: 'outcomeIs', params: { outcome: 'canceled' } } },
+  { guard: { type: 'outcomeIs', params: { outcome: 'cancelled' } } },
   { guard: { type: 'outcomeIs', params: { outcome: 'confirmed' } }, target: 'confirmed', actions: finish('confirmed') },
   { guard: { type: 'outcomeIs', params: { outcome: 'stopped' } }, target: 'cancelled', actions: finish('stopped') },
   { guard: { type: 'outcomeIs', params: { outcome: 'snoozed' } }, target: 'waiting', actions: 'scheduleSnooze' },
@@ -98,16 +109,7 @@ const occurrenceSetup = setup({
     input: {} as OccurrenceFacts,
     events: {} as OccurrenceEvent,
   },
-  actions: {
-    startAttempt: () => {},
-    scheduleRetry: () => {},
-    scheduleSnooze: () => {},
-    finish: (_, _params: { reason: OutcomeReason }) => {},
-    sendFallback: () => {},
-    cancelAttempt: () => {},
-    timeoutAttempt: () => {},
-    rearm: () => {},
-  },
+  actions: occurrenceActionNames,
   guards: {
     verdictIs: ({ event }, params: { verdict: DueVerdict }) => event.type === 'DUE' && event.verdict === params.verdict,
     outcomeIs: ({ event }, params: { outcome: AttemptOutcome }) => event.type === 'ATTEMPT_ENDED' && event.outcome === params.outcome,
@@ -141,6 +143,7 @@ export const occurrenceMachine = occurrenceSetup.createMachine({
       },
     },
     dispatching: {
+      tags: ['inProgress'],
       on: {
         ATTEMPT_LIVE: { target: 'calling' },
         ATTEMPT_ENDED: [...ended],
@@ -149,6 +152,7 @@ export const occurrenceMachine = occurrenceSetup.createMachine({
       },
     },
     calling: {
+      tags: ['inProgress'],
       on: {
         ATTEMPT_ENDED: [...ended],
         DUE: { actions: 'timeoutAttempt' },

@@ -2,12 +2,9 @@
  * Read helpers for API layers: whether an attempt is live, and the demo call's `state`.
  * @module
  */
-import type { AttemptRecord, AttemptStatus } from '../ports.js';
+import type { AttemptRecord } from '../ports.js';
 
-/** `live` of AttemptOut: requested, ringing or answered (poll GET /calls/{id} every 2 s). */
-export function isLiveAttempt(status: AttemptStatus): boolean {
-  return status === 'requested' || status === 'ringing' || status === 'answered';
-}
+export { isLiveAttempt } from '../machines/status.js';
 
 /** DemoCallOut.state values the engine can produce (`not_placed` is the host's: refused before an attempt existed). */
 export type CallState = 'calling' | 'ringing' | 'answered' | 'confirmed' | 'stopped' | 'unconfirmed' | 'missed' | 'failed';
@@ -34,7 +31,7 @@ export function callState(attempt: Pick<AttemptRecord, 'status'>): CallState {
       return 'unconfirmed';
     case 'no_answer':
     case 'busy':
-    case 'canceled':
+    case 'cancelled':
       return 'missed';
   }
 }

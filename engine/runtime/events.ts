@@ -4,7 +4,7 @@
  * never breaks the runtime.
  * @module
  */
-import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus, TelephonyEvent } from '../ports.js';
+import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus, RowRef, TelephonyEvent } from '../ports.js';
 import type { Effect } from '../machines/effects.js';
 
 /** Every event the runtime emits, by name. */
@@ -19,6 +19,13 @@ export interface RuntimeEventMap {
   'telephony:unknown': { event: TelephonyEvent };
   /** A host timer fired more than a second after its instant (the loop was blocked or the clock jumped). */
   'timer:late': { expectedAt: number; now: number };
+  /** The store refused a unit's commit because rows changed since they were loaded; `willRetry`: computed again from a fresh load. */
+  'store:conflict': { conflicts: RowRef[]; willRetry: boolean };
+  /**
+   * The zone rules changed (a new tzdata `version`) and a pending occurrence resolved under
+   * the old ones moved from `from` to its `occurrence.scheduledAt`; `notice` says so in a sentence.
+   */
+  'occurrence:reresolved': { occurrence: OccurrenceRecord; from: number; version: string; notice: string };
   /** Work failed inside the runtime; the entry is retried after a pause. */
   'runtime:error': { error: unknown; where: string };
 }

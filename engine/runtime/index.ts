@@ -14,6 +14,9 @@ export type {
   Runtime,
   RuntimeDeps,
   RuntimeStats,
+  SaveSeriesResult,
+  SeriesInput,
+  SeriesNext,
 } from './types.js';
 export { resolveRuntimeOptions } from './options.js';
 export type { PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
@@ -21,9 +24,8 @@ export { DEFAULT_RETRY_POLICY, RETRY_POLICY_BOUNDS, resolveRetryPolicy } from '.
 export type { RetryPolicyInput } from './retry-policy.js';
 export { EngineError } from './errors.js';
 export type { RuntimeEventMap, RuntimeListener } from './events.js';
-export { callState, isLiveAttempt } from './call-state.js';
+export { callState } from './call-state.js';
 export type { CallState } from './call-state.js';
-export { isFinishedOccurrence, isTerminalAttempt } from './unit-of-work.js';
 export { Pacer } from './pacer.js';
 export * from '../machines/index.js';
 export * from '../wheel/index.js';

@@ -18,6 +18,15 @@ export interface PacingOptions {
   maxLeadMs?: number;
 }
 
+/** Backoff of a port call whose outcome is unknown (it rejected): asked again with the same idempotency key. */
+export interface EffectRetryOptions {
+  /** Calls to `placeCall` at most, the first included. @defaultValue 6 */
+  tries?: number;
+  /** Delay before the n-th retry: `baseMs * 2^(n-1)` for calls, `baseMs * n` for texts, at most `maxMs`. */
+  baseMs?: number;
+  maxMs?: number;
+}
+
 /** Options of `createRuntime`. */
 export interface RuntimeOptions {
   /**
@@ -63,6 +72,12 @@ export interface RuntimeOptions {
    * @defaultValue 120
    */
   backupAlarmDelaySeconds?: number;
+  /**
+   * Backoff of effects whose port rejected (outcome unknown). A crash drops pending retries;
+   * start-up reconciliation places or sends them again.
+   * @defaultValue placeCall: 6 tries, 1 s doubling up to 15 s; sendText: 4 tries, 60 s more each time
+   */
+  effectRetry?: { placeCall?: EffectRetryOptions; sendText?: EffectRetryOptions };
   /** Words said before hanging up after a key. */
   phrases?: Partial<Record<ClosingPhrase, string>>;
   /** Body of the fallback text. */
@@ -73,9 +88,10 @@ export interface RuntimeOptions {
 
 /** {@link RuntimeOptions} with every default applied. */
 export type ResolvedRuntimeOptions = Readonly<
-  Required<Omit<RuntimeOptions, 'pacing' | 'phrases'>> & {
+  Required<Omit<RuntimeOptions, 'pacing' | 'phrases' | 'effectRetry'>> & {
     pacing: Readonly<Required<PacingOptions>>;
     phrases: Readonly<Record<ClosingPhrase, string>>;
+    effectRetry: Readonly<{ placeCall: Readonly<Required<EffectRetryOptions>>; sendText: Readonly<Required<EffectRetryOptions>> }>;
   }
 >;
 
@@ -123,6 +139,18 @@ export function resolveRuntimeOptions(o: RuntimeOptions = {}): ResolvedRuntimeOp
     maxTalkSeconds: positive('maxTalkSeconds', o.maxTalkSeconds ?? 120),
     backupAlarmDelaySeconds: positive('backupAlarmDelaySeconds', o.backupAlarmDelaySeconds ?? 120),
     phrases: Object.freeze({ ...DEFAULT_PHRASES, ...o.phrases }),
+    effectRetry: Object.freeze({
+      placeCall: Object.freeze({
+        tries: positive('effectRetry.placeCall.tries', o.effectRetry?.placeCall?.tries ?? 6),
+        baseMs: positive('effectRetry.placeCall.baseMs', o.effectRetry?.placeCall?.baseMs ?? 1000),
+        maxMs: positive('effectRetry.placeCall.maxMs', o.effectRetry?.placeCall?.maxMs ?? 15_000),
+      }),
+      sendText: Object.freeze({
+        tries: positive('effectRetry.sendText.tries', o.effectRetry?.sendText?.tries ?? 4),
+        baseMs: positive('effectRetry.sendText.baseMs', o.effectRetry?.sendText?.baseMs ?? 60_000),
+        maxMs: positive('effectRetry.sendText.maxMs', o.effectRetry?.sendText?.maxMs ?? 3_600_000),
+      }),
+    }),
     fallbackText: o.fallbackText ?? defaultFallbackText,
     yieldToLoop: o.yieldToLoop ?? (() => new Promise<void>((resolve) => setImmediate(resolve))),
   };

@@ -1,6 +1,7 @@
 /**
- * Retry policy defaults and bounds (the spec leaves the bounds open; these are the
- * project's, shared with schema/openapi.yaml).
+ * The retry policy, defined once: its bounds, its defaults and its resolver. The spec leaves
+ * the bounds open; these are the project's, and `schema/openapi.yaml` states the same (a test
+ * compares them). The host converts field case (snake_case) only at its HTTP edge.
  * @module
  */
 import type { RetryPolicy } from '../ports.js';
@@ -8,10 +9,10 @@ import { EngineError } from './errors.js';
 
 /** Bounds of every RetryPolicy field, inclusive. */
 export const RETRY_POLICY_BOUNDS = Object.freeze({
-  maxSnoozes: { min: 0, max: 5 },
-  offsetsMinutes: { minItems: 0, maxItems: 5, min: 1, max: 120 },
-  ringTimeoutSeconds: { min: 15, max: 120 },
-  snoozeMinutes: { min: 1, max: 30 },
+  maxSnoozes: Object.freeze({ min: 0, max: 5 }),
+  offsetsMinutes: Object.freeze({ minItems: 0, maxItems: 5, min: 1, max: 120 }),
+  ringTimeoutSeconds: Object.freeze({ min: 15, max: 120 }),
+  snoozeMinutes: Object.freeze({ min: 1, max: 30 }),
 });
 
 /** The default policy: 2 snoozes of 9 minutes, retries at +5 and +10 minutes, 45 s of ringing. */
@@ -22,62 +23,53 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   snoozeMinutes: 9,
 });
 
-/** A retry policy as the API spells it (snake_case, every field optional). */
-export interface RetryPolicyInput {
-  max_snoozes?: number;
-  offsets_minutes?: number[];
-  ring_timeout_seconds?: number;
-  snooze_minutes?: number;
-}
+/** A retry policy to resolve: every field optional. */
+export type RetryPolicyInput = Partial<RetryPolicy>;
 
 function intIn(value: unknown, min: number, max: number, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new EngineError(
-      'invalid_retry_policy',
-      `${field} must be an integer between ${min} and ${max}, got ${JSON.stringify(value)}`,
-      field,
-    );
+    throw new EngineError('invalid_retry_policy', `${field} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`, field);
   }
   return value;
 }
 
 /**
- * Validates a retry policy given as the API spells it (missing fields take `base`'s value,
- * itself defaulting to {@link DEFAULT_RETRY_POLICY}) and returns a complete, frozen policy.
- * Throws {@link EngineError} `invalid_retry_policy` naming the field, e.g.
- * `retry_policy.offsets_minutes.1 must be greater than the offset before it`.
+ * Validates a retry policy (missing fields take `base`'s value, itself defaulting to
+ * {@link DEFAULT_RETRY_POLICY}) and returns a complete, frozen policy. Throws
+ * {@link EngineError} `invalid_retry_policy` whose `field` is the dotted path under `path`,
+ * e.g. `policy.offsetsMinutes.1` with the message "… must be greater than the offset before it".
  */
-export function resolveRetryPolicy(input: RetryPolicyInput | null | undefined, base: RetryPolicy = DEFAULT_RETRY_POLICY): RetryPolicy {
+export function resolveRetryPolicy(
+  input: RetryPolicyInput | null | undefined,
+  options: { base?: RetryPolicy; path?: string } = {},
+): RetryPolicy {
   const b = RETRY_POLICY_BOUNDS;
+  const base = options.base ?? DEFAULT_RETRY_POLICY;
+  const at = (k: string) => (options.path ? `${options.path}.${k}` : k);
   const p = input ?? {};
-  const maxSnoozes = intIn(p.max_snoozes ?? base.maxSnoozes, b.maxSnoozes.min, b.maxSnoozes.max, 'retry_policy.max_snoozes');
+  const maxSnoozes = intIn(p.maxSnoozes ?? base.maxSnoozes, b.maxSnoozes.min, b.maxSnoozes.max, at('maxSnoozes'));
   const ringTimeoutSeconds = intIn(
-    p.ring_timeout_seconds ?? base.ringTimeoutSeconds,
+    p.ringTimeoutSeconds ?? base.ringTimeoutSeconds,
     b.ringTimeoutSeconds.min,
     b.ringTimeoutSeconds.max,
-    'retry_policy.ring_timeout_seconds',
+    at('ringTimeoutSeconds'),
   );
-  const snoozeMinutes = intIn(
-    p.snooze_minutes ?? base.snoozeMinutes,
-    b.snoozeMinutes.min,
-    b.snoozeMinutes.max,
-    'retry_policy.snooze_minutes',
-  );
-  const offsets = p.offsets_minutes ?? base.offsetsMinutes;
+  const snoozeMinutes = intIn(p.snoozeMinutes ?? base.snoozeMinutes, b.snoozeMinutes.min, b.snoozeMinutes.max, at('snoozeMinutes'));
+  const offsets = p.offsetsMinutes ?? base.offsetsMinutes;
   if (!Array.isArray(offsets) || offsets.length > b.offsetsMinutes.maxItems) {
     throw new EngineError(
       'invalid_retry_policy',
-      `retry_policy.offsets_minutes must be an array of at most ${b.offsetsMinutes.maxItems} integers`,
-      'retry_policy.offsets_minutes',
+      `${at('offsetsMinutes')} must be an array of at most ${b.offsetsMinutes.maxItems} integers`,
+      at('offsetsMinutes'),
     );
   }
   offsets.forEach((m, i) => {
-    intIn(m, b.offsetsMinutes.min, b.offsetsMinutes.max, `retry_policy.offsets_minutes.${i}`);
+    intIn(m, b.offsetsMinutes.min, b.offsetsMinutes.max, at(`offsetsMinutes.${i}`));
     if (i > 0 && m <= offsets[i - 1]!) {
       throw new EngineError(
         'invalid_retry_policy',
-        `retry_policy.offsets_minutes.${i} must be greater than the offset before it (${offsets[i - 1]})`,
-        `retry_policy.offsets_minutes.${i}`,
+        `${at(`offsetsMinutes.${i}`)} must be greater than the offset before it (${offsets[i - 1]})`,
+        at(`offsetsMinutes.${i}`),
       );
     }
   });

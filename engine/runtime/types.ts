@@ -16,9 +16,11 @@ import type {
   OccurrenceRecord,
   RefusalReason,
   RetryPolicy,
+  SeriesRecord,
   Store,
   Telephony,
 } from '../ports.js';
+import type { Recurrence } from '../time/recurrence.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 
@@ -79,8 +81,53 @@ export type OccurrencePatch = Partial<
     | 'policy'
     | 'smsFallback'
     | 'backupAlarm'
+    | 'localDate'
+    | 'tzdataVersion'
   >
 >;
+
+/**
+ * A series to create or replace with {@link Runtime.saveSeries}: the rule and every field its
+ * occurrences copy. Missing optional fields take their defaults (not the stored values).
+ */
+export interface SeriesInput {
+  /** Defaults to a new id from the Ids port. The host uses its schedule's id. */
+  id?: string;
+  accountId: string;
+  phoneNumberId?: string | null;
+  /** E.164 number to call (and to text on fallback). */
+  to: string;
+  rule: Recurrence;
+  label?: string | null;
+  message?: string | null;
+  greetingName?: string | null;
+  voice?: string | null;
+  /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
+  policy?: RetryPolicy;
+  /** @defaultValue false */
+  smsFallback?: boolean;
+  /** @defaultValue false */
+  backupAlarm?: boolean;
+  /** False turns the series off: its pending occurrence is cancelled and no other is made. @defaultValue true */
+  enabled?: boolean;
+}
+
+/**
+ * What {@link Runtime.saveSeries} does to the series' current occurrence.
+ * - `'auto'` (default): the engine decides from the rule: the pending occurrence is moved to
+ *   the rule's first call after now (or cancelled when none remains; a new one is made when
+ *   none is stored); an occurrence already ringing or between attempts is left to finish.
+ * - `'keep'`: leave the current occurrence as it is (the next one follows the new rule).
+ * - `{ at }`: the current call rings at this instant (amend the pending one, or make one
+ *   with `occurrenceId`); `null`: no current call (cancel the pending one). Both refuse with
+ *   `occurrence_in_progress` when the current occurrence is no longer pending.
+ */
+export type SeriesNext = 'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
+
+/** Result of {@link Runtime.saveSeries} and {@link Runtime.skipNext}. */
+export type SaveSeriesResult =
+  | { ok: true; series: SeriesRecord; occurrence: OccurrenceRecord | null }
+  | { ok: false; code: 'occurrence_in_progress' | 'series_not_found' | 'not_recurring' };
 
 /** A standalone call (test or demo), placed now. */
 export interface NewCall {
@@ -111,6 +158,8 @@ export interface RuntimeStats {
   dispatched: number;
   /** Units of work committed. */
   units: number;
+  /** Commits the store refused on a version conflict (each computed again). */
+  conflicts: number;
   wheelSize: number;
   paced: number;
   inFlight: number;
@@ -126,14 +175,33 @@ export interface Runtime {
    * flight; `drain: false` abandons them (what a crash does; tests use it).
    */
   stop(options?: { drain?: boolean }): Promise<void>;
-  /** Stores a new pending occurrence and arms it. Synchronous: may run inside the host's own transaction. */
-  schedule(input: NewOccurrence): OccurrenceRecord;
+  /** Stores a new pending occurrence and arms it (one commit). Rejects with EngineError `already_exists` when the id is taken. */
+  schedule(input: NewOccurrence): Promise<OccurrenceRecord>;
   /** Cancels an occurrence; a live call is hung up. Finished ones answer `occurrence_terminal`. */
-  cancel(occurrenceId: string): CancelResult;
+  cancel(occurrenceId: string): Promise<CancelResult>;
   /** Changes a pending occurrence (instant, number, texts, policy) and re-arms it. */
-  amend(occurrenceId: string, patch: OccurrencePatch): AmendResult;
+  amend(occurrenceId: string, patch: OccurrencePatch): Promise<AmendResult>;
+  /**
+   * Creates or replaces a series and sets its current occurrence (see {@link SeriesNext}),
+   * in one unit of work. From then on the engine keeps one unfinished occurrence per active,
+   * enabled series: the unit that finishes or cancels it creates the next one, and start-up
+   * reconciliation repairs a series left without one.
+   */
+  saveSeries(input: SeriesInput, next?: SeriesNext): Promise<SaveSeriesResult>;
+  /**
+   * Skips the next call of a weekly series: its local date joins the skip dates and the
+   * pending occurrence moves to the following call, in one unit of work.
+   */
+  skipNext(seriesId: string): Promise<SaveSeriesResult>;
+  /**
+   * The zone rules changed (see `useZoneRulesSource`): pending occurrences resolved under
+   * another version are resolved again from their series' wall time, each with an
+   * `occurrence:reresolved` notice; occurrences being placed, ringing or between attempts are
+   * never moved. Also done at `start()`. Resolves to the number of occurrences moved.
+   */
+  rulesChanged(): Promise<number>;
   /** Places a standalone test or demo call now (admission by the Accounts port). */
-  placeCall(input: NewCall): PlaceCallOutcome;
+  placeCall(input: NewCall): Promise<PlaceCallOutcome>;
   /** Resolves when no effect, provider answer or event is in flight. */
   idle(): Promise<void>;
   /** Subscribes to a runtime event; returns the unsubscribe function. */

@@ -1,5 +1,5 @@
 /**
- * The engine's simulation entry: `import { VirtualClock, MemoryStore, MemoryTelephony } from 'wakeup/engine/sim'`.
+ * The engine's simulation entry: `import { VirtualClock, MemoryStore, MemoryTelephony } from '@wakeup/engine/sim'`.
  *
  * Working in-process stand-ins for the ports, safe in production code: a clock moved by hand
  * (the host's WAKEUP_CLOCK=virtual), an in-memory store (embedding without a database) and a
@@ -8,6 +8,6 @@
  * @module
  */
 export { VirtualClock } from './virtual-clock.js';
-export { MemoryStore, cloneAttempt, cloneOccurrence } from './memory-store.js';
+export { MemoryStore, cloneAttempt, cloneOccurrence, cloneSeries } from './memory-store.js';
 export { MemoryTelephony } from './memory-telephony.js';
 export type { MemoryTelephonyOptions, PhoneBehaviour, SimulatedCall } from './memory-telephony.js';

@@ -1,4 +1,18 @@
-import type { AttemptRecord, DueCursor, DueRef, OccurrenceRecord, Store, StoreTx } from '../ports.js';
+import type {
+  AttemptRecord,
+  ChangeSet,
+  CommitResult,
+  DueCursor,
+  DueQuery,
+  DueRef,
+  LoadKeys,
+  OccurrenceRecord,
+  RowRef,
+  RowWrite,
+  SeriesRecord,
+  Snapshot,
+  Store,
+} from '../ports.js';
 
 /** Copies an occurrence so that neither the caller nor the store can change the other's object. */
 export function cloneOccurrence(r: OccurrenceRecord): OccurrenceRecord {
@@ -10,7 +24,12 @@ export function cloneAttempt(r: AttemptRecord): AttemptRecord {
   return { ...r, script: r.script === null ? null : { ...r.script } };
 }
 
-type Undo = () => void;
+/** Copies a series (rule and policy included). */
+export function cloneSeries(r: SeriesRecord): SeriesRecord {
+  const rule =
+    r.rule.kind === 'weekly' ? { ...r.rule, daysOfWeek: [...r.rule.daysOfWeek], skipDates: [...r.rule.skipDates] } : { ...r.rule };
+  return { ...r, rule, policy: { ...r.policy, offsetsMinutes: [...r.policy.offsetsMinutes] } };
+}
 
 function compareDue(a: DueRef | DueCursor, b: DueRef | DueCursor): number {
   if (a.at !== b.at) return a.at < b.at ? -1 : 1;
@@ -18,118 +37,159 @@ function compareDue(a: DueRef | DueCursor, b: DueRef | DueCursor): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+const FINISHED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
+
 /**
- * An in-memory {@link Store} for tests, examples and small embeddings. Atomic through an
- * undo journal; nested `transact` calls are savepoints. Listing due work scans every row
- * (O(n) per refill), which is fine up to tens of thousands of rows; use a database-backed
- * store beyond that.
+ * An in-memory {@link Store} for tests, examples and small embeddings. Each call works on
+ * the maps at once and answers with a resolved promise; a commit checks every row's version
+ * before it writes any. Listing due work scans every row (O(n) per refill), which is fine up
+ * to tens of thousands of rows; use a database-backed store beyond that.
  *
  * @example
  * const store = new MemoryStore();
- * store.transact((tx) => tx.getOccurrence('…'));
+ * const { occurrences } = await store.load({ occurrences: ['…'] });
  */
 export class MemoryStore implements Store {
   private readonly occurrences = new Map<string, OccurrenceRecord>();
   private readonly attempts = new Map<string, AttemptRecord>();
-  /** Undo journals, innermost last; empty outside a unit of work. */
-  private readonly journals: Undo[][] = [];
-  private readonly tx: StoreTx;
+  private readonly series = new Map<string, SeriesRecord>();
+  /** Round trips answered so far, by method (tests check the bound per unit of work). */
+  readonly calls = { load: 0, commit: 0, listDue: 0, list: 0 };
 
-  constructor() {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- harmless (the arrows below would see `this` too); left as is while the Store port is reshaped to async in a parallel change
-    const self = this;
-    this.tx = {
-      getOccurrence: (id) => {
-        const r = self.occurrences.get(id);
-        return r && cloneOccurrence(r);
-      },
-      insertOccurrence: (record) => {
-        if (self.occurrences.has(record.id)) throw new Error(`MemoryStore: occurrence ${record.id} exists`);
-        self.write(self.occurrences, record.id, cloneOccurrence(record));
-      },
-      updateOccurrence: (record) => {
-        if (!self.occurrences.has(record.id)) throw new Error(`MemoryStore: no occurrence ${record.id}`);
-        self.write(self.occurrences, record.id, cloneOccurrence(record));
-      },
-      getAttempt: (id) => {
-        const r = self.attempts.get(id);
-        return r && cloneAttempt(r);
-      },
-      insertAttempt: (record) => {
-        if (self.attempts.has(record.id)) throw new Error(`MemoryStore: attempt ${record.id} exists`);
-        self.write(self.attempts, record.id, cloneAttempt(record));
-      },
-      updateAttempt: (record) => {
-        if (!self.attempts.has(record.id)) throw new Error(`MemoryStore: no attempt ${record.id}`);
-        self.write(self.attempts, record.id, cloneAttempt(record));
-      },
-      listAttempts: (occurrenceId) =>
-        [...self.attempts.values()]
-          .filter((a) => a.occurrenceId === occurrenceId)
-          .sort((a, b) => a.n - b.n)
-          .map(cloneAttempt),
-      listDue: (until, limit, after) => {
-        const out: DueRef[] = [];
-        for (const o of self.occurrences.values()) {
-          if (o.nextDueAt !== null && o.nextDueAt <= until) out.push({ kind: 'occurrence', id: o.id, at: o.nextDueAt });
-        }
-        for (const a of self.attempts.values()) {
-          if (a.occurrenceId === null && a.deadlineAt !== null && a.deadlineAt <= until) {
-            out.push({ kind: 'attempt', id: a.id, at: a.deadlineAt });
-          }
-        }
-        out.sort(compareDue);
-        const start = after ? out.findIndex((r) => compareDue(r, after) > 0) : 0;
-        return start < 0 ? [] : out.slice(start, start + limit);
-      },
-      listUnacknowledgedAttempts: (limit, afterId) =>
-        [...self.attempts.values()]
-          .filter((a) => a.status === 'requested' && a.providerCallId === null && (afterId === undefined || a.id > afterId))
-          .sort((a, b) => (a.id < b.id ? -1 : 1))
-          .slice(0, limit)
-          .map(cloneAttempt),
-      listPendingFallbacks: (limit, afterId) =>
-        [...self.occurrences.values()]
-          .filter((o) => o.fallbackState === 'pending' && (afterId === undefined || o.id > afterId))
-          .sort((a, b) => (a.id < b.id ? -1 : 1))
-          .slice(0, limit)
-          .map(cloneOccurrence),
+  async load(keys: LoadKeys): Promise<Snapshot> {
+    this.calls.load++;
+    const occ = new Map<string, OccurrenceRecord>();
+    const att = new Map<string, AttemptRecord>();
+    const ser = new Map<string, SeriesRecord>();
+    const addOcc = (id: string | null) => {
+      const o = id === null ? undefined : this.occurrences.get(id);
+      if (!o || occ.has(o.id)) return;
+      occ.set(o.id, cloneOccurrence(o));
+      const live = o.liveAttemptId === null ? undefined : this.attempts.get(o.liveAttemptId);
+      if (live && !att.has(live.id)) att.set(live.id, cloneAttempt(live));
+      const s = o.scheduleId === null ? undefined : this.series.get(o.scheduleId);
+      if (s && !ser.has(s.id)) ser.set(s.id, cloneSeries(s));
     };
-  }
-
-  transact<T>(fn: (tx: StoreTx) => T): T {
-    const journal: Undo[] = [];
-    this.journals.push(journal);
-    let result: T;
-    try {
-      result = fn(this.tx);
-      if (result instanceof Promise) throw new Error('MemoryStore: transact(fn) must not return a promise');
-    } catch (err) {
-      this.journals.pop();
-      for (let i = journal.length - 1; i >= 0; i--) journal[i]!();
-      throw err;
+    for (const id of keys.occurrences ?? []) addOcc(id);
+    for (const id of keys.attempts ?? []) {
+      const a = this.attempts.get(id);
+      if (!a) continue;
+      if (!att.has(id)) att.set(id, cloneAttempt(a));
+      addOcc(a.occurrenceId);
     }
-    this.journals.pop();
-    // A savepoint's undo steps join the enclosing unit, so an outer throw undoes them too.
-    const outer = this.journals[this.journals.length - 1];
-    if (outer) outer.push(...journal);
-    return result;
+    for (const id of keys.series ?? []) {
+      const s = this.series.get(id);
+      if (!s) continue;
+      if (!ser.has(id)) ser.set(id, cloneSeries(s));
+      addOcc(s.nextOccurrenceId);
+    }
+    return { occurrences: [...occ.values()], attempts: [...att.values()], series: [...ser.values()] };
   }
 
-  /** Number of stored occurrences and attempts (for tests). */
-  get size(): { occurrences: number; attempts: number } {
-    return { occurrences: this.occurrences.size, attempts: this.attempts.size };
+  async commit(changes: ChangeSet): Promise<CommitResult> {
+    this.calls.commit++;
+    const conflicts: RowRef[] = [];
+    const check = <R extends { id: string; version: number }>(map: Map<string, R>, kind: RowRef['kind'], writes: RowWrite<R>[]) => {
+      const seen = new Set<string>();
+      for (const w of writes) {
+        const stored = map.get(w.record.id);
+        const ok = w.expectedVersion === null ? stored === undefined : stored !== undefined && stored.version === w.expectedVersion;
+        if (!ok || seen.has(w.record.id)) conflicts.push({ kind, id: w.record.id });
+        seen.add(w.record.id);
+      }
+    };
+    check(this.series, 'series', changes.series);
+    check(this.occurrences, 'occurrence', changes.occurrences);
+    check(this.attempts, 'attempt', changes.attempts);
+    if (conflicts.length > 0) return { ok: false, conflicts };
+    for (const w of changes.series) this.series.set(w.record.id, cloneSeries(w.record));
+    for (const w of changes.occurrences) this.occurrences.set(w.record.id, cloneOccurrence(w.record));
+    for (const w of changes.attempts) this.attempts.set(w.record.id, cloneAttempt(w.record));
+    return { ok: true };
   }
 
-  private write<R>(map: Map<string, R>, id: string, value: R): void {
-    const journal = this.journals[this.journals.length - 1];
-    if (!journal) throw new Error('MemoryStore: write outside transact()');
-    const had = map.has(id);
-    const before = map.get(id);
-    journal.push(() => {
-      if (had) map.set(id, before as R);
-      else map.delete(id);
-    });
-    map.set(id, value);
+  async listDue(query: DueQuery): Promise<DueRef[]> {
+    this.calls.listDue++;
+    const { until, limit, after } = query;
+    const out: DueRef[] = [];
+    for (const o of this.occurrences.values()) {
+      if (o.nextDueAt !== null && o.nextDueAt <= until) out.push({ kind: 'occurrence', id: o.id, at: o.nextDueAt });
+    }
+    for (const a of this.attempts.values()) {
+      if (a.occurrenceId === null && a.deadlineAt !== null && a.deadlineAt <= until)
+        out.push({ kind: 'attempt', id: a.id, at: a.deadlineAt });
+    }
+    out.sort(compareDue);
+    const start = after ? out.findIndex((r) => compareDue(r, after) > 0) : 0;
+    return start < 0 ? [] : out.slice(start, start + limit);
+  }
+
+  async listUnacknowledgedAttempts(limit: number, afterId?: string): Promise<AttemptRecord[]> {
+    this.calls.list++;
+    return [...this.attempts.values()]
+      .filter((a) => a.status === 'requested' && a.providerCallId === null && (afterId === undefined || a.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(cloneAttempt);
+  }
+
+  async listAttempts(occurrenceId: string): Promise<AttemptRecord[]> {
+    this.calls.list++;
+    return this.attemptsOf(occurrenceId);
+  }
+
+  async listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
+    this.calls.list++;
+    return [...this.occurrences.values()]
+      .filter(
+        (o) =>
+          o.status === 'pending' && o.tzdataVersion !== null && o.tzdataVersion !== version && (afterId === undefined || o.id > afterId),
+      )
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(cloneOccurrence);
+  }
+
+  async listPendingFallbacks(limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
+    this.calls.list++;
+    return [...this.occurrences.values()]
+      .filter((o) => o.fallbackState === 'pending' && (afterId === undefined || o.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(cloneOccurrence);
+  }
+
+  async listSeriesWithoutNext(limit: number, afterId?: string): Promise<SeriesRecord[]> {
+    this.calls.list++;
+    return [...this.series.values()]
+      .filter((s) => {
+        if (s.status !== 'active' || !s.enabled || (afterId !== undefined && s.id <= afterId)) return false;
+        const o = s.nextOccurrenceId === null ? undefined : this.occurrences.get(s.nextOccurrenceId);
+        return o === undefined || FINISHED.has(o.status);
+      })
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(cloneSeries);
+  }
+
+  /** Number of stored rows (for tests). */
+  get size(): { occurrences: number; attempts: number; series: number } {
+    return { occurrences: this.occurrences.size, attempts: this.attempts.size, series: this.series.size };
+  }
+
+  /** Every occurrence of a series (or every one, without an id), by scheduledAt (for tests and examples). */
+  occurrencesOf(seriesId?: string): OccurrenceRecord[] {
+    return [...this.occurrences.values()]
+      .filter((o) => seriesId === undefined || o.scheduleId === seriesId)
+      .sort((a, b) => a.scheduledAt - b.scheduledAt || (a.id < b.id ? -1 : 1))
+      .map(cloneOccurrence);
+  }
+
+  /** The attempts of an occurrence by n (for tests and examples). */
+  attemptsOf(occurrenceId: string): AttemptRecord[] {
+    return [...this.attempts.values()]
+      .filter((a) => a.occurrenceId === occurrenceId)
+      .sort((a, b) => a.n - b.n)
+      .map(cloneAttempt);
   }
 }

@@ -184,7 +184,7 @@ export class MemoryTelephony implements Telephony {
     if (!call || call.state === 'ended') return;
     call.hungUpWith = options ?? {};
     this.clearTimers(call);
-    const reason: CallEndReason = call.state === 'answered' ? 'completed' : 'canceled';
+    const reason: CallEndReason = call.state === 'answered' ? 'completed' : 'cancelled';
     // The closing sentence takes a moment to say; the end is reported from a timer so that
     // the caller's own bookkeeping for hangUp happens first, as with a real provider.
     const delay = call.state === 'answered' && options?.say ? this.o.closingSaySeconds * 1000 : 0;

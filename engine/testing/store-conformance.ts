@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { AttemptRecord, DueCursor, OccurrenceRecord, Store } from '../ports.js';
+import { after, describe, it } from 'node:test';
+import type { AttemptRecord, ChangeSet, DueCursor, OccurrenceRecord, SeriesRecord, Store } from '../ports.js';
 
 /** What {@link runStoreConformance} needs: a fresh, empty store per call, and how to dispose of it. */
 export interface StoreHarness {
@@ -52,6 +52,9 @@ export function sampleOccurrence(overrides: Partial<OccurrenceRecord> = {}): Occ
     finishedAt: null,
     createdAt: T0 - 86_400_000,
     updatedAt: T0 - 86_400_000,
+    version: 1,
+    localDate: '2027-03-14',
+    tzdataVersion: '2025b',
     ...overrides,
   };
 }
@@ -84,13 +87,66 @@ export function sampleAttempt(overrides: Partial<AttemptRecord> = {}): AttemptRe
     deadlineAt: T0 + 60_000,
     script: { kind: 'test', greetingName: 'Sam', voice: 'male' },
     updatedAt: T0,
+    version: 1,
     ...overrides,
+  };
+}
+
+/** A complete series record for tests (weekly, every field set); `overrides` wins. */
+export function sampleSeries(overrides: Partial<SeriesRecord> = {}): SeriesRecord {
+  return {
+    id: id('5'),
+    accountId: id('a'),
+    phoneNumberId: id('b'),
+    to: '+14155550123',
+    label: 'Weekdays',
+    message: 'Stand-up at nine',
+    greetingName: 'Sam',
+    voice: 'female',
+    rule: {
+      kind: 'weekly',
+      timezone: 'America/New_York',
+      localTime: '07:00',
+      daysOfWeek: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      startDate: '2027-03-01',
+      endDate: null,
+      pausedUntil: null,
+      skipDates: ['2027-03-17'],
+    },
+    policy: { maxSnoozes: 2, offsetsMinutes: [5, 10], ringTimeoutSeconds: 45, snoozeMinutes: 9 },
+    smsFallback: true,
+    backupAlarm: false,
+    enabled: true,
+    status: 'active',
+    nextOccurrenceId: null,
+    version: 1,
+    createdAt: T0 - 86_400_000,
+    updatedAt: T0 - 86_400_000,
+    ...overrides,
+  };
+}
+
+/** A change set inserting the given rows. */
+function inserts(rows: { occurrences?: OccurrenceRecord[]; attempts?: AttemptRecord[]; series?: SeriesRecord[] }): ChangeSet {
+  return {
+    occurrences: (rows.occurrences ?? []).map((record) => ({ record, expectedVersion: null })),
+    attempts: (rows.attempts ?? []).map((record) => ({ record, expectedVersion: null })),
+    series: (rows.series ?? []).map((record) => ({ record, expectedVersion: null })),
+  };
+}
+
+/** A change set updating one occurrence read at `from.version` to `to` (version bumped). */
+function bump(from: OccurrenceRecord, to: Partial<OccurrenceRecord>): ChangeSet {
+  return {
+    occurrences: [{ record: { ...from, ...to, version: from.version + 1 }, expectedVersion: from.version }],
+    attempts: [],
+    series: [],
   };
 }
 
 /**
  * Registers the Store port's conformance tests (node:test) for one implementation. Every
- * Store the host or an embedder writes must pass them.
+ * Store the host or an embedder writes must pass them, the concurrent units included.
  *
  * @param name - shown in the test names, e.g. `'SqliteStore'`.
  * @param factory - returns a fresh, empty store (called once per test).
@@ -100,27 +156,23 @@ export function sampleAttempt(overrides: Partial<AttemptRecord> = {}): AttemptRe
  */
 export function runStoreConformance(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {
   describe(`Store conformance: ${name}`, () => {
-    let h: StoreHarness;
+    let h: StoreHarness | undefined;
     const fresh = async (): Promise<Store> => {
       await h?.close?.();
       h = await factory();
       return h.store;
     };
-    before(async () => {
-      h = await factory();
-    });
     after(async () => {
       await h?.close?.();
     });
+    const one = async (store: Store, kind: 'occurrences' | 'attempts' | 'series', id: string) => {
+      const snap = await store.load({ [kind]: [id] });
+      return (snap[kind] as { id: string }[]).find((r) => r.id === id);
+    };
 
-    it('round-trips an occurrence with every field', async () => {
+    it('round-trips an occurrence, an attempt and a series with every field', async () => {
       const store = await fresh();
-      const o = sampleOccurrence({ label: null, message: null, missReason: 'busy', derivationSource: 'weekly' });
-      store.transact((tx) => tx.insertOccurrence(o));
-      assert.deepEqual(
-        store.transact((tx) => tx.getOccurrence(o.id)),
-        o,
-      );
+      const o = sampleOccurrence({ label: null, message: null, missReason: 'busy', derivationSource: 'weekly', version: 7 });
       const nulls = sampleOccurrence({
         scheduleId: null,
         phoneNumberId: null,
@@ -133,17 +185,7 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         smsFallback: false,
         backupAlarm: false,
       });
-      store.transact((tx) => tx.insertOccurrence(nulls));
-      assert.deepEqual(
-        store.transact((tx) => tx.getOccurrence(nulls.id)),
-        nulls,
-      );
-    });
-
-    it('round-trips an attempt with every field', async () => {
-      const store = await fresh();
       const full = sampleAttempt({
-        occurrenceId: null,
         phoneNumberId: 'p-1',
         status: 'voicemail',
         ringingAt: T0 + 1000,
@@ -158,50 +200,106 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         script: { kind: 'wake_up', greetingName: null, message: 'hi', snoozeAllowed: true, voice: 'female' },
       });
       const bare = sampleAttempt({ accountId: null, script: null, kind: 'demo' });
-      store.transact((tx) => {
-        tx.insertAttempt(full);
-        tx.insertAttempt(bare);
+      const weekly = sampleSeries();
+      const once = sampleSeries({
+        rule: { kind: 'one_off', timezone: 'Europe/Paris', localDate: '2027-04-01', localTime: '06:15' },
+        phoneNumberId: null,
+        label: null,
+        message: null,
+        greetingName: null,
+        voice: null,
+        status: 'completed',
+        enabled: false,
       });
-      assert.deepEqual(
-        store.transact((tx) => tx.getAttempt(full.id)),
-        full,
-      );
-      assert.deepEqual(
-        store.transact((tx) => tx.getAttempt(bare.id)),
-        bare,
-      );
+      const soon = sampleSeries({ rule: { kind: 'in_minutes', timezone: 'UTC', at: T0 + 5 * 60_000 }, nextOccurrenceId: o.id });
+      assert.deepEqual(await store.commit(inserts({ occurrences: [o, nulls], attempts: [full, bare], series: [weekly, once, soon] })), {
+        ok: true,
+      });
+      assert.deepEqual(await one(store, 'occurrences', o.id), o);
+      assert.deepEqual(await one(store, 'occurrences', nulls.id), nulls);
+      assert.deepEqual(await one(store, 'attempts', full.id), full);
+      assert.deepEqual(await one(store, 'attempts', bare.id), bare);
+      assert.deepEqual(await one(store, 'series', weekly.id), weekly);
+      assert.deepEqual(await one(store, 'series', once.id), once);
+      assert.deepEqual(await one(store, 'series', soon.id), soon);
     });
 
-    it('returns undefined for unknown ids', async () => {
+    it('leaves unknown ids out of a load', async () => {
       const store = await fresh();
-      store.transact((tx) => {
-        assert.equal(tx.getOccurrence('00000000-0000-4000-8000-000000000000'), undefined);
-        assert.equal(tx.getAttempt('00000000-0000-4000-8000-000000000000'), undefined);
+      const none = '00000000-0000-4000-8000-000000000000';
+      assert.deepEqual(await store.load({ occurrences: [none], attempts: [none], series: [none] }), {
+        occurrences: [],
+        attempts: [],
+        series: [],
       });
+      assert.deepEqual(await store.load({}), { occurrences: [], attempts: [], series: [] });
     });
 
-    it('refuses a duplicate insert and an update of a missing row', async () => {
+    it('loads the rows that come with the named ones in one call', async () => {
+      const store = await fresh();
+      const s = sampleSeries();
+      const o = sampleOccurrence({ scheduleId: s.id, status: 'calling' });
+      const live = sampleAttempt({ occurrenceId: o.id, kind: 'first', script: null, status: 'ringing' });
+      const old = sampleAttempt({ occurrenceId: o.id, kind: 'first', script: null, status: 'no_answer', n: 1 });
+      const linked = { ...o, liveAttemptId: live.id };
+      await store.commit(inserts({ series: [{ ...s, nextOccurrenceId: o.id }], occurrences: [linked], attempts: [live, old] }));
+      const byAttempt = await store.load({ attempts: [live.id] });
+      assert.deepEqual(
+        byAttempt.attempts.map((a) => a.id),
+        [live.id],
+      );
+      assert.deepEqual(
+        byAttempt.occurrences.map((x) => x.id),
+        [o.id],
+      );
+      assert.deepEqual(
+        byAttempt.series.map((x) => x.id),
+        [s.id],
+      );
+      const byOccurrence = await store.load({ occurrences: [o.id] });
+      assert.deepEqual(
+        byOccurrence.attempts.map((a) => a.id),
+        [live.id],
+      );
+      assert.deepEqual(
+        byOccurrence.series.map((x) => x.id),
+        [s.id],
+      );
+      const bySeries = await store.load({ series: [s.id] });
+      assert.deepEqual(
+        bySeries.occurrences.map((x) => x.id),
+        [o.id],
+      );
+      assert.deepEqual(
+        bySeries.attempts.map((a) => a.id),
+        [live.id],
+      );
+      // Named twice, directly and through another row: once.
+      const both = await store.load({ occurrences: [o.id, o.id], attempts: [live.id], series: [s.id] });
+      assert.equal(both.occurrences.length, 1);
+      assert.equal(both.attempts.length, 1);
+      assert.equal(both.series.length, 1);
+    });
+
+    it('refuses a duplicate insert and an update of a missing row, naming them', async () => {
       const store = await fresh();
       const o = sampleOccurrence();
       const a = sampleAttempt();
-      store.transact((tx) => {
-        tx.insertOccurrence(o);
-        tx.insertAttempt(a);
-      });
-      assert.throws(() => store.transact((tx) => tx.insertOccurrence(o)));
-      assert.throws(() => store.transact((tx) => tx.insertAttempt(a)));
-      assert.throws(() => store.transact((tx) => tx.updateOccurrence(sampleOccurrence())));
-      assert.throws(() => store.transact((tx) => tx.updateAttempt(sampleAttempt())));
+      const s = sampleSeries();
+      assert.equal((await store.commit(inserts({ occurrences: [o], attempts: [a], series: [s] }))).ok, true);
+      assert.deepEqual(await store.commit(inserts({ occurrences: [o] })), { ok: false, conflicts: [{ kind: 'occurrence', id: o.id }] });
+      assert.deepEqual(await store.commit(inserts({ attempts: [a] })), { ok: false, conflicts: [{ kind: 'attempt', id: a.id }] });
+      assert.deepEqual(await store.commit(inserts({ series: [s] })), { ok: false, conflicts: [{ kind: 'series', id: s.id }] });
+      const missing = sampleOccurrence();
+      assert.deepEqual(await store.commit(bump(missing, {})), { ok: false, conflicts: [{ kind: 'occurrence', id: missing.id }] });
     });
 
-    it('updates replace every field', async () => {
+    it('updates replace every field, and a stale version is refused', async () => {
       const store = await fresh();
       const o = sampleOccurrence();
       const a = sampleAttempt({ occurrenceId: o.id, kind: 'first', script: null });
-      store.transact((tx) => {
-        tx.insertOccurrence(o);
-        tx.insertAttempt(a);
-      });
+      const s = sampleSeries();
+      await store.commit(inserts({ occurrences: [o], attempts: [a], series: [s] }));
       const o2: OccurrenceRecord = {
         ...o,
         status: 'confirmed',
@@ -221,147 +319,163 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         updatedAt: T0 + 6,
         policy: { ...o.policy, offsetsMinutes: [1, 2, 3] },
         label: 'Changed',
+        version: 2,
       };
-      const a2: AttemptRecord = { ...a, status: 'confirmed', digits: '1', answeredBy: 'person', providerCallId: 'C1', deadlineAt: null };
-      store.transact((tx) => {
-        tx.updateOccurrence(o2);
-        tx.updateAttempt(a2);
+      const a2: AttemptRecord = {
+        ...a,
+        status: 'confirmed',
+        digits: '1',
+        answeredBy: 'person',
+        providerCallId: 'C1',
+        deadlineAt: null,
+        version: 2,
+      };
+      const s2: SeriesRecord = {
+        ...s,
+        rule: {
+          kind: 'weekly',
+          timezone: 'Asia/Tokyo',
+          localTime: '05:45',
+          daysOfWeek: ['sun'],
+          startDate: null,
+          endDate: '2027-12-31',
+          pausedUntil: '2027-04-01',
+          skipDates: [],
+        },
+        nextOccurrenceId: o.id,
+        enabled: false,
+        status: 'disabled',
+        version: 2,
+      };
+      const r = await store.commit({
+        occurrences: [{ record: o2, expectedVersion: 1 }],
+        attempts: [{ record: a2, expectedVersion: 1 }],
+        series: [{ record: s2, expectedVersion: 1 }],
       });
-      assert.deepEqual(
-        store.transact((tx) => tx.getOccurrence(o.id)),
-        o2,
-      );
-      assert.deepEqual(
-        store.transact((tx) => tx.getAttempt(a.id)),
-        a2,
-      );
+      assert.deepEqual(r, { ok: true });
+      assert.deepEqual(await one(store, 'occurrences', o.id), o2);
+      assert.deepEqual(await one(store, 'attempts', a.id), a2);
+      assert.deepEqual(await one(store, 'series', s.id), s2);
+      // Written again from the version-1 read: refused, nothing changes.
+      assert.deepEqual(await store.commit(bump(o, { label: 'Late' })), { ok: false, conflicts: [{ kind: 'occurrence', id: o.id }] });
+      assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label, 'Changed');
     });
 
-    it('does not let a caller mutate stored records through returned or given objects', async () => {
+    it('a commit with one conflicting row writes none of its rows', async () => {
       const store = await fresh();
       const o = sampleOccurrence();
-      store.transact((tx) => tx.insertOccurrence(o));
+      const other = sampleOccurrence();
+      await store.commit(inserts({ occurrences: [o, other] }));
+      const fresh1 = sampleOccurrence();
+      const a = sampleAttempt();
+      const r = await store.commit({
+        occurrences: [
+          { record: fresh1, expectedVersion: null },
+          { record: { ...o, status: 'cancelled', version: 2 }, expectedVersion: 1 },
+          { record: { ...other, status: 'cancelled', version: 6 }, expectedVersion: 5 },
+        ],
+        attempts: [{ record: a, expectedVersion: null }],
+        series: [],
+      });
+      assert.deepEqual(r, { ok: false, conflicts: [{ kind: 'occurrence', id: other.id }] });
+      const snap = await store.load({ occurrences: [fresh1.id, o.id], attempts: [a.id] });
+      assert.deepEqual(
+        snap.occurrences.map((x) => [x.id, x.status]),
+        [[o.id, 'pending']],
+      );
+      assert.deepEqual(snap.attempts, []);
+    });
+
+    it('does not let a caller change stored records through returned or given objects', async () => {
+      const store = await fresh();
+      const o = sampleOccurrence();
+      const s = sampleSeries();
+      await store.commit(inserts({ occurrences: [o], series: [s] }));
       o.policy.offsetsMinutes.push(99);
       o.label = 'mutated';
-      const read = store.transact((tx) => tx.getOccurrence(o.id))!;
+      (s.rule as unknown as { skipDates: string[] }).skipDates.push('2099-01-01');
+      const read = (await one(store, 'occurrences', o.id)) as OccurrenceRecord;
       assert.deepEqual(read.policy.offsetsMinutes, [5, 10]);
       assert.equal(read.label, 'Gym');
       read.policy.offsetsMinutes.push(42);
-      assert.deepEqual(store.transact((tx) => tx.getOccurrence(o.id))!.policy.offsetsMinutes, [5, 10]);
+      assert.deepEqual(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).policy.offsetsMinutes, [5, 10]);
+      const sr = (await one(store, 'series', s.id)) as SeriesRecord;
+      assert.deepEqual(sr.rule.kind === 'weekly' && sr.rule.skipDates, ['2027-03-17']);
     });
 
-    it('transact returns the value of fn and rolls everything back when fn throws', async () => {
+    it('two units racing on one occurrence: exactly one commit wins, the other sees a conflict and wins on retry', async () => {
       const store = await fresh();
       const o = sampleOccurrence();
-      assert.equal(
-        store.transact(() => 42),
-        42,
-      );
-      store.transact((tx) => tx.insertOccurrence(o));
-      const a = sampleAttempt();
-      assert.throws(
-        () =>
-          store.transact((tx) => {
-            tx.insertAttempt(a);
-            tx.updateOccurrence({ ...o, status: 'cancelled' });
-            throw new Error('boom');
-          }),
-        /boom/,
-      );
-      store.transact((tx) => {
-        assert.equal(tx.getAttempt(a.id), undefined);
-        assert.equal(tx.getOccurrence(o.id)!.status, 'pending');
-      });
+      await store.commit(inserts({ occurrences: [o] }));
+      // Both load before either commits (what two processes, or two interleaved units, do).
+      const unit = async (label: string) => {
+        const [read] = (await store.load({ occurrences: [o.id] })).occurrences;
+        await Promise.resolve();
+        return { label, read: read!, result: await store.commit(bump(read!, { label })) };
+      };
+      const [x, y] = await Promise.all([unit('x'), unit('y')]);
+      const wins = [x, y].filter((u) => u.result.ok);
+      assert.equal(wins.length, 1, 'exactly one commit wins');
+      const loser = x.result.ok ? y : x;
+      assert.deepEqual(loser.result, { ok: false, conflicts: [{ kind: 'occurrence', id: o.id }] });
+      assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label, wins[0]!.label);
+      // The loser reloads and retries: now it wins.
+      const [again] = (await store.load({ occurrences: [o.id] })).occurrences;
+      assert.equal(again!.version, 2);
+      assert.deepEqual(await store.commit(bump(again!, { label: loser.label })), { ok: true });
+      assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label, loser.label);
     });
 
-    it('sees its own writes inside a unit of work', async () => {
+    it('many concurrent units on overlapping rows: every row ends at the number of winning commits', async () => {
       const store = await fresh();
-      const o = sampleOccurrence();
-      store.transact((tx) => {
-        tx.insertOccurrence(o);
-        assert.equal(tx.getOccurrence(o.id)!.id, o.id);
-        tx.updateOccurrence({ ...o, status: 'waiting' });
-        assert.equal(tx.getOccurrence(o.id)!.status, 'waiting');
-        assert.equal(tx.listDue(o.nextDueAt!, 10).length, 1);
-      });
-    });
-
-    it('a nested transact is a savepoint: an inner throw caught by the outer undoes only the inner changes', async () => {
-      const store = await fresh();
-      const kept = sampleOccurrence();
-      const dropped = sampleOccurrence();
-      store.transact((tx) => {
-        tx.insertOccurrence(kept);
-        try {
-          store.transact((inner) => {
-            inner.insertOccurrence(dropped);
-            throw new Error('inner');
+      const rows = Array.from({ length: 5 }, () => sampleOccurrence({ attemptCount: 0 }));
+      await store.commit(inserts({ occurrences: rows }));
+      let wins = 0;
+      // Each unit increments attemptCount on two neighbouring rows, retrying on conflict.
+      const unit = async (i: number) => {
+        const ids = [rows[i % 5]!.id, rows[(i + 1) % 5]!.id];
+        for (let tries = 0; tries < 50; tries++) {
+          const snap = await store.load({ occurrences: ids });
+          await new Promise((r) => setImmediate(r));
+          const r = await store.commit({
+            occurrences: snap.occurrences.map((x) => ({
+              record: { ...x, attemptCount: x.attemptCount + 1, version: x.version + 1 },
+              expectedVersion: x.version,
+            })),
+            attempts: [],
+            series: [],
           });
-        } catch {
-          /* expected */
+          if (r.ok) {
+            wins++;
+            return;
+          }
         }
-      });
-      store.transact((tx) => {
-        assert.ok(tx.getOccurrence(kept.id));
-        assert.equal(tx.getOccurrence(dropped.id), undefined);
-      });
-      // An outer throw undoes a completed inner unit too.
-      const both = sampleOccurrence();
-      assert.throws(() =>
-        store.transact((tx) => {
-          store.transact((inner) => inner.insertOccurrence(both));
-          assert.ok(tx.getOccurrence(both.id));
-          throw new Error('outer');
-        }),
-      );
+        throw new Error('unit never won');
+      };
+      await Promise.all(Array.from({ length: 20 }, (_, i) => unit(i)));
+      assert.equal(wins, 20);
+      const snap = await store.load({ occurrences: rows.map((r) => r.id) });
       assert.equal(
-        store.transact((tx) => tx.getOccurrence(both.id)),
-        undefined,
+        snap.occurrences.reduce((n, x) => n + x.attemptCount, 0),
+        40,
+        'no lost update',
       );
-    });
-
-    it('after an inner unit of work is rolled back, the outer one writes what it asks for', async () => {
-      const store = await fresh();
-      const o = sampleOccurrence();
-      store.transact((tx) => tx.insertOccurrence(o));
-      store.transact((tx) => {
-        const read = tx.getOccurrence(o.id)!;
-        try {
-          store.transact((inner) => {
-            inner.updateOccurrence({ ...read, status: 'waiting', attemptCount: 1 });
-            throw new Error('inner');
-          });
-        } catch {
-          /* expected */
-        }
-        tx.updateOccurrence({ ...read, status: 'waiting', attemptCount: 1 });
-      });
-      const after = store.transact((tx) => tx.getOccurrence(o.id))!;
-      assert.equal(after.status, 'waiting');
-      assert.equal(after.attemptCount, 1);
     });
 
     it('lists attempts of an occurrence by n', async () => {
       const store = await fresh();
       const o = sampleOccurrence();
       const other = sampleOccurrence();
-      store.transact((tx) => {
-        tx.insertOccurrence(o);
-        tx.insertOccurrence(other);
-        for (const n of [3, 1, 2])
-          tx.insertAttempt(sampleAttempt({ occurrenceId: o.id, n, kind: n === 1 ? 'first' : 'retry', script: null }));
-        tx.insertAttempt(sampleAttempt({ occurrenceId: other.id, n: 1, script: null }));
-      });
-      const list = store.transact((tx) => tx.listAttempts(o.id));
+      const list = [3, 1, 2].map((n) => sampleAttempt({ occurrenceId: o.id, n, kind: n === 1 ? 'first' : 'retry', script: null }));
+      await store.commit(
+        inserts({ occurrences: [o, other], attempts: [...list, sampleAttempt({ occurrenceId: other.id, n: 1, script: null })] }),
+      );
+      const got = await store.listAttempts(o.id);
       assert.deepEqual(
-        list.map((a) => a.n),
+        got.map((a) => a.n),
         [1, 2, 3],
       );
-      assert.ok(list.every((a) => a.occurrenceId === o.id));
-      assert.deepEqual(
-        store.transact((tx) => tx.listAttempts('00000000-0000-4000-8000-00000000dead')),
-        [],
-      );
+      assert.deepEqual(await store.listAttempts('00000000-0000-4000-8000-00000000dead'), []);
     });
 
     it('lists due work in (at, kind, id) order up to `until`, with keyset paging', async () => {
@@ -376,13 +490,8 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const standalone = sampleAttempt({ deadlineAt: T0 });
       const finished = sampleAttempt({ deadlineAt: null, status: 'confirmed' });
       const owned = sampleAttempt({ occurrenceId: occ[0]!.id, deadlineAt: T0 - 5, kind: 'first', script: null });
-      store.transact((tx) => {
-        for (const o of occ) tx.insertOccurrence(o);
-        tx.insertAttempt(standalone);
-        tx.insertAttempt(finished);
-        tx.insertAttempt(owned);
-      });
-      const all = store.transact((tx) => tx.listDue(T0 + 2000, 100));
+      await store.commit(inserts({ occurrences: occ, attempts: [standalone, finished, owned] }));
+      const all = await store.listDue({ until: T0 + 2000, limit: 100 });
       const sortedIds = [occ[1]!.id, occ[2]!.id].sort();
       assert.deepEqual(all, [
         { kind: 'attempt', id: standalone.id, at: T0 },
@@ -390,19 +499,13 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         { kind: 'occurrence', id: sortedIds[1], at: T0 },
         { kind: 'occurrence', id: occ[0]!.id, at: T0 + 2000 },
       ]);
-      const page1 = store.transact((tx) => tx.listDue(T0 + 2000, 2));
+      const page1 = await store.listDue({ until: T0 + 2000, limit: 2 });
       assert.deepEqual(page1, all.slice(0, 2));
-      const last = page1[1]!;
-      const page2 = store.transact((tx) => tx.listDue(T0 + 2000, 2, last));
-      assert.deepEqual(page2, all.slice(2, 4));
-      assert.deepEqual(
-        store.transact((tx) => tx.listDue(T0 + 2000, 2, all[3])),
-        [],
-      );
-      assert.deepEqual(
-        store.transact((tx) => tx.listDue(T0 - 1, 10)),
-        [],
-      );
+      assert.deepEqual(await store.listDue({ until: T0 + 2000, limit: 2, after: page1[1]! }), all.slice(2, 4));
+      assert.deepEqual(await store.listDue({ until: T0 + 2000, limit: 2, after: all[3]! }), []);
+      assert.deepEqual(await store.listDue({ until: T0 - 1, limit: 10 }), []);
+      // A store for one process may ignore a lease, but must accept it.
+      assert.equal((await store.listDue({ until: T0 + 2000, limit: 100, lease: { owner: 'p1', until: T0 + 60_000 } })).length, 4);
     });
 
     it('lists unacknowledged attempts (requested, no provider call id) by id', async () => {
@@ -411,15 +514,15 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const a2 = sampleAttempt({ status: 'requested', providerCallId: 'CA-1' });
       const a3 = sampleAttempt({ status: 'ringing', providerCallId: null });
       const a4 = sampleAttempt({ status: 'requested', providerCallId: null });
-      store.transact((tx) => [a1, a2, a3, a4].forEach((a) => tx.insertAttempt(a)));
-      const ids = store.transact((tx) => tx.listUnacknowledgedAttempts(10)).map((a) => a.id);
+      await store.commit(inserts({ attempts: [a1, a2, a3, a4] }));
+      const ids = (await store.listUnacknowledgedAttempts(10)).map((a) => a.id);
       assert.deepEqual(ids, [a1.id, a4.id].sort());
       assert.deepEqual(
-        store.transact((tx) => tx.listUnacknowledgedAttempts(1)).map((a) => a.id),
+        (await store.listUnacknowledgedAttempts(1)).map((a) => a.id),
         [ids[0]],
       );
       assert.deepEqual(
-        store.transact((tx) => tx.listUnacknowledgedAttempts(10, ids[0])).map((a) => a.id),
+        (await store.listUnacknowledgedAttempts(10, ids[0])).map((a) => a.id),
         [ids[1]],
       );
     });
@@ -431,24 +534,65 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         sampleOccurrence({ fallbackState: 'sent', status: 'missed', nextDueAt: null }),
         sampleOccurrence({ fallbackState: 'pending', status: 'unconfirmed', nextDueAt: null }),
       ];
-      store.transact((tx) => rows.forEach((o) => tx.insertOccurrence(o)));
-      const ids = store.transact((tx) => tx.listPendingFallbacks(10)).map((o) => o.id);
+      await store.commit(inserts({ occurrences: rows }));
+      const ids = (await store.listPendingFallbacks(10)).map((o) => o.id);
       assert.deepEqual(ids, [rows[0]!.id, rows[2]!.id].sort());
       assert.deepEqual(
-        store.transact((tx) => tx.listPendingFallbacks(10, ids[0])).map((o) => o.id),
+        (await store.listPendingFallbacks(10, ids[0])).map((o) => o.id),
         [ids[1]],
       );
     });
 
-    it('keeps many rows written in one unit of work', async () => {
+    it('lists pending occurrences resolved under other zone rules by id', async () => {
+      const store = await fresh();
+      const rows = [
+        sampleOccurrence({ tzdataVersion: '2025a' }),
+        sampleOccurrence({ tzdataVersion: '2025b' }), // current
+        sampleOccurrence({ tzdataVersion: null, localDate: null }), // an instant: never re-resolved
+        sampleOccurrence({ tzdataVersion: '2024c', status: 'calling' }), // ringing: never moved
+        sampleOccurrence({ tzdataVersion: '2024c' }),
+      ];
+      await store.commit(inserts({ occurrences: rows }));
+      const ids = (await store.listStaleZoneOccurrences('2025b', 10)).map((o) => o.id);
+      assert.deepEqual(ids, [rows[0]!.id, rows[4]!.id].sort());
+      assert.deepEqual(
+        (await store.listStaleZoneOccurrences('2025b', 10, ids[0])).map((o) => o.id),
+        [ids[1]],
+      );
+    });
+
+    it('lists active series without an unfinished next occurrence by id', async () => {
+      const store = await fresh();
+      const pending = sampleOccurrence({ status: 'pending' });
+      const waiting = sampleOccurrence({ status: 'waiting' });
+      const done = sampleOccurrence({ status: 'confirmed', nextDueAt: null });
+      const rows = [
+        sampleSeries({ nextOccurrenceId: null }), // needs one
+        sampleSeries({ nextOccurrenceId: pending.id }),
+        sampleSeries({ nextOccurrenceId: waiting.id }),
+        sampleSeries({ nextOccurrenceId: done.id }), // needs one
+        sampleSeries({ nextOccurrenceId: '00000000-0000-4000-8000-00000000dead' }), // needs one
+        sampleSeries({ nextOccurrenceId: null, status: 'completed' }),
+        sampleSeries({ nextOccurrenceId: null, enabled: false, status: 'disabled' }),
+      ];
+      await store.commit(inserts({ occurrences: [pending, waiting, done], series: rows }));
+      const ids = (await store.listSeriesWithoutNext(10)).map((s) => s.id);
+      assert.deepEqual(ids, [rows[0]!.id, rows[3]!.id, rows[4]!.id].sort());
+      assert.deepEqual(
+        (await store.listSeriesWithoutNext(1, ids[0])).map((s) => s.id),
+        [ids[1]],
+      );
+    });
+
+    it('keeps many rows written in one commit, and pages through them', async () => {
       const store = await fresh();
       const rows = Array.from({ length: 2000 }, (_, i) => sampleOccurrence({ nextDueAt: T0 + (i % 7) }));
-      store.transact((tx) => rows.forEach((o) => tx.insertOccurrence(o)));
+      await store.commit(inserts({ occurrences: rows }));
       let cursor: DueCursor | undefined;
       let seen = 0;
       let prev = -Infinity;
       for (;;) {
-        const page = store.transact((tx) => tx.listDue(T0 + 10, 333, cursor));
+        const page = await store.listDue({ until: T0 + 10, limit: 333, ...(cursor ? { after: cursor } : {}) });
         if (page.length === 0) break;
         for (const r of page) {
           assert.ok(r.at >= prev);
@@ -458,6 +602,8 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         cursor = page[page.length - 1];
       }
       assert.equal(seen, rows.length);
+      const snap = await store.load({ occurrences: rows.map((r) => r.id) });
+      assert.equal(snap.occurrences.length, rows.length);
     });
   });
 }

@@ -219,7 +219,7 @@ export function runTelephonyConformance(name: string, factory: () => TelephonyHa
     );
 
     it(
-      'hangUp while ringing ends the call canceled',
+      'hangUp while ringing ends the call cancelled',
       withHarness(async (h, events) => {
         const to = '+14155550111';
         await h.setPhone(to, 'no_answer');
@@ -229,7 +229,7 @@ export function runTelephonyConformance(name: string, factory: () => TelephonyHa
         assert.deepEqual(types(of(events, callId)), ['call.ringing']);
         await h.telephony.hangUp(callId);
         await h.advance(10_000);
-        assert.deepEqual(types(of(events, callId)), ['call.ringing', 'ended:canceled']);
+        assert.deepEqual(types(of(events, callId)), ['call.ringing', 'ended:cancelled']);
         await h.advance(120_000);
         assert.equal(of(events, callId).length, 2, 'nothing after call.ended');
       }),

@@ -12,11 +12,18 @@ export { checkTimeZone, listAcceptedZones, CLDR_SPELLINGS } from './zone-policy.
 export type { TimeZoneCheck } from './zone-policy.js';
 export { WEEKDAYS } from './civil.js';
 export type { Weekday } from './civil.js';
-export { getZoneRules, ZoneRules } from './zone-rules.js';
-export type { Transition } from './zone-rules.js';
+export { getZoneRules, ZoneRules, useZoneRulesSource, zoneRulesVersion } from './zone-rules.js';
+export type { Transition, ZoneRulesSource } from './zone-rules.js';
 export { resolveWallTime, localTimeAt, homeTimeAt, inHomeTimezone, localDateAt, clockChangeNotice, WALL_TIME_POLICY } from './wall-time.js';
 export type { WallTimeKind, LocalTime, HomeTime, WallTimeResolution } from './wall-time.js';
-export { nextOccurrenceAfter, upcomingOccurrences, isRecurrenceComplete, skipNextOccurrence, pruneSkipDates } from './recurrence.js';
+export {
+  nextOccurrenceAfter,
+  nextAfterOccurrence,
+  upcomingOccurrences,
+  isRecurrenceComplete,
+  skipNextOccurrence,
+  pruneSkipDates,
+} from './recurrence.js';
 export type { Recurrence, OneOffRecurrence, InMinutesRecurrence, WeeklyRecurrence, OccurrenceTime } from './recurrence.js';
 export { compileRecurrence, IN_MINUTES_MIN, IN_MINUTES_MAX, MAX_DAYS_AHEAD, MAX_SKIP_DATES } from './recurrence-input.js';
 export type { RecurrenceInput, RecurrenceInputError, CompiledRecurrence } from './recurrence-input.js';

@@ -13,7 +13,7 @@
  *   that instant (kept, with its id, when it is the same instant).
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { WEEKDAYS, formatDate, parseDate, parseTime, type Weekday } from './civil.js';
 import { nextOccurrenceAfter, pruneSkipDates, type OccurrenceTime, type Recurrence } from './recurrence.js';
 import { localDayAt } from './wall-time.js';

@@ -21,9 +21,9 @@
  * - A schedule is completed when it has no next occurrence.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { WEEKDAYS, formatDate, formatTime, parseDate, parseTime, weekdayIndex, type Weekday } from './civil.js';
-import { clockChangeNotice, localDayAt, localTimeAt, resolveDayMinute, type LocalTime } from './wall-time.js';
+import { clockChangeNotice, localDateAt, localDayAt, localTimeAt, resolveDayMinute, type LocalTime } from './wall-time.js';
 
 /** A one-off call at a wall time (derivation_source `one_off`). */
 export interface OneOffRecurrence {
@@ -108,6 +108,33 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
     case 'weekly':
       return new WeeklyCursor(rule).next(after);
   }
+}
+
+/**
+ * The occurrence a wall-time rule (one-off or weekly) produces for local date `date`, resolved
+ * with the zone rules in use now; null when the date is malformed or does not exist in the
+ * zone. It does not check that the rule selects the date (the caller has one it produced).
+ */
+export function occurrenceOnDate(rule: OneOffRecurrence | WeeklyRecurrence, date: string): OccurrenceTime | null {
+  const day = parseDate(date);
+  const minute = parseTime(rule.localTime);
+  if (day === null || minute === null) return null;
+  const occ = occurrenceOn(rule.timezone, day, minute, rule.localTime, rule.kind);
+  return occ.date === date ? occ : null;
+}
+
+/**
+ * The call that follows an occurrence at `at`: the first one strictly after it on another
+ * local date (a series rings at most once per local date, so moving a recurring call from
+ * 07:00 to 08:30 while today's 07:00 call is still retrying does not ring again at 08:30
+ * today), and none at or before `notBefore` (after downtime, calls more than the late grace
+ * in the past are not rung). Pure.
+ */
+export function nextAfterOccurrence(rule: Recurrence, at: EpochMs, notBefore: EpochMs = -Infinity): OccurrenceTime | null {
+  const day = localDateAt(rule.timezone, at);
+  let next = nextOccurrenceAfter(rule, Math.max(at, notBefore));
+  while (next !== null && next.date === day) next = nextOccurrenceAfter(rule, next.at);
+  return next;
 }
 
 /**

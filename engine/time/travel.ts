@@ -15,7 +15,7 @@
  * time to carry over: it is listed with `suggested: null`.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { MS_PER_DAY, formatDate, formatOffset, formatTime, parseTime } from './civil.js';
 import { localDayAt, resolveDayMinute, type WallTimeKind } from './wall-time.js';
 import { checkTimeZone } from './zone-policy.js';

@@ -17,7 +17,7 @@
  * previous occurrence, so a shift in one gap can never stick to later occurrences.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { MS_PER_DAY, formatDate, formatOffset, formatTime, parseDate, parseTime } from './civil.js';
 import { getZoneRules, type Transition } from './zone-rules.js';
 

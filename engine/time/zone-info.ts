@@ -4,7 +4,7 @@
  * the runtime really computes with.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { MS_PER_DAY, formatDate, formatOffset } from './civil.js';
 import { countryOfZone, getZoneRules } from './zone-rules.js';
 

@@ -20,8 +20,39 @@
  * changes its offset twice within 6 hours. No zone in tzdata does.
  * @module
  */
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { ZONE_TAB } from './data/zone-tab.js';
+
+/**
+ * Where zone offsets come from: the runtime's ICU data by default. A replacement (a newer
+ * tzdata shipped with the app, or a test's changed rules) names its version; every wall time
+ * the engine resolves afterwards uses it, and pending occurrences resolved under another
+ * version are re-resolved (see `Runtime.rulesChanged`).
+ */
+export interface ZoneRulesSource {
+  /** The tz database release, e.g. `2025c`. */
+  version: string;
+  /** Offset in force in `zone` at `at` (second precision), in milliseconds east of UTC. */
+  offsetAt(zone: string, at: EpochMs): number;
+}
+
+let source: ZoneRulesSource | null = null;
+
+/**
+ * Replaces the zone-rules source (null: back to the runtime's ICU data) and drops every
+ * cached timeline. Process-wide, like the ICU data it stands for.
+ */
+export function useZoneRulesSource(next: ZoneRulesSource | null): void {
+  source = next;
+  RULES.clear();
+}
+
+/** The version of the zone rules in use: the injected source's, else the runtime's tzdata. */
+export function zoneRulesVersion(): string {
+  if (source) return source.version;
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  return versions?.tz ?? 'unknown';
+}
 
 const STEP = 6 * 3_600_000;
 const SAMPLES = 100;
@@ -83,6 +114,13 @@ export class ZoneRules {
 
   /** Offset (ms east of UTC) straight from Intl, at second precision. */
   private rawOffset(t: EpochMs): number {
+    const sec = Math.floor(t / 1000) * 1000;
+    if (source) return source.offsetAt(this.zone, sec);
+    return this.intlOffset(sec);
+  }
+
+  /** Offset (ms east of UTC) from the runtime's ICU data, at second precision. */
+  intlOffset(t: EpochMs): number {
     const sec = Math.floor(t / 1000) * 1000;
     const m = PARTS_RE.exec(this.fmt.format(sec));
     if (m === null) throw new Error(`ZoneRules: unexpected Intl output for ${this.zone}`);

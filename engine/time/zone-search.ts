@@ -25,7 +25,7 @@
  */
 import { createRequire } from 'node:module';
 import ct from 'countries-and-timezones';
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from './epoch.js';
 import { formatOffset } from './civil.js';
 import { ZONE_TAB } from './data/zone-tab.js';
 import { countryName, genericZoneName, zoneCity } from './zone-info.js';

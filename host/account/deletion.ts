@@ -36,6 +36,7 @@ import {
 } from '../db/account-deletions.js';
 import { consumeDeletionCode, findDeletionChallenge, recordDeletionFailure, storeDeletionCode } from '../db/deletion-codes.js';
 import { getScheduleById, updateSchedule } from '../db/schedules.js';
+import { disableSeries } from '../schedules/apply.js';
 import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
@@ -107,7 +108,9 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
 
   async function stopCalls(accountId: string): Promise<void> {
     try {
-      for (const id of unfinishedOccurrenceIds(db, accountId)) runtime.cancel(id);
+      // Series off first (no next occurrence is made from now on), then the unfinished calls go.
+      for (const id of accountScheduleIds(db, accountId)) await disableSeries({ db, runtime }, id);
+      for (const id of unfinishedOccurrenceIds(db, accountId)) await runtime.cancel(id);
       scrubAccountCalls(db, accountId, clock.now());
     } catch (err) {
       // The deletion stands (calls are refused by admission meanwhile); the next start finishes it.

@@ -5,15 +5,18 @@
 import type { Database } from 'better-sqlite3';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
-import type { MeOut } from '../generated/openapi.js';
+import type { MeBilling, MeOut } from '../generated/openapi.js';
 import { loadAccountFacts } from '../db/readiness.js';
 import { currentPlan } from '../usage/usage.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
 import { scheduleFacts } from '../db/schedules.js';
 
-/** Builds MeOut for `account` at `now`. */
-export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
+/**
+ * Builds MeOut for `account` at `now`. `billing` is the web checkout offer (the billing
+ * service's `meBilling`); answers that do not compute it show null.
+ */
+export function meOut(db: Database, account: Account, now: EpochMs, billing: MeBilling | null = null): MeOut {
   const facts = loadAccountFacts(db, account.id, now);
   return {
     id: account.id,
@@ -39,7 +42,6 @@ export function meOut(db: Database, account: Account, now: EpochMs): MeOut {
       schedules: scheduleFacts(db, account.id),
       now,
     }),
-    // Payments are not set up yet: nothing to offer (schema: null when payments are not set up).
-    billing: null,
+    billing,
   };
 }

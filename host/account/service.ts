@@ -4,12 +4,12 @@
  * @module
  */
 import type { Database } from 'better-sqlite3';
-import { checkTimeZone, type Clock } from '../../engine/index.js';
+import { checkTimeZone, type Clock, type EpochMs } from '../../engine/index.js';
 import { clearCallsRevoked } from '../db/account-calls.js';
 import { findAccountById, updateAccountProfile } from '../db/accounts.js';
 import type { Account, ProfileChange } from '../db/accounts.js';
 import { invalid, problem } from '../errors.js';
-import type { MeOut, MePatchIn, UsageOut } from '../generated/openapi.js';
+import type { MeBilling, MeOut, MePatchIn, UsageOut } from '../generated/openapi.js';
 import { usageOut } from '../usage/usage.js';
 import { meOut } from './me.js';
 import { resolveRetryPolicy } from './retry-policy.js';
@@ -18,6 +18,8 @@ import { resolveRetryPolicy } from './retry-policy.js';
 export interface AccountServiceDeps {
   db: Database;
   clock: Clock;
+  /** MeOut.billing: the web checkout offer (the billing service's `meBilling`); null when absent. */
+  meBilling?: (account: Account, now: EpochMs) => MeBilling | null;
 }
 
 /** The account operations. */
@@ -78,7 +80,8 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
 }
 
 /** Creates the account service. */
-export function createAccountService({ db, clock }: AccountServiceDeps): AccountService {
+export function createAccountService({ db, clock, meBilling }: AccountServiceDeps): AccountService {
+  const present = (account: Account, now: EpochMs): MeOut => meOut(db, account, now, meBilling?.(account, now) ?? null);
   const get = (accountId: string): Account => {
     const a = findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
@@ -86,20 +89,20 @@ export function createAccountService({ db, clock }: AccountServiceDeps): Account
   };
   return {
     get,
-    present: (account) => meOut(db, account, clock.now()),
-    me: (accountId) => meOut(db, get(accountId), clock.now()),
+    present: (account) => present(account, clock.now()),
+    me: (accountId) => present(get(accountId), clock.now()),
     update(accountId, body) {
       const change = toProfileChange(body);
       const now = clock.now();
       const updated = updateAccountProfile(db, accountId, change, now) ?? get(accountId);
-      return meOut(db, updated, now);
+      return present(updated, now);
     },
     homeTimezone: (accountId) => findAccountById(db, accountId)?.homeTimezone ?? null,
     usage: (accountId) => usageOut(db, get(accountId), clock.now()),
     resumeCalls(accountId) {
       const now = clock.now();
       clearCallsRevoked(db, accountId, now);
-      return meOut(db, get(accountId), now);
+      return present(get(accountId), now);
     },
   };
 }

@@ -2,14 +2,18 @@
  * The engine's {@link Accounts} port on the host's tables: admission by the rules of
  * `admission.ts`, and key 9 (calls off for the account, the line blocked with reason key_9).
  *
- * Both run inside the runtime's unit of work, on the same database connection as the Store,
- * so what they write commits or rolls back with the attempt.
+ * Both run while the runtime computes a unit of work, on the same database connection as the
+ * Store. The runtime calls `Store.commit` right after the computation without awaiting in
+ * between, and the SQLite store commits synchronously, so the admission reads and the
+ * unit's writes happen back to back, with no other unit in between. Key 9's writes are
+ * idempotent (a unit refused on a conflict is computed again).
  *
  * Why a ledger: the runtime writes a unit's new attempt rows only at its commit, after every
  * admission of the unit was asked. Counting rows alone would let two calls due in the same
  * unit both take the last trial call or the last call of the day. {@link createAccountsPort}
- * therefore also wraps the Store: each outermost unit of work gets a fresh ledger of the
- * calls admitted in it, added to what the tables say.
+ * therefore also wraps the Store: the calls admitted since the last commit are kept in a
+ * ledger, added to what the tables say, and dropped at each commit (then they are rows, or
+ * refused).
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -37,14 +41,14 @@ export interface AccountsPort {
 /** Creates the port. */
 export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
   const { db, dailyCap } = options;
-  let ledger: LedgerEntry[] | null = null;
+  let ledger: LedgerEntry[] = [];
 
   const accounts: Accounts = {
     admit(call) {
-      const r = admitCall(db, dailyCap, call, ledger ?? []);
+      const r = admitCall(db, dailyCap, call, ledger);
       if (!r.ok) return r;
       if (call.accountId !== null)
-        ledger?.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew });
+        ledger.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew, weight: r.weight });
       return { ok: true };
     },
     stopCalls(request) {
@@ -58,16 +62,20 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     accounts,
     wrapStore(store) {
       return {
-        transact(fn) {
-          // A nested unit joins the outer one's ledger (and its transaction, as a savepoint).
-          if (ledger !== null) return store.transact(fn);
+        load: (keys) => {
           ledger = [];
-          try {
-            return store.transact(fn);
-          } finally {
-            ledger = null;
-          }
+          return store.load(keys);
         },
+        commit: (changes) => {
+          ledger = [];
+          return store.commit(changes);
+        },
+        listDue: (query) => store.listDue(query),
+        listAttempts: (id) => store.listAttempts(id),
+        listUnacknowledgedAttempts: (limit, afterId) => store.listUnacknowledgedAttempts(limit, afterId),
+        listPendingFallbacks: (limit, afterId) => store.listPendingFallbacks(limit, afterId),
+        listStaleZoneOccurrences: (version, limit, afterId) => store.listStaleZoneOccurrences(version, limit, afterId),
+        listSeriesWithoutNext: (limit, afterId) => store.listSeriesWithoutNext(limit, afterId),
       };
     },
   };

@@ -8,8 +8,11 @@
  *    or the account is gone;
  * 2. `number_blocked`: the line is blocked (STOP, complaint, manual block, key 9);
  * 3. `no_entitlement`: the call would count as a new wake-up call (a first attempt, a test
- *    call, or any attempt of an occurrence none of whose attempts was placed yet) and the
- *    trial has no days or calls left. Retries and snoozes of a counted call are free;
+ *    call, or any attempt of an occurrence none of whose attempts was placed yet) and nothing
+ *    pays for it: not the subscription's calls of the period (a Tier B call uses the plan's
+ *    multiplier), not the trial's, not pack credits (host/usage/usage.ts). A call paid with
+ *    credits takes them here, in the same unit of work as the attempt (a refused or failed
+ *    call does not give them back). Retries and snoozes of a counted call are free;
  * 4. `daily_cap_reached`: the account placed `dailyCap` calls (every attempt and test call)
  *    in the current UTC day.
  * Demo calls (no account) are refused only for a blocked number; their own limits live with
@@ -22,8 +25,10 @@ import { findAccountById, type Account } from '../db/accounts.js';
 import { occurrenceCounted } from '../db/account-calls.js';
 import { isBlocked } from '../db/phone-numbers.js';
 import { planOf } from '../account/plan.js';
+import { spendCredits } from '../db/credits.js';
+import { callWeight } from '../billing/tier.js';
 import { problem, type AppError } from '../errors.js';
-import { callsPlacedToday, secondsToUtcMidnight, trialCallsUsed } from '../usage/usage.js';
+import { callsPlacedToday, secondsToUtcMidnight, usageState } from '../usage/usage.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
 export interface LedgerEntry {
@@ -32,10 +37,15 @@ export interface LedgerEntry {
   occurrenceId: string | null;
   /** It counted as a new wake-up call of usage. */
   isNew: boolean;
+  /** Included calls it used (the Tier B multiplier, or 1); 0 when paid with credits or not new. */
+  weight?: number;
 }
 
-/** The answer of {@link admitCall}; `isNew` says whether the call counts as a new wake-up call. */
-export type Admission = { ok: true; isNew: boolean } | { ok: false; reason: RefusalReason };
+/**
+ * The answer of {@link admitCall}; `isNew` says whether the call counts as a new wake-up call,
+ * `weight` how many of the period's included calls it used.
+ */
+export type Admission = { ok: true; isNew: boolean; weight: number } | { ok: false; reason: RefusalReason };
 
 const WAKE_UP_KINDS = new Set<AttemptKind>(['first', 'retry', 'snooze']);
 
@@ -46,19 +56,29 @@ const WAKE_UP_KINDS = new Set<AttemptKind>(['first', 'retry', 'snooze']);
  */
 export function admitCall(db: Database, dailyCap: number, call: CallToAdmit, ledger: readonly LedgerEntry[] = []): Admission {
   if (call.accountId === null) {
-    return isBlocked(db, call.to) ? { ok: false, reason: 'number_blocked' } : { ok: true, isNew: false };
+    return isBlocked(db, call.to) ? { ok: false, reason: 'number_blocked' } : { ok: true, isNew: false, weight: 0 };
   }
   const account = findAccountById(db, call.accountId);
   if (!account || account.callsRevokedAt !== null) return { ok: false, reason: 'calls_revoked' };
   if (isBlocked(db, call.to)) return { ok: false, reason: 'number_blocked' };
   const mine = ledger.filter((e) => e.accountId === call.accountId);
   const isNew = countsAsNewCall(db, call, mine);
+  let weight = 0;
+  let credits = 0;
   if (isNew) {
-    const used = trialCallsUsed(db, account) + mine.filter((e) => e.isNew).length;
-    if (!planOf(account, used, call.at).entitled) return { ok: false, reason: 'no_entitlement' };
+    const state = usageState(db, account, call.at);
+    const pending = mine.reduce((n, e) => n + (e.weight ?? (e.isNew ? 1 : 0)), 0);
+    const needed = state.basis === 'subscription' ? callWeight(call.to, state.tierBMultiplier) : 1;
+    if (state.included - state.used - pending >= needed) {
+      weight = needed;
+    } else {
+      credits = callWeight(call.to, state.creditPack?.tierBMultiplier ?? 1);
+      if (state.credits < credits) return { ok: false, reason: 'no_entitlement' };
+    }
   }
   if (callsPlacedToday(db, call.accountId, call.at) + mine.length >= dailyCap) return { ok: false, reason: 'daily_cap_reached' };
-  return { ok: true, isNew };
+  if (credits > 0) spendCredits(db, account.id, credits, call.occurrenceId, call.at);
+  return { ok: true, isNew, weight };
 }
 
 /** Whether placing `call` makes a new wake-up call of usage. */
@@ -80,7 +100,9 @@ export function refusalProblem(reason: RefusalReason, now: EpochMs): AppError {
     case 'number_blocked':
       return problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });
     case 'no_entitlement':
-      return problem('no_entitlement', { detail: 'No wake-up calls are left on the trial; the call would not be placed.' });
+      return problem('no_entitlement', {
+        detail: 'No wake-up calls are left on the trial, the plan or pack credits; the call would not be placed. See GET /billing/plans.',
+      });
     case 'daily_cap_reached': {
       const seconds = secondsToUtcMidnight(now);
       return problem('daily_cap_reached', {
@@ -97,5 +119,5 @@ export function refusalProblem(reason: RefusalReason, now: EpochMs): AppError {
  */
 export function assertMayStartCalls(db: Database, account: Account, now: EpochMs): void {
   if (account.callsRevokedAt !== null) throw refusalProblem('calls_revoked', now);
-  if (!planOf(account, trialCallsUsed(db, account), now).entitled) throw refusalProblem('no_entitlement', now);
+  if (!planOf(usageState(db, account, now)).entitled) throw refusalProblem('no_entitlement', now);
 }

@@ -54,9 +54,9 @@ export interface CallService {
   get(callId: string, accountId: string | null): AttemptOut;
   listOccurrences(accountId: string, query: OccurrenceQuery): { items: OccurrenceOut[]; next_cursor: string | null };
   getOccurrence(accountId: string, id: string): OccurrenceDetailOut;
-  cancelOccurrence(accountId: string, id: string): OccurrenceDetailOut;
-  testCallPhoneNumber(accountId: string, phoneNumberId: string): TestCallResult;
-  testCallSchedule(accountId: string, scheduleId: string): TestCallResult;
+  cancelOccurrence(accountId: string, id: string): Promise<OccurrenceDetailOut>;
+  testCallPhoneNumber(accountId: string, phoneNumberId: string): Promise<TestCallResult>;
+  testCallSchedule(accountId: string, scheduleId: string): Promise<TestCallResult>;
 }
 
 /** Creates the call service. */
@@ -134,9 +134,9 @@ export function createCallService(deps: CallServiceDeps): CallService {
       return occurrenceDetailOut(v, listOccurrenceAttempts(db, v.record.id), context(accountId));
     },
 
-    cancelOccurrence(accountId, id) {
+    async cancelOccurrence(accountId, id) {
       const v = owned(accountId, id);
-      const r = runtime.cancel(v.record.id);
+      const r = await runtime.cancel(v.record.id);
       if (!r.ok) {
         if (r.code === 'occurrence_terminal') {
           throw problem('occurrence_terminal', { detail: `This call already finished (${v.record.status}); there is nothing to cancel.` });
@@ -147,14 +147,14 @@ export function createCallService(deps: CallServiceDeps): CallService {
       return occurrenceDetailOut(after, listOccurrenceAttempts(db, after.record.id), context(accountId));
     },
 
-    testCallPhoneNumber(accountId, phoneNumberId) {
+    async testCallPhoneNumber(accountId, phoneNumberId) {
       const phone = getPhoneNumber(db, accountId, phoneNumberId);
       if (!phone) throw problem('not_found', { detail: 'No phone number with that id.' });
       const a = account(accountId);
       return placeTestCall(deps, accountId, phone, { script: { kind: 'test', greetingName: a.greetingName, voice: a.voice } });
     },
 
-    testCallSchedule(accountId, scheduleId) {
+    async testCallSchedule(accountId, scheduleId) {
       const s = getSchedule(db, accountId, scheduleId);
       if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
       const phone = s.phoneNumberId === null ? undefined : getPhoneNumber(db, accountId, s.phoneNumberId);

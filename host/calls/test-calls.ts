@@ -9,7 +9,7 @@
  *   stores nothing and answers 403 calls_revoked / 403 number_blocked / 402 no_entitlement /
  *   429 daily_cap_reached (Retry-After to midnight UTC).
  * - Otherwise 201 with the new attempt (kind `test`, status `requested`); the number's
- *   `last_test_call_at` is set in the same transaction.
+ *   `last_test_call_at` is set once the runtime has stored the attempt.
  * Keys: 1 confirms, 9 turns calls off (as on a wake-up call); no snooze on a test call.
  * @module
  */
@@ -30,12 +30,6 @@ export interface TestCallOptions {
   ringTimeoutSeconds?: number;
 }
 
-class Refused extends Error {
-  constructor(readonly reason: Parameters<typeof refusalProblem>[0]) {
-    super(reason);
-  }
-}
-
 /** The outcome of both endpoints: the attempt, and whether it was placed now (201) or was live already (200). */
 export interface TestCallResult {
   placed: boolean;
@@ -43,12 +37,12 @@ export interface TestCallResult {
 }
 
 /** Places (or finds the live) test call to `phone` for `accountId`. */
-export function placeTestCall(
+export async function placeTestCall(
   deps: { db: Database; clock: Clock; runtime: Runtime },
   accountId: string,
   phone: PhoneNumber,
   options: TestCallOptions,
-): TestCallResult {
+): Promise<TestCallResult> {
   const { db, clock, runtime } = deps;
   const live = findLiveTestCall(db, accountId, phone.id);
   if (live) return { placed: false, attempt: attemptOut(live) };
@@ -56,27 +50,17 @@ export function placeTestCall(
   if (!isVerified(phone, now)) {
     throw problem('phone_number_unverified', { detail: 'Verify this number before calling it.', field: 'phone_number_id' });
   }
-  let attemptId: string;
-  try {
-    // One transaction: the attempt's intent (the runtime's unit of work joins it) and
-    // last_test_call_at, or neither when the account rules refuse the call.
-    attemptId = db.transaction(() => {
-      setLastTestCallAt(db, phone.id, now);
-      const r = runtime.placeCall({
-        kind: 'test',
-        accountId,
-        phoneNumberId: phone.id,
-        to: phone.e164,
-        script: options.script,
-        ...(options.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: options.ringTimeoutSeconds } : {}),
-      });
-      if (!r.ok) throw new Refused(r.reason);
-      return r.attempt.id;
-    })();
-  } catch (err) {
-    if (err instanceof Refused) throw refusalProblem(err.reason, now);
-    throw err;
-  }
+  const r = await runtime.placeCall({
+    kind: 'test',
+    accountId,
+    phoneNumberId: phone.id,
+    to: phone.e164,
+    script: options.script,
+    ...(options.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: options.ringTimeoutSeconds } : {}),
+  });
+  if (!r.ok) throw refusalProblem(r.reason, now);
+  const attemptId = r.attempt.id;
+  setLastTestCallAt(db, phone.id, now);
   const attempt = getAttemptById(db, attemptId)!;
   return { placed: true, attempt: attemptOut(attempt) };
 }

@@ -61,3 +61,24 @@ export function countCallsUsed(db: Database, accountId: string, from: EpochMs, t
 export function occurrenceCounted(db: Database, occurrenceId: string): boolean {
   return sql(db, `SELECT 1 FROM attempts WHERE occurrence_id = ? AND status <> 'failed' LIMIT 1`).get(occurrenceId) !== undefined;
 }
+
+/**
+ * The numbers of the wake-up calls used in [from, to), one entry per call counted by
+ * {@link countCallsUsed} (an occurrence gives the number of its first placed attempt), so
+ * that billing can weigh Tier B calls.
+ */
+export function listCallsUsedTo(db: Database, accountId: string, from: EpochMs, to: EpochMs): string[] {
+  return sql<{ to_e164: string }>(
+    db,
+    `SELECT (SELECT a.to_e164 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed' ORDER BY a.n LIMIT 1) AS to_e164
+       FROM occurrences o
+      WHERE o.account_id = @account AND o.dispatched_at >= @from AND o.dispatched_at < @to
+        AND EXISTS (SELECT 1 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed')
+     UNION ALL
+     SELECT to_e164 FROM attempts
+      WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test'
+        AND created_at >= @from AND created_at < @to AND requested_at IS NOT NULL AND status <> 'failed'`,
+  )
+    .all({ account: accountId, from, to })
+    .map((r) => r.to_e164);
+}

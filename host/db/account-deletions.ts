@@ -114,6 +114,13 @@ export function scrubAccountCalls(db: Database, accountId: string, now: EpochMs)
       `UPDATE occurrences SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL
        WHERE account_id = ? AND status NOT IN ('pending', 'dispatching', 'calling', 'waiting')`,
     ).run(accountId);
+    // The engine's series (host/schedules/series.ts) copy the number, label and message; they
+    // were turned off before this scrub, so the engine writes them no more.
+    sql(
+      db,
+      `UPDATE series SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL, version = version + 1
+       WHERE account_id = ? AND enabled = 0`,
+    ).run(accountId);
     sql(
       db,
       `UPDATE attempts SET to_e164 = '', digits = NULL, script = NULL

@@ -375,9 +375,11 @@ export function listBlockEvents(
  * or an unfinished occurrence on it (pending, dispatching, calling or waiting).
  */
 export function numberInUse(db: Database, phoneNumberId: string): boolean {
-  const schedule = sql(db, `SELECT 1 FROM schedules WHERE phone_number_id = ? AND status = 'active' AND enabled = 1 LIMIT 1`).get(
-    phoneNumberId,
-  );
+  const schedule = sql(
+    db,
+    `SELECT 1 FROM schedules s LEFT JOIN series se ON se.id = s.id
+     WHERE s.phone_number_id = ? AND COALESCE(se.status, s.status) = 'active' AND s.enabled = 1 LIMIT 1`,
+  ).get(phoneNumberId);
   if (schedule) return true;
   const live = sql(
     db,

@@ -83,6 +83,10 @@ interface Row {
   source: ScheduleSource;
   created_at: number;
   updated_at: number;
+  /** The engine's series of the same id (status and next occurrence are the engine's), or nulls. */
+  series_id: string | null;
+  series_status: ScheduleStatus | null;
+  series_next: string | null;
 }
 
 const fromRow = (r: Row): Schedule => ({
@@ -105,12 +109,12 @@ const fromRow = (r: Row): Schedule => ({
   pausedUntil: r.paused_until,
   skipDates: JSON.parse(r.skip_dates) as string[],
   enabled: r.enabled === 1,
-  status: r.status,
+  status: r.series_id !== null ? r.series_status! : r.status,
   backupAlarm: r.backup_alarm === 1,
   smsFallback: r.sms_fallback === 1,
   retryPolicy: r.retry_policy === null ? null : (JSON.parse(r.retry_policy) as StoredRetryPolicy),
   phoneNumberId: r.phone_number_id,
-  nextOccurrenceId: r.next_occurrence_id,
+  nextOccurrenceId: r.series_id !== null ? r.series_next : r.next_occurrence_id,
   source: r.source,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -147,7 +151,14 @@ const toParams = (s: ScheduleWrite) => ({
 });
 
 const COLUMNS = Object.keys(toParams({} as ScheduleWrite));
-const SELECT = 'SELECT s.*, s.rowid AS seq FROM schedules s';
+/**
+ * A schedule's `status` and `next_occurrence_id` are the engine's (its series of the same id
+ * makes each next occurrence); the row's own copies are what the host last wrote.
+ */
+const SELECT = `SELECT s.*, s.rowid AS seq, se.id AS series_id, se.status AS series_status, se.next_occurrence_id AS series_next
+  FROM schedules s LEFT JOIN series se ON se.id = s.id`;
+/** The status in effect, in SQL. */
+const STATUS = 'COALESCE(se.status, s.status)';
 
 /** The schedule with this id when it belongs to `accountId`. */
 export function getSchedule(db: Database, accountId: string, id: string): Schedule | undefined {
@@ -155,7 +166,7 @@ export function getSchedule(db: Database, accountId: string, id: string): Schedu
   return row && fromRow(row);
 }
 
-/** The schedule with this id, whatever its account (the chain and the sweep). */
+/** The schedule with this id, whatever its account. */
 export function getScheduleById(db: Database, id: string): Schedule | undefined {
   const row = sql<Row>(db, `${SELECT} WHERE s.id = ?`).get(id);
   return row && fromRow(row);
@@ -172,9 +183,10 @@ export function updateSchedule(db: Database, s: ScheduleWrite): void {
   sql(db, `UPDATE schedules SET ${sets.join(', ')} WHERE id = @id AND account_id = @account_id`).run(toParams(s));
 }
 
-/** Removes a schedule row. */
+/** Removes a schedule row and its series (a schedule that never rang: nothing to keep). */
 export function deleteScheduleRow(db: Database, id: string): void {
   sql(db, 'DELETE FROM schedules WHERE id = ?').run(id);
+  sql(db, 'DELETE FROM series WHERE id = ?').run(id);
 }
 
 /** Sort key of GET /schedules (newest first): created_at, then insertion order. */
@@ -192,20 +204,11 @@ export function listSchedules(
   const b = options.before;
   const rows = sql<Row>(
     db,
-    `${SELECT} WHERE s.account_id = @account AND (@status IS NULL OR s.status = @status)
+    `${SELECT} WHERE s.account_id = @account AND (@status IS NULL OR ${STATUS} = @status)
        AND (@createdAt IS NULL OR s.created_at < @createdAt OR (s.created_at = @createdAt AND s.rowid < @seq))
      ORDER BY s.created_at DESC, s.rowid DESC LIMIT @limit`,
   ).all({ account: accountId, status: options.status, createdAt: b?.createdAt ?? null, seq: b?.seq ?? null, limit: options.limit });
   return rows.map(fromRow);
-}
-
-/** Ids of active schedules, by id, after `afterId` (the startup sweep pages through them). */
-export function listActiveScheduleIds(db: Database, limit: number, afterId: string | null): string[] {
-  const rows = sql<{ id: string }>(db, `SELECT id FROM schedules WHERE status = 'active' AND id > ? ORDER BY id LIMIT ?`).all(
-    afterId ?? '',
-    limit,
-  );
-  return rows.map((r) => r.id);
 }
 
 /** Whether any call of this schedule has been placed (its first attempt's intent stored). */
@@ -225,7 +228,8 @@ export function deleteScheduleOccurrences(db: Database, scheduleId: string): voi
 export function scheduleFacts(db: Database, accountId: string): { hasSchedule: boolean; hasEnabledSchedule: boolean } {
   const r = sql<{ any: number; enabled: number }>(
     db,
-    "SELECT COUNT(*) > 0 AS any, COALESCE(MAX(enabled = 1 AND status = 'active'), 0) AS enabled FROM schedules WHERE account_id = ?",
+    `SELECT COUNT(*) > 0 AS any, COALESCE(MAX(s.enabled = 1 AND ${STATUS} = 'active'), 0) AS enabled
+     FROM schedules s LEFT JOIN series se ON se.id = s.id WHERE s.account_id = ?`,
   ).get(accountId)!;
   return { hasSchedule: r.any === 1, hasEnabledSchedule: r.enabled === 1 };
 }

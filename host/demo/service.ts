@@ -240,7 +240,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
     recordDemoCall(db, request.id, attemptId, now, day);
     let r: Awaited<ReturnType<DemoServiceDeps['runtime']['placeCall']>>;
     try {
-      r = deps.runtime.placeCall({ id: attemptId, kind: 'demo', to: phone.e164, accountId: null, phoneNumberId: null });
+      r = await deps.runtime.placeCall({ id: attemptId, kind: 'demo', to: phone.e164, accountId: null, phoneNumberId: null });
     } catch (err) {
       clearDemoCall(db, request.id);
       throw err;

@@ -224,7 +224,7 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     /** POST /occurrences/{id}/move: applies a travel suggestion that still holds. */
-    move(caller: Caller, occurrenceId: string, body: MoveIn): ScheduleOut {
+    async move(caller: Caller, occurrenceId: string, body: MoveIn): Promise<ScheduleOut> {
       const a = account(caller.accountId);
       const view = getOccurrenceView(db, a.id, occurrenceId);
       if (!view || view.record.scheduleId === null) throw problem('not_found', { detail: 'No occurrence with that id.' });
@@ -291,7 +291,7 @@ export function createDevicesService(deps: DevicesDeps) {
       plan.action = { kind: 'amend', at };
       plan.first = at;
       plan.derivationSource = 'moved';
-      const saved = applyPlan({ db, runtime: deps.runtime }, plan);
+      const saved = await applyPlan({ db, runtime: deps.runtime }, plan);
       return scheduleOut(db, saved, a, clock.now());
     },
   };

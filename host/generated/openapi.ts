@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Email a sign-in code
-         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address (429 rate_limited with Retry-After). Public.
+         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address, and 20 an hour for one client IP across addresses (429 rate_limited with Retry-After). Public.
          */
         post: operations["startEmailSignIn"];
         delete?: never;
@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Start a hosted checkout
-         * @description The url leads to the payment provider's hosted page and returns to the billing settings. The subscription is recorded when the provider's notification arrives. 409 already_subscribed when the account has a plan.
+         * @description The url leads to the payment provider's hosted page (with the built-in simulator, dev mode: `{site}/dev/payments/checkout/{session_id}`, paid with its Pay button or POST /dev/checkout/{session_id}/complete); after paying it returns to `/app/subscribe/done`, after leaving to `/app/subscribe/canceled`. The subscription (or a pack's credits) is recorded only when the provider's signed notification arrives at `POST /webhooks/payments`, never from the return. 409 already_subscribed when the account has a plan, that is a live subscription (active, past_due, or canceled before its end); the trial and pack credits are not a plan. Packs (interval none) are not subscriptions and can be bought with or without one. One provider customer is made per account, at its first checkout. 503 provider_unavailable when payments are not set up (WAKEUP_PAYMENTS=none) or the provider cannot be reached.
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Plans
-         * @description Public. Active plans, cheapest first.
+         * @description Public. The catalogue (configuration WAKEUP_BILLING_PLANS; defaults: the trial, traveler_monthly $4.99 a month with 60 calls, traveler_yearly $49.99 a year with 730 calls, pack_10 and pack_30 call packs; Tier B multiplier 3), cheapest first (ties by code), on one page. The trial is listed with purchasable false.
          */
         get: operations["listPlans"];
         put?: never;
@@ -391,7 +391,7 @@ export interface paths {
         put?: never;
         /**
          * Open the customer portal
-         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes.
+         * @description The URL signs its holder into the account's billing at the payment provider (change plan, card, or cancel) and expires within minutes (the simulator's: 5 minutes, at `{site}/dev/payments/portal/{id}`); it returns to `/app/subscribe/done`. Changes reach the account through the provider's notifications. 400 validation_error when the account has no customer at the provider yet (nothing bought); 503 provider_unavailable when payments are not set up or the provider cannot be reached.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -411,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Sync in-app purchases
-         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider for the signed-in account's subscriptions only. app_user_id, when sent, must equal the account id (else 400 validation_error). 503 provider_unavailable while in-app purchase is not set up or the provider is down.
+         * @description The app calls it on open and after a purchase or restore. The server asks the in-app-purchase provider (a RevenueCat-style REST API, WAKEUP_INAPP_API_KEY) for the signed-in account's subscriptions only: the app user id is always the account id. app_user_id, when sent, must equal the account id (else 400 validation_error). Store products map to plans by WAKEUP_INAPP_PRODUCTS; the unexpired subscription that lasts longest becomes the plan with source ios_store or android_store (status active; canceled once the store reports it will not renew; past_due on a billing issue). When the store has none left, a store plan ends (expired). A live subscription billed on the web or granted manually is left alone. changed says whether Plan (code, status, source or entitled) differs from before the sync. 503 provider_unavailable while in-app purchase is not set up or the provider is down.
          */
         post: operations["syncInappPurchases"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * One-time web checkout link for the app
-         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token>, valid 10 minutes and once; opened in a mobile browser it asks to continue as the account's email, signs that browser in and continues to the payment provider's checkout, which returns to /app/subscribe/done. 403 web_checkout_disabled when not offered (GET /me billing.web_checkout_link false); 409 already_subscribed when the account has a plan. At most 5 requests a minute per account.
+         * @description App session token only (an API key or the web session: 403 insufficient_scope). The url is a one-time link on this host, /app/subscribe/<token> (43 random characters; only a hash is stored), valid 10 minutes and once. Opening it shows "Continue as <email>" and does not use it (link previews cannot spend it); the button uses it, signs that browser in (web session cookies) and continues (303) to the payment provider's checkout, which returns to /app/subscribe/done, a page showing the plan. A used link answers 410 with a page saying so, an expired one 410, an unknown one 404. 403 web_checkout_disabled when not offered: the server switch WAKEUP_WEB_CHECKOUT is off (on by default with the simulated payment provider) or payments are not set up, staff accounts included (GET /me billing.web_checkout_link false). 409 already_subscribed when the account has a live subscription. At most 5 requests a minute per account (an Idempotency-Key replay does not count).
          */
         post: operations["createWebCheckout"];
         delete?: never;
@@ -703,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a call
-         * @description pending, dispatching, calling or waiting (between attempts: its remaining retries and snoozes are dropped): becomes cancelled (outcome_reason cancelled); a call ringing now is hung up (attempt status canceled). Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged: the chain stores its next call (a recurring call rings again on a later date; a one-off becomes completed).
+         * @description pending, dispatching, calling or waiting (between attempts: its remaining retries and snoozes are dropped): becomes cancelled (outcome_reason cancelled); a call ringing now is hung up (attempt status cancelled). Finished (confirmed, missed, failed, cancelled, unconfirmed): 409 occurrence_terminal. The schedule itself is unchanged: the engine stores its next call in the same unit of work (a recurring call rings again on a later date; a one-off becomes completed).
          */
         post: operations["cancelOccurrence"];
         delete?: never;
@@ -1218,7 +1218,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a simulated checkout (dev)
-         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notification to the service's real webhook endpoint.
+         * @description The simulated payment provider marks its hosted checkout paid and sends its signed notifications (Stripe's format and `Stripe-Signature` header) over HTTP to the service's real webhook endpoint, POST /webhooks/payments; it answers once they were applied. 404 when no open checkout has this id (already paid, expired after 24 hours, or unknown) or the simulator is not the payment provider.
          */
         post: operations["completeDevCheckout"];
         delete?: never;
@@ -1306,14 +1306,14 @@ export interface components {
             ring_timeout_seconds?: number;
             snooze_minutes?: number;
         } | null;
-        /** @description The account's plan as it stands now. Until paid plans exist the only plan is the trial (7 days from the first sign-in, 5 calls, test calls included): during it code trial, name "Free trial", entitled true, status trialing; after it (days over or calls used up) code null, name null, entitled false, status none. */
+        /** @description The account's plan as it stands now, in this order: a live subscription (status active, past_due or canceled; code and name of the plan as bought, source where it is billed); else the trial while it has days and calls left (7 days from the first sign-in, 5 calls, test calls included: code trial, name "Free trial", status trialing); else pack credits (code and name of the latest pack bought, status active); else code null, name null, entitled false and status expired (a subscription ended) or none. */
         Plan: {
             /**
              * @description Plan code (see GET /billing/plans); `trial` during the trial; null with no plan.
              * @example traveler_monthly
              */
             code: string | null;
-            /** @description A new wake-up call would be placed now (today: the trial has days and calls left); false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
+            /** @description A new wake-up call to a Tier A number would be placed now: the subscription has included calls left in its period, or the trial has days and calls left, or pack credits remain; false means the account needs a plan (schedules that would ring and test calls get 402 no_entitlement; due calls end cancelled with no_entitlement, except retries and snoozes of a call already counted). */
             entitled: boolean;
             /** @example Traveler */
             name: string | null;
@@ -1323,10 +1323,10 @@ export interface components {
              */
             source: "web" | "ios_store" | "android_store" | "manual" | null;
             /**
-             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left; none: no trial left and no plan. This server gives only these two (no paid plans yet). Reserved for paid plans: active (a paid subscription or credits), past_due (a renewal payment failed and the provider is retrying; still entitled), canceled (the subscription ends at period_end; entitled until then).
+             * @description trialing: in the 7-day, 5-call trial, while it has days and calls left (and no subscription). active: a live subscription (or, with none, pack credits left). past_due: a renewal payment failed and the provider is retrying; the plan still runs. canceled: the subscription was canceled and ends at the end of its paid period; it runs until then. expired: the subscription ended (canceled to its end, ended by the provider or the store, or revoked by an operator) and nothing else pays for calls. none: no trial left, no plan, no credits.
              * @enum {string}
              */
-            status: "trialing" | "active" | "past_due" | "canceled" | "none";
+            status: "trialing" | "active" | "past_due" | "canceled" | "expired" | "none";
         };
         WebCheckoutPlan: {
             /** @example traveler_monthly */
@@ -1345,7 +1345,7 @@ export interface components {
             price_cents: number;
         };
         MeBilling: {
-            /** @description True when the app may offer subscribing on the web: the server switch is on, payments are set up and the account has no plan. */
+            /** @description True when the app may offer subscribing on the web: the server switch is on (WAKEUP_WEB_CHECKOUT; on by default with the simulated payment provider), payments are set up and the account has no live subscription. Staff accounts get no exception. */
             web_checkout_link: boolean;
             /** @description What the web checkout sells; empty unless offered. */
             web_checkout_plans: components["schemas"]["WebCheckoutPlan"][];
@@ -1479,7 +1479,7 @@ export interface components {
             calls_revoked_at: string | null;
             plan: components["schemas"]["Plan"];
             onboarding: components["schemas"]["OnboardingOut"];
-            /** @description Web checkout offer; null or omitted when payments are not set up. */
+            /** @description Web checkout offer; null when payments are not set up (WAKEUP_PAYMENTS none). */
             billing?: components["schemas"]["MeBilling"] | null;
         };
         /** @description Every field optional. null leaves a field unchanged, except greeting_name, home_timezone and default_retry_policy, where null clears it (no greeting name; no home zone; the built-in default policy). Unknown fields are refused. */
@@ -1700,13 +1700,13 @@ export interface components {
         DevOutboxList: {
             items: components["schemas"]["DevOutboxItem"][];
         };
-        /** @description Exactly one of advance_seconds or to. The clock never moves backwards (a `to` in the past gives 400 validation_error). */
+        /** @description Exactly one of advance_seconds or to. The clock never moves backwards (a `to` in the past gives 400 validation_error) and one request moves it at most 1826 days (five years) ahead: a `to` further gives 400 validation_error, since every timer on the way runs before the answer. */
         DevClockIn: {
-            /** @description Seconds to move forward (at most two years). */
+            /** @description Seconds to move forward (at most 1826 days, five years). */
             advance_seconds?: number;
             /**
              * Format: date-time
-             * @description The instant to move to (any offset).
+             * @description The instant to move to (any offset), at most 1826 days after the current time.
              */
             to?: string;
         };
@@ -1795,14 +1795,14 @@ export interface components {
              */
             ends_at: string;
         };
-        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. Until paid plans exist the period is the trial (7 days from the first sign-in, 5 calls): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used (calls placed inside the trial window), and credits_remaining is 0. */
+        /** @description Calls counted in the current period. A wake-up call counts once, when one of its attempts is placed; its retries and snoozes are free. A test call counts as one. A call the provider refused or failed (attempt status failed) does not count. With a live subscription the period is its billing period (periods follow each other from the subscription's start by its interval, calendar months or years in UTC), calls_included is the plan's included_calls_per_period and calls_used counts a call to a Tier B number as tier_b_multiplier calls. Without one the period is the trial (7 days from the first sign-in, 5 calls, every call counting one): period_start and period_end equal trial_started_at and trial_ends_at, calls_included and calls_used equal trial_calls_included and trial_calls_used. When the period's calls are used up, pack credits pay for further calls (1 credit a call, the pack's tier_b_multiplier for Tier B); calls paid with credits still count in calls_used. */
         UsageOut: {
             /** @description Calls the plan (or the trial) includes in the current period. */
             calls_included: number;
             calls_used: number;
-            /** @description Pack credits left. */
+            /** @description Pack credits left; they never expire. */
             credits_remaining: number;
-            /** @description At most 20% (rounded down) of the included calls remain (1 of 5 in the trial), or the plan is not entitled. */
+            /** @description The included calls left in the period plus pack credits are at most 20% (rounded down) of the period's included calls (1 of 5 in the trial, 12 of 60 on the monthly plan), or the plan is not entitled. */
             near_limit: boolean;
             /**
              * Format: date-time
@@ -2050,7 +2050,7 @@ export interface components {
              * @description The attempt status (as Attempt.status).
              * @enum {string}
              */
-            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
+            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "cancelled";
             /** @enum {string} */
             state: "calling" | "ringing" | "answered" | "confirmed" | "stopped" | "unconfirmed" | "missed" | "not_placed" | "failed";
             live: boolean;
@@ -2148,10 +2148,10 @@ export interface components {
             /** @description 1-based number of the attempt within its occurrence (1 for standalone calls). */
             n: number;
             /**
-             * @description scheduled (due later; reserved: this server creates an attempt when it is due, so it does not show it), requested (intent stored, provider being asked or accepted and not yet ringing), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off, number blocked), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), canceled (hung up by the service, e.g. the occurrence was cancelled).
+             * @description scheduled (due later; reserved: this server creates an attempt when it is due, so it does not show it), requested (intent stored, provider being asked or accepted and not yet ringing), ringing, answered; then final: confirmed (pressed 1), snoozed (pressed 2), stopped (pressed 9: calls turned off, number blocked), no_input (answered, no valid key), voicemail (a machine answered), no_answer (rang out after ring_timeout_seconds), busy, failed (the provider refused or failed), cancelled (hung up by the service, e.g. the occurrence was cancelled; spelled like the occurrence status).
              * @enum {string}
              */
-            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "canceled";
+            status: "scheduled" | "requested" | "ringing" | "answered" | "confirmed" | "snoozed" | "stopped" | "no_input" | "voicemail" | "no_answer" | "busy" | "failed" | "cancelled";
             /** @description Still in progress: requested, ringing or answered. */
             live: boolean;
             /** @example +1 ••••••0123 */
@@ -2953,9 +2953,11 @@ export interface operations {
             };
             /** @description validation_error (email missing or not an email). */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, or the general limit). */
+            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, 20 per client IP, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2986,9 +2988,11 @@ export interface operations {
             };
             /** @description verification_code_invalid, validation_error. */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited. */
+            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited (30 checks a minute per client IP, 4 at once, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3476,6 +3480,8 @@ export interface operations {
             };
             /** @description invalid_timezone, timezone_not_allowed, validation_error (more than 50 zones). */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3505,6 +3511,8 @@ export interface operations {
             };
             /** @description validation_error (limit). */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3567,6 +3575,8 @@ export interface operations {
                     "application/json": components["schemas"]["BillingPlanList"];
                 };
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3706,6 +3716,8 @@ export interface operations {
             };
             /** @description confirmation_required, invalid_phone_number, validation_error. */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             /** @description demo_not_available (the demo is off, or the number's country or type is not offered). */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3748,6 +3760,8 @@ export interface operations {
             };
             /** @description verification_code_invalid, invalid_phone_number, validation_error. */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             /** @description demo_not_available, number_blocked. */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4131,6 +4145,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4165,6 +4181,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4884,6 +4902,8 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -78,6 +78,11 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
 
 /** Writes a handler's reply. */
 export function writeReply(ctx: AppContext, reply: Reply): void {
+  // A service method turned async and its handler forgot to await it: fail loudly (500, logged)
+  // rather than answer `{}` for a change that may still be running.
+  if (typeof (reply.body as { then?: unknown } | null)?.then === 'function') {
+    throw new Error('a handler answered an unawaited promise as its body');
+  }
   ctx.status = reply.status;
   if (reply.headers) ctx.set(reply.headers);
   if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) ctx.body = reply.body;

@@ -21,7 +21,7 @@ export interface Routes {
    * Mounts a site page outside the API schema (HTML, health checks): no auth, no
    * validation, no rate headers. Errors thrown still become problem+json.
    */
-  page(method: 'GET' | 'POST', path: string, handler: (ctx: AppContext) => void | Promise<void>): void;
+  page(method: 'GET' | 'POST', path: string, handler: (ctx: AppContext, params: Record<string, string>) => void | Promise<void>): void;
 }
 
 /** A route module: `export function register(routes, services)`. */
@@ -42,8 +42,8 @@ export function createRegistrar(table: RouteTable, services: AppServices, limits
       table.add({
         method,
         template: path,
-        async run(ctx) {
-          await handler(ctx);
+        async run(ctx, params) {
+          await handler(ctx, params);
         },
       });
     },

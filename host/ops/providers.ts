@@ -10,9 +10,9 @@ import type { HostConfig } from '../config.js';
 
 /** One port's provider. */
 export interface ProviderLine {
-  /** `telephony`, `texts`, `email`. */
+  /** `telephony`, `texts`, `email`, `payments`. */
   port: string;
-  /** `simulator`, `twilio`, `smtp`. */
+  /** `simulator`, `twilio`, `smtp`, `stripe`, `none`. */
   provider: string;
   /** Where it goes (API root, relay without password), or null for a simulator. */
   target: string | null;
@@ -45,6 +45,14 @@ export function describeProviders(config: HostConfig): ProviderLine[] {
       target: config.email.smtp ? describeSmtp(config.email.smtp) : null,
       simulated: config.email.provider === 'simulator',
       hint: 'sign-in codes go to the internal outbox only; set WAKEUP_EMAIL=smtp',
+    },
+    {
+      // `none`: no checkout (503 provider_unavailable); plans can still be granted by `admin plan`.
+      port: 'payments',
+      provider: config.billing.payments,
+      target: config.billing.stripe ? config.billing.stripe.apiUrl : null,
+      simulated: config.billing.payments === 'simulator',
+      hint: 'checkouts are paid on a simulated page; set WAKEUP_PAYMENTS=stripe and the WAKEUP_STRIPE_* variables',
     },
   ];
 }

@@ -1,13 +1,10 @@
 /**
- * Saving a {@link SchedulePlan}, and deleting a schedule: every database change of one
- * request in one transaction. The runtime's `schedule`, `amend` and `cancel` are synchronous
- * units of work on the same database handle, so inside our transaction they join it as
- * savepoints: the schedule row and its occurrence are written together or not at all.
- *
- * Order matters for the next-occurrence chain (`chain.ts`): the schedule row is written
- * (naming its new next occurrence, or none) BEFORE a stored occurrence is cancelled, so the
- * chain, which reacts synchronously to the cancellation, sees that the schedule no longer
- * names it and does not store a replacement of its own.
+ * Saving a {@link SchedulePlan}, and deleting a schedule. The schedule's rule is the engine's
+ * series (same id): `runtime.saveSeries` writes the series and applies the plan's action to
+ * its current occurrence (schedule, amend, cancel or keep) in one unit of work of the engine,
+ * which refuses when the call started meanwhile (then nothing is written). The host's row
+ * (display columns) is written after it. From then on the engine makes each next occurrence
+ * itself, in the unit of work that finishes the previous one.
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -16,15 +13,19 @@ import {
   deleteScheduleOccurrences,
   deleteScheduleRow,
   getSchedule,
+  getScheduleById,
   insertSchedule,
   scheduleHasRung,
   updateSchedule,
   type Schedule,
 } from '../db/schedules.js';
+import { findAccountById } from '../db/accounts.js';
+import { getPhoneNumber } from '../db/phone-numbers.js';
 import { problem } from '../errors.js';
 import type { SchedulePlan } from './plan.js';
-import { IN_PROGRESS, occurrenceFields } from './rule.js';
+import { IN_PROGRESS } from './rule.js';
 import { storedOccurrence } from './plan.js';
+import { seriesInput, seriesNext } from './series.js';
 
 /** What saving needs. */
 export interface ApplyDeps {
@@ -32,38 +33,31 @@ export interface ApplyDeps {
   runtime: Runtime;
 }
 
-/** Writes the plan; returns the schedule as stored. */
-export function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Schedule {
+const IN_PROGRESS_DETAIL = 'The call is being placed now; change it once it has finished.';
+
+/**
+ * Turns a schedule's series off: from now on the engine makes no next occurrence for it. Its
+ * unfinished occurrence is left as it is (the caller cancels it). Account deletion uses it.
+ */
+export async function disableSeries(deps: ApplyDeps, scheduleId: string): Promise<void> {
   const { db, runtime } = deps;
-  return db.transaction(() => {
-    const { after, action } = plan;
-    if (plan.before) updateSchedule(db, after);
-    else insertSchedule(db, after);
-    switch (action.kind) {
-      case 'keep':
-        break;
-      case 'schedule':
-        runtime.schedule({
-          id: action.id,
-          scheduleId: after.id,
-          accountId: after.accountId,
-          ...occurrenceFields(after, plan.account, plan.phone!, action.at),
-        });
-        break;
-      case 'amend': {
-        const fields = occurrenceFields(after, plan.account, plan.phone!, action.at);
-        if (plan.derivationSource) fields.derivationSource = plan.derivationSource;
-        const r = runtime.amend(plan.stored!.id, fields);
-        // The call started between planning and saving (same tick): refuse rather than half-apply.
-        if (!r.ok) throw problem('occurrence_in_progress', { detail: 'The call is being placed now; change it once it has finished.' });
-        break;
-      }
-      case 'cancel':
-        runtime.cancel(plan.stored!.id);
-        break;
-    }
-    return getSchedule(db, after.accountId, after.id)!;
-  })();
+  const s = getScheduleById(db, scheduleId);
+  const account = s && findAccountById(db, s.accountId);
+  if (!s || !account) return;
+  const phone = s.phoneNumberId === null ? null : (getPhoneNumber(db, s.accountId, s.phoneNumberId) ?? null);
+  const r = await runtime.saveSeries(seriesInput({ ...s, enabled: false }, account, phone), 'keep');
+  if (!r.ok && r.code !== 'series_not_found') throw new Error(`could not turn series ${scheduleId} off: ${r.code}`);
+}
+
+/** Writes the plan; returns the schedule as stored. */
+export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<Schedule> {
+  const { db, runtime } = deps;
+  const { after, action } = plan;
+  const r = await runtime.saveSeries(seriesInput(after, plan.account, plan.phone), seriesNext(action, plan.derivationSource));
+  if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
+  if (plan.before) updateSchedule(db, after);
+  else insertSchedule(db, after);
+  return getSchedule(db, after.accountId, after.id)!;
 }
 
 /**
@@ -73,17 +67,21 @@ export function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Schedule {
  * removed with its occurrences; one whose call was placed is kept, disabled, as history.
  * Returns whether the row was removed.
  */
-export function deleteSchedule(deps: ApplyDeps, before: Schedule, now: EpochMs): 'removed' | 'kept' {
+export async function deleteSchedule(deps: ApplyDeps, before: Schedule, now: EpochMs): Promise<'removed' | 'kept'> {
   const { db, runtime } = deps;
+  const stored = storedOccurrence(db, before);
+  if (stored && IN_PROGRESS.has(stored.status)) {
+    throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
+  }
+  const account = findAccountById(db, before.accountId)!;
+  const phone = before.phoneNumberId === null ? null : (getPhoneNumber(db, before.accountId, before.phoneNumberId) ?? null);
+  // Off first (no next occurrence is made from now on), then the unfinished one is cancelled.
+  const off = await runtime.saveSeries(seriesInput({ ...before, enabled: false }, account, phone), 'keep');
+  if (!off.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
+  if (stored) await runtime.cancel(stored.id);
+  updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
   return db.transaction(() => {
-    const stored = storedOccurrence(db, before);
-    if (stored && IN_PROGRESS.has(stored.status)) {
-      throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
-    }
-    const rang = scheduleHasRung(db, before.id);
-    updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
-    if (stored) runtime.cancel(stored.id);
-    if (rang) return 'kept' as const;
+    if (scheduleHasRung(db, before.id)) return 'kept' as const;
     deleteScheduleOccurrences(db, before.id);
     deleteScheduleRow(db, before.id);
     return 'removed' as const;

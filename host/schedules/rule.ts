@@ -5,7 +5,9 @@
  */
 import {
   DEFAULT_RETRY_POLICY,
-  localDateAt,
+  UNFINISHED_OCCURRENCE_STATUSES,
+  IN_PROGRESS_OCCURRENCE_STATUSES,
+  nextAfterOccurrence as engineNextAfter,
   nextOccurrenceAfter,
   type EpochMs,
   type NewOccurrence,
@@ -19,10 +21,10 @@ import type { Account, StoredRetryPolicy } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import type { ScheduleWrite } from '../db/schedules.js';
 
-/** Occurrence statuses that are not finished. */
-export const UNFINISHED: ReadonlySet<OccurrenceRecord['status']> = new Set(['pending', 'dispatching', 'calling', 'waiting']);
-/** Statuses in which a call is being placed or rings: edits answer 409 occurrence_in_progress. */
-export const IN_PROGRESS: ReadonlySet<OccurrenceRecord['status']> = new Set(['dispatching', 'calling']);
+/** Occurrence statuses that are not finished (derived from the engine's machine). */
+export const UNFINISHED: ReadonlySet<OccurrenceRecord['status']> = UNFINISHED_OCCURRENCE_STATUSES;
+/** Statuses in which a call is being placed or rings: edits answer 409 occurrence_in_progress (the machine's `inProgress` tag). */
+export const IN_PROGRESS: ReadonlySet<OccurrenceRecord['status']> = IN_PROGRESS_OCCURRENCE_STATUSES;
 
 /** The rule of a stored (or planned) schedule. */
 export function ruleOf(
@@ -56,16 +58,11 @@ export function nextOf(s: ScheduleWrite, after: EpochMs): OccurrenceTime | null 
 }
 
 /**
- * The call that follows an occurrence at `at`: the first one strictly after it on another
- * local date. A schedule rings at most once per local date, so moving a recurring call from
- * 07:00 to 08:30 while today's 07:00 call is still retrying does not ring again at 08:30
- * today (one-offs have no later call anyway). `notBefore`: nothing at or before it.
+ * The call that follows an occurrence at `at` (the engine's rule: the first one strictly
+ * after it on another local date; the engine makes that occurrence itself when one finishes).
  */
 export function nextAfterOccurrence(s: ScheduleWrite, at: EpochMs, notBefore: EpochMs = -Infinity): OccurrenceTime | null {
-  const day = localDateAt(s.timezone, at);
-  let next = nextOf(s, Math.max(at, notBefore));
-  while (next !== null && next.date === day) next = nextOf(s, next.at);
-  return next;
+  return engineNextAfter(ruleOf(s), at, notBefore);
 }
 
 /** The retry policy in effect: the schedule's own, else the account's default, else the built-in one. */
@@ -79,6 +76,11 @@ export function policyInEffect(s: Pick<ScheduleWrite, 'retryPolicy'>, account: A
     ring_timeout_seconds: d.ringTimeoutSeconds,
     snooze_minutes: d.snoozeMinutes,
   };
+}
+
+/** The retry policy in effect, as the engine spells it. */
+export function occurrencePolicy(s: Pick<ScheduleWrite, 'retryPolicy'>, account: Account): RetryPolicy {
+  return enginePolicy(policyInEffect(s, account));
 }
 
 function enginePolicy(p: StoredRetryPolicy): RetryPolicy {

@@ -37,15 +37,15 @@ export interface ScheduleServiceDeps {
 export interface ScheduleService {
   list(accountId: string, query: PageQuery & { status?: ScheduleStatus }): { items: ScheduleOut[]; next_cursor: string | null };
   /** Creates; the caller's credential kind is stored as the schedule's source. */
-  create(caller: Principal, body: ScheduleInBody): ScheduleOut;
+  create(caller: Principal, body: ScheduleInBody): Promise<ScheduleOut>;
   preview(caller: Principal, body: ScheduleInBody): PreviewOut;
   get(accountId: string, id: string): ScheduleOut;
-  update(accountId: string, id: string, body: SchedulePatchBody): ScheduleOut;
+  update(accountId: string, id: string, body: SchedulePatchBody): Promise<ScheduleOut>;
   previewChange(accountId: string, id: string, body: SchedulePatchBody): PreviewOut;
-  remove(accountId: string, id: string): void;
-  pause(accountId: string, id: string, until: string): ScheduleOut;
-  resume(accountId: string, id: string): ScheduleOut;
-  skipNext(accountId: string, id: string): ScheduleOut;
+  remove(accountId: string, id: string): Promise<void>;
+  pause(accountId: string, id: string, until: string): Promise<ScheduleOut>;
+  resume(accountId: string, id: string): Promise<ScheduleOut>;
+  skipNext(accountId: string, id: string): Promise<ScheduleOut>;
   upcoming(accountId: string, id: string, count: number): UpcomingOut;
 }
 
@@ -82,9 +82,9 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
         (s) => out(s, a),
       );
     },
-    create(caller, body) {
+    async create(caller, body) {
       const a = account(caller.accountId);
-      return out(applyPlan(deps, planCreate(context(a), body, SOURCE[caller.credential])), a);
+      return out(await applyPlan(deps, planCreate(context(a), body, SOURCE[caller.credential])), a);
     },
     preview(caller, body) {
       const ctx = context(account(caller.accountId));
@@ -94,31 +94,31 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const a = account(accountId);
       return out(owned(a, id), a);
     },
-    update(accountId, id, body) {
+    async update(accountId, id, body) {
       const a = account(accountId);
       const plan = planChange(context(a), owned(a, id), body, { refuseInProgress: true });
-      return out(applyPlan(deps, plan), a);
+      return out(await applyPlan(deps, plan), a);
     },
     previewChange(accountId, id, body) {
       const a = account(accountId);
       const ctx = context(a);
       return previewOut(planChange(ctx, owned(a, id), body, { refuseInProgress: true }), ctx.now);
     },
-    remove(accountId, id) {
+    async remove(accountId, id) {
       const a = account(accountId);
-      deleteSchedule(deps, owned(a, id), clock.now());
+      await deleteSchedule(deps, owned(a, id), clock.now());
     },
-    pause(accountId, id, until) {
+    async pause(accountId, id, until) {
       const a = account(accountId);
-      return out(applyPlan(deps, planPause(context(a), owned(a, id), until)), a);
+      return out(await applyPlan(deps, planPause(context(a), owned(a, id), until)), a);
     },
-    resume(accountId, id) {
+    async resume(accountId, id) {
       const a = account(accountId);
-      return out(applyPlan(deps, planResume(context(a), owned(a, id))), a);
+      return out(await applyPlan(deps, planResume(context(a), owned(a, id))), a);
     },
-    skipNext(accountId, id) {
+    async skipNext(accountId, id) {
       const a = account(accountId);
-      return out(applyPlan(deps, planSkipNext(context(a), owned(a, id))), a);
+      return out(await applyPlan(deps, planSkipNext(context(a), owned(a, id))), a);
     },
     upcoming(accountId, id, count) {
       const a = account(accountId);

@@ -1,34 +1,117 @@
 /**
- * Usage and entitlement: the trial of the contract (§4: from the first sign-in, 7 days,
- * 5 wake-up calls, test calls included), `Plan.entitled`, GET /me/usage and the daily cap
- * (calls placed per account per UTC day, config WAKEUP_DAILY_CAP).
+ * Usage and entitlement: what the account's calls are paid by now, `Plan.entitled`,
+ * GET /me/usage and the daily cap (calls placed per account per UTC day, config
+ * WAKEUP_DAILY_CAP).
  *
- * There are no paid plans yet, so the only period is the trial: UsageOut's period is the
- * trial's window, calls_included the trial's calls. What counts is defined in
+ * What pays for a new wake-up call, in order (see {@link usageState}):
+ * 1. a live subscription (host/db/subscriptions.ts): its included calls of the current billing
+ *    period; a call to a Tier B number uses `tier_b_multiplier` of them;
+ * 2. without one, the trial of the contract (§4: from the first sign-in, 7 days, 5 wake-up
+ *    calls, test calls included; every call counts as one);
+ * 3. pack credits (host/db/credits.ts), taken when the calls above are used up.
+ *
+ * The period (period_start, period_end) is the subscription's billing period: periods start
+ * at the subscription's anchor and follow each other by its interval (calendar months or
+ * years, UTC; a day missing in a shorter month clamps to its last day). Without a live
+ * subscription the period is the trial's window. What counts as a call is defined in
  * `host/db/account-calls.ts`.
  * @module
  */
 import type { Database } from 'better-sqlite3';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
-import { countCallsPlaced, countCallsUsed } from '../db/account-calls.js';
+import { countCallsPlaced, countCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
+import { creditsRemaining, latestGrant } from '../db/credits.js';
+import { findSubscription, type Subscription } from '../db/subscriptions.js';
 import { planOf, trialCallsLeft } from '../account/plan.js';
+import { callWeight } from '../billing/tier.js';
 import type { Plan, UsageOut } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
+import type { UsageState } from './state.js';
 
 const DAY_MS = 86_400_000;
 
 /** Share of the period's included calls at or under which `near_limit` is true. */
 export const NEAR_LIMIT_SHARE = 0.2;
 
+export type { UsageState } from './state.js';
+
+/** Whether the subscription still runs at `now`. */
+export function isLive(sub: Subscription, now: EpochMs): boolean {
+  return sub.status !== 'expired' && (sub.endsAt === null || now < sub.endsAt);
+}
+
+/** `at` plus `months` calendar months (UTC), the day clamped to the target month's length. */
+export function addMonths(at: EpochMs, months: number): EpochMs {
+  const d = new Date(at);
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  return Date.UTC(
+    target.getUTCFullYear(),
+    target.getUTCMonth(),
+    Math.min(d.getUTCDate(), lastDay),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+    d.getUTCMilliseconds(),
+  );
+}
+
+/** The billing period holding `now` for a subscription anchored at `anchor`. */
+export function periodAt(anchor: EpochMs, interval: Subscription['interval'], now: EpochMs): { start: EpochMs; end: EpochMs } {
+  if (interval === 'none') return { start: anchor, end: Number.MAX_SAFE_INTEGER };
+  const step = interval === 'year' ? 12 : 1;
+  if (now < anchor) return { start: anchor, end: addMonths(anchor, step) };
+  const a = new Date(anchor);
+  const n = new Date(now);
+  let k = Math.max(0, Math.floor(((n.getUTCFullYear() - a.getUTCFullYear()) * 12 + n.getUTCMonth() - a.getUTCMonth()) / step) - 1);
+  while (addMonths(anchor, (k + 1) * step) <= now) k++;
+  return { start: addMonths(anchor, k * step), end: addMonths(anchor, (k + 1) * step) };
+}
+
 /** Wake-up calls the account used in its trial window. */
 export function trialCallsUsed(db: Database, account: Account): number {
   return countCallsUsed(db, account.id, account.trialStartedAt, account.trialEndsAt);
 }
 
-/** The account's plan now (schema Plan): trialing while trial days and calls remain, else none. */
+/** What pays for the account's calls at `now`. */
+export function usageState(db: Database, account: Account, now: EpochMs): UsageState {
+  const stored = findSubscription(db, account.id) ?? null;
+  const live = stored && isLive(stored, now) ? stored : null;
+  const trialUsed = trialCallsUsed(db, account);
+  const credits = creditsRemaining(db, account.id);
+  const grant = latestGrant(db, account.id);
+  const creditPack = grant ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier } : null;
+  const common = { lapsed: live ? null : stored, trialUsed, credits, creditPack };
+  if (live) {
+    const period = periodAt(live.periodAnchor, live.interval, now);
+    const used = listCallsUsedTo(db, account.id, period.start, period.end).reduce((n, to) => n + callWeight(to, live.tierBMultiplier), 0);
+    return {
+      ...common,
+      basis: 'subscription',
+      subscription: live,
+      period,
+      included: live.includedCalls,
+      used,
+      tierBMultiplier: live.tierBMultiplier,
+    };
+  }
+  const period = { start: account.trialStartedAt, end: account.trialEndsAt };
+  const trialRuns = now < account.trialEndsAt && trialCallsLeft(account, trialUsed) > 0;
+  return {
+    ...common,
+    basis: trialRuns ? 'trial' : 'none',
+    subscription: null,
+    period,
+    included: trialRuns ? account.trialCallsIncluded : 0,
+    used: trialRuns ? trialUsed : 0,
+    tierBMultiplier: 1,
+  };
+}
+
+/** The account's plan now (schema Plan). */
 export function currentPlan(db: Database, account: Account, now: EpochMs): Plan {
-  return planOf(account, trialCallsUsed(db, account), now);
+  return planOf(usageState(db, account, now));
 }
 
 /** Start (inclusive) and end (exclusive) of the UTC day holding `at`. */
@@ -50,22 +133,23 @@ export function callsPlacedToday(db: Database, accountId: string, now: EpochMs):
 
 /** GET /me/usage. */
 export function usageOut(db: Database, account: Account, now: EpochMs): UsageOut {
-  const used = trialCallsUsed(db, account);
-  const left = trialCallsLeft(account, used);
-  const plan = planOf(account, used, now);
-  const included = account.trialCallsIncluded;
+  const state = usageState(db, account, now);
+  const plan = planOf(state);
+  const trialLeft = trialCallsLeft(account, state.trialUsed);
+  const left = Math.max(0, state.included - state.used);
+  const nearLimit = state.basis === 'none' ? !plan.entitled : left + state.credits <= Math.floor(state.included * NEAR_LIMIT_SHARE);
   return {
-    calls_included: included,
-    calls_used: used,
-    credits_remaining: 0,
-    near_limit: left <= Math.floor(included * NEAR_LIMIT_SHARE) || !plan.entitled,
-    period_start: isoInstant(account.trialStartedAt),
-    period_end: isoInstant(account.trialEndsAt),
+    calls_included: state.basis === 'none' ? account.trialCallsIncluded : state.included,
+    calls_used: state.basis === 'none' ? state.trialUsed : state.used,
+    credits_remaining: state.credits,
+    near_limit: nearLimit || !plan.entitled,
+    period_start: isoInstant(state.period.start),
+    period_end: isoInstant(state.period.end),
     plan,
     // Calls left reads 0 once the trial's days are over, whatever calls were not used.
-    trial: { calls_left: now < account.trialEndsAt ? left : 0, ends_at: isoInstant(account.trialEndsAt) },
-    trial_calls_included: included,
-    trial_calls_used: used,
+    trial: { calls_left: now < account.trialEndsAt ? trialLeft : 0, ends_at: isoInstant(account.trialEndsAt) },
+    trial_calls_included: account.trialCallsIncluded,
+    trial_calls_used: state.trialUsed,
     trial_started_at: isoInstant(account.trialStartedAt),
     trial_ends_at: isoInstant(account.trialEndsAt),
   };

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import Sqlite from 'better-sqlite3';
 import { runStoreConformance, sampleOccurrence } from '../../engine/testing/index.js';
 import { openDatabase } from '../../host/db/open.js';
-import { createSqliteStore } from '../../host/db/sqlite-store.js';
+import { createSqliteStore } from '../../engine/sqlite/index.js';
 
 runStoreConformance('SqliteStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
@@ -20,27 +21,49 @@ runStoreConformance('SqliteStore', () => {
 });
 
 describe('SqliteStore inside the host’s own transaction', () => {
-  it('keeps writing correctly after the host rolls back a transaction that contained a unit of work', () => {
+  it('keeps writing correctly after the host rolls back a transaction that contained a commit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
     const db = openDatabase(join(dir, 'test.sqlite'));
     try {
       const store = createSqliteStore(db);
       const o = sampleOccurrence();
-      store.transact((tx) => tx.insertOccurrence(o));
+      assert.deepEqual(await store.commit({ occurrences: [{ record: o, expectedVersion: null }], attempts: [], series: [] }), { ok: true });
+      const [read] = (await store.load({ occurrences: [o.id] })).occurrences;
+      const change = {
+        occurrences: [{ record: { ...read!, status: 'waiting' as const, attemptCount: 2, version: 2 }, expectedVersion: 1 }],
+        attempts: [],
+        series: [],
+      };
       assert.throws(() =>
         db.transaction(() => {
-          store.transact((tx) => tx.updateOccurrence({ ...tx.getOccurrence(o.id)!, status: 'waiting', attemptCount: 2 }));
+          void store.commit(change); // commits synchronously, as a savepoint of the host's transaction
           throw new Error('host rolls back');
         })(),
       );
-      // Same change again, from a record the caller kept: it must really be written now.
-      store.transact((tx) => tx.updateOccurrence({ ...o, status: 'waiting', attemptCount: 2 }));
-      const read = store.transact((tx) => tx.getOccurrence(o.id))!;
-      assert.equal(read.status, 'waiting');
-      assert.equal(read.attemptCount, 2);
+      // Same change again, from the record the caller kept: it must really be written now.
+      assert.deepEqual(await store.commit(change), { ok: true });
+      const [after] = (await store.load({ occurrences: [o.id] })).occurrences;
+      assert.equal(after!.status, 'waiting');
+      assert.equal(after!.attemptCount, 2);
+      assert.equal(after!.version, 2);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SqliteStore on an embedder’s own database', () => {
+  it('creates its tables with createTables and works on them', async () => {
+    const db = new Sqlite(':memory:');
+    try {
+      const store = createSqliteStore(db, { createTables: true });
+      createSqliteStore(db, { createTables: true }); // idempotent
+      const o = sampleOccurrence();
+      assert.deepEqual(await store.commit({ occurrences: [{ record: o, expectedVersion: null }], attempts: [], series: [] }), { ok: true });
+      assert.deepEqual((await store.load({ occurrences: [o.id] })).occurrences, [o]);
+    } finally {
+      db.close();
     }
   });
 });
@@ -53,7 +76,13 @@ describe('SqliteStore with checkpoints in a worker thread', () => {
     try {
       assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 0);
       const rows = Array.from({ length: 500 }, () => sampleOccurrence());
-      for (let i = 0; i < rows.length; i += 50) store.transact((tx) => rows.slice(i, i + 50).forEach((o) => tx.insertOccurrence(o)));
+      for (let i = 0; i < rows.length; i += 50) {
+        await store.commit({
+          occurrences: rows.slice(i, i + 50).map((record) => ({ record, expectedVersion: null })),
+          attempts: [],
+          series: [],
+        });
+      }
       let done = false;
       for (let i = 0; i < 200 && !done; i++) {
         await new Promise((r) => setTimeout(r, 10));
@@ -62,7 +91,7 @@ describe('SqliteStore with checkpoints in a worker thread', () => {
         done = status!.log > 0 && status!.checkpointed === status!.log;
       }
       assert.ok(done, 'the worker checkpointed the WAL');
-      assert.equal(store.transact((tx) => tx.listDue(Number.MAX_SAFE_INTEGER, 1000)).length, rows.length);
+      assert.equal((await store.listDue({ until: Number.MAX_SAFE_INTEGER, limit: 1000 })).length, rows.length);
     } finally {
       await store.close();
       assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 1000);

@@ -66,11 +66,11 @@ for (const [name, make] of stores) {
           const clock = new VirtualClock(T0 - MIN);
           const dying = dyingTelephony();
           const first = await harness({}, { clock, store: s.store, telephony: dying });
-          const o = first.schedule();
+          const o = await first.schedule();
           const advancing = clock.advance(T0); // the tick never finishes: its call never answers
           await new Promise((r) => setTimeout(r, 20));
           assert.equal(dying.asked.length, 1);
-          assert.equal(first.occurrence(o.id).status, 'dispatching', 'intent stored before the provider was asked');
+          assert.equal((await first.occurrence(o.id)).status, 'dispatching', 'intent stored before the provider was asked');
           await first.runtime.stop({ drain: false }); // crash
           void advancing;
 
@@ -84,10 +84,10 @@ for (const [name, make] of stores) {
           assert.equal(phones.calls.length, 1, 'exactly one call placed');
           assert.equal(phones.requests.length, reach ? 2 : 1, 'asked again with the same key when the first request may have arrived');
           assert.ok(phones.requests.every((r) => r.idempotencyKey === phones.requests[0]!.idempotencyKey));
-          const [a] = second.attempts(o.id);
-          assert.equal(second.attempts(o.id).length, 1);
+          const [a] = await second.attempts(o.id);
+          assert.equal((await second.attempts(o.id)).length, 1);
           assert.equal(a!.idempotencyKey, phones.requests[0]!.idempotencyKey);
-          assert.equal(second.occurrence(o.id).status, 'confirmed');
+          assert.equal((await second.occurrence(o.id)).status, 'confirmed');
           await second.runtime.stop();
         } finally {
           s.close();
@@ -102,14 +102,14 @@ for (const [name, make] of stores) {
         const phones = new MemoryTelephony({ clock });
         phones.setPhone('+14155550123', 'confirm', 30);
         const first = await harness({}, { clock, store: s.store, phones });
-        const o = first.schedule();
+        const o = await first.schedule();
         await first.at(T0 + 3000);
-        assert.equal(first.occurrence(o.id).status, 'calling');
+        assert.equal((await first.occurrence(o.id)).status, 'calling');
         await first.runtime.stop({ drain: false });
         const second = await harness({}, { clock, store: s.reopen(), phones });
         await second.at(T0 + 5 * MIN);
         assert.equal(phones.requests.length, 1);
-        assert.equal(second.occurrence(o.id).status, 'confirmed');
+        assert.equal((await second.occurrence(o.id)).status, 'confirmed');
         await second.runtime.stop();
       } finally {
         s.close();
@@ -123,16 +123,16 @@ for (const [name, make] of stores) {
         const first = await harness({}, { clock, store: s.store });
         // Messaging that never answers (the process dies while sending).
         (first.messaging as unknown as { sendText: () => Promise<never> }).sendText = () => new Promise(() => {});
-        const o = first.schedule({ smsFallback: true });
+        const o = await first.schedule({ smsFallback: true });
         void clock.advance(T0 + 11 * MIN + 1);
         await new Promise((r) => setTimeout(r, 20));
-        assert.equal(first.occurrence(o.id).fallbackState, 'pending');
+        assert.equal((await first.occurrence(o.id)).fallbackState, 'pending');
         await first.runtime.stop({ drain: false });
         const second = await harness({}, { clock: new VirtualClock(T0 + 12 * MIN), store: s.reopen() });
         await second.runtime.idle();
         assert.equal(second.messaging.texts.length, 1);
         assert.equal(second.messaging.texts[0]!.idempotencyKey, `fallback:${o.id}`);
-        assert.equal(second.occurrence(o.id).fallbackState, 'sent');
+        assert.equal((await second.occurrence(o.id)).fallbackState, 'sent');
         await second.runtime.stop();
       } finally {
         s.close();

@@ -62,9 +62,9 @@ export interface Harness {
   messaging: FakeMessaging;
   runtime: Runtime;
   /** Schedules with defaults (account a1, PHONE, T0). */
-  schedule(input?: Partial<NewOccurrence>): OccurrenceRecord;
-  occurrence(id: string): OccurrenceRecord;
-  attempts(id: string): AttemptRecord[];
+  schedule(input?: Partial<NewOccurrence>): Promise<OccurrenceRecord>;
+  occurrence(id: string): Promise<OccurrenceRecord>;
+  attempts(id: string): Promise<AttemptRecord[]>;
   /** Advances the clock to `at` (everything due runs). */
   at(at: number): Promise<void>;
 }
@@ -90,8 +90,8 @@ export async function harness(
     messaging,
     runtime,
     schedule: (input = {}) => runtime.schedule({ accountId: 'a1', phoneNumberId: 'p1', to: PHONE, scheduledAt: T0, ...input }),
-    occurrence: (id) => store.transact((tx) => tx.getOccurrence(id))!,
-    attempts: (id) => store.transact((tx) => tx.listAttempts(id)),
+    occurrence: async (id) => (await store.load({ occurrences: [id] })).occurrences.find((o) => o.id === id)!,
+    attempts: (id) => store.listAttempts(id),
     at: async (at) => {
       await clock.advance(at);
       await runtime.idle();

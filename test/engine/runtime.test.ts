@@ -10,14 +10,14 @@ describe('runtime: dispatch and keypad', () => {
     const h = await harness();
     const statuses: [OccurrenceStatus | null, OccurrenceStatus][] = [];
     h.runtime.on('occurrence:status', ({ occurrence, from }) => statuses.push([from, occurrence.status]));
-    const o = h.schedule({ backupAlarm: true });
+    const o = await h.schedule({ backupAlarm: true });
     assert.equal(o.status, 'pending');
     assert.equal(o.backupAlarmAt, T0 + 120_000);
     await h.at(T0 - 1);
     assert.equal(h.phones.calls.length, 0);
-    assert.equal(h.occurrence(o.id).status, 'pending');
+    assert.equal((await h.occurrence(o.id)).status, 'pending');
     await h.at(T0 + MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'confirmed');
     assert.equal(done.outcomeReason, 'confirmed');
     assert.equal(done.dispatchedAt, T0);
@@ -25,7 +25,7 @@ describe('runtime: dispatch and keypad', () => {
     assert.equal(done.finishedAt, T0 + 9000);
     assert.equal(done.attemptCount, 1);
     assert.equal(done.nextDueAt, null);
-    const [a] = h.attempts(o.id);
+    const [a] = await h.attempts(o.id);
     assert.equal(a!.kind, 'first');
     assert.equal(a!.n, 1);
     assert.equal(a!.status, 'confirmed');
@@ -52,7 +52,7 @@ describe('runtime: dispatch and keypad', () => {
 
   it('places the wake-up script with the greeting, note, voice and the snooze offer', async () => {
     const h = await harness();
-    h.schedule({ greetingName: 'Sam', message: 'Gym day', voice: 'male' });
+    await h.schedule({ greetingName: 'Sam', message: 'Gym day', voice: 'male' });
     await h.at(T0 + MIN);
     assert.deepEqual(h.phones.calls[0]!.request.script, {
       kind: 'wake_up',
@@ -68,21 +68,21 @@ describe('runtime: dispatch and keypad', () => {
   it('key 2 snoozes: the next attempt rings snooze_minutes later and the backup alarm moves', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, ['snooze', 'confirm']);
-    const o = h.schedule({ backupAlarm: true });
+    const o = await h.schedule({ backupAlarm: true });
     await h.at(T0 + MIN);
-    const waiting = h.occurrence(o.id);
+    const waiting = await h.occurrence(o.id);
     assert.equal(waiting.status, 'waiting');
     assert.equal(waiting.snoozeCount, 1);
     const snoozeAt = T0 + 9000 + 9 * MIN;
     assert.equal(waiting.nextDueAt, snoozeAt);
     assert.equal(waiting.backupAlarmAt, snoozeAt + 120_000);
-    assert.equal(h.attempts(o.id)[0]!.status, 'snoozed');
+    assert.equal((await h.attempts(o.id))[0]!.status, 'snoozed');
     await h.at(snoozeAt - 1);
     assert.equal(h.phones.calls.length, 1);
     await h.at(snoozeAt + MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'confirmed');
-    const attempts = h.attempts(o.id);
+    const attempts = await h.attempts(o.id);
     assert.deepEqual(
       attempts.map((a) => [a.kind, a.n, a.status, a.dueAt]),
       [
@@ -96,13 +96,13 @@ describe('runtime: dispatch and keypad', () => {
   it('key 2 with no snoozes left ends unconfirmed (snoozes_exhausted) and texts', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'snooze');
-    const o = h.schedule({ ...SMS, policy: { maxSnoozes: 1, offsetsMinutes: [5], ringTimeoutSeconds: 45, snoozeMinutes: 3 } });
+    const o = await h.schedule({ ...SMS, policy: { maxSnoozes: 1, offsetsMinutes: [5], ringTimeoutSeconds: 45, snoozeMinutes: 3 } });
     await h.at(T0 + 30 * MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'unconfirmed');
     assert.equal(done.outcomeReason, 'snoozes_exhausted');
     assert.equal(done.snoozeCount, 1);
-    const attempts = h.attempts(o.id);
+    const attempts = await h.attempts(o.id);
     assert.deepEqual(
       attempts.map((a) => [a.kind, a.status, a.digits]),
       [
@@ -120,13 +120,13 @@ describe('runtime: dispatch and keypad', () => {
   it('key 9 stops: calls turned off and number blocked through the Accounts port, no text, later calls refused', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'stop');
-    const o = h.schedule(SMS);
-    const later = h.schedule({ ...SMS, scheduledAt: T0 + 60 * MIN });
+    const o = await h.schedule(SMS);
+    const later = await h.schedule({ ...SMS, scheduledAt: T0 + 60 * MIN });
     await h.at(T0 + MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'cancelled');
     assert.equal(done.outcomeReason, 'stopped');
-    assert.equal(h.attempts(o.id)[0]!.status, 'stopped');
+    assert.equal((await h.attempts(o.id))[0]!.status, 'stopped');
     assert.equal(h.accounts.stops.length, 1);
     assert.deepEqual(
       { ...h.accounts.stops[0]!, attemptId: undefined },
@@ -134,7 +134,7 @@ describe('runtime: dispatch and keypad', () => {
     );
     assert.equal(h.messaging.texts.length, 0);
     await h.at(T0 + 61 * MIN);
-    const refused = h.occurrence(later.id);
+    const refused = await h.occurrence(later.id);
     assert.equal(refused.status, 'cancelled');
     assert.equal(refused.outcomeReason, 'calls_revoked');
     assert.equal(refused.attemptCount, 0);
@@ -145,19 +145,19 @@ describe('runtime: dispatch and keypad', () => {
   it('ignores other keys; a call that ends without a valid key counts as no input', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'silent');
-    const o = h.schedule({ policy: { maxSnoozes: 2, offsetsMinutes: [], ringTimeoutSeconds: 45, snoozeMinutes: 9 } });
+    const o = await h.schedule({ policy: { maxSnoozes: 2, offsetsMinutes: [], ringTimeoutSeconds: 45, snoozeMinutes: 9 } });
     await h.at(T0 + 2);
     // A stray key from the provider while answered changes nothing.
     await h.at(T0 + 7000);
-    const a = h.attempts(o.id)[0]!;
+    const a = (await h.attempts(o.id))[0]!;
     const handler = (h.phones as unknown as { handler: TelephonyEventHandler }).handler;
     await handler({ type: 'call.digits', callId: a.providerCallId!, idempotencyKey: a.id, at: T0 + 7000, digits: '5' });
-    assert.equal(h.attempts(o.id)[0]!.status, 'answered');
+    assert.equal((await h.attempts(o.id))[0]!.status, 'answered');
     await h.at(T0 + 5 * MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'unconfirmed');
     assert.equal(done.outcomeReason, 'no_input');
-    assert.equal(h.attempts(o.id)[0]!.status, 'no_input');
+    assert.equal((await h.attempts(o.id))[0]!.status, 'no_input');
   });
 });
 
@@ -167,17 +167,17 @@ describe('runtime: unanswered calls, retries and fallback', () => {
   it('no answer: retries at offsets_minutes, then missed (no_answer) and one fallback text', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'no_answer');
-    const o = h.schedule({ ...SMS, policy, label: 'Gym' });
+    const o = await h.schedule({ ...SMS, policy, label: 'Gym' });
     await h.at(T0 + 4 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'waiting');
-    assert.equal(h.occurrence(o.id).nextDueAt, T0 + 5 * MIN);
+    assert.equal((await h.occurrence(o.id)).status, 'waiting');
+    assert.equal((await h.occurrence(o.id)).nextDueAt, T0 + 5 * MIN);
     await h.at(T0 + 30 * MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'missed');
     assert.equal(done.outcomeReason, 'no_answer');
     assert.equal(done.attemptCount, 3);
     assert.deepEqual(
-      h.attempts(o.id).map((a) => [a.kind, a.n, a.status, a.dueAt, a.requestedAt]),
+      (await h.attempts(o.id)).map((a) => [a.kind, a.n, a.status, a.dueAt, a.requestedAt]),
       [
         ['first', 1, 'no_answer', T0, T0],
         ['retry', 2, 'no_answer', T0 + 5 * MIN, T0 + 5 * MIN],
@@ -194,11 +194,11 @@ describe('runtime: unanswered calls, retries and fallback', () => {
   it('retry then confirm', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, ['no_answer', 'confirm']);
-    const o = h.schedule({ ...SMS, policy });
+    const o = await h.schedule({ ...SMS, policy });
     await h.at(T0 + 30 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'confirmed');
+    assert.equal((await h.occurrence(o.id)).status, 'confirmed');
     assert.deepEqual(
-      h.attempts(o.id).map((a) => a.kind),
+      (await h.attempts(o.id)).map((a) => a.kind),
       ['first', 'retry'],
     );
     assert.equal(h.messaging.texts.length, 0);
@@ -207,12 +207,12 @@ describe('runtime: unanswered calls, retries and fallback', () => {
   it('busy every time ends missed (busy)', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'busy');
-    const o = h.schedule({ policy });
+    const o = await h.schedule({ policy });
     await h.at(T0 + 30 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'missed');
-    assert.equal(h.occurrence(o.id).outcomeReason, 'busy');
+    assert.equal((await h.occurrence(o.id)).status, 'missed');
+    assert.equal((await h.occurrence(o.id)).outcomeReason, 'busy');
     assert.deepEqual(
-      h.attempts(o.id).map((a) => a.status),
+      (await h.attempts(o.id)).map((a) => a.status),
       ['busy', 'busy', 'busy'],
     );
   });
@@ -220,13 +220,13 @@ describe('runtime: unanswered calls, retries and fallback', () => {
   it('provider refusal every time ends failed (provider_error) with the error code on each attempt', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'fail');
-    const o = h.schedule({ ...SMS, policy });
+    const o = await h.schedule({ ...SMS, policy });
     await h.at(T0 + 30 * MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'failed');
     assert.equal(done.outcomeReason, 'provider_error');
     assert.deepEqual(
-      h.attempts(o.id).map((a) => [a.status, a.errorCode]),
+      (await h.attempts(o.id)).map((a) => [a.status, a.errorCode]),
       [
         ['failed', 'provider_refused'],
         ['failed', 'provider_refused'],
@@ -239,14 +239,14 @@ describe('runtime: unanswered calls, retries and fallback', () => {
   it('voicemail every time ends unconfirmed (voicemail) with reached_voicemail', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'voicemail');
-    const o = h.schedule({ policy: { ...policy, offsetsMinutes: [5] } });
+    const o = await h.schedule({ policy: { ...policy, offsetsMinutes: [5] } });
     await h.at(T0 + 30 * MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'unconfirmed');
     assert.equal(done.outcomeReason, 'voicemail');
     assert.equal(done.reachedVoicemail, true);
     assert.deepEqual(
-      h.attempts(o.id).map((a) => [a.status, a.answeredBy]),
+      (await h.attempts(o.id)).map((a) => [a.status, a.answeredBy]),
       [
         ['voicemail', 'machine'],
         ['voicemail', 'machine'],
@@ -257,19 +257,19 @@ describe('runtime: unanswered calls, retries and fallback', () => {
   it('a person who answered without confirming outweighs later no-answers: unconfirmed (no_input)', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, ['silent', 'no_answer']);
-    const o = h.schedule({ policy });
+    const o = await h.schedule({ policy });
     await h.at(T0 + 30 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'unconfirmed');
-    assert.equal(h.occurrence(o.id).outcomeReason, 'no_input');
+    assert.equal((await h.occurrence(o.id)).status, 'unconfirmed');
+    assert.equal((await h.occurrence(o.id)).outcomeReason, 'no_input');
   });
 
   it('failed then no answer ends missed, not failed', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, ['fail', 'no_answer']);
-    const o = h.schedule({ policy: { ...policy, offsetsMinutes: [5] } });
+    const o = await h.schedule({ policy: { ...policy, offsetsMinutes: [5] } });
     await h.at(T0 + 30 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'missed');
-    assert.equal(h.occurrence(o.id).outcomeReason, 'no_answer');
+    assert.equal((await h.occurrence(o.id)).status, 'missed');
+    assert.equal((await h.occurrence(o.id)).outcomeReason, 'no_answer');
   });
 });
 
@@ -305,59 +305,59 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
     const p = silentProvider({ ring: true, clockNow: () => now() });
     const h = await harness({}, { telephony: p.telephony });
     now = () => h.clock.now();
-    const o = h.schedule({ policy: { maxSnoozes: 0, offsetsMinutes: [5], ringTimeoutSeconds: 20, snoozeMinutes: 1 } });
+    const o = await h.schedule({ policy: { maxSnoozes: 0, offsetsMinutes: [5], ringTimeoutSeconds: 20, snoozeMinutes: 1 } });
     await h.at(T0 + 20_000 + 14_000);
-    assert.equal(h.attempts(o.id)[0]!.status, 'ringing');
+    assert.equal((await h.attempts(o.id))[0]!.status, 'ringing');
     await h.at(T0 + 20_000 + 15_000);
-    assert.equal(h.attempts(o.id)[0]!.status, 'no_answer');
+    assert.equal((await h.attempts(o.id))[0]!.status, 'no_answer');
     assert.deepEqual(p.hangUps, ['C1']);
-    assert.equal(h.occurrence(o.id).status, 'waiting');
+    assert.equal((await h.occurrence(o.id)).status, 'waiting');
     await h.at(T0 + 10 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'missed');
-    assert.equal(h.occurrence(o.id).outcomeReason, 'no_answer');
+    assert.equal((await h.occurrence(o.id)).status, 'missed');
+    assert.equal((await h.occurrence(o.id)).outcomeReason, 'no_answer');
   });
 
   it('fails an attempt the provider accepted but never reported (provider_timeout)', async () => {
     const p = silentProvider({ ring: false, clockNow: () => 0 });
     const h = await harness({}, { telephony: p.telephony });
-    const o = h.schedule({ policy: { maxSnoozes: 0, offsetsMinutes: [], ringTimeoutSeconds: 20, snoozeMinutes: 1 } });
+    const o = await h.schedule({ policy: { maxSnoozes: 0, offsetsMinutes: [], ringTimeoutSeconds: 20, snoozeMinutes: 1 } });
     await h.at(T0 + 5 * MIN);
-    const [a] = h.attempts(o.id);
+    const [a] = await h.attempts(o.id);
     assert.equal(a!.status, 'failed');
     assert.equal(a!.errorCode, 'provider_timeout');
-    assert.equal(h.occurrence(o.id).status, 'failed');
+    assert.equal((await h.occurrence(o.id)).status, 'failed');
     assert.deepEqual(p.hangUps, ['C1']);
   });
 
   it('cancel while pending: never rings', async () => {
     const h = await harness();
-    const o = h.schedule();
-    const r = h.runtime.cancel(o.id);
+    const o = await h.schedule();
+    const r = await h.runtime.cancel(o.id);
     assert.ok(r.ok);
     assert.equal(r.occurrence.status, 'cancelled');
     assert.equal(r.occurrence.outcomeReason, 'cancelled');
     await h.at(T0 + MIN);
     assert.equal(h.phones.calls.length, 0);
-    assert.deepEqual(h.runtime.cancel(o.id), { ok: false, code: 'occurrence_terminal' });
-    assert.deepEqual(h.runtime.cancel('nope'), { ok: false, code: 'occurrence_not_found' });
+    assert.deepEqual(await h.runtime.cancel(o.id), { ok: false, code: 'occurrence_terminal' });
+    assert.deepEqual(await h.runtime.cancel('nope'), { ok: false, code: 'occurrence_not_found' });
   });
 
   it('cancel while ringing hangs the call up', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'confirm', 20);
-    const o = h.schedule(SMS);
+    const o = await h.schedule(SMS);
     await h.at(T0 + 3000);
-    assert.equal(h.attempts(o.id)[0]!.status, 'ringing');
-    assert.equal(h.occurrence(o.id).status, 'calling');
-    const r = h.runtime.cancel(o.id);
+    assert.equal((await h.attempts(o.id))[0]!.status, 'ringing');
+    assert.equal((await h.occurrence(o.id)).status, 'calling');
+    const r = await h.runtime.cancel(o.id);
     assert.ok(r.ok);
     await h.at(T0 + MIN);
-    const [a] = h.attempts(o.id);
-    assert.equal(a!.status, 'canceled');
+    const [a] = await h.attempts(o.id);
+    assert.equal(a!.status, 'cancelled');
     assert.equal(a!.endedAt, T0 + 3000);
     assert.equal(h.phones.calls[0]!.state, 'ended');
     assert.equal(h.phones.calls[0]!.events.at(-1)!.type, 'call.ended');
-    assert.equal(h.occurrence(o.id).status, 'cancelled');
+    assert.equal((await h.occurrence(o.id)).status, 'cancelled');
     assert.equal(h.messaging.texts.length, 0, 'a cancelled occurrence sends no fallback');
   });
 
@@ -374,15 +374,15 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
       onEvent: (fn) => h.phones.onEvent(fn),
     };
     const h2 = await harness({}, { telephony: slow, clock: h.clock, phones: h.phones });
-    const o = h2.schedule();
+    const o = await h2.schedule();
     const advancing = h2.clock.advance(T0);
     await new Promise((r) => setImmediate(r));
-    assert.equal(h2.occurrence(o.id).status, 'dispatching');
-    assert.ok(h2.runtime.cancel(o.id).ok);
+    assert.equal((await h2.occurrence(o.id)).status, 'dispatching');
+    assert.ok((await h2.runtime.cancel(o.id)).ok);
     release();
     await advancing;
     await h2.at(T0 + MIN);
-    assert.equal(h2.attempts(o.id)[0]!.status, 'canceled');
+    assert.equal((await h2.attempts(o.id))[0]!.status, 'cancelled');
     assert.equal(h2.phones.calls.length, 1);
     assert.equal(h2.phones.calls[0]!.state, 'ended');
     assert.notEqual(h2.phones.calls[0]!.hungUpWith, null);
@@ -393,19 +393,19 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
 describe('runtime: late dispatch, amend, standalone calls', () => {
   it('rings up to 10 minutes late after downtime', async () => {
     const h = await harness({}, { start: T0 + 9 * MIN });
-    const o = h.schedule();
+    const o = await h.schedule();
     await h.at(T0 + 10 * MIN);
-    const [a] = h.attempts(o.id);
+    const [a] = await h.attempts(o.id);
     assert.equal(a!.dueAt, T0);
     assert.equal(a!.requestedAt, T0 + 9 * MIN);
-    assert.equal(h.occurrence(o.id).status, 'confirmed');
+    assert.equal((await h.occurrence(o.id)).status, 'confirmed');
   });
 
   it('ends missed (late_dispatch) and texts when more than 10 minutes late', async () => {
     const h = await harness({}, { start: T0 + 11 * MIN });
-    const o = h.schedule(SMS);
+    const o = await h.schedule(SMS);
     await h.at(T0 + 12 * MIN);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.status, 'missed');
     assert.equal(done.outcomeReason, 'late_dispatch');
     assert.equal(done.attemptCount, 0);
@@ -415,48 +415,48 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
 
   it('amend moves a pending occurrence; not once it has dispatched', async () => {
     const h = await harness();
-    const o = h.schedule({ derivationSource: 'weekly', backupAlarm: true });
-    const moved = h.runtime.amend(o.id, { scheduledAt: T0 + 30 * MIN, derivationSource: 'moved' });
+    const o = await h.schedule({ derivationSource: 'weekly', backupAlarm: true });
+    const moved = await h.runtime.amend(o.id, { scheduledAt: T0 + 30 * MIN, derivationSource: 'moved' });
     assert.ok(moved.ok);
     assert.equal(moved.occurrence.backupAlarmAt, T0 + 32 * MIN);
     await h.at(T0 + 29 * MIN);
     assert.equal(h.phones.calls.length, 0);
     await h.at(T0 + 31 * MIN);
     assert.equal(h.phones.calls.length, 1);
-    const done = h.occurrence(o.id);
+    const done = await h.occurrence(o.id);
     assert.equal(done.derivationSource, 'moved');
-    assert.equal(h.attempts(o.id)[0]!.dueAt, T0 + 30 * MIN);
-    assert.deepEqual(h.runtime.amend(o.id, { label: 'x' }), { ok: false, code: 'occurrence_not_pending' });
+    assert.equal((await h.attempts(o.id))[0]!.dueAt, T0 + 30 * MIN);
+    assert.deepEqual(await h.runtime.amend(o.id, { label: 'x' }), { ok: false, code: 'occurrence_not_pending' });
   });
 
   it('places standalone test and demo calls, refuses blocked numbers', async () => {
     const h = await harness();
-    const r = h.runtime.placeCall({ kind: 'test', accountId: 'a1', to: PHONE, script: { kind: 'test', greetingName: 'Sam' } });
+    const r = await h.runtime.placeCall({ kind: 'test', accountId: 'a1', to: PHONE, script: { kind: 'test', greetingName: 'Sam' } });
     assert.ok(r.ok);
     assert.equal(callState(r.attempt), 'calling');
     await h.clock.advanceBy(2000);
     await h.runtime.idle();
-    const ringing = h.store.transact((tx) => tx.getAttempt(r.attempt.id))!;
+    const ringing = (await h.store.load({ attempts: [r.attempt.id] })).attempts[0]!;
     assert.equal(callState(ringing), 'ringing');
     await h.clock.advanceBy(60_000);
     await h.runtime.idle();
-    const done = h.store.transact((tx) => tx.getAttempt(r.attempt.id))!;
+    const done = (await h.store.load({ attempts: [r.attempt.id] })).attempts[0]!;
     assert.equal(done.status, 'confirmed');
     assert.equal(done.occurrenceId, null);
     assert.equal(done.deadlineAt, null);
     assert.equal(callState(done), 'confirmed');
 
     h.phones.setPhone('+14155550999', 'snooze');
-    const demo = h.runtime.placeCall({ kind: 'demo', to: '+14155550999' });
+    const demo = await h.runtime.placeCall({ kind: 'demo', to: '+14155550999' });
     assert.ok(demo.ok);
     await h.clock.advanceBy(120_000);
     await h.runtime.idle();
-    const d = h.store.transact((tx) => tx.getAttempt(demo.attempt.id))!;
+    const d = (await h.store.load({ attempts: [demo.attempt.id] })).attempts[0]!;
     assert.equal(d.status, 'no_input', 'key 2 means nothing on a demo call');
     assert.equal(callState(d), 'unconfirmed');
 
     h.accounts.blocked.add('+14155550000');
-    assert.deepEqual(h.runtime.placeCall({ kind: 'test', to: '+14155550000' }), { ok: false, reason: 'number_blocked' });
+    assert.deepEqual(await h.runtime.placeCall({ kind: 'test', to: '+14155550000' }), { ok: false, reason: 'number_blocked' });
   });
 
   it('reports telephony events for unknown calls', async () => {
@@ -470,9 +470,9 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
 
   it('rejects a retry policy out of bounds with the field', async () => {
     const h = await harness();
-    assert.throws(
+    await assert.rejects(
       () => h.schedule({ policy: { maxSnoozes: 2, offsetsMinutes: [10, 5], ringTimeoutSeconds: 45, snoozeMinutes: 9 } }),
-      (err: { code?: string; field?: string }) => err.code === 'invalid_retry_policy' && err.field === 'retry_policy.offsets_minutes.1',
+      (err: { code?: string; field?: string }) => err.code === 'invalid_retry_policy' && err.field === 'policy.offsetsMinutes.1',
     );
   });
 });
@@ -480,14 +480,14 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
 describe('runtime: the wheel is refilled from the store', () => {
   it('rings occurrences far beyond the horizon on time, and many due at once beyond the wheel capacity', async () => {
     const h = await harness({ horizonMs: 10 * MIN, wheelCapacity: 16, refillPage: 8, batchSize: 5 });
-    const far = h.schedule({ scheduledAt: T0 + 3 * 60 * MIN, to: '+14155550001' });
-    const many = Array.from({ length: 60 }, (_, i) => h.schedule({ to: `+1415555${String(1000 + i)}` }));
+    const far = await h.schedule({ scheduledAt: T0 + 3 * 60 * MIN, to: '+14155550001' });
+    const many = await Promise.all(Array.from({ length: 60 }, (_, i) => h.schedule({ to: `+1415555${String(1000 + i)}` })));
     await h.at(T0 + 2 * MIN);
-    for (const o of many) assert.equal(h.occurrence(o.id).status, 'confirmed', o.id);
-    assert.ok(many.every((o) => h.attempts(o.id)[0]!.requestedAt === T0));
+    for (const o of many) assert.equal((await h.occurrence(o.id)).status, 'confirmed', o.id);
+    assert.ok((await Promise.all(many.map((o) => h.attempts(o.id)))).every((a) => a[0]!.requestedAt === T0));
     await h.at(T0 + 3 * 60 * MIN - 1);
-    assert.equal(h.occurrence(far.id).status, 'pending');
+    assert.equal((await h.occurrence(far.id)).status, 'pending');
     await h.at(T0 + 3 * 60 * MIN + MIN);
-    assert.equal(h.attempts(far.id)[0]!.requestedAt, T0 + 3 * 60 * MIN);
+    assert.equal((await h.attempts(far.id))[0]!.requestedAt, T0 + 3 * 60 * MIN);
   });
 });

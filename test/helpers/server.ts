@@ -6,7 +6,8 @@
  * - WAKEUP_DEV=1, WAKEUP_CLOCK=virtual, HOST=127.0.0.1, PORT=0, WAKEUP_LOG_LEVEL=silent;
  * - WAKEUP_RATE_LIMIT_ACCOUNT and WAKEUP_RATE_LIMIT_IP raised to 100000, because the virtual
  *   clock stands still and a test doing many requests would otherwise hit the real limits
- *   (120/300 per 60 s). Tests of the limits set these explicitly.
+ *   (120/300 per 60 s); likewise the per-client sign-in limits. Tests of the limits set
+ *   these explicitly.
  * @example
  * const server = await startTestServer();
  * const { token } = await signIn(server);
@@ -73,6 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WAKEUP_LOG_PRETTY: '0',
     WAKEUP_RATE_LIMIT_ACCOUNT: '100000',
     WAKEUP_RATE_LIMIT_IP: '100000',
+    WAKEUP_SIGN_IN_CODES_PER_CLIENT: '100000',
+    WAKEUP_SIGN_IN_CHECKS_PER_CLIENT: '100000',
     ...options.env,
   });
   const running = await startServer(config, {

@@ -32,7 +32,7 @@ describe('admin commands', () => {
       db.prepare('UPDATE accounts SET trial_calls_included = ? WHERE id = ?').run(CALLS * 2, account.id);
       const due = clock.now() + 60_000;
       for (let i = 0; i < CALLS; i++) {
-        runtime.schedule({ accountId: account.id, to: `+1201555${String(1000 + i).padStart(4, '0')}`, scheduledAt: due });
+        await runtime.schedule({ accountId: account.id, to: `+1201555${String(1000 + i).padStart(4, '0')}`, scheduledAt: due });
       }
       const placedBefore = runtime.stats.dispatched;
       // The spike: every call falls due and plays (dial, ring, answer, key 1) while the backup runs.

@@ -146,11 +146,11 @@ describe('POST /occurrences/{id}/cancel', () => {
     const r = await f.api('POST', `/occurrences/${occurrenceId}/cancel`);
     assert.equal(r.status, 200);
     assert.deepEqual([r.body.status, r.body.outcome_reason], ['cancelled', 'cancelled']);
-    assert.equal(r.body.attempts[0].status, 'canceled');
+    assert.equal(r.body.attempts[0].status, 'cancelled');
     await advance(server, 15 * 60);
     const o = await occurrence(f, occurrenceId);
     assert.deepEqual([o.status, o.attempt_count], ['cancelled', 1]);
-    assertEnded(o.attempts[0], { status: 'canceled', answered_by: null, digits: null });
+    assertEnded(o.attempts[0], { status: 'cancelled', answered_by: null, digits: null });
     assert.equal(o.attempts[0].answered_at, null, 'hung up before the phone answered');
     assert.deepEqual(await fallbackTexts(server, f.number), []);
     const again = await f.api('POST', `/occurrences/${occurrenceId}/cancel`);

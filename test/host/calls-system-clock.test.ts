@@ -36,7 +36,7 @@ describe('real time (WAKEUP_CLOCK=system)', () => {
 
   it('a stored call rings at its instant and finishes', async () => {
     const { runtime, clock } = server.running.deps;
-    const o = runtime.schedule({
+    const o = await runtime.schedule({
       accountId: f.accountId,
       scheduleId: randomUUID(),
       phoneNumberId: f.phoneId,

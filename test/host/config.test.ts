@@ -18,7 +18,7 @@ describe('loadConfig(env)', () => {
     assert.equal(c.dev, true);
     assert.equal(c.devByDefault, true);
     assert.equal(c.clock, 'system');
-    assert.equal(c.trustProxy, false);
+    assert.equal(c.trustProxy, 0);
     assert.equal(c.dailyCap, 20);
     assert.equal(c.rateLimitAccount, 120);
     assert.equal(c.rateLimitIp, 300);

@@ -60,7 +60,7 @@ describe('email over SMTP in production mode', () => {
       // The first lines name every provider and warn about each simulator left on.
       const providers = log.lines.find((l) => String(l.msg).startsWith('providers:'));
       assert.ok(providers, 'a providers line');
-      assert.match(providers.msg, /telephony simulator, texts simulator, email smtp \(smtp:\/\/mailer@127\.0\.0\.1:\d+\)/);
+      assert.match(providers.msg, /telephony simulator, texts simulator, email smtp \(smtp:\/\/mailer@127\.0\.0\.1:\d+\), payments none/);
       const warnings = log.lines.filter((l) => l.level === 40 && /SIMULATOR IN PRODUCTION/.test(String(l.msg)));
       assert.deepEqual(
         warnings.map((w) => w.port),

@@ -25,16 +25,17 @@ describe('compose(config) and createApp(services)', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('building the app writes nothing; start() runs the chain sweep', async () => {
+  it('building the app writes nothing; start() runs the engine reconciliation (series without their next call)', async () => {
     const file = join(dir, 'wakeup.sqlite');
     const env = { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: START, WAKEUP_DB: file, WAKEUP_LOG_LEVEL: 'silent', WAKEUP_LOG_PRETTY: '0' };
     const server = await startTestServer({ env });
     const f = await account(server);
     const daily = await create(f, { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'], local_time: '07:00' });
     await server.close();
-    // A crash left the schedule without its next occurrence: the startup sweep repairs that.
+    // A crash left the schedule's series without its next occurrence: the engine's start-up
+    // reconciliation repairs that.
     withDatabase(file, (db) => {
-      db.prepare('UPDATE schedules SET next_occurrence_id = NULL WHERE id = ?').run(daily.id);
+      db.prepare('UPDATE series SET next_occurrence_id = NULL, version = version + 1 WHERE id = ?').run(daily.id);
       db.prepare('DELETE FROM occurrences WHERE id = ?').run(daily.next_occurrence.id);
     });
 
@@ -42,17 +43,16 @@ describe('compose(config) and createApp(services)', () => {
     try {
       const { db } = composed.deps;
       const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-      const next = () =>
-        (db.prepare('SELECT next_occurrence_id AS id FROM schedules WHERE id = ?').get(daily.id) as { id: string | null }).id;
+      const next = () => (db.prepare('SELECT next_occurrence_id AS id FROM series WHERE id = ?').get(daily.id) as { id: string | null }).id;
       const before = changes();
       const app = createApp(composed.services);
       assert.equal(typeof app.callback(), 'function');
       assert.equal(changes(), before, 'createApp wrote to the database');
-      assert.equal(next(), null, 'the sweep did not run while building the app');
+      assert.equal(next(), null, 'the reconciliation did not run while building the app');
       assert.equal('db' in composed.services, false, 'route modules get services, not the database handle');
 
       await composed.start();
-      assert.notEqual(next(), null, 'start() ran the startup sweep');
+      assert.notEqual(next(), null, 'start() ran the reconciliation');
       assert.ok(changes() > before);
     } finally {
       await composed.close();

@@ -97,7 +97,7 @@ describe('simulator telephony behaviours (contract §3)', () => {
     await sim.hangUp(r1.callId);
     await sim.hangUp(r1.callId);
     await clock.advanceBy(60_000);
-    assert.deepEqual(timeline(events), ['ringing@0', 'ended:canceled@2']);
+    assert.deepEqual(timeline(events), ['ringing@0', 'ended:cancelled@2']);
 
     events.length = 0;
     sim.onEvent(async (e) => {

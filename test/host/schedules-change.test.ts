@@ -171,6 +171,24 @@ describe('PATCH /schedules/{id}', () => {
     );
   });
 
+  it('a schedule whose number was removed can still be renamed and deleted', async () => {
+    f = await setup();
+    const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00', enabled: false });
+    assert.equal((await f.api('DELETE', `/phone-numbers/${f.phoneId}`)).status, 204);
+    const renamed = await f.api('PATCH', `/schedules/${s.id}`, { label: 'No number' });
+    assert.deepEqual([renamed.status, renamed.body.label, renamed.body.phone_number], [200, 'No number', null]);
+    // A one-off that already rang (completed, still enabled) loses its number too: renaming works.
+    const second = await addVerifiedNumber(f.server, f.token, '+12015550155');
+    const once = await create(f, { kind: 'once', in_minutes: 5 });
+    await f.advance(600);
+    assert.equal((await f.api('GET', `/schedules/${once.id}`)).body.status, 'completed');
+    assert.equal((await f.api('DELETE', `/phone-numbers/${second.id}`)).status, 204);
+    const done = await f.api('PATCH', `/schedules/${once.id}`, { label: 'Rang once' });
+    assert.deepEqual([done.status, done.body.status, done.body.phone_number], [200, 'completed', null]);
+    assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
+    assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 404);
+  });
+
   it('a new number moves the pending call to it', async () => {
     f = await setup();
     const second = await addVerifiedNumber(f.server, f.token, '+12015550144');

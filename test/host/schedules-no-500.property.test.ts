@@ -131,10 +131,13 @@ describe('schedule endpoints over generated bodies', () => {
   function checkInvariant(): void {
     const bad = f.server.running.deps.db
       .prepare(
-        `SELECT s.id, s.status, (SELECT COUNT(*) FROM occurrences o WHERE o.schedule_id = s.id
-           AND o.status IN ('pending', 'dispatching', 'calling', 'waiting')) AS unfinished
-         FROM schedules s WHERE (s.status = 'active' AND unfinished <> 1)
-           OR (s.status <> 'active' AND EXISTS (SELECT 1 FROM occurrences o WHERE o.schedule_id = s.id AND o.status = 'pending'))`,
+        // The status in effect is the engine's series' (same id), as GET /schedules shows it.
+        `SELECT s.id, status, unfinished FROM (
+           SELECT s.id, COALESCE(se.status, s.status) AS status, (SELECT COUNT(*) FROM occurrences o WHERE o.schedule_id = s.id
+             AND o.status IN ('pending', 'dispatching', 'calling', 'waiting')) AS unfinished
+           FROM schedules s LEFT JOIN series se ON se.id = s.id) s
+         WHERE (status = 'active' AND unfinished <> 1)
+           OR (status <> 'active' AND EXISTS (SELECT 1 FROM occurrences o WHERE o.schedule_id = s.id AND o.status = 'pending'))`,
       )
       .all();
     assert.deepEqual(bad, []);

@@ -67,6 +67,12 @@ describe('single-file server (dist/wakeup)', () => {
         assert.equal(docs.status, 200);
         assert.ok((await docs.arrayBuffer()).byteLength > 100_000);
         assert.equal((await req(url, 'GET', '/metrics')).status, 200);
+        // The web app's files travel inside the executable too.
+        const page = await fetch(`${url}/`);
+        assert.equal(page.status, 200);
+        assert.match(await page.text(), /<script type="module"/);
+        const appJs = await fetch(`${url}/ui/js/main.js`);
+        assert.equal(appJs.status, 200, 'GET /ui/js/main.js');
       } finally {
         child.kill('SIGTERM');
       }

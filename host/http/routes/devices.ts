@@ -45,8 +45,8 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation('getTimezoneContext', ({ principal }) => ({ status: 200, body: svc.timezoneContext(requirePrincipal(principal)) }));
 
-  routes.operation<MoveIn, unknown, { occurrence_id: string }>('moveOccurrence', ({ principal, body, params }) => ({
+  routes.operation<MoveIn, unknown, { occurrence_id: string }>('moveOccurrence', async ({ principal, body, params }) => ({
     status: 200,
-    body: svc.move(requirePrincipal(principal), params.occurrence_id, body),
+    body: await svc.move(requirePrincipal(principal), params.occurrence_id, body),
   }));
 }

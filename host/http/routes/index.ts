@@ -11,6 +11,7 @@
  */
 import type { RouteModule } from '../registrar.js';
 import * as docs from '../site/docs.js';
+import * as webApp from '../site/web-app.js';
 import * as errorsPage from '../site/errors-page.js';
 import * as health from '../site/health.js';
 import * as metrics from '../site/metrics.js';
@@ -33,9 +34,13 @@ import * as usage from './usage.js';
 import * as devices from './devices.js';
 import * as demo from './demo.js';
 import * as devPhone from '../dev/phone.js';
+import * as billing from './billing.js';
+import * as subscribePages from '../site/subscribe-page.js';
+import * as devPayments from '../dev/payments.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
+  webApp,
   docs,
   errorsPage,
   health,
@@ -56,7 +61,9 @@ export const routeModules: RouteModule[] = [
   schedules,
   devices,
   demo,
+  billing,
+  subscribePages,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
-export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone];
+export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone, devPayments];

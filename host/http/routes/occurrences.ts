@@ -25,8 +25,8 @@ export function register(routes: Routes, services: AppServices): void {
     body: services.calls.getOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('cancelOccurrence', ({ principal, params }) => ({
+  routes.operation<unknown, unknown, IdParams>('cancelOccurrence', async ({ principal, params }) => ({
     status: 200,
-    body: services.calls.cancelOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
+    body: await services.calls.cancelOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
   }));
 }

@@ -23,9 +23,9 @@ export function register(routes: Routes, services: AppServices): void {
     body: schedules.list(me(principal), query),
   }));
 
-  routes.operation<ScheduleInBody>('createSchedule', ({ principal, body }) => ({
+  routes.operation<ScheduleInBody>('createSchedule', async ({ principal, body }) => ({
     status: 201,
-    body: schedules.create(requirePrincipal(principal), body),
+    body: await schedules.create(requirePrincipal(principal), body),
   }));
 
   routes.operation<ScheduleInBody>('previewSchedule', ({ principal, body }) => ({
@@ -38,9 +38,9 @@ export function register(routes: Routes, services: AppServices): void {
     body: schedules.get(me(principal), params.schedule_id),
   }));
 
-  routes.operation<SchedulePatchBody, unknown, IdParams>('updateSchedule', ({ principal, body, params }) => ({
+  routes.operation<SchedulePatchBody, unknown, IdParams>('updateSchedule', async ({ principal, body, params }) => ({
     status: 200,
-    body: schedules.update(me(principal), params.schedule_id, body),
+    body: await schedules.update(me(principal), params.schedule_id, body),
   }));
 
   routes.operation<SchedulePatchBody, unknown, IdParams>('previewScheduleChange', ({ principal, body, params }) => ({
@@ -48,24 +48,24 @@ export function register(routes: Routes, services: AppServices): void {
     body: schedules.previewChange(me(principal), params.schedule_id, body),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('deleteSchedule', ({ principal, params }) => {
-    schedules.remove(me(principal), params.schedule_id);
+  routes.operation<unknown, unknown, IdParams>('deleteSchedule', async ({ principal, params }) => {
+    await schedules.remove(me(principal), params.schedule_id);
     return { status: 204 };
   });
 
-  routes.operation<{ until: string }, unknown, IdParams>('pauseSchedule', ({ principal, body, params }) => ({
+  routes.operation<{ until: string }, unknown, IdParams>('pauseSchedule', async ({ principal, body, params }) => ({
     status: 200,
-    body: schedules.pause(me(principal), params.schedule_id, body.until),
+    body: await schedules.pause(me(principal), params.schedule_id, body.until),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('resumeSchedule', ({ principal, params }) => ({
+  routes.operation<unknown, unknown, IdParams>('resumeSchedule', async ({ principal, params }) => ({
     status: 200,
-    body: schedules.resume(me(principal), params.schedule_id),
+    body: await schedules.resume(me(principal), params.schedule_id),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('skipNextOccurrence', ({ principal, params }) => ({
+  routes.operation<unknown, unknown, IdParams>('skipNextOccurrence', async ({ principal, params }) => ({
     status: 200,
-    body: schedules.skipNext(me(principal), params.schedule_id),
+    body: await schedules.skipNext(me(principal), params.schedule_id),
   }));
 
   routes.operation<unknown, { count?: number }, IdParams>('listUpcoming', ({ principal, query, params }) => ({

@@ -1,6 +1,6 @@
 /**
  * GET /docs: the API reference (Swagger UI from the swagger-ui-dist package, served from this
- * server: no CDN); and GET / pointing at it.
+ * server: no CDN). The site root (/) is the web app (./web-app.ts).
  *
  * Swagger UI reads GET /docs/openapi.json, the schema document adapted for display (the API's
  * own /api/v1/openapi.json is unchanged):
@@ -82,24 +82,11 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const ROOT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Wake-Up Call service</title></head>
-<body style="font: 15px/1.5 system-ui, sans-serif; margin: 2rem">
-<h1>Wake-Up Call service</h1>
-<p>The API is under <code>/api/v1</code>. Read the <a href="/docs">API reference</a>,
-the <a href="/docs/errors">error codes</a>, or the raw <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>
-</body></html>
-`;
-
-/** Registers /, /docs and its assets. */
+/** Registers /docs and its assets. */
 export function register(routes: Routes): void {
   const files = new Map(
     Object.entries(ASSETS).map(([name, type]) => [name, { type, data: readAsset(`swagger-ui/${name}`, () => join(swaggerDir(), name)) }]),
   );
-  routes.page('GET', '/', (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = ROOT;
-  });
   routes.page('GET', '/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;

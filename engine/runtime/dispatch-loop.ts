@@ -1,0 +1,161 @@
+/**
+ * The dispatch loop: one host timer armed for the next thing to do (never further than
+ * `maxTimerStepMs`; a timer is a hint, the clock is read again when it fires), and on each
+ * tick the due wheel entries and paced releases run in units of work (one load and one commit
+ * per unit), yielding to the event loop between slices.
+ * @module
+ */
+import type { Clock, EpochMs, LoadKeys, TimerHandle } from '../ports.js';
+import type { EffectRunner } from './effect-runner.js';
+import type { SafeEmitter } from './events.js';
+import type { DueHorizon, Ref } from './horizon.js';
+import type { ResolvedRuntimeOptions } from './options.js';
+import type { Pacer } from './pacer.js';
+import type { UnitOfWork } from './unit-of-work.js';
+import type { UnitSizer } from './unit-sizer.js';
+
+/** Pause before retrying a row whose unit of work threw. */
+const RETRY_PAUSE_MS = 30_000;
+
+/** What the loop needs. */
+export interface DispatchLoopDeps {
+  clock: Clock;
+  options: ResolvedRuntimeOptions;
+  events: SafeEmitter;
+  horizon: DueHorizon;
+  pacer: Pacer<Ref> | null;
+  sizer: UnitSizer;
+  runner: EffectRunner;
+  unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void>;
+}
+
+/** See the module comment. */
+export class DispatchLoop {
+  private hostTimer: TimerHandle | null = null;
+  private hostTimerAt = Infinity;
+  private running = false;
+  /** True while a tick runs (units then leave re-arming to the tick's end). */
+  ticking = false;
+
+  constructor(private readonly d: DispatchLoopDeps) {}
+
+  start(): void {
+    this.running = true;
+    this.arm();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.hostTimer?.cancel();
+    this.hostTimer = null;
+    this.hostTimerAt = Infinity;
+  }
+
+  /** Arms the host timer for the next thing to do, never further than `maxTimerStepMs`. */
+  arm(): void {
+    if (!this.running) return;
+    const now = this.d.clock.now();
+    let next = now + this.d.options.maxTimerStepMs;
+    const wake = this.d.horizon.nextWakeAt();
+    if (wake !== null && wake < next) next = wake;
+    const paced = this.d.pacer?.nextReleaseAt() ?? null;
+    if (paced !== null && paced < next) next = paced;
+    if (next < now) next = now;
+    if (this.hostTimer && this.hostTimerAt <= next) return;
+    this.hostTimer?.cancel();
+    this.hostTimerAt = next;
+    this.hostTimer = this.d.clock.setTimer(next, () => this.tick(next));
+  }
+
+  /** A host timer fired: re-check the clock, run everything due, re-arm. */
+  private async tick(expectedAt: EpochMs): Promise<void> {
+    this.hostTimer = null;
+    this.hostTimerAt = Infinity;
+    if (!this.running || this.ticking) return;
+    this.ticking = true;
+    try {
+      const now = this.d.clock.now();
+      if (now - expectedAt > 1000) this.d.events.emit('timer:late', { expectedAt, now });
+      await this.drain();
+    } catch (error) {
+      this.d.events.emit('runtime:error', { error, where: 'tick' });
+    } finally {
+      this.ticking = false;
+      this.arm();
+    }
+    // Everything this tick started (calls, their answers, texts) has happened before the
+    // tick's promise resolves: a virtual clock awaits it, so advance() is deterministic.
+    // (A system clock ignores the promise; the next timer is already armed.)
+    await this.d.runner.settled();
+  }
+
+  /** Runs due wheel entries and paced releases in units, yielding between slices. */
+  private async drain(): Promise<void> {
+    const { horizon, pacer, sizer } = this.d;
+    const slice = sizer.slice();
+    for (;;) {
+      if (!this.running) return;
+      const now = this.d.clock.now();
+      if (horizon.needsRefill(now)) await horizon.refill(now);
+      let batch = horizon.takeDue(now, sizer.batch);
+      let leadMs = 0;
+      if (pacer) {
+        const direct: Ref[] = [];
+        for (const ref of batch) {
+          if (ref.exact || ref.kind === 'attempt' || ref.at <= now) direct.push(ref);
+          else pacer.enqueue(ref, ref.at);
+        }
+        batch = direct;
+        const released = pacer.release(now, sizer.batch);
+        if (released.length > 0) {
+          leadMs = horizon.lead;
+          batch.push(...released);
+        }
+      }
+      if (batch.length === 0) {
+        // Nothing due now; if a capacity-limited refill left rows in the store, load more.
+        if (horizon.leftBehind(now)) continue;
+        return;
+      }
+      await this.d.runner.slotFree();
+      const t0 = this.d.clock.now();
+      await this.runBatch(batch, leadMs);
+      sizer.adapt(this.d.clock.now() - t0, batch.length);
+      await slice.after();
+    }
+  }
+
+  /** One unit of work for a batch of due entries; on failure, one unit per entry. */
+  private async runBatch(batch: Ref[], leadMs: number): Promise<void> {
+    const now = this.d.clock.now();
+    const stale: { ref: Ref; at: EpochMs }[] = [];
+    const run = (refs: Ref[]) => {
+      const occurrences: string[] = [];
+      const attempts: string[] = [];
+      for (const r of refs) (r.kind === 'occurrence' ? occurrences : attempts).push(r.id);
+      return this.d.unit({ occurrences, attempts }, [...occurrences, ...attempts], (u) => {
+        stale.length = 0;
+        for (const ref of refs) {
+          const r = u.due(ref.kind, ref.id, leadMs);
+          if (!r.handled && r.at !== null) stale.push({ ref, at: r.at });
+        }
+      });
+    };
+    try {
+      await run(batch);
+    } catch {
+      // One bad row must not block the others: redo them one by one.
+      stale.length = 0;
+      for (const ref of batch) {
+        try {
+          await run([ref]);
+        } catch (error) {
+          this.d.events.emit('runtime:error', { error, where: `due ${ref.kind} ${ref.id}` });
+          this.d.horizon.retryAt(ref, now + RETRY_PAUSE_MS);
+        }
+      }
+    }
+    // A row that moved since it was loaded (or a watchdog released early) stays at its real instant.
+    for (const s of stale) this.d.horizon.keepIfAbsent(s.ref, s.at, s.at - now <= this.d.horizon.lead);
+  }
+}

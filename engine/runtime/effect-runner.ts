@@ -1,0 +1,163 @@
+/**
+ * The effect runner: executes a committed unit's effects through the ports (place a call,
+ * hang up, send the fallback text), retries a port whose outcome is unknown with the backoff
+ * in the options, and tracks everything in flight so that `idle()`, a tick's end and the
+ * provider-answer inbox can wait for it.
+ * @module
+ */
+import type { Clock, Messaging, PlaceCallResult, SendResult, Telephony, TimerHandle } from '../ports.js';
+import type { Effect, PlaceCallEffect, SendTextEffect } from '../machines/effects.js';
+import type { SafeEmitter } from './events.js';
+import type { ResolvedRuntimeOptions } from './options.js';
+
+/** What the runner needs. */
+export interface EffectRunnerDeps {
+  clock: Clock;
+  telephony: Telephony;
+  messaging: Messaging | undefined;
+  events: SafeEmitter;
+  options: ResolvedRuntimeOptions;
+  /** The provider answered `placeCall` (recorded by the inbox). */
+  placed(attemptId: string, result: PlaceCallResult): Promise<void>;
+  /** The fallback text was sent or refused (recorded by the inbox). */
+  texted(occurrenceId: string, result: SendResult): Promise<void>;
+}
+
+/** See the module comment. */
+export class EffectRunner {
+  /** Effects and inbox flushes in progress. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Running inbox flushes collect the effects started while they run. */
+  private readonly collectors = new Set<(p: Promise<unknown>) => void>();
+  private slotWaiters: (() => void)[] = [];
+  private readonly retryTimers = new Set<TimerHandle>();
+  private stopped = false;
+
+  constructor(private readonly d: EffectRunnerDeps) {}
+
+  /** Work in flight now. */
+  get size(): number {
+    return this.inFlight.size;
+  }
+
+  /** Counts `p` as in flight until it settles. */
+  track(p: Promise<unknown>): void {
+    this.inFlight.add(p);
+    for (const c of this.collectors) c(p);
+    void p.finally(() => {
+      this.inFlight.delete(p);
+      if (this.slotWaiters.length > 0 && this.inFlight.size < this.d.options.maxInFlight) {
+        for (const w of this.slotWaiters.splice(0)) w();
+      }
+    });
+  }
+
+  /** Resolves once fewer than `maxInFlight` are in flight (dispatch waits here). */
+  slotFree(): Promise<void> {
+    if (this.inFlight.size < this.d.options.maxInFlight) return Promise.resolve();
+    return new Promise((resolve) => this.slotWaiters.push(resolve));
+  }
+
+  /** Resolves when nothing is in flight (timers armed for retries excluded). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Runs `fn`, then waits for every effect tracked while it ran (an event's own consequences). */
+  async collecting(fn: () => Promise<void>): Promise<void> {
+    const mine: Promise<unknown>[] = [];
+    const collect = (p: Promise<unknown>) => mine.push(p);
+    this.collectors.add(collect);
+    try {
+      await fn();
+    } finally {
+      this.collectors.delete(collect);
+    }
+    while (mine.length > 0) await Promise.allSettled(mine.splice(0));
+  }
+
+  /** Starts (after a restart: resumes) running effects. */
+  start(): void {
+    this.stopped = false;
+  }
+
+  /** Stops retrying; effects already started finish on their own. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.retryTimers) t.cancel();
+    this.retryTimers.clear();
+  }
+
+  /** Executes committed effects, in order. */
+  execute(effects: readonly Effect[]): void {
+    for (const e of effects) {
+      switch (e.type) {
+        case 'PlaceCall':
+          this.track(this.place(e, 0));
+          break;
+        case 'HangUp':
+          // Without a call id the provider has not acknowledged yet: `placed` hangs up then.
+          if (e.callId !== null) {
+            this.track(
+              this.d.telephony.hangUp(e.callId, e.say === undefined ? undefined : { say: e.say }).catch((error: unknown) => {
+                this.d.events.emit('effect:failed', { effect: e, error, willRetry: false });
+              }),
+            );
+          }
+          break;
+        case 'SendText':
+          this.track(this.text(e, 0));
+          break;
+        case 'StopCalls':
+          break; // applied inside the unit of work through the Accounts port
+      }
+    }
+  }
+
+  private async place(e: PlaceCallEffect, tries: number): Promise<void> {
+    if (this.stopped) return;
+    let result: PlaceCallResult;
+    try {
+      result = await this.d.telephony.placeCall(e.request);
+    } catch (error) {
+      // Outcome unknown: ask again with the same key (the provider dedupes), with backoff.
+      const r = this.d.options.effectRetry.placeCall;
+      const willRetry = tries + 1 < r.tries && !this.stopped;
+      this.d.events.emit('effect:failed', { effect: e, error, willRetry });
+      if (willRetry) this.later(Math.min(r.baseMs * 2 ** tries, r.maxMs), () => this.place(e, tries + 1));
+      return;
+    }
+    if (this.stopped) return;
+    await this.d.placed(e.attemptId, result);
+  }
+
+  private async text(e: SendTextEffect, tries: number): Promise<void> {
+    const messaging = this.d.messaging;
+    if (!messaging || this.stopped) return;
+    let result: SendResult;
+    try {
+      result = await messaging.sendText({ to: e.to, body: e.body, idempotencyKey: e.idempotencyKey });
+    } catch (error) {
+      const r = this.d.options.effectRetry.sendText;
+      const willRetry = tries + 1 < r.tries && !this.stopped;
+      this.d.events.emit('effect:failed', { effect: e, error, willRetry });
+      if (willRetry) this.later(Math.min(r.baseMs * (tries + 1), r.maxMs), () => this.text(e, tries + 1));
+      return;
+    }
+    if (this.stopped) return;
+    await this.d.texted(e.occurrenceId, result);
+  }
+
+  /**
+   * Runs `fn` after `ms` on the clock (in memory only: a crash is covered by
+   * reconciliation). Not counted as in flight: it waits for the clock, and a tick that
+   * awaited it would stall a virtual clock.
+   */
+  private later(ms: number, fn: () => Promise<void>): void {
+    const handle = this.d.clock.setTimer(this.d.clock.now() + ms, async () => {
+      this.retryTimers.delete(handle);
+      if (!this.stopped) this.track(fn());
+    });
+    this.retryTimers.add(handle);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The engine's Store on SQLite (better-sqlite3), importable without the HTTP host:
+ * `import { createSqliteStore } from '@wakeup/engine/sqlite'`. better-sqlite3 is this entry's
+ * only extra dependency (an optional peer of the package).
+ * @module
+ */
+export { createSqliteStore } from './store.js';
+export type { SqliteStore, SqliteStoreOptions } from './store.js';
+export { ensureEngineSchema, ENGINE_SCHEMA_SQL } from './schema.js';
+export { OCCURRENCE_COLUMNS, occurrenceToRow, rowToOccurrence } from './occurrences.js';
+export type { OccurrenceRow } from './occurrences.js';
+export { ATTEMPT_COLUMNS, attemptToRow, rowToAttempt } from './attempts.js';
+export { SERIES_COLUMNS, seriesToRow, rowToSeries } from './series.js';

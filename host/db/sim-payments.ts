@@ -1,0 +1,68 @@
+/**
+ * The built-in payment simulator's own records (table `sim_payment_sessions`, migration
+ * 0008): its hosted checkouts and portal sessions, as a real provider keeps them on its side.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+import { sql } from './statements.js';
+
+/** One simulated hosted session. */
+export interface SimSession {
+  id: string;
+  kind: 'checkout' | 'portal';
+  accountId: string;
+  customerId: string;
+  planCode: string | null;
+  successUrl: string;
+  cancelUrl: string | null;
+  status: 'open' | 'paid' | 'expired';
+  createdAt: EpochMs;
+  expiresAt: EpochMs;
+}
+
+interface Row {
+  id: string;
+  kind: 'checkout' | 'portal';
+  account_id: string;
+  customer_id: string;
+  plan_code: string | null;
+  success_url: string;
+  cancel_url: string | null;
+  status: 'open' | 'paid' | 'expired';
+  created_at: number;
+  expires_at: number;
+}
+
+/** Stores a session. */
+export function insertSimSession(db: Database, s: Omit<SimSession, 'status'>): void {
+  sql(
+    db,
+    `INSERT INTO sim_payment_sessions (id, kind, account_id, customer_id, plan_code, success_url, cancel_url, status, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
+  ).run(s.id, s.kind, s.accountId, s.customerId, s.planCode, s.successUrl, s.cancelUrl, s.createdAt, s.expiresAt);
+}
+
+/** The session with this id. */
+export function findSimSession(db: Database, id: string): SimSession | undefined {
+  const r = sql<Row>(db, 'SELECT * FROM sim_payment_sessions WHERE id = ?').get(id);
+  return r
+    ? {
+        id: r.id,
+        kind: r.kind,
+        accountId: r.account_id,
+        customerId: r.customer_id,
+        planCode: r.plan_code,
+        successUrl: r.success_url,
+        cancelUrl: r.cancel_url,
+        status: r.status,
+        createdAt: r.created_at,
+        expiresAt: r.expires_at,
+      }
+    : undefined;
+}
+
+/** Marks an open checkout paid; false when it was not open. */
+export function markSimSessionPaid(db: Database, id: string): boolean {
+  return sql(db, `UPDATE sim_payment_sessions SET status = 'paid' WHERE id = ? AND status = 'open'`).run(id).changes === 1;
+}

@@ -1,0 +1,118 @@
+// Formatting of the API's times and states for people.
+
+let timeFormat = '24h';
+/** Follows the account's time_format (24h or 12h). */
+export function setTimeFormat(f) {
+  timeFormat = f === '12h' ? '12h' : '24h';
+}
+
+/** "07:00" or "7:00 AM" from HH:MM. */
+export function hhmm(t) {
+  if (!t || timeFormat === '24h') return t || '';
+  const [hh, mm] = t.split(':').map(Number);
+  return `${((hh + 11) % 12) + 1}:${String(mm).padStart(2, '0')} ${hh < 12 ? 'AM' : 'PM'}`;
+}
+
+const DAY_NAMES = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+export const DAYS = Object.keys(DAY_NAMES);
+export const dayName = (d) => DAY_NAMES[d] || d;
+
+/** "Tue 2027-03-09" from YYYY-MM-DD. */
+export function date(d) {
+  if (!d) return '';
+  const wd = new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
+  return `${wd} ${d}`;
+}
+
+/** A LocalTime: "Tue 2027-03-09 07:00 Europe/Paris (CET, +01:00)". */
+export function local(l) {
+  if (!l) return '';
+  const abbr = l.abbreviation && l.abbreviation !== l.utc_offset ? `${l.abbreviation}, ` : '';
+  return `${date(l.date)} ${hhmm(l.time)} ${l.timezone} (${abbr}UTC${l.utc_offset})`;
+}
+
+/** A HomeTime: "Tue 2027-03-09 01:00 America/New_York (UTC-05:00)". */
+export function home(t) {
+  return t ? `${date(t.date)} ${hhmm(t.time)} ${t.timezone} (UTC${t.utc_offset})` : '';
+}
+
+/** "in 3 h 5 min", "2 min ago". */
+export function relative(seconds) {
+  if (seconds === null || seconds === undefined) return '';
+  const past = seconds < 0;
+  let s = Math.abs(Math.round(seconds));
+  const d = Math.floor(s / 86400);
+  s -= d * 86400;
+  const hr = Math.floor(s / 3600);
+  const min = Math.floor((s % 3600) / 60);
+  const parts = d ? [`${d} d`, hr ? `${hr} h` : ''] : hr ? [`${hr} h`, min ? `${min} min` : ''] : [min ? `${min} min` : `${s} s`];
+  const text = parts.filter(Boolean).join(' ');
+  return past ? `${text} ago` : `in ${text}`;
+}
+
+/** An instant shown in the browser's zone. */
+export function instant(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', hour12: timeFormat === '12h' });
+}
+
+/** How a schedule repeats. */
+export function repeat(s) {
+  if (s.kind === 'recurring') {
+    const days = s.days_of_week || [];
+    const text =
+      days.length === 7
+        ? 'Every day'
+        : days.join() === 'mon,tue,wed,thu,fri'
+          ? 'Weekdays'
+          : days.join() === 'sat,sun'
+            ? 'Weekends'
+            : days.map(dayName).join(', ');
+    return `${text} at ${hhmm(s.local_time)}`;
+  }
+  return `Once, ${date(s.local_date)} at ${hhmm(s.local_time)}`;
+}
+
+const OCC = {
+  pending: ['Scheduled', ''],
+  dispatching: ['Placing the call', 'warn'],
+  calling: ['Ringing', 'warn'],
+  waiting: ['Waiting for the next attempt', 'warn'],
+  confirmed: ['Confirmed', 'ok'],
+  unconfirmed: ['Not confirmed', 'bad'],
+  missed: ['Missed', 'bad'],
+  failed: ['Failed', 'bad'],
+  cancelled: ['Cancelled', ''],
+};
+/** [text, tone] of an occurrence status. */
+export const occStatus = (s) => OCC[s] || [s, ''];
+export const FINISHED = new Set(['confirmed', 'unconfirmed', 'missed', 'failed', 'cancelled']);
+
+const ATT = {
+  requested: 'Calling',
+  ringing: 'Ringing',
+  answered: 'Answered',
+  confirmed: 'Confirmed (pressed 1)',
+  snoozed: 'Snoozed (pressed 2)',
+  stopped: 'Stopped (pressed 9)',
+  no_input: 'Answered, no key pressed',
+  voicemail: 'Voicemail',
+  no_answer: 'No answer',
+  busy: 'Busy',
+  failed: 'Failed',
+  cancelled: 'Hung up by the service',
+};
+export const attStatus = (s) => ATT[s] || s;
+
+const BLOCKED = {
+  stop: 'This number texted STOP, so no calls or texts go to it. Text START to the service from this phone to lift it.',
+  key_9: 'Someone pressed 9 on a call to this number, so it is blocked. Verify it again with a code to lift the block.',
+  complaint: 'A complaint was filed about calls to this number. Only the operator of this service can lift the block.',
+  manual: 'The operator of this service blocked this number. Only the operator can lift the block.',
+};
+export const blockedText = (reason) =>
+  BLOCKED[reason] || `This number is blocked (${reason || 'no reason given'}): no calls or texts go to it.`;
+
+/** The browser's IANA zone. */
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -1,0 +1,136 @@
+// Wake-up calls (schedules): each with its next call; pause until a date, skip the next call,
+// resume, test call, edit, delete.
+import { del, get, post } from '../api.js';
+import { action, announce, field, h, onSubmit } from '../dom.js';
+import * as fmt from '../fmt.js';
+
+export async function render(root, ctx) {
+  const list = await get('/schedules?limit=200');
+  root.append(h('div', { class: 'spread' }, h('h1', {}, 'Wake-up calls'), h('a', { class: 'button', href: '#/calls/new' }, 'New call')));
+  const live = list.items.filter((s) => s.status === 'active');
+  const old = list.items.filter((s) => s.status !== 'active');
+  if (list.items.length === 0) root.append(h('p', {}, 'No wake-up call yet.'));
+  root.append(
+    h(
+      'ul',
+      { class: 'list', 'aria-label': 'Active calls' },
+      live.map((s) => h('li', {}, scheduleCard(s, ctx))),
+    ),
+  );
+  if (old.length) {
+    root.append(h('h2', {}, 'Finished and turned off'));
+    root.append(
+      h(
+        'ul',
+        { class: 'list' },
+        old.map((s) => h('li', {}, scheduleCard(s, ctx))),
+      ),
+    );
+  }
+}
+
+function scheduleCard(s, ctx) {
+  const n = s.next_occurrence;
+  const status = s.status === 'active' ? (s.enabled ? null : ['Off', '']) : s.status === 'completed' ? ['Done', ''] : ['Off', ''];
+  const card = h(
+    'article',
+    { class: 'card', 'data-schedule': s.id },
+    h(
+      'div',
+      { class: 'spread' },
+      h('h2', {}, h('a', { href: `#/calls/${s.id}` }, s.label)),
+      h(
+        'span',
+        { class: 'row' },
+        s.paused_until ? h('span', { class: 'badge warn' }, `Paused until ${s.paused_until}`) : null,
+        status ? h('span', { class: `badge ${status[1]}` }, status[0]) : null,
+      ),
+    ),
+    h(
+      'p',
+      {},
+      fmt.repeat(s),
+      ' · ',
+      s.timezone_display || s.timezone,
+      s.phone_number ? ` · ${s.phone_number.label || ''} ${s.phone_number.e164_masked}` : '',
+    ),
+  );
+  if (n) {
+    const [text, tone] = fmt.occStatus(n.status);
+    card.append(
+      h(
+        'div',
+        { class: 'next', 'aria-label': 'Next call' },
+        h(
+          'p',
+          { class: 'tight' },
+          h('strong', {}, 'Next: '),
+          h('a', { href: `#/occurrences/${n.id}` }, fmt.local(n.local)),
+          ' ',
+          h('span', { class: 'muted small' }, fmt.relative(n.in_seconds)),
+          ' ',
+          h('span', { class: `badge ${tone}` }, text),
+        ),
+        n.in_home_timezone ? h('p', { class: 'small muted tight' }, 'On your home clock: ', fmt.home(n.in_home_timezone)) : null,
+        n.notice ? h('p', { class: 'card notice small', role: 'note' }, n.notice) : null,
+      ),
+    );
+  } else if (s.status === 'active') card.append(h('p', { class: 'muted small' }, 'No call is due.'));
+  if (s.skip_dates && s.skip_dates.length) card.append(h('p', { class: 'small muted' }, `Skipped: ${s.skip_dates.join(', ')}`));
+
+  const acts = h('div', { class: 'actions' });
+  const done = (msg) => async () => (announce(msg), ctx.reload());
+  acts.append(h('a', { class: 'button secondary', href: `#/calls/${s.id}` }, 'Edit'));
+  if (s.kind === 'recurring' && s.status === 'active') {
+    if (s.paused_until)
+      acts.append(
+        action('Resume', async () => {
+          await post(`/schedules/${s.id}/resume`, undefined, { idem: true });
+          await done('Resumed.')();
+        }),
+      );
+    acts.append(
+      action('Skip next', async () => {
+        await post(`/schedules/${s.id}/skip-next`, undefined, { idem: true });
+        await done('The next call is skipped.')();
+      }),
+    );
+  }
+  acts.append(
+    action('Test call', async () => {
+      const a = await post(`/schedules/${s.id}/test-call`, undefined, { idem: true });
+      ctx.go(`#/attempts/${a.id}`);
+    }),
+  );
+  acts.append(
+    action(
+      'Delete',
+      async () => {
+        if (!confirm(`Delete “${s.label}”?`)) return;
+        await del(`/schedules/${s.id}`);
+        await done('Call deleted.')();
+      },
+      { class: 'danger' },
+    ),
+  );
+  card.append(acts);
+  if (s.kind === 'recurring' && s.status === 'active') card.append(pauseForm(s, ctx));
+  return card;
+}
+
+function pauseForm(s, ctx) {
+  const until = h('input', { type: 'date', name: 'until', required: true, value: s.paused_until || '' });
+  const form = h(
+    'form',
+    { novalidate: true, class: 'pause' },
+    field('Pause until (inclusive)', until, `No call rings up to and including this date in ${s.timezone}.`),
+    h('button', { type: 'submit', class: 'secondary' }, 'Pause'),
+  );
+  onSubmit(form, async () => {
+    if (!until.value) throw { detail: 'Choose the last date with no call.', field: 'until', code: 'validation_error' };
+    await post(`/schedules/${s.id}/pause`, { until: until.value }, { idem: true });
+    announce(`Paused until ${until.value}.`);
+    ctx.reload();
+  });
+  return h('details', {}, h('summary', {}, 'Pause for a while'), form);
+}

@@ -1,0 +1,49 @@
+// History: recent and coming calls (GET /occurrences) and every phone call placed (GET /calls).
+import { get } from '../api.js';
+import { h } from '../dom.js';
+import * as fmt from '../fmt.js';
+import { attemptsTable } from './occurrence.js';
+
+export async function render(root) {
+  const [occ, calls] = await Promise.all([get('/occurrences?limit=100'), get('/calls?limit=50')]);
+  root.append(h('h1', {}, 'History'));
+  root.append(h('h2', {}, 'Wake-up calls, last day and next seven days'));
+  if (!occ.items.length) root.append(h('p', { class: 'muted' }, 'Nothing in this window.'));
+  else
+    root.append(
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['When (call’s clock)', 'Call', 'Status', 'Attempts'].map((t) => h('th', { scope: 'col' }, t)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            occ.items.map((o) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, h('a', { href: `#/occurrences/${o.id}` }, fmt.local(o.local))),
+                h('td', {}, o.label),
+                h('td', {}, fmt.occStatus(o.status)[0]),
+                h('td', {}, String(o.attempt_count)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  root.append(h('h2', {}, 'Phone calls placed'));
+  if (!calls.items.length) root.append(h('p', { class: 'muted' }, 'No call placed yet.'));
+  else root.append(attemptsTable(calls.items));
+}

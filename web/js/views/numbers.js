@@ -1,0 +1,160 @@
+// Phone numbers: add (a code is texted, or a call for a landline), verify by code, resend,
+// make primary, label, test call, delete; a blocked number says why and how to lift it.
+import { del, get, patch, post } from '../api.js';
+import { action, announce, field, h, onSubmit } from '../dom.js';
+import * as fmt from '../fmt.js';
+
+export async function render(root, ctx) {
+  const [list, countries] = await Promise.all([get('/phone-numbers?limit=200'), get('/countries').catch(() => ({ items: [] }))]);
+  root.append(h('h1', {}, 'Phone numbers'));
+  if (list.items.length === 0) root.append(h('p', {}, 'Add the number your wake-up calls should ring.'));
+  root.append(
+    h(
+      'ul',
+      { class: 'list', 'aria-label': 'Your numbers' },
+      list.items.map((n) => h('li', {}, numberCard(n, ctx))),
+    ),
+  );
+  root.append(addForm(ctx, countries.items));
+}
+
+function numberCard(n, ctx) {
+  const badges = [];
+  if (n.is_primary) badges.push(h('span', { class: 'badge ok' }, 'Primary'));
+  if (n.blocked) badges.push(h('span', { class: 'badge bad' }, 'Blocked'));
+  else if (n.verified) badges.push(h('span', { class: 'badge ok' }, 'Verified'));
+  else if (n.verified_at) badges.push(h('span', { class: 'badge warn' }, 'Verification expired'));
+  else badges.push(h('span', { class: 'badge warn' }, 'Not verified'));
+  const card = h(
+    'article',
+    { class: 'card', 'data-number': n.e164 },
+    h(
+      'div',
+      { class: 'spread' },
+      h('h2', {}, n.label || 'Phone', ' ', h('span', { class: 'muted' }, n.e164)),
+      h('span', { class: 'row' }, badges),
+    ),
+    h(
+      'p',
+      { class: 'small muted' },
+      `${n.type.replace(/_/g, ' ')} · ${n.country_code}`,
+      n.verification_expires_at && n.verified ? ` · verified until ${fmt.instant(n.verification_expires_at)}` : '',
+      n.last_confirmed_at ? ` · last confirmed call ${fmt.instant(n.last_confirmed_at)}` : '',
+    ),
+  );
+  if (n.blocked) card.append(h('p', { class: 'card danger small', role: 'note' }, fmt.blockedText(n.blocked_reason)));
+  // A key-9 block is lifted by verifying again; other blocks are not lifted by a code.
+  if ((!n.verified && !n.blocked) || n.blocked_reason === 'key_9') card.append(verifyForm(n, ctx));
+
+  const label = h('input', { type: 'text', name: 'label', value: n.label || '', maxlength: 60 });
+  const labelForm = onSubmit(
+    h('form', { class: 'row', novalidate: true }, field('Label', label), h('button', { type: 'submit', class: 'secondary' }, 'Save label')),
+    async () => {
+      await patch(`/phone-numbers/${n.id}`, { label: label.value.trim() });
+      announce('Label saved.');
+      ctx.reload();
+    },
+  );
+  const actions = h('div', { class: 'actions' });
+  if (!n.is_primary)
+    actions.append(
+      action('Make primary', async () => {
+        await patch(`/phone-numbers/${n.id}`, { is_primary: true });
+        announce(`${n.e164} is now your primary number.`);
+        ctx.reload();
+      }),
+    );
+  if (n.verified && !n.blocked)
+    actions.append(
+      action('Test call', async () => {
+        const a = await post(`/phone-numbers/${n.id}/test-call`, undefined, { idem: true });
+        ctx.go(`#/attempts/${a.id}`);
+      }),
+    );
+  actions.append(
+    action(
+      'Delete',
+      async () => {
+        if (!confirm(`Delete ${n.e164}? Calls set to ring it stop ringing it.`)) return;
+        await del(`/phone-numbers/${n.id}`);
+        announce('Number deleted.');
+        ctx.reload();
+      },
+      { class: 'danger' },
+    ),
+  );
+  card.append(h('details', {}, h('summary', {}, 'Change label'), labelForm), actions);
+  return card;
+}
+
+function verifyForm(n, ctx) {
+  const code = h('input', {
+    type: 'text',
+    name: 'code',
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: 6,
+    required: true,
+  });
+  const form = h(
+    'form',
+    { class: 'verify', novalidate: true, 'aria-label': `Verify ${n.e164}` },
+    field(
+      'Code we sent to this number',
+      code,
+      n.type === 'fixed_line' ? 'A landline gets the code by a phone call.' : 'Sent by text message.',
+    ),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Verify')),
+  );
+  onSubmit(form, async () => {
+    await post(`/phone-numbers/${n.id}/verify/check`, { code: code.value.trim() }, { idem: true });
+    announce(`${n.e164} is verified.`);
+    await ctx.reloadMe();
+    ctx.reload();
+  });
+  const resend = h('form', { class: 'inline-action' }, h('button', { type: 'submit', class: 'link' }, 'Send a new code'));
+  form.querySelector('.actions').append(resend);
+  onSubmit(resend, async () => {
+    const v = await post(`/phone-numbers/${n.id}/verify/start`, {}, { idem: true });
+    if (!v.sent) throw { detail: v.error ? v.error.detail : 'The code could not be sent.', code: v.error ? v.error.code : 'not_sent' };
+    announce('A new code is on its way.');
+  });
+  return form;
+}
+
+function addForm(ctx, countries) {
+  const e164 = h('input', { type: 'tel', name: 'e164', autocomplete: 'tel', placeholder: '+14155550123', required: true });
+  const label = h('input', { type: 'text', name: 'label', maxlength: 60, placeholder: 'Mobile' });
+  const where = countries.length
+    ? h(
+        'details',
+        { class: 'small' },
+        h('summary', {}, `Countries we call (${countries.length})`),
+        h('p', {}, countries.map((c) => `${c.name} (${c.calling_code})`).join(', ')),
+      )
+    : null;
+  const form = h(
+    'form',
+    { class: 'card', novalidate: true, 'aria-labelledby': 'add-number-title' },
+    h('h2', { id: 'add-number-title' }, 'Add a number'),
+    field('Phone number, with country code', e164, 'International format: + and the country code, then the number.'),
+    where,
+    field('Label (optional)', label),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add and send code')),
+  );
+  return onSubmit(form, async () => {
+    const created = await post(
+      '/phone-numbers',
+      { e164: e164.value.replace(/[\s()-]/g, ''), label: label.value.trim() || null },
+      { idem: true },
+    );
+    const v = created.verification;
+    announce(
+      v.sent
+        ? `Code sent to ${created.e164} by ${v.channel === 'call' ? 'phone call' : 'text'}.`
+        : `Number added, but the code could not be sent: ${v.error ? v.error.detail : ''}`,
+    );
+    await ctx.reloadMe();
+    ctx.reload();
+  });
+}

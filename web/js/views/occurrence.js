@@ -1,0 +1,133 @@
+// One call's progress and history: an occurrence (#/occurrences/<id>) with its attempts, or a
+// standalone test call (#/attempts/<id>). Polled every 2 seconds while it is live.
+import { get, post } from '../api.js';
+import { action, announce, fill, h } from '../dom.js';
+import * as fmt from '../fmt.js';
+
+const POLL_MS = 2000;
+
+export async function render(root, ctx) {
+  const isAttempt = ctx.hash.startsWith('#/attempts/');
+  const id = ctx.params[0];
+  const load = () => get(isAttempt ? `/calls/${id}` : `/occurrences/${id}`);
+  const body = h('div', { 'aria-live': 'polite' });
+  let data = await load();
+  root.append(h('h1', {}, isAttempt ? (data.kind === 'test' ? 'Test call' : 'Call') : data.label), body);
+  const draw = () => fill(body, isAttempt ? attemptView(data) : occurrenceView(data, ctx));
+  draw();
+  const live = () => (isAttempt ? data.live : !fmt.FINISHED.has(data.status) || data.attempts.some((a) => a.live));
+  let timer = null;
+  const tick = async () => {
+    timer = null;
+    if (ctx.stale()) return;
+    try {
+      data = await load();
+      draw();
+    } catch {
+      /* keep the last view; try again */
+    }
+    if (live() && !ctx.stale()) timer = setTimeout(tick, POLL_MS);
+  };
+  if (live()) timer = setTimeout(tick, POLL_MS);
+  ctx.onLeave(() => timer && clearTimeout(timer));
+}
+
+function occurrenceView(o, ctx) {
+  const [text, tone] = fmt.occStatus(o.status);
+  const parts = [
+    h(
+      'p',
+      {},
+      h('span', { class: `badge ${tone}`, id: 'occurrence-status', 'data-status': o.status }, text),
+      o.outcome_reason && o.outcome_reason !== o.status
+        ? h('span', { class: 'muted small' }, ` (${o.outcome_reason.replace(/_/g, ' ')})`)
+        : null,
+    ),
+    h('p', { class: 'big' }, fmt.hhmm(o.local.time), ' ', h('span', { class: 'small muted' }, fmt.relative(o.in_seconds))),
+    h('p', {}, fmt.local(o.local)),
+    o.in_home_timezone ? h('p', { class: 'small muted' }, 'On your home clock: ', fmt.home(o.in_home_timezone)) : null,
+    o.notice ? h('p', { class: 'card notice small', role: 'note' }, o.notice) : null,
+    h(
+      'p',
+      { class: 'small muted' },
+      o.phone_number ? `To ${o.phone_number.label || ''} ${o.phone_number.e164_masked}. ` : '',
+      `Attempts: ${o.attempt_count}. Snoozes: ${o.snooze_count}.`,
+      o.reached_voicemail ? ' Voicemail answered at least once.' : '',
+      o.confirmed_at ? ` Confirmed ${fmt.instant(o.confirmed_at)}.` : '',
+    ),
+  ];
+  if (!fmt.FINISHED.has(o.status))
+    parts.push(
+      h(
+        'div',
+        { class: 'actions' },
+        action(
+          'Cancel this call',
+          async () => {
+            await post(`/occurrences/${o.id}/cancel`, undefined, { idem: true });
+            announce('Call cancelled.');
+            ctx.reload();
+          },
+          { class: 'danger' },
+        ),
+        h('a', { class: 'button secondary', href: `#/calls/${o.schedule_id}` }, 'Edit the wake-up call'),
+      ),
+    );
+  parts.push(h('h2', {}, 'Attempts'), o.attempts.length ? attemptsTable(o.attempts) : h('p', { class: 'muted' }, 'No attempt yet.'));
+  return parts;
+}
+
+function attemptView(a) {
+  return [
+    h(
+      'p',
+      {},
+      h(
+        'span',
+        { class: `badge ${a.live ? 'warn' : a.status === 'confirmed' ? 'ok' : ''}`, id: 'attempt-status', 'data-status': a.status },
+        fmt.attStatus(a.status),
+      ),
+    ),
+    h('p', {}, `To ${a.to_masked}. Started ${fmt.instant(a.created_at)}.`),
+    a.live ? h('p', { class: 'muted small' }, 'Updating every 2 seconds…') : null,
+    attemptsTable([a]),
+  ];
+}
+
+export function attemptsTable(list) {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['#', 'Kind', 'Result', 'Rang at', 'Answered by', 'Keys', 'Length', 'Error'].map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        list.map((a) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, String(a.n)),
+            h('td', {}, a.kind),
+            h('td', {}, fmt.attStatus(a.status)),
+            h('td', {}, fmt.instant(a.ringing_at || a.requested_at || a.due_at)),
+            h('td', {}, a.answered_by === 'machine' ? 'voicemail' : a.answered_by || ''),
+            h('td', {}, a.digits || ''),
+            h('td', {}, a.duration_seconds === null ? '' : `${a.duration_seconds} s`),
+            h('td', {}, a.error_code || ''),
+          ),
+        ),
+      ),
+    ),
+  );
+}

@@ -47,13 +47,13 @@ export function loadMigrations(dir?: string): Migration[] {
  * still holds the highest version applied, for tools that read it.
  */
 export function migrate(db: Database, migrations: Migration[] = loadMigrations()): number[] {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  const record = db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
   const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   const legacy = db.pragma('user_version', { simple: true }) as number;
   if (done.size === 0 && legacy > 0) {
     db.transaction(() => {
-      for (const m of migrations) if (m.version <= legacy) record.run(m.version, m.name, 0);
+      for (const m of migrations) if (m.version <= legacy) record.run(m.version, m.name);
     })();
     for (const m of migrations) if (m.version <= legacy) done.add(m.version);
   }
@@ -62,7 +62,7 @@ export function migrate(db: Database, migrations: Migration[] = loadMigrations()
     if (done.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
+      record.run(m.version, m.name);
       const highest = db.pragma('user_version', { simple: true }) as number;
       if (m.version > highest) db.pragma(`user_version = ${m.version}`);
     })();

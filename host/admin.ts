@@ -1,46 +1,106 @@
+#!/usr/bin/env node
 /**
- * Operator command line: `node --import tsx host/admin.ts <command>` (see
- * `host/phone/admin.ts` for the number commands and `host/billing/admin.ts` for `plan`).
- * Opens the same database as the server (WAKEUP_DB) and uses the real time: operator
- * actions happen now.
+ * Operator command line: `npm run admin -- <command>` (or `node dist/host/admin.js <command>`
+ * after `npm run build`; `node --import tsx host/admin.ts <command>` from the sources).
+ * Opens the database the server uses (WAKEUP_DB) and uses the real time: operator actions
+ * happen now. Commands: `host/ops/admin.ts` (backup, restore, accounts, usage),
+ * `host/phone/admin.ts` (number blocks) and `host/billing/admin.ts` (`plan`: grant, revoke, show).
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { openDatabase } from './db/open.js';
+import { accountLines, AdminError, backupDatabase, restoreDatabase, usageLines } from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
 import { loadBillingConfig } from './billing/config.js';
 import { createBillingService } from './billing/service.js';
 import { PLAN_ADMIN_USAGE, runPlanAdmin } from './billing/admin.js';
 
-const args = process.argv.slice(2);
-if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
-  console.log(`${ADMIN_USAGE}\n${PLAN_ADMIN_USAGE}`);
-  process.exit(args.length === 0 ? 1 : 0);
-}
-const db = openDatabase(process.env.WAKEUP_DB?.trim() || './data/wakeup.sqlite');
-try {
-  const clock = createSystemClock();
-  const now = clock.now();
-  const out = (line: string) => console.log(line);
-  if (args[0] === 'plan') {
-    const billing = createBillingService({
-      db,
-      clock,
-      ids: { uuid: () => randomUUID() },
-      logger: pino({ level: 'silent' }),
-      // The catalogue is the server's (WAKEUP_BILLING_PLANS); no provider is called.
-      config: loadBillingConfig({ ...process.env, WAKEUP_PAYMENTS: 'none' }, true, (m) => new Error(m)),
-      siteUrl: () => '',
-      provider: null,
-      inapp: null,
-    });
-    process.exitCode = runPlanAdmin(args, { billing, now, out });
-  } else {
-    process.exitCode = runAdmin(args, { db, now, out });
+const PHONE_LINES = ADMIN_USAGE.split('\n').slice(1, -1);
+const USAGE = [
+  'usage: npm run admin -- <command>   (or: node dist/host/admin.js <command>)',
+  ...PHONE_LINES,
+  '  backup <file>                                               online copy of the database, safe while the server runs; checked with integrity_check',
+  '  restore <file>                                              replace the database with a backup (stop the server first; the old one is kept beside it)',
+  '  accounts                                                    list the accounts',
+  "  usage <email>                                               an account's trial and calls",
+  ...PLAN_ADMIN_USAGE.split('\n').filter((line) => line.startsWith('  ')),
+  'The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running, except for restore.',
+].join('\n');
+
+async function main(args: string[]): Promise<number> {
+  if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
+    console.log(USAGE);
+    return args.length === 0 ? 1 : 0;
   }
-  clock.stop();
-} finally {
-  db.close();
+  const dbFile = process.env.WAKEUP_DB?.trim() || './data/wakeup.sqlite';
+  const systemClock = createSystemClock();
+  const now = systemClock.now();
+  const [command, arg] = args;
+  try {
+    if (command === 'backup' || command === 'restore') {
+      if (!arg || args.length !== 2) {
+        console.log(USAGE);
+        return 1;
+      }
+      if (command === 'backup') {
+        const { pages, bytes } = await backupDatabase(dbFile, arg);
+        console.log(`backup of ${dbFile} written to ${arg}: ${pages} pages, ${bytes} bytes, integrity_check ok`);
+      } else {
+        const { saved } = await restoreDatabase(arg, dbFile, now);
+        console.log(`${dbFile} restored from ${arg}${saved ? `; the replaced database is kept as ${saved}` : ''}`);
+      }
+      return 0;
+    }
+    if (command === 'accounts' || command === 'usage') {
+      if ((command === 'usage' && (!arg || args.length !== 2)) || (command === 'accounts' && args.length !== 1)) {
+        console.log(USAGE);
+        return 1;
+      }
+      const db = openDatabase(dbFile);
+      try {
+        for (const line of command === 'accounts' ? accountLines(db, now) : usageLines(db, arg!, now)) console.log(line);
+      } finally {
+        db.close();
+      }
+      return 0;
+    }
+    const db = openDatabase(dbFile);
+    try {
+      if (command === 'plan') {
+        const billing = createBillingService({
+          db,
+          clock: systemClock,
+          ids: { uuid: () => randomUUID() },
+          logger: pino({ level: 'silent' }),
+          // The catalogue is the server's (WAKEUP_BILLING_PLANS); no provider is called.
+          config: loadBillingConfig({ ...process.env, WAKEUP_PAYMENTS: 'none' }, true, (m) => new Error(m)),
+          siteUrl: () => '',
+          provider: null,
+          inapp: null,
+        });
+        return runPlanAdmin(args, { billing, now, out: (line) => console.log(line) });
+      }
+      return runAdmin(args, { db, now, out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line) });
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    if (err instanceof AdminError) {
+      console.error(`admin ${command}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
 }
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exitCode = 1;
+  },
+);

@@ -3,7 +3,7 @@
  * `server.ts`). Pure wiring: it takes already-built services (`host/compose.ts`) and
  * writes nothing anywhere. Middleware, outermost first:
  *
- * 1. request context: request id, child logger, access log;
+ * 1. request context: request id, child logger, access log; then request metrics;
  * 2. error handler: everything below becomes application/problem+json;
  * 3. per-IP general rate limit and RateLimit-* headers (API paths only);
  * 4. dispatch: 404 / 405 from the route table, then the route (for schema operations the
@@ -21,6 +21,7 @@ import { RateLimiter } from './rate-limit/limiter.js';
 import { createRegistrar } from './http/registrar.js';
 import type { RouteModule } from './http/registrar.js';
 import { requestContext } from './http/request-context.js';
+import { requestMetrics } from './http/metrics.js';
 import { RouteTable } from './http/router.js';
 import { devRouteModules, routeModules } from './http/routes/index.js';
 
@@ -38,7 +39,10 @@ export interface AppOptions {
 
 /** Builds the application. */
 export function createApp(services: AppServices, options: AppOptions = {}): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: services.config.trustProxy });
+  // WAKEUP_TRUST_PROXY=N: ctx.ip is the Nth X-Forwarded-For address from the right (Koa keeps
+  // the last maxIpsCount entries and takes the first of them).
+  const hops = services.config.trustProxy;
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const limits: GeneralLimits = {
     ip: new RateLimiter({ limit: services.config.rateLimitIp, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
     account: new RateLimiter({ limit: services.config.rateLimitAccount, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
@@ -49,6 +53,7 @@ export function createApp(services: AppServices, options: AppOptions = {}): Koa<
   if (services.config.dev) for (const m of devRouteModules) m.register(routes, services);
 
   app.use(requestContext(services));
+  app.use(requestMetrics(services));
   app.use(errorHandler(services));
   app.use(ipRateLimit(limits));
   app.use(dispatch(table));

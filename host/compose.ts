@@ -22,10 +22,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
-import type { Ids } from '../engine/index.js';
+import type { Ids, Messaging } from '../engine/index.js';
 import { VirtualClock } from '../engine/sim/index.js';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { createOutboxMessaging } from './adapters/messaging/outbox.js';
+import { createSmtpEmail } from './adapters/email/smtp.js';
+import { createMetrics } from './ops/metrics.js';
 import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps, Lifecycle } from './deps.js';
@@ -83,6 +85,10 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
   const ids: Ids = { uuid: () => randomUUID() };
   const db = openDatabase(config.dbFile);
   const outbox = createOutboxMessaging({ db, clock, ids, logger, logCodes: config.dev });
+  // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
+  // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.
+  const smtp = config.email.smtp ? createSmtpEmail({ config: config.email.smtp, logger }) : null;
+  const hostMessaging: Messaging = smtp ? { sendText: (m) => outbox.sendText(m), sendEmail: (m) => smtp.sendEmail(m) } : outbox;
 
   const hooks: Array<() => void | Promise<void>> = [];
   let closing = false;
@@ -95,15 +101,22 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
-  const phone = createPhoneRuntime({
+  const metrics = createMetrics();
+  const builtPhone = createPhoneRuntime({
     config: config.phone,
     db,
     clock,
-    messaging: outbox,
+    messaging: hostMessaging,
     logger,
     siteUrl: () => boundUrl,
     dev: config.dev,
   });
+  // Every text and email counted (GET /metrics), whichever adapter sends it.
+  const phone: typeof builtPhone = {
+    ...builtPhone,
+    messaging: metrics.countMessages(builtPhone.messaging),
+    rawTexts: metrics.countMessages(builtPhone.rawTexts),
+  };
   phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone }, text).then(() => undefined));
   const runtime = createCallRuntime({
     db,
@@ -118,7 +131,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     // POST /dev/clock across months or years does not run a timer every minute.
     ...(virtualClock ? { options: { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } } : {}),
   });
-  // Registered first, so it runs last of the close hooks, just before the database closes.
+  if (smtp) lifecycle.onClose(() => smtp.close());
+  // Registered early, so it runs among the last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>
     stopCallRuntime(
       runtime,
@@ -153,9 +167,17 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     siteUrl: () => boundUrl,
     lifecycle,
     databaseReady: () => pingDatabase(db),
+    metrics,
     credentials: createCredentials({ db, clock }),
     idempotency: createIdempotencyStore(db),
-    signIn: createSignIn({ db, clock, ids, messaging: phone.messaging, logger }),
+    signIn: createSignIn({
+      db,
+      clock,
+      ids,
+      messaging: phone.messaging,
+      logger,
+      clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
+    }),
     account: createAccountService({ db, clock, meBilling: (account, now) => billing.meBilling(account, now) }),
     accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp }),
     apiKeys: createApiKeyService({ db, clock, ids }),
@@ -184,7 +206,9 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     },
   };
 
-  // Engine listeners. The next-occurrence chain (host/schedules/chain.ts) and its startup
+  // Engine listeners. Metrics count calls, outcomes and lateness from the runtime's events.
+  metrics.watchRuntime(runtime);
+  // The next-occurrence chain (host/schedules/chain.ts) and its startup
   // sweep are wired at start(), so that building the app writes nothing.
 
   return {

@@ -14,6 +14,7 @@ import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/confi
 import { BILLING_ENV_VARS, loadBillingConfig, type BillingConfig } from './billing/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './account/config.js';
+import { EMAIL_ENV_VARS, loadEmailConfig, type EmailConfig } from './adapters/email/config.js';
 
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
@@ -43,14 +44,23 @@ export interface HostConfig {
   readonly clock: 'system' | 'virtual';
   /** Start instant of a virtual clock (epoch ms), or null for the real now (env WAKEUP_CLOCK_START). */
   readonly clockStart: number | null;
-  /** Rate limits key on the first X-Forwarded-For address. @default false (env WAKEUP_TRUST_PROXY) */
-  readonly trustProxy: boolean;
+  /**
+   * Proxy hops trusted in front of the server: 0 means the socket address is the client's;
+   * N >= 1 takes the Nth address from the right of X-Forwarded-For (1: the address the
+   * nearest proxy saw), so that entries a client writes further left change nothing.
+   * @default 0 (env WAKEUP_TRUST_PROXY)
+   */
+  readonly trustProxy: number;
   /** Calls placed per account per UTC day. @default 20 (env WAKEUP_DAILY_CAP) */
   readonly dailyCap: number;
   /** General limit: requests per account per 60 s. @default 120 (env WAKEUP_RATE_LIMIT_ACCOUNT) */
   readonly rateLimitAccount: number;
   /** General limit: requests per client IP per 60 s. @default 300 (env WAKEUP_RATE_LIMIT_IP) */
   readonly rateLimitIp: number;
+  /** Sign-in code emails per client address per hour. @default 20 (env WAKEUP_SIGN_IN_CODES_PER_CLIENT) */
+  readonly signInCodesPerClient: number;
+  /** Sign-in code checks per client address per minute. @default 30 (env WAKEUP_SIGN_IN_CHECKS_PER_CLIENT) */
+  readonly signInChecksPerClient: number;
   /** @default 'info' (env WAKEUP_LOG_LEVEL) */
   readonly logLevel: LogLevel;
   /** Human-readable logs; default: when stdout is a terminal (env WAKEUP_LOG_PRETTY). */
@@ -74,6 +84,10 @@ export interface HostConfig {
   readonly demo: DemoConfig;
   /** Identity provider for POST /me/idp-authorization; null when none (host/account/config.ts). */
   readonly idp: IdpConfig | null;
+  /** Email provider: the outbox simulator (dev mode only) or SMTP (host/adapters/email/config.ts). */
+  readonly email: EmailConfig;
+  /** Bearer token GET /metrics asks for; null: /metrics is open (env WAKEUP_METRICS_TOKEN). */
+  readonly metricsToken: string | null;
 }
 
 /** One documented variable: name, default as written in the README, and meaning. */
@@ -99,11 +113,17 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'WAKEUP_TRUST_PROXY',
     default: '0',
     meaning:
-      '`1`: behind your own proxy: client IP is the first `X-Forwarded-For` address (rate limits) and `X-Forwarded-Proto: https` makes cookies Secure.',
+      '`N` (1 or more): N proxies of your own in front: the client IP is the Nth address from the right of `X-Forwarded-For` (`1`: the address the nearest proxy saw; entries a client writes further left change nothing) for rate limits, and `X-Forwarded-Proto: https` makes cookies Secure. `0`: the socket address.',
   },
   { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
   { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
   { name: 'WAKEUP_RATE_LIMIT_IP', default: '300', meaning: 'General limit: API requests per client IP per 60 s.' },
+  {
+    name: 'WAKEUP_SIGN_IN_CODES_PER_CLIENT',
+    default: '20',
+    meaning: 'Sign-in code emails per client IP per hour, whatever the addresses (on top of 5 per address).',
+  },
+  { name: 'WAKEUP_SIGN_IN_CHECKS_PER_CLIENT', default: '30', meaning: 'Sign-in code checks per client IP per minute.' },
   { name: 'WAKEUP_LOG_LEVEL', default: 'info', meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   {
     name: 'WAKEUP_LOG_PRETTY',
@@ -118,9 +138,15 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
   { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
   ...PHONE_ENV_VARS,
+  ...EMAIL_ENV_VARS,
   ...BILLING_ENV_VARS,
   ...DEMO_ENV_VARS,
   ...IDP_ENV_VARS,
+  {
+    name: 'WAKEUP_METRICS_TOKEN',
+    default: '(none)',
+    meaning: 'When set, `GET /metrics` asks for `Authorization: Bearer <token>` (401 without it); unset: open.',
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -176,6 +202,17 @@ export function loadConfig(env: Env): HostConfig {
     }
     siteUrl = parsed.origin;
   }
+  const email = loadEmailConfig(env, (message) => new ConfigError(message));
+  if (!dev && email.provider === 'simulator') {
+    throw new ConfigError(
+      'WAKEUP_DEV=0 needs a real email provider, or nobody can sign in (codes would go only to the simulated outbox): ' +
+        'set WAKEUP_EMAIL=smtp, WAKEUP_SMTP_URL=smtp://user:password@host:587 and WAKEUP_EMAIL_FROM (see README, Deploy).',
+    );
+  }
+  const metricsToken = value(env, 'WAKEUP_METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,200}$/.test(metricsToken)) {
+    throw new ConfigError('WAKEUP_METRICS_TOKEN: expected 16 to 200 printable characters without spaces');
+  }
   return Object.freeze({
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -184,10 +221,12 @@ export function loadConfig(env: Env): HostConfig {
     devByDefault: devRaw === undefined,
     clock: clockRaw,
     clockStart,
-    trustProxy: flag(env, 'WAKEUP_TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     dailyCap: integer(env, 'WAKEUP_DAILY_CAP', 20, 0, 100_000),
     rateLimitAccount: integer(env, 'WAKEUP_RATE_LIMIT_ACCOUNT', 120, 1, 1_000_000),
     rateLimitIp: integer(env, 'WAKEUP_RATE_LIMIT_IP', 300, 1, 1_000_000),
+    signInCodesPerClient: integer(env, 'WAKEUP_SIGN_IN_CODES_PER_CLIENT', 20, 1, 1_000_000),
+    signInChecksPerClient: integer(env, 'WAKEUP_SIGN_IN_CHECKS_PER_CLIENT', 30, 1, 1_000_000),
     logLevel,
     logPretty: prettyRaw === undefined ? null : flag(env, 'WAKEUP_LOG_PRETTY', false),
     siteUrl,
@@ -197,6 +236,8 @@ export function loadConfig(env: Env): HostConfig {
     billing: loadBillingConfig(env, dev, (message) => new ConfigError(message)),
     demo: loadDemoConfig(env, (message) => new ConfigError(message)),
     idp: loadIdpConfig(env, (message) => new ConfigError(message)),
+    email,
+    metricsToken,
   });
 }
 
@@ -216,6 +257,14 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (v === '1' || v === 'true') return true;
   if (v === '0' || v === 'false') return false;
   throw new ConfigError(`${name}=${v}: expected 1 or 0`);
+}
+
+/** WAKEUP_TRUST_PROXY: a hop count; `true`/`false` are read as 1/0 for older configs. */
+function trustProxy(env: Env): number {
+  const v = value(env, 'WAKEUP_TRUST_PROXY');
+  if (v === 'true') return 1;
+  if (v === 'false') return 0;
+  return integer(env, 'WAKEUP_TRUST_PROXY', 0, 0, 32);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -16,6 +16,7 @@ import type { ComposeOptions } from './compose.js';
 import type { HostConfig } from './config.js';
 import type { AppDeps } from './deps.js';
 import type { AppServices } from './services.js';
+import { describeProviders } from './ops/providers.js';
 
 /** A listening server. */
 export interface RunningServer {
@@ -113,4 +114,14 @@ function logStart(deps: AppDeps, url: string): void {
     logger.info('production mode: /dev endpoints are off (WAKEUP_DEV=0)');
   }
   if (config.clock === 'virtual') logger.warn('virtual clock: service time moves only through POST /dev/clock');
+  const providers = describeProviders(config);
+  logger.info(
+    { providers: Object.fromEntries(providers.map((p) => [p.port, p.provider])) },
+    `providers: ${providers.map((p) => `${p.port} ${p.provider}${p.target ? ` (${p.target})` : ''}`).join(', ')}`,
+  );
+  for (const p of providers) {
+    if (!p.simulated) continue;
+    if (config.dev) logger.info({ port: p.port }, `${p.port}: built-in simulator (dev mode)`);
+    else logger.warn({ port: p.port }, `SIMULATOR IN PRODUCTION: ${p.port} is the built-in simulator: ${p.hint}`);
+  }
 }

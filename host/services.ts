@@ -24,6 +24,7 @@ import type { DevicesService } from './devices/service.js';
 import type { HostConfig } from './config.js';
 import type { IdempotencyStore } from './db/idempotency.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './ops/metrics.js';
 import type { PhoneService } from './phone/service.js';
 import type { ScheduleService } from './schedules/service.js';
 
@@ -59,6 +60,8 @@ export interface AppServices {
   readonly lifecycle: Lifecycle;
   /** Whether the database answers (GET /readyz). */
   databaseReady(): boolean;
+  /** Prometheus metrics (GET /metrics); the HTTP layer records each request in it. */
+  readonly metrics: Metrics;
 
   /** The HTTP pipeline's: credential checks and Idempotency-Key records. */
   readonly credentials: Credentials;

@@ -14,9 +14,9 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { readAssetText } from '../host/assets.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -94,7 +94,7 @@ let operationsCache: Map<string, OperationInfo> | undefined;
 
 /** The parsed YAML document, read once and cached. Do not mutate it. */
 export function loadOpenApi(): OpenApiDocument {
-  documentCache ??= parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenApiDocument;
+  documentCache ??= parse(readAssetText('schema/openapi.yaml', OPENAPI_PATH)) as OpenApiDocument;
   return documentCache;
 }
 

@@ -266,6 +266,8 @@ export class UnitOfWork {
         break;
       }
       case 'call.digits':
+        // A finished attempt keeps its digits: a replayed keypress must not turn "1" into "11".
+        if (isTerminalAttempt(a.status)) break;
         a.digits = (a.digits ?? '') + e.digits;
         this.sendAttempt(a, { type: 'DIGITS', key: keyOf(e.digits) });
         break;

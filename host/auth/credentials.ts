@@ -13,6 +13,9 @@ import { endSession, findSessionByLookup, touchSession } from '../db/sessions.js
 import { touchDeviceOfInstallation } from '../db/devices.js';
 import { problem } from '../errors.js';
 import { APP_SESSION_IDLE_MS, WEB_COOKIE_REFRESH_MS, WEB_SESSION_IDLE_MS } from './policy.js';
+
+/** A session's last use is recorded when it is at least this old (so idle expiry is exact to a minute). */
+const SESSION_TOUCH_INTERVAL_MS = 60_000;
 import type { CredentialKind, Principal } from './principal.js';
 import { hashToken, parseToken, sameHash } from './secrets.js';
 
@@ -78,7 +81,9 @@ export function createCredentials(deps: { db: Database; clock: Clock }): Credent
         throw problem('session_expired', { detail: `This session expired after ${idle / 86_400_000} days without use. Sign in again.` });
       }
       if (!findAccountById(db, session.accountId)) throw unauthenticated('The account of this session no longer exists.');
-      if (now !== session.lastUsedAt) touchSession(db, session.id, now);
+      // At most one write a minute per session: idle expiry (14 or 90 days) needs no finer
+      // clock, and a write on every request was the largest cost of an authenticated GET.
+      if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) touchSession(db, session.id, now);
       // A session bound to an app install: its device was seen now (last_seen_at).
       if (session.installationId !== null) touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
       return {

@@ -21,6 +21,16 @@ export const MAX_CODE_FAILURES = 5;
 export const CODE_LOCK_MS = 15 * MINUTE;
 /** Sign-in code emails per address per hour (beyond: 429 rate_limited). */
 export const CODE_SENDS_PER_HOUR = 5;
+/** Sign-in code emails per client address per hour, whatever the addresses (beyond: 429 rate_limited). */
+export const CODE_SENDS_PER_CLIENT_PER_HOUR = 20;
+/** Sign-in code checks per client address per minute (beyond: 429 rate_limited, nothing hashed). */
+export const CODE_CHECKS_PER_CLIENT_PER_MINUTE = 30;
+/** Code hashes (scrypt) running at once in the process, served round-robin across client addresses. */
+export const CODE_HASH_CONCURRENCY = 2;
+/** Code hashes one client address may have waiting or running (beyond: 429 rate_limited). */
+export const CODE_HASH_PER_CLIENT = 4;
+/** A sign-in row with no code and no lock is removed this long after its last change. */
+export const SIGN_IN_ROW_IDLE_MS = CODE_LOCK_MS;
 /** The trial: 7 days and 5 calls from the first sign-in. */
 export const TRIAL_DAYS = 7;
 export const TRIAL_CALLS = 5;

@@ -11,6 +11,16 @@
  * - A code is single use: consuming it is a conditional DELETE, so two concurrent verifies
  *   with the right code create one session, not two.
  * - The first verified sign-in creates the account and starts its trial.
+ * - Per client address (the HTTP layer's `ctx.ip`): at most
+ *   {@link CODE_SENDS_PER_CLIENT_PER_HOUR} code emails an hour whatever the addresses (no
+ *   mail bombing across addresses) and {@link CODE_CHECKS_PER_CLIENT_PER_MINUTE} checks a
+ *   minute by default (WAKEUP_SIGN_IN_CODES_PER_CLIENT, WAKEUP_SIGN_IN_CHECKS_PER_CLIENT); the slow hashes (scrypt) of starts and checks share a gate
+ *   ({@link createWorkGate}): {@link CODE_HASH_CONCURRENCY} at once, round-robin across
+ *   client addresses, {@link CODE_HASH_PER_CLIENT} per address, so one client's flood of
+ *   wrong checks cannot starve another's sign-in.
+ * - Rows: a challenge row holding no usable code and no lock is removed
+ *   {@link SIGN_IN_ROW_IDLE_MS} after its last change (a batch on every start and verify),
+ *   so guesses at addresses that never asked for a code leave nothing behind.
  * @module
  */
 import type { Database } from 'better-sqlite3';
@@ -19,10 +29,24 @@ import type { Logger } from '../logger.js';
 import { findAccountByEmail, insertAccount } from '../db/accounts.js';
 import type { Account } from '../db/accounts.js';
 import { endSession, insertSession } from '../db/sessions.js';
-import { consumeCode, findChallenge, recordFailure, storeCode } from '../db/sign-in-codes.js';
+import { consumeCode, findChallenge, pruneIdleChallenges, recordFailure, storeCode } from '../db/sign-in-codes.js';
 import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
-import { CODE_LOCK_MS, CODE_SENDS_PER_HOUR, CODE_VALID_MINUTES, DAY_MS, MAX_CODE_FAILURES, TRIAL_CALLS, TRIAL_DAYS } from './policy.js';
+import {
+  CODE_CHECKS_PER_CLIENT_PER_MINUTE,
+  CODE_HASH_CONCURRENCY,
+  CODE_HASH_PER_CLIENT,
+  CODE_LOCK_MS,
+  CODE_SENDS_PER_CLIENT_PER_HOUR,
+  CODE_SENDS_PER_HOUR,
+  CODE_VALID_MINUTES,
+  DAY_MS,
+  MAX_CODE_FAILURES,
+  SIGN_IN_ROW_IDLE_MS,
+  TRIAL_CALLS,
+  TRIAL_DAYS,
+} from './policy.js';
+import { createWorkGate } from './work-gate.js';
 import { createKeyedQueue } from './one-at-a-time.js';
 import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
 
@@ -33,8 +57,15 @@ export function normalizeEmail(email: string): string {
 
 /** Sign-in operations bound to one app's dependencies. */
 export interface SignIn {
-  start(email: string): Promise<{ sent_to: string; valid_minutes: number }>;
-  verify(input: { email: string; code: string; client: 'app' | 'web'; installationId: string | null }): Promise<SignInResult>;
+  /** `clientAddress`: the requester's address (per-client limits and hashing fairness). */
+  start(email: string, clientAddress: string): Promise<{ sent_to: string; valid_minutes: number }>;
+  verify(input: {
+    email: string;
+    code: string;
+    client: 'app' | 'web';
+    installationId: string | null;
+    clientAddress: string;
+  }): Promise<SignInResult>;
   /** Ends a session (POST /auth/logout): later use answers 401 session_expired. */
   logout(sessionId: string): void;
 }
@@ -47,6 +78,8 @@ export interface SignInDeps {
   /** Sends the code e-mails. */
   messaging: Messaging;
   logger: Logger;
+  /** Per client address: code emails an hour and code checks a minute (defaults in policy.ts). */
+  clientLimits?: { codesPerHour: number; checksPerMinute: number };
 }
 
 /** A successful verify: the account and the new session's secrets (shown once). */
@@ -70,17 +103,24 @@ function locked(until: number, now: number) {
 export function createSignIn(deps: SignInDeps): SignIn {
   const { db, clock, ids, messaging, logger } = deps;
   const sends = new RateLimiter({ limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock });
+  const perHour = deps.clientLimits?.codesPerHour ?? CODE_SENDS_PER_CLIENT_PER_HOUR;
+  const perMinute = deps.clientLimits?.checksPerMinute ?? CODE_CHECKS_PER_CLIENT_PER_MINUTE;
+  const sendsPerClient = new RateLimiter({ limit: perHour, windowSeconds: 3600, clock });
+  const checksPerClient = new RateLimiter({ limit: perMinute, windowSeconds: 60, clock });
   const checks = createKeyedQueue();
+  const hashing = createWorkGate({ concurrency: CODE_HASH_CONCURRENCY, perClient: CODE_HASH_PER_CLIENT });
 
   const signIn: SignIn = {
-    async start(rawEmail) {
+    async start(rawEmail, clientAddress) {
       const email = normalizeEmail(rawEmail);
       const now = clock.now();
+      pruneIdleChallenges(db, now - SIGN_IN_ROW_IDLE_MS, now);
       const challenge = findChallenge(db, email);
       if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
+      enforce(sendsPerClient, clientAddress, `At most ${perHour} sign-in codes an hour are sent for one client.`);
       enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
       const code = newCode();
-      const { hash, salt } = await hashCode(code);
+      const { hash, salt } = await hashing.run(clientAddress, () => hashCode(code));
       storeCode(db, email, { hash, salt, expiresAt: now + CODE_VALID_MINUTES * 60_000 }, now);
       const sent = await messaging.sendEmail({
         to: email,
@@ -94,10 +134,12 @@ export function createSignIn(deps: SignInDeps): SignIn {
       return { sent_to: email, valid_minutes: CODE_VALID_MINUTES };
     },
 
-    verify({ email: rawEmail, code, client, installationId }) {
+    async verify({ email: rawEmail, code, client, installationId, clientAddress }) {
       const email = normalizeEmail(rawEmail);
+      enforce(checksPerClient, clientAddress, `At most ${perMinute} code checks a minute from one client.`);
+      pruneIdleChallenges(db, clock.now() - SIGN_IN_ROW_IDLE_MS, clock.now());
       // One check per address at a time, so parallel guesses cannot outrun the lock.
-      return checks.run(email, () => verifyOne(email, code, client, installationId));
+      return checks.run(email, () => verifyOne(email, code, client, installationId, clientAddress));
     },
 
     logout(sessionId) {
@@ -106,14 +148,22 @@ export function createSignIn(deps: SignInDeps): SignIn {
   };
   return signIn;
 
-  async function verifyOne(email: string, code: string, client: 'app' | 'web', installationId: string | null): Promise<SignInResult> {
+  async function verifyOne(
+    email: string,
+    code: string,
+    client: 'app' | 'web',
+    installationId: string | null,
+    clientAddress: string,
+  ): Promise<SignInResult> {
     const now = clock.now();
     const challenge = findChallenge(db, email);
     if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
 
     const usable = challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
     // Hash even when there is no code to compare, so the answer takes as long either way.
-    const right = usable ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! }) : (await hashCode(code), false);
+    const right = await hashing.run(clientAddress, async () =>
+      usable ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! }) : (await hashCode(code), false),
+    );
     if (!right || !consumeCode(db, email, challenge!.codeHash!)) {
       const after = recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
       if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);

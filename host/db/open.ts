@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrate.js';
+import { sqliteOptions } from '../assets.js';
 
 /**
  * Opens (creating when absent) the SQLite database at `file`, with WAL journaling, foreign
@@ -11,7 +12,7 @@ import { migrate } from './migrate.js';
  */
 export function openDatabase(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Sqlite(file);
+  const db = new Sqlite(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');

@@ -99,3 +99,20 @@ export function recordFailure(
 export function consumeCode(db: Database, email: string, codeHash: string): boolean {
   return sql(db, 'DELETE FROM email_sign_in WHERE email = ? AND code_hash = ?').run(email, codeHash).changes === 1;
 }
+
+/**
+ * Removes challenge rows that hold no usable code and no running lock and have not changed
+ * since `idleBefore` (at most 1,000 a call): what is left of wrong guesses at addresses
+ * that never asked for a code, of used codes' locks, and of expired codes.
+ */
+export function pruneIdleChallenges(db: Database, idleBefore: EpochMs, now: EpochMs): number {
+  return sql(
+    db,
+    `DELETE FROM email_sign_in WHERE email IN (
+       SELECT email FROM email_sign_in
+       WHERE updated_at < ?
+         AND (code_hash IS NULL OR code_expires_at IS NULL OR code_expires_at <= ?)
+         AND (locked_until IS NULL OR locked_until <= ?)
+       LIMIT 1000)`,
+  ).run(idleBefore, now, now).changes;
+}

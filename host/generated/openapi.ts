@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Email a sign-in code
-         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address (429 rate_limited with Retry-After). Public.
+         * @description Emails a 6-digit code valid 10 minutes, replacing any earlier code for the address (in dev mode also in the outbox, GET /dev/outbox, and the log). The answer is the same whether or not an account exists, and also when the email provider refuses the message. While the address is locked (5 wrong codes), start answers 429 verification_locked with Retry-After. At most 5 codes an hour are emailed to one address, and 20 an hour for one client IP across addresses (429 rate_limited with Retry-After). Public.
          */
         post: operations["startEmailSignIn"];
         delete?: never;
@@ -1700,13 +1700,13 @@ export interface components {
         DevOutboxList: {
             items: components["schemas"]["DevOutboxItem"][];
         };
-        /** @description Exactly one of advance_seconds or to. The clock never moves backwards (a `to` in the past gives 400 validation_error). */
+        /** @description Exactly one of advance_seconds or to. The clock never moves backwards (a `to` in the past gives 400 validation_error) and one request moves it at most 1826 days (five years) ahead: a `to` further gives 400 validation_error, since every timer on the way runs before the answer. */
         DevClockIn: {
-            /** @description Seconds to move forward (at most two years). */
+            /** @description Seconds to move forward (at most 1826 days, five years). */
             advance_seconds?: number;
             /**
              * Format: date-time
-             * @description The instant to move to (any offset).
+             * @description The instant to move to (any offset), at most 1826 days after the current time.
              */
             to?: string;
         };
@@ -2953,9 +2953,11 @@ export interface operations {
             };
             /** @description validation_error (email missing or not an email). */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, or the general limit). */
+            /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, 20 per client IP, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2986,9 +2988,11 @@ export interface operations {
             };
             /** @description verification_code_invalid, validation_error. */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited. */
+            /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited (30 checks a minute per client IP, 4 at once, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3476,6 +3480,8 @@ export interface operations {
             };
             /** @description invalid_timezone, timezone_not_allowed, validation_error (more than 50 zones). */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3505,6 +3511,8 @@ export interface operations {
             };
             /** @description validation_error (limit). */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3567,6 +3575,8 @@ export interface operations {
                     "application/json": components["schemas"]["BillingPlanList"];
                 };
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3706,6 +3716,8 @@ export interface operations {
             };
             /** @description confirmation_required, invalid_phone_number, validation_error. */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             /** @description demo_not_available (the demo is off, or the number's country or type is not offered). */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3748,6 +3760,8 @@ export interface operations {
             };
             /** @description verification_code_invalid, invalid_phone_number, validation_error. */
             400: components["responses"]["BadRequest"];
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             /** @description demo_not_available, number_blocked. */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4131,6 +4145,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4165,6 +4181,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4884,6 +4902,8 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

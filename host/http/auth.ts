@@ -14,7 +14,7 @@
  *   operation's `x-scope`, or a web session without a matching X-CSRFToken on an unsafe
  *   method: 403 insufficient_scope.
  * Public operations take credentials when they are good (GET /time uses the home zone) and
- * otherwise proceed anonymously.
+ * otherwise proceed anonymously, except a deleted API key: 401 api_key_revoked everywhere.
  * @module
  */
 import type { OperationInfo } from '../../schema/load.js';
@@ -70,7 +70,10 @@ export function authenticate(ctx: AppContext, op: OperationInfo, credentials: Cr
       if (r.principal.credential === 'web_session' && !SAFE_METHODS.has(ctx.method) && !csrfMatches(ctx, r.csrfHash)) return null;
       return r.principal;
     } catch (err) {
-      if (err instanceof AppError) return null;
+      // A deleted key is refused everywhere it is sent, so that a script learns at once that
+      // its key is gone (rather than silently running anonymously); other bad credentials
+      // fall back to anonymous.
+      if (err instanceof AppError && err.code !== 'api_key_revoked') return null;
       throw err;
     }
   }

@@ -10,7 +10,15 @@
  * - Bytes that are not UTF-8 or not JSON give 400 validation_error with one item
  *   `{field: '', in: 'body', code: 'invalid'}`.
  *
- * Reading and parsing are koa-body's (co-body, raw-body), JSON only. Two settings keep the
+ * - Content-Encoding: `identity` (or none), `gzip`, `deflate` and `br` are accepted; any
+ *   other gives 415 unsupported_media_type. A compressed body that does not decompress gives
+ *   400 validation_error; one that decompresses past the limit gives 413 (a zip bomb stops
+ *   there). The decompressed bytes must be UTF-8 JSON as above.
+ * - JSON nested deeper than {@link MAX_JSON_DEPTH} arrays and objects gives 400
+ *   validation_error, checked on the text before the value goes anywhere (clone, schema,
+ *   idempotency fingerprint), so that no recursive walk downstream meets an unbounded depth.
+ *
+ * Reading and parsing of uncompressed bodies are koa-body's (co-body, raw-body), JSON only. Two settings keep the
  * behaviour the API documents: `jsonStrict` is off, so a body such as `42` or `"text"` is
  * parsed and then refused by the schema with a precise error (strict mode would call it
  * malformed); and since raw-body decodes with replacement characters, the bytes are checked
@@ -19,10 +27,16 @@
  * @module
  */
 import { TextDecoder } from 'node:util';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import type { AppContext } from './context.js';
 import { invalid, problem } from '../errors.js';
+
+/** Deepest accepted nesting of arrays and objects in a JSON body (schema: info description). */
+export const MAX_JSON_DEPTH = 32;
+
+const DECOMPRESS = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync } as const;
 
 /** A read body: `present` false when the request carried none. */
 export type JsonBody = { present: false } | { present: true; value: unknown };
@@ -78,6 +92,17 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
     });
   }
 
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    if (!Object.hasOwn(DECOMPRESS, encoding)) {
+      ctx.set('Accept-Encoding', 'gzip, deflate, br');
+      throw problem('unsupported_media_type', {
+        detail: `Content-Encoding ${JSON.stringify(encoding)} is not supported (gzip, deflate, br or none).`,
+      });
+    }
+    return parseJsonText(await readCompressed(ctx, encoding as keyof typeof DECOMPRESS, maxBytes));
+  }
+
   // Attached before koa-body's reader in the same tick, so it sees every chunk that does.
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   let badUtf8 = false;
@@ -112,7 +137,97 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
   }
   if (badUtf8 || !endsUtf8(utf8)) throw notUtf8();
   if (raw.trim() === '') return { present: false };
+  checkDepth(raw);
   return { present: true, value: ctx.request.body as unknown };
+}
+
+/** Reads a compressed body (at most `maxBytes` on the wire) and decompresses it (at most `maxBytes`). */
+async function readCompressed(ctx: AppContext, encoding: keyof typeof DECOMPRESS, maxBytes: number): Promise<string> {
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > maxBytes) throw tooLarge(ctx, maxBytes);
+  const req = ctx.req;
+  const chunks: Buffer[] = [];
+  const overLimit = await new Promise<boolean>((resolve, reject) => {
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        resolve(true);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(false);
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+  if (overLimit) throw tooLarge(ctx, maxBytes);
+  let bytes: Buffer;
+  try {
+    bytes = DECOMPRESS[encoding](Buffer.concat(chunks), { maxOutputLength: maxBytes });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
+      throw problem('payload_too_large', { detail: `The body decompresses to more than ${maxBytes} bytes.` });
+    }
+    throw invalid({ field: '', in: 'body', code: 'invalid', message: `body does not decompress as Content-Encoding ${encoding}` });
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw notUtf8();
+  }
+}
+
+/** Parses decompressed JSON text (same answers as the uncompressed path). */
+function parseJsonText(text: string): JsonBody {
+  if (text.trim() === '') return { present: false };
+  checkDepth(text);
+  try {
+    return { present: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    throw invalid({ field: '', in: 'body', code: 'invalid', message: `body is not valid JSON (${(err as Error).message})` });
+  }
+}
+
+/** Throws 400 validation_error when arrays and objects nest deeper than {@link MAX_JSON_DEPTH}. */
+function checkDepth(text: string): void {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw invalid({ field: '', in: 'body', code: 'invalid', message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` });
+  }
+}
+
+/** The deepest nesting of `[` and `{` in JSON text (strings skipped); stops counting past the bound. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > MAX_JSON_DEPTH) return max;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }
 
 /** Whether the streamed bytes did not stop inside a character. */

@@ -18,7 +18,7 @@ export function isApiPath(path: string): boolean {
 
 /**
  * Counts every API request against the client IP's general limit (the socket address, or
- * the first X-Forwarded-For address with WAKEUP_TRUST_PROXY=1, which sets `app.proxy`) and
+ * the Nth X-Forwarded-For address from the right with WAKEUP_TRUST_PROXY=N) and
  * sets the RateLimit-* headers, which stay on the response whatever happens next.
  */
 export function ipRateLimit(limits: GeneralLimits): Middleware<AppState> {

@@ -12,7 +12,7 @@ import { startStopwatch } from '../adapters/clock/system-clock.js';
 import type { AppState, Principal } from './context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+const QUIET_PATHS = new Set(['/livez', '/healthz', '/readyz', '/metrics']);
 
 /** Creates the middleware. */
 export function requestContext(services: AppServices): Middleware<AppState> {

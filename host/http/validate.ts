@@ -21,13 +21,35 @@ export type Where = 'body' | 'query' | 'path';
  * copy you own) and returns it, or throws the problem.
  */
 export function check<T>(validate: ValidateFunction | undefined, value: T, where: Where): T {
-  if (!validate || validate(value)) return value;
+  if (!validate) return value;
+  if (validate(value)) {
+    // Ajv coerces "Infinity" and "1e400" to numbers that pass `maximum`, and JSON.parse reads
+    // 1e400 as Infinity: no schema number is meant to be infinite.
+    const field = nonFinite(value, []);
+    if (field === null) return value;
+    throw problem('validation_error', {
+      detail: `${field || `the ${where}`} must be a finite number.`,
+      ...(field ? { field } : {}),
+      errors: [{ field, in: where, code: 'invalid', message: 'must be a finite number' }],
+    });
+  }
   const { code, items, decidedBy } = toValidationItems(validate.errors ?? [], where);
   if (code === 'validation_error' || !decidedBy || !isErrorCode(code)) {
     if (where === 'path') throw problem('not_found', { detail: 'Nothing is at this path.' });
     throw problem('validation_error', { detail: describe(items), field: items[0]?.field || undefined, errors: items });
   }
   return raise(code, decidedBy);
+}
+
+/** The dotted path of the first non-finite number in `value`, or null (depth bounded by the body reader). */
+function nonFinite(value: unknown, path: string[]): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path.join('.');
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nonFinite(v, [...path, k]);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function raise(code: ErrorCode, item: ValidationErrorItem): never {

@@ -4,11 +4,16 @@
  * UNSTOP or YES lift a `stop` block (and only that: an operator's or a key-9 block stays)
  * and confirm by text; HELP and INFO get the help text unless the line is blocked. Other
  * texts are ignored.
+ *
+ * STOP and START apply in the order the provider received them: each records its provider
+ * time (`sentAt`, else the service clock) per number, and one older than the last recorded
+ * changes nothing (a late delivery, or a replayed START after a newer STOP).
  * @module
  */
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../../engine/index.js';
 import { blockNumber, isBlocked, unblockNumber } from '../db/phone-numbers.js';
+import { claimKeywordOrder } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import { classifyInbound, type InboundIntent } from './keywords.js';
 import type { PhoneRuntime } from './runtime.js';
@@ -23,13 +28,20 @@ export interface InboundDeps {
 }
 
 /** Handles one inbound text; returns what it understood (for logs and tests). */
-export async function handleInboundText(deps: InboundDeps, text: { from: string; body: string }): Promise<InboundIntent> {
+export async function handleInboundText(
+  deps: InboundDeps,
+  text: { from: string; body: string; messageId?: string | null; sentAt?: number | null },
+): Promise<InboundIntent> {
   const { db, clock, phone } = deps;
   const intent = classifyInbound(text.body);
   const now = clock.now();
   if (!/^\+[1-9]\d{1,14}$/.test(text.from)) {
     deps.logger.warn({ from: text.from }, 'inbound text from a number that is not E.164: ignored');
     return 'other';
+  }
+  if ((intent === 'stop' || intent === 'start') && !claimKeywordOrder(db, text.from, text.sentAt ?? now, text.messageId ?? null)) {
+    deps.logger.info({ from: text.from, intent, messageId: text.messageId }, 'inbound text older than the last STOP/START: ignored');
+    return intent;
   }
   switch (intent) {
     case 'stop':

@@ -13,6 +13,7 @@ import { createTwilioTexts } from '../adapters/twilio/messaging.js';
 import { createTwilioTelephony } from '../adapters/twilio/telephony.js';
 import { createTwilioWebhooks, type InboundText, type TwilioWebhooks } from '../adapters/twilio/webhooks.js';
 import { blockNumber } from '../db/phone-numbers.js';
+import { hasProviderCall, recordWebhookEvent, webhookEventSeen } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import type { PhoneConfig } from './config.js';
 import { guardTexts } from './guard.js';
@@ -68,6 +69,11 @@ export function createPhoneRuntime(
   let simulator: SimulatorTelephony | null = null;
   let telephony: Telephony;
   let twilioTelephony: ReturnType<typeof createTwilioTelephony> | undefined;
+  // Provider webhooks applied, in the database: a replay after a restart changes nothing.
+  const events = {
+    seen: (key: string) => webhookEventSeen(db, key, clock.now()),
+    record: (key: string) => recordWebhookEvent(db, key, clock.now()),
+  };
   if (config.telephony === 'twilio' && client && twilio) {
     twilioTelephony = createTwilioTelephony({
       client,
@@ -76,6 +82,9 @@ export function createPhoneRuntime(
       publicUrl: options.siteUrl,
       text: text(),
       warn: (message, detail) => logger.warn(detail ?? {}, message),
+      // A provider call some attempt already owns is never adopted by another.
+      isKnownCall: (callSid) => hasProviderCall(db, callSid),
+      events,
     });
     telephony = twilioTelephony;
   } else {
@@ -99,6 +108,7 @@ export function createPhoneRuntime(
           client,
           from: twilio.smsFrom,
           publicUrl: options.siteUrl,
+          clock,
           // The carrier says the recipient opted out: record it as the STOP it was.
           onOptedOut: (e164) => blockNumber(db, e164, 'stop', 'provider', clock.now(), 'provider error 21610'),
         })
@@ -112,6 +122,18 @@ export function createPhoneRuntime(
         ...(twilioTelephony ? { telephony: twilioTelephony } : {}),
         onInboundText: (t) => (inbound ? inbound(t) : Promise.resolve()),
         onTextStatus: (p) => logger.debug({ messageSid: p.MessageSid, status: p.MessageStatus, error: p.ErrorCode }, 'text status'),
+        events,
+        messageTime: async (sid) => {
+          try {
+            const r = await client!.getMessage(sid);
+            const at = r.ok ? Date.parse(r.body.date_created) : NaN;
+            if (Number.isFinite(at)) return at;
+            logger.warn({ messageSid: sid, error: r.ok ? 'no date_created' : r.error }, 'inbound text: provider time unknown');
+          } catch (err) {
+            logger.warn({ err, messageSid: sid }, 'inbound text: provider time unknown');
+          }
+          return null;
+        },
       })
     : null;
 

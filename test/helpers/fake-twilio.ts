@@ -1,10 +1,16 @@
 /**
  * A local fake of a Twilio-compatible provider's HTTP API, for tests: it listens on
- * loopback, accepts the REST requests the adapter makes (create call, update call, create
- * message) with Basic auth, and plays each call against the service's webhooks exactly as
+ * loopback, accepts the REST requests the adapter makes (create call, update call, list
+ * calls, create message) with Basic auth, and plays each call against the service's webhooks exactly as
  * the provider would (signed with X-Twilio-Signature): status callbacks, the answer URL with
  * AnsweredBy, the TwiML it answers (Say, Gather, Pause, Hangup), the Gather action with the
  * pressed digit.
+ *
+ * Like Twilio, it ignores the Idempotency-Key header unless `honourIdempotencyKey` is set,
+ * and lists calls at GET /Calls.json (filters To, From, PageSize; newest first; RFC 2822
+ * dates; no field of the caller's on a call). `dropCreateResponses` makes it accept that
+ * many create-call requests and then drop the connection without answering, as a crash or
+ * a network cut while the answer is in flight would.
  *
  * Destination phones play the contract §3 behaviours (set with `setPhone`), and every step
  * is a timer on the injected Clock, so a VirtualClock's `advance()` plays whole calls
@@ -38,6 +44,8 @@ export interface FakeCall {
   /** Every sentence spoken on the call, in order. */
   spoken: string[];
   timers: TimerHandle[];
+  /** Provider time of creation (the fake's clock). */
+  createdAt: number;
   /** Bumped when the call's TwiML program is replaced, to retire the old program's steps. */
   program: number;
 }
@@ -63,8 +71,24 @@ export interface FakeTwilio {
   optedOut: Set<string>;
   /** Number of create-call requests that reached the fake (dedupe checks). */
   createCallRequests: number;
-  /** Sends a signed inbound-text webhook to `webhookUrl`; resolves with the HTTP status. */
-  inboundText(webhookUrl: string, from: string, to: string, body: string, options?: { signature?: string | null }): Promise<number>;
+  /** Number of call-list requests that reached the fake. */
+  listCallRequests: number;
+  /** Accept this many create-call requests but drop each connection instead of answering. */
+  dropCreateResponses: number;
+  /**
+   * Sends a signed inbound-text webhook to `webhookUrl`; resolves with the HTTP status. With
+   * `messageSid` of an earlier inbound text, the same signed request goes again (a replay);
+   * GET /Messages/{sid}.json answers each inbound text's `date_created`.
+   */
+  inboundText(
+    webhookUrl: string,
+    from: string,
+    to: string,
+    body: string,
+    options?: { signature?: string | null; messageSid?: string },
+  ): Promise<number>;
+  /** The MessageSid of the latest inbound text sent. */
+  lastInboundSid: string | null;
   close(): Promise<void>;
 }
 
@@ -73,6 +97,13 @@ export interface FakeTwilioOptions {
   clock: Clock;
   accountSid?: string;
   authToken?: string;
+  /** Dedupe create-call requests by Idempotency-Key (Twilio does not). @defaultValue false */
+  honourIdempotencyKey?: boolean;
+}
+
+/** RFC 2822 in UTC, as Twilio writes dates: `Tue, 04 May 2027 12:00:00 +0000`. */
+function rfc2822(ms: number): string {
+  return new Date(ms).toUTCString().replace('GMT', '+0000');
 }
 
 const DIGIT: Partial<Record<PhoneBehaviour, string>> = { confirm: '1', snooze: '2', stop: '9' };
@@ -119,6 +150,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const messages: FakeMessage[] = [];
   const optedOut = new Set<string>();
   let createCallRequests = 0;
+  let listCallRequests = 0;
+  const inbound = new Map<string, number>();
+  let lastInboundSid: string | null = null;
+  let dropCreateResponses = 0;
 
   /** POSTs a signed webhook; returns the response text ('' on failure). */
   async function webhook(
@@ -213,12 +248,36 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     const expected = 'Basic ' + Buffer.from(`${accountSid}:${authToken}`).toString('base64');
     if (req.headers.authorization !== expected) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
     const prefix = `/2010-04-01/Accounts/${accountSid}`;
-    const path = (req.url ?? '').startsWith(prefix) ? (req.url ?? '').slice(prefix.length) : '';
+    const target = new URL(req.url ?? '/', 'http://fake');
+    const path = target.pathname.startsWith(prefix) ? target.pathname.slice(prefix.length) : '';
     const form = await readForm(req);
+
+    if (req.method === 'GET' && path === '/Calls.json') {
+      listCallRequests += 1;
+      const q = target.searchParams;
+      const pageSize = Math.min(1000, Math.max(1, Number(q.get('PageSize') ?? 50) || 50));
+      const list = [...calls.values()]
+        .filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')))
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, pageSize)
+        .map((c) => ({
+          sid: c.sid,
+          account_sid: accountSid,
+          to: c.to,
+          from: c.from,
+          status: c.status,
+          direction: 'outbound-api',
+          date_created: rfc2822(c.createdAt),
+          start_time: c.status === 'queued' ? null : rfc2822(c.createdAt),
+          end_time: null,
+          uri: `${prefix}/Calls/${c.sid}.json`,
+        }));
+      return send(200, { calls: list, page: 0, page_size: pageSize, next_page_uri: null, uri: `${prefix}/Calls.json` });
+    }
 
     if (req.method === 'POST' && path === '/Calls.json') {
       createCallRequests += 1;
-      const key = req.headers['idempotency-key'];
+      const key = options.honourIdempotencyKey ? req.headers['idempotency-key'] : undefined;
       if (typeof key === 'string' && byIdempotencyKey.has(key)) {
         const sid = byIdempotencyKey.get(key)!;
         return send(201, { sid, status: calls.get(sid)?.status });
@@ -242,6 +301,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         answeredAt: null,
         spoken: [],
         timers: [],
+        createdAt: clock.now(),
         program: 0,
       };
       calls.set(call.sid, call);
@@ -269,6 +329,11 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
           });
         }
       }
+      if (dropCreateResponses > 0) {
+        dropCreateResponses -= 1;
+        req.socket.destroy();
+        return;
+      }
       return send(201, { sid: call.sid, status: call.status });
     }
 
@@ -292,6 +357,13 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         clock.setTimer(clock.now(), () => run(call, verbs));
       }
       return send(200, { sid: call.sid, status: call.status });
+    }
+
+    const message = /^\/Messages\/([^/]+)\.json$/.exec(path);
+    if (req.method === 'GET' && message) {
+      const createdAt = inbound.get(message[1]!);
+      if (createdAt === undefined) return send(404, { code: 20404, message: 'not found', status: 404 });
+      return send(200, { sid: message[1], direction: 'inbound', date_created: rfc2822(createdAt) });
     }
 
     if (req.method === 'POST' && path === '/Messages.json') {
@@ -330,13 +402,28 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     get createCallRequests() {
       return createCallRequests;
     },
+    get listCallRequests() {
+      return listCallRequests;
+    },
+    get dropCreateResponses() {
+      return dropCreateResponses;
+    },
+    set dropCreateResponses(n: number) {
+      dropCreateResponses = n;
+    },
     setPhone(e164, phone) {
       phones.set(e164, { phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds }, next: 0 });
     },
+    get lastInboundSid() {
+      return lastInboundSid;
+    },
     async inboundText(webhookUrl, from, to, body, opts) {
+      const sid = opts?.messageSid ?? `SM${randomUUID().replaceAll('-', '')}`;
+      if (!inbound.has(sid)) inbound.set(sid, clock.now());
+      lastInboundSid = sid;
       const params = {
         AccountSid: accountSid,
-        MessageSid: `SM${randomUUID().replaceAll('-', '')}`,
+        MessageSid: sid,
         From: from,
         To: to,
         Body: body,

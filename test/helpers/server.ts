@@ -6,7 +6,8 @@
  * - WAKEUP_DEV=1, WAKEUP_CLOCK=virtual, HOST=127.0.0.1, PORT=0, WAKEUP_LOG_LEVEL=silent;
  * - WAKEUP_RATE_LIMIT_ACCOUNT and WAKEUP_RATE_LIMIT_IP raised to 100000, because the virtual
  *   clock stands still and a test doing many requests would otherwise hit the real limits
- *   (120/300 per 60 s). Tests of the limits set these explicitly.
+ *   (120/300 per 60 s); likewise the per-client sign-in limits. Tests of the limits set
+ *   these explicitly.
  * @example
  * const server = await startTestServer();
  * const { token } = await signIn(server);
@@ -22,6 +23,19 @@ import { startServer } from '../../host/server.js';
 import type { RunningServer } from '../../host/server.js';
 import type { DestinationStream } from 'pino';
 import type { RouteModule } from '../../host/http/registrar.js';
+
+/**
+ * Environment of a production-mode test server (WAKEUP_DEV=0): production needs a real
+ * email provider, so this names an SMTP relay on the discard port, where nothing listens
+ * (a send fails at once and resolves `ok: false`). Tests of delivery start their own relay.
+ */
+export const PRODUCTION_ENV: Readonly<Record<string, string>> = {
+  WAKEUP_DEV: '0',
+  WAKEUP_CLOCK: 'system',
+  WAKEUP_EMAIL: 'smtp',
+  WAKEUP_SMTP_URL: 'smtp://127.0.0.1:9',
+  WAKEUP_EMAIL_FROM: 'Wakeup <wake@example.test>',
+};
 
 /** A running test server. */
 export interface TestServer {
@@ -60,6 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WAKEUP_LOG_PRETTY: '0',
     WAKEUP_RATE_LIMIT_ACCOUNT: '100000',
     WAKEUP_RATE_LIMIT_IP: '100000',
+    WAKEUP_SIGN_IN_CODES_PER_CLIENT: '100000',
+    WAKEUP_SIGN_IN_CHECKS_PER_CLIENT: '100000',
     ...options.env,
   });
   const running = await startServer(config, {

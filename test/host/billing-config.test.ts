@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../host/config.js';
+import { PRODUCTION_ENV } from '../helpers/server.js';
 
 const base = { WAKEUP_DB: '/tmp/x.sqlite' };
 
@@ -12,12 +13,12 @@ describe('billing configuration', () => {
     const dev = loadConfig(base).billing;
     assert.deepEqual([dev.payments, dev.webCheckout, dev.inapp], ['simulator', true, null]);
     assert.match(dev.webhookSecret, /^whsec_sim_/);
-    const prod = loadConfig({ ...base, WAKEUP_DEV: '0' }).billing;
+    const prod = loadConfig({ ...base, ...PRODUCTION_ENV }).billing;
     assert.deepEqual([prod.payments, prod.webCheckout], ['none', false]);
   });
 
   for (const [label, env, pattern] of [
-    ['simulator outside dev mode', { WAKEUP_DEV: '0', WAKEUP_PAYMENTS: 'simulator' }, /WAKEUP_PAYMENTS=simulator needs dev mode/],
+    ['simulator outside dev mode', { ...PRODUCTION_ENV, WAKEUP_PAYMENTS: 'simulator' }, /WAKEUP_PAYMENTS=simulator needs dev mode/],
     ['unknown provider', { WAKEUP_PAYMENTS: 'paypal' }, /WAKEUP_PAYMENTS=paypal/],
     ['stripe without a key', { WAKEUP_PAYMENTS: 'stripe' }, /WAKEUP_STRIPE_SECRET_KEY/],
     ['stripe without the webhook secret', { WAKEUP_PAYMENTS: 'stripe', WAKEUP_STRIPE_SECRET_KEY: 'sk' }, /WAKEUP_PAYMENTS_WEBHOOK_SECRET/],

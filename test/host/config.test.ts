@@ -3,6 +3,12 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ConfigError, ENV_VARS, isLoopback, loadConfig } from '../../host/config.js';
 
+const SMTP = {
+  WAKEUP_EMAIL: 'smtp',
+  WAKEUP_SMTP_URL: 'smtp://mailer:s3cret-pass@mail.example.com:587',
+  WAKEUP_EMAIL_FROM: 'Wakeup <wake@example.com>',
+};
+
 describe('loadConfig(env)', () => {
   it('runs in dev mode on 127.0.0.1:8080 with ./data/wakeup.sqlite when nothing is set', () => {
     const c = loadConfig({});
@@ -12,7 +18,7 @@ describe('loadConfig(env)', () => {
     assert.equal(c.dev, true);
     assert.equal(c.devByDefault, true);
     assert.equal(c.clock, 'system');
-    assert.equal(c.trustProxy, false);
+    assert.equal(c.trustProxy, 0);
     assert.equal(c.dailyCap, 20);
     assert.equal(c.rateLimitAccount, 120);
     assert.equal(c.rateLimitIp, 300);
@@ -21,9 +27,36 @@ describe('loadConfig(env)', () => {
   });
 
   it('turns dev mode off with WAKEUP_DEV=0, which allows any listen address', () => {
-    const c = loadConfig({ WAKEUP_DEV: '0', HOST: '0.0.0.0' });
+    const c = loadConfig({ ...SMTP, WAKEUP_DEV: '0', HOST: '0.0.0.0' });
     assert.equal(c.dev, false);
     assert.equal(c.host, '0.0.0.0');
+  });
+
+  it('refuses production mode without a real email provider, naming the variables to set', () => {
+    assert.throws(
+      () => loadConfig({ WAKEUP_DEV: '0' }),
+      (e: Error) => e instanceof ConfigError && /WAKEUP_EMAIL=smtp/.test(e.message) && /WAKEUP_SMTP_URL/.test(e.message),
+    );
+    assert.throws(() => loadConfig({ WAKEUP_DEV: '0', WAKEUP_EMAIL: 'simulator' }), /real email provider/);
+  });
+
+  it('reads the SMTP relay and sender, and never echoes the relay password in an error', () => {
+    const c = loadConfig({ ...SMTP, WAKEUP_DEV: '0' });
+    assert.deepEqual(c.email, { provider: 'smtp', smtp: { url: SMTP.WAKEUP_SMTP_URL, from: SMTP.WAKEUP_EMAIL_FROM } });
+    assert.throws(() => loadConfig({ WAKEUP_EMAIL: 'smtp', WAKEUP_EMAIL_FROM: 'a@b.c' }), /WAKEUP_SMTP_URL is required/);
+    assert.throws(() => loadConfig({ WAKEUP_EMAIL: 'smtp', WAKEUP_SMTP_URL: 'smtp://h:25' }), /WAKEUP_EMAIL_FROM is required/);
+    assert.throws(() => loadConfig({ WAKEUP_EMAIL: 'mailgun' }), /expected simulator or smtp/);
+    assert.throws(() => loadConfig({ ...SMTP, WAKEUP_EMAIL_FROM: 'not an address' }), /WAKEUP_EMAIL_FROM/);
+    assert.throws(
+      () => loadConfig({ ...SMTP, WAKEUP_SMTP_URL: 'http://user:hunter2secret@mail.example.com' }),
+      (e: Error) => /smtp:\/\//.test(e.message) && !e.message.includes('hunter2secret'),
+    );
+  });
+
+  it('reads the metrics token, refusing a short one', () => {
+    assert.equal(loadConfig({}).metricsToken, null);
+    assert.equal(loadConfig({ WAKEUP_METRICS_TOKEN: 'a-long-enough-token-1' }).metricsToken, 'a-long-enough-token-1');
+    assert.throws(() => loadConfig({ WAKEUP_METRICS_TOKEN: 'short' }), /WAKEUP_METRICS_TOKEN/);
   });
 
   it('refuses dev mode on a non-loopback address, naming the fix', () => {

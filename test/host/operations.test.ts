@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { createLogger, REDACT_PATHS } from '../../host/logger.js';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
-import { requestCode, signIn, startTestServer } from '../helpers/server.js';
+import { requestCode, signIn, startTestServer, PRODUCTION_ENV } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
 /** A writable that keeps JSON log lines. */
@@ -50,7 +50,7 @@ describe('logs', () => {
 
   it('does not print sign-in codes outside dev mode', async () => {
     const { lines, stream } = capture();
-    const server = await startTestServer({ logStream: stream, env: { WAKEUP_DEV: '0', WAKEUP_CLOCK: 'system' } });
+    const server = await startTestServer({ logStream: stream, env: PRODUCTION_ENV });
     try {
       await req(server.api, 'POST', '/auth/email/start', { body: { email: 'quiet@example.com' } });
       assert.ok(!lines.some((l) => /\b\d{6}\b/.test(String(l.msg))));

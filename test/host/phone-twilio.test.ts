@@ -40,33 +40,23 @@ describe('Twilio REST client and adapters', () => {
     assert.deepEqual(classifyApiError({ status: 400, code: 21215, message: '' }), { code: 'provider_refused', retryable: false });
   });
 
-  it('placeCall rejects when the outcome is unknown, and a retry with the same key places one call', async () => {
+  it('placeCall rejects when the answer is lost; a retry, in this process or a restarted one, adopts the call instead of dialling again', async () => {
     const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
+    // Like Twilio, the fake ignores Idempotency-Key: only the adapter's lookup can dedupe.
     const fake = await startFakeTwilio({ clock });
     try {
-      let failNext = true;
-      const client = createTwilioClient({
-        baseUrl: fake.url,
-        accountSid: fake.accountSid,
-        authToken: fake.authToken,
-        // The first request reaches the provider but its answer is lost.
-        fetch: async (input, init) => {
-          const r = await fetch(input, init);
-          if (failNext) {
-            failNext = false;
-            throw new TypeError('fetch failed: socket hang up');
-          }
-          return r;
-        },
-      });
+      const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
       const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
       const request = { idempotencyKey: 'attempt-1', to: '+14155550120', script: { kind: 'demo' as const }, ringTimeoutSeconds: 30 };
+      // The provider accepts the call but the answer never arrives.
+      fake.dropCreateResponses = 1;
       await assert.rejects(telephony.placeCall(request));
       const retried = await telephony.placeCall(request);
       assert.ok(retried.ok);
-      assert.equal(fake.createCallRequests, 2, 'the retry was sent');
-      assert.equal(fake.calls.size, 1, 'the provider placed one call (Idempotency-Key)');
-      // A restarted process (new adapter) retrying the same key gets the same call too.
+      assert.equal(fake.createCallRequests, 1, 'the retry did not dial again');
+      assert.equal(fake.calls.size, 1, 'the provider placed one call (the retry found it in the call list)');
+      assert.equal(retried.callId, [...fake.calls.keys()][0]);
+      // A restarted process (new adapter, empty memory) retrying the same key gets the same call too.
       const restarted = createTwilioTelephony({
         client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
         clock,
@@ -77,6 +67,68 @@ describe('Twilio REST client and adapters', () => {
       const again = await restarted.placeCall(request);
       assert.deepEqual(again, retried);
       assert.equal(fake.calls.size, 1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a call another attempt owns is never adopted: a new attempt to the same number dials', async () => {
+    const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
+    const fake = await startFakeTwilio({ clock });
+    try {
+      const owned = new Set<string>();
+      const make = () =>
+        createTwilioTelephony({
+          client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+          clock,
+          from: '+12025550100',
+          publicUrl: () => 'http://127.0.0.1:9',
+          text: TEXT,
+          isKnownCall: (sid) => owned.has(sid),
+        });
+      const a = make();
+      const to = '+14155550125';
+      const first = await a.placeCall({ idempotencyKey: 'attempt-a', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      const second = await a.placeCall({ idempotencyKey: 'attempt-b', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      assert.ok(first.ok && second.ok);
+      assert.notEqual(first.callId, second.callId, 'in one process: the table of placed calls');
+      owned.add(first.callId).add(second.callId);
+      const third = await make().placeCall({ idempotencyKey: 'attempt-c', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      assert.ok(third.ok);
+      assert.ok(!owned.has(third.callId), 'in a new process: the database says who owns a call');
+      assert.equal(fake.calls.size, 3);
+      // Calls older than the lookup window are not candidates.
+      await clock.advanceBy(31 * 60_000);
+      const late = await make().placeCall({ idempotencyKey: 'attempt-d', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      assert.ok(late.ok);
+      assert.equal(fake.calls.size, 4);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the adapters forget placed calls and kept texts by outcome and age', async () => {
+    const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
+    const fake = await startFakeTwilio({ clock });
+    try {
+      const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
+      const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
+      for (let i = 0; i < 5; i++) {
+        fake.setPhone(`+1415555013${i}`, { answers: ['no_answer'], ring_seconds: 5 });
+        await telephony.placeCall({ idempotencyKey: `p-${i}`, to: `+1415555013${i}`, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      }
+      assert.deepEqual(telephony.memory(), { calls: 5, placements: 5 });
+      // The calls end (no answer) but their webhooks go nowhere here: kept six hours as unended.
+      await clock.advanceBy(61 * 60_000);
+      assert.deepEqual(telephony.memory(), { calls: 5, placements: 0 }, 'placements forgotten after an hour');
+      await clock.advanceBy(5 * 60 * 60_000);
+      assert.deepEqual(telephony.memory(), { calls: 0, placements: 0 }, 'calls whose end never came, after six hours');
+
+      const texts = createTwilioTexts({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9' });
+      for (let i = 0; i < 3; i++) await texts.sendText({ to: '+14155550140', body: 'x', idempotencyKey: `t-${i}` });
+      assert.equal(texts.kept(), 3);
+      await clock.advanceBy(61 * 60_000);
+      assert.equal(texts.kept(), 0);
     } finally {
       await fake.close();
     }

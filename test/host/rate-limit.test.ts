@@ -94,16 +94,41 @@ describe('client IP', () => {
     }
   });
 
-  it('keys on the first X-Forwarded-For address with WAKEUP_TRUST_PROXY=1', async () => {
+  it('keys on the address the nearest proxy saw with WAKEUP_TRUST_PROXY=1', async () => {
     const proxied = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: '2', WAKEUP_TRUST_PROXY: '1' } });
     try {
-      const from = (ip: string) => req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+      const from = (ip: string) => req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': ip } });
       assert.equal((await from('203.0.113.1')).status, 200);
       assert.equal((await from('203.0.113.1')).status, 200);
       assert.equal((await from('203.0.113.1')).status, 429);
       assert.equal((await from('203.0.113.9')).status, 200, 'another client');
     } finally {
       await proxied.close();
+    }
+  });
+
+  it('a client-written leftmost X-Forwarded-For entry changes nothing (WAKEUP_TRUST_PROXY=1 and 2)', async () => {
+    for (const hops of [1, 2]) {
+      const limit = 20;
+      const proxied = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: String(limit), WAKEUP_TRUST_PROXY: String(hops) } });
+      try {
+        // The client writes a new address of its choice on each request; the proxies append
+        // what they saw: with 2 hops, the client's real address then the first proxy's.
+        const seen = hops === 1 ? '198.51.100.7' : '198.51.100.7, 10.0.0.1';
+        let admitted = 0;
+        for (let i = 0; i < 50; i++) {
+          const spoofed = `203.0.${i}.${i + 1}`;
+          const r = await req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': `${spoofed}, ${seen}` } });
+          if (r.status === 200) admitted++;
+        }
+        assert.equal(admitted, limit, `${hops} hop(s): only the limit passes, whatever the client writes`);
+        const other = await req(proxied.api, 'GET', '/openapi.json', {
+          headers: { 'x-forwarded-for': hops === 1 ? '198.51.100.8' : '198.51.100.8, 10.0.0.1' },
+        });
+        assert.equal(other.status, 200, 'another real client is not limited');
+      } finally {
+        await proxied.close();
+      }
     }
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getErrorCatalogue, loadOpenApi } from '../../schema/load.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer, PRODUCTION_ENV } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
@@ -89,7 +89,7 @@ describe('site pages', () => {
 
 describe('dev endpoints', () => {
   it('answer 404 without dev mode', async () => {
-    const server = await startTestServer({ env: { WAKEUP_DEV: '0', WAKEUP_CLOCK: 'system' } });
+    const server = await startTestServer({ env: PRODUCTION_ENV });
     try {
       for (const [method, path] of [
         ['GET', '/dev/outbox'],

@@ -1,6 +1,6 @@
 /**
  * A thin fetch client for a Twilio-compatible REST API (2010-04-01 dialect): form-encoded
- * POSTs with HTTP Basic auth, JSON answers. Only the three requests the service makes.
+ * POSTs (and one list GET) with HTTP Basic auth, JSON answers. Only the requests the service makes.
  * @module
  */
 
@@ -36,12 +36,29 @@ export interface TwilioResource {
   status?: string;
 }
 
+/** One call of the provider's call list (`GET /Calls.json`), the fields the service reads. */
+export interface TwilioCallListItem {
+  sid: string;
+  to: string;
+  from: string;
+  status: string;
+  /** RFC 2822, e.g. `Tue, 04 May 2027 12:00:00 +0000`. */
+  date_created: string;
+}
+
 /** The REST client. */
 export interface TwilioClient {
+  /**
+   * GET /Calls.json filtered by `To` and `From`, newest first, one page of `pageSize`
+   * (the provider's list, as its API returns it).
+   */
+  listCalls(filter: { to: string; from: string; pageSize: number }): Promise<TwilioResponse<{ calls: TwilioCallListItem[] }>>;
   /** POST /Calls.json. `idempotencyKey` is sent as the `Idempotency-Key` header. */
   createCall(params: FormInit, idempotencyKey: string): Promise<TwilioResponse<TwilioResource>>;
   /** POST /Calls/{sid}.json: `Status=canceled|completed` or `Twiml=...` on a live call. */
   updateCall(callSid: string, params: FormInit): Promise<TwilioResponse<TwilioResource>>;
+  /** GET /Messages/{sid}.json: one message (inbound or outbound) with its `date_created`. */
+  getMessage(messageSid: string): Promise<TwilioResponse<{ sid: string; date_created: string }>>;
   /** POST /Messages.json. */
   createMessage(params: FormInit, idempotencyKey?: string): Promise<TwilioResponse<TwilioResource>>;
 }
@@ -52,22 +69,16 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
   const root = `${options.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}`;
   const auth = 'Basic ' + Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64');
 
-  async function post<T>(path: string, params: FormInit, idempotencyKey?: string): Promise<TwilioResponse<T>> {
-    const headers: Record<string, string> = {
-      authorization: auth,
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-    };
-    // Twilio itself ignores this header; compatible providers that honour it make a retry
-    // after a lost answer safe across process restarts (in-process retries are deduped by
-    // the adapter anyway).
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const response = await doFetch(root + path, {
-      method: 'POST',
-      headers,
-      body: new URLSearchParams(params).toString(),
+  async function get<T>(path: string, query: Record<string, string>): Promise<TwilioResponse<T>> {
+    const response = await doFetch(`${root}${path}?${new URLSearchParams(query).toString()}`, {
+      method: 'GET',
+      headers: { authorization: auth, accept: 'application/json' },
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
+    return answer<T>(response);
+  }
+
+  async function answer<T>(response: Response): Promise<TwilioResponse<T>> {
     const text = await response.text();
     let json: unknown = null;
     try {
@@ -87,7 +98,28 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
     };
   }
 
+  async function post<T>(path: string, params: FormInit, idempotencyKey?: string): Promise<TwilioResponse<T>> {
+    const headers: Record<string, string> = {
+      authorization: auth,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
+    // Twilio itself ignores this header; compatible providers that honour it dedupe a retry
+    // after a lost answer. The telephony adapter does not rely on it: it looks the call up
+    // in the provider's call list before dialling (telephony.ts).
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const response = await doFetch(root + path, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(params).toString(),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    });
+    return answer<T>(response);
+  }
+
   return {
+    getMessage: (sid) => get(`/Messages/${encodeURIComponent(sid)}.json`, {}),
+    listCalls: (filter) => get('/Calls.json', { To: filter.to, From: filter.from, PageSize: String(filter.pageSize) }),
     createCall: (params, key) => post('/Calls.json', params, key),
     updateCall: (sid, params) => post(`/Calls/${encodeURIComponent(sid)}.json`, params),
     createMessage: (params, key) => post('/Messages.json', params, key),

@@ -7,6 +7,18 @@
  *   the status callback (`call-status?k=`), the ring timeout and answering-machine
  *   detection. In-process retries with one idempotency key share one request and its
  *   answer; the key also goes out as `Idempotency-Key` for providers that honour it.
+ * - Exactly one call per attempt without relying on that header (Twilio ignores it): before
+ *   dialling, `placeCall` lists the provider's calls to that number from that caller id
+ *   (GET /Calls.json?To=&From=, newest first) and adopts one created within
+ *   {@link TwilioTelephonyOptions.lookupWindowMs} that no attempt owns (not in this
+ *   process's table, not `isKnownCall` in the database). Such a call is one a previous
+ *   request (or process, killed while the answer was in flight) placed for this attempt.
+ *   The provider's list shows no field of ours on a live call (its Events log only 15
+ *   minutes after the end), so "ours" is the number, the caller id, the window and "owned by
+ *   no other attempt"; placements to one number are serialised in the process so that two
+ *   attempts to it cannot take each other's call. The list costs one GET per placement; when
+ *   it cannot be read the outcome is unknown (the promise rejects and the caller retries).
+ *   An adopted call's progress seen in the list (ringing, ended) is replayed as events.
  * - Answer URL → `call.answered` (by `machine` when the provider's AnsweredBy says a machine
  *   or fax), answered with TwiML: the script inside a one-digit Gather, then a goodbye.
  * - Gather action → `call.digits`; the call then holds (Pause) until `hangUp`.
@@ -14,6 +26,9 @@
  * Events for one call are handled one at a time, in arrival order; a duplicate or a
  * late event (a ringing after the answer, anything after the end) is dropped, so the
  * handler sees each event at most once per call, ending with exactly one `call.ended`.
+ * With an {@link EventLog} (the database) this holds across restarts too: each event is
+ * recorded under `call:<CallSid>:<ringing|answered|digits|ended>` once handled, and a
+ * replay (a provider retry, or a captured signed request sent again) finds it there.
  *
  * `hangUp` during a webhook of the same call (the engine reacting to a digit) is answered
  * in that webhook's TwiML; otherwise it updates the live call over REST (cancel while
@@ -34,7 +49,7 @@ import type {
 } from '../../../engine/ports.js';
 import { renderScript } from '../../phone/speech.js';
 import type { TextOptions } from '../../phone/texts.js';
-import { classifyApiError, type TwilioClient } from './client.js';
+import { classifyApiError, type TwilioCallListItem, type TwilioClient } from './client.js';
 import { TWILIO_WEBHOOK_PATHS, type WebhookResponse } from './paths.js';
 import { twiml, type TwimlVerb } from './twiml.js';
 
@@ -53,10 +68,24 @@ export interface TwilioTelephonyOptions {
   holdSeconds?: number;
   /** Optional diagnostics sink (e.g. a pino logger's warn). */
   warn?: (message: string, detail?: Record<string, unknown>) => void;
+  /** Durable record of the events handled (deduplication across restarts); memory only without it. */
+  events?: EventLog;
+  /** Whether a provider call id is already recorded for some attempt (the database). */
+  isKnownCall?: (callSid: string) => boolean;
+  /** How far back the call list is searched for a call to adopt. @defaultValue 1800000 (30 minutes) */
+  lookupWindowMs?: number;
+}
+
+/** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
+export interface EventLog {
+  seen(key: string): boolean;
+  record(key: string): void;
 }
 
 /** The adapter: the Telephony port plus the call webhooks it serves. */
 export interface TwilioTelephony extends Telephony {
+  /** Entries held in memory (calls, placements), for tests of the pruning. */
+  memory(): { calls: number; placements: number };
   /** Handles a (signature-checked) call webhook. `query` is the URL's query string parsed. */
   handleCallWebhook(
     kind: 'voice' | 'gather' | 'callStatus',
@@ -78,6 +107,8 @@ interface CallState {
   pendingHangup: { say?: string } | null;
   hangupRequested: boolean;
   endedAt: number | null;
+  /** When this process first saw the call (prunes calls whose end never arrived). */
+  seenAt: number;
   queue: Promise<unknown>;
 }
 
@@ -91,6 +122,10 @@ const END_REASONS: Record<string, CallEndReason> = {
 
 /** Ended calls are remembered this long to drop the provider's late retries. */
 const KEEP_ENDED_MS = 60 * 60_000;
+/** A call whose end never arrived is forgotten after this long (no call lasts so long). */
+const KEEP_UNENDED_MS = 6 * 60 * 60_000;
+/** Placement results (per idempotency key) are kept this long for in-process retries. */
+const KEEP_PLACING_MS = 60 * 60_000;
 
 const VOICES: Record<string, string> = { female: 'woman', male: 'man' };
 
@@ -116,14 +151,36 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   const holdSeconds = options.holdSeconds ?? 60;
   const warn = options.warn ?? (() => undefined);
   const calls = new Map<string, CallState>();
-  const placing = new Map<string, Promise<PlaceCallResult>>();
+  /** Placements by idempotency key, oldest first (a Map keeps insertion order). */
+  const placing = new Map<string, { result: Promise<PlaceCallResult>; at: number }>();
+  /** The last placement per destination number: placements to one number run one at a time. */
+  const byNumber = new Map<string, Promise<unknown>>();
+  const lookupWindowMs = options.lookupWindowMs ?? 30 * 60_000;
+  const isKnownCall = options.isKnownCall ?? (() => false);
+  const log = options.events;
+
+  /** Hands `event` to the handler unless the log has it; records it once handled. */
+  const once = async (s: CallState, event: TelephonyEvent, inWebhook = false) => {
+    const key = `call:${s.sid}:${event.type.slice('call.'.length)}`;
+    if (log?.seen(key)) return;
+    if (inWebhook) await emitInWebhook(s, event);
+    else await handler(event);
+    log?.record(key);
+  };
   let handler: TelephonyEventHandler = () => undefined;
 
   const url = (path: string, query: Record<string, string>) => `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}`;
 
+  /** Forgets ended calls after an hour, unended ones after six, placements after an hour. */
   const prune = () => {
     const now = clock.now();
-    for (const [sid, s] of calls) if (s.endedAt !== null && now - s.endedAt > KEEP_ENDED_MS) calls.delete(sid);
+    for (const [sid, s] of calls) {
+      if (s.endedAt !== null ? now - s.endedAt > KEEP_ENDED_MS : now - s.seenAt > KEEP_UNENDED_MS) calls.delete(sid);
+    }
+    for (const [key, p] of placing) {
+      if (now - p.at <= KEEP_PLACING_MS) break;
+      placing.delete(key);
+    }
   };
 
   const stateOf = (sid: string, key: string): CallState => {
@@ -138,6 +195,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         pendingHangup: null,
         hangupRequested: false,
         endedAt: null,
+        seenAt: clock.now(),
         queue: Promise.resolve(),
       };
       calls.set(sid, s);
@@ -175,7 +233,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     const by = answeredBy.startsWith('machine') || answeredBy === 'fax' ? 'machine' : 'person';
     if (s.stage === 'placed' || s.stage === 'ringing') {
       s.stage = 'answered';
-      await emitInWebhook(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by });
+      await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
     }
     if (s.pendingHangup || s.stage === 'ended') {
       const say = s.pendingHangup?.say;
@@ -206,7 +264,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     const digits = (params.Digits ?? '').trim();
     if (digits && s.stage === 'answered' && !s.digitsSeen) {
       s.digitsSeen = true;
-      await emitInWebhook(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits });
+      await once(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits }, true);
     }
     if (s.pendingHangup) {
       const say = s.pendingHangup.say;
@@ -222,7 +280,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     if (status === 'ringing') {
       if (s.stage === 'placed') {
         s.stage = 'ringing';
-        await handler({ type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+        await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
       }
     } else if (END_REASONS[status] && s.stage !== 'ended') {
       const answered = s.stage === 'answered';
@@ -238,16 +296,70 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         durationSeconds: answered && Number.isFinite(duration) ? duration : null,
         ...(status === 'failed' && params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
       };
-      await handler(event);
+      await once(s, event);
     }
     return { status: 204, contentType: 'text/plain', body: '' };
   }
 
+  /** Runs `fn` after every earlier placement to the same number settled. */
+  const oneAtATime = <T>(to: string, fn: () => Promise<T>): Promise<T> => {
+    const run = (byNumber.get(to) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    byNumber.set(to, tail);
+    void tail.then(() => {
+      if (byNumber.get(to) === tail) byNumber.delete(to);
+    });
+    return run;
+  };
+
+  /** A call at the provider that this attempt placed earlier, or null (see the module header). */
+  async function findPlaced(to: string, from: string, key: string): Promise<TwilioCallListItem | null> {
+    const list = await client.listCalls({ to, from, pageSize: 50 });
+    if (!list.ok) {
+      throw new Error(`twilio: the call list answered ${list.error.status} (${list.error.message}); whether a call was placed is unknown`);
+    }
+    const since = clock.now() - lookupWindowMs;
+    for (const c of list.body?.calls ?? []) {
+      const created = Date.parse(c.date_created);
+      if (!(created >= since)) continue;
+      const mine = calls.get(c.sid);
+      if (mine && mine.key !== key) continue;
+      if (!mine && isKnownCall(c.sid)) continue;
+      return c;
+    }
+    return null;
+  }
+
+  /** Replays what the list says of an adopted call's progress (its webhooks may have been lost). */
+  function replayAdopted(s: CallState, status: string): void {
+    if (status === 'queued' || status === 'initiated') return;
+    // After the runtime has recorded the placement (it handles `placed` when placeCall resolves).
+    clock.setTimer(clock.now() + 1000, () =>
+      serial(s, async () => {
+        if (s.stage === 'placed' && (status === 'ringing' || status === 'in-progress')) {
+          s.stage = 'ringing';
+          await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+        } else if (END_REASONS[status] && s.stage !== 'ended') {
+          s.stage = 'ended';
+          s.endedAt = clock.now();
+          await once(s, {
+            type: 'call.ended',
+            callId: s.sid,
+            idempotencyKey: s.key,
+            at: s.endedAt,
+            reason: END_REASONS[status],
+            durationSeconds: null,
+          });
+        }
+      }).catch((err: unknown) => warn('twilio: replaying an adopted call failed', { callSid: s.sid, err: String(err) })),
+    );
+  }
+
   return {
     placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {
-      const known = placing.get(request.idempotencyKey);
-      if (known) return known;
       prune();
+      const known = placing.get(request.idempotencyKey);
+      if (known) return known.result;
       const params: Array<[string, string]> = [
         ['To', request.to],
         ['From', request.from ?? options.from],
@@ -260,7 +372,14 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         ['Timeout', String(request.ringTimeoutSeconds)],
         ['MachineDetection', 'Enable'],
       ];
-      const attempt = (async (): Promise<PlaceCallResult> => {
+      const attempt = oneAtATime(request.to, async (): Promise<PlaceCallResult> => {
+        const earlier = await findPlaced(request.to, request.from ?? options.from, request.idempotencyKey);
+        if (earlier) {
+          warn('twilio: adopted a call placed earlier for this attempt', { callSid: earlier.sid, status: earlier.status });
+          const s = stateOf(earlier.sid, request.idempotencyKey);
+          replayAdopted(s, earlier.status);
+          return { ok: true, callId: earlier.sid };
+        }
         const response = await client.createCall(params, request.idempotencyKey);
         if (!response.ok) {
           const { code, retryable } = classifyApiError(response.error);
@@ -273,10 +392,13 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         }
         stateOf(response.body.sid, request.idempotencyKey);
         return { ok: true, callId: response.body.sid };
-      })();
-      placing.set(request.idempotencyKey, attempt);
+      });
+      const entry = { result: attempt, at: clock.now() };
+      placing.set(request.idempotencyKey, entry);
       // Outcome unknown (network): forget it so that the caller's retry asks again.
-      attempt.catch(() => placing.delete(request.idempotencyKey));
+      attempt.catch(() => {
+        if (placing.get(request.idempotencyKey) === entry) placing.delete(request.idempotencyKey);
+      });
       return attempt;
     },
 
@@ -309,6 +431,11 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
 
     onEvent(next: TelephonyEventHandler): void {
       handler = next;
+    },
+
+    memory() {
+      prune();
+      return { calls: calls.size, placements: placing.size };
     },
 
     handleCallWebhook(kind, query, params) {

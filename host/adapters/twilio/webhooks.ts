@@ -3,11 +3,16 @@
  * (403 when missing or wrong, before anything is read), then routes to the call adapter or
  * the inbound-text handler. The HTTP layer only parses the form body and rebuilds the exact
  * public URL.
+ *
+ * An inbound text is handled at most once per MessageSid (with an {@link EventLog}: across
+ * restarts, until the key expires), and carries the provider's creation time of the message
+ * (read from its REST API, since the webhook has none) so that an older STOP or START never
+ * undoes a newer one.
  * @module
  */
 import { EMPTY_TWIML, TWILIO_WEBHOOK_PATHS, type WebhookRequest, type WebhookResponse } from './paths.js';
 import { verifyTwilioSignature } from './signature.js';
-import type { TwilioTelephony } from './telephony.js';
+import type { EventLog, TwilioTelephony } from './telephony.js';
 
 /** An inbound text, as the host's keyword handling takes it. */
 export interface InboundText {
@@ -15,6 +20,8 @@ export interface InboundText {
   to: string;
   body: string;
   messageId: string | null;
+  /** The provider's creation time of the message (epoch ms), or null when unknown. */
+  sentAt: number | null;
 }
 
 /** Options of {@link createTwilioWebhooks}. */
@@ -26,6 +33,10 @@ export interface TwilioWebhooksOptions {
   onInboundText?: (text: InboundText) => Promise<void>;
   /** Outbound text status callbacks go here (optional; logging). */
   onTextStatus?: (params: Record<string, string>) => void;
+  /** Messages handled, by `sms:<MessageSid>` (durable deduplication). */
+  events?: EventLog;
+  /** The provider's creation time of a message (its REST API), or null when it cannot be read. */
+  messageTime?: (messageSid: string) => Promise<number | null>;
 }
 
 const FORBIDDEN: WebhookResponse = Object.freeze({ status: 403, contentType: 'text/plain', body: 'invalid signature' });
@@ -52,7 +63,11 @@ export function createTwilioWebhooks(options: TwilioWebhooksOptions): TwilioWebh
         case TWILIO_WEBHOOK_PATHS.sms: {
           const { From, To, Body, MessageSid } = request.params;
           if (!From) return { status: 400, contentType: 'text/plain', body: 'From is required' };
-          await options.onInboundText?.({ from: From, to: To ?? '', body: Body ?? '', messageId: MessageSid ?? null });
+          const key = MessageSid ? `sms:${MessageSid}` : null;
+          if (key && options.events?.seen(key)) return EMPTY_TWIML;
+          const sentAt = MessageSid && options.messageTime ? await options.messageTime(MessageSid) : null;
+          await options.onInboundText?.({ from: From, to: To ?? '', body: Body ?? '', messageId: MessageSid ?? null, sentAt });
+          if (key) options.events?.record(key);
           // Replies (HELP, START) go out through the Messaging port, where the block rules apply.
           return EMPTY_TWIML;
         }

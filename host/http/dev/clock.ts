@@ -8,6 +8,10 @@ import { isoInstant } from '../../instant.js';
 import { invalid, problem } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
+/** The furthest one POST /dev/clock may move time (schema DevClockIn). */
+const MAX_JUMP_DAYS = 1826;
+const MAX_JUMP_MS = MAX_JUMP_DAYS * 86_400_000;
+
 /** Registers the operations. */
 export function register(routes: Routes, services: AppServices): void {
   routes.operation('getDevClock', () => ({
@@ -34,6 +38,16 @@ export function register(routes: Routes, services: AppServices): void {
         in: 'body',
         code: 'minimum',
         message: `must not be before the current time ${isoInstant(clock.now())}`,
+      });
+    }
+    if (target - clock.now() > MAX_JUMP_MS) {
+      // Every timer due on the way runs before the answer: a jump to year 9999 would hold the
+      // server for minutes.
+      throw invalid({
+        field: 'to',
+        in: 'body',
+        code: 'maximum',
+        message: `must be at most ${MAX_JUMP_DAYS} days (five years) after the current time`,
       });
     }
     const now = await services.dev.settleClock(target);

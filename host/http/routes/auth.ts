@@ -14,8 +14,8 @@ import type { CodeSentOut, EmailStartIn, EmailVerifyIn, SignInOut } from '../../
 export function register(routes: Routes, services: AppServices): void {
   const { signIn } = services;
 
-  routes.operation<EmailStartIn>('startEmailSignIn', async ({ body }) => {
-    const out: CodeSentOut = await signIn.start(body.email);
+  routes.operation<EmailStartIn>('startEmailSignIn', async ({ body, ctx }) => {
+    const out: CodeSentOut = await signIn.start(body.email, ctx.ip);
     return { status: 202, body: out };
   });
 
@@ -24,7 +24,7 @@ export function register(routes: Routes, services: AppServices): void {
     if (installationId !== null && body.client !== 'app') {
       throw invalid({ field: 'installation_id', in: 'body', code: 'invalid', message: 'is for client app only' });
     }
-    const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId });
+    const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId, clientAddress: ctx.ip });
     const out: SignInOut = {
       account: services.account.present(result.account),
       created: result.created,

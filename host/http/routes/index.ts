@@ -14,6 +14,7 @@ import * as docs from '../site/docs.js';
 import * as webApp from '../site/web-app.js';
 import * as errorsPage from '../site/errors-page.js';
 import * as health from '../site/health.js';
+import * as metrics from '../site/metrics.js';
 import * as devClock from '../dev/clock.js';
 import * as devOutbox from '../dev/outbox.js';
 import * as service from './service.js';
@@ -43,6 +44,7 @@ export const routeModules: RouteModule[] = [
   docs,
   errorsPage,
   health,
+  metrics,
   service,
   auth,
   account,

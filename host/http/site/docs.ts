@@ -11,11 +11,11 @@
  *   the summary prefix {@link NOT_SERVED_PREFIX} and a first line saying so in their description.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { loadOpenApi } from '../../../schema/load.js';
 import type { Routes } from '../registrar.js';
+import { readAsset } from '../../assets.js';
 
 /** Summary prefix of the operations not served yet, in what /docs shows. */
 export const NOT_SERVED_PREFIX = '[Not served yet] ';
@@ -84,8 +84,9 @@ const INIT = `window.ui = SwaggerUIBundle({
 
 /** Registers /docs and its assets. */
 export function register(routes: Routes): void {
-  const dir = swaggerDir();
-  const files = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, data: readFileSync(join(dir, name)) }]));
+  const files = new Map(
+    Object.entries(ASSETS).map(([name, type]) => [name, { type, data: readAsset(`swagger-ui/${name}`, () => join(swaggerDir(), name)) }]),
+  );
   routes.page('GET', '/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;

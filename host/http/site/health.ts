@@ -1,6 +1,8 @@
 /**
- * Health checks at the site root: GET /healthz (the process answers) and GET /readyz (the
- * database answers a query and the server is not shutting down; else 503).
+ * Health checks at the site root: GET /livez and GET /healthz (the process answers: no
+ * database query, for a liveness probe that restarts a hung process) and GET /readyz (the
+ * database answers a query and the server is not shutting down; else 503: for a readiness
+ * probe or a container HEALTHCHECK).
  * @module
  */
 import type { AppServices } from '../../services.js';
@@ -8,9 +10,11 @@ import type { Routes } from '../registrar.js';
 
 /** Registers the health pages. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.page('GET', '/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+  for (const path of ['/livez', '/healthz']) {
+    routes.page('GET', path, (ctx) => {
+      ctx.body = { status: 'ok' };
+    });
+  }
   routes.page('GET', '/readyz', (ctx) => {
     const dbOk = services.databaseReady();
     const ready = dbOk && !services.lifecycle.closing;

@@ -2,13 +2,15 @@
  * The web app's files: the `web/` folder at the top of the repository, found at run time
  * relative to this module's own file (not the working directory), and read once at start.
  *
- * This is the ONLY module that knows where the app's files live. A single-file build replaces
- * {@link loadWebAssets} with a table of embedded files; nothing else has to change.
+ * This is the ONLY module that knows where the app's files live. In the single-file build
+ * (`npm run build:binary`) they are assets of the executable under `web/<path>`, listed in
+ * its manifest's `web` folder, read through `host/assets.ts` like every other run-time file.
  * @module
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inSingleFile, listAssets, readAsset } from '../../assets.js';
 
 /** One file of the app. */
 export interface WebAsset {
@@ -39,15 +41,21 @@ export function webRoot(): string {
  */
 export function loadWebAssets(root = webRoot()): Map<string, WebAsset> {
   const out = new Map<string, WebAsset>();
+  for (const path of inSingleFile() ? listAssets('web', root) : filesUnder(root)) {
+    const type = TYPES[extname(path)];
+    if (type) out.set(path, { type, data: readAsset(`web/${path}`, join(root, ...path.split('/'))) });
+  }
+  return out;
+}
+
+/** Paths of the files under `root`, relative to it with `/` separators, sorted. */
+export function filesUnder(root: string): string[] {
+  const out: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
       const full = join(dir, name);
-      if (statSync(full).isDirectory()) {
-        walk(full);
-        continue;
-      }
-      const type = TYPES[extname(name)];
-      if (type) out.set(relative(root, full).split(sep).join('/'), { type, data: readFileSync(full) });
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(relative(root, full).split(sep).join('/'));
     }
   };
   walk(root);

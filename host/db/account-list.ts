@@ -1,0 +1,47 @@
+/**
+ * Operator queries over all accounts (`admin accounts`): one row per live account with its
+ * counts, oldest first. Deleted (anonymized) accounts are left out.
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import type { EpochMs } from '../../engine/index.js';
+
+/** One listed account. */
+export interface AccountListRow {
+  id: string;
+  email: string;
+  createdAt: EpochMs;
+  trialEndsAt: EpochMs;
+  callsRevoked: boolean;
+  phoneNumbers: number;
+  schedules: number;
+}
+
+/** Live accounts, oldest first. */
+export function listAccounts(db: Database): AccountListRow[] {
+  const rows = db
+    .prepare(
+      `SELECT a.id, a.email, a.created_at, a.trial_ends_at, a.calls_revoked_at,
+              (SELECT COUNT(*) FROM phone_numbers p WHERE p.account_id = a.id) AS phone_numbers,
+              (SELECT COUNT(*) FROM schedules s WHERE s.account_id = a.id) AS schedules
+         FROM accounts a WHERE a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
+    )
+    .all() as Array<{
+    id: string;
+    email: string;
+    created_at: number;
+    trial_ends_at: number;
+    calls_revoked_at: number | null;
+    phone_numbers: number;
+    schedules: number;
+  }>;
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    createdAt: r.created_at,
+    trialEndsAt: r.trial_ends_at,
+    callsRevoked: r.calls_revoked_at !== null,
+    phoneNumbers: r.phone_numbers,
+    schedules: r.schedules,
+  }));
+}

@@ -1,0 +1,120 @@
+/* global process, console, URL */
+// `npm run build:binary`: the single-file server, dist/wakeup (Node's single executable
+// applications). Steps:
+// 1. esbuild bundles host/single-file.ts and every dependency into one CommonJS file;
+// 2. the assets the server reads at run time (host/assets.ts) are listed for the blob: the
+//    OpenAPI document, the migrations, swagger-ui's files, better-sqlite3's native addon, and
+//    the web app's files (web/), and a manifest of the folders;
+// 3. `node --experimental-sea-config` writes the preparation blob;
+// 4. a copy of this node executable gets the blob injected with postject.
+// The result runs on the same OS and CPU family as the node that built it.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve, sep } from 'node:path';
+import { build } from 'esbuild';
+
+const require = createRequire(import.meta.url);
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const out = join(root, 'dist', 'sea');
+const exe = join(root, 'dist', process.platform === 'win32' ? 'wakeup.exe' : 'wakeup');
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+const started = Date.now();
+const step = (what) => console.log(`build:binary: ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+// 1. One CommonJS file. `import.meta.url` becomes the executable's file URL; the two
+// `createRequire(import.meta.url)` loaders that read packages (zone search's airport list,
+// the docs page's swagger-ui folder) become plain `require`, so esbuild bundles what they load.
+const stripCreateRequire = {
+  name: 'strip-create-require',
+  setup(b) {
+    b.onLoad({ filter: /\/(engine|host|schema)\/.*\.ts$/ }, async (args) => {
+      const text = readFileSync(args.path, 'utf8').replace(/^\s*const require = createRequire\(import\.meta\.url\);\s*$/m, '');
+      return { contents: text, loader: 'ts' };
+    });
+  },
+};
+const bundle = join(out, 'wakeup.cjs');
+await build({
+  entryPoints: [join(root, 'host/single-file.ts')],
+  outfile: bundle,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: false,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { 'import.meta.url': '__wakeup_import_meta_url', __WAKEUP_VERSION__: JSON.stringify(version) },
+  banner: { js: "var __wakeup_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [stripCreateRequire],
+});
+step(`bundled ${(statSync(bundle).size / 1e6).toFixed(1)} MB`);
+
+// 2. Assets, under the keys host/assets.ts reads.
+const assets = { 'schema/openapi.yaml': join(root, 'schema/openapi.yaml') };
+const folders = {};
+const migrations = join(root, 'host/db/migrations');
+folders.migrations = readdirSync(migrations)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
+for (const f of folders.migrations) assets[`migrations/${f}`] = join(migrations, f);
+const swagger = require('swagger-ui-dist').getAbsoluteFSPath();
+folders['swagger-ui'] = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+];
+for (const f of folders['swagger-ui']) assets[`swagger-ui/${f}`] = join(swagger, f);
+// The web app (host/http/site/web-assets.ts): every file under web/, by its relative path.
+const web = join(root, 'web');
+const webFiles = (dir) =>
+  readdirSync(join(web, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? webFiles(join(dir, e.name)) : [join(dir, e.name).split(sep).join('/')],
+  );
+folders.web = webFiles('').sort();
+for (const f of folders.web) assets[`web/${f}`] = join(web, f);
+assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
+const manifest = join(out, 'manifest.json');
+writeFileSync(manifest, JSON.stringify({ version, folders }, null, 2));
+assets['manifest.json'] = manifest;
+
+// 3. The blob.
+const config = join(out, 'sea-config.json');
+const blob = join(out, 'sea-prep.blob');
+writeFileSync(
+  config,
+  JSON.stringify(
+    { main: bundle, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets },
+    null,
+    2,
+  ),
+);
+execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
+step(`blob ${(statSync(blob).size / 1e6).toFixed(1)} MB`);
+
+// 4. A copy of node with the blob injected.
+rmSync(exe, { force: true });
+copyFileSync(process.execPath, exe);
+chmodSync(exe, 0o755);
+const postject = join(dirname(require.resolve('postject/package.json')), 'dist/cli.js');
+execFileSync(
+  process.execPath,
+  [
+    postject,
+    exe,
+    'NODE_SEA_BLOB',
+    blob,
+    '--sentinel-fuse',
+    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
+  ],
+  { stdio: 'inherit' },
+);
+step(`wrote ${exe} (${(statSync(exe).size / 1e6).toFixed(0)} MB, node ${process.versions.node}, ${process.platform}-${process.arch})`);

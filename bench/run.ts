@@ -12,7 +12,7 @@
  * The spike also runs through the HTTP host's composition of the engine (bench/dispatch-host.ts:
  * the service's store, admission, daily cap and usage counting), printed as system `host`.
  *
- * Options: `--n 100000` one size; `--no-bullmq` skip the peer; `--no-host` skip the host cell;
+ * Options: `--n 100000` one size; `--sizes 10000,100000` several; `--no-bullmq` skip the peer; `--no-host` skip the host cell;
  * `--no-time` skip bench/time.ts;
  * `--cap-s 180` stop waiting for a spike that has not drained after that many seconds (the
  * cell then reports what was dispatched, with `complete: false`).
@@ -25,7 +25,11 @@ import { args, type Result } from './measure.js';
 import { ensureRedisInstalled, startRedis, type RedisServer } from './redis.js';
 
 const opt = args();
-const sizes = opt.has('n') ? [Number(opt.get('n'))] : [10_000, 100_000, 1_000_000];
+const sizes = opt.has('n')
+  ? [Number(opt.get('n'))]
+  : opt.has('sizes')
+    ? opt.get('sizes')!.split(',').map(Number)
+    : [10_000, 100_000, 1_000_000];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results: Result[] = [];
 

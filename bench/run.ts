@@ -9,7 +9,11 @@
  * loop figures) and prints `RESULT {json}`; this script prints a table and the ratios.
  * Assertion-free: targets are reported, not enforced. Not part of `npm test`.
  *
- * Options: `--n 100000` one size; `--no-bullmq` skip the peer; `--no-time` skip bench/time.ts;
+ * The spike also runs through the HTTP host's composition of the engine (bench/dispatch-host.ts:
+ * the service's store, admission, daily cap and usage counting), printed as system `host`.
+ *
+ * Options: `--n 100000` one size; `--sizes 10000,100000` several; `--no-bullmq` skip the peer; `--no-host` skip the host cell;
+ * `--no-time` skip bench/time.ts;
  * `--cap-s 180` stop waiting for a spike that has not drained after that many seconds (the
  * cell then reports what was dispatched, with `complete: false`).
  * @module
@@ -21,7 +25,11 @@ import { args, type Result } from './measure.js';
 import { ensureRedisInstalled, startRedis, type RedisServer } from './redis.js';
 
 const opt = args();
-const sizes = opt.has('n') ? [Number(opt.get('n'))] : [10_000, 100_000, 1_000_000];
+const sizes = opt.has('n')
+  ? [Number(opt.get('n'))]
+  : opt.has('sizes')
+    ? opt.get('sizes')!.split(',').map(Number)
+    : [10_000, 100_000, 1_000_000];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results: Result[] = [];
 
@@ -61,6 +69,7 @@ try {
   for (const n of sizes) {
     await cell('wheel-ops.ts', ['--n', String(n)]);
     await cell('dispatch-engine.ts', ['--n', String(n), '--cap-s', opt.get('cap-s') ?? '180']);
+    if (!opt.has('no-host')) await cell('dispatch-host.ts', ['--n', String(n), '--cap-s', opt.get('cap-s') ?? '180']);
     if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), '--cap-s', opt.get('cap-s') ?? '180']);
   }
 } finally {
@@ -74,7 +83,7 @@ const fmt = (v: unknown, w: number) => text(v).padStart(w);
 const spikes = results.filter((r) => r.workload === 'spike_0700');
 console.log('\n07:00 spike (N due in the same second)');
 console.log(
-  ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s']
+  ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s', 'cpu µs']
     .map((h, i) => fmt(h, i === 0 ? 8 : 10))
     .join(''),
 );
@@ -91,6 +100,7 @@ for (const r of spikes) {
       fmt(r.loop_max_delay_ms, 10),
       fmt(r.peak_rss_mib, 10),
       fmt(r.drain_s, 10),
+      fmt(r.cpu_us_per_dispatch, 10),
     ].join(''),
   );
 }
@@ -103,6 +113,16 @@ for (const n of sizes) {
     const capped = [e, b].filter((r) => r.complete === false).map((r) => r.system);
     console.log(
       `  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${capped.length ? ` (did not drain within the cap: ${capped.join(', ')})` : ''}`,
+    );
+  }
+}
+if (spikes.some((r) => r.system === 'host')) console.log('\nHost composition beside engine only (same run)');
+for (const n of sizes) {
+  const e = spikes.find((r) => r.system === 'engine' && r.n === n);
+  const h = spikes.find((r) => r.system === 'host' && r.n === n);
+  if (e && h && e.dispatches_per_s && h.dispatches_per_s) {
+    console.log(
+      `  n=${n}: host composition ${h.dispatches_per_s}/s beside engine only ${e.dispatches_per_s}/s (×${(h.dispatches_per_s / e.dispatches_per_s).toFixed(2)}), p99 ${h.lateness_p99_ms} ms vs ${e.lateness_p99_ms} ms`,
     );
   }
 }

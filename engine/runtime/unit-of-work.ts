@@ -77,10 +77,18 @@ export function requestedAttempt(
     now: EpochMs;
   },
 ): AttemptRecord {
-  const { now, ...fields } = a;
+  // One literal (no rest/spread): a spike builds one per dispatch.
+  const now = a.now;
   return {
-    ...fields,
+    id: a.id,
+    occurrenceId: a.occurrenceId,
+    accountId: a.accountId,
+    phoneNumberId: a.phoneNumberId,
+    kind: a.kind,
+    n: a.n,
     status: 'requested',
+    to: a.to,
+    dueAt: a.dueAt,
     createdAt: now,
     requestedAt: now,
     ringingAt: null,
@@ -92,6 +100,7 @@ export function requestedAttempt(
     errorCode: null,
     providerCallId: null,
     idempotencyKey: a.id,
+    ringTimeoutSeconds: a.ringTimeoutSeconds,
     deadlineAt: null,
     script: null,
     updatedAt: now,

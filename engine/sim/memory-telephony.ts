@@ -88,7 +88,7 @@ export interface SimulatedCall {
  * clock timers, so `VirtualClock.advance` runs a whole call deterministically.
  *
  * @example
- * const clock = new VirtualClock(Date.now());
+ * const clock = new VirtualClock(Date.UTC(2027, 0, 4, 6, 0));
  * const phones = new MemoryTelephony({ clock });
  * phones.setPhone('+14155550123', ['snooze', 'confirm']);
  */

@@ -593,20 +593,26 @@ export interface StopRequest {
 /**
  * Accounts: the host's rules about who may be called, and what key 9 changes.
  *
- * Both methods are synchronous and run while the runtime computes a unit of work, between its
- * `Store.load` and its `Store.commit` (the runtime never awaits in between, so with a store
- * that commits synchronously, as the SQLite one does, nothing else runs in between either).
+ * `admit` and `stopCalls` are synchronous and run while the runtime computes a unit of work,
+ * between its `Store.load` and its `Store.commit`. A host whose facts live behind an
+ * asynchronous database reads them in `prepare`, which the runtime awaits after each load and
+ * before the computation, with every call the unit may admit; `admit` then answers from what
+ * `prepare` read. The function `prepare` may return is called once the unit is over (committed,
+ * refused by a conflict, or thrown), so a host can hold per-account locks for that span.
  * Throwing abandons the unit of work (nothing is committed). `stopCalls` must be idempotent:
- * a unit refused by a version conflict is computed again.
+ * a unit refused by a version conflict is computed again (with a new `prepare`).
  *
  * Promises: `admit` is asked once per attempt just before its intent is stored; a refusal
  * ends the occurrence `cancelled` with the refusal as outcome reason and no text is sent.
  * `stopCalls` is called once when a person presses 9; the host turns the account's calls
- * off and blocks the number (later calls are then refused by `admit`).
+ * off and blocks the number (later calls are then refused by `admit`). `prepare` is given a
+ * superset of the calls `admit` will be asked about in that unit (same `accountId`, `to`,
+ * `kind`, `occurrenceId` and `at`).
  *
  * Leaves out: billing, verification, quiet hours (the host decides them inside `admit`).
  */
 export interface Accounts {
+  prepare?(calls: readonly CallToAdmit[]): Promise<(() => void) | void>;
   admit(call: CallToAdmit): { ok: true } | { ok: false; reason: RefusalReason };
   stopCalls(request: StopRequest): void;
 }

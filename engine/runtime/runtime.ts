@@ -22,7 +22,19 @@
  *   load, so several processes may share one store.
  * @module
  */
-import type { CallScript, Clock, LoadKeys, OccurrenceRecord, RefusalReason, RetryPolicy, SeriesRecord, Store } from '../ports.js';
+import type {
+  CallScript,
+  CallToAdmit,
+  Clock,
+  EpochMs,
+  LoadKeys,
+  OccurrenceRecord,
+  RefusalReason,
+  RetryPolicy,
+  SeriesRecord,
+  Snapshot,
+  Store,
+} from '../ports.js';
 import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { EffectRunner } from './effect-runner.js';
@@ -50,7 +62,14 @@ import type {
   SeriesInput,
   SeriesNext,
 } from './types.js';
-import { isFinishedOccurrence, pendingOccurrence, requestedAttempt, UnitOfWork, type StatusChange } from './unit-of-work.js';
+import {
+  isFinishedOccurrence,
+  nextAttemptKind,
+  pendingOccurrence,
+  requestedAttempt,
+  UnitOfWork,
+  type StatusChange,
+} from './unit-of-work.js';
 import { UnitSizer } from './unit-sizer.js';
 import { localTimeAt } from '../time/wall-time.js';
 import { zoneRulesVersion } from '../time/zone-rules.js';
@@ -339,23 +358,29 @@ class RuntimeImpl implements Runtime {
     });
     const script: CallScript = input.script ?? (input.kind === 'test' ? { kind: 'test', greetingName: null } : { kind: 'demo' });
     let refused: RefusalReason | null = null;
-    await this.unit({}, [id], (u) => {
-      refused = null;
-      // Admission inside the unit of work, so that a host counting calls sees a consistent count.
-      const admission = this.deps.accounts?.admit({
-        accountId: rec.accountId,
-        phoneNumberId: rec.phoneNumberId,
-        to: rec.to,
-        kind: rec.kind,
-        occurrenceId: null,
-        at: u.now,
-      });
-      if (admission && !admission.ok) {
-        refused = admission.reason;
-        return;
-      }
-      u.startStandalone({ ...rec }, script);
-    });
+    const call: CallToAdmit = {
+      accountId: rec.accountId,
+      phoneNumberId: rec.phoneNumberId,
+      to: rec.to,
+      kind: rec.kind,
+      occurrenceId: null,
+      at: now,
+    };
+    await this.unit(
+      {},
+      [id],
+      (u) => {
+        refused = null;
+        // Admission inside the unit of work, so that a host counting calls sees a consistent count.
+        const admission = this.deps.accounts?.admit({ ...call, at: u.now });
+        if (admission && !admission.ok) {
+          refused = admission.reason;
+          return;
+        }
+        u.startStandalone({ ...rec }, script);
+      },
+      [call],
+    );
     if (refused) return { ok: false, reason: refused };
     this.pacer?.consume(now);
     return { ok: true, attempt: { ...rec } };
@@ -367,44 +392,73 @@ class RuntimeImpl implements Runtime {
 
   // ---- units of work -----------------------------------------------------------------------
 
-  private unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void> {
+  private unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void, calls: readonly CallToAdmit[] = []): Promise<void> {
     return this.queue.run(lock, async () => {
       const empty = !keys.occurrences?.length && !keys.attempts?.length && !keys.series?.length;
       for (let tries = 1; ; tries++) {
         const snapshot = empty ? { occurrences: [], attempts: [], series: [] } : await this.store.load(keys);
-        const u = new UnitOfWork(snapshot, this.clock.now(), { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
-        fn(u);
-        const { writes, keys: wheelKeys, changes } = u.finish();
-        if (writes.occurrences.length + writes.attempts.length + writes.series.length > 0) {
-          // No await between the computation and this call: a store that commits synchronously
-          // (SQLite) sees the host's admission reads and its own writes back to back.
-          const result = await this.store.commit(writes);
-          if (!result.ok) {
-            this.counters.conflicts++;
-            const inserted = result.conflicts.some((c) =>
-              (c.kind === 'occurrence' ? writes.occurrences : c.kind === 'attempt' ? writes.attempts : writes.series).some(
-                (w) => w.record.id === c.id && w.expectedVersion === null,
-              ),
-            );
-            const willRetry = !inserted && tries <= CONFLICT_RETRIES;
-            this.events.emit('store:conflict', { conflicts: result.conflicts, willRetry });
-            if (willRetry) continue;
-            throw new EngineError(
-              inserted ? 'already_exists' : 'store_conflict',
-              inserted
-                ? `${result.conflicts[0]!.kind} ${result.conflicts[0]!.id} already exists`
-                : `the store refused the commit ${tries} times: ${result.conflicts.map((c) => `${c.kind} ${c.id}`).join(', ')} kept changing`,
-            );
+        const now = this.clock.now();
+        const release = await this.prepareAdmission(snapshot, calls, now);
+        try {
+          const u = new UnitOfWork(snapshot, now, { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
+          fn(u);
+          const { writes, keys: wheelKeys, changes } = u.finish();
+          if (writes.occurrences.length + writes.attempts.length + writes.series.length > 0) {
+            // No await between the computation and this call: a store that commits synchronously
+            // (SQLite) sees the host's admission reads and its own writes back to back.
+            const result = await this.store.commit(writes);
+            if (!result.ok) {
+              this.counters.conflicts++;
+              const inserted = result.conflicts.some((c) =>
+                (c.kind === 'occurrence' ? writes.occurrences : c.kind === 'attempt' ? writes.attempts : writes.series).some(
+                  (w) => w.record.id === c.id && w.expectedVersion === null,
+                ),
+              );
+              const willRetry = !inserted && tries <= CONFLICT_RETRIES;
+              this.events.emit('store:conflict', { conflicts: result.conflicts, willRetry });
+              if (willRetry) continue;
+              throw new EngineError(
+                inserted ? 'already_exists' : 'store_conflict',
+                inserted
+                  ? `${result.conflicts[0]!.kind} ${result.conflicts[0]!.id} already exists`
+                  : `the store refused the commit ${tries} times: ${result.conflicts.map((c) => `${c.kind} ${c.id}`).join(', ')} kept changing`,
+              );
+            }
           }
+          this.counters.units++;
+          for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at);
+          this.notify(changes);
+          this.runner.execute(u.effects);
+          if (!this.loop.ticking) this.loop.arm();
+          return;
+        } finally {
+          release?.();
         }
-        this.counters.units++;
-        for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at);
-        this.notify(changes);
-        this.runner.execute(u.effects);
-        if (!this.loop.ticking) this.loop.arm();
-        return;
       }
     });
+  }
+
+  /**
+   * Awaits `Accounts.prepare` (when the host has one) with the calls this unit may admit: the
+   * given ones and every unfinished occurrence of the snapshot that is due by `now`.
+   */
+  private async prepareAdmission(snapshot: Snapshot, given: readonly CallToAdmit[], now: EpochMs): Promise<(() => void) | undefined> {
+    const accounts = this.deps.accounts;
+    if (!accounts?.prepare) return undefined;
+    const calls: CallToAdmit[] = given.map((c) => ({ ...c, at: now }));
+    for (const o of snapshot.occurrences) {
+      if (o.nextDueAt === null || o.nextDueAt > now || isFinishedOccurrence(o.status)) continue;
+      calls.push({
+        accountId: o.accountId,
+        phoneNumberId: o.phoneNumberId,
+        to: o.to,
+        kind: nextAttemptKind(o),
+        occurrenceId: o.id,
+        at: now,
+      });
+    }
+    if (calls.length === 0) return undefined;
+    return (await accounts.prepare(calls)) ?? undefined;
   }
 
   private notify(changes: StatusChange[]): void {

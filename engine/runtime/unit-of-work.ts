@@ -110,6 +110,12 @@ export function requestedAttempt(
 
 export { isFinishedOccurrence, isTerminalAttempt };
 
+/** The kind of the attempt an occurrence places next: its first, a snooze's or a retry. */
+export function nextAttemptKind(o: OccurrenceRecord): AttemptRecord['kind'] {
+  if (o.attemptCount === 0) return 'first';
+  return o.retryIndex === 0 && o.snoozeCount > 0 ? 'snooze' : 'retry';
+}
+
 function keyOf(digits: string): KeypadKey {
   const d = digits.charAt(0);
   return d === '1' || d === '2' || d === '9' ? d : 'other';
@@ -335,17 +341,12 @@ export class UnitOfWork {
       accountId: o.accountId,
       phoneNumberId: o.phoneNumberId,
       to: o.to,
-      kind: this.nextKind(o),
+      kind: nextAttemptKind(o),
       occurrenceId: o.id,
       at: this.now,
     });
     if (admission && !admission.ok) return admission.reason;
     return this.now - o.nextDueAt! > this.deps.options.lateGraceMs ? 'late' : 'go';
-  }
-
-  private nextKind(o: OccurrenceRecord): AttemptRecord['kind'] {
-    if (o.attemptCount === 0) return 'first';
-    return o.retryIndex === 0 && o.snoozeCount > 0 ? 'snooze' : 'retry';
   }
 
   private sendOccurrence(o: OccurrenceRecord, event: OccurrenceEvent): StepResult {
@@ -548,7 +549,7 @@ export class UnitOfWork {
         occurrenceId: o.id,
         accountId: o.accountId,
         phoneNumberId: o.phoneNumberId,
-        kind: this.nextKind(o),
+        kind: nextAttemptKind(o),
         n: o.attemptCount + 1,
         to: o.to,
         dueAt: o.nextDueAt ?? now,

@@ -32,7 +32,7 @@ export interface KeyedQueue {
 
 /** Makes the named queues of one app; `close()` frees what they hold (the lock pool). */
 export interface KeyedQueues {
-  /** The queue named `name` (stable across hosts: it scopes the keys). */
+  /** The queue named `name` (stable across hosts: it scopes the keys); the same for the same name. */
   queue(name: string): KeyedQueue;
   close(): Promise<void>;
 }
@@ -56,7 +56,15 @@ export function createKeyedQueue(): KeyedQueue {
 
 /** Queues in process memory (SQLite). */
 export function createMemoryKeyedQueues(): KeyedQueues {
-  return { queue: () => createKeyedQueue(), close: () => Promise.resolve() };
+  const queues = new Map<string, KeyedQueue>();
+  return {
+    queue(name) {
+      let q = queues.get(name);
+      if (!q) queues.set(name, (q = createKeyedQueue()));
+      return q;
+    },
+    close: () => Promise.resolve(),
+  };
 }
 
 /** At most this many runs of different keys hold an advisory lock at once in one process. */
@@ -89,12 +97,16 @@ export function createPgKeyedQueues(db: PostgresDb, lockPool?: pg.Pool): KeyedQu
       }
     }
   };
+  const queues = new Map<string, KeyedQueue>();
   return {
     queue(name) {
-      const local = createKeyedQueue();
-      return {
-        run: (key, fn) => local.run(key, () => withLock(`${name}:${key}`, fn)),
-      };
+      let q = queues.get(name);
+      if (!q) {
+        const local = createKeyedQueue();
+        q = { run: (key, fn) => local.run(key, () => withLock(`${name}:${key}`, fn)) };
+        queues.set(name, q);
+      }
+      return q;
     },
     async close() {
       if (!lockPool) await pool.end();

@@ -91,6 +91,7 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
     store: deps.shared.rateWindows,
   });
   const checks = deps.shared.queues.queue('account-deletion');
+  const purges = deps.shared.queues.queue('account-purge');
   const armed = new Set<string>();
 
   const locked = (until: EpochMs, now: EpochMs) => {
@@ -107,7 +108,8 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
     clock.setTimer(at, async () => {
       armed.delete(accountId);
       try {
-        await service.purgeIfDue(accountId);
+        // Every host arms the purge at start: one purge of an account at a time, across hosts.
+        await purges.run(accountId, () => service.purgeIfDue(accountId));
       } catch (err) {
         log.error({ err, account: accountId }, 'purge failed; retried at the next start');
       }

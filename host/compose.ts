@@ -136,7 +136,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     ...(virtualClock ? { options: { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } } : {}),
   });
   if (smtp) lifecycle.onClose(() => smtp.close());
-  // Registered first, so it runs last of the close hooks: nothing queues a code check by then.
+  // Registered early, so it runs among the last of the close hooks: no code check queues by then.
   lifecycle.onClose(() => shared.close());
   // Registered early, so it runs among the last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>

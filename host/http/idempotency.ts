@@ -108,7 +108,8 @@ export async function runIdempotent(
     }
     return reply;
   } finally {
-    if (!kept) await store.release(scope, key, token);
+    // A failed release must not hide the run's own outcome: the claim then lapses by itself.
+    if (!kept) await store.release(scope, key, token).catch(() => undefined);
   }
 }
 

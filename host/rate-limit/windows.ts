@@ -14,8 +14,12 @@
  * hosts counting the same key at once never lose a hit. The row is per limiter and key and
  * holds the current window's start: the start of a first-hit window is not known before the
  * upsert, so it cannot be part of the key; a lapsed window is restarted by the same
- * statement. Several windows (the phone code-send limits) are counted in one transaction,
- * rolled back when one refuses. Lapsed rows are deleted now and then (every
+ * statement. Several windows (the phone code-send limits) are each counted so, and when one
+ * refuses the hit is taken back off every one of them (a decrement of the same window).
+ * Not a transaction: on PostgreSQL a SERIALIZABLE transaction over rows every sender of one
+ * number updates would fail and retry under contention, and could give up (a 500). The
+ * cost: a hit about to be taken back may, for a moment, make a concurrent hit on the same
+ * window be refused (erring against the sender). Lapsed rows are deleted now and then (every
  * {@link PRUNE_EVERY} hits of a process).
  * @module
  */
@@ -95,12 +99,6 @@ ON CONFLICT (limiter, key) DO UPDATE SET
   count = CASE WHEN rate_windows.expires_at <= @now THEN 1 ELSE rate_windows.count + 1 END
 RETURNING count, window_start`;
 
-class Refused extends Error {
-  constructor(readonly windows: WindowState[]) {
-    super('rate window refused');
-  }
-}
-
 /** Windows in table `rate_windows` of `db` (migration 0016), shared by every host on it. */
 export function createDbWindowStore(db: Db): WindowStore {
   let hits = 0;
@@ -123,19 +121,18 @@ export function createDbWindowStore(db: Db): WindowStore {
         const w = await upsert(db, refs[0]!, now);
         return { allowed: w.count <= refs[0]!.limit, windows: [w] };
       }
-      try {
-        return await db.tx(async (tx) => {
-          const windows: WindowState[] = [];
-          for (const r of refs) windows.push(await upsert(tx, r, now));
-          // A refusal rolls back every count of this hit.
-          if (refs.some((r, i) => windows[i]!.count > r.limit)) throw new Refused(windows);
-          return { allowed: true, windows };
-        });
-      } catch (err) {
-        if (!(err instanceof Refused)) throw err;
-        // The counts read inside the rolled-back transaction include this hit: take it off.
-        return { allowed: false, windows: err.windows.map((w) => ({ count: w.count - 1, start: w.start })) };
+      // Several windows: count on each, and when one refuses take the hit back off all of them.
+      const windows: WindowState[] = [];
+      for (const r of refs) windows.push(await upsert(db, r, now));
+      if (refs.every((r, i) => windows[i]!.count <= r.limit)) return { allowed: true, windows };
+      for (const [i, r] of refs.entries()) {
+        await db.run('UPDATE rate_windows SET count = count - 1 WHERE limiter = ? AND key = ? AND window_start = ? AND count > 0', [
+          r.limiter,
+          r.key,
+          windows[i]!.start,
+        ]);
       }
+      return { allowed: false, windows: windows.map((w) => ({ count: w.count - 1, start: w.start })) };
     },
   };
 }

@@ -119,6 +119,17 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         );
         assert.deepEqual((await store.hit([loose], T0 + 2000)).windows, [{ count: 2, start: T0 }], 'the loose window kept its count');
       });
+
+      it('several windows under a race on two hosts: never past a limit, refused hits counted nowhere', async () => {
+        const a = createDbWindowStore(hosts.a);
+        const b = createDbWindowStore(hosts.b);
+        const loose: WindowRef = { limiter: 'race.loose', key: 'n', limit: 100, windowMs: 3_600_000 };
+        const tight: WindowRef = { limiter: 'race.tight', key: 'n', limit: 10, windowMs: 3_600_000 };
+        const hits = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).hit([loose, tight], T0)));
+        const allowed = hits.filter((h) => h.allowed).length;
+        assert.ok(allowed >= 1 && allowed <= 10, `allowed ${allowed}`);
+        assert.deepEqual((await a.hit([loose], T0 + 1)).windows, [{ count: allowed + 1, start: T0 }]);
+      });
     });
 
     describe('idempotency claims (createSharedIdempotencyStore)', () => {

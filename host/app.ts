@@ -44,8 +44,20 @@ export function createApp(services: AppServices, options: AppOptions = {}): Koa<
   const hops = services.config.trustProxy;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const limits: GeneralLimits = {
-    ip: new RateLimiter({ limit: services.config.rateLimitIp, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
-    account: new RateLimiter({ limit: services.config.rateLimitAccount, windowSeconds: GENERAL_WINDOW_SECONDS, clock: services.clock }),
+    ip: new RateLimiter({
+      name: 'api.ip',
+      limit: services.config.rateLimitIp,
+      windowSeconds: GENERAL_WINDOW_SECONDS,
+      clock: services.clock,
+      store: services.shared.rateWindows,
+    }),
+    account: new RateLimiter({
+      name: 'api.account',
+      limit: services.config.rateLimitAccount,
+      windowSeconds: GENERAL_WINDOW_SECONDS,
+      clock: services.clock,
+      store: services.shared.rateWindows,
+    }),
   };
   const table = new RouteTable();
   const routes = createRegistrar(table, services, limits);

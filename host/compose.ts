@@ -46,7 +46,8 @@ import { createDevicesService } from './devices/service.js';
 import { createApiKeyService } from './auth/api-keys.js';
 import { createCredentials } from './auth/credentials.js';
 import { createSignIn } from './auth/sign-in.js';
-import { createIdempotencyStore } from './db/idempotency.js';
+import { wrapSqlite } from './db/sql.js';
+import { createSharedState } from './shared-state.js';
 import { pingDatabase } from './db/open.js';
 import { createScheduleService } from './schedules/service.js';
 import type { AppServices } from './services.js';
@@ -84,6 +85,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
   const clock = virtualClock ?? systemClock;
   const ids: Ids = { uuid: () => randomUUID() };
   const db = openDatabase(config.dbFile);
+  // Rate windows, code-check queues, idempotency claims: memory on SQLite, the database on PostgreSQL.
+  const shared = createSharedState(wrapSqlite(db));
   const outbox = createOutboxMessaging({ db, clock, ids, logger, logCodes: config.dev });
   // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
   // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.
@@ -105,6 +108,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
   const builtPhone = createPhoneRuntime({
     config: config.phone,
     db,
+    shared,
     clock,
     messaging: hostMessaging,
     logger,
@@ -132,6 +136,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     ...(virtualClock ? { options: { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } } : {}),
   });
   if (smtp) lifecycle.onClose(() => smtp.close());
+  // Registered early, so it runs among the last of the close hooks: no code check queues by then.
+  lifecycle.onClose(() => shared.close());
   // Registered early, so it runs among the last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>
     stopCallRuntime(
@@ -169,7 +175,8 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     databaseReady: () => pingDatabase(db),
     metrics,
     credentials: createCredentials({ db, clock }),
-    idempotency: createIdempotencyStore(db),
+    shared,
+    idempotency: shared.idempotency,
     signIn: createSignIn({
       db,
       clock,
@@ -177,9 +184,10 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
       messaging: phone.messaging,
       logger,
       clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
+      shared,
     }),
     account: createAccountService({ db, clock, meBilling: (account, now) => billing.meBilling(account, now) }),
-    accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp }),
+    accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp, shared }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone }),
     schedules: createScheduleService({ db, clock, ids, runtime }),
@@ -195,6 +203,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
       logger,
       config: config.demo,
       text: () => phone.text(),
+      shared,
     }),
     dev: {
       outbox,

@@ -27,6 +27,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './ops/metrics.js';
 import type { PhoneService } from './phone/service.js';
 import type { ScheduleService } from './schedules/service.js';
+import type { SharedState } from './shared-state.js';
 
 /** Shutdown hooks, run in reverse order of registration after the server stops taking requests. */
 export interface Lifecycle {
@@ -66,6 +67,8 @@ export interface AppServices {
   /** The HTTP pipeline's: credential checks and Idempotency-Key records. */
   readonly credentials: Credentials;
   readonly idempotency: IdempotencyStore;
+  /** Rate-limit windows, code-check queues and idempotency claims: per process or shared by hosts. */
+  readonly shared: SharedState;
 
   /** Features. */
   readonly signIn: SignIn;

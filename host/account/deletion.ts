@@ -40,7 +40,7 @@ import { disableSeries } from '../schedules/apply.js';
 import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
-import { createKeyedQueue } from '../auth/one-at-a-time.js';
+import type { SharedState } from '../shared-state.js';
 import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/policy.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
 import type { IdpService } from './idp.js';
@@ -60,6 +60,8 @@ export interface DeletionServiceDeps {
   logger: Logger;
   runtime: Runtime;
   idp: IdpService;
+  /** Where the rate windows and the check queue live (host/shared-state.ts). */
+  shared: SharedState;
 }
 
 /** The deletion operations. */
@@ -81,8 +83,15 @@ export interface DeletionService {
 export function createDeletionService(deps: DeletionServiceDeps): DeletionService {
   const { db, clock, messaging, runtime, idp } = deps;
   const log = deps.logger.child({ component: 'account-deletion' });
-  const sends = new RateLimiter({ limit: DELETION_CODES_PER_HOUR, windowSeconds: 3600, clock });
-  const checks = createKeyedQueue();
+  const sends = new RateLimiter({
+    name: 'account.deletion-codes',
+    limit: DELETION_CODES_PER_HOUR,
+    windowSeconds: 3600,
+    clock,
+    store: deps.shared.rateWindows,
+  });
+  const checks = deps.shared.queues.queue('account-deletion');
+  const purges = deps.shared.queues.queue('account-purge');
   const armed = new Set<string>();
 
   const locked = (until: EpochMs, now: EpochMs) => {
@@ -99,7 +108,8 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
     clock.setTimer(at, async () => {
       armed.delete(accountId);
       try {
-        await service.purgeIfDue(accountId);
+        // Every host arms the purge at start: one purge of an account at a time, across hosts.
+        await purges.run(accountId, () => service.purgeIfDue(accountId));
       } catch (err) {
         log.error({ err, account: accountId }, 'purge failed; retried at the next start');
       }
@@ -130,7 +140,7 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
       const now = clock.now();
       const ch = findDeletionChallenge(db, accountId);
       if (ch?.lockedUntil && ch.lockedUntil > now) throw locked(ch.lockedUntil, now);
-      enforce(sends, accountId, `At most ${DELETION_CODES_PER_HOUR} deletion codes an hour.`);
+      await enforce(sends, accountId, `At most ${DELETION_CODES_PER_HOUR} deletion codes an hour.`);
       const code = newCode();
       const { hash, salt } = await hashCode(code);
       storeDeletionCode(db, accountId, { hash, salt, expiresAt: now + DELETION_CODE_VALID_MINUTES * 60_000 }, now);

@@ -16,6 +16,7 @@ import type { IdpConfig } from './config.js';
 import { createIdpService, type IdentityProvider, type IdpService } from './idp.js';
 import { withFlag, withSkipped, type OnboardingFlag, type SkippableSlug } from './onboarding.js';
 import type { Account } from '../db/accounts.js';
+import type { SharedState } from '../shared-state.js';
 
 /** What {@link createAccountLifecycleService} needs. */
 export interface AccountLifecycleDeps {
@@ -28,6 +29,8 @@ export interface AccountLifecycleDeps {
   idp: IdpConfig | null;
   /** The identity provider adapter (default: the OAuth-style adapter built from `idp`). */
   idpProvider?: IdentityProvider | null;
+  /** Where the deletion code's rate windows and check queue live (host/shared-state.ts). */
+  shared: SharedState;
 }
 
 /** The account lifecycle operations. */
@@ -49,7 +52,15 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps): Accou
   const provider =
     deps.idpProvider !== undefined ? deps.idpProvider : deps.idp ? createOAuthIdentityProvider({ config: deps.idp, clock }) : null;
   const idp = createIdpService({ db, clock, logger: deps.logger, provider, tokenKey: deps.idp?.tokenKey ?? null });
-  const deletion = createDeletionService({ db, clock, messaging: deps.messaging, logger: deps.logger, runtime: deps.runtime, idp });
+  const deletion = createDeletionService({
+    db,
+    clock,
+    messaging: deps.messaging,
+    logger: deps.logger,
+    runtime: deps.runtime,
+    idp,
+    shared: deps.shared,
+  });
   const live = (accountId: string): Account => {
     const a = findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });

@@ -47,7 +47,7 @@ import {
   TRIAL_DAYS,
 } from './policy.js';
 import { createWorkGate } from './work-gate.js';
-import { createKeyedQueue } from './one-at-a-time.js';
+import type { SharedState } from '../shared-state.js';
 import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
 
 /** Lower-cases and trims an address (the account's identity). */
@@ -80,6 +80,8 @@ export interface SignInDeps {
   logger: Logger;
   /** Per client address: code emails an hour and code checks a minute (defaults in policy.ts). */
   clientLimits?: { codesPerHour: number; checksPerMinute: number };
+  /** Where the rate windows and the check queue live (host/shared-state.ts). */
+  shared: SharedState;
 }
 
 /** A successful verify: the account and the new session's secrets (shown once). */
@@ -102,12 +104,13 @@ function locked(until: number, now: number) {
 /** Creates the sign-in operations (the send limiter lives as long as the app). */
 export function createSignIn(deps: SignInDeps): SignIn {
   const { db, clock, ids, messaging, logger } = deps;
-  const sends = new RateLimiter({ limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock });
+  const store = deps.shared.rateWindows;
+  const sends = new RateLimiter({ name: 'sign-in.sends', limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock, store });
   const perHour = deps.clientLimits?.codesPerHour ?? CODE_SENDS_PER_CLIENT_PER_HOUR;
   const perMinute = deps.clientLimits?.checksPerMinute ?? CODE_CHECKS_PER_CLIENT_PER_MINUTE;
-  const sendsPerClient = new RateLimiter({ limit: perHour, windowSeconds: 3600, clock });
-  const checksPerClient = new RateLimiter({ limit: perMinute, windowSeconds: 60, clock });
-  const checks = createKeyedQueue();
+  const sendsPerClient = new RateLimiter({ name: 'sign-in.sends-per-client', limit: perHour, windowSeconds: 3600, clock, store });
+  const checksPerClient = new RateLimiter({ name: 'sign-in.checks-per-client', limit: perMinute, windowSeconds: 60, clock, store });
+  const checks = deps.shared.queues.queue('sign-in');
   const hashing = createWorkGate({ concurrency: CODE_HASH_CONCURRENCY, perClient: CODE_HASH_PER_CLIENT });
 
   const signIn: SignIn = {
@@ -117,8 +120,8 @@ export function createSignIn(deps: SignInDeps): SignIn {
       pruneIdleChallenges(db, now - SIGN_IN_ROW_IDLE_MS, now);
       const challenge = findChallenge(db, email);
       if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
-      enforce(sendsPerClient, clientAddress, `At most ${perHour} sign-in codes an hour are sent for one client.`);
-      enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
+      await enforce(sendsPerClient, clientAddress, `At most ${perHour} sign-in codes an hour are sent for one client.`);
+      await enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
       const code = newCode();
       const { hash, salt } = await hashing.run(clientAddress, () => hashCode(code));
       storeCode(db, email, { hash, salt, expiresAt: now + CODE_VALID_MINUTES * 60_000 }, now);
@@ -136,7 +139,7 @@ export function createSignIn(deps: SignInDeps): SignIn {
 
     async verify({ email: rawEmail, code, client, installationId, clientAddress }) {
       const email = normalizeEmail(rawEmail);
-      enforce(checksPerClient, clientAddress, `At most ${perMinute} code checks a minute from one client.`);
+      await enforce(checksPerClient, clientAddress, `At most ${perMinute} code checks a minute from one client.`);
       pruneIdleChallenges(db, clock.now() - SIGN_IN_ROW_IDLE_MS, clock.now());
       // One check per address at a time, so parallel guesses cannot outrun the lock.
       return checks.run(email, () => verifyOne(email, code, client, installationId, clientAddress));

@@ -34,7 +34,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Clock, EpochMs, Ids, Messaging, Runtime } from '../../engine/index.js';
-import { createKeyedQueue } from '../auth/one-at-a-time.js';
+import type { SharedState } from '../shared-state.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
 import { getAttemptById } from '../db/calls.js';
 import {
@@ -72,6 +72,8 @@ export interface DemoServiceDeps {
   config: DemoConfig;
   /** Words of texts (service name). */
   text: () => TextOptions;
+  /** Where the code-check queue lives (host/shared-state.ts). */
+  shared: SharedState;
 }
 
 /** Body of POST /demo/start. */
@@ -98,7 +100,7 @@ export interface DemoService {
 export function createDemoService(deps: DemoServiceDeps): DemoService {
   const { db, clock, config } = deps;
   const log = deps.logger.child({ component: 'demo' });
-  const checks = createKeyedQueue();
+  const checks = deps.shared.queues.queue('demo');
 
   const assertOn = () => {
     if (config.dailyCap === 0) throw problem('demo_not_available', { detail: 'The demo call is turned off on this server.' });

@@ -27,7 +27,7 @@ export function ipRateLimit(limits: GeneralLimits): Middleware<AppState> {
       await next();
       return;
     }
-    const r = limits.ip.hit(ctx.ip);
+    const r = await limits.ip.hit(ctx.ip);
     ctx.state.rate.push(r);
     setRateHeaders(ctx);
     if (!r.allowed) throw rateLimited(r);

@@ -11,8 +11,12 @@
  * - The same key with a different request: 409 idempotency_key_reused (also while the first
  *   is still running).
  * - A concurrent duplicate waits for the first request and then replays its response (or,
- *   if the first failed, runs itself): one handler run per key at a time. In-flight requests
- *   are tracked in this process, which is the only one serving the database.
+ *   if the first failed, runs itself): one handler run per key at a time. The run holding a
+ *   key is a claim in the {@link IdempotencyStore} (host/db/idempotency.ts): on SQLite
+ *   tracked in this process (the only one serving the database), the duplicate awaiting the
+ *   first; on PostgreSQL a claim row every host sees, the duplicate polling it for up to
+ *   {@link IDEMPOTENCY_WAIT_MS} and then answering 409 idempotency_key_reused ("still
+ *   running"). A crashed host's claim lapses after IDEMPOTENCY_CLAIM_MS.
  * - Secrets are never kept: fields the handler lists in `Reply.secretFields` (the full API
  *   key) are stripped from the stored copy, and cookies are never part of a reply.
  * @module
@@ -28,13 +32,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Longest accepted key. */
 export const IDEMPOTENCY_KEY_MAX = 200;
 
-interface InFlight {
-  fingerprint: string;
-  done: Promise<void>;
-}
+/** How long a duplicate polls another host's claim before answering 409. */
+export const IDEMPOTENCY_WAIT_MS = 10_000;
 
-/** Per-process table of requests running under a key. */
-const inFlightByStore = new WeakMap<IdempotencyStore, Map<string, InFlight>>();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reads and checks the Idempotency-Key header; null when absent. */
 export function idempotencyKey(ctx: AppContext): string | null {
@@ -78,35 +79,45 @@ export async function runIdempotent(
   print: string,
   run: () => Promise<Reply>,
 ): Promise<Reply> {
-  let table = inFlightByStore.get(deps.idempotency);
-  if (!table) inFlightByStore.set(deps.idempotency, (table = new Map<string, InFlight>()));
-  const slot = `${scope}\u0000${key}`;
-
-  for (;;) {
-    const kept = deps.idempotency.find(scope, key, deps.clock.now());
-    if (kept) {
-      if (kept.fingerprint !== print) throw reused();
-      return replay(kept);
+  const store = deps.idempotency;
+  let token: string | null = null;
+  let waited = 0;
+  for (let poll = 25; token === null;) {
+    const c = await store.claim(scope, key, print, deps.clock.now());
+    if (c.kind === 'claimed') token = c.token;
+    else if (c.kind === 'kept') {
+      if (c.record.fingerprint !== print) throw reused();
+      return replay(c.record);
+    } else if (c.fingerprint !== print) throw reused();
+    else if (c.settled) await c.settled;
+    else {
+      if (waited >= IDEMPOTENCY_WAIT_MS) throw stillRunning();
+      await sleep(poll);
+      waited += poll;
+      poll = Math.min(poll * 2, 250);
     }
-    const running = table.get(slot);
-    if (!running) break;
-    if (running.fingerprint !== print) throw reused();
-    await running.done;
   }
 
-  let finish!: () => void;
-  table.set(slot, { fingerprint: print, done: new Promise<void>((r) => (finish = r)) });
+  let kept = false;
   try {
     const reply = await run();
     if (reply.status >= 200 && reply.status < 300) {
       const now = deps.clock.now();
-      deps.idempotency.save(scope, key, toRecord(reply, print, now), now + IDEMPOTENCY_TTL_MS, now);
+      await store.keep(scope, key, token, toRecord(reply, print, now), now + IDEMPOTENCY_TTL_MS, now);
+      kept = true;
     }
     return reply;
   } finally {
-    table.delete(slot);
-    finish();
+    // A failed release must not hide the run's own outcome: the claim then lapses by itself.
+    if (!kept) await store.release(scope, key, token).catch(() => undefined);
   }
+}
+
+function stillRunning() {
+  return problem('idempotency_key_reused', {
+    detail: 'A request with this Idempotency-Key is still running. Retry it in a moment to get its response.',
+    field: 'Idempotency-Key',
+  });
 }
 
 function reused() {

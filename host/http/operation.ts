@@ -46,7 +46,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
       ctx.state.operationId = op.operationId;
       const principal = authenticate(ctx, op, services.credentials);
       ctx.state.principal = principal;
-      if (principal && op.server === 'api') countLimit(ctx, limits.account, principal.accountId);
+      if (principal && op.server === 'api') await countLimit(ctx, limits.account, principal.accountId);
 
       const params = check(op.validateParams, { ...rawParams }, 'path');
       const query = check(op.validateQuery, queryObject(ctx.query), 'query');

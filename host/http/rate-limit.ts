@@ -11,8 +11,8 @@ import type { AppContext } from './context.js';
  * Counts a hit on an endpoint's own limiter for this request: adds it to the results the
  * RateLimit-* headers describe and throws 429 rate_limited (with Retry-After) when refused.
  */
-export function countLimit(ctx: AppContext, limiter: RateLimiter, key: string, detail?: string): RateResult {
-  const r = limiter.hit(key);
+export async function countLimit(ctx: AppContext, limiter: RateLimiter, key: string, detail?: string): Promise<RateResult> {
+  const r = await limiter.hit(key);
   ctx.state.rate.push(r);
   setRateHeaders(ctx);
   if (!r.allowed) throw rateLimited(r, detail);

@@ -13,19 +13,21 @@
  * Exceeding any answers 429 `rate_limited` with Retry-After and the RateLimit-* headers of
  * the limit that refused, before anything is stored or sent. A refused send counts against
  * none of the limits: all are checked first, and only a send that passes them all is
- * counted. (The host's general `RateLimiter` (http/rate-limit.ts) counts as it checks, which would let a
- * refusal by the account limit eat into the IP's allowance, so these windows are kept here,
- * with the same fixed-window rule and the host's 429 problem.) Windows run on the service
- * clock and live in process memory: a restart forgets them.
+ * counted: one hit on the host's {@link WindowStore} names every window and counts on all of
+ * them or on none (a `RateLimiter` per limit would let a refusal by the account limit eat
+ * into the IP's allowance). Same fixed-window rule and 429 problem as the host's general
+ * limits; windows run on the service clock and live where the store keeps them (process
+ * memory on SQLite, table `rate_windows` on PostgreSQL), named `phone-codes.<key>.<seconds>`.
  * @module
  */
-import type { Clock, EpochMs } from '../../engine/index.js';
-import { rateLimited, type RateResult } from '../rate-limit/limiter.js';
+import type { Clock } from '../../engine/index.js';
+import { rateLimited, windowResult } from '../rate-limit/limiter.js';
+import type { WindowRef, WindowStore } from '../rate-limit/windows.js';
 import type { CodeLimit, CodeLimits } from './config.js';
 
 interface Limit extends CodeLimit {
   key: keyof CodeLimits;
-  windows: Map<string, { start: EpochMs; count: number }>;
+  name: string;
 }
 
 const WHO: Record<keyof CodeLimits, string> = {
@@ -43,14 +45,14 @@ function describe(l: Limit): string {
 /** The code-send limits of one app. */
 export class CodeSendLimits {
   private readonly limits: Limit[];
-  private sincePrune = 0;
 
   constructor(
     private readonly clock: Clock,
     values: CodeLimits,
+    private readonly store: WindowStore,
   ) {
     this.limits = (['number', 'account', 'ip'] as const).flatMap((key) =>
-      values[key].map((l) => ({ key, limit: l.limit, windowSeconds: l.windowSeconds, windows: new Map() })),
+      values[key].map((l) => ({ key, limit: l.limit, windowSeconds: l.windowSeconds, name: `phone-codes.${key}.${l.windowSeconds}` })),
     );
   }
 
@@ -58,37 +60,19 @@ export class CodeSendLimits {
    * Counts one code send when every limit allows it; otherwise counts nothing and throws
    * 429 rate_limited for the first limit reached.
    */
-  count(keys: Record<keyof CodeLimits, string>): void {
+  async count(keys: Record<keyof CodeLimits, string>): Promise<void> {
     const now = this.clock.now();
-    if (++this.sincePrune >= 1000) this.prune(now);
-    const windows = this.limits.map((l) => {
-      let w = l.windows.get(keys[l.key]);
-      if (!w || now >= w.start + l.windowSeconds * 1000) {
-        w = { start: now, count: 0 };
-        l.windows.set(keys[l.key], w);
-      }
-      return w;
-    });
-    const refused = this.limits.findIndex((l, i) => windows[i]!.count >= l.limit);
-    if (refused >= 0) {
-      const l = this.limits[refused]!;
-      const w = windows[refused]!;
-      const result: RateResult = {
-        allowed: false,
-        limit: l.limit,
-        remaining: 0,
-        resetSeconds: Math.max(1, Math.ceil((w.start + l.windowSeconds * 1000 - now) / 1000)),
-        windowSeconds: l.windowSeconds,
-      };
-      throw rateLimited(result, `Too many verification codes: at most ${describe(l)}. Try again in ${result.resetSeconds} seconds.`);
-    }
-    for (const w of windows) w.count += 1;
-  }
-
-  private prune(now: EpochMs): void {
-    this.sincePrune = 0;
-    for (const l of this.limits) {
-      for (const [k, w] of l.windows) if (now >= w.start + l.windowSeconds * 1000) l.windows.delete(k);
-    }
+    const refs: WindowRef[] = this.limits.map((l) => ({
+      limiter: l.name,
+      key: keys[l.key],
+      limit: l.limit,
+      windowMs: l.windowSeconds * 1000,
+    }));
+    const hit = await this.store.hit(refs, now);
+    if (hit.allowed) return;
+    const refused = this.limits.findIndex((l, i) => hit.windows[i]!.count >= l.limit);
+    const l = this.limits[refused]!;
+    const result = windowResult(false, hit.windows[refused]!, l.limit, l.windowSeconds, now);
+    throw rateLimited(result, `Too many verification codes: at most ${describe(l)}. Try again in ${result.resetSeconds} seconds.`);
   }
 }

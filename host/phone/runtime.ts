@@ -18,6 +18,8 @@ import type { Logger } from '../logger.js';
 import type { PhoneConfig } from './config.js';
 import { guardTexts } from './guard.js';
 import { CodeSendLimits } from './limits.js';
+import type { KeyedQueue } from '../auth/one-at-a-time.js';
+import type { SharedState } from '../shared-state.js';
 import type { TextOptions } from './texts.js';
 
 /** The phone side of the host. */
@@ -35,6 +37,8 @@ export interface PhoneRuntime {
   /** Text sender WITHOUT the guard: verification codes only, after their own block check. */
   readonly rawTexts: Pick<Messaging, 'sendText'>;
   readonly limits: CodeSendLimits;
+  /** Code checks of one number run one at a time (see ../auth/one-at-a-time.ts for why). */
+  readonly checks: KeyedQueue;
   /** The provider's webhook dispatcher when a Twilio-compatible provider is configured. */
   readonly webhooks: TwilioWebhooks | null;
   /** Words for texts and calls. */
@@ -45,6 +49,8 @@ export interface PhoneRuntime {
 export interface PhoneRuntimeOptions {
   config: PhoneConfig;
   db: Database;
+  /** Where the code-send windows and the check queue live (host/shared-state.ts). */
+  shared: SharedState;
   clock: Clock;
   /** The host's messaging before the guard: e-mails (and texts when WAKEUP_SMS=simulator). */
   messaging: Messaging;
@@ -143,7 +149,8 @@ export function createPhoneRuntime(
     simulator,
     messaging: guardTexts(combined, db),
     rawTexts,
-    limits: new CodeSendLimits(clock, config.codeLimits),
+    limits: new CodeSendLimits(clock, config.codeLimits, options.shared.rateWindows),
+    checks: options.shared.queues.queue('phone-verification'),
     webhooks,
     text,
     setInboundHandler(fn) {

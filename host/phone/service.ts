@@ -134,7 +134,7 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
       const now = clock.now();
       if (n) assertNotLocked(n, now);
       // Count the code before the number is stored, so that a refused request stores nothing.
-      runtime.limits.count({ number: phone.e164, account: accountId, ip });
+      await runtime.limits.count({ number: phone.e164, account: accountId, ip });
       if (n) {
         if (label !== null && label !== n.label) setLabel(db, n.id, label, now);
       } else {

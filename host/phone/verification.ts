@@ -7,7 +7,6 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
-import { createKeyedQueue } from '../auth/one-at-a-time.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
 import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
 import { problem } from '../errors.js';
@@ -76,7 +75,7 @@ export async function sendVerificationCode(
   const now = clock.now();
   assertMayReceiveCode(n);
   assertNotLocked(n, now);
-  if (!requester.counted) phone.limits.count({ number: n.e164, account: requester.accountId, ip: requester.ip });
+  if (!requester.counted) await phone.limits.count({ number: n.e164, account: requester.accountId, ip: requester.ip });
 
   const code = newCode();
   const { hash, salt } = await hashCode(code);
@@ -105,16 +104,13 @@ export async function sendVerificationCode(
   }
 }
 
-/** Checks of one number run one at a time (see ../auth/one-at-a-time.ts for why). */
-const checks = createKeyedQueue();
-
 /**
  * Checks a code. Right (and unexpired, and not locked): the number is verified for 365
  * days, the code used up, and a key-9 block lifted. Wrong or expired: 400
  * verification_code_invalid, the 5th in a row 429 verification_locked.
  */
 export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code: string): Promise<PhoneNumber> {
-  return checks.run(number.id, async () => {
+  return deps.phone.checks.run(number.id, async () => {
     const { db, clock } = deps;
     // Read again: an earlier check of the same number may have locked or verified it.
     const n = getPhoneNumber(db, number.accountId, number.id) ?? number;

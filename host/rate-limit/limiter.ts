@@ -4,10 +4,12 @@
  * `http/rate-limit.ts`) and domain code (sign-in, phone code limits) use it alike.
  *
  * Each key's window opens at its first request and lasts `windowSeconds`; within it at most
- * `limit` requests pass. Counts live in process memory (one server process owns the
- * database); a restart forgets them, which errs on the side of the client. The clock is the
- * service clock, so with `WAKEUP_CLOCK=virtual` windows reset only when POST /dev/clock moves
- * time.
+ * `limit` requests pass. Counts live in a {@link WindowStore} (`windows.ts`): in process
+ * memory on SQLite (one process owns the database; a restart forgets them, which errs on the
+ * side of the client), in table `rate_windows` on PostgreSQL, where several hosts count
+ * together. Each limiter has a stable `name` naming its windows there. Counting is
+ * asynchronous. The clock is the service clock, so with `WAKEUP_CLOCK=virtual` windows reset
+ * only when POST /dev/clock moves time.
  *
  * The general API limit (120 per account and 300 per client IP per 60 s by default) uses two
  * limiters; endpoints with limits of their own (device registration, web checkout, ...) make
@@ -15,15 +17,16 @@
  * `http/rate-limit.ts`) in the handler, which also lets the RateLimit-* headers describe that
  * limit when it is the tighter:
  * @example
- * const perAccount = new RateLimiter({ limit: 10, windowSeconds: 60, clock: services.clock });
- * routes.operation('registerDevice', ({ ctx, principal }) => {
- *   countLimit(ctx, perAccount, principal!.accountId, 'Device registration allows 10 requests a minute.');
+ * const perAccount = new RateLimiter({ name: 'devices.register', limit: 10, windowSeconds: 60, clock: services.clock, store: services.shared.rateWindows });
+ * routes.operation('registerDevice', async ({ ctx, principal }) => {
+ *   await countLimit(ctx, perAccount, principal!.accountId, 'Device registration allows 10 requests a minute.');
  *   ...
  * });
  * @module
  */
 import type { Clock, EpochMs } from '../../engine/index.js';
 import { problem } from '../errors.js';
+import type { WindowStore } from './windows.js';
 
 /** The outcome of counting one request. */
 export interface RateResult {
@@ -38,58 +41,55 @@ export interface RateResult {
 
 /** Options of a {@link RateLimiter}. */
 export interface RateLimiterOptions {
+  /** Stable across restarts and hosts (`api.ip`, `sign-in.sends`): names the limiter's windows. */
+  name: string;
   limit: number;
   windowSeconds: number;
   clock: Clock;
+  store: WindowStore;
 }
 
-interface Window {
-  start: EpochMs;
-  count: number;
+/** The {@link RateResult} of a window of `limit` and `windowSeconds` holding `count` hits. */
+export function windowResult(
+  allowed: boolean,
+  w: { count: number; start: EpochMs },
+  limit: number,
+  windowSeconds: number,
+  now: EpochMs,
+): RateResult {
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - w.count),
+    resetSeconds: Math.max(1, Math.ceil((w.start + windowSeconds * 1000 - now) / 1000)),
+    windowSeconds,
+  };
 }
 
 /** Fixed-window counter per key. */
 export class RateLimiter {
+  readonly name: string;
   readonly limit: number;
   readonly windowSeconds: number;
   private readonly clock: Clock;
-  private readonly windows = new Map<string, Window>();
-  private hitsSincePrune = 0;
+  private readonly store: WindowStore;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.limit >= 1) || !(options.windowSeconds >= 1)) {
       throw new RangeError(`RateLimiter: limit and windowSeconds must be at least 1`);
     }
+    this.name = options.name;
     this.limit = options.limit;
     this.windowSeconds = options.windowSeconds;
     this.clock = options.clock;
+    this.store = options.store;
   }
 
   /** Counts one request for `key` (a refused request does not count) and says whether it may pass. */
-  hit(key: string): RateResult {
+  async hit(key: string): Promise<RateResult> {
     const now = this.clock.now();
-    const windowMs = this.windowSeconds * 1000;
-    if (++this.hitsSincePrune >= 1000) this.prune(now);
-    let w = this.windows.get(key);
-    if (!w || now >= w.start + windowMs) {
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
-    }
-    const allowed = w.count < this.limit;
-    if (allowed) w.count++;
-    return {
-      allowed,
-      limit: this.limit,
-      remaining: this.limit - w.count,
-      resetSeconds: Math.max(1, Math.ceil((w.start + windowMs - now) / 1000)),
-      windowSeconds: this.windowSeconds,
-    };
-  }
-
-  private prune(now: EpochMs): void {
-    this.hitsSincePrune = 0;
-    const windowMs = this.windowSeconds * 1000;
-    for (const [k, w] of this.windows) if (now >= w.start + windowMs) this.windows.delete(k);
+    const r = await this.store.hit([{ limiter: this.name, key, limit: this.limit, windowMs: this.windowSeconds * 1000 }], now);
+    return windowResult(r.allowed, r.windows[0]!, this.limit, this.windowSeconds, now);
   }
 }
 
@@ -112,8 +112,8 @@ export function rateLimited(r: RateResult, detail?: string) {
 }
 
 /** Counts a hit on `limiter` and throws 429 rate_limited when refused. */
-export function enforce(limiter: RateLimiter, key: string, detail?: string): RateResult {
-  const r = limiter.hit(key);
+export async function enforce(limiter: RateLimiter, key: string, detail?: string): Promise<RateResult> {
+  const r = await limiter.hit(key);
   if (!r.allowed) throw rateLimited(r, detail);
   return r;
 }

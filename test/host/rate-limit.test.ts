@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { countLimit } from '../../host/http/rate-limit.js';
 import { RateLimiter, tighter } from '../../host/rate-limit/limiter.js';
+import { createMemoryWindowStore } from '../../host/rate-limit/windows.js';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
 import { signIn, startTestServer } from '../helpers/server.js';
@@ -12,14 +13,17 @@ import { req } from '../helpers/http.js';
 describe('RateLimiter', () => {
   it('allows `limit` hits per window per key, then refuses until the window resets', async () => {
     const clock = new VirtualClock(Date.parse('2027-01-01T00:00:00Z'));
-    const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock });
-    assert.deepEqual(limiter.hit('a'), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60, windowSeconds: 60 });
+    const store = createMemoryWindowStore();
+    const limiter = new RateLimiter({ name: 't', limit: 2, windowSeconds: 60, clock, store });
+    assert.deepEqual(await limiter.hit('a'), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60, windowSeconds: 60 });
     await clock.advanceBy(10_500);
-    assert.deepEqual(limiter.hit('a'), { allowed: true, limit: 2, remaining: 0, resetSeconds: 50, windowSeconds: 60 });
-    assert.equal(limiter.hit('a').allowed, false);
-    assert.equal(limiter.hit('b').allowed, true, 'keys are independent');
+    assert.deepEqual(await limiter.hit('a'), { allowed: true, limit: 2, remaining: 0, resetSeconds: 50, windowSeconds: 60 });
+    assert.equal((await limiter.hit('a')).allowed, false);
+    assert.equal((await limiter.hit('b')).allowed, true, 'keys are independent');
+    const other = new RateLimiter({ name: 'u', limit: 2, windowSeconds: 60, clock, store });
+    assert.equal((await other.hit('a')).allowed, true, 'limiters are independent');
     await clock.advanceBy(49_500);
-    assert.equal(limiter.hit('a').allowed, true, 'a new window');
+    assert.equal((await limiter.hit('a')).allowed, true, 'a new window');
   });
 
   it('tighter() picks a refused result, else the one with fewer requests left', () => {
@@ -137,9 +141,15 @@ describe('countLimit(ctx, limiter, key): an endpoint limit of its own', () => {
   it('answers 429 rate_limited past it, and the headers describe it when it is the tighter', async () => {
     const own: RouteModule = {
       register(routes, services) {
-        const limiter = new RateLimiter({ limit: 2, windowSeconds: 60, clock: services.clock });
-        routes.operation('getMe', ({ ctx, principal }) => {
-          countLimit(ctx, limiter, principal!.accountId, 'Two a minute.');
+        const limiter = new RateLimiter({
+          name: 'test.own',
+          limit: 2,
+          windowSeconds: 60,
+          clock: services.clock,
+          store: services.shared.rateWindows,
+        });
+        routes.operation('getMe', async ({ ctx, principal }) => {
+          await countLimit(ctx, limiter, principal!.accountId, 'Two a minute.');
           return { status: 200, body: {} };
         });
       },

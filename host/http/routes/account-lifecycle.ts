@@ -19,7 +19,13 @@ export const IDP_REQUESTS_PER_MINUTE = 10;
 /** Registers the operations. */
 export function register(routes: Routes, services: AppServices): void {
   const svc = services.accountLifecycle;
-  const idpLimit = new RateLimiter({ limit: IDP_REQUESTS_PER_MINUTE, windowSeconds: 60, clock: services.clock });
+  const idpLimit = new RateLimiter({
+    name: 'account.idp',
+    limit: IDP_REQUESTS_PER_MINUTE,
+    windowSeconds: 60,
+    clock: services.clock,
+    store: services.shared.rateWindows,
+  });
 
   routes.operation<OnboardingIn>('setOnboardingStep', ({ principal, body }) => {
     const p = requirePrincipal(principal);
@@ -61,7 +67,7 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<IdpAuthorizationIn>('linkIdpAuthorization', async ({ principal, body, ctx }) => {
     const p = requirePrincipal(principal);
-    countLimit(ctx, idpLimit, p.accountId, `At most ${IDP_REQUESTS_PER_MINUTE} identity-provider requests a minute.`);
+    await countLimit(ctx, idpLimit, p.accountId, `At most ${IDP_REQUESTS_PER_MINUTE} identity-provider requests a minute.`);
     await svc.idp.link(p.accountId, body.authorization_code);
     return { status: 204 };
   });

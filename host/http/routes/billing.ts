@@ -31,7 +31,13 @@ async function readRaw(ctx: AppContext): Promise<string> {
 /** Registers the billing operations and the notification endpoint. */
 export function register(routes: Routes, services: AppServices): void {
   const billing = services.billing;
-  const webCheckoutLimit = new RateLimiter({ limit: 5, windowSeconds: 60, clock: services.clock });
+  const webCheckoutLimit = new RateLimiter({
+    name: 'billing.web-checkout',
+    limit: 5,
+    windowSeconds: 60,
+    clock: services.clock,
+    store: services.shared.rateWindows,
+  });
 
   routes.operation('listPlans', () => ({ status: 200, body: { items: billing.listPlans(), next_cursor: null } }));
 
@@ -50,9 +56,9 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 200, body: await billing.syncInapp(p.accountId, body?.app_user_id) };
   });
 
-  routes.operation<{ plan: string }>('createWebCheckout', ({ principal, body, ctx }) => {
+  routes.operation<{ plan: string }>('createWebCheckout', async ({ principal, body, ctx }) => {
     const p = requirePrincipal(principal);
-    countLimit(ctx, webCheckoutLimit, p.accountId, 'At most 5 web checkout links a minute.');
+    await countLimit(ctx, webCheckoutLimit, p.accountId, 'At most 5 web checkout links a minute.');
     return { status: 200, body: billing.createWebCheckoutLink(p.accountId, body.plan) };
   });
 

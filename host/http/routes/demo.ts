@@ -18,10 +18,16 @@ import type { Routes } from '../registrar.js';
 /** Registers startDemo and placeDemoCall. */
 export function register(routes: Routes, services: AppServices): void {
   const demo = services.demo;
-  const perAddress = new RateLimiter({ limit: DEMO_RULES.startsPerAddressPerHour, windowSeconds: 3600, clock: services.clock });
+  const perAddress = new RateLimiter({
+    name: 'demo.start',
+    limit: DEMO_RULES.startsPerAddressPerHour,
+    windowSeconds: 3600,
+    clock: services.clock,
+    store: services.shared.rateWindows,
+  });
 
   routes.operation<DemoStartInput>('startDemo', async ({ body, ctx }) => {
-    const r = perAddress.hit(ctx.ip);
+    const r = await perAddress.hit(ctx.ip);
     ctx.state.rate.push(r);
     setRateHeaders(ctx);
     if (!r.allowed) {

@@ -19,11 +19,17 @@ type DeviceParams = { device_id: string };
 /** Registers the device and travel operations. */
 export function register(routes: Routes, services: AppServices): void {
   const svc = services.devices;
-  const registrations = new RateLimiter({ limit: REGISTRATIONS_PER_MINUTE, windowSeconds: 60, clock: services.clock });
+  const registrations = new RateLimiter({
+    name: 'devices.register',
+    limit: REGISTRATIONS_PER_MINUTE,
+    windowSeconds: 60,
+    clock: services.clock,
+    store: services.shared.rateWindows,
+  });
 
-  routes.operation<DeviceIn>('registerDevice', ({ ctx, principal, body }) => {
+  routes.operation<DeviceIn>('registerDevice', async ({ ctx, principal, body }) => {
     const p = requirePrincipal(principal);
-    countLimit(ctx, registrations, p.accountId, `Device registration allows ${REGISTRATIONS_PER_MINUTE} requests a minute.`);
+    await countLimit(ctx, registrations, p.accountId, `Device registration allows ${REGISTRATIONS_PER_MINUTE} requests a minute.`);
     const { device, created } = svc.register(p, body);
     return { status: created ? 201 : 200, body: device };
   });

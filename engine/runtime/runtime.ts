@@ -22,7 +22,7 @@
  *   load, so several processes may share one store.
  * @module
  */
-import type { CallScript, Clock, LoadKeys, OccurrenceRecord, RefusalReason, RetryPolicy, SeriesRecord, Store } from '../ports.js';
+import type { CallScript, Clock, LoadKeys, OccurrenceRecord, RefusalReason, RetryPolicy, RowRef, SeriesRecord, Store } from '../ports.js';
 import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { EffectRunner } from './effect-runner.js';
@@ -98,7 +98,7 @@ class RuntimeImpl implements Runtime {
   private readonly counters = { dispatched: 0, units: 0, conflicts: 0 };
 
   constructor(private readonly deps: RuntimeDeps) {
-    this.options = resolveRuntimeOptions(deps.options);
+    this.options = resolveRuntimeOptions(deps.options, () => `runtime-${deps.ids.uuid()}`);
     this.clock = deps.clock;
     this.store = deps.store;
     const { callsPerSecond, maxLeadMs } = this.options.pacing;
@@ -367,7 +367,18 @@ class RuntimeImpl implements Runtime {
 
   // ---- units of work -----------------------------------------------------------------------
 
-  private unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void> {
+  /**
+   * One unit of work: load, compute, commit, then re-key and execute. On a version conflict it
+   * is computed again from a fresh load; `dropConflicts` (the dispatch loop's, with leases)
+   * may first take conflicting rows out of the unit (it answers whether it did), and such a
+   * retry does not count against the limit.
+   */
+  private unit(
+    keys: LoadKeys,
+    lock: readonly string[],
+    fn: (u: UnitOfWork) => void,
+    dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
+  ): Promise<void> {
     return this.queue.run(lock, async () => {
       const empty = !keys.occurrences?.length && !keys.attempts?.length && !keys.series?.length;
       for (let tries = 1; ; tries++) {
@@ -386,6 +397,8 @@ class RuntimeImpl implements Runtime {
                 (w) => w.record.id === c.id && w.expectedVersion === null,
               ),
             );
+            const dropped = !inserted && dropConflicts !== undefined && dropConflicts(result.conflicts);
+            if (dropped) tries--;
             const willRetry = !inserted && tries <= CONFLICT_RETRIES;
             this.events.emit('store:conflict', { conflicts: result.conflicts, willRetry });
             if (willRetry) continue;
@@ -398,7 +411,8 @@ class RuntimeImpl implements Runtime {
           }
         }
         this.counters.units++;
-        for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at);
+        const now = this.clock.now();
+        for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at, false, now);
         this.notify(changes);
         this.runner.execute(u.effects);
         if (!this.loop.ticking) this.loop.arm();

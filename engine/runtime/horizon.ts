@@ -16,7 +16,10 @@
  *   occurrence): a row due that soon makes the next poll come now;
  * - a row whose commit the store refused (another runtime claimed it: the fence) is dropped
  *   by the dispatch loop ({@link DueHorizon.drop}) and the next poll comes now: if the row is
- *   still ours the claim returns it, else the other runtime has it.
+ *   still ours the claim returns it, else the other runtime has it; a row whose lease has
+ *   expired by this runtime's clock when it comes due (the runtime paused) is dropped alike,
+ *   unhandled, so a runtime never starts work on a row it may no longer hold (and the fence
+ *   refuses a unit that straddles the expiry).
  * @module
  */
 import type { DueCursor, EpochMs, Store } from '../ports.js';
@@ -50,8 +53,11 @@ export class DueHorizon {
   private readonly timers = new Map<string, number>();
   /** Every due row up to here (in listDue order) is in the wheel or handled. */
   private cursor: DueCursor | null = null;
-  /** Lease mode: the rows this runtime claimed and still holds (in the wheel, the pacer or a unit of work), by wheelKey. */
-  private readonly held = new Set<string>();
+  /**
+   * Lease mode: the rows this runtime claimed and still holds (in the wheel, the pacer or a
+   * unit of work), by wheelKey, with the end of their lease as this runtime last claimed it.
+   */
+  private readonly held = new Map<string, EpochMs>();
   /** Lease mode: when the next poll is due. */
   private nextPollAt = -Infinity;
   /** Lease mode: the last poll stopped at `maxClaimed`; more due rows may wait in the store. */
@@ -138,13 +144,22 @@ export class DueHorizon {
     return exact || kind === 'attempt' ? at : at - this.lead;
   }
 
-  /** The entries due by `now`, at most `limit`, taken out of the wheel. */
+  /**
+   * The entries due by `now`, at most `limit`, taken out of the wheel. Lease mode: a row whose
+   * lease has expired by this runtime's clock (it paused, or its polls failed) is not handled
+   * but dropped, and the next poll comes now: another runtime may have claimed it.
+   */
   takeDue(now: EpochMs, limit: number): Ref[] {
     this.wheel.advance(now);
     const out: Ref[] = [];
     for (const t of this.wheel.takeReady(limit)) {
       const key = wheelKey(t.value.kind, t.value.id);
       if (this.timers.get(key) === t.handle) this.timers.delete(key);
+      if (this.options.lease && (this.held.get(key) ?? -Infinity) <= now) {
+        this.held.delete(key);
+        this.nextPollAt = now;
+        continue;
+      }
       out.push(t.value);
     }
     return out;
@@ -196,6 +211,7 @@ export class DueHorizon {
         const key = wheelKey(r.kind, r.id);
         const handle = this.timers.get(key);
         if (this.held.has(key)) {
+          this.held.set(key, now + ttlMs);
           // Ours already: in the wheel (re-key it if it moved) or in a unit of work or the pacer.
           if (handle !== undefined && this.wheel.get(handle)?.at !== r.at) {
             this.wheel.cancel(handle);
@@ -203,7 +219,7 @@ export class DueHorizon {
           }
           continue;
         }
-        this.held.add(key);
+        this.held.set(key, now + ttlMs);
         this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
       }
       if (page.length < limit) return;

@@ -80,6 +80,28 @@ if (!url) {
       }
     });
 
+    it('the provider’s events reach a host that does not hold the row: it applies them (no lease needed)', async () => {
+      const db = await database(2);
+      try {
+        const c = await startCluster(db.stores, T0 - MIN, { batchSize: 100 }, true);
+        const applied = [0, 0];
+        c.runtimes.forEach((r, h) => r.on('attempt:status', (e) => (e.attempt.status === 'confirmed' ? applied[h]!++ : 0)));
+        const ids = await c.spike(300, T0);
+        await c.clock.advance(T0 + 5 * MIN);
+        await c.stopAll();
+        c.assertPlacedAtMostOnce();
+        assert.equal(c.placed.length, 300);
+        const byHost = [0, 1].map((h) => c.placed.filter((p) => p.host === h).length);
+        assert.ok(byHost[0]! > 0 && byHost[1]! > 0, `both placed calls: ${byHost.join(' + ')}`);
+        // Each host confirmed the calls the other placed (their events came to it).
+        assert.deepEqual(applied, [byHost[1], byHost[0]]);
+        const rows = await c.load(ids);
+        assert.equal(rows.filter((o) => o.status === 'confirmed').length, 300);
+      } finally {
+        await db.close();
+      }
+    });
+
     it('a host stopped mid-spike (its leases left behind): the others place the rest once its leases expire', async () => {
       const db = await database(3);
       try {

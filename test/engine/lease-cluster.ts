@@ -30,10 +30,17 @@ export interface Cluster {
 }
 
 /** Starts one runtime per store (each store is one host's view of the same data). */
-export async function startCluster(stores: Store[], start: EpochMs, options: RuntimeOptions = {}): Promise<Cluster> {
+export async function startCluster(
+  stores: Store[],
+  start: EpochMs,
+  options: RuntimeOptions = {},
+  /** Deliver the provider's events of host h's calls to host h + 1 (a load balancer in front of the webhooks). */
+  crossEvents = false,
+): Promise<Cluster> {
   const clock = new VirtualClock(start);
   const placed: Placed[] = [];
-  const phones = stores.map(() => new MemoryTelephony({ clock }));
+  let seq = 0;
+  const phones = stores.map((_, h) => new MemoryTelephony({ clock, callId: () => `SIM${h}-${++seq}` }));
   const runtimes = stores.map((store, host) => {
     const phone = phones[host]!;
     const telephony = {
@@ -41,8 +48,12 @@ export async function startCluster(stores: Store[], start: EpochMs, options: Run
         placed.push({ host, key: req.idempotencyKey, at: clock.now() });
         return phone.placeCall(req);
       },
-      hangUp: (id: string, o?: { say?: string }) => phone.hangUp(id, o),
-      onEvent: (h: Parameters<MemoryTelephony['onEvent']>[0]) => phone.onEvent(h),
+      // The provider knows the call whichever host asks.
+      hangUp: async (id: string, o?: { say?: string }) => {
+        for (const p of phones) await p.hangUp(id, o);
+      },
+      onEvent: (h: Parameters<MemoryTelephony['onEvent']>[0]) =>
+        (crossEvents ? phones[(host + phones.length - 1) % phones.length]! : phone).onEvent(h),
     };
     return createRuntime({
       clock,

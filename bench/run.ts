@@ -12,13 +12,20 @@
  * The spike also runs through the HTTP host's composition of the engine (bench/dispatch-host.ts:
  * the service's store, admission, daily cap and usage counting), printed as system `host`.
  *
+ * On PostgreSQL (issue 17): with `--pg`, or whenever WAKEUP_TEST_PG_URL names a server, the
+ * spike also runs on the engine's PostgreSQL store (bench/dispatch-pg-engine.ts: with leases,
+ * system `engine-pg`, and without, `engine-pg-1`) and on pg-boss (bench/dispatch-pgboss.ts)
+ * against the SAME server in the same run, and the ratio engine-pg / pg-boss is printed.
+ * Without WAKEUP_TEST_PG_URL, `--pg` starts a throwaway server with scripts/pg-test-server.sh
+ * and stops it at the end. `--only-pg` runs the PostgreSQL cells alone; `--no-pg` skips them.
+ *
  * Options: `--n 100000` one size; `--sizes 10000,100000` several; `--no-bullmq` skip the peer; `--no-host` skip the host cell;
  * `--no-time` skip bench/time.ts;
  * `--cap-s 180` stop waiting for a spike that has not drained after that many seconds (the
  * cell then reports what was dispatched, with `complete: false`).
  * @module
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { args, type Result } from './measure.js';
@@ -58,22 +65,45 @@ function cell(script: string, extra: string[]): Promise<void> {
 }
 
 let redis: RedisServer | null = null;
-if (!opt.has('no-bullmq')) {
+if (!opt.has('no-bullmq') && !opt.has('only-pg')) {
   if (ensureRedisInstalled()) {
     redis = await startRedis();
     console.error(`bench: redis-server pid ${redis.pid} on 127.0.0.1:${redis.port} (no persistence)`);
   } else console.error('bench: BullMQ cells skipped (no redis-server)');
 }
 
+// PostgreSQL: the server named by WAKEUP_TEST_PG_URL, or a throwaway one for `--pg`.
+const onlyPg = opt.has('only-pg');
+let pgUrl: string | null = opt.has('no-pg') ? null : (process.env.WAKEUP_TEST_PG_URL ?? null);
+let pgDir: string | null = null;
+if (!pgUrl && (opt.has('pg') || onlyPg)) {
+  try {
+    const out = execFileSync(here + '../scripts/pg-test-server.sh', ['start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    pgUrl = /WAKEUP_TEST_PG_URL=(\S+)/.exec(out)?.[1] ?? null;
+    pgDir = /WAKEUP_TEST_PG_DIR=(\S+)/.exec(out)?.[1] ?? null;
+  } catch {
+    console.error('bench: PostgreSQL cells skipped (no server could be started, see above)');
+  }
+}
+
 try {
   for (const n of sizes) {
-    await cell('wheel-ops.ts', ['--n', String(n)]);
-    await cell('dispatch-engine.ts', ['--n', String(n), '--cap-s', opt.get('cap-s') ?? '180']);
-    if (!opt.has('no-host')) await cell('dispatch-host.ts', ['--n', String(n), '--cap-s', opt.get('cap-s') ?? '180']);
-    if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), '--cap-s', opt.get('cap-s') ?? '180']);
+    const cap = ['--cap-s', opt.get('cap-s') ?? '180'];
+    if (!onlyPg) {
+      await cell('wheel-ops.ts', ['--n', String(n)]);
+      await cell('dispatch-engine.ts', ['--n', String(n), ...cap]);
+      if (!opt.has('no-host')) await cell('dispatch-host.ts', ['--n', String(n), ...cap]);
+      if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), ...cap]);
+    }
+    if (pgUrl) {
+      await cell('dispatch-pg-engine.ts', ['--n', String(n), '--url', pgUrl, ...cap]);
+      await cell('dispatch-pg-engine.ts', ['--n', String(n), '--url', pgUrl, '--no-lease', ...cap]);
+      await cell('dispatch-pgboss.ts', ['--n', String(n), '--url', pgUrl, ...cap]);
+    }
   }
 } finally {
   await redis?.stop();
+  if (pgDir) execFileSync(here + '../scripts/pg-test-server.sh', ['stop', pgDir], { stdio: 'inherit' });
 }
 
 // ---- summary ------------------------------------------------------------------------------
@@ -84,13 +114,13 @@ const spikes = results.filter((r) => r.workload === 'spike_0700');
 console.log('\n07:00 spike (N due in the same second)');
 console.log(
   ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s', 'cpu µs']
-    .map((h, i) => fmt(h, i === 0 ? 8 : 10))
+    .map((h, i) => fmt(h, i === 0 ? 12 : 10))
     .join(''),
 );
 for (const r of spikes) {
   console.log(
     [
-      fmt(r.system, 8),
+      fmt(r.system, 12),
       fmt(r.n, 10),
       fmt(r.dispatches_per_s, 10),
       fmt(r.lateness_p50_ms, 10),
@@ -104,7 +134,7 @@ for (const r of spikes) {
     ].join(''),
   );
 }
-console.log('\nRatios engine / BullMQ (same run)');
+if (spikes.some((r) => r.system === 'bullmq')) console.log('\nRatios engine / BullMQ (same run)');
 for (const n of sizes) {
   const e = spikes.find((r) => r.system === 'engine' && r.n === n);
   const b = spikes.find((r) => r.system === 'bullmq' && r.n === n);
@@ -114,6 +144,19 @@ for (const n of sizes) {
     console.log(
       `  n=${n}: throughput ×${ratio.toFixed(2)}, p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${capped.length ? ` (did not drain within the cap: ${capped.join(', ')})` : ''}`,
     );
+  }
+}
+if (spikes.some((r) => r.system === 'pg-boss')) console.log('\nRatios engine on PostgreSQL / pg-boss (same server, same run)');
+for (const n of sizes) {
+  const b = spikes.find((r) => r.system === 'pg-boss' && r.n === n);
+  for (const system of ['engine-pg', 'engine-pg-1']) {
+    const e = spikes.find((r) => r.system === system && r.n === n);
+    if (e && b && e.dispatches_per_s && b.dispatches_per_s) {
+      const capped = [e, b].filter((r) => r.complete === false).map((r) => r.system);
+      console.log(
+        `  n=${n} ${system === 'engine-pg' ? 'leased' : 'one process'}: throughput ×${(e.dispatches_per_s / b.dispatches_per_s).toFixed(2)} (${e.dispatches_per_s}/s vs ${b.dispatches_per_s}/s), p99 lateness ${e.lateness_p99_ms} ms vs ${b.lateness_p99_ms} ms${capped.length ? ` (did not drain within the cap: ${capped.join(', ')})` : ''}`,
+      );
+    }
   }
 }
 if (spikes.some((r) => r.system === 'host')) console.log('\nHost composition beside engine only (same run)');
@@ -126,7 +169,7 @@ for (const n of sizes) {
     );
   }
 }
-console.log('\nAdd / cancel cost with N pending');
+if (results.some((x) => x.workload !== 'spike_0700')) console.log('\nAdd / cancel cost with N pending');
 for (const r of results.filter((x) => x.workload !== 'spike_0700')) {
   const unit =
     r.workload === 'wheel_add_cancel'
@@ -139,7 +182,7 @@ console.log(
 );
 
 // ---- the time functions, when their benchmark exists ---------------------------------------
-if (!opt.has('no-time') && existsSync(here + 'time.ts')) {
+if (!opt.has('no-time') && !opt.has('only-pg') && existsSync(here + 'time.ts')) {
   const mod = (await import(pathToFileURL(here + 'time.ts').href)) as { runTimeBench?: () => Promise<unknown> };
   if (typeof mod.runTimeBench === 'function') {
     console.log('\nTime functions (bench/time.ts)');

@@ -5,7 +5,7 @@
  * per unit), yielding to the event loop between slices.
  * @module
  */
-import type { Clock, EpochMs, LoadKeys, TimerHandle } from '../ports.js';
+import type { Clock, EpochMs, LoadKeys, RowRef, TimerHandle } from '../ports.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { SafeEmitter } from './events.js';
 import type { DueHorizon, Ref } from './horizon.js';
@@ -26,7 +26,12 @@ export interface DispatchLoopDeps {
   pacer: Pacer<Ref> | null;
   sizer: UnitSizer;
   runner: EffectRunner;
-  unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void>;
+  unit(
+    keys: LoadKeys,
+    lock: readonly string[],
+    fn: (u: UnitOfWork) => void,
+    dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
+  ): Promise<void>;
 }
 
 /** See the module comment. */
@@ -93,10 +98,17 @@ export class DispatchLoop {
   private async drain(): Promise<void> {
     const { horizon, pacer, sizer } = this.d;
     const slice = sizer.slice();
+    let polled = false;
     for (;;) {
       if (!this.running) return;
       const now = this.d.clock.now();
-      if (horizon.needsRefill(now)) await horizon.refill(now);
+      if (horizon.needsRefill(now)) {
+        // With leases, one claim per tick: the tick ends and re-arms at once, so the other
+        // runtimes' timers of the same instant (on a virtual clock) get their turn.
+        if (polled && this.d.options.lease) return;
+        await horizon.refill(now);
+        polled = true;
+      }
       let batch = horizon.takeDue(now, sizer.batch);
       let leadMs = 0;
       if (pacer) {
@@ -133,13 +145,36 @@ export class DispatchLoop {
       const occurrences: string[] = [];
       const attempts: string[] = [];
       for (const r of refs) (r.kind === 'occurrence' ? occurrences : attempts).push(r.id);
-      return this.d.unit({ occurrences, attempts }, [...occurrences, ...attempts], (u) => {
-        stale.length = 0;
-        for (const ref of refs) {
-          const r = u.due(ref.kind, ref.id, leadMs);
-          if (!r.handled && r.at !== null) stale.push({ ref, at: r.at });
-        }
-      });
+      // With leases, a due row whose commit is refused may be another runtime's now (it
+      // claimed the row after our lease expired: the version is the fence). It leaves this
+      // unit and the wheel, unplaced; the next poll, at once, returns it if it is still ours.
+      const dropped = new Set<string>();
+      const dropConflicts = this.d.options.lease
+        ? (conflicts: readonly RowRef[]) => {
+            let any = false;
+            for (const c of conflicts) {
+              if (c.kind === 'series' || dropped.has(c.id)) continue;
+              if (!refs.some((r) => r.kind === c.kind && r.id === c.id)) continue;
+              dropped.add(c.id);
+              this.d.horizon.drop(c.kind, c.id, now);
+              any = true;
+            }
+            return any;
+          }
+        : undefined;
+      return this.d.unit(
+        { occurrences, attempts },
+        [...occurrences, ...attempts],
+        (u) => {
+          stale.length = 0;
+          for (const ref of refs) {
+            if (dropped.has(ref.id)) continue;
+            const r = u.due(ref.kind, ref.id, leadMs);
+            if (!r.handled && r.at !== null) stale.push({ ref, at: r.at });
+          }
+        },
+        dropConflicts,
+      );
     };
     try {
       await run(batch);

@@ -3,6 +3,23 @@
  * up to `now + horizonMs` (at most `wheelCapacity`) are loaded from the store a page at a
  * time, in `listDue` order behind a cursor; beyond the cursor the store keeps them until a
  * refill. A committed unit of work re-keys the rows it changed.
+ *
+ * With `lease` (several runtimes on one store, docs/decisions/0012) the wheel holds only rows
+ * this runtime claimed (`held`), due within the next poll (`pollMs`, plus the pacing lead):
+ * - a poll claims from the START of the horizon every `pollMs` (rows skipped by `SKIP LOCKED`
+ *   because they were being written, rows of a runtime whose lease expired, new rows), which
+ *   also re-claims, so renews, the rows it holds; it stops once `maxClaimed` rows wait in the
+ *   wheel, and claims again when half of them are handled, so the runtimes share a spike;
+ * - a committed unit keeps a held row in the wheel only while it is due within the poll;
+ *   otherwise it forgets the row (its lease lapses and whoever polls when it is due claims
+ *   it), and never adopts a row it does not hold (a provider's event applied here, a new
+ *   occurrence): a row due that soon makes the next poll come now;
+ * - a row whose commit the store refused (another runtime claimed it: the fence) is dropped
+ *   by the dispatch loop ({@link DueHorizon.drop}) and the next poll comes now: if the row is
+ *   still ours the claim returns it, else the other runtime has it; a row whose lease has
+ *   expired by this runtime's clock when it comes due (the runtime paused) is dropped alike,
+ *   unhandled, so a runtime never starts work on a row it may no longer hold (and the fence
+ *   refuses a unit that straddles the expiry).
  * @module
  */
 import type { DueCursor, EpochMs, Store } from '../ports.js';
@@ -36,6 +53,15 @@ export class DueHorizon {
   private readonly timers = new Map<string, number>();
   /** Every due row up to here (in listDue order) is in the wheel or handled. */
   private cursor: DueCursor | null = null;
+  /**
+   * Lease mode: the rows this runtime claimed and still holds (in the wheel, the pacer or a
+   * unit of work), by wheelKey, with the end of their lease as this runtime last claimed it.
+   */
+  private readonly held = new Map<string, EpochMs>();
+  /** Lease mode: when the next poll is due. */
+  private nextPollAt = -Infinity;
+  /** Lease mode: the last poll stopped at `maxClaimed`; more due rows may wait in the store. */
+  private claimMore = false;
 
   constructor(
     private readonly store: Store,
@@ -55,16 +81,36 @@ export class DueHorizon {
     return this.cursor !== null && compareKey(at, kind, id, this.cursor) <= 0;
   }
 
+  /** Lease mode: how far past `now` a poll claims (a row is claimed about one poll before it is due). */
+  private get ahead(): number {
+    return this.options.lease!.pollMs + this.lead;
+  }
+
   /**
    * Puts a row's due instant in the wheel when it lies inside the loaded horizon, replacing
    * its previous entry. Beyond the horizon, the store keeps it until a refill.
    */
-  setKey(kind: Ref['kind'], id: string, at: EpochMs | null, exact = false): void {
+  setKey(kind: Ref['kind'], id: string, at: EpochMs | null, exact = false, now?: EpochMs): void {
     const key = wheelKey(kind, id);
     const old = this.timers.get(key);
     if (old) {
       this.wheel.cancel(old);
       this.timers.delete(key);
+    }
+    if (this.options.lease) {
+      // Lease mode: keep a held row due within the poll; forget the others.
+      const t = now ?? this.wheel.now;
+      const soon = at !== null && at <= t + this.ahead;
+      if (!this.held.has(key)) {
+        if (soon) this.nextPollAt = Math.min(this.nextPollAt, t);
+        return;
+      }
+      if (!soon) {
+        this.held.delete(key);
+        return;
+      }
+      this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), { kind, id, at, exact }));
+      return;
     }
     if (at === null || !this.covers(at, kind, id)) return;
     this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), { kind, id, at, exact }));
@@ -73,6 +119,19 @@ export class DueHorizon {
   /** Keeps `ref` in the wheel at `at` unless something re-keyed it meanwhile. */
   keepIfAbsent(ref: Ref, at: EpochMs, exact: boolean): void {
     if (!this.timers.has(wheelKey(ref.kind, ref.id))) this.setKey(ref.kind, ref.id, at, exact);
+  }
+
+  /**
+   * Lease mode: forgets a row whose commit the store refused (another runtime may have claimed
+   * it meanwhile) and makes the next poll come now: the claim returns it if it is still ours.
+   */
+  drop(kind: Ref['kind'], id: string, now: EpochMs): void {
+    const key = wheelKey(kind, id);
+    const old = this.timers.get(key);
+    if (old) this.wheel.cancel(old);
+    this.timers.delete(key);
+    this.held.delete(key);
+    this.nextPollAt = now;
   }
 
   /** Tries `ref` again at `at` (after its unit of work failed), whatever the horizon. */
@@ -85,13 +144,22 @@ export class DueHorizon {
     return exact || kind === 'attempt' ? at : at - this.lead;
   }
 
-  /** The entries due by `now`, at most `limit`, taken out of the wheel. */
+  /**
+   * The entries due by `now`, at most `limit`, taken out of the wheel. Lease mode: a row whose
+   * lease has expired by this runtime's clock (it paused, or its polls failed) is not handled
+   * but dropped, and the next poll comes now: another runtime may have claimed it.
+   */
   takeDue(now: EpochMs, limit: number): Ref[] {
     this.wheel.advance(now);
     const out: Ref[] = [];
     for (const t of this.wheel.takeReady(limit)) {
       const key = wheelKey(t.value.kind, t.value.id);
       if (this.timers.get(key) === t.handle) this.timers.delete(key);
+      if (this.options.lease && (this.held.get(key) ?? -Infinity) <= now) {
+        this.held.delete(key);
+        this.nextPollAt = now;
+        continue;
+      }
       out.push(t.value);
     }
     return out;
@@ -99,6 +167,7 @@ export class DueHorizon {
 
   /** Loads due rows up to now + horizon into the wheel, a page (one store call) at a time, within capacity. */
   async refill(now: EpochMs): Promise<void> {
+    if (this.options.lease) return this.poll(now);
     const until = now + this.options.horizonMs;
     for (;;) {
       if (this.cursor && this.cursor.at >= until && this.cursor.id === MAX_ID) return;
@@ -124,12 +193,58 @@ export class DueHorizon {
     }
   }
 
+  /**
+   * Lease mode: claims due rows up to `now + ahead` from the start, page by page, until a
+   * short page or `maxClaimed` rows wait in the wheel. Rows it holds come back (their lease
+   * renewed) and are re-keyed if another runtime's commit moved them; new ones enter the wheel.
+   */
+  private async poll(now: EpochMs): Promise<void> {
+    const { owner, ttlMs, pollMs, maxClaimed } = this.options.lease!;
+    const until = now + this.ahead;
+    this.nextPollAt = now + pollMs;
+    this.claimMore = false;
+    let after: DueCursor | undefined;
+    for (;;) {
+      const limit = Math.min(this.options.refillPage, maxClaimed);
+      const page = await this.store.listDue({ until, limit, ...(after ? { after } : {}), lease: { owner, until: now + ttlMs, now } });
+      for (const r of page) {
+        const key = wheelKey(r.kind, r.id);
+        const handle = this.timers.get(key);
+        if (this.held.has(key)) {
+          this.held.set(key, now + ttlMs);
+          // Ours already: in the wheel (re-key it if it moved) or in a unit of work or the pacer.
+          if (handle !== undefined && this.wheel.get(handle)?.at !== r.at) {
+            this.wheel.cancel(handle);
+            this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
+          }
+          continue;
+        }
+        this.held.set(key, now + ttlMs);
+        this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
+      }
+      if (page.length < limit) return;
+      if (this.wheel.size >= maxClaimed) {
+        this.claimMore = true;
+        return;
+      }
+      const last = page[page.length - 1]!;
+      after = { at: last.at, kind: last.kind, id: last.id };
+      await this.options.yieldToLoop();
+    }
+  }
+
+  /** Lease mode: a poll is due, or the last one stopped at `maxClaimed` and half of those are handled. */
+  private pollDue(now: EpochMs): boolean {
+    return now >= this.nextPollAt || (this.claimMore && this.wheel.size < this.options.lease!.maxClaimed / 2);
+  }
+
   /** When the loaded horizon has shrunk to half: time to load more. */
   private refillAt(c: DueCursor): EpochMs {
     return c.at - this.options.horizonMs / 2;
   }
 
   needsRefill(now: EpochMs): boolean {
+    if (this.options.lease) return this.pollDue(now);
     if (this.wheel.size >= this.options.wheelCapacity * 0.75) return false;
     const c = this.cursor;
     if (c === null || this.refillAt(c) <= now) return true;
@@ -139,12 +254,17 @@ export class DueHorizon {
 
   /** A capacity-limited refill left rows due by `now` in the store. */
   leftBehind(now: EpochMs): boolean {
+    if (this.options.lease) return this.claimMore && this.pollDue(now);
     return this.cursor !== null && this.cursor.id !== MAX_ID && this.cursor.at <= now && this.needsRefill(now);
   }
 
   /** The next instant the horizon needs attention: its next entry, or its next refill. */
   nextWakeAt(): EpochMs | null {
     let next = this.wheel.nextEventAt();
+    if (this.options.lease) {
+      const poll = this.claimMore && this.wheel.size < this.options.lease.maxClaimed / 2 ? -Infinity : this.nextPollAt;
+      return next === null || poll < next ? poll : next;
+    }
     if (this.cursor && this.wheel.size < this.options.wheelCapacity * 0.75) {
       const r = this.refillAt(this.cursor);
       if (next === null || r < next) next = r;

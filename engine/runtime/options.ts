@@ -27,8 +27,36 @@ export interface EffectRetryOptions {
   maxMs?: number;
 }
 
+/**
+ * Leased claims, for several runtimes (several hosts) sharing one store that supports them
+ * (the PostgreSQL store; see `DueQuery.lease` in ports.ts and docs/decisions/0012). With it the
+ * wheel holds only rows this runtime claimed, due within the next poll; without it, nothing
+ * changes (one process, the wheel loads the whole horizon).
+ */
+export interface LeaseOptions {
+  /** This runtime's name in the store's lease column. @defaultValue a new id from the Ids port */
+  owner?: string;
+  /** How long a claim holds a row; a dead runtime's rows are claimed by another this long after its last poll. */
+  ttlMs: number;
+  /**
+   * How often the runtime claims again from the start of its horizon: rows due soon that are
+   * new, free, skipped because they were being written, or leased by a runtime whose lease
+   * expired; its own rows are re-claimed, which renews their lease. A row is claimed about
+   * one poll before it is due. At most `ttlMs / 2`. @defaultValue ttlMs / 3
+   */
+  pollMs?: number;
+  /**
+   * Claimed rows waiting in the wheel at most: a runtime claims more only when it has handled
+   * half of them, so the runtimes share a spike instead of one taking it all.
+   * @defaultValue 2 × batchSize
+   */
+  maxClaimed?: number;
+}
+
 /** Options of `createRuntime`. */
 export interface RuntimeOptions {
+  /** Share due work with other runtimes on the same store by leased claims (see {@link LeaseOptions}). @defaultValue off */
+  lease?: LeaseOptions;
   /**
    * Late-dispatch grace: a dispatch (first attempt, retry or snooze) up to this many ms late
    * (after downtime or a backlog) still rings; later, the occurrence ends `missed` with
@@ -88,7 +116,8 @@ export interface RuntimeOptions {
 
 /** {@link RuntimeOptions} with every default applied. */
 export type ResolvedRuntimeOptions = Readonly<
-  Required<Omit<RuntimeOptions, 'pacing' | 'phrases' | 'effectRetry'>> & {
+  Required<Omit<RuntimeOptions, 'pacing' | 'phrases' | 'effectRetry' | 'lease'>> & {
+    lease: Readonly<Required<LeaseOptions>> | null;
     pacing: Readonly<Required<PacingOptions>>;
     phrases: Readonly<Record<ClosingPhrase, string>>;
     effectRetry: Readonly<{ placeCall: Readonly<Required<EffectRetryOptions>>; sendText: Readonly<Required<EffectRetryOptions>> }>;
@@ -114,8 +143,11 @@ function positive(name: string, value: number, allowInfinity = false): number {
   return value;
 }
 
-/** Applies defaults and validates; throws EngineError `invalid_option` naming the field. */
-export function resolveRuntimeOptions(o: RuntimeOptions = {}): ResolvedRuntimeOptions {
+/**
+ * Applies defaults and validates; throws EngineError `invalid_option` naming the field.
+ * `newOwner` names a lease owner when `lease.owner` is not given (the runtime passes its Ids port).
+ */
+export function resolveRuntimeOptions(o: RuntimeOptions = {}, newOwner?: () => string): ResolvedRuntimeOptions {
   const callsPerSecond = positive('pacing.callsPerSecond', o.pacing?.callsPerSecond ?? Infinity, true);
   const maxLeadMs = o.pacing?.maxLeadMs ?? 30_000;
   if (!(maxLeadMs >= 0) || !Number.isFinite(maxLeadMs)) {
@@ -123,12 +155,31 @@ export function resolveRuntimeOptions(o: RuntimeOptions = {}): ResolvedRuntimeOp
   }
   const lateGraceMs = o.lateGraceMs ?? 600_000;
   if (!(lateGraceMs >= 0)) throw new EngineError('invalid_option', `RuntimeOptions: lateGraceMs must be >= 0`, 'lateGraceMs');
+  const batchSize = positive('batchSize', o.batchSize ?? 512);
+  let lease: Readonly<Required<LeaseOptions>> | null = null;
+  if (o.lease) {
+    const ttlMs = positive('lease.ttlMs', o.lease.ttlMs);
+    const pollMs = positive('lease.pollMs', o.lease.pollMs ?? Math.floor(ttlMs / 3));
+    if (pollMs > ttlMs / 2) {
+      throw new EngineError(
+        'invalid_option',
+        `RuntimeOptions: lease.pollMs must be at most lease.ttlMs / 2, got ${pollMs}`,
+        'lease.pollMs',
+      );
+    }
+    const owner = o.lease.owner ?? newOwner?.();
+    if (typeof owner !== 'string' || owner.length === 0) {
+      throw new EngineError('invalid_option', 'RuntimeOptions: lease.owner must be a non-empty string', 'lease.owner');
+    }
+    lease = Object.freeze({ owner, ttlMs, pollMs, maxClaimed: positive('lease.maxClaimed', o.lease.maxClaimed ?? 2 * batchSize) });
+  }
   const resolved = {
     lateGraceMs,
+    lease,
     pacing: Object.freeze({ callsPerSecond, maxLeadMs }),
     horizonMs: positive('horizonMs', o.horizonMs ?? 600_000),
     wheelCapacity: positive('wheelCapacity', o.wheelCapacity ?? 200_000),
-    batchSize: positive('batchSize', o.batchSize ?? 512),
+    batchSize,
     sliceMs: positive('sliceMs', o.sliceMs ?? 10),
     batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 8),
     refillPage: positive('refillPage', o.refillPage ?? 1000),

@@ -31,6 +31,7 @@ import type {
   OccurrenceRecord,
   RefusalReason,
   RetryPolicy,
+  RowRef,
   SeriesRecord,
   Snapshot,
   Store,
@@ -117,7 +118,7 @@ class RuntimeImpl implements Runtime {
   private readonly counters = { dispatched: 0, units: 0, conflicts: 0 };
 
   constructor(private readonly deps: RuntimeDeps) {
-    this.options = resolveRuntimeOptions(deps.options);
+    this.options = resolveRuntimeOptions(deps.options, () => `runtime-${deps.ids.uuid()}`);
     this.clock = deps.clock;
     this.store = deps.store;
     const { callsPerSecond, maxLeadMs } = this.options.pacing;
@@ -379,6 +380,7 @@ class RuntimeImpl implements Runtime {
         }
         u.startStandalone({ ...rec }, script);
       },
+      undefined,
       [call],
     );
     if (refused) return { ok: false, reason: refused };
@@ -392,7 +394,20 @@ class RuntimeImpl implements Runtime {
 
   // ---- units of work -----------------------------------------------------------------------
 
-  private unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void, calls: readonly CallToAdmit[] = []): Promise<void> {
+  /**
+   * One unit of work: load, prepare admission, compute, commit, then re-key and execute. On a
+   * version conflict it is computed again from a fresh load; `dropConflicts` (the dispatch
+   * loop's, with leases) may first take conflicting rows out of the unit (it answers whether
+   * it did), and such a retry does not count against the limit. `calls` are admission calls
+   * the unit makes besides its due occurrences (a standalone call).
+   */
+  private unit(
+    keys: LoadKeys,
+    lock: readonly string[],
+    fn: (u: UnitOfWork) => void,
+    dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
+    calls: readonly CallToAdmit[] = [],
+  ): Promise<void> {
     return this.queue.run(lock, async () => {
       const empty = !keys.occurrences?.length && !keys.attempts?.length && !keys.series?.length;
       for (let tries = 1; ; tries++) {
@@ -405,7 +420,7 @@ class RuntimeImpl implements Runtime {
           const { writes, keys: wheelKeys, changes } = u.finish();
           if (writes.occurrences.length + writes.attempts.length + writes.series.length > 0) {
             // No await between the computation and this call: a store that commits synchronously
-            // (SQLite) sees the host's admission reads and its own writes back to back.
+            // (SQLite) sees the unit's writes right after its computation.
             const result = await this.store.commit(writes);
             if (!result.ok) {
               this.counters.conflicts++;
@@ -414,6 +429,8 @@ class RuntimeImpl implements Runtime {
                   (w) => w.record.id === c.id && w.expectedVersion === null,
                 ),
               );
+              const dropped = !inserted && dropConflicts !== undefined && dropConflicts(result.conflicts);
+              if (dropped) tries--;
               const willRetry = !inserted && tries <= CONFLICT_RETRIES;
               this.events.emit('store:conflict', { conflicts: result.conflicts, willRetry });
               if (willRetry) continue;
@@ -426,7 +443,8 @@ class RuntimeImpl implements Runtime {
             }
           }
           this.counters.units++;
-          for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at);
+          const after = this.clock.now();
+          for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at, false, after);
           this.notify(changes);
           this.runner.execute(u.effects);
           if (!this.loop.ticking) this.loop.arm();

@@ -154,6 +154,12 @@ export class TimerWheel<T> {
     return this.indexOf(handle) !== NONE;
   }
 
+  /** The value of a held timer, or undefined once it was taken or cancelled. O(1). */
+  get(handle: number): T | undefined {
+    const i = this.indexOf(handle);
+    return i === NONE ? undefined : this.values[i];
+  }
+
   /** Removes a timer in O(1). Returns false when it was already taken or cancelled. */
   cancel(handle: number): boolean {
     const i = this.indexOf(handle);

@@ -122,3 +122,9 @@ export function unfinishedCount(db: Sqlite.Database, idLike: string): number {
 export function pendingCount(db: Sqlite.Database, idLike: string): number {
   return (db.prepare(`SELECT COUNT(*) AS n FROM occurrences WHERE id LIKE ? AND status = 'pending'`).get(idLike) as { n: number }).n;
 }
+
+/** Attempts whose intent is stored but whose acceptance is not: what a restart must resolve without dialling twice. */
+export function unacknowledgedCount(db: Sqlite.Database): number {
+  return (db.prepare(`SELECT COUNT(*) AS n FROM attempts WHERE status = 'requested' AND provider_call_id IS NULL`).get() as { n: number })
+    .n;
+}

@@ -32,12 +32,12 @@
  *   [--max-kill-ms 2000] [--lead-ms 3000] [--speed 20] [--drain-timeout-s 300] [--entry dist|tsx] [--keep]
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { openDatabase } from '../../host/db/open.js';
-import { audit, pendingCount, unfinishedCount } from './audit.js';
+import { audit, pendingCount, unacknowledgedCount, unfinishedCount } from './audit.js';
 import { spawnFakeProvider } from './fake-provider.js';
 import { buildDist, freePort, spawnServer, type ServerProcess } from './process.js';
 import { seedDueCalls, setBatchDue, type SeededBatch } from './seed.js';
@@ -95,6 +95,8 @@ interface RoundRecord {
   firstCallMs: number | null;
   killDelayMs: number | null;
   acceptedAtKill: number | null;
+  /** Attempts left `requested` without the provider's acceptance by the kill. */
+  unacknowledgedAfterKill: number | null;
 }
 
 const started = performance.now();
@@ -178,6 +180,7 @@ try {
     }
     await server.kill9();
     server = null;
+    const unacknowledgedAfterKill = probe(unacknowledgedCount);
     const rec: RoundRecord = {
       round,
       seeded,
@@ -186,11 +189,13 @@ try {
       firstCallMs: callMs === null ? null : round1(callMs),
       killDelayMs,
       acceptedAtKill,
+      unacknowledgedAfterKill,
     };
     records.push(rec);
     log(
       `round ${round}: ready ${rec.readyMs} ms, first call ${rec.firstCallMs} ms, killed ${killDelayMs} ms later ` +
-        `(pending at spawn ${pendingAtSpawn}, accepted ${acceptedAtKill}${seeded ? ', fresh batch' : ''})`,
+        `(pending at spawn ${pendingAtSpawn}, accepted ${acceptedAtKill}, unacknowledged after the kill ${unacknowledgedAfterKill}` +
+        `${seeded ? ', fresh batch' : ''})`,
     );
     if (callMs === null) failures.push(`round ${round}: no call reached the fake within 60 s of the spawn`);
   }
@@ -210,10 +215,11 @@ try {
     firstCallMs: callMs === null ? null : round1(callMs),
     killDelayMs: null,
     acceptedAtKill: null,
+    unacknowledgedAfterKill: null,
   });
   log(`final run: ready ${round1(readyMs)} ms, first call ${callMs === null ? '-' : round1(callMs)} ms; draining ${unfinishedAtSpawn}`);
   const drainStart = performance.now();
-  for (let left = unfinishedAtSpawn; left > 0; ) {
+  for (let left = unfinishedAtSpawn; left > 0;) {
     if (performance.now() - drainStart > drainTimeoutMs) {
       failures.push(`drain: ${left} calls still unfinished after ${drainTimeoutMs / 1000} s`);
       break;
@@ -256,7 +262,15 @@ const first = restarts
   .map((r) => r.firstCallMs!)
   .sort((x, y) => x - y);
 const slow = restarts.filter((r) => r.readyMs >= RECOVERY_LIMIT_MS);
-if (slow.length > 0) failures.push(`${slow.length} restarts took ${RECOVERY_LIMIT_MS} ms or more to be ready (rounds ${slow.map((r) => r.round).join(', ')})`);
+if (slow.length > 0)
+  failures.push(`${slow.length} restarts took ${RECOVERY_LIMIT_MS} ms or more to be ready (rounds ${slow.map((r) => r.round).join(', ')})`);
+
+let adopted = 0;
+try {
+  adopted = readFileSync(logFile, 'utf8').split('adopted a call placed earlier for this attempt').length - 1;
+} catch {
+  // No log: no server ran.
+}
 
 const result = {
   rounds,
@@ -269,6 +283,8 @@ const result = {
   mismatched: a.mismatched,
   unresolved: a.unresolved,
   unrecorded: a.unrecorded,
+  unacknowledged_at_kills: records.reduce((n, r) => n + (r.unacknowledgedAfterKill ?? 0), 0),
+  adopted_after_restart: adopted,
   lost: a.lost,
   integrity: a.integrity,
   occurrence_statuses: a.occurrenceStatuses,

@@ -78,7 +78,8 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 const control = createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/accepted') return send(res, 200, { accepted: fake.calls.size, createRequests: fake.createCallRequests });
+  if (req.method === 'GET' && req.url === '/accepted')
+    return send(res, 200, { accepted: fake.calls.size, createRequests: fake.createCallRequests });
   if (req.method === 'GET' && req.url === '/counts') return send(res, 200, counts());
   if (req.method === 'GET' && req.url === '/keys') return send(res, 200, Object.fromEntries(byKey()));
   send(res, 404, { error: 'not found' });

@@ -63,6 +63,8 @@ export interface ServerProcessOptions {
   entry?: 'dist' | 'tsx';
   /** File that receives the server's stdout and stderr (appended); discarded when absent. */
   logFile?: string;
+  /** Extra node options before the entry (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 /** A server process. */
@@ -85,7 +87,7 @@ export interface ServerProcess {
 /** Spawns the production entry. */
 export function spawnServer(options: ServerProcessOptions): ServerProcess {
   const entry = options.entry ?? 'dist';
-  const args = entry === 'dist' ? ['dist/host/main.js'] : ['--import', 'tsx', 'host/main.ts'];
+  const args = [...(options.nodeArgs ?? []), ...(entry === 'dist' ? ['dist/host/main.js'] : ['--import', 'tsx', 'host/main.ts'])];
   const out = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
   const env = {
     PATH: process.env.PATH ?? '',

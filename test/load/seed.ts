@@ -145,7 +145,9 @@ export async function seedDueCalls(db: Database, o: SeedDueCallsOptions): Promis
         at: o.now,
       });
       markVerified(db, number.id, o.now, o.now + 365 * DAY);
-      rows.push(pendingOccurrence({ id: `${prefix}occ-${i}`, accountId, to: e164, phoneNumberId: number.id, at: o.dueAt, now: o.now, policy }));
+      rows.push(
+        pendingOccurrence({ id: `${prefix}occ-${i}`, accountId, to: e164, phoneNumberId: number.id, at: o.dueAt, now: o.now, policy }),
+      );
     }
   })();
   await commitOccurrences(db, rows);
@@ -157,8 +159,11 @@ export async function seedDueCalls(db: Database, o: SeedDueCallsOptions): Promis
  * seconds; the batch is seeded first and its instant set just before the server starts).
  */
 export function setBatchDue(db: Database, batch: SeededBatch, dueAt: number): void {
-  db.prepare(
-    `UPDATE occurrences SET scheduled_at = ?, next_due_at = ?, series_base = ? WHERE id LIKE ? AND status = 'pending'`,
-  ).run(dueAt, dueAt, dueAt, `crash-b${batch.batch}-occ-%`);
+  db.prepare(`UPDATE occurrences SET scheduled_at = ?, next_due_at = ?, series_base = ? WHERE id LIKE ? AND status = 'pending'`).run(
+    dueAt,
+    dueAt,
+    dueAt,
+    `crash-b${batch.batch}-occ-%`,
+  );
   batch.dueAt = dueAt;
 }

@@ -33,13 +33,13 @@
  * @module
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { openDatabase } from '../../host/db/open.js';
 import { audit, pendingCount, unacknowledgedCount, unfinishedCount } from './audit.js';
 import { spawnFakeProvider } from './fake-provider.js';
-import { buildDist, freePort, spawnServer, type ServerProcess } from './process.js';
+import { buildDist, cpuMs, freePort, spawnServer, type ServerProcess } from './process.js';
 import { seedDueCalls, setBatchDue, type SeededBatch } from './seed.js';
 
 const opt = new Map<string, string>();
@@ -92,6 +92,8 @@ interface RoundRecord {
   seeded: boolean;
   pendingAtSpawn: number;
   readyMs: number;
+  /** CPU time the server used until it was ready (Linux), whatever the machine's load. */
+  readyCpuMs: number | null;
   firstCallMs: number | null;
   killDelayMs: number | null;
   acceptedAtKill: number | null;
@@ -100,17 +102,18 @@ interface RoundRecord {
 }
 
 const started = performance.now();
+const loadAtStart = round1(loadavg()[0]!);
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-crash-'));
 const dbFile = join(dir, 'wakeup.sqlite');
 const logFile = join(dir, 'server.log');
-log(`folder ${dir}; rounds ${rounds}, calls ${callsPerBatch}, seed ${seed}, entry ${entry}`);
+log(`load average ${loadAtStart}; folder ${dir}; rounds ${rounds}, calls ${callsPerBatch}, seed ${seed}, entry ${entry}`);
 if (entry === 'dist') buildDist();
 
 const fake = await spawnFakeProvider({ speed });
 const port = await freePort();
 const env = {
   WAKEUP_DB: dbFile,
-  WAKEUP_LOG_LEVEL: 'warn',
+  WAKEUP_LOG_LEVEL: opt.get('log-level') ?? 'warn',
   WAKEUP_LOG_PRETTY: '0',
   WAKEUP_DAILY_CAP: '100000',
   WAKEUP_SHUTDOWN_GRACE_SECONDS: '5',
@@ -169,7 +172,9 @@ try {
       db.close();
     }
     server = spawnServer({ port, env, entry, logFile });
+    const spawnEpoch = Math.round(performance.timeOrigin + server.spawnedAt);
     const readyMs = await server.waitReady(60_000);
+    const readyCpuMs = cpuMs(server.pid);
     const callMs = await firstCall(server, before, server.spawnedAt + 60_000 + leadMs);
     let killDelayMs: number | null = null;
     let acceptedAtKill: number | null = null;
@@ -186,6 +191,7 @@ try {
       seeded,
       pendingAtSpawn,
       readyMs: round1(readyMs),
+      readyCpuMs,
       firstCallMs: callMs === null ? null : round1(callMs),
       killDelayMs,
       acceptedAtKill,
@@ -193,7 +199,7 @@ try {
     };
     records.push(rec);
     log(
-      `round ${round}: ready ${rec.readyMs} ms, first call ${rec.firstCallMs} ms, killed ${killDelayMs} ms later ` +
+      `round ${round} (spawned at ${spawnEpoch}): ready ${rec.readyMs} ms (cpu ${rec.readyCpuMs} ms), first call ${rec.firstCallMs} ms, killed ${killDelayMs} ms later ` +
         `(pending at spawn ${pendingAtSpawn}, accepted ${acceptedAtKill}, unacknowledged after the kill ${unacknowledgedAfterKill}` +
         `${seeded ? ', fresh batch' : ''})`,
     );
@@ -205,6 +211,7 @@ try {
   const before = await fake.accepted();
   server = spawnServer({ port, env, entry, logFile });
   const readyMs = await server.waitReady(60_000);
+  const readyCpuMs = cpuMs(server.pid);
   const unfinishedAtSpawn = probe((db) => unfinishedCount(db, 'crash-b%-occ-%'));
   const callMs = unfinishedAtSpawn > 0 ? await firstCall(server, before, server.spawnedAt + 10_000) : null;
   records.push({
@@ -212,6 +219,7 @@ try {
     seeded: false,
     pendingAtSpawn,
     readyMs: round1(readyMs),
+    readyCpuMs,
     firstCallMs: callMs === null ? null : round1(callMs),
     killDelayMs: null,
     acceptedAtKill: null,
@@ -257,6 +265,10 @@ if (a.lost > 0) failures.push(`${a.lost} occurrences lost (e.g. ${a.lostIds.slic
 if (a.integrity !== 'ok') failures.push(`integrity_check: ${a.integrity}`);
 const restarts = records.slice(1);
 const ready = restarts.map((r) => r.readyMs).sort((x, y) => x - y);
+const readyCpu = restarts
+  .filter((r) => r.readyCpuMs !== null)
+  .map((r) => r.readyCpuMs!)
+  .sort((x, y) => x - y);
 const first = restarts
   .filter((r) => r.firstCallMs !== null && !r.seeded)
   .map((r) => r.firstCallMs!)
@@ -294,11 +306,14 @@ const result = {
   recovery_ready_p50_ms: percentile(ready, 50),
   recovery_ready_p99_ms: percentile(ready, 99),
   recovery_ready_max_ms: percentile(ready, 100),
+  recovery_ready_cpu_p50_ms: percentile(readyCpu, 50),
+  recovery_ready_cpu_max_ms: percentile(readyCpu, 100),
   first_call_p50_ms: percentile(first, 50),
   first_call_p99_ms: percentile(first, 99),
   first_call_max_ms: percentile(first, 100),
   first_call_restarts: first.length,
   wall_s: round1((performance.now() - started) / 1000),
+  load_avg_1m: [loadAtStart, round1(loadavg()[0]!)],
   seed,
   ok: failures.length === 0,
   failures,

@@ -6,7 +6,7 @@
  * @module
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +46,22 @@ export function readLine(child: ChildProcess, match: (line: string) => boolean, 
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
   });
+}
+
+/**
+ * CPU time (user + system, ms) the process `pid` used so far, from /proc (Linux; 10 ms
+ * steps); null elsewhere or once it is gone. Readiness in CPU time does not depend on how
+ * busy the machine's other processes keep the cores, which wall-clock readiness does.
+ */
+export function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** Compiles the server to dist/ (`npm run build`, incremental). */

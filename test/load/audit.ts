@@ -4,7 +4,7 @@
  * - every attempt the provider accepted a call for has exactly one call (no attempt key was
  *   dialled twice), every accepted call belongs to an attempt, and the attempt recorded that
  *   very call; no attempt is left in `requested` (the recovery path resolved each one);
- * - no seeded occurrence is lost: each is finished, or still pending with its instant ahead;
+ * - no seeded occurrence is lost: each is finished, or still due (an instant in next_due_at);
  * - `PRAGMA integrity_check` answers ok.
  * @module
  */
@@ -34,14 +34,16 @@ export interface Audit {
   occurrences: number;
   /** Seeded occurrences by status. */
   occurrenceStatuses: Record<string, number>;
-  /** Seeded occurrences neither finished nor pending ahead, or missing (first 20 ids in lostIds). */
+  /** Seeded occurrences not finished (still due, or lost). */
+  unfinished: number;
+  /** Seeded occurrences missing, or unfinished with no next instant (nothing will ever move them; first 20 ids in lostIds). */
   lost: number;
   lostIds: string[];
   integrity: string;
 }
 
 /** Audits `dbFile` against the fake's calls by attempt key. */
-export function audit(dbFile: string, occurrenceIds: readonly string[], fakeKeys: Record<string, string[]>, now: number): Audit {
+export function audit(dbFile: string, occurrenceIds: readonly string[], fakeKeys: Record<string, string[]>): Audit {
   const db = new Sqlite(dbFile, { readonly: true });
   try {
     const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
@@ -80,12 +82,16 @@ export function audit(dbFile: string, occurrenceIds: readonly string[], fakeKeys
     const occurrenceStatuses: Record<string, number> = {};
     const lostIds: string[] = [];
     let lost = 0;
+    let unfinished = 0;
     for (const id of occurrenceIds) {
       const o = status.get(id) as { status: OccurrenceStatus; due: number | null } | undefined;
       const s = o?.status ?? 'missing';
       occurrenceStatuses[s] = (occurrenceStatuses[s] ?? 0) + 1;
-      const fine = o !== undefined && (isFinishedOccurrence(o.status) || (o.status === 'pending' && o.due !== null && o.due > now));
-      if (!fine) {
+      if (o !== undefined && isFinishedOccurrence(o.status)) continue;
+      unfinished++;
+      // Still due: an unfinished occurrence keeps its next instant (its call, retry or the
+      // live attempt's watchdog) in next_due_at, which the runtime loads at every start.
+      if (o === undefined || o.due === null) {
         lost++;
         if (lostIds.length < 20) lostIds.push(id);
       }
@@ -102,6 +108,7 @@ export function audit(dbFile: string, occurrenceIds: readonly string[], fakeKeys
       unrecorded,
       occurrences: occurrenceIds.length,
       occurrenceStatuses,
+      unfinished,
       lost,
       lostIds,
       integrity,

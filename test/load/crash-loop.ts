@@ -255,12 +255,12 @@ const a = audit(
   dbFile,
   batches.flatMap((b) => b.occurrenceIds),
   keys,
-  Date.now(),
 );
 if (a.duplicates > 0) failures.push(`${a.duplicates} doubled calls (keys ${a.duplicateKeys.join(', ')})`);
 if (a.unknownCalls > 0) failures.push(`${a.unknownCalls} accepted calls belong to no attempt`);
 if (a.mismatched > 0) failures.push(`${a.mismatched} attempts recorded a call the fake does not hold for them`);
 if (a.unresolved > 0) failures.push(`${a.unresolved} attempts left in requested`);
+if (a.unfinished > 0) failures.push(`${a.unfinished} calls not finished after the final run (${a.unfinished - a.lost} still due)`);
 if (a.lost > 0) failures.push(`${a.lost} occurrences lost (e.g. ${a.lostIds.slice(0, 5).join(', ')})`);
 if (a.integrity !== 'ok') failures.push(`integrity_check: ${a.integrity}`);
 const restarts = records.slice(1);
@@ -297,6 +297,7 @@ const result = {
   unrecorded: a.unrecorded,
   unacknowledged_at_kills: records.reduce((n, r) => n + (r.unacknowledgedAfterKill ?? 0), 0),
   adopted_after_restart: adopted,
+  unfinished: a.unfinished,
   lost: a.lost,
   integrity: a.integrity,
   occurrence_statuses: a.occurrenceStatuses,

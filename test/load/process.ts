@@ -131,7 +131,9 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
       for (;;) {
         if (gone) throw new Error(`server exited (code ${child.exitCode}) before it was ready`);
         try {
-          const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
+          // A refused connection fails at once; a listening server gets until the deadline to
+          // answer (an overloaded one answers late, and that lateness is its recovery time).
+          const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(Math.max(100, deadline - performance.now())) });
           await r.arrayBuffer();
           if (r.status === 200) return performance.now() - spawnedAt;
         } catch {

@@ -17,12 +17,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { DEFAULT_RETRY_POLICY, type Messaging, type OccurrenceRecord, type Telephony } from '../engine/index.js';
-import { createSqliteStore } from '../engine/sqlite/index.js';
+import type { Messaging, OccurrenceRecord, Telephony } from '../engine/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { createCallRuntime } from '../host/calls/runtime.js';
-import { insertAccount } from '../host/db/accounts.js';
 import { openDatabase } from '../host/db/open.js';
+import { commitOccurrences, pendingOccurrence, seedAccounts } from '../test/load/seed.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
 const opt = args();
@@ -45,68 +44,16 @@ const messaging: Messaging = {
   sendEmail: async () => ({ ok: true, messageId: 'm' }),
 };
 
-// Setup (not measured): N accounts on a trial, one pending occurrence each, a day ahead.
+// Setup (not measured): N accounts on a trial, one pending occurrence each, a day ahead
+// (the seeding helpers are shared with the crash loop: test/load/seed.ts).
 const setupNow = Date.now();
 const far = setupNow + 86_400_000;
-db.transaction(() => {
-  for (let i = 0; i < n; i++) {
-    insertAccount(db, {
-      id: `acct-${i}`,
-      email: `sleeper${i}@example.com`,
-      displayName: `Sleeper ${i}`,
-      now: setupNow,
-      trialEndsAt: setupNow + 7 * 86_400_000,
-      trialCallsIncluded: 5,
-    });
-  }
-})();
-const loader = createSqliteStore(db);
+seedAccounts(db, 'acct-', n, setupNow);
 for (let i = 0; i < n; i += 10_000) {
-  const rows = [];
+  const rows: OccurrenceRecord[] = [];
   for (let j = i; j < Math.min(n, i + 10_000); j++)
-    rows.push({ record: pendingRow(ids.uuid(), `acct-${j}`, far + (j % 1000)), expectedVersion: null });
-  await loader.commit({ occurrences: rows, attempts: [], series: [] });
-}
-
-function pendingRow(id: string, accountId: string, at: number): OccurrenceRecord {
-  return {
-    id,
-    scheduleId: null,
-    accountId,
-    phoneNumberId: null,
-    to: '+14155550123',
-    label: null,
-    message: null,
-    greetingName: null,
-    voice: null,
-    timezone: 'America/New_York',
-    derivationSource: 'weekly',
-    scheduledAt: at,
-    policy: { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [5, 10] },
-    smsFallback: false,
-    backupAlarm: false,
-    status: 'pending',
-    outcomeReason: null,
-    attemptCount: 0,
-    snoozeCount: 0,
-    seriesBase: at,
-    retryIndex: 0,
-    nextDueAt: at,
-    liveAttemptId: null,
-    backupAlarmAt: null,
-    reachedPerson: false,
-    reachedVoicemail: false,
-    missReason: null,
-    fallbackState: 'none',
-    dispatchedAt: null,
-    confirmedAt: null,
-    finishedAt: null,
-    createdAt: setupNow,
-    updatedAt: setupNow,
-    version: 1,
-    localDate: null,
-    tzdataVersion: null,
-  };
+    rows.push(pendingOccurrence({ id: ids.uuid(), accountId: `acct-${j}`, to: '+14155550123', at: far + (j % 1000), now: setupNow }));
+  await commitOccurrences(db, rows);
 }
 
 const clock = createSystemClock();

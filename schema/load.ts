@@ -14,9 +14,10 @@
  *
  * @module
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { readAssetText } from '../host/assets.js';
+import { inSingleFile, readAssetText } from '../host/assets.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -28,6 +29,13 @@ const addFormats: FormatsPlugin =
 
 /** Absolute path of the OpenAPI document. */
 export const OPENAPI_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+
+/**
+ * The same document as JSON, which `npm run build` writes beside the compiled module
+ * (scripts/copy-assets.mjs). Parsing it takes a few ms where the YAML takes about half a
+ * second, which a restarting server's readiness notices; from source (tsx) it is absent.
+ */
+const OPENAPI_JSON_PATH = fileURLToPath(new URL('./openapi.json', import.meta.url));
 
 /** `$id` of the synthetic document that holds every component schema under `$defs`. */
 export const COMPONENTS_ID = 'https://wakeup.invalid/schemas/components.json';
@@ -94,7 +102,11 @@ let operationsCache: Map<string, OperationInfo> | undefined;
 
 /** The parsed YAML document, read once and cached. Do not mutate it. */
 export function loadOpenApi(): OpenApiDocument {
-  documentCache ??= parse(readAssetText('schema/openapi.yaml', OPENAPI_PATH)) as OpenApiDocument;
+  documentCache ??= (
+    !inSingleFile() && existsSync(OPENAPI_JSON_PATH)
+      ? JSON.parse(readFileSync(OPENAPI_JSON_PATH, 'utf8'))
+      : parse(readAssetText('schema/openapi.yaml', OPENAPI_PATH))
+  ) as OpenApiDocument;
   return documentCache;
 }
 

@@ -99,6 +99,8 @@ export interface FakeTwilioOptions {
   authToken?: string;
   /** Dedupe create-call requests by Idempotency-Key (Twilio does not). @defaultValue false */
   honourIdempotencyKey?: boolean;
+  /** How a number not set with `setPhone` behaves. @defaultValue confirm after 5 s of ringing */
+  defaultPhone?: SimulatedPhone;
 }
 
 /** RFC 2822 in UTC, as Twilio writes dates: `Tue, 04 May 2027 12:00:00 +0000`. */
@@ -146,6 +148,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const authToken = options.authToken ?? 'fake-auth-token';
   const phones = new Map<string, { phone: SimulatedPhone; next: number }>();
   const calls = new Map<string, FakeCall>();
+  /** Calls by destination, oldest first (the call list filtered by To stays cheap with many calls). */
+  const callsTo = new Map<string, FakeCall[]>();
+  const defaultPhone = options.defaultPhone ?? { answers: ['confirm'], ring_seconds: 5 };
   const byIdempotencyKey = new Map<string, string>();
   const messages: FakeMessage[] = [];
   const optedOut = new Set<string>();
@@ -256,7 +261,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       listCallRequests += 1;
       const q = target.searchParams;
       const pageSize = Math.min(1000, Math.max(1, Number(q.get('PageSize') ?? 50) || 50));
-      const list = [...calls.values()]
+      const to = q.get('To');
+      const list = [...(to ? (callsTo.get(to) ?? []) : calls.values())]
         .filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')))
         .sort((a, b) => b.createdAt - a.createdAt)
         .slice(0, pageSize)
@@ -287,7 +293,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
       if (!form.get('From') || !form.get('Url')) return send(400, { code: 21205, message: 'Url and From are required', status: 400 });
       let state = phones.get(to);
-      if (!state) phones.set(to, (state = { phone: { answers: ['confirm'], ring_seconds: 5 }, next: 0 }));
+      if (!state) phones.set(to, (state = { phone: defaultPhone, next: 0 }));
       const behaviour = state.phone.answers[Math.min(state.next, state.phone.answers.length - 1)]!;
       state.next += 1;
       if (behaviour === 'fail') return send(400, { code: 21215, message: 'Account not authorized to call this number.', status: 400 });
@@ -305,6 +311,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         program: 0,
       };
       calls.set(call.sid, call);
+      const sameTo = callsTo.get(to);
+      if (sameTo) sameTo.push(call);
+      else callsTo.set(to, [call]);
       if (typeof key === 'string') byIdempotencyKey.set(key, call.sid);
       const ringTimeout = Number(form.get('Timeout') ?? 60);
       const ringSeconds = state.phone.ring_seconds;

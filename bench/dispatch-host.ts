@@ -22,14 +22,15 @@ import { createSqliteStore } from '../engine/sqlite/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { createCallRuntime } from '../host/calls/runtime.js';
 import { insertAccount } from '../host/db/accounts.js';
-import { openDatabase } from '../host/db/open.js';
+import { openSqliteDatabase } from '../host/db/open.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
 const capMs = Number(opt.get('cap-s') ?? 180) * 1000;
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-bench-host-'));
-const db = openDatabase(join(dir, 'bench.sqlite'));
+const sdb = openSqliteDatabase(join(dir, 'bench.sqlite'));
+const db = sdb.raw;
 
 let seq = 0;
 const ids = {
@@ -48,9 +49,9 @@ const messaging: Messaging = {
 // Setup (not measured): N accounts on a trial, one pending occurrence each, a day ahead.
 const setupNow = Date.now();
 const far = setupNow + 86_400_000;
-db.transaction(() => {
+await sdb.tx(async (tx) => {
   for (let i = 0; i < n; i++) {
-    insertAccount(db, {
+    await insertAccount(tx, {
       id: `acct-${i}`,
       email: `sleeper${i}@example.com`,
       displayName: `Sleeper ${i}`,
@@ -59,7 +60,7 @@ db.transaction(() => {
       trialCallsIncluded: 5,
     });
   }
-})();
+});
 const loader = createSqliteStore(db);
 for (let i = 0; i < n; i += 10_000) {
   const rows = [];
@@ -111,7 +112,7 @@ function pendingRow(id: string, accountId: string, at: number): OccurrenceRecord
 
 const clock = createSystemClock();
 const runtime = createCallRuntime({
-  db,
+  db: sdb,
   clock,
   ids,
   telephony,

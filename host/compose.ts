@@ -48,6 +48,7 @@ import { createCredentials } from './auth/credentials.js';
 import { createSignIn } from './auth/sign-in.js';
 import { createIdempotencyStore } from './db/idempotency.js';
 import { pingDatabase } from './db/open.js';
+import { idempotencyDb } from './db/idempotency-db.js';
 import { createScheduleService } from './schedules/service.js';
 import type { AppServices } from './services.js';
 
@@ -77,13 +78,14 @@ export interface ComposeOptions {
 }
 
 /** Builds every adapter, the runtime and the services (see the module header). */
-export function compose(config: HostConfig, options: ComposeOptions = {}): Composed {
+export async function compose(config: HostConfig, options: ComposeOptions = {}): Promise<Composed> {
   const logger = createLogger(config, options.logStream);
   const systemClock = createSystemClock({ onError: (err) => logger.error({ err }, 'timer failed') });
   const virtualClock = config.clock === 'virtual' ? new VirtualClock(config.clockStart ?? systemClock.now()) : null;
   const clock = virtualClock ?? systemClock;
   const ids: Ids = { uuid: () => randomUUID() };
-  const db = openDatabase(config.dbFile);
+  // WAKEUP_DB: a SQLite file or a postgres:// URL (host/db/open.ts), migrated here.
+  const db = await openDatabase(config.dbFile);
   const outbox = createOutboxMessaging({ db, clock, ids, logger, logCodes: config.dev });
   // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
   // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.
@@ -169,7 +171,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
     databaseReady: () => pingDatabase(db),
     metrics,
     credentials: createCredentials({ db, clock }),
-    idempotency: createIdempotencyStore(db),
+    idempotency: createIdempotencyStore(idempotencyDb(db, lifecycle)),
     signIn: createSignIn({
       db,
       clock,
@@ -178,7 +180,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
       logger,
       clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
     }),
-    account: createAccountService({ db, clock, meBilling: (account, now) => billing.meBilling(account, now) }),
+    account: createAccountService({ db, clock, meBilling: async (account, now) => await billing.meBilling(account, now) }),
     accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone }),
@@ -237,7 +239,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
         }
       }
       systemClock.stop();
-      if (db.open) db.close();
+      await db.close();
     },
   };
 }

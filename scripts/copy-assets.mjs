@@ -7,6 +7,7 @@ import { cpSync, mkdirSync } from 'node:fs';
 const copies = [
   ['schema/openapi.yaml', 'dist/schema/openapi.yaml'],
   ['host/db/migrations', 'dist/host/db/migrations'],
+  ['host/db/migrations-pg', 'dist/host/db/migrations-pg'],
   ['web', 'dist/web'],
 ];
 for (const [from, to] of copies) {

@@ -286,8 +286,8 @@ describe('key 9 on a demo call', () => {
 });
 
 /** Demo attempts stored for `e164`. */
-function attemptsTo(server: TestServer, e164: string): number {
-  const r = server.running.deps.db.prepare("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?").get(e164) as {
+async function attemptsTo(server: TestServer, e164: string): Promise<number> {
+  const r = (await server.running.deps.db.get("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?", [e164])) as {
     n: number;
   };
   return r.n;

@@ -21,16 +21,16 @@ export function register(routes: Routes, services: AppServices): void {
   const svc = services.accountLifecycle;
   const idpLimit = new RateLimiter({ limit: IDP_REQUESTS_PER_MINUTE, windowSeconds: 60, clock: services.clock });
 
-  routes.operation<OnboardingIn>('setOnboardingStep', ({ principal, body }) => {
+  routes.operation<OnboardingIn>('setOnboardingStep', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
-    const account = svc.setOnboardingFlag(p.accountId, body.step, body.done ?? true);
+    const account = await svc.setOnboardingFlag(p.accountId, body.step, body.done ?? true);
     return { status: 200, body: account.onboardingState };
   });
 
-  routes.operation<OnboardingSkipIn>('skipOnboardingStep', ({ principal, body }) => {
+  routes.operation<OnboardingSkipIn>('skipOnboardingStep', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
-    const account = svc.skipOnboardingStep(p.accountId, body.step);
-    return { status: 200, body: services.account.present(account).onboarding };
+    const account = await svc.skipOnboardingStep(p.accountId, body.step);
+    return { status: 200, body: (await services.account.present(account)).onboarding };
   });
 
   routes.operation('sendDeletionCode', async ({ principal }) => {
@@ -45,9 +45,9 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 202, body: out };
   });
 
-  routes.operation('exportMe', ({ principal }) => {
+  routes.operation('exportMe', async ({ principal }) => {
     const p = requirePrincipal(principal);
-    const doc = svc.export.exportAccount(p.accountId);
+    const doc = await svc.export.exportAccount(p.accountId);
     return {
       status: 200,
       headers: {

@@ -50,8 +50,8 @@ export async function storeDeletionCode(
      VALUES (?, ?, ?, ?, 0, NULL, ?)
      ON CONFLICT (account_id) DO UPDATE SET
        code_hash = excluded.code_hash, code_salt = excluded.code_salt, code_expires_at = excluded.code_expires_at,
-       failed_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN 0 ELSE failed_count END,
-       locked_until = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN NULL ELSE locked_until END,
+       failed_count = CASE WHEN deletion_codes.locked_until IS NOT NULL AND deletion_codes.locked_until <= excluded.updated_at THEN 0 ELSE deletion_codes.failed_count END,
+       locked_until = CASE WHEN deletion_codes.locked_until IS NOT NULL AND deletion_codes.locked_until <= excluded.updated_at THEN NULL ELSE deletion_codes.locked_until END,
        updated_at = excluded.updated_at`,
     [accountId, code.hash, code.salt, code.expiresAt, now],
   );

@@ -95,7 +95,7 @@ export async function countDemoCodes(
   e164: string,
 ): Promise<{ all: number; prefix: number; number: number }> {
   const r = (await db.get<{ all_n: number; prefix_n: number | null; number_n: number | null }>(
-    `SELECT COUNT(*) AS all_n, SUM(prefix = ?) AS prefix_n, SUM(e164 = ?) AS number_n
+    `SELECT COUNT(*) AS all_n, SUM(CASE WHEN prefix = ? THEN 1 ELSE 0 END) AS prefix_n, SUM(CASE WHEN e164 = ? THEN 1 ELSE 0 END) AS number_n
      FROM demo_requests WHERE utc_day = ?`,
     [prefix, e164, utcDay],
   ))!;

@@ -36,7 +36,7 @@ export async function findIdpLinkBySubject(db: Db, subject: string): Promise<Idp
 export async function saveIdpLink(db: Db, accountId: string, subject: string, sealed: Buffer | null, now: EpochMs): Promise<void> {
   await db.run(
     `INSERT INTO idp_links (account_id, subject, refresh_token_sealed, linked_at, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (account_id) DO UPDATE SET refresh_token_sealed = COALESCE(excluded.refresh_token_sealed, refresh_token_sealed),
+     ON CONFLICT (account_id) DO UPDATE SET refresh_token_sealed = COALESCE(excluded.refresh_token_sealed, idp_links.refresh_token_sealed),
        updated_at = excluded.updated_at`,
     [accountId, subject, sealed, now, now],
   );

@@ -56,7 +56,7 @@ export async function insertOutbox(db: Db, m: OutboxRow): Promise<void> {
 export async function listOutbox(db: Db, filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number }): Promise<OutboxRow[]> {
   const rows = await db.all<Row>(
     `SELECT * FROM outbox
-     WHERE (@recipient IS NULL OR recipient = @recipient) AND (@channel IS NULL OR channel = @channel)
+     WHERE (CAST(@recipient AS TEXT) IS NULL OR recipient = @recipient) AND (CAST(@channel AS TEXT) IS NULL OR channel = @channel)
      ORDER BY rowid DESC LIMIT @limit`,
     { recipient: filter.recipient ?? null, channel: filter.channel ?? null, limit: filter.limit },
   );

@@ -146,7 +146,7 @@ export async function listPhoneNumbers(
 ): Promise<{ items: PhoneNumber[]; more: boolean }> {
   const rows = await db.all<Row>(
     `${SELECT} WHERE p.account_id = @account AND p.deleted_at IS NULL
-       AND (@createdAt IS NULL OR p.created_at > @createdAt OR (p.created_at = @createdAt AND p.rowid > @seq))
+       AND (CAST(@createdAt AS BIGINT) IS NULL OR p.created_at > @createdAt OR (p.created_at = @createdAt AND p.rowid > @seq))
      ORDER BY p.created_at, p.rowid LIMIT @limit`,
     { account: accountId, createdAt: page.after?.createdAt ?? null, seq: page.after?.seq ?? 0, limit: page.limit + 1 },
   );
@@ -233,8 +233,8 @@ export async function recordWrongCode(
     // A lock invalidates the outstanding code: after it, a new code is needed.
     await tx.run(
       `UPDATE phone_numbers SET failed_count = @failed, locked_until = @locked, updated_at = @at,
-         code_hash = CASE WHEN @locked IS NULL THEN code_hash ELSE NULL END,
-         code_expires_at = CASE WHEN @locked IS NULL THEN code_expires_at ELSE NULL END
+         code_hash = CASE WHEN CAST(@locked AS BIGINT) IS NULL THEN code_hash ELSE NULL END,
+         code_expires_at = CASE WHEN CAST(@locked AS BIGINT) IS NULL THEN code_expires_at ELSE NULL END
        WHERE id = @id`,
       { failed: lockedUntil === null ? failedCount : 0, locked: lockedUntil, at, id },
     );

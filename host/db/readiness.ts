@@ -25,8 +25,8 @@ export interface AccountFacts {
 /** Loads the facts at `now`. */
 export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs): Promise<AccountFacts> {
   const phones = (await db.get<{ verified_now: number; ever: number }>(
-    `SELECT COALESCE(SUM(verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?)), 0) AS verified_now,
-            COALESCE(SUM(verified_at IS NOT NULL), 0) AS ever
+    `SELECT COALESCE(SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?) THEN 1 ELSE 0 END), 0) AS verified_now,
+            COALESCE(SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS ever
      FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL`,
     [now, accountId],
   ))!;

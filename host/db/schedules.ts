@@ -173,13 +173,13 @@ export async function getScheduleById(db: Db, id: string): Promise<Schedule | un
 
 /** Inserts a new schedule. */
 export async function insertSchedule(db: Db, s: ScheduleWrite): Promise<void> {
-  await db.run(`INSERT INTO schedules (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`, [toParams(s)]);
+  await db.run(`INSERT INTO schedules (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`, toParams(s));
 }
 
 /** Replaces every field of an existing schedule (id and account unchanged). */
 export async function updateSchedule(db: Db, s: ScheduleWrite): Promise<void> {
   const sets = COLUMNS.filter((c) => c !== 'id' && c !== 'account_id' && c !== 'created_at').map((c) => `${c} = @${c}`);
-  await db.run(`UPDATE schedules SET ${sets.join(', ')} WHERE id = @id AND account_id = @account_id`, [toParams(s)]);
+  await db.run(`UPDATE schedules SET ${sets.join(', ')} WHERE id = @id AND account_id = @account_id`, toParams(s));
 }
 
 /** Removes a schedule row and its series (a schedule that never rang: nothing to keep). */
@@ -202,8 +202,8 @@ export async function listSchedules(
 ): Promise<Schedule[]> {
   const b = options.before;
   const rows = await db.all<Row>(
-    `${SELECT} WHERE s.account_id = @account AND (@status IS NULL OR ${STATUS} = @status)
-       AND (@createdAt IS NULL OR s.created_at < @createdAt OR (s.created_at = @createdAt AND s.rowid < @seq))
+    `${SELECT} WHERE s.account_id = @account AND (CAST(@status AS TEXT) IS NULL OR ${STATUS} = @status)
+       AND (CAST(@createdAt AS BIGINT) IS NULL OR s.created_at < @createdAt OR (s.created_at = @createdAt AND s.rowid < @seq))
      ORDER BY s.created_at DESC, s.rowid DESC LIMIT @limit`,
     { account: accountId, status: options.status, createdAt: b?.createdAt ?? null, seq: b?.seq ?? null, limit: options.limit },
   );
@@ -227,12 +227,12 @@ export async function deleteScheduleOccurrences(db: Db, scheduleId: string): Pro
  * and active: a completed one-off no longer counts for readiness).
  */
 export async function scheduleFacts(db: Db, accountId: string): Promise<{ hasSchedule: boolean; hasEnabledSchedule: boolean }> {
-  const r = (await db.get<{ any: number; enabled: number }>(
-    `SELECT COUNT(*) > 0 AS any, COALESCE(MAX(s.enabled = 1 AND ${STATUS} = 'active'), 0) AS enabled
+  const r = (await db.get<{ n: number; enabled: number }>(
+    `SELECT COUNT(*) AS n, COALESCE(MAX(CASE WHEN s.enabled = 1 AND ${STATUS} = 'active' THEN 1 ELSE 0 END), 0) AS enabled
      FROM schedules s LEFT JOIN series se ON se.id = s.id WHERE s.account_id = ?`,
     [accountId],
   ))!;
-  return { hasSchedule: r.any === 1, hasEnabledSchedule: r.enabled === 1 };
+  return { hasSchedule: r.n > 0, hasEnabledSchedule: r.enabled === 1 };
 }
 
 /** The id of the account's primary (not deleted) phone number, if any. */

@@ -55,8 +55,8 @@ export async function storeCode(
      VALUES (?, ?, ?, ?, 0, NULL, ?)
      ON CONFLICT (email) DO UPDATE SET
        code_hash = excluded.code_hash, code_salt = excluded.code_salt, code_expires_at = excluded.code_expires_at,
-       failed_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN 0 ELSE failed_count END,
-       locked_until = CASE WHEN locked_until IS NOT NULL AND locked_until <= excluded.updated_at THEN NULL ELSE locked_until END,
+       failed_count = CASE WHEN email_sign_in.locked_until IS NOT NULL AND email_sign_in.locked_until <= excluded.updated_at THEN 0 ELSE email_sign_in.failed_count END,
+       locked_until = CASE WHEN email_sign_in.locked_until IS NOT NULL AND email_sign_in.locked_until <= excluded.updated_at THEN NULL ELSE email_sign_in.locked_until END,
        updated_at = excluded.updated_at`,
     [email, code.hash, code.salt, code.expiresAt, now],
   );

@@ -115,7 +115,7 @@ export async function scrubAccountCalls(db: Db, accountId: string, now: EpochMs)
     // were turned off before this scrub, so the engine writes them no more.
     await tx.run(
       `UPDATE series SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL, version = version + 1
-       WHERE account_id = ? AND enabled = 0`,
+       WHERE account_id = ? AND NOT enabled`,
       [accountId],
     );
     await tx.run(

@@ -34,8 +34,8 @@ export async function grantCredits(
   return (
     (
       await db.run(
-        `INSERT OR IGNORE INTO credit_ledger (account_id, delta, reason, plan_code, plan_name, tier_b_multiplier, ref, at)
-       VALUES (?, ?, 'pack', ?, ?, ?, ?, ?)`,
+        `INSERT INTO credit_ledger (account_id, delta, reason, plan_code, plan_name, tier_b_multiplier, ref, at)
+       VALUES (?, ?, 'pack', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
         [g.accountId, g.calls, g.planCode, g.planName, g.tierBMultiplier, g.ref, now],
       )
     ).changes === 1

@@ -137,7 +137,7 @@ export async function findAccountIdByCustomer(db: Db, provider: string, customer
 
 /** Records the account's customer id (keeps an existing one). */
 export async function saveCustomerId(db: Db, accountId: string, provider: string, customerId: string, now: EpochMs): Promise<void> {
-  await db.run('INSERT OR IGNORE INTO billing_customers (account_id, provider, customer_id, created_at) VALUES (?, ?, ?, ?)', [
+  await db.run('INSERT INTO billing_customers (account_id, provider, customer_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
     accountId,
     provider,
     customerId,
@@ -149,7 +149,7 @@ export async function saveCustomerId(db: Db, accountId: string, provider: string
 export async function recordEvent(db: Db, provider: string, eventId: string, type: string, now: EpochMs): Promise<boolean> {
   return (
     (
-      await db.run('INSERT OR IGNORE INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?)', [
+      await db.run('INSERT INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
         provider,
         eventId,
         type,

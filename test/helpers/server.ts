@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../host/config.js';
+import { openDatabase } from '../../host/db/open.js';
 import { startServer } from '../../host/server.js';
 import type { RunningServer } from '../../host/server.js';
 import type { DestinationStream } from 'pino';
@@ -106,6 +107,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Rows of `text` on a test server's database (`server.dbFile`: the SQLite file or the
+ * PostgreSQL URL), through a connection of its own, closed after.
+ */
+export async function queryDatabase<R = any>(dbFile: string, text: string, params: readonly unknown[] = []): Promise<R[]> {
+  const db = await openDatabase(dbFile);
+  try {
+    return await db.all<R>(text, params);
+  } finally {
+    await db.close();
+  }
 }
 
 /** Whether test servers run on PostgreSQL (WAKEUP_TEST_DB=postgres with WAKEUP_TEST_PG_URL). */

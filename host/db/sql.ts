@@ -369,7 +369,7 @@ const DIRECT = new WeakMap<object, Db>();
 // PostgreSQL
 
 /** How many times a PostgreSQL transaction runs at most (the first run included). */
-export const PG_TX_ATTEMPTS = 6;
+export const PG_TX_ATTEMPTS = 12;
 const PG_RETRY = new Set(['40001', '40P01']);
 
 // Rows like SQLite's: int8 and numeric as numbers, boolean as 0/1. Per query (not pg's
@@ -432,7 +432,9 @@ export function wrapPostgres(pool: pg.Pool): PostgresDb {
         } catch (err) {
           const code = (err as { code?: unknown }).code;
           if (attempt >= PG_TX_ATTEMPTS || typeof code !== 'string' || !PG_RETRY.has(code)) throw err;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          // Exponential backoff with full jitter (2 ms doubling, at most 250 ms), so that contending
+          // transactions spread out instead of colliding again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 2 ** attempt)));
         }
       }
     },

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, DEFAULT_RETRY_POLICY, type OccurrenceRecord, type Store, type Telephony } from '../engine/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
-import { openDatabase } from '../host/db/open.js';
+import { openSqliteDatabase } from '../host/db/open.js';
 import { createSqliteStore } from '../engine/sqlite/index.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
@@ -33,7 +33,7 @@ const runtimeOptions = {
 /** Stop waiting for the spike to drain after this long (the figures then cover what was dispatched). */
 const capMs = Number(args().get('cap-s') ?? 180) * 1000;
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-bench-'));
-const db = openDatabase(join(dir, 'bench.sqlite'));
+const db = openSqliteDatabase(join(dir, 'bench.sqlite')).raw;
 // Checkpoints on a worker thread, as the host runs its production store (see SqliteStoreOptions).
 const inner = createSqliteStore(db, { checkpointInWorker: true });
 

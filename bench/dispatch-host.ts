@@ -20,7 +20,7 @@ import { pino } from 'pino';
 import type { Messaging, OccurrenceRecord, Telephony } from '../engine/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { createCallRuntime } from '../host/calls/runtime.js';
-import { openDatabase } from '../host/db/open.js';
+import { openSqliteDatabase } from '../host/db/open.js';
 import { commitOccurrences, pendingOccurrence, seedAccounts } from '../test/load/seed.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
@@ -28,7 +28,8 @@ const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
 const capMs = Number(opt.get('cap-s') ?? 180) * 1000;
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-bench-host-'));
-const db = openDatabase(join(dir, 'bench.sqlite'));
+const sdb = openSqliteDatabase(join(dir, 'bench.sqlite'));
+const db = sdb.raw;
 
 let seq = 0;
 const ids = {
@@ -48,17 +49,17 @@ const messaging: Messaging = {
 // (the seeding helpers are shared with the crash loop: test/load/seed.ts).
 const setupNow = Date.now();
 const far = setupNow + 86_400_000;
-seedAccounts(db, 'acct-', n, setupNow);
+await seedAccounts(sdb, 'acct-', n, setupNow);
 for (let i = 0; i < n; i += 10_000) {
   const rows: OccurrenceRecord[] = [];
   for (let j = i; j < Math.min(n, i + 10_000); j++)
     rows.push(pendingOccurrence({ id: ids.uuid(), accountId: `acct-${j}`, to: '+14155550123', at: far + (j % 1000), now: setupNow }));
-  await commitOccurrences(db, rows);
+  await commitOccurrences(sdb, rows);
 }
 
 const clock = createSystemClock();
 const runtime = createCallRuntime({
-  db,
+  db: sdb,
   clock,
   ids,
   telephony,

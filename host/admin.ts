@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { openDatabase } from './db/open.js';
+import { isPostgresUrl } from './db/sql.js';
 import { accountLines, AdminError, backupDatabase, restoreDatabase, usageLines } from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
 import { loadBillingConfig } from './billing/config.js';
@@ -27,6 +28,7 @@ const USAGE = [
   "  usage <email>                                               an account's trial and calls",
   ...PLAN_ADMIN_USAGE.split('\n').filter((line) => line.startsWith('  ')),
   'The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running, except for restore.',
+  'backup and restore are SQLite only: with a postgres:// WAKEUP_DB use pg_dump and pg_restore.',
 ].join('\n');
 
 async function main(args: string[]): Promise<number> {
@@ -40,6 +42,12 @@ async function main(args: string[]): Promise<number> {
   const [command, arg] = args;
   try {
     if (command === 'backup' || command === 'restore') {
+      if (isPostgresUrl(dbFile)) {
+        console.error(
+          `admin ${command}: SQLite only; WAKEUP_DB names a PostgreSQL database: use PostgreSQL's own tools (pg_dump, pg_restore, or the provider's backups)`,
+        );
+        return 2;
+      }
       if (!arg || args.length !== 2) {
         console.log(USAGE);
         return 1;
@@ -58,15 +66,15 @@ async function main(args: string[]): Promise<number> {
         console.log(USAGE);
         return 1;
       }
-      const db = openDatabase(dbFile);
+      const db = await openDatabase(dbFile);
       try {
-        for (const line of command === 'accounts' ? accountLines(db, now) : usageLines(db, arg!, now)) console.log(line);
+        for (const line of command === 'accounts' ? await accountLines(db, now) : await usageLines(db, arg!, now)) console.log(line);
       } finally {
-        db.close();
+        await db.close();
       }
       return 0;
     }
-    const db = openDatabase(dbFile);
+    const db = await openDatabase(dbFile);
     try {
       if (command === 'plan') {
         const billing = createBillingService({
@@ -80,11 +88,11 @@ async function main(args: string[]): Promise<number> {
           provider: null,
           inapp: null,
         });
-        return runPlanAdmin(args, { billing, now, out: (line) => console.log(line) });
+        return await runPlanAdmin(args, { billing, now, out: (line) => console.log(line) });
       }
-      return runAdmin(args, { db, now, out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line) });
+      return await runAdmin(args, { db, now, out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line) });
     } finally {
-      db.close();
+      await db.close();
     }
   } catch (err) {
     if (err instanceof AdminError) {

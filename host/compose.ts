@@ -46,7 +46,6 @@ import { createDevicesService } from './devices/service.js';
 import { createApiKeyService } from './auth/api-keys.js';
 import { createCredentials } from './auth/credentials.js';
 import { createSignIn } from './auth/sign-in.js';
-import { wrapSqlite } from './db/sql.js';
 import { createSharedState } from './shared-state.js';
 import { pingDatabase } from './db/open.js';
 import { createScheduleService } from './schedules/service.js';
@@ -78,15 +77,16 @@ export interface ComposeOptions {
 }
 
 /** Builds every adapter, the runtime and the services (see the module header). */
-export function compose(config: HostConfig, options: ComposeOptions = {}): Composed {
+export async function compose(config: HostConfig, options: ComposeOptions = {}): Promise<Composed> {
   const logger = createLogger(config, options.logStream);
   const systemClock = createSystemClock({ onError: (err) => logger.error({ err }, 'timer failed') });
   const virtualClock = config.clock === 'virtual' ? new VirtualClock(config.clockStart ?? systemClock.now()) : null;
   const clock = virtualClock ?? systemClock;
   const ids: Ids = { uuid: () => randomUUID() };
-  const db = openDatabase(config.dbFile);
+  // WAKEUP_DB: a SQLite file or a postgres:// URL (host/db/open.ts), migrated here.
+  const db = await openDatabase(config.dbFile);
   // Rate windows, code-check queues, idempotency claims: memory on SQLite, the database on PostgreSQL.
-  const shared = createSharedState(wrapSqlite(db));
+  const shared = createSharedState(db);
   const outbox = createOutboxMessaging({ db, clock, ids, logger, logCodes: config.dev });
   // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
   // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.
@@ -186,7 +186,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
       clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
       shared,
     }),
-    account: createAccountService({ db, clock, meBilling: (account, now) => billing.meBilling(account, now) }),
+    account: createAccountService({ db, clock, meBilling: async (account, now) => await billing.meBilling(account, now) }),
     accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp, shared }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone }),
@@ -246,7 +246,7 @@ export function compose(config: HostConfig, options: ComposeOptions = {}): Compo
         }
       }
       systemClock.stop();
-      if (db.open) db.close();
+      await db.close();
     },
   };
 }

@@ -30,7 +30,10 @@ export interface HostConfig {
   readonly host: string;
   /** Listen port; 0 picks a free port (tests). @default 8080 (env PORT) */
   readonly port: number;
-  /** SQLite file; its folder is created. @default './data/wakeup.sqlite' (env WAKEUP_DB) */
+  /**
+   * SQLite file (its folder is created), or a `postgres://` / `postgresql://` URL for PostgreSQL
+   * (host/db/open.ts). @default './data/wakeup.sqlite' (env WAKEUP_DB)
+   */
   readonly dbFile: string;
   /**
    * Dev mode: mounts the `/dev` endpoints and prints sign-in codes in the log. On unless
@@ -101,7 +104,11 @@ export interface EnvVarDoc {
 export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'HOST', default: '127.0.0.1', meaning: 'Listen address. Dev mode accepts loopback addresses only.' },
   { name: 'PORT', default: '8080', meaning: 'Listen port (0 picks a free one).' },
-  { name: 'WAKEUP_DB', default: './data/wakeup.sqlite', meaning: 'SQLite database file; the folder is created; migrated at start.' },
+  {
+    name: 'WAKEUP_DB',
+    default: './data/wakeup.sqlite',
+    meaning: 'SQLite database file (the folder is created), or a postgres:// / postgresql:// URL for PostgreSQL. Migrated at start.',
+  },
   {
     name: 'WAKEUP_DEV',
     default: '1',

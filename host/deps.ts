@@ -4,7 +4,7 @@
  * Tests may look inside through `RunningServer.deps` (e.g. to read a table directly).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './db/sql.js';
 import type { Clock, Ids, Messaging, Runtime } from '../engine/index.js';
 import type { VirtualClock } from '../engine/sim/index.js';
 import type { HostConfig } from './config.js';
@@ -18,7 +18,7 @@ export type { Lifecycle };
 /** The built adapters. */
 export interface AppDeps {
   readonly config: HostConfig;
-  readonly db: Database;
+  readonly db: Db;
   /** The service clock: the only source of "now". */
   readonly clock: Clock;
   /** The same clock as `clock` when WAKEUP_CLOCK=virtual (POST /dev/clock moves it), else null. */

@@ -33,7 +33,7 @@ export interface RunningServer {
 
 /** Builds the dependencies and the app, and listens on config.host:config.port. */
 export async function startServer(config: HostConfig, options: ComposeOptions & AppOptions = {}): Promise<RunningServer> {
-  const composed = compose(config, options);
+  const composed = await compose(config, options);
   const { deps, services } = composed;
   const app = createApp(services, options.modules ? { modules: options.modules } : {});
   const handle = app.callback();

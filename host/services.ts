@@ -60,7 +60,7 @@ export interface AppServices {
   siteUrl(): string;
   readonly lifecycle: Lifecycle;
   /** Whether the database answers (GET /readyz). */
-  databaseReady(): boolean;
+  databaseReady(): Promise<boolean>;
   /** Prometheus metrics (GET /metrics); the HTTP layer records each request in it. */
   readonly metrics: Metrics;
 

@@ -63,6 +63,11 @@ folders.migrations = readdirSync(migrations)
   .filter((f) => f.endsWith('.sql'))
   .sort();
 for (const f of folders.migrations) assets[`migrations/${f}`] = join(migrations, f);
+const migrationsPg = join(root, 'host/db/migrations-pg');
+folders['migrations-pg'] = readdirSync(migrationsPg)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
+for (const f of folders['migrations-pg']) assets[`migrations-pg/${f}`] = join(migrationsPg, f);
 const swagger = require('swagger-ui-dist').getAbsoluteFSPath();
 folders['swagger-ui'] = [
   'swagger-ui.css',

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 const copies = [
   ['schema/openapi.yaml', 'dist/schema/openapi.yaml'],
   ['host/db/migrations', 'dist/host/db/migrations'],
+  ['host/db/migrations-pg', 'dist/host/db/migrations-pg'],
   ['web', 'dist/web'],
 ];
 for (const [from, to] of copies) {

@@ -21,7 +21,7 @@
  * so a crash after step 1 yields a deletion that completes at restart. Each is idempotent.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Messaging, Runtime } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import {
@@ -54,7 +54,7 @@ export const PURGE_AFTER_MS = 30 * DAY_MS;
 
 /** What {@link createDeletionService} needs. */
 export interface DeletionServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   messaging: Messaging;
   logger: Logger;
@@ -119,9 +119,9 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
   async function stopCalls(accountId: string): Promise<void> {
     try {
       // Series off first (no next occurrence is made from now on), then the unfinished calls go.
-      for (const id of accountScheduleIds(db, accountId)) await disableSeries({ db, runtime }, id);
-      for (const id of unfinishedOccurrenceIds(db, accountId)) await runtime.cancel(id);
-      scrubAccountCalls(db, accountId, clock.now());
+      for (const id of await accountScheduleIds(db, accountId)) await disableSeries({ db, runtime }, id);
+      for (const id of await unfinishedOccurrenceIds(db, accountId)) await runtime.cancel(id);
+      await scrubAccountCalls(db, accountId, clock.now());
     } catch (err) {
       // The deletion stands (calls are refused by admission meanwhile); the next start finishes it.
       log.error({ err, account: accountId }, 'could not cancel every call of a deleted account; resumed at the next start');
@@ -130,20 +130,20 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
 
   async function revoke(accountId: string): Promise<void> {
     const state = await idp.revokeFor(accountId);
-    setIdpRevoke(db, accountId, state);
+    await setIdpRevoke(db, accountId, state);
   }
 
   const service: DeletionService = {
     async sendCode(accountId) {
-      const account = findAccountById(db, accountId);
+      const account = await findAccountById(db, accountId);
       if (!account) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
       const now = clock.now();
-      const ch = findDeletionChallenge(db, accountId);
+      const ch = await findDeletionChallenge(db, accountId);
       if (ch?.lockedUntil && ch.lockedUntil > now) throw locked(ch.lockedUntil, now);
       await enforce(sends, accountId, `At most ${DELETION_CODES_PER_HOUR} deletion codes an hour.`);
       const code = newCode();
       const { hash, salt } = await hashCode(code);
-      storeDeletionCode(db, accountId, { hash, salt, expiresAt: now + DELETION_CODE_VALID_MINUTES * 60_000 }, now);
+      await storeDeletionCode(db, accountId, { hash, salt, expiresAt: now + DELETION_CODE_VALID_MINUTES * 60_000 }, now);
       const sent = await messaging.sendEmail({
         to: account.email,
         subject: 'Your Wake-Up account deletion code',
@@ -162,19 +162,19 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
       // One check per account at a time, so parallel guesses cannot outrun the lock.
       return checks.run(accountId, async () => {
         const now = clock.now();
-        const ch = findDeletionChallenge(db, accountId);
+        const ch = await findDeletionChallenge(db, accountId);
         if (ch?.lockedUntil && ch.lockedUntil > now) throw locked(ch.lockedUntil, now);
         const code = input.code ?? '';
         const usable = ch?.codeHash && ch.codeSalt && ch.codeExpiresAt !== null && ch.codeExpiresAt > now;
         const right = usable ? await checkCode(code, { hash: ch.codeHash!, salt: ch.codeSalt! }) : (await hashCode(code), false);
         const done =
           right &&
-          db.transaction(() => {
-            if (!consumeDeletionCode(db, accountId, ch!.codeHash!)) return false;
-            for (const id of accountScheduleIds(db, accountId)) {
-              const s = getScheduleById(db, id);
+          (await db.tx(async (tx) => {
+            if (!(await consumeDeletionCode(tx, accountId, ch!.codeHash!))) return false;
+            for (const id of await accountScheduleIds(tx, accountId)) {
+              const s = await getScheduleById(tx, id);
               if (!s) continue;
-              updateSchedule(db, {
+              await updateSchedule(tx, {
                 ...s,
                 enabled: false,
                 status: 'disabled',
@@ -185,15 +185,15 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
                 updatedAt: now,
               });
             }
-            markAccountDeleted(db, accountId, {
+            await markAccountDeleted(tx, accountId, {
               now,
               purgeAt: now + PURGE_AFTER_MS,
-              idpRevoke: idp.hasToken(accountId) ? 'pending' : 'none',
+              idpRevoke: (await idp.hasToken(accountId)) ? 'pending' : 'none',
             });
             return true;
-          })();
+          }));
         if (!done) {
-          const until = recordDeletionFailure(db, accountId, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
+          const until = await recordDeletionFailure(db, accountId, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
           if (until !== null && until > now) throw locked(until, now);
           throw problem('verification_code_invalid', {
             detail: 'The deletion code is wrong or expired. Ask for a new one with POST /me/deletion-code.',
@@ -202,14 +202,14 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
         }
         log.info({ account: accountId }, 'account deleted; purge in 30 days');
         await stopCalls(accountId);
-        if (findAccountDeletion(db, accountId)?.idpRevoke === 'pending') await revoke(accountId);
+        if ((await findAccountDeletion(db, accountId))?.idpRevoke === 'pending') await revoke(accountId);
         armPurge(accountId, now + PURGE_AFTER_MS);
         return { deletedAt: now };
       });
     },
 
     async resume() {
-      for (const d of openAccountDeletions(db)) {
+      for (const d of await openAccountDeletions(db)) {
         if (!d.callsStopped) await stopCalls(d.accountId);
         if (d.idpRevoke === 'pending' || d.idpRevoke === 'failed') await revoke(d.accountId);
         armPurge(d.accountId, d.purgeAt);
@@ -217,7 +217,7 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
     },
 
     async purgeIfDue(accountId) {
-      const d = findAccountDeletion(db, accountId);
+      const d = await findAccountDeletion(db, accountId);
       if (!d || d.purgedAt !== null) return;
       if (clock.now() < d.purgeAt) {
         armPurge(accountId, d.purgeAt);
@@ -225,7 +225,7 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
       }
       if (!d.callsStopped) await stopCalls(accountId);
       if (d.idpRevoke === 'pending' || d.idpRevoke === 'failed') await revoke(accountId);
-      purgeAccount(db, accountId, clock.now());
+      await purgeAccount(db, accountId, clock.now());
       log.info({ account: accountId }, 'deleted account purged');
     },
   };

@@ -11,7 +11,7 @@
  * hash of one (the API key's public `prefix` is given instead of its lookup part).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import { occurrenceBatches, sectionBatches, SECTIONS } from '../db/export-rows.js';
@@ -22,29 +22,29 @@ import { meOut } from './me.js';
 
 /** What {@link createExportService} needs. */
 export interface ExportServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
 }
 
 /** The export operation. */
 export interface ExportService {
   /** The document's chunks, in order; throws (before the first chunk) when the account is gone. */
-  exportAccount(accountId: string): { filename: string; chunks: Iterable<string> };
+  exportAccount(accountId: string): Promise<{ filename: string; chunks: AsyncIterable<string> }>;
 }
 
 /** Creates the service. */
 export function createExportService(deps: ExportServiceDeps): ExportService {
   const { db, clock } = deps;
   return {
-    exportAccount(accountId) {
-      const account = findAccountById(db, accountId);
+    async exportAccount(accountId) {
+      const account = await findAccountById(db, accountId);
       if (!account) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
       const now = clock.now();
-      function* chunks(): Generator<string> {
+      async function* chunks(): AsyncGenerator<string> {
         yield (
           `{"format_version":1,"exported_at":${JSON.stringify(isoInstant(now))}` +
-          `,"account":${JSON.stringify(meOut(db, account!, now))}` +
-          `,"usage":${JSON.stringify(usageOut(db, account!, now))}`
+          `,"account":${JSON.stringify(await meOut(db, account!, now))}` +
+          `,"usage":${JSON.stringify(await usageOut(db, account!, now))}`
         );
         yield* array('occurrences', occurrenceBatches(db, accountId));
         for (const section of SECTIONS) yield* array(section.key, sectionBatches(db, section, accountId));
@@ -55,10 +55,10 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   };
 }
 
-function* array(key: string, batches: Iterable<Record<string, unknown>[]>): Generator<string> {
+async function* array(key: string, batches: AsyncIterable<Record<string, unknown>[]>): AsyncGenerator<string> {
   let first = true;
   yield `,${JSON.stringify(key)}:[`;
-  for (const batch of batches) {
+  for await (const batch of batches) {
     let text = '';
     for (const row of batch) {
       text += (first ? '' : ',') + JSON.stringify(row);

@@ -11,7 +11,7 @@
  * - the provider unreachable: 503 provider_unavailable with Retry-After.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { clearIdpToken, findIdpLink, findIdpLinkBySubject, saveIdpLink } from '../db/idp-links.js';
 import { invalid, problem } from '../errors.js';
@@ -33,7 +33,7 @@ export interface IdentityProvider {
 
 /** What {@link createIdpService} needs. */
 export interface IdpServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   logger: Logger;
   /** null: no provider configured. */
@@ -52,7 +52,7 @@ export interface IdpService {
   /** Revokes the account's stored refresh token: `done` (or nothing to revoke), else `failed`. */
   revokeFor(accountId: string): Promise<'done' | 'failed'>;
   /** Whether the account has a refresh token to revoke. */
-  hasToken(accountId: string): boolean;
+  hasToken(accountId: string): Promise<boolean>;
 }
 
 /** Creates the service. */
@@ -75,22 +75,22 @@ export function createIdpService(deps: IdpServiceDeps): IdpService {
         }
         throw refused('was refused by the identity provider');
       }
-      const mine = findIdpLink(db, accountId);
-      const holder = findIdpLinkBySubject(db, r.subject);
+      const mine = await findIdpLink(db, accountId);
+      const holder = await findIdpLinkBySubject(db, r.subject);
       if ((mine && mine.subject !== r.subject) || (holder && holder.accountId !== accountId)) {
         // Never keep a token of another identity; revoke it (best effort).
         if (r.refreshToken !== null) await provider.revoke(r.refreshToken).catch(() => undefined);
         throw refused('is not for the identity linked to this account');
       }
-      saveIdpLink(db, accountId, r.subject, r.refreshToken === null ? null : seal(tokenKey, r.refreshToken), clock.now());
+      await saveIdpLink(db, accountId, r.subject, r.refreshToken === null ? null : seal(tokenKey, r.refreshToken), clock.now());
     },
 
-    hasToken(accountId) {
-      return findIdpLink(db, accountId)?.refreshTokenSealed != null;
+    async hasToken(accountId) {
+      return (await findIdpLink(db, accountId))?.refreshTokenSealed != null;
     },
 
     async revokeFor(accountId) {
-      const link = findIdpLink(db, accountId);
+      const link = await findIdpLink(db, accountId);
       if (!link?.refreshTokenSealed) return 'done';
       if (!provider || !tokenKey) return 'failed';
       let token: string;
@@ -106,7 +106,7 @@ export function createIdpService(deps: IdpServiceDeps): IdpService {
         log.warn({ account: accountId }, 'refresh token not revoked (provider unreachable); retried later');
         return 'failed';
       }
-      clearIdpToken(db, accountId, clock.now());
+      await clearIdpToken(db, accountId, clock.now());
       return 'done';
     },
   };

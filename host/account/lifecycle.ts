@@ -4,7 +4,7 @@
  * (its rate limiters and purge timers live as long as it); call `start()` once.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, Messaging, Runtime } from '../../engine/index.js';
 import { findAccountById, updateOnboardingState } from '../db/accounts.js';
 import { problem } from '../errors.js';
@@ -20,7 +20,7 @@ import type { SharedState } from '../shared-state.js';
 
 /** What {@link createAccountLifecycleService} needs. */
 export interface AccountLifecycleDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   messaging: Messaging;
   logger: Logger;
@@ -36,9 +36,9 @@ export interface AccountLifecycleDeps {
 /** The account lifecycle operations. */
 export interface AccountLifecycleService {
   /** POST /me/onboarding: sets a self-reported flag; returns the account as stored. */
-  setOnboardingFlag(accountId: string, flag: OnboardingFlag, done: boolean): Account;
+  setOnboardingFlag(accountId: string, flag: OnboardingFlag, done: boolean): Promise<Account>;
   /** POST /me/onboarding/skip: remembers the skip; returns the account as stored. */
-  skipOnboardingStep(accountId: string, slug: SkippableSlug): Account;
+  skipOnboardingStep(accountId: string, slug: SkippableSlug): Promise<Account>;
   readonly deletion: DeletionService;
   readonly export: ExportService;
   readonly idp: IdpService;
@@ -61,23 +61,23 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps): Accou
     idp,
     shared: deps.shared,
   });
-  const live = (accountId: string): Account => {
-    const a = findAccountById(db, accountId);
+  const live = async (accountId: string): Promise<Account> => {
+    const a = await findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
   return {
-    setOnboardingFlag(accountId, flag, done) {
-      return db.transaction(() => {
-        const a = live(accountId);
-        return updateOnboardingState(db, accountId, withFlag(a.onboardingState, flag, done), clock.now())!;
-      })();
+    async setOnboardingFlag(accountId, flag, done) {
+      return await db.tx(async (tx) => {
+        const a = await live(accountId);
+        return (await updateOnboardingState(tx, accountId, withFlag(a.onboardingState, flag, done), clock.now()))!;
+      });
     },
-    skipOnboardingStep(accountId, slug) {
-      return db.transaction(() => {
-        const a = live(accountId);
-        return updateOnboardingState(db, accountId, withSkipped(a.onboardingState, slug), clock.now())!;
-      })();
+    async skipOnboardingStep(accountId, slug) {
+      return await db.tx(async (tx) => {
+        const a = await live(accountId);
+        return (await updateOnboardingState(tx, accountId, withSkipped(a.onboardingState, slug), clock.now()))!;
+      });
     },
     deletion,
     export: createExportService({ db, clock }),

@@ -2,7 +2,7 @@
  * The account view (schema `MeOut`) for GET /me, PATCH /me and sign-in.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { MeBilling, MeOut } from '../generated/openapi.js';
@@ -16,8 +16,8 @@ import { scheduleFacts } from '../db/schedules.js';
  * Builds MeOut for `account` at `now`. `billing` is the web checkout offer (the billing
  * service's `meBilling`); answers that do not compute it show null.
  */
-export function meOut(db: Database, account: Account, now: EpochMs, billing: MeBilling | null = null): MeOut {
-  const facts = loadAccountFacts(db, account.id, now);
+export async function meOut(db: Db, account: Account, now: EpochMs, billing: MeBilling | null = null): Promise<MeOut> {
+  const facts = await loadAccountFacts(db, account.id, now);
   return {
     id: account.id,
     email: account.email,
@@ -34,12 +34,12 @@ export function meOut(db: Database, account: Account, now: EpochMs, billing: MeB
     default_backup_alarm: account.defaultBackupAlarm,
     calls_revoked_at: isoInstantOrNull(account.callsRevokedAt),
     // One definition of what the trial counts: host/db/account-calls.ts, via the usage module.
-    plan: currentPlan(db, account, now),
+    plan: await currentPlan(db, account, now),
     onboarding: onboardingOut({
       state: account.onboardingState,
       homeTimezone: account.homeTimezone,
       facts,
-      schedules: scheduleFacts(db, account.id),
+      schedules: await scheduleFacts(db, account.id),
       now,
     }),
     billing,

@@ -3,7 +3,7 @@
  * (GET /me/usage, POST /me/resume-calls). Routes call it with the principal's account id.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import { checkTimeZone, type Clock, type EpochMs } from '../../engine/index.js';
 import { clearCallsRevoked } from '../db/account-calls.js';
 import { findAccountById, updateAccountProfile } from '../db/accounts.js';
@@ -16,25 +16,25 @@ import { resolveRetryPolicy } from './retry-policy.js';
 
 /** What the account operations need. */
 export interface AccountServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   /** MeOut.billing: the web checkout offer (the billing service's `meBilling`); null when absent. */
-  meBilling?: (account: Account, now: EpochMs) => MeBilling | null;
+  meBilling?: (account: Account, now: EpochMs) => Promise<MeBilling | null>;
 }
 
 /** The account operations. */
 export interface AccountService {
   /** The caller's account; 401 unauthenticated when it no longer exists. */
-  get(accountId: string): Account;
+  get(accountId: string): Promise<Account>;
   /** MeOut of an account now (sign-in answers it too). */
-  present(account: Account): MeOut;
-  me(accountId: string): MeOut;
-  update(accountId: string, body: MePatchIn): MeOut;
+  present(account: Account): Promise<MeOut>;
+  me(accountId: string): Promise<MeOut>;
+  update(accountId: string, body: MePatchIn): Promise<MeOut>;
   /** The account's home zone (null when unset or when the account is gone). */
-  homeTimezone(accountId: string): string | null;
-  usage(accountId: string): UsageOut;
+  homeTimezone(accountId: string): Promise<string | null>;
+  usage(accountId: string): Promise<UsageOut>;
   /** Turns calls back on after key 9 (consent already checked). */
-  resumeCalls(accountId: string): MeOut;
+  resumeCalls(accountId: string): Promise<MeOut>;
 }
 
 /**
@@ -81,28 +81,29 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
 
 /** Creates the account service. */
 export function createAccountService({ db, clock, meBilling }: AccountServiceDeps): AccountService {
-  const present = (account: Account, now: EpochMs): MeOut => meOut(db, account, now, meBilling?.(account, now) ?? null);
-  const get = (accountId: string): Account => {
-    const a = findAccountById(db, accountId);
+  const present = async (account: Account, now: EpochMs): Promise<MeOut> =>
+    await meOut(db, account, now, (await meBilling?.(account, now)) ?? null);
+  const get = async (accountId: string): Promise<Account> => {
+    const a = await findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
   return {
     get,
-    present: (account) => present(account, clock.now()),
-    me: (accountId) => present(get(accountId), clock.now()),
-    update(accountId, body) {
+    present: async (account) => await present(account, clock.now()),
+    me: async (accountId) => await present(await get(accountId), clock.now()),
+    async update(accountId, body) {
       const change = toProfileChange(body);
       const now = clock.now();
-      const updated = updateAccountProfile(db, accountId, change, now) ?? get(accountId);
-      return present(updated, now);
+      const updated = (await updateAccountProfile(db, accountId, change, now)) ?? (await get(accountId));
+      return await present(updated, now);
     },
-    homeTimezone: (accountId) => findAccountById(db, accountId)?.homeTimezone ?? null,
-    usage: (accountId) => usageOut(db, get(accountId), clock.now()),
-    resumeCalls(accountId) {
+    homeTimezone: async (accountId) => (await findAccountById(db, accountId))?.homeTimezone ?? null,
+    usage: async (accountId) => await usageOut(db, await get(accountId), clock.now()),
+    async resumeCalls(accountId) {
       const now = clock.now();
-      clearCallsRevoked(db, accountId, now);
-      return present(get(accountId), now);
+      await clearCallsRevoked(db, accountId, now);
+      return await present(await get(accountId), now);
     },
   };
 }

@@ -7,7 +7,7 @@
  * key answers 401 api_key_revoked instead of unauthenticated.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, Ids } from '../../engine/index.js';
 import { insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
 import type { ApiKey, Scope } from '../db/api-keys.js';
@@ -33,23 +33,23 @@ const SCOPE_ORDER: Scope[] = ['read', 'write', 'export'];
 
 /** The API key operations of an account. */
 export interface ApiKeyService {
-  list(accountId: string, query: PageQuery): ApiKeyPage;
+  list(accountId: string, query: PageQuery): Promise<ApiKeyPage>;
   /** The new key, its secret `key` included (shown once). */
-  create(accountId: string, body: ApiKeyIn): ApiKeyCreatedOut;
+  create(accountId: string, body: ApiKeyIn): Promise<ApiKeyCreatedOut>;
   /** Revokes; 404 not_found when the account has no such key. */
-  revoke(accountId: string, keyId: string): void;
+  revoke(accountId: string, keyId: string): Promise<void>;
 }
 
 /** Creates the API key service. */
-export function createApiKeyService({ db, clock, ids }: { db: Database; clock: Clock; ids: Ids }): ApiKeyService {
+export function createApiKeyService({ db, clock, ids }: { db: Db; clock: Clock; ids: Ids }): ApiKeyService {
   return {
-    list(accountId, query) {
+    async list(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, string]>(page.after, ['number', 'string']);
-      const rows = listApiKeys(db, accountId, page.limit + 1, after && { createdAt: after[0], id: after[1] });
+      const rows = await listApiKeys(db, accountId, page.limit + 1, after && { createdAt: after[0], id: after[1] });
       return pageResponse(rows, page.limit, (k) => [k.createdAt, k.id], apiKeyOut);
     },
-    create(accountId, body) {
+    async create(accountId, body) {
       const scopes: Scope[] = body.scopes ?? ['read', 'write'];
       if (scopes.includes('export') && !scopes.includes('read')) {
         throw invalid({ field: 'scopes', in: 'body', code: 'invalid', message: 'export needs read' });
@@ -57,7 +57,7 @@ export function createApiKeyService({ db, clock, ids }: { db: Database; clock: C
       const name = body.name.trim();
       if (name === '') throw invalid({ field: 'name', in: 'body', code: 'min_length', message: 'must not be blank' });
       const minted = mintToken('api_key');
-      const key = insertApiKey(db, {
+      const key = await insertApiKey(db, {
         id: ids.uuid(),
         accountId,
         name,
@@ -68,8 +68,8 @@ export function createApiKeyService({ db, clock, ids }: { db: Database; clock: C
       });
       return { ...apiKeyOut(key), key: minted.token };
     },
-    revoke(accountId, keyId) {
-      if (!revokeApiKey(db, accountId, keyId, clock.now())) throw problem('not_found', { detail: 'No API key with that id.' });
+    async revoke(accountId, keyId) {
+      if (!(await revokeApiKey(db, accountId, keyId, clock.now()))) throw problem('not_found', { detail: 'No API key with that id.' });
     },
   };
 }

@@ -5,7 +5,7 @@
  * slides the web cookies; this module owns the database side.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import { findApiKeyByLookup, touchApiKey } from '../db/api-keys.js';
@@ -34,7 +34,7 @@ export interface Resolved {
 /** The credential service. */
 export interface Credentials {
   /** Resolves a token; throws unauthenticated, api_key_revoked or session_expired. */
-  resolve(token: string, via: PresentedVia): Resolved;
+  resolve(token: string, via: PresentedVia): Promise<Resolved>;
 }
 
 const ALLOWED: Record<PresentedVia, CredentialKind[]> = {
@@ -46,10 +46,10 @@ const ALLOWED: Record<PresentedVia, CredentialKind[]> = {
 const unauthenticated = (detail: string) => problem('unauthenticated', { detail });
 
 /** Creates the credential service on the database. */
-export function createCredentials(deps: { db: Database; clock: Clock }): Credentials {
+export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
   const { db, clock } = deps;
   return {
-    resolve(token, via) {
+    async resolve(token, via) {
       const parsed = parseToken(token);
       if (!parsed || !ALLOWED[via].includes(parsed.kind)) {
         throw unauthenticated('The credentials are not a valid API key or session token for where they were sent.');
@@ -58,11 +58,11 @@ export function createCredentials(deps: { db: Database; clock: Clock }): Credent
       const hash = hashToken(token);
 
       if (parsed.kind === 'api_key') {
-        const key = findApiKeyByLookup(db, parsed.lookup);
+        const key = await findApiKeyByLookup(db, parsed.lookup);
         if (!key || !sameHash(hash, key.keyHash)) throw unauthenticated('Unknown API key.');
         if (key.revokedAt !== null) throw problem('api_key_revoked', { detail: 'This API key was deleted.' });
-        if (!findAccountById(db, key.accountId)) throw unauthenticated('The account of this API key no longer exists.');
-        touchApiKey(db, key.id, now);
+        if (!(await findAccountById(db, key.accountId))) throw unauthenticated('The account of this API key no longer exists.');
+        await touchApiKey(db, key.id, now);
         return {
           principal: { accountId: key.accountId, credential: 'api_key', apiKeyId: key.id, scopes: key.scopes, sessionId: null },
           csrfHash: null,
@@ -70,22 +70,22 @@ export function createCredentials(deps: { db: Database; clock: Clock }): Credent
         };
       }
 
-      const session = findSessionByLookup(db, parsed.lookup);
+      const session = await findSessionByLookup(db, parsed.lookup);
       const kind = parsed.kind === 'app_session' ? 'app' : 'web';
       if (!session || session.kind !== kind || !sameHash(hash, session.tokenHash)) throw unauthenticated('Unknown session token.');
       if (session.endedAt !== null)
         throw problem('session_expired', { detail: 'This session ended (signed out or its device was removed). Sign in again.' });
       const idle = kind === 'app' ? APP_SESSION_IDLE_MS : WEB_SESSION_IDLE_MS;
       if (now - session.lastUsedAt > idle) {
-        endSession(db, session.id, 'expired', now);
+        await endSession(db, session.id, 'expired', now);
         throw problem('session_expired', { detail: `This session expired after ${idle / 86_400_000} days without use. Sign in again.` });
       }
-      if (!findAccountById(db, session.accountId)) throw unauthenticated('The account of this session no longer exists.');
+      if (!(await findAccountById(db, session.accountId))) throw unauthenticated('The account of this session no longer exists.');
       // At most one write a minute per session: idle expiry (14 or 90 days) needs no finer
       // clock, and a write on every request was the largest cost of an authenticated GET.
-      if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) touchSession(db, session.id, now);
+      if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) await touchSession(db, session.id, now);
       // A session bound to an app install: its device was seen now (last_seen_at).
-      if (session.installationId !== null) touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
+      if (session.installationId !== null) await touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
       return {
         principal: {
           accountId: session.accountId,

@@ -23,7 +23,7 @@
  *   so guesses at addresses that never asked for a code leave nothing behind.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, Ids, Messaging } from '../../engine/index.js';
 import type { Logger } from '../logger.js';
 import { findAccountByEmail, insertAccount } from '../db/accounts.js';
@@ -67,12 +67,12 @@ export interface SignIn {
     clientAddress: string;
   }): Promise<SignInResult>;
   /** Ends a session (POST /auth/logout): later use answers 401 session_expired. */
-  logout(sessionId: string): void;
+  logout(sessionId: string): Promise<void>;
 }
 
 /** What sign-in needs. */
 export interface SignInDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   /** Sends the code e-mails. */
@@ -117,14 +117,14 @@ export function createSignIn(deps: SignInDeps): SignIn {
     async start(rawEmail, clientAddress) {
       const email = normalizeEmail(rawEmail);
       const now = clock.now();
-      pruneIdleChallenges(db, now - SIGN_IN_ROW_IDLE_MS, now);
-      const challenge = findChallenge(db, email);
+      await pruneIdleChallenges(db, now - SIGN_IN_ROW_IDLE_MS, now);
+      const challenge = await findChallenge(db, email);
       if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
       await enforce(sendsPerClient, clientAddress, `At most ${perHour} sign-in codes an hour are sent for one client.`);
       await enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
       const code = newCode();
       const { hash, salt } = await hashing.run(clientAddress, () => hashCode(code));
-      storeCode(db, email, { hash, salt, expiresAt: now + CODE_VALID_MINUTES * 60_000 }, now);
+      await storeCode(db, email, { hash, salt, expiresAt: now + CODE_VALID_MINUTES * 60_000 }, now);
       const sent = await messaging.sendEmail({
         to: email,
         subject: 'Your Wake-Up sign-in code',
@@ -140,13 +140,13 @@ export function createSignIn(deps: SignInDeps): SignIn {
     async verify({ email: rawEmail, code, client, installationId, clientAddress }) {
       const email = normalizeEmail(rawEmail);
       await enforce(checksPerClient, clientAddress, `At most ${perMinute} code checks a minute from one client.`);
-      pruneIdleChallenges(db, clock.now() - SIGN_IN_ROW_IDLE_MS, clock.now());
+      await pruneIdleChallenges(db, clock.now() - SIGN_IN_ROW_IDLE_MS, clock.now());
       // One check per address at a time, so parallel guesses cannot outrun the lock.
       return checks.run(email, () => verifyOne(email, code, client, installationId, clientAddress));
     },
 
-    logout(sessionId) {
-      endSession(db, sessionId, 'logout', clock.now());
+    async logout(sessionId) {
+      await endSession(db, sessionId, 'logout', clock.now());
     },
   };
   return signIn;
@@ -159,7 +159,7 @@ export function createSignIn(deps: SignInDeps): SignIn {
     clientAddress: string,
   ): Promise<SignInResult> {
     const now = clock.now();
-    const challenge = findChallenge(db, email);
+    const challenge = await findChallenge(db, email);
     if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
 
     const usable = challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
@@ -167,8 +167,8 @@ export function createSignIn(deps: SignInDeps): SignIn {
     const right = await hashing.run(clientAddress, async () =>
       usable ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! }) : (await hashCode(code), false),
     );
-    if (!right || !consumeCode(db, email, challenge!.codeHash!)) {
-      const after = recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
+    if (!right || !(await consumeCode(db, email, challenge!.codeHash!))) {
+      const after = await recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
       if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);
       throw problem('verification_code_invalid', {
         detail: 'The code is wrong or expired. Ask for a new one if needed.',
@@ -178,10 +178,10 @@ export function createSignIn(deps: SignInDeps): SignIn {
 
     const kind = client === 'app' ? 'app_session' : 'web_session';
     const csrfToken = client === 'web' ? mintCsrfToken() : null;
-    return db.transaction(() => {
-      let account = findAccountByEmail(db, email);
+    return await db.tx(async (tx) => {
+      let account = await findAccountByEmail(tx, email);
       const created = !account;
-      account ??= insertAccount(db, {
+      account ??= await insertAccount(tx, {
         id: ids.uuid(),
         email,
         displayName: email.split('@')[0]!.slice(0, 100),
@@ -190,8 +190,8 @@ export function createSignIn(deps: SignInDeps): SignIn {
         trialCallsIncluded: TRIAL_CALLS,
       });
       const minted = mintToken(kind);
-      insertSession(
-        db,
+      await insertSession(
+        tx,
         {
           id: ids.uuid(),
           accountId: account.id,
@@ -204,6 +204,6 @@ export function createSignIn(deps: SignInDeps): SignIn {
         now,
       );
       return { account, created, sessionToken: minted.token, csrfToken };
-    })();
+    });
   }
 }

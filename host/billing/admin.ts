@@ -18,23 +18,23 @@ export const PLAN_ADMIN_USAGE = `  plan grant <email> <plan_code>               
   plan show <email>                                           print the account's plan`;
 
 /** Runs `plan ...`; returns the exit code (0 done, 1 usage error, 2 nothing to change). */
-export function runPlanAdmin(
+export async function runPlanAdmin(
   args: readonly string[],
   env: { billing: Pick<BillingService, 'grant' | 'revoke' | 'show'>; now: EpochMs; out: (line: string) => void },
-): number {
+): Promise<number> {
   const [, command, email, code] = args;
   if (command === 'grant' && email && code && args.length === 4) {
-    const message = env.billing.grant(email, code, env.now);
+    const message = await env.billing.grant(email, code, env.now);
     env.out(message);
     return message.startsWith('granted') ? 0 : 2;
   }
   if (command === 'revoke' && email && args.length === 3) {
-    const refused = env.billing.revoke(email, env.now);
+    const refused = await env.billing.revoke(email, env.now);
     env.out(refused ?? `${email}: plan revoked`);
     return refused === null ? 0 : 2;
   }
   if (command === 'show' && email && args.length === 3) {
-    const plan = env.billing.show(email, env.now);
+    const plan = await env.billing.show(email, env.now);
     env.out(typeof plan === 'string' ? plan : JSON.stringify(plan));
     return typeof plan === 'string' ? 2 : 0;
   }

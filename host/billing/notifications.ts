@@ -20,7 +20,7 @@
  *    (set at checkout), else `client_reference_id`, else the customer id.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs } from '../../engine/index.js';
 import type { Logger } from '../logger.js';
 import { findAccountById } from '../db/accounts.js';
@@ -40,7 +40,7 @@ import { isSubscriptionPlan, type CatalogPlan } from './plans.js';
 
 /** What the notification handler needs. */
 export interface NotificationDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   logger: Logger;
   plans: readonly CatalogPlan[];
@@ -60,7 +60,11 @@ export interface NotificationReply {
 type Obj = Record<string, any>;
 
 /** Verifies and applies one notification. */
-export function handleNotification(deps: NotificationDeps, rawBody: string, signature: string | undefined): NotificationReply {
+export async function handleNotification(
+  deps: NotificationDeps,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<NotificationReply> {
   const { db, clock, logger } = deps;
   const now = clock.now();
   const refused = checkSignature(deps.webhookSecret, rawBody, signature, now);
@@ -77,30 +81,30 @@ export function handleNotification(deps: NotificationDeps, rawBody: string, sign
   if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object') {
     return { status: 400, body: { received: false, error: 'not an event' } };
   }
-  const applied = db.transaction(() => {
-    if (!recordEvent(db, deps.provider, event.id, event.type, now)) return false;
-    apply(deps, event.type, event.data.object as Obj, typeof event.created === 'number' ? event.created * 1000 : now, now);
+  const applied = await db.tx(async (tx) => {
+    if (!(await recordEvent(tx, deps.provider, event.id, event.type, now))) return false;
+    await apply(deps, event.type, event.data.object as Obj, typeof event.created === 'number' ? event.created * 1000 : now, now);
     return true;
-  })();
+  });
   if (!applied) logger.info({ event: event.id, type: event.type }, 'payment notification replayed: not applied again');
   return { status: 200, body: { received: true, applied } };
 }
 
-function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: EpochMs, now: EpochMs): void {
+async function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: EpochMs, now: EpochMs): Promise<void> {
   const { db, logger } = deps;
-  const accountId = resolveAccount(deps, o);
+  const accountId = await resolveAccount(deps, o);
   if (!accountId) {
     logger.warn({ type, object: o.id }, 'payment notification for no known account: ignored');
     return;
   }
-  if (typeof o.customer === 'string') saveCustomerId(db, accountId, deps.provider, o.customer, now);
+  if (typeof o.customer === 'string') await saveCustomerId(db, accountId, deps.provider, o.customer, now);
   switch (type) {
     case 'checkout.session.completed': {
       const plan = findPlan(deps, o);
       if (!plan) return logger.warn({ object: o.id }, 'paid checkout for an unknown plan: ignored');
       if (o.mode === 'payment') {
         if (o.payment_status !== 'paid' || isSubscriptionPlan(plan)) return;
-        grantCredits(
+        await grantCredits(
           db,
           {
             accountId,
@@ -115,10 +119,10 @@ function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: EpochMs,
         return;
       }
       if (o.mode === 'subscription' && isSubscriptionPlan(plan)) {
-        const current = findSubscription(db, accountId);
+        const current = await findSubscription(db, accountId);
         const subId = typeof o.subscription === 'string' ? o.subscription : null;
         if (current && subId !== null && current.providerSubscriptionId === subId) return; // the subscription events came first
-        save(
+        await save(
           deps,
           accountId,
           plan,
@@ -135,32 +139,32 @@ function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: EpochMs,
       if (!plan || !isSubscriptionPlan(plan)) return logger.warn({ object: o.id }, 'subscription of an unknown plan: ignored');
       const mapped = mapStatus(o, now);
       if (!mapped) return;
-      const current = findSubscription(db, accountId);
+      const current = await findSubscription(db, accountId);
       const anchor = typeof o.current_period_start === 'number' ? o.current_period_start * 1000 : (current?.periodAnchor ?? createdAt);
-      save(deps, accountId, plan, current, { ...mapped, periodAnchor: anchor, providerSubscriptionId: o.id ?? null }, now);
+      await save(deps, accountId, plan, current, { ...mapped, periodAnchor: anchor, providerSubscriptionId: o.id ?? null }, now);
       return;
     }
     case 'customer.subscription.deleted': {
-      const current = findSubscription(db, accountId);
+      const current = await findSubscription(db, accountId);
       if (current && current.source === 'web' && (current.providerSubscriptionId === null || current.providerSubscriptionId === o.id)) {
-        expireSubscription(db, accountId, typeof o.ended_at === 'number' ? o.ended_at * 1000 : now);
+        await expireSubscription(db, accountId, typeof o.ended_at === 'number' ? o.ended_at * 1000 : now);
       }
       return;
     }
   }
 }
 
-function save(
+async function save(
   deps: NotificationDeps,
   accountId: string,
   plan: CatalogPlan,
   current: Subscription | undefined,
   s: { status: SubscriptionStatus; periodAnchor: EpochMs; endsAt: EpochMs | null; providerSubscriptionId: string | null },
   now: EpochMs,
-): void {
+): Promise<void> {
   // The terms stay those bought while the plan is the same; a plan change takes the catalogue's.
   const keep = current && current.planCode === plan.code && current.status !== 'expired';
-  saveSubscription(
+  await saveSubscription(
     deps.db,
     {
       accountId,
@@ -196,11 +200,11 @@ function mapStatus(o: Obj, now: EpochMs): { status: SubscriptionStatus; endsAt: 
   }
 }
 
-function resolveAccount(deps: NotificationDeps, o: Obj): string | undefined {
+async function resolveAccount(deps: NotificationDeps, o: Obj): Promise<string | undefined> {
   for (const id of [o.metadata?.account_id, o.client_reference_id]) {
-    if (typeof id === 'string' && findAccountById(deps.db, id)) return id;
+    if (typeof id === 'string' && (await findAccountById(deps.db, id))) return id;
   }
-  if (typeof o.customer === 'string') return findAccountIdByCustomer(deps.db, deps.provider, o.customer);
+  if (typeof o.customer === 'string') return await findAccountIdByCustomer(deps.db, deps.provider, o.customer);
   return undefined;
 }
 

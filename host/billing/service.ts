@@ -12,7 +12,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
 import type { Logger } from '../logger.js';
 import type { Account } from '../db/accounts.js';
@@ -41,7 +41,7 @@ export const WEB_CHECKOUT_PLANS = ['traveler_monthly', 'traveler_yearly'] as con
 
 /** What the service needs. */
 export interface BillingDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -81,13 +81,13 @@ export function createBillingService(deps: BillingDeps) {
     }
     return plan;
   };
-  const account = (id: string): Account => {
-    const a = findAccountById(db, id);
+  const account = async (id: string): Promise<Account> => {
+    const a = await findAccountById(db, id);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
-  const hasPlan = (accountId: string, now: EpochMs) => {
-    const sub = findSubscription(db, accountId);
+  const hasPlan = async (accountId: string, now: EpochMs) => {
+    const sub = await findSubscription(db, accountId);
     return sub !== undefined && isLive(sub, now);
   };
   const requireProvider = (): PaymentProvider => {
@@ -105,15 +105,15 @@ export function createBillingService(deps: BillingDeps) {
     return err;
   };
   async function customerOf(a: Account, p: PaymentProvider): Promise<string> {
-    const known = findCustomerId(db, a.id, p.name);
+    const known = await findCustomerId(db, a.id, p.name);
     if (known) return known;
     const id = await p.createCustomer({ id: a.id, email: a.email });
-    saveCustomerId(db, a.id, p.name, id, clock.now());
-    return findCustomerId(db, a.id, p.name)!;
+    await saveCustomerId(db, a.id, p.name, id, clock.now());
+    return (await findCustomerId(db, a.id, p.name))!;
   }
   async function startCheckout(accountId: string, plan: CatalogPlan, successUrl: string, cancelUrl: string): Promise<string> {
     const p = requireProvider();
-    const a = account(accountId);
+    const a = await account(accountId);
     try {
       const customerId = await customerOf(a, p);
       return (await p.createCheckout({ accountId, email: a.email, customerId, plan, successUrl, cancelUrl })).url;
@@ -129,21 +129,21 @@ export function createBillingService(deps: BillingDeps) {
     simulator,
 
     /** The account (and its plan now) of a browser's web session cookie, or null (the /app/subscribe/done page). */
-    webSessionAccount(cookie: string | undefined): { account: Account; plan: Plan } | null {
+    async webSessionAccount(cookie: string | undefined): Promise<{ account: Account; plan: Plan } | null> {
       const now = clock.now();
-      const accountId = webSessionAccountId(db, cookie, now);
-      const account = accountId ? findAccountById(db, accountId) : undefined;
-      return account ? { account, plan: currentPlan(db, account, now) } : null;
+      const accountId = await webSessionAccountId(db, cookie, now);
+      const account = accountId ? await findAccountById(db, accountId) : undefined;
+      return account ? { account, plan: await currentPlan(db, account, now) } : null;
     },
 
     /** Signs a browser in to the account (web session) after it pressed "Continue as ..." on a checkout link. */
-    startWebSession(accountId: string): { token: string; csrf: string } {
-      return startWebSession(db, deps.ids, accountId, clock.now());
+    async startWebSession(accountId: string): Promise<{ token: string; csrf: string }> {
+      return await startWebSession(db, deps.ids, accountId, clock.now());
     },
 
     /** The account's subscription row, if any (the simulated portal page). */
-    subscription(accountId: string) {
-      return findSubscription(db, accountId);
+    async subscription(accountId: string) {
+      return await findSubscription(db, accountId);
     },
 
     /** GET /billing/plans: the catalogue, cheapest first. */
@@ -154,7 +154,7 @@ export function createBillingService(deps: BillingDeps) {
     /** POST /billing/checkout. */
     async checkout(accountId: string, planCode: string): Promise<{ url: string }> {
       const plan = purchasable(planCode);
-      if (isSubscriptionPlan(plan) && hasPlan(accountId, clock.now())) {
+      if (isSubscriptionPlan(plan) && (await hasPlan(accountId, clock.now()))) {
         throw problem('already_subscribed', { detail: 'This account already has a plan; change it in the portal (POST /billing/portal).' });
       }
       const site = deps.siteUrl();
@@ -164,7 +164,7 @@ export function createBillingService(deps: BillingDeps) {
     /** POST /billing/portal. */
     async portal(accountId: string): Promise<{ url: string }> {
       const p = requireProvider();
-      const customerId = findCustomerId(db, accountId, p.name);
+      const customerId = await findCustomerId(db, accountId, p.name);
       if (!customerId) {
         throw problem('validation_error', {
           detail: 'This account has no billing customer yet: buy a plan first (POST /billing/checkout).',
@@ -179,8 +179,8 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** POST /webhooks/payments. */
-    notify(rawBody: string, signature: string | undefined): NotificationReply {
-      return handleNotification(
+    async notify(rawBody: string, signature: string | undefined): Promise<NotificationReply> {
+      return await handleNotification(
         { db, clock, logger, plans: config.plans, webhookSecret: config.webhookSecret, provider: provider?.name ?? 'none', priceToPlan },
         rawBody,
         signature,
@@ -188,9 +188,9 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** GET /me `billing`: null when payments are not set up. */
-    meBilling(a: Account, now: EpochMs): MeBilling | null {
+    async meBilling(a: Account, now: EpochMs): Promise<MeBilling | null> {
       if (!provider) return null;
-      const offered = webCheckoutOffered() && !hasPlan(a.id, now);
+      const offered = webCheckoutOffered() && !(await hasPlan(a.id, now));
       return {
         web_checkout_link: offered,
         web_checkout_plans: offered
@@ -207,24 +207,24 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** POST /billing/web-checkout: a one-time link. */
-    createWebCheckoutLink(accountId: string, planCode: string): { url: string; expires_at: string } {
+    async createWebCheckoutLink(accountId: string, planCode: string): Promise<{ url: string; expires_at: string }> {
       const now = clock.now();
       if (!webCheckoutOffered()) {
         throw problem('web_checkout_disabled', { detail: 'Subscribing on the web is not offered by this server.' });
       }
-      if (hasPlan(accountId, now)) throw problem('already_subscribed', { detail: 'This account already has a plan.' });
+      if (await hasPlan(accountId, now)) throw problem('already_subscribed', { detail: 'This account already has a plan.' });
       const plan = webPlans().find((p) => p.code === planCode);
       if (!plan) throw invalid({ field: 'plan', in: 'body', code: 'enum', message: `${planCode} is not sold on the web` });
       const token = randomBase62(43);
       const expiresAt = now + WEB_CHECKOUT_LINK_MS;
-      insertWebCheckoutLink(db, hashLinkToken(token), { accountId, planCode: plan.code, expiresAt }, now);
+      await insertWebCheckoutLink(db, hashLinkToken(token), { accountId, planCode: plan.code, expiresAt }, now);
       return { url: `${deps.siteUrl()}/app/subscribe/${token}`, expires_at: isoInstant(expiresAt) };
     },
 
     /** What a one-time link shows (opening does not use it). */
-    openWebCheckoutLink(token: string): LinkState {
-      const link = /^[A-Za-z0-9]{43}$/.test(token) ? findWebCheckoutLink(db, hashLinkToken(token)) : undefined;
-      const a = link && findAccountById(db, link.accountId);
+    async openWebCheckoutLink(token: string): Promise<LinkState> {
+      const link = /^[A-Za-z0-9]{43}$/.test(token) ? await findWebCheckoutLink(db, hashLinkToken(token)) : undefined;
+      const a = link && (await findAccountById(db, link.accountId));
       const plan = link && findPlan(link.planCode);
       if (!link || !a || !plan) return { ok: false, reason: 'unknown' };
       if (link.usedAt !== null) return { ok: false, reason: 'used' };
@@ -240,11 +240,11 @@ export function createBillingService(deps: BillingDeps) {
     async continueWebCheckout(
       token: string,
     ): Promise<{ ok: true; account: Account; url: string } | { ok: false; reason: 'unknown' | 'used' | 'expired' }> {
-      const state = this.openWebCheckoutLink(token);
+      const state = await this.openWebCheckoutLink(token);
       if (!state.ok) return state;
-      if (!useWebCheckoutLink(db, hashLinkToken(token), clock.now())) return { ok: false, reason: 'used' };
+      if (!(await useWebCheckoutLink(db, hashLinkToken(token), clock.now()))) return { ok: false, reason: 'used' };
       const site = deps.siteUrl();
-      if (hasPlan(state.account.id, clock.now())) return { ok: true, account: state.account, url: `${site}/app/subscribe/done` };
+      if (await hasPlan(state.account.id, clock.now())) return { ok: true, account: state.account, url: `${site}/app/subscribe/done` };
       const url = await startCheckout(state.account.id, state.plan, `${site}/app/subscribe/done`, `${site}/app/subscribe/canceled`);
       return { ok: true, account: state.account, url };
     },
@@ -262,10 +262,10 @@ export function createBillingService(deps: BillingDeps) {
         throw unavailable(err);
       }
       const now = clock.now();
-      const a = account(accountId);
-      const before = currentPlan(db, a, now);
-      db.transaction(() => {
-        const current = findSubscription(db, accountId);
+      const a = await account(accountId);
+      const before = await currentPlan(db, a, now);
+      await db.tx(async (tx) => {
+        const current = await findSubscription(tx, accountId);
         const storeSub = current && (current.source === 'ios_store' || current.source === 'android_store') ? current : undefined;
         const best = found
           .map((s) => ({ ...s, plan: findPlan(config.inapp?.products[s.productId] ?? '') }))
@@ -275,8 +275,8 @@ export function createBillingService(deps: BillingDeps) {
           // A live subscription billed elsewhere (web, manual) is left alone.
           if (current && isLive(current, now) && !storeSub) return;
           const same = storeSub && storeSub.planCode === best.plan.code && storeSub.status !== 'expired';
-          saveSubscription(
-            db,
+          await saveSubscription(
+            tx,
             {
               accountId,
               planCode: best.plan.code,
@@ -293,21 +293,21 @@ export function createBillingService(deps: BillingDeps) {
             now,
           );
         } else if (storeSub && isLive(storeSub, now)) {
-          expireSubscription(db, accountId, now);
+          await expireSubscription(tx, accountId, now);
         }
-      })();
-      const plan = currentPlan(db, account(accountId), now);
+      });
+      const plan = await currentPlan(db, await account(accountId), now);
       return { changed: !samePlan(before, plan), plan };
     },
 
     /** Operator: grants a plan (source manual) to the account with this email. */
-    grant(email: string, planCode: string, now: EpochMs): string {
-      const a = findAccountByEmail(db, email.trim().toLowerCase());
+    async grant(email: string, planCode: string, now: EpochMs): Promise<string> {
+      const a = await findAccountByEmail(db, email.trim().toLowerCase());
       if (!a) return `no account with email ${email}`;
       const plan = findPlan(planCode);
       if (!plan || plan.code === 'trial') return `${planCode}: not a plan (one of ${config.plans.map((p) => p.code).join(', ')})`;
       if (!isSubscriptionPlan(plan)) {
-        grantCredits(
+        await grantCredits(
           db,
           {
             accountId: a.id,
@@ -321,7 +321,7 @@ export function createBillingService(deps: BillingDeps) {
         );
         return `granted ${plan.included_calls_per_period} credits (${plan.code}) to ${a.email}`;
       }
-      saveSubscription(
+      await saveSubscription(
         db,
         {
           accountId: a.id,
@@ -342,20 +342,20 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** Operator: ends the account's manual plan now. Null when done, else why not. */
-    revoke(email: string, now: EpochMs): string | null {
-      const a = findAccountByEmail(db, email.trim().toLowerCase());
+    async revoke(email: string, now: EpochMs): Promise<string | null> {
+      const a = await findAccountByEmail(db, email.trim().toLowerCase());
       if (!a) return `no account with email ${email}`;
-      const sub = findSubscription(db, a.id);
+      const sub = await findSubscription(db, a.id);
       if (!sub || !isLive(sub, now)) return `${a.email} has no live plan`;
       if (sub.source !== 'manual') return `${a.email}'s plan is billed by ${sub.source}; cancel it there`;
-      expireSubscription(db, a.id, now);
+      await expireSubscription(db, a.id, now);
       return null;
     },
 
     /** The plan of the account with this email, for the operator. */
-    show(email: string, now: EpochMs): Plan | string {
-      const a = findAccountByEmail(db, email.trim().toLowerCase());
-      return a ? currentPlan(db, a, now) : `no account with email ${email}`;
+    async show(email: string, now: EpochMs): Promise<Plan | string> {
+      const a = await findAccountByEmail(db, email.trim().toLowerCase());
+      return a ? await currentPlan(db, a, now) : `no account with email ${email}`;
     },
   };
 }

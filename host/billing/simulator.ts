@@ -12,7 +12,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs } from '../../engine/index.js';
 import type { Logger } from '../logger.js';
 import { findSimSession, insertSimSession, markSimSessionPaid, type SimSession } from '../db/sim-payments.js';
@@ -29,7 +29,7 @@ const PORTAL_VALID_MS = 5 * 60_000;
 
 /** Options of {@link createSimulatedPayments}. */
 export interface SimulatorDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   logger: Logger;
   plans: readonly CatalogPlan[];
@@ -43,7 +43,7 @@ export type PortalAction = 'cancel' | 'resume' | 'cancel_now';
 /** The provider plus the simulator's own controls (its pages and the dev endpoint use them). */
 export interface SimulatedPayments extends PaymentProvider {
   /** The open, unexpired session, or undefined. */
-  session(id: string, kind: 'checkout' | 'portal'): SimSession | undefined;
+  session(id: string, kind: 'checkout' | 'portal'): Promise<SimSession | undefined>;
   /** Pays a checkout and delivers its notifications; returns where the browser goes next, or null when no open checkout has this id. */
   pay(id: string): Promise<string | null>;
   /** Applies a portal action; returns the return url, or null when the session is gone. */
@@ -78,8 +78,8 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
     metadata: { account_id: o.accountId, plan: o.plan },
   });
 
-  const open = (id: string, kind: 'checkout' | 'portal') => {
-    const s = findSimSession(db, id);
+  const open = async (id: string, kind: 'checkout' | 'portal') => {
+    const s = await findSimSession(db, id);
     return s && s.kind === kind && s.status === 'open' && s.expiresAt > clock.now() ? s : undefined;
   };
 
@@ -91,7 +91,7 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
     async createCheckout(r) {
       const id = rid('cs_sim_');
       const now = clock.now();
-      insertSimSession(db, {
+      await insertSimSession(db, {
         id,
         kind: 'checkout',
         accountId: r.accountId,
@@ -107,7 +107,7 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
     async createPortal(r) {
       const id = rid('bps_sim_');
       const now = clock.now();
-      insertSimSession(db, {
+      await insertSimSession(db, {
         id,
         kind: 'portal',
         accountId: r.accountId,
@@ -122,9 +122,9 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
     },
     session: open,
     async pay(id) {
-      const s = open(id, 'checkout');
+      const s = await open(id, 'checkout');
       const plan = s && deps.plans.find((p) => p.code === s.planCode);
-      if (!s || !plan || !markSimSessionPaid(db, id)) return null;
+      if (!s || !plan || !(await markSimSessionPaid(db, id))) return null;
       const metadata = { account_id: s.accountId, plan: plan.code };
       if (isSubscriptionPlan(plan)) {
         const subId = rid('sub_sim_');
@@ -163,9 +163,9 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
       return s.successUrl;
     },
     async portal(id, action) {
-      const s = open(id, 'portal');
+      const s = await open(id, 'portal');
       if (!s) return null;
-      const sub = findSubscription(db, s.accountId);
+      const sub = await findSubscription(db, s.accountId);
       if (!sub || !isLive(sub, clock.now()) || sub.source !== 'web' || !sub.providerSubscriptionId) return s.successUrl;
       const base = {
         ...subscriptionObject({

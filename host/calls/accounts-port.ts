@@ -2,29 +2,33 @@
  * The engine's {@link Accounts} port on the host's tables: admission by the rules of
  * `admission.ts`, and key 9 (calls off for the account, the line blocked with reason key_9).
  *
- * Both run while the runtime computes a unit of work, on the same database connection as the
- * Store. The runtime calls `Store.commit` right after the computation without awaiting in
- * between, and the SQLite store commits synchronously, so the admission reads and the
- * unit's writes happen back to back, with no other unit in between. Key 9's writes are
- * idempotent (a unit refused on a conflict is computed again).
+ * The runtime awaits `prepare` after each unit's load, with every call the unit may admit:
+ * it reads the facts admission needs ({@link prepareAdmission}: accounts, blocked numbers,
+ * usage, calls placed today, occurrences counted) into a per-unit cache, and `admit` answers
+ * synchronously from that cache and the ledger. The writes `admit` and `stopCalls` make
+ * (credits taken, calls revoked, the number blocked by key 9) are queued and written right
+ * after the unit's Store commit succeeded (inside the commit wrapper, awaited there); a unit
+ * refused by a conflict drops them (it is computed again, with a new `prepare`). Key 9's
+ * writes are idempotent.
  *
  * Why a ledger: the runtime writes a unit's new attempt rows only at its commit, after every
  * admission of the unit was asked. Counting rows alone would let two calls due in the same
  * unit both take the last trial call or the last call of the day. {@link createAccountsPort}
  * therefore also wraps the Store: the calls admitted since the last commit are kept in a
- * ledger, added to what the tables say, and dropped at each commit (then they are rows, or
+ * ledger, added to what the cache says, and dropped at each commit (then they are rows, or
  * refused).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Accounts, Store, StopRequest } from '../../engine/index.js';
 import { revokeCalls } from '../db/account-calls.js';
 import { blockNumber } from '../db/phone-numbers.js';
-import { admitCall, type LedgerEntry } from './admission.js';
+import { spendCredits } from '../db/credits.js';
+import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from './admission.js';
 
 /** Options of {@link createAccountsPort}. */
 export interface AccountsPortOptions {
-  db: Database;
+  db: Db;
   /** Calls placed per account per UTC day (config WAKEUP_DAILY_CAP). */
   dailyCap: number;
   /** Called after key 9 was recorded (logging). */
@@ -42,18 +46,51 @@ export interface AccountsPort {
 export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
   const { db, dailyCap } = options;
   let ledger: LedgerEntry[] = [];
+  const empty = (): AdmissionFacts => ({
+    accounts: new Map(),
+    blocked: new Set(),
+    usage: new Map(),
+    placedToday: new Map(),
+    counted: new Set(),
+  });
+  let facts = empty();
+  // Writes of the unit being computed, made once its commit succeeded.
+  let queued: Array<(db: Db) => Promise<unknown>> = [];
 
   const accounts: Accounts = {
+    async prepare(calls) {
+      facts = await prepareAdmission(db, calls);
+    },
     admit(call) {
-      const r = admitCall(db, dailyCap, call, ledger);
+      const r = admitCall(facts, dailyCap, call, ledger);
       if (!r.ok) return r;
+      if (r.spend) {
+        const { accountId, credits, ref, at } = r.spend;
+        queued.push((tx) => spendCredits(tx, accountId, credits, ref, at));
+      }
       if (call.accountId !== null)
-        ledger.push({ accountId: call.accountId, kind: call.kind, occurrenceId: call.occurrenceId, isNew: r.isNew, weight: r.weight });
+        ledger.push({
+          accountId: call.accountId,
+          kind: call.kind,
+          occurrenceId: call.occurrenceId,
+          isNew: r.isNew,
+          weight: r.weight,
+          credits: r.spend?.credits ?? 0,
+        });
       return { ok: true };
     },
     stopCalls(request) {
-      if (request.accountId !== null) revokeCalls(db, request.accountId, request.at);
-      blockNumber(db, request.to, 'key_9', 'keypad', request.at, `key 9 on call ${request.attemptId}`);
+      const { accountId, to, at, attemptId } = request;
+      queued.push(async (tx) => {
+        if (accountId !== null) await revokeCalls(tx, accountId, at);
+        await blockNumber(tx, to, 'key_9', 'keypad', at, `key 9 on call ${attemptId}`);
+      });
+      // Later admissions of the same unit see the account's calls off and the line blocked.
+      if (accountId !== null) {
+        const account = facts.accounts.get(accountId);
+        if (account) facts.accounts.set(accountId, { ...account, callsRevokedAt: account.callsRevokedAt ?? at });
+      }
+      facts.blocked.add(to);
       options.onStop?.(request);
     },
   };
@@ -64,11 +101,20 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       return {
         load: (keys) => {
           ledger = [];
+          queued = [];
           return store.load(keys);
         },
-        commit: (changes) => {
+        commit: async (changes) => {
           ledger = [];
-          return store.commit(changes);
+          const writes = queued;
+          queued = [];
+          const result = await store.commit(changes);
+          if (result.ok && writes.length > 0) {
+            await db.tx(async (tx) => {
+              for (const write of writes) await write(tx);
+            });
+          }
+          return result;
         },
         listDue: (query) => store.listDue(query),
         listAttempts: (id) => store.listAttempts(id),

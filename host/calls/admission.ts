@@ -19,16 +19,16 @@
  * the demo.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { AttemptKind, CallToAdmit, EpochMs, RefusalReason } from '../../engine/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
 import { occurrenceCounted } from '../db/account-calls.js';
 import { isBlocked } from '../db/phone-numbers.js';
 import { planOf } from '../account/plan.js';
-import { spendCredits } from '../db/credits.js';
 import { callWeight } from '../billing/tier.js';
 import { problem, type AppError } from '../errors.js';
-import { callsPlacedToday, secondsToUtcMidnight, usageState } from '../usage/usage.js';
+import { callsPlacedToday, secondsToUtcMidnight, usageState, utcDay } from '../usage/usage.js';
+import type { UsageState } from '../usage/state.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
 export interface LedgerEntry {
@@ -39,6 +39,8 @@ export interface LedgerEntry {
   isNew: boolean;
   /** Included calls it used (the Tier B multiplier, or 1); 0 when paid with credits or not new. */
   weight?: number;
+  /** Pack credits it took. */
+  credits?: number;
 }
 
 /**
@@ -50,43 +52,100 @@ export type Admission = { ok: true; isNew: boolean; weight: number } | { ok: fal
 const WAKE_UP_KINDS = new Set<AttemptKind>(['first', 'retry', 'snooze']);
 
 /**
- * Decides on one call. `ledger` lists calls admitted earlier in the same unit of work (their
- * rows are written only at its commit), so two calls due together cannot both take the last
- * trial call or the last call of the day.
+ * What admission reads from the database for a set of calls, read ahead by
+ * {@link prepareAdmission} (the engine's `Accounts.prepare`), so that {@link admitCall}
+ * decides synchronously while the runtime computes a unit of work.
  */
-export function admitCall(db: Database, dailyCap: number, call: CallToAdmit, ledger: readonly LedgerEntry[] = []): Admission {
-  if (call.accountId === null) {
-    return isBlocked(db, call.to) ? { ok: false, reason: 'number_blocked' } : { ok: true, isNew: false, weight: 0 };
+export interface AdmissionFacts {
+  accounts: Map<string, Account | null>;
+  blocked: Set<string>;
+  /** Usage state per `${accountId}|${at}`. */
+  usage: Map<string, UsageState>;
+  /** Calls placed in the UTC day of `at`, per `${accountId}|${dayStart}`. */
+  placedToday: Map<string, number>;
+  /** Occurrences one of whose attempts was placed already. */
+  counted: Set<string>;
+}
+
+/** Reads every fact {@link admitCall} needs for `calls`. */
+export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): Promise<AdmissionFacts> {
+  const facts: AdmissionFacts = { accounts: new Map(), blocked: new Set(), usage: new Map(), placedToday: new Map(), counted: new Set() };
+  for (const call of calls) {
+    if (!facts.blocked.has(call.to) && (await isBlocked(db, call.to))) facts.blocked.add(call.to);
+    if (call.accountId === null) continue;
+    let account = facts.accounts.get(call.accountId);
+    if (account === undefined) {
+      account = (await findAccountById(db, call.accountId)) ?? null;
+      facts.accounts.set(call.accountId, account);
+    }
+    if (!account) continue;
+    const usageKey = `${account.id}|${call.at}`;
+    if (!facts.usage.has(usageKey)) facts.usage.set(usageKey, await usageState(db, account, call.at));
+    const dayKey = `${account.id}|${utcDay(call.at).start}`;
+    if (!facts.placedToday.has(dayKey)) facts.placedToday.set(dayKey, await callsPlacedToday(db, account.id, call.at));
+    if (call.occurrenceId !== null && WAKE_UP_KINDS.has(call.kind) && (await occurrenceCounted(db, call.occurrenceId)))
+      facts.counted.add(call.occurrenceId);
   }
-  const account = findAccountById(db, call.accountId);
+  return facts;
+}
+
+/** What an admission writes once its unit of work is committed (credits taken). */
+export interface AdmissionWrite {
+  spend?: { accountId: string; credits: number; ref: string | null; at: EpochMs };
+}
+
+/**
+ * Decides on one call from `facts` (read by {@link prepareAdmission} for a superset of the
+ * unit's calls; a call it did not read about is refused as the account gone). `ledger` lists
+ * calls admitted earlier in the same unit of work (their rows are written only at its commit),
+ * so two calls due together cannot both take the last trial call or the last call of the day.
+ * Credits a call takes come back in `spend`, for the caller to write with the unit's commit.
+ */
+export function admitCall(
+  facts: AdmissionFacts,
+  dailyCap: number,
+  call: CallToAdmit,
+  ledger: readonly LedgerEntry[] = [],
+): Admission & AdmissionWrite {
+  if (call.accountId === null) {
+    return facts.blocked.has(call.to) ? { ok: false, reason: 'number_blocked' } : { ok: true, isNew: false, weight: 0 };
+  }
+  const account = facts.accounts.get(call.accountId);
   if (!account || account.callsRevokedAt !== null) return { ok: false, reason: 'calls_revoked' };
-  if (isBlocked(db, call.to)) return { ok: false, reason: 'number_blocked' };
+  if (facts.blocked.has(call.to)) return { ok: false, reason: 'number_blocked' };
   const mine = ledger.filter((e) => e.accountId === call.accountId);
-  const isNew = countsAsNewCall(db, call, mine);
+  const isNew = countsAsNewCall(facts, call, mine);
   let weight = 0;
   let credits = 0;
   if (isNew) {
-    const state = usageState(db, account, call.at);
+    const state = facts.usage.get(`${account.id}|${call.at}`);
+    if (!state) return { ok: false, reason: 'calls_revoked' };
     const pending = mine.reduce((n, e) => n + (e.weight ?? (e.isNew ? 1 : 0)), 0);
     const needed = state.basis === 'subscription' ? callWeight(call.to, state.tierBMultiplier) : 1;
     if (state.included - state.used - pending >= needed) {
       weight = needed;
     } else {
       credits = callWeight(call.to, state.creditPack?.tierBMultiplier ?? 1);
-      if (state.credits < credits) return { ok: false, reason: 'no_entitlement' };
+      const spentInUnit = mine.reduce((n, e) => n + (e.credits ?? 0), 0);
+      if (state.credits - spentInUnit < credits) return { ok: false, reason: 'no_entitlement' };
     }
   }
-  if (callsPlacedToday(db, call.accountId, call.at) + mine.length >= dailyCap) return { ok: false, reason: 'daily_cap_reached' };
-  if (credits > 0) spendCredits(db, account.id, credits, call.occurrenceId, call.at);
-  return { ok: true, isNew, weight };
+  const placed = facts.placedToday.get(`${account.id}|${utcDay(call.at).start}`) ?? 0;
+  if (placed + mine.length >= dailyCap) return { ok: false, reason: 'daily_cap_reached' };
+  return {
+    ok: true,
+    isNew,
+    weight,
+    ...(credits > 0 ? { spend: { accountId: account.id, credits, ref: call.occurrenceId, at: call.at } } : {}),
+  };
 }
 
 /** Whether placing `call` makes a new wake-up call of usage. */
-function countsAsNewCall(db: Database, call: CallToAdmit, mine: readonly LedgerEntry[]): boolean {
+function countsAsNewCall(facts: AdmissionFacts, call: CallToAdmit, mine: readonly LedgerEntry[]): boolean {
   if (call.kind === 'test') return true;
   if (!WAKE_UP_KINDS.has(call.kind) || call.occurrenceId === null) return false;
   if (mine.some((e) => e.occurrenceId === call.occurrenceId)) return false;
-  return !occurrenceCounted(db, call.occurrenceId);
+  return !facts.counted.has(call.occurrenceId);
 }
 
 /** The API error for a refusal (429 daily_cap_reached carries Retry-After to midnight UTC). */
@@ -117,7 +176,7 @@ export function refusalProblem(reason: RefusalReason, now: EpochMs): AppError {
  * The checks made before storing something that will call (an enabled schedule, a test
  * call): 403 calls_revoked when calls are off, 402 no_entitlement when Plan.entitled is false.
  */
-export function assertMayStartCalls(db: Database, account: Account, now: EpochMs): void {
+export async function assertMayStartCalls(db: Db, account: Account, now: EpochMs): Promise<void> {
   if (account.callsRevokedAt !== null) throw refusalProblem('calls_revoked', now);
-  if (!planOf(usageState(db, account, now)).entitled) throw refusalProblem('no_entitlement', now);
+  if (!planOf(await usageState(db, account, now)).entitled) throw refusalProblem('no_entitlement', now);
 }

@@ -1,5 +1,6 @@
 /**
- * The engine runtime as the host runs it: the SQLite Store (with the admission ledger), the
+ * The engine runtime as the host runs it: the engine's Store on the host's database (SQLite
+ * or PostgreSQL, host/db/engine-store.ts) with the admission ledger, the
  * configured telephony (simulator or Twilio-compatible), the guarded messaging (fallback
  * texts never reach a blocked number), the service clock and the Accounts port.
  *
@@ -10,7 +11,7 @@
  *   written after the unit of work commits).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import {
   createRuntime,
   type Clock,
@@ -20,7 +21,7 @@ import {
   type RuntimeOptions,
   type Telephony,
 } from '../../engine/index.js';
-import { createSqliteStore } from '../db/sqlite-store.js';
+import { createEngineStore } from '../db/engine-store.js';
 import { setLastConfirmedAt } from '../db/phone-numbers.js';
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
@@ -29,7 +30,7 @@ import { fallbackText } from './fallback-text.js';
 
 /** What {@link createCallRuntime} needs. */
 export interface CallRuntimeDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   telephony: Telephony;
@@ -56,7 +57,7 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   const runtime = createRuntime({
     clock: deps.clock,
     ids: deps.ids,
-    store: port.wrapStore(createSqliteStore(deps.db)),
+    store: port.wrapStore(createEngineStore(deps.db)),
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
     accounts: port.accounts,
@@ -69,11 +70,9 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   runtime.on('attempt:status', ({ attempt: a, from }) => {
     log.debug({ attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status }, 'attempt status');
     if (a.status === 'confirmed' && a.phoneNumberId !== null) {
-      try {
-        setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt);
-      } catch (err) {
-        log.error({ err, attempt: a.id }, 'could not record last_confirmed_at');
-      }
+      setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt).catch((err: unknown) =>
+        log.error({ err, attempt: a.id }, 'could not record last_confirmed_at'),
+      );
     }
   });
   runtime.on('effect:failed', ({ effect, error, willRetry }) =>

@@ -11,7 +11,7 @@
  *   probed. With credentials, another account's call answers 404.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, OccurrenceStatus, Runtime } from '../../engine/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
 import {
@@ -42,18 +42,18 @@ export type OccurrenceQuery = PageQuery & { status?: OccurrenceStatus; from?: st
 
 /** What the call operations need. */
 export interface CallServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   runtime: Runtime;
 }
 
 /** The call, occurrence and test call operations. */
 export interface CallService {
-  list(accountId: string, query: PageQuery): { items: AttemptOut[]; next_cursor: string | null };
+  list(accountId: string, query: PageQuery): Promise<{ items: AttemptOut[]; next_cursor: string | null }>;
   /** `accountId` null: an anonymous caller (demo calls only). */
-  get(callId: string, accountId: string | null): AttemptOut;
-  listOccurrences(accountId: string, query: OccurrenceQuery): { items: OccurrenceOut[]; next_cursor: string | null };
-  getOccurrence(accountId: string, id: string): OccurrenceDetailOut;
+  get(callId: string, accountId: string | null): Promise<AttemptOut>;
+  listOccurrences(accountId: string, query: OccurrenceQuery): Promise<{ items: OccurrenceOut[]; next_cursor: string | null }>;
+  getOccurrence(accountId: string, id: string): Promise<OccurrenceDetailOut>;
   cancelOccurrence(accountId: string, id: string): Promise<OccurrenceDetailOut>;
   testCallPhoneNumber(accountId: string, phoneNumberId: string): Promise<TestCallResult>;
   testCallSchedule(accountId: string, scheduleId: string): Promise<TestCallResult>;
@@ -63,26 +63,26 @@ export interface CallService {
 export function createCallService(deps: CallServiceDeps): CallService {
   const { db, clock, runtime } = deps;
 
-  const account = (id: string): Account => {
-    const a = findAccountById(db, id);
+  const account = async (id: string): Promise<Account> => {
+    const a = await findAccountById(db, id);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
-  const context = (accountId: string): OccurrenceContext => ({
-    homeTimezone: findAccountById(db, accountId)?.homeTimezone ?? null,
+  const context = async (accountId: string): Promise<OccurrenceContext> => ({
+    homeTimezone: (await findAccountById(db, accountId))?.homeTimezone ?? null,
     now: clock.now(),
   });
-  const owned = (accountId: string, id: string): OccurrenceView => {
-    const v = getOccurrenceView(db, accountId, id);
+  const owned = async (accountId: string, id: string): Promise<OccurrenceView> => {
+    const v = await getOccurrenceView(db, accountId, id);
     if (!v) throw problem('not_found', { detail: 'No occurrence with that id.' });
     return v;
   };
 
   return {
-    list(accountId, query) {
+    async list(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, number]>(page.after, ['number', 'number']);
-      const rows = listCallRows(db, accountId, { after: after && { createdAt: after[0], seq: after[1] }, limit: page.limit + 1 });
+      const rows = await listCallRows(db, accountId, { after: after && { createdAt: after[0], seq: after[1] }, limit: page.limit + 1 });
       return pageResponse(
         rows,
         page.limit,
@@ -91,8 +91,8 @@ export function createCallService(deps: CallServiceDeps): CallService {
       );
     },
 
-    get(callId, accountId) {
-      const a = getAttemptById(db, callId);
+    async get(callId, accountId) {
+      const a = await getAttemptById(db, callId);
       if (a?.kind === 'demo') return attemptOut(a);
       if (accountId === null) {
         throw problem('unauthenticated', {
@@ -103,10 +103,10 @@ export function createCallService(deps: CallServiceDeps): CallService {
       return attemptOut(a);
     },
 
-    listOccurrences(accountId, query) {
+    async listOccurrences(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, string]>(page.after, ['number', 'string']);
-      const ctx = context(accountId);
+      const ctx = await context(accountId);
       // The schema checked the format; Date.parse reads any offset (Z or +HH:MM).
       let from = query.from === undefined ? null : Date.parse(query.from);
       let to = query.to === undefined ? null : Date.parse(query.to);
@@ -114,7 +114,7 @@ export function createCallService(deps: CallServiceDeps): CallService {
         from = ctx.now - DEFAULT_WINDOW.pastMs;
         to = ctx.now + DEFAULT_WINDOW.aheadMs;
       }
-      const rows = listOccurrenceViews(db, accountId, {
+      const rows = await listOccurrenceViews(db, accountId, {
         status: query.status ?? null,
         from,
         to,
@@ -129,13 +129,13 @@ export function createCallService(deps: CallServiceDeps): CallService {
       );
     },
 
-    getOccurrence(accountId, id) {
-      const v = owned(accountId, id);
-      return occurrenceDetailOut(v, listOccurrenceAttempts(db, v.record.id), context(accountId));
+    async getOccurrence(accountId, id) {
+      const v = await owned(accountId, id);
+      return occurrenceDetailOut(v, await listOccurrenceAttempts(db, v.record.id), await context(accountId));
     },
 
     async cancelOccurrence(accountId, id) {
-      const v = owned(accountId, id);
+      const v = await owned(accountId, id);
       const r = await runtime.cancel(v.record.id);
       if (!r.ok) {
         if (r.code === 'occurrence_terminal') {
@@ -143,21 +143,21 @@ export function createCallService(deps: CallServiceDeps): CallService {
         }
         throw problem('not_found', { detail: 'No occurrence with that id.' });
       }
-      const after = owned(accountId, v.record.id);
-      return occurrenceDetailOut(after, listOccurrenceAttempts(db, after.record.id), context(accountId));
+      const after = await owned(accountId, v.record.id);
+      return occurrenceDetailOut(after, await listOccurrenceAttempts(db, after.record.id), await context(accountId));
     },
 
     async testCallPhoneNumber(accountId, phoneNumberId) {
-      const phone = getPhoneNumber(db, accountId, phoneNumberId);
+      const phone = await getPhoneNumber(db, accountId, phoneNumberId);
       if (!phone) throw problem('not_found', { detail: 'No phone number with that id.' });
-      const a = account(accountId);
+      const a = await account(accountId);
       return placeTestCall(deps, accountId, phone, { script: { kind: 'test', greetingName: a.greetingName, voice: a.voice } });
     },
 
     async testCallSchedule(accountId, scheduleId) {
-      const s = getSchedule(db, accountId, scheduleId);
+      const s = await getSchedule(db, accountId, scheduleId);
       if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
-      const phone = s.phoneNumberId === null ? undefined : getPhoneNumber(db, accountId, s.phoneNumberId);
+      const phone = s.phoneNumberId === null ? undefined : await getPhoneNumber(db, accountId, s.phoneNumberId);
       if (!phone) {
         throw invalid({
           field: 'schedule_id',
@@ -166,7 +166,7 @@ export function createCallService(deps: CallServiceDeps): CallService {
           message: 'names a schedule whose phone number was deleted; give it a number with PATCH first',
         });
       }
-      const a = account(accountId);
+      const a = await account(accountId);
       return placeTestCall(deps, accountId, phone, {
         // What the wake-up call says, without the snooze offer (a test call knows keys 1 and 9).
         script: {

@@ -13,7 +13,7 @@
  * Keys: 1 confirms, 9 turns calls off (as on a wake-up call); no snooze on a test call.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { CallScript, Clock, Runtime } from '../../engine/index.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import { setLastTestCallAt } from '../db/phone-numbers.js';
@@ -38,13 +38,13 @@ export interface TestCallResult {
 
 /** Places (or finds the live) test call to `phone` for `accountId`. */
 export async function placeTestCall(
-  deps: { db: Database; clock: Clock; runtime: Runtime },
+  deps: { db: Db; clock: Clock; runtime: Runtime },
   accountId: string,
   phone: PhoneNumber,
   options: TestCallOptions,
 ): Promise<TestCallResult> {
   const { db, clock, runtime } = deps;
-  const live = findLiveTestCall(db, accountId, phone.id);
+  const live = await findLiveTestCall(db, accountId, phone.id);
   if (live) return { placed: false, attempt: attemptOut(live) };
   const now = clock.now();
   if (!isVerified(phone, now)) {
@@ -60,7 +60,7 @@ export async function placeTestCall(
   });
   if (!r.ok) throw refusalProblem(r.reason, now);
   const attemptId = r.attempt.id;
-  setLastTestCallAt(db, phone.id, now);
-  const attempt = getAttemptById(db, attemptId)!;
+  await setLastTestCallAt(db, phone.id, now);
+  const attempt = (await getAttemptById(db, attemptId))!;
   return { placed: true, attempt: attemptOut(attempt) };
 }

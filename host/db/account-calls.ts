@@ -12,41 +12,42 @@
  * - Daily cap: every placed phone call (first, retry, snooze and test attempts).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** Sets `calls_revoked_at` (keeps an earlier instant). Returns whether the account exists. */
-export function revokeCalls(db: Database, accountId: string, at: EpochMs): boolean {
-  const r = sql(
-    db,
+export async function revokeCalls(db: Db, accountId: string, at: EpochMs): Promise<boolean> {
+  const r = await db.run(
     'UPDATE accounts SET calls_revoked_at = COALESCE(calls_revoked_at, ?), updated_at = ? WHERE id = ? AND deleted_at IS NULL',
-  ).run(at, at, accountId);
+    [at, at, accountId],
+  );
   return r.changes === 1;
 }
 
 /** Clears `calls_revoked_at`. */
-export function clearCallsRevoked(db: Database, accountId: string, at: EpochMs): void {
-  sql(db, 'UPDATE accounts SET calls_revoked_at = NULL, updated_at = ? WHERE id = ? AND calls_revoked_at IS NOT NULL').run(at, accountId);
+export async function clearCallsRevoked(db: Db, accountId: string, at: EpochMs): Promise<void> {
+  await db.run('UPDATE accounts SET calls_revoked_at = NULL, updated_at = ? WHERE id = ? AND calls_revoked_at IS NOT NULL', [
+    at,
+    accountId,
+  ]);
 }
 
 /** Phone calls of the account placed in [from, to): wake-up attempts and test calls, refused ones excluded. */
-export function countCallsPlaced(db: Database, accountId: string, from: EpochMs, to: EpochMs): number {
-  return sql<{ n: number }>(
-    db,
+export async function countCallsPlaced(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<number> {
+  return (await db.get<{ n: number }>(
     `SELECT COUNT(*) AS n FROM attempts
      WHERE account_id = ? AND created_at >= ? AND created_at < ?
        AND kind IN ('first', 'retry', 'snooze', 'test') AND requested_at IS NOT NULL AND status <> 'failed'`,
-  ).get(accountId, from, to)!.n;
+    [accountId, from, to],
+  ))!.n;
 }
 
 /**
  * Wake-up calls used in [from, to): occurrences dispatched then with a placed attempt, plus
  * standalone test calls placed then.
  */
-export function countCallsUsed(db: Database, accountId: string, from: EpochMs, to: EpochMs): number {
-  return sql<{ n: number }>(
-    db,
+export async function countCallsUsed(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<number> {
+  return (await db.get<{ n: number }>(
     `SELECT
        (SELECT COUNT(*) FROM occurrences o
           WHERE o.account_id = @account AND o.dispatched_at >= @from AND o.dispatched_at < @to
@@ -54,12 +55,13 @@ export function countCallsUsed(db: Database, accountId: string, from: EpochMs, t
      + (SELECT COUNT(*) FROM attempts
           WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test'
             AND created_at >= @from AND created_at < @to AND requested_at IS NOT NULL AND status <> 'failed') AS n`,
-  ).get({ account: accountId, from, to })!.n;
+    { account: accountId, from, to },
+  ))!.n;
 }
 
 /** Whether the occurrence already counts as used (one of its attempts was placed). */
-export function occurrenceCounted(db: Database, occurrenceId: string): boolean {
-  return sql(db, `SELECT 1 FROM attempts WHERE occurrence_id = ? AND status <> 'failed' LIMIT 1`).get(occurrenceId) !== undefined;
+export async function occurrenceCounted(db: Db, occurrenceId: string): Promise<boolean> {
+  return (await db.get(`SELECT 1 FROM attempts WHERE occurrence_id = ? AND status <> 'failed' LIMIT 1`, [occurrenceId])) !== undefined;
 }
 
 /**
@@ -67,10 +69,10 @@ export function occurrenceCounted(db: Database, occurrenceId: string): boolean {
  * {@link countCallsUsed} (an occurrence gives the number of its first placed attempt), so
  * that billing can weigh Tier B calls.
  */
-export function listCallsUsedTo(db: Database, accountId: string, from: EpochMs, to: EpochMs): string[] {
-  return sql<{ to_e164: string }>(
-    db,
-    `SELECT (SELECT a.to_e164 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed' ORDER BY a.n LIMIT 1) AS to_e164
+export async function listCallsUsedTo(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<string[]> {
+  return (
+    await db.all<{ to_e164: string }>(
+      `SELECT (SELECT a.to_e164 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed' ORDER BY a.n LIMIT 1) AS to_e164
        FROM occurrences o
       WHERE o.account_id = @account AND o.dispatched_at >= @from AND o.dispatched_at < @to
         AND EXISTS (SELECT 1 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed')
@@ -78,7 +80,7 @@ export function listCallsUsedTo(db: Database, accountId: string, from: EpochMs, 
      SELECT to_e164 FROM attempts
       WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test'
         AND created_at >= @from AND created_at < @to AND requested_at IS NOT NULL AND status <> 'failed'`,
-  )
-    .all({ account: accountId, from, to })
-    .map((r) => r.to_e164);
+      { account: accountId, from, to },
+    )
+  ).map((r) => r.to_e164);
 }

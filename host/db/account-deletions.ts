@@ -15,9 +15,8 @@
  *   twice.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** One deletion record. */
 export interface AccountDeletion {
@@ -53,47 +52,45 @@ export function deletedEmail(accountId: string): string {
 }
 
 /** Marks the account deleted and anonymises it (see the module header). Call inside a transaction. */
-export function markAccountDeleted(
-  db: Database,
+export async function markAccountDeleted(
+  db: Db,
   accountId: string,
   at: { now: EpochMs; purgeAt: EpochMs; idpRevoke: AccountDeletion['idpRevoke'] },
-): void {
-  sql(
-    db,
+): Promise<void> {
+  await db.run(
     `UPDATE accounts SET deleted_at = ?, updated_at = ?, email = ?, display_name = '', greeting_name = NULL,
        home_timezone = NULL, onboarding_state = '{}', marketing_opt_in = 0, digest_opt_in = 0
      WHERE id = ? AND deleted_at IS NULL`,
-  ).run(at.now, at.now, deletedEmail(accountId), accountId);
-  sql(db, `UPDATE sessions SET ended_at = ?, end_reason = 'account_deleted' WHERE account_id = ? AND ended_at IS NULL`).run(
+    [at.now, at.now, deletedEmail(accountId), accountId],
+  );
+  await db.run(`UPDATE sessions SET ended_at = ?, end_reason = 'account_deleted' WHERE account_id = ? AND ended_at IS NULL`, [
     at.now,
     accountId,
-  );
-  sql(db, 'UPDATE api_keys SET revoked_at = ?, name = ? WHERE account_id = ? AND revoked_at IS NULL').run(at.now, '', accountId);
-  sql(db, 'DELETE FROM deletion_codes WHERE account_id = ?').run(accountId);
+  ]);
+  await db.run('UPDATE api_keys SET revoked_at = ?, name = ? WHERE account_id = ? AND revoked_at IS NULL', [at.now, '', accountId]);
+  await db.run('DELETE FROM deletion_codes WHERE account_id = ?', [accountId]);
   // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
-  sql(db, 'DELETE FROM devices WHERE account_id = ?').run(accountId);
-  sql(
-    db,
+  await db.run('DELETE FROM devices WHERE account_id = ?', [accountId]);
+  await db.run(
     `INSERT INTO account_deletions (account_id, deleted_at, purge_at, calls_stopped, idp_revoke) VALUES (?, ?, ?, 0, ?)
      ON CONFLICT (account_id) DO NOTHING`,
-  ).run(accountId, at.now, at.purgeAt, at.idpRevoke);
+    [accountId, at.now, at.purgeAt, at.idpRevoke],
+  );
 }
 
 /** Ids of the account's schedules. */
-export function accountScheduleIds(db: Database, accountId: string): string[] {
-  return sql<{ id: string }>(db, 'SELECT id FROM schedules WHERE account_id = ?')
-    .all(accountId)
-    .map((r) => r.id);
+export async function accountScheduleIds(db: Db, accountId: string): Promise<string[]> {
+  return (await db.all<{ id: string }>('SELECT id FROM schedules WHERE account_id = ?', [accountId])).map((r) => r.id);
 }
 
 /** Ids of the account's unfinished occurrences (pending, dispatching, calling, waiting). */
-export function unfinishedOccurrenceIds(db: Database, accountId: string): string[] {
-  return sql<{ id: string }>(
-    db,
-    `SELECT id FROM occurrences WHERE account_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')`,
-  )
-    .all(accountId)
-    .map((r) => r.id);
+export async function unfinishedOccurrenceIds(db: Db, accountId: string): Promise<string[]> {
+  return (
+    await db.all<{ id: string }>(
+      `SELECT id FROM occurrences WHERE account_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')`,
+      [accountId],
+    )
+  ).map((r) => r.id);
 }
 
 /**
@@ -101,60 +98,60 @@ export function unfinishedOccurrenceIds(db: Database, accountId: string): string
  * attempts (those still live are left to the purge: the runtime rewrites their rows), and
  * records that its calls are stopped.
  */
-export function scrubAccountCalls(db: Database, accountId: string, now: EpochMs): void {
-  db.transaction(() => {
-    sql(
-      db,
+export async function scrubAccountCalls(db: Db, accountId: string, now: EpochMs): Promise<void> {
+  await db.tx(async (tx) => {
+    await tx.run(
       `UPDATE phone_numbers SET e164 = '', label = '', code_hash = NULL, code_salt = NULL, code_expires_at = NULL,
          deleted_at = COALESCE(deleted_at, ?), updated_at = ?
        WHERE account_id = ?`,
-    ).run(now, now, accountId);
-    sql(
-      db,
+      [now, now, accountId],
+    );
+    await tx.run(
       `UPDATE occurrences SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL
        WHERE account_id = ? AND status NOT IN ('pending', 'dispatching', 'calling', 'waiting')`,
-    ).run(accountId);
+      [accountId],
+    );
     // The engine's series (host/schedules/series.ts) copy the number, label and message; they
     // were turned off before this scrub, so the engine writes them no more.
-    sql(
-      db,
+    await tx.run(
       `UPDATE series SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL, version = version + 1
-       WHERE account_id = ? AND enabled = 0`,
-    ).run(accountId);
-    sql(
-      db,
+       WHERE account_id = ? AND NOT enabled`,
+      [accountId],
+    );
+    await tx.run(
       `UPDATE attempts SET to_e164 = '', digits = NULL, script = NULL
        WHERE account_id = ? AND status NOT IN ('scheduled', 'requested', 'ringing', 'answered')`,
-    ).run(accountId);
-    sql(db, 'UPDATE account_deletions SET calls_stopped = 1 WHERE account_id = ?').run(accountId);
-  })();
+      [accountId],
+    );
+    await tx.run('UPDATE account_deletions SET calls_stopped = 1 WHERE account_id = ?', [accountId]);
+  });
 }
 
 /** Records the outcome of revoking the identity-provider token. */
-export function setIdpRevoke(db: Database, accountId: string, state: AccountDeletion['idpRevoke']): void {
-  sql(db, 'UPDATE account_deletions SET idp_revoke = ? WHERE account_id = ?').run(state, accountId);
+export async function setIdpRevoke(db: Db, accountId: string, state: AccountDeletion['idpRevoke']): Promise<void> {
+  await db.run('UPDATE account_deletions SET idp_revoke = ? WHERE account_id = ?', [state, accountId]);
 }
 
 /** The deletion record of an account. */
-export function findAccountDeletion(db: Database, accountId: string): AccountDeletion | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM account_deletions WHERE account_id = ?').get(accountId);
+export async function findAccountDeletion(db: Db, accountId: string): Promise<AccountDeletion | undefined> {
+  const r = await db.get<Row>('SELECT * FROM account_deletions WHERE account_id = ?', [accountId]);
   return r && fromRow(r);
 }
 
 /** Deletions not yet purged, soonest purge first. */
-export function openAccountDeletions(db: Database): AccountDeletion[] {
-  return sql<Row>(db, 'SELECT * FROM account_deletions WHERE purged_at IS NULL ORDER BY purge_at').all().map(fromRow);
+export async function openAccountDeletions(db: Db): Promise<AccountDeletion[]> {
+  return (await db.all<Row>('SELECT * FROM account_deletions WHERE purged_at IS NULL ORDER BY purge_at')).map(fromRow);
 }
 
 /** Deletes every row the account owns (see the module header); idempotent. */
-export function purgeAccount(db: Database, accountId: string, now: EpochMs): void {
-  db.transaction(() => {
-    sql(db, 'DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)').run(accountId);
-    sql(db, 'DELETE FROM occurrences WHERE account_id = ?').run(accountId);
-    sql(db, 'DELETE FROM attempts WHERE account_id = ?').run(accountId);
-    sql(db, 'DELETE FROM schedules WHERE account_id = ?').run(accountId);
-    sql(db, 'DELETE FROM idempotency_keys WHERE scope = ?').run(`account:${accountId}`);
-    sql(db, 'DELETE FROM accounts WHERE id = ?').run(accountId);
-    sql(db, 'UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?').run(now, accountId);
-  })();
+export async function purgeAccount(db: Db, accountId: string, now: EpochMs): Promise<void> {
+  await db.tx(async (tx) => {
+    await tx.run('DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)', [accountId]);
+    await tx.run('DELETE FROM occurrences WHERE account_id = ?', [accountId]);
+    await tx.run('DELETE FROM attempts WHERE account_id = ?', [accountId]);
+    await tx.run('DELETE FROM schedules WHERE account_id = ?', [accountId]);
+    await tx.run('DELETE FROM idempotency_keys WHERE scope = ?', [`account:${accountId}`]);
+    await tx.run('DELETE FROM accounts WHERE id = ?', [accountId]);
+    await tx.run('UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?', [now, accountId]);
+  });
 }

@@ -3,7 +3,7 @@
  * counts, oldest first. Deleted (anonymized) accounts are left out.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 
 /** One listed account. */
@@ -18,15 +18,8 @@ export interface AccountListRow {
 }
 
 /** Live accounts, oldest first. */
-export function listAccounts(db: Database): AccountListRow[] {
-  const rows = db
-    .prepare(
-      `SELECT a.id, a.email, a.created_at, a.trial_ends_at, a.calls_revoked_at,
-              (SELECT COUNT(*) FROM phone_numbers p WHERE p.account_id = a.id) AS phone_numbers,
-              (SELECT COUNT(*) FROM schedules s WHERE s.account_id = a.id) AS schedules
-         FROM accounts a WHERE a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
-    )
-    .all() as Array<{
+export async function listAccounts(db: Db): Promise<AccountListRow[]> {
+  const rows = await db.all<{
     id: string;
     email: string;
     created_at: number;
@@ -34,7 +27,12 @@ export function listAccounts(db: Database): AccountListRow[] {
     calls_revoked_at: number | null;
     phone_numbers: number;
     schedules: number;
-  }>;
+  }>(
+    `SELECT a.id, a.email, a.created_at, a.trial_ends_at, a.calls_revoked_at,
+              (SELECT COUNT(*) FROM phone_numbers p WHERE p.account_id = a.id) AS phone_numbers,
+              (SELECT COUNT(*) FROM schedules s WHERE s.account_id = a.id) AS schedules
+         FROM accounts a WHERE a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
+  );
   return rows.map((r) => ({
     id: r.id,
     email: r.email,

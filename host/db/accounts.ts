@@ -2,9 +2,8 @@
  * Accounts: queries on the `accounts` table. Every function takes the database handle.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** Retry policy as stored (all four fields present). */
 export interface StoredRetryPolicy {
@@ -84,14 +83,14 @@ function fromRow(r: AccountRow): Account {
 }
 
 /** The live (not deleted) account with this id. */
-export function findAccountById(db: Database, id: string): Account | undefined {
-  const row = sql<AccountRow>(db, 'SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL').get(id);
+export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
+  const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL', [id]);
   return row && fromRow(row);
 }
 
 /** The live account with this (lower-cased) e-mail address. */
-export function findAccountByEmail(db: Database, email: string): Account | undefined {
-  const row = sql<AccountRow>(db, 'SELECT * FROM accounts WHERE email = ? AND deleted_at IS NULL').get(email);
+export async function findAccountByEmail(db: Db, email: string): Promise<Account | undefined> {
+  const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE email = ? AND deleted_at IS NULL', [email]);
   return row && fromRow(row);
 }
 
@@ -106,13 +105,13 @@ export interface NewAccount {
 }
 
 /** Creates an account with its trial started. */
-export function insertAccount(db: Database, a: NewAccount): Account {
-  sql(
-    db,
+export async function insertAccount(db: Db, a: NewAccount): Promise<Account> {
+  await db.run(
     `INSERT INTO accounts (id, email, display_name, trial_started_at, trial_ends_at, trial_calls_included, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(a.id, a.email, a.displayName, a.now, a.trialEndsAt, a.trialCallsIncluded, a.now, a.now);
-  return findAccountById(db, a.id)!;
+    [a.id, a.email, a.displayName, a.now, a.trialEndsAt, a.trialCallsIncluded, a.now, a.now],
+  );
+  return (await findAccountById(db, a.id))!;
 }
 
 /** Profile fields PATCH /me may change, already validated and normalised. */
@@ -143,7 +142,7 @@ const COLUMNS: Record<keyof ProfileChange, string> = {
 };
 
 /** Applies a profile change (one UPDATE) and returns the account as stored. */
-export function updateAccountProfile(db: Database, id: string, change: ProfileChange, now: EpochMs): Account | undefined {
+export async function updateAccountProfile(db: Db, id: string, change: ProfileChange, now: EpochMs): Promise<Account | undefined> {
   const sets: string[] = [];
   const values: unknown[] = [];
   for (const [field, column] of Object.entries(COLUMNS) as Array<[keyof ProfileChange, string]>) {
@@ -155,16 +154,21 @@ export function updateAccountProfile(db: Database, id: string, change: ProfileCh
   sets.push('updated_at = ?');
   values.push(now);
   // Column names come from the fixed COLUMNS table above, never from input.
-  sql(db, `UPDATE accounts SET ${sets.join(', ')} WHERE id = ? AND deleted_at IS NULL`).run(...values, id);
-  return findAccountById(db, id);
+  await db.run(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ? AND deleted_at IS NULL`, [...values, id]);
+  return await findAccountById(db, id);
 }
 
 /** Replaces the stored onboarding flags (JSON object) of a live account. */
-export function updateOnboardingState(db: Database, id: string, state: Record<string, unknown>, now: EpochMs): Account | undefined {
-  sql(db, 'UPDATE accounts SET onboarding_state = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL').run(
+export async function updateOnboardingState(
+  db: Db,
+  id: string,
+  state: Record<string, unknown>,
+  now: EpochMs,
+): Promise<Account | undefined> {
+  await db.run('UPDATE accounts SET onboarding_state = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL', [
     JSON.stringify(state),
     now,
     id,
-  );
-  return findAccountById(db, id);
+  ]);
+  return await findAccountById(db, id);
 }

@@ -3,9 +3,8 @@
  * 8-character lookup that follows `wuk_` (the public `prefix`).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** API key scopes. */
 export type Scope = 'read' | 'write' | 'export';
@@ -48,18 +47,18 @@ const fromRow = (r: Row): ApiKey => ({
 });
 
 /** Stores a new key. */
-export function insertApiKey(db: Database, k: Omit<ApiKey, 'lastUsedAt' | 'revokedAt'>): ApiKey {
-  sql(
-    db,
+export async function insertApiKey(db: Db, k: Omit<ApiKey, 'lastUsedAt' | 'revokedAt'>): Promise<ApiKey> {
+  await db.run(
     `INSERT INTO api_keys (id, account_id, name, lookup, key_hash, scopes, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(k.id, k.accountId, k.name, k.lookup, k.keyHash, JSON.stringify(k.scopes), k.createdAt);
+    [k.id, k.accountId, k.name, k.lookup, k.keyHash, JSON.stringify(k.scopes), k.createdAt],
+  );
   return { ...k, lastUsedAt: null, revokedAt: null };
 }
 
 /** The key with this lookup (revoked ones included, so they can answer api_key_revoked). */
-export function findApiKeyByLookup(db: Database, lookup: string): ApiKey | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM api_keys WHERE lookup = ?').get(lookup);
+export async function findApiKeyByLookup(db: Db, lookup: string): Promise<ApiKey | undefined> {
+  const r = await db.get<Row>('SELECT * FROM api_keys WHERE lookup = ?', [lookup]);
   return r && fromRow(r);
 }
 
@@ -67,31 +66,36 @@ export function findApiKeyByLookup(db: Database, lookup: string): ApiKey | undef
  * One page of an account's live keys, newest first (created_at, then id, both descending:
  * a total order, so pages never skip or repeat). `after` is the last row of the previous page.
  */
-export function listApiKeys(db: Database, accountId: string, limit: number, after: { createdAt: EpochMs; id: string } | null): ApiKey[] {
+export async function listApiKeys(
+  db: Db,
+  accountId: string,
+  limit: number,
+  after: { createdAt: EpochMs; id: string } | null,
+): Promise<ApiKey[]> {
   const rows = after
-    ? sql<Row>(
-        db,
+    ? await db.all<Row>(
         `SELECT * FROM api_keys WHERE account_id = ? AND revoked_at IS NULL
            AND (created_at < ? OR (created_at = ? AND id < ?))
          ORDER BY created_at DESC, id DESC LIMIT ?`,
-      ).all(accountId, after.createdAt, after.createdAt, after.id, limit)
-    : sql<Row>(
-        db,
+        [accountId, after.createdAt, after.createdAt, after.id, limit],
+      )
+    : await db.all<Row>(
         `SELECT * FROM api_keys WHERE account_id = ? AND revoked_at IS NULL
          ORDER BY created_at DESC, id DESC LIMIT ?`,
-      ).all(accountId, limit);
+        [accountId, limit],
+      );
   return rows.map(fromRow);
 }
 
 /** Revokes a live key of the account. Returns false when there is none (or another account's). */
-export function revokeApiKey(db: Database, accountId: string, id: string, now: EpochMs): boolean {
+export async function revokeApiKey(db: Db, accountId: string, id: string, now: EpochMs): Promise<boolean> {
   return (
-    sql(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').run(now, id, accountId).changes ===
-    1
+    (await db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [now, id, accountId]))
+      .changes === 1
   );
 }
 
 /** Sets last_used_at. */
-export function touchApiKey(db: Database, id: string, now: EpochMs): void {
-  sql(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <> ?)').run(now, id, now);
+export async function touchApiKey(db: Db, id: string, now: EpochMs): Promise<void> {
+  await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <> ?)', [now, id, now]);
 }

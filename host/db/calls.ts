@@ -7,10 +7,9 @@
  * number's PhoneRef fields (null once the number was deleted).
  * @module
  */
-import type { Database, Statement } from 'better-sqlite3';
 import type { AttemptRecord, EpochMs, OccurrenceRecord, OccurrenceStatus } from '../../engine/index.js';
-import { ATTEMPT_COLUMNS, rowToAttempt } from './attempts.js';
-import { OCCURRENCE_COLUMNS, rowToOccurrence } from './occurrences.js';
+import { attemptOf, attemptSelect, occurrenceOf, occurrenceSelect } from './engine-rows.js';
+import type { Db, Dialect } from './sql.js';
 
 /** An occurrence with the fields its API form needs from other tables. */
 export interface OccurrenceView {
@@ -21,38 +20,30 @@ export interface OccurrenceView {
   phone: { id: string; e164: string; label: string } | null;
 }
 
-const O_COLS = OCCURRENCE_COLUMNS.map((c) => `o.${c}`).join(', ');
-const A_COLS = ATTEMPT_COLUMNS.join(', ');
-const VIEW = `SELECT ${O_COLS}, s.local_time, p.id, p.e164, p.label
+type Row = Record<string, unknown>;
+
+const view = (
+  d: Dialect,
+) => `SELECT ${occurrenceSelect(d, 'o')}, s.local_time AS v_wall_time, p.id AS v_phone_id, p.e164 AS v_e164, p.label AS v_label
   FROM occurrences o
   LEFT JOIN schedules s ON s.id = o.schedule_id
   LEFT JOIN phone_numbers p ON p.id = o.phone_number_id AND p.deleted_at IS NULL`;
+const VIEW = { sqlite: view('sqlite'), postgres: view('postgres') };
+const A_COLS = { sqlite: attemptSelect('sqlite', 'a'), postgres: attemptSelect('postgres', 'a') };
 
-const statements = new WeakMap<Database, Map<string, Statement<unknown[]>>>();
-
-/** A raw-mode prepared statement, compiled once per handle. */
-function raw(db: Database, text: string): Statement<unknown[]> {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map<string, Statement<unknown[]>>()));
-  let s = cache.get(text);
-  if (!s) cache.set(text, (s = db.prepare<unknown[]>(text).raw(true)));
-  return s;
-}
-
-function toView(row: unknown[]): OccurrenceView {
-  const n = OCCURRENCE_COLUMNS.length;
-  const [wallTime, phoneId, e164, label] = row.slice(n) as [string | null, string | null, string | null, string | null];
+function toView(d: Dialect, row: Row): OccurrenceView {
+  const [wallTime, phoneId, e164, label] = [row.v_wall_time, row.v_phone_id, row.v_e164, row.v_label] as Array<string | null>;
   return {
-    record: rowToOccurrence(row.slice(0, n)),
-    wallTime,
-    phone: phoneId !== null && e164 !== null && label !== null ? { id: phoneId, e164, label } : null,
+    record: occurrenceOf(d, row),
+    wallTime: wallTime ?? null,
+    phone: phoneId && e164 && label !== null && label !== undefined ? { id: phoneId, e164, label } : null,
   };
 }
 
 /** The account's occurrence, or undefined (also for another account's). */
-export function getOccurrenceView(db: Database, accountId: string, id: string): OccurrenceView | undefined {
-  const row = raw(db, `${VIEW} WHERE o.id = ? AND o.account_id = ?`).get(id, accountId) as unknown[] | undefined;
-  return row && toView(row);
+export async function getOccurrenceView(db: Db, accountId: string, id: string): Promise<OccurrenceView | undefined> {
+  const row = await db.get<Row>(`${VIEW[db.dialect]} WHERE o.id = ? AND o.account_id = ?`, [id, accountId]);
+  return row && toView(db.dialect, row);
 }
 
 /** Filter and position of an occurrence page. */
@@ -69,30 +60,31 @@ export interface OccurrenceQuery {
 }
 
 /** Occurrences of the account, soonest first (scheduled_at, then id). */
-export function listOccurrenceViews(db: Database, accountId: string, q: OccurrenceQuery): OccurrenceView[] {
-  const rows = raw(
-    db,
-    `${VIEW} WHERE o.account_id = @account
-       AND (@status IS NULL OR o.status = @status)
-       AND (@from IS NULL OR o.scheduled_at >= @from)
-       AND (@to IS NULL OR o.scheduled_at < @to)
-       AND (@afterAt IS NULL OR o.scheduled_at > @afterAt OR (o.scheduled_at = @afterAt AND o.id > @afterId))
+export async function listOccurrenceViews(db: Db, accountId: string, q: OccurrenceQuery): Promise<OccurrenceView[]> {
+  const rows = await db.all<Row>(
+    `${VIEW[db.dialect]} WHERE o.account_id = @account
+       AND (CAST(@status AS TEXT) IS NULL OR o.status = @status)
+       AND (CAST(@from AS BIGINT) IS NULL OR o.scheduled_at >= @from)
+       AND (CAST(@to AS BIGINT) IS NULL OR o.scheduled_at < @to)
+       AND (CAST(@afterAt AS BIGINT) IS NULL OR o.scheduled_at > @afterAt OR (o.scheduled_at = @afterAt AND o.id > @afterId))
      ORDER BY o.scheduled_at, o.id LIMIT @limit`,
-  ).all({
-    account: accountId,
-    status: q.status,
-    from: q.from,
-    to: q.to,
-    afterAt: q.after?.scheduledAt ?? null,
-    afterId: q.after?.id ?? '',
-    limit: q.limit,
-  }) as unknown[][];
-  return rows.map(toView);
+    {
+      account: accountId,
+      status: q.status,
+      from: q.from,
+      to: q.to,
+      afterAt: q.after?.scheduledAt ?? null,
+      afterId: q.after?.id ?? '',
+      limit: q.limit,
+    },
+  );
+  return rows.map((r) => toView(db.dialect, r));
 }
 
 /** The attempts of an occurrence, oldest first. */
-export function listOccurrenceAttempts(db: Database, occurrenceId: string): AttemptRecord[] {
-  return (raw(db, `SELECT ${A_COLS} FROM attempts WHERE occurrence_id = ? ORDER BY n`).all(occurrenceId) as unknown[][]).map(rowToAttempt);
+export async function listOccurrenceAttempts(db: Db, occurrenceId: string): Promise<AttemptRecord[]> {
+  const rows = await db.all<Row>(`SELECT ${A_COLS[db.dialect]} FROM attempts a WHERE a.occurrence_id = ? ORDER BY a.n`, [occurrenceId]);
+  return rows.map((r) => attemptOf(db.dialect, r));
 }
 
 /** An attempt with its insertion order (GET /calls pages by created_at, then insertion). */
@@ -102,39 +94,39 @@ export interface CallRow {
 }
 
 /** One attempt by id, whoever it belongs to (the route checks access). */
-export function getAttemptById(db: Database, id: string): AttemptRecord | undefined {
-  const row = raw(db, `SELECT ${A_COLS} FROM attempts WHERE id = ?`).get(id) as unknown[] | undefined;
-  return row && rowToAttempt(row);
+export async function getAttemptById(db: Db, id: string): Promise<AttemptRecord | undefined> {
+  const row = await db.get<Row>(`SELECT ${A_COLS[db.dialect]} FROM attempts a WHERE a.id = ?`, [id]);
+  return row && attemptOf(db.dialect, row);
 }
 
 /**
  * The account's calls, newest first: every attempt of its wake-up calls and its test calls
  * (created_at descending, then insertion order descending, which the virtual clock needs
- * when several calls share an instant).
+ * when several calls share an instant). On PostgreSQL `rowid` is an identity column.
  */
-export function listCallRows(
-  db: Database,
+export async function listCallRows(
+  db: Db,
   accountId: string,
   q: { after: { createdAt: EpochMs; seq: number } | null; limit: number },
-): CallRow[] {
-  const rows = raw(
-    db,
-    `SELECT ${A_COLS}, rowid FROM attempts
-     WHERE account_id = @account AND kind IN ('first', 'retry', 'snooze', 'test')
-       AND (@afterAt IS NULL OR created_at < @afterAt OR (created_at = @afterAt AND rowid < @afterSeq))
-     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
-  ).all({ account: accountId, afterAt: q.after?.createdAt ?? null, afterSeq: q.after?.seq ?? 0, limit: q.limit }) as unknown[][];
-  return rows.map((r) => ({ attempt: rowToAttempt(r.slice(0, ATTEMPT_COLUMNS.length)), seq: r[ATTEMPT_COLUMNS.length] as number }));
+): Promise<CallRow[]> {
+  const rows = await db.all<Row>(
+    `SELECT ${A_COLS[db.dialect]}, a.rowid AS seq FROM attempts a
+     WHERE a.account_id = @account AND a.kind IN ('first', 'retry', 'snooze', 'test')
+       AND (CAST(@afterAt AS BIGINT) IS NULL OR a.created_at < @afterAt OR (a.created_at = @afterAt AND a.rowid < @afterSeq))
+     ORDER BY a.created_at DESC, a.rowid DESC LIMIT @limit`,
+    { account: accountId, afterAt: q.after?.createdAt ?? null, afterSeq: q.after?.seq ?? 0, limit: q.limit },
+  );
+  return rows.map((r) => ({ attempt: attemptOf(db.dialect, r), seq: r.seq as number }));
 }
 
 /** The account's live standalone test call to that number (requested, ringing or answered), if any. */
-export function findLiveTestCall(db: Database, accountId: string, phoneNumberId: string): AttemptRecord | undefined {
-  const row = raw(
-    db,
-    `SELECT ${A_COLS} FROM attempts
-     WHERE phone_number_id = ? AND account_id = ? AND occurrence_id IS NULL AND kind = 'test'
-       AND status IN ('requested', 'ringing', 'answered')
-     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-  ).get(phoneNumberId, accountId) as unknown[] | undefined;
-  return row && rowToAttempt(row);
+export async function findLiveTestCall(db: Db, accountId: string, phoneNumberId: string): Promise<AttemptRecord | undefined> {
+  const row = await db.get<Row>(
+    `SELECT ${A_COLS[db.dialect]} FROM attempts a
+     WHERE a.phone_number_id = ? AND a.account_id = ? AND a.occurrence_id IS NULL AND a.kind = 'test'
+       AND a.status IN ('requested', 'ringing', 'answered')
+     ORDER BY a.created_at DESC, a.rowid DESC LIMIT 1`,
+    [phoneNumberId, accountId],
+  );
+  return row && attemptOf(db.dialect, row);
 }

@@ -4,9 +4,8 @@
  * daily caps read the same rows, so a cap counts exactly the codes sent.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** One demo request. */
 export interface DemoRequest {
@@ -75,73 +74,73 @@ export interface NewDemoRequest {
 }
 
 /** Stores a request (before its text is sent). */
-export function insertDemoRequest(db: Database, r: NewDemoRequest): void {
-  sql(
-    db,
+export async function insertDemoRequest(db: Db, r: NewDemoRequest): Promise<void> {
+  await db.run(
     `INSERT INTO demo_requests (id, e164, prefix, utc_day, code_hash, code_salt, expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(r.id, r.e164, r.prefix, r.utcDay, r.codeHash, r.codeSalt, r.expiresAt, r.createdAt);
+    [r.id, r.e164, r.prefix, r.utcDay, r.codeHash, r.codeSalt, r.expiresAt, r.createdAt],
+  );
 }
 
 /** Records that the provider accepted the code's text. */
-export function markDemoCodeSent(db: Database, id: string): void {
-  sql(db, 'UPDATE demo_requests SET sent = 1 WHERE id = ?').run(id);
+export async function markDemoCodeSent(db: Db, id: string): Promise<void> {
+  await db.run('UPDATE demo_requests SET sent = 1 WHERE id = ?', [id]);
 }
 
 /** Codes sent in the UTC day `utcDay`: everywhere, to one country prefix, to one number. */
-export function countDemoCodes(
-  db: Database,
+export async function countDemoCodes(
+  db: Db,
   utcDay: string,
   prefix: string,
   e164: string,
-): { all: number; prefix: number; number: number } {
-  const r = sql<{ all_n: number; prefix_n: number | null; number_n: number | null }>(
-    db,
-    `SELECT COUNT(*) AS all_n, SUM(prefix = ?) AS prefix_n, SUM(e164 = ?) AS number_n
+): Promise<{ all: number; prefix: number; number: number }> {
+  const r = (await db.get<{ all_n: number; prefix_n: number | null; number_n: number | null }>(
+    `SELECT COUNT(*) AS all_n, SUM(CASE WHEN prefix = ? THEN 1 ELSE 0 END) AS prefix_n, SUM(CASE WHEN e164 = ? THEN 1 ELSE 0 END) AS number_n
      FROM demo_requests WHERE utc_day = ?`,
-  ).get(prefix, e164, utcDay)!;
+    [prefix, e164, utcDay],
+  ))!;
   return { all: r.all_n, prefix: r.prefix_n ?? 0, number: r.number_n ?? 0 };
 }
 
 /** Texts the provider accepted in the UTC day `utcDay` (for operators and the fraud test). */
-export function countDemoTextsSent(db: Database, utcDay: string): number {
-  return sql<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM demo_requests WHERE utc_day = ? AND sent = 1').get(utcDay)!.n;
+export async function countDemoTextsSent(db: Db, utcDay: string): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM demo_requests WHERE utc_day = ? AND sent = 1', [utcDay]))!.n;
 }
 
 /** The request of `e164` whose demo call was placed in the UTC day `utcDay`, if any. */
-export function findCalledRequest(db: Database, e164: string, utcDay: string): DemoRequest | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM demo_requests WHERE e164 = ? AND called_day = ? LIMIT 1').get(e164, utcDay);
+export async function findCalledRequest(db: Db, e164: string, utcDay: string): Promise<DemoRequest | undefined> {
+  const r = await db.get<Row>('SELECT * FROM demo_requests WHERE e164 = ? AND called_day = ? LIMIT 1', [e164, utcDay]);
   return r && toRequest(r);
 }
 
 /** The newest request of `e164` that may still take a code: not ended, not used for a call, not expired. */
-export function findLiveRequest(db: Database, e164: string, now: EpochMs): DemoRequest | undefined {
-  const r = sql<Row>(
-    db,
+export async function findLiveRequest(db: Db, e164: string, now: EpochMs): Promise<DemoRequest | undefined> {
+  const r = await db.get<Row>(
     `SELECT * FROM demo_requests
      WHERE e164 = ? AND ended_at IS NULL AND call_id IS NULL AND expires_at > ?
      ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-  ).get(e164, now);
+    [e164, now],
+  );
   return r && toRequest(r);
 }
 
 /** Counts one wrong code against a request; the `max`th ends it. Returns the new count. */
-export function recordDemoWrongCode(db: Database, id: string, max: number, now: EpochMs): number {
-  const r = sql<{ failed_count: number }>(
-    db,
+export async function recordDemoWrongCode(db: Db, id: string, max: number, now: EpochMs): Promise<number> {
+  const r = await db.get<{ failed_count: number }>(
     `UPDATE demo_requests SET failed_count = failed_count + 1,
        ended_at = CASE WHEN failed_count + 1 >= ? THEN ? ELSE ended_at END
      WHERE id = ? RETURNING failed_count`,
-  ).get(max, now, id);
+    [max, now, id],
+  );
   return r?.failed_count ?? max;
 }
 
 /** Records the demo call placed with a request. */
-export function recordDemoCall(db: Database, id: string, callId: string, at: EpochMs, utcDay: string): void {
-  sql(db, 'UPDATE demo_requests SET call_id = ?, called_at = ?, called_day = ? WHERE id = ?').run(callId, at, utcDay, id);
+export async function recordDemoCall(db: Db, id: string, callId: string, at: EpochMs, utcDay: string): Promise<void> {
+  await db.run('UPDATE demo_requests SET call_id = ?, called_at = ?, called_day = ? WHERE id = ?', [callId, at, utcDay, id]);
 }
 
 /** Undoes {@link recordDemoCall} when the call could not be placed. */
-export function clearDemoCall(db: Database, id: string): void {
-  sql(db, 'UPDATE demo_requests SET call_id = NULL, called_at = NULL, called_day = NULL WHERE id = ?').run(id);
+export async function clearDemoCall(db: Db, id: string): Promise<void> {
+  await db.run('UPDATE demo_requests SET call_id = NULL, called_at = NULL, called_day = NULL WHERE id = ?', [id]);
 }

@@ -2,9 +2,8 @@
  * Devices (app installs): queries on `devices`. The push token is kept only as its sha256.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** Device platforms. */
 export type Platform = 'ios' | 'android' | 'web';
@@ -61,98 +60,98 @@ const fromRow = (r: Row): Device => ({
 });
 
 /** Stores a new device. */
-export function insertDevice(db: Database, d: Device): void {
-  sql(
-    db,
+export async function insertDevice(db: Db, d: Device): Promise<void> {
+  await db.run(
     `INSERT INTO devices (id, account_id, installation_id, platform, alarm_capability, app_version, os_version, model,
        push_token_hash, timezone, timezone_reported_at, last_seen_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    d.id,
-    d.accountId,
-    d.installationId,
-    d.platform,
-    d.alarmCapability,
-    d.appVersion,
-    d.osVersion,
-    d.model,
-    d.pushTokenHash,
-    d.timezone,
-    d.timezoneReportedAt,
-    d.lastSeenAt,
-    d.createdAt,
+    [
+      d.id,
+      d.accountId,
+      d.installationId,
+      d.platform,
+      d.alarmCapability,
+      d.appVersion,
+      d.osVersion,
+      d.model,
+      d.pushTokenHash,
+      d.timezone,
+      d.timezoneReportedAt,
+      d.lastSeenAt,
+      d.createdAt,
+    ],
   );
 }
 
 /** Writes every mutable field of a stored device. */
-export function updateDevice(db: Database, d: Device): void {
-  sql(
-    db,
+export async function updateDevice(db: Db, d: Device): Promise<void> {
+  await db.run(
     `UPDATE devices SET platform = ?, alarm_capability = ?, app_version = ?, os_version = ?, model = ?,
        push_token_hash = ?, timezone = ?, timezone_reported_at = ?, last_seen_at = ?
      WHERE id = ?`,
-  ).run(
-    d.platform,
-    d.alarmCapability,
-    d.appVersion,
-    d.osVersion,
-    d.model,
-    d.pushTokenHash,
-    d.timezone,
-    d.timezoneReportedAt,
-    d.lastSeenAt,
-    d.id,
+    [
+      d.platform,
+      d.alarmCapability,
+      d.appVersion,
+      d.osVersion,
+      d.model,
+      d.pushTokenHash,
+      d.timezone,
+      d.timezoneReportedAt,
+      d.lastSeenAt,
+      d.id,
+    ],
   );
 }
 
 /** The account's device with this id, or undefined (also for another account's). */
-export function getDevice(db: Database, accountId: string, id: string): Device | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM devices WHERE id = ? AND account_id = ?').get(id, accountId);
+export async function getDevice(db: Db, accountId: string, id: string): Promise<Device | undefined> {
+  const r = await db.get<Row>('SELECT * FROM devices WHERE id = ? AND account_id = ?', [id, accountId]);
   return r && fromRow(r);
 }
 
 /** The account's device of this installation, or undefined. */
-export function findDeviceByInstallation(db: Database, accountId: string, installationId: string): Device | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM devices WHERE account_id = ? AND installation_id = ?').get(accountId, installationId);
+export async function findDeviceByInstallation(db: Db, accountId: string, installationId: string): Promise<Device | undefined> {
+  const r = await db.get<Row>('SELECT * FROM devices WHERE account_id = ? AND installation_id = ?', [accountId, installationId]);
   return r && fromRow(r);
 }
 
 /** How many devices the account holds. */
-export function countDevices(db: Database, accountId: string): number {
-  return sql<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM devices WHERE account_id = ?').get(accountId)?.n ?? 0;
+export async function countDevices(db: Db, accountId: string): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM devices WHERE account_id = ?', [accountId]))?.n ?? 0;
 }
 
 /** The account's device seen longest ago (ties: the oldest created), other than `exceptId`. */
-export function leastRecentlySeenDevice(db: Database, accountId: string, exceptId: string): Device | undefined {
-  const r = sql<Row>(
-    db,
+export async function leastRecentlySeenDevice(db: Db, accountId: string, exceptId: string): Promise<Device | undefined> {
+  const r = await db.get<Row>(
     `SELECT * FROM devices WHERE account_id = ? AND id <> ?
      ORDER BY last_seen_at ASC, created_at ASC, rowid ASC LIMIT 1`,
-  ).get(accountId, exceptId);
+    [accountId, exceptId],
+  );
   return r && fromRow(r);
 }
 
 /** The account's device that reported a zone most recently, or undefined. */
-export function latestReportedDevice(db: Database, accountId: string): Device | undefined {
-  const r = sql<Row>(
-    db,
+export async function latestReportedDevice(db: Db, accountId: string): Promise<Device | undefined> {
+  const r = await db.get<Row>(
     `SELECT * FROM devices WHERE account_id = ? AND timezone IS NOT NULL
      ORDER BY timezone_reported_at DESC, rowid DESC LIMIT 1`,
-  ).get(accountId);
+    [accountId],
+  );
   return r && fromRow(r);
 }
 
 /** Removes a device. Returns whether a row went. */
-export function deleteDeviceRow(db: Database, id: string): boolean {
-  return sql(db, 'DELETE FROM devices WHERE id = ?').run(id).changes === 1;
+export async function deleteDeviceRow(db: Db, id: string): Promise<boolean> {
+  return (await db.run('DELETE FROM devices WHERE id = ?', [id])).changes === 1;
 }
 
 /** Records that the app of this installation was seen (a bound session was used). */
-export function touchDeviceOfInstallation(db: Database, accountId: string, installationId: string, now: EpochMs): void {
-  sql(db, 'UPDATE devices SET last_seen_at = ? WHERE account_id = ? AND installation_id = ? AND last_seen_at < ?').run(
+export async function touchDeviceOfInstallation(db: Db, accountId: string, installationId: string, now: EpochMs): Promise<void> {
+  await db.run('UPDATE devices SET last_seen_at = ? WHERE account_id = ? AND installation_id = ? AND last_seen_at < ?', [
     now,
     accountId,
     installationId,
     now,
-  );
+  ]);
 }

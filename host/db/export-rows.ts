@@ -7,8 +7,7 @@
  * strings and JSON columns parsed; secret columns are never selected (see {@link SECTIONS}).
  * @module
  */
-import type { Database } from 'better-sqlite3';
-import { sql } from './statements.js';
+import type { Db } from './sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -47,7 +46,7 @@ const INSTANT_COLUMNS = /(_at|_until|^scheduled_at|^series_base)$/;
 function present(raw: Row, omit: readonly string[], extra?: (row: Row) => Row): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(raw)) {
-    if (k === '_rowid' || omit.includes(k)) continue;
+    if (k === '_rowid' || k === 'rowid' || k === 'lease_owner' || k === 'lease_until' || omit.includes(k)) continue;
     if (typeof v === 'number' && INSTANT_COLUMNS.test(k)) out[k] = new Date(v).toISOString().replace('.000Z', 'Z');
     else if (typeof v === 'string' && JSON_COLUMNS.has(k)) out[k] = safeJson(v);
     else out[k] = v;
@@ -64,11 +63,11 @@ function safeJson(v: string): unknown {
 }
 
 /** Batches of a section's rows, as exported. */
-export function* sectionBatches(db: Database, section: ExportSection, accountId: string, batchSize = 500): Generator<Row[]> {
+export async function* sectionBatches(db: Db, section: ExportSection, accountId: string, batchSize = 500): AsyncGenerator<Row[]> {
   let after = 0;
-  const stmt = sql<Row>(db, `SELECT rowid AS _rowid, * FROM ${section.table} WHERE ${section.where} AND rowid > ? ORDER BY rowid LIMIT ?`);
+  const text = `SELECT rowid AS _rowid, * FROM ${section.table} WHERE ${section.where} AND rowid > ? ORDER BY rowid LIMIT ?`;
   for (;;) {
-    const rows = stmt.all(accountId, after, batchSize);
+    const rows = await db.all<Row>(text, [accountId, after, batchSize]);
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!._rowid as number;
     yield rows.map((r) => present(r, section.omit, section.extra));
@@ -77,16 +76,20 @@ export function* sectionBatches(db: Database, section: ExportSection, accountId:
 }
 
 /** Batches of the account's occurrences, each with its attempts (by number). */
-export function* occurrenceBatches(db: Database, accountId: string, batchSize = 200): Generator<Row[]> {
+export async function* occurrenceBatches(db: Db, accountId: string, batchSize = 200): AsyncGenerator<Row[]> {
   let after = 0;
-  const occ = sql<Row>(db, 'SELECT rowid AS _rowid, * FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?');
-  const att = sql<Row>(db, 'SELECT * FROM attempts WHERE occurrence_id IN (SELECT value FROM json_each(?)) ORDER BY occurrence_id, n');
+  const occ = 'SELECT rowid AS _rowid, * FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?';
+  // The batch's ids travel as one JSON array (json_each / jsonb_array_elements_text).
+  const att =
+    db.dialect === 'sqlite'
+      ? 'SELECT * FROM attempts WHERE occurrence_id IN (SELECT value FROM json_each(?)) ORDER BY occurrence_id, n'
+      : 'SELECT * FROM attempts WHERE occurrence_id IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb))) ORDER BY occurrence_id, n';
   for (;;) {
-    const rows = occ.all(accountId, after, batchSize);
+    const rows = await db.all<Row>(occ, [accountId, after, batchSize]);
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!._rowid as number;
     const byOccurrence = new Map<string, Row[]>();
-    for (const a of att.all(JSON.stringify(rows.map((r) => r.id)))) {
+    for (const a of await db.all<Row>(att, [JSON.stringify(rows.map((r) => r.id))])) {
       const list = byOccurrence.get(a.occurrence_id as string) ?? [];
       list.push(present(a, ['script']));
       byOccurrence.set(a.occurrence_id as string, list);

@@ -1,12 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
+import { ensurePostgresEngineSchema } from '../../engine/postgres/index.js';
 import { listAssets, readAssetText } from '../assets.js';
+import type { Db, Dialect, PostgresDb, SqliteDb } from './sql.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/**
+ * Migrations per dialect: `host/db/migrations/` (SQLite) and `host/db/migrations-pg/`
+ * (PostgreSQL). EVERY NEW MIGRATION NEEDS ITS POSTGRESQL TWIN: a SQLite migration
+ * `NNNN_name.sql` comes with `migrations-pg/NNNN_name.sql` making the same tables and columns
+ * in PostgreSQL types (`bigint` epoch ms, `integer` 0/1 flags, `text` JSON, a
+ * `rowid bigint GENERATED ALWAYS AS IDENTITY` column where code orders by rowid);
+ * test/host/pg-schema.test.ts compares the two. The PostgreSQL set starts with one
+ * consolidated migration (the SQLite schema after 0001–0015) numbered 0015, so the twin of
+ * a later SQLite migration takes the same number. The engine's own tables on PostgreSQL come
+ * from `ensurePostgresEngineSchema` (engine/postgres), run before the host's migrations.
+ */
+const DIRS: Record<Dialect, { key: string; dir: string }> = {
+  sqlite: { key: 'migrations', dir: fileURLToPath(new URL('./migrations/', import.meta.url)) },
+  postgres: { key: 'migrations-pg', dir: fileURLToPath(new URL('./migrations-pg/', import.meta.url)) },
+};
 const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
-/** A numbered SQL file from `host/db/migrations/`. */
+/** A numbered SQL file from `host/db/migrations/` (or `migrations-pg/`). */
 export interface Migration {
   version: number;
   name: string;
@@ -18,11 +34,12 @@ export interface Migration {
  * are reserved per piece of work, so a later number may land before an earlier one (see
  * {@link migrate}: every migration not yet recorded runs, whatever its number).
  */
-export function loadMigrations(dir?: string): Migration[] {
+export function loadMigrations(dir?: string, dialect: Dialect = 'sqlite'): Migration[] {
   // The server's own migrations come through host/assets.ts (files, or the single-file build's assets).
-  const names = dir === undefined ? listAssets('migrations', MIGRATIONS_DIR) : readdirSync(dir);
+  const own = DIRS[dialect];
+  const names = dir === undefined ? listAssets(own.key, own.dir) : readdirSync(dir);
   const read = (name: string) =>
-    dir === undefined ? readAssetText(`migrations/${name}`, MIGRATIONS_DIR + name) : readFileSync(dir + name, 'utf8');
+    dir === undefined ? readAssetText(`${own.key}/${name}`, own.dir + name) : readFileSync(dir + name, 'utf8');
   const files = names.filter((f) => f.endsWith('.sql')).sort();
   let previous = 0;
   return files.map((name) => {
@@ -38,21 +55,30 @@ export function loadMigrations(dir?: string): Migration[] {
 /**
  * Applies every migration not yet recorded in `schema_migrations`, in version order, each in
  * its own transaction together with its record, so a failed migration leaves the database as
- * it was. Returns the versions applied.
+ * it was. Returns the versions applied. `migrations` defaults to the dialect's own set.
  *
  * Recording each version (not only the highest, as `PRAGMA user_version` does) is what makes
  * gaps safe: a migration numbered below one already applied still runs once it lands. So a
- * migration must not depend on another whose number is higher. A database made before the
- * table existed counts every migration up to its `user_version` as applied; `user_version`
- * still holds the highest version applied, for tools that read it.
+ * migration must not depend on another whose number is higher. On SQLite, a database made
+ * before the table existed counts every migration up to its `user_version` as applied;
+ * `user_version` still holds the highest version applied, for tools that read it. On
+ * PostgreSQL the engine's tables are ensured first, and each migration takes a
+ * transaction-scoped advisory lock, so hosts starting together apply each migration once.
  */
-export function migrate(db: Database, migrations: Migration[] = loadMigrations()): number[] {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-  const record = db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
-  const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-  const legacy = db.pragma('user_version', { simple: true }) as number;
+export async function migrate(db: Db, migrations?: Migration[]): Promise<number[]> {
+  return db.dialect === 'sqlite'
+    ? Promise.resolve(migrateSqlite((db as SqliteDb).raw, migrations ?? loadMigrations()))
+    : migratePostgres(db as PostgresDb, migrations ?? loadMigrations(undefined, 'postgres'));
+}
+
+/** {@link migrate} on a better-sqlite3 connection, synchronously (tests and tools). */
+export function migrateSqlite(raw: Database, migrations: Migration[] = loadMigrations()): number[] {
+  raw.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  const record = raw.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
+  const done = new Set(raw.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const legacy = raw.pragma('user_version', { simple: true }) as number;
   if (done.size === 0 && legacy > 0) {
-    db.transaction(() => {
+    raw.transaction(() => {
       for (const m of migrations) if (m.version <= legacy) record.run(m.version, m.name);
     })();
     for (const m of migrations) if (m.version <= legacy) done.add(m.version);
@@ -60,13 +86,33 @@ export function migrate(db: Database, migrations: Migration[] = loadMigrations()
   const applied: number[] = [];
   for (const m of migrations) {
     if (done.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
+    raw.transaction(() => {
+      raw.exec(m.sql);
       record.run(m.version, m.name);
-      const highest = db.pragma('user_version', { simple: true }) as number;
-      if (m.version > highest) db.pragma(`user_version = ${m.version}`);
+      const highest = raw.pragma('user_version', { simple: true }) as number;
+      if (m.version > highest) raw.pragma(`user_version = ${m.version}`);
     })();
     applied.push(m.version);
+  }
+  return applied;
+}
+
+// pg_advisory_xact_lock key of the host's migrations ('wkmg').
+const MIGRATION_LOCK = 0x776b6d67;
+
+async function migratePostgres(db: PostgresDb, migrations: Migration[]): Promise<number[]> {
+  await ensurePostgresEngineSchema(db.pool);
+  await db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)');
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const ran = await db.tx(async (tx) => {
+      await tx.get('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+      if (await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version])) return false;
+      await tx.exec(m.sql);
+      await tx.run('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [m.version, m.name]);
+      return true;
+    });
+    if (ran) applied.push(m.version);
   }
   return applied;
 }

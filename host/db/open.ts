@@ -1,32 +1,50 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
-import { migrate } from './migrate.js';
+import { migrate, migrateSqlite } from './migrate.js';
+import { isPostgresUrl, openPostgresDb, wrapSqlite, type Db, type PostgresDb, type SqliteDb } from './sql.js';
 import { sqliteOptions } from '../assets.js';
 
 /**
- * Opens (creating when absent) the SQLite database at `file`, with WAL journaling, foreign
- * keys on and a busy timeout, and applies pending migrations. `:memory:` is accepted for
- * throwaway databases.
+ * Opens the database `WAKEUP_DB` names and applies pending migrations:
+ * - a `postgres://` or `postgresql://` URL: a node-postgres pool on that database (the
+ *   engine's tables first, then the host's PostgreSQL migrations);
+ * - else a SQLite file, created when absent, with WAL journaling, foreign keys on and a busy
+ *   timeout. `:memory:` is accepted for throwaway databases.
  */
-export function openDatabase(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Sqlite(file, sqliteOptions());
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
+export async function openDatabase(target: string): Promise<SqliteDb | PostgresDb> {
+  if (isPostgresUrl(target)) {
+    const db = openPostgresDb({ connectionString: target, max: 10 });
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return db;
+  }
+  return Promise.resolve(openSqliteDatabase(target));
 }
 
-export type { Database };
+/** {@link openDatabase} for a SQLite file, synchronously (tests and tools). */
+export function openSqliteDatabase(file: string): SqliteDb {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const raw = new Sqlite(file, sqliteOptions());
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('busy_timeout = 5000');
+  migrateSqlite(raw);
+  return wrapSqlite(raw);
+}
+
+export type { Db };
 
 /** Whether the database answers a trivial query (GET /readyz). */
-export function pingDatabase(db: Database): boolean {
+export async function pingDatabase(db: Db): Promise<boolean> {
   try {
-    return db.open && db.prepare('SELECT 1 AS ok').get() !== undefined;
+    if ('open' in db && db.open === false) return false;
+    return (await db.get('SELECT 1 AS ok')) !== undefined;
   } catch {
     return false;
   }

@@ -3,9 +3,8 @@
  * (see `host/adapters/messaging/outbox.ts`); this module stores and lists bytes.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** One stored message. */
 export interface OutboxRow {
@@ -39,27 +38,27 @@ const fromRow = (r: Row): OutboxRow => ({
 });
 
 /** The message stored under an idempotency key, if any. */
-export function findOutboxByIdempotencyKey(db: Database, key: string): OutboxRow | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM outbox WHERE idempotency_key = ?').get(key);
+export async function findOutboxByIdempotencyKey(db: Db, key: string): Promise<OutboxRow | undefined> {
+  const r = await db.get<Row>('SELECT * FROM outbox WHERE idempotency_key = ?', [key]);
   return r && fromRow(r);
 }
 
 /** Stores a message. */
-export function insertOutbox(db: Database, m: OutboxRow): void {
-  sql(
-    db,
+export async function insertOutbox(db: Db, m: OutboxRow): Promise<void> {
+  await db.run(
     `INSERT INTO outbox (id, channel, recipient, subject, body_sealed, idempotency_key, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(m.id, m.channel, m.recipient, m.subject, m.bodySealed, m.idempotencyKey, m.createdAt);
+    [m.id, m.channel, m.recipient, m.subject, m.bodySealed, m.idempotencyKey, m.createdAt],
+  );
 }
 
 /** Messages newest first (insertion order), optionally for one recipient and/or channel. */
-export function listOutbox(db: Database, filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number }): OutboxRow[] {
-  const rows = sql<Row>(
-    db,
+export async function listOutbox(db: Db, filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number }): Promise<OutboxRow[]> {
+  const rows = await db.all<Row>(
     `SELECT * FROM outbox
-     WHERE (@recipient IS NULL OR recipient = @recipient) AND (@channel IS NULL OR channel = @channel)
+     WHERE (CAST(@recipient AS TEXT) IS NULL OR recipient = @recipient) AND (CAST(@channel AS TEXT) IS NULL OR channel = @channel)
      ORDER BY rowid DESC LIMIT @limit`,
-  ).all({ recipient: filter.recipient ?? null, channel: filter.channel ?? null, limit: filter.limit });
+    { recipient: filter.recipient ?? null, channel: filter.channel ?? null, limit: filter.limit },
+  );
   return rows.map(fromRow);
 }

@@ -4,9 +4,8 @@
  * change touching several rows runs in one transaction.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** Why a number is blocked (PhoneNumberOut.blocked_reason). */
 export type BlockReason = 'stop' | 'complaint' | 'manual' | 'key_9';
@@ -107,29 +106,29 @@ export interface NewPhoneNumber {
  * Adds a number to an account; the account's first number becomes its primary. Throws a
  * SQLite constraint error when the account already holds that number.
  */
-export function insertPhoneNumber(db: Database, n: NewPhoneNumber): PhoneNumber {
-  return db.transaction(() => {
-    const hasPrimary = sql(db, 'SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(
+export async function insertPhoneNumber(db: Db, n: NewPhoneNumber): Promise<PhoneNumber> {
+  return await db.tx(async (tx) => {
+    const hasPrimary = await tx.get('SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL', [
       n.accountId,
-    );
-    sql(
-      db,
+    ]);
+    await tx.run(
       `INSERT INTO phone_numbers (id, account_id, e164, label, country_code, type, is_primary, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(n.id, n.accountId, n.e164, n.label, n.countryCode, n.type, hasPrimary ? 0 : 1, n.at, n.at);
-    return getPhoneNumber(db, n.accountId, n.id)!;
-  })();
+      [n.id, n.accountId, n.e164, n.label, n.countryCode, n.type, hasPrimary ? 0 : 1, n.at, n.at],
+    );
+    return (await getPhoneNumber(tx, n.accountId, n.id))!;
+  });
 }
 
 /** The account's number with that id (not deleted), or undefined (also for another account's). */
-export function getPhoneNumber(db: Database, accountId: string, id: string): PhoneNumber | undefined {
-  const r = sql<Row>(db, `${SELECT} WHERE p.id = ? AND p.account_id = ? AND p.deleted_at IS NULL`).get(id, accountId);
+export async function getPhoneNumber(db: Db, accountId: string, id: string): Promise<PhoneNumber | undefined> {
+  const r = await db.get<Row>(`${SELECT} WHERE p.id = ? AND p.account_id = ? AND p.deleted_at IS NULL`, [id, accountId]);
   return r && fromRow(r);
 }
 
 /** The account's (not deleted) number with that e164. */
-export function findPhoneNumberByE164(db: Database, accountId: string, e164: string): PhoneNumber | undefined {
-  const r = sql<Row>(db, `${SELECT} WHERE p.account_id = ? AND p.e164 = ? AND p.deleted_at IS NULL`).get(accountId, e164);
+export async function findPhoneNumberByE164(db: Db, accountId: string, e164: string): Promise<PhoneNumber | undefined> {
+  const r = await db.get<Row>(`${SELECT} WHERE p.account_id = ? AND p.e164 = ? AND p.deleted_at IS NULL`, [accountId, e164]);
   return r && fromRow(r);
 }
 
@@ -140,35 +139,35 @@ export interface PhoneNumberCursor {
 }
 
 /** A page of the account's numbers in creation order; `limit + 1` rows are read to tell whether more follow. */
-export function listPhoneNumbers(
-  db: Database,
+export async function listPhoneNumbers(
+  db: Db,
   accountId: string,
   page: { after: PhoneNumberCursor | null; limit: number },
-): { items: PhoneNumber[]; more: boolean } {
-  const rows = sql<Row>(
-    db,
+): Promise<{ items: PhoneNumber[]; more: boolean }> {
+  const rows = await db.all<Row>(
     `${SELECT} WHERE p.account_id = @account AND p.deleted_at IS NULL
-       AND (@createdAt IS NULL OR p.created_at > @createdAt OR (p.created_at = @createdAt AND p.rowid > @seq))
+       AND (CAST(@createdAt AS BIGINT) IS NULL OR p.created_at > @createdAt OR (p.created_at = @createdAt AND p.rowid > @seq))
      ORDER BY p.created_at, p.rowid LIMIT @limit`,
-  ).all({ account: accountId, createdAt: page.after?.createdAt ?? null, seq: page.after?.seq ?? 0, limit: page.limit + 1 });
+    { account: accountId, createdAt: page.after?.createdAt ?? null, seq: page.after?.seq ?? 0, limit: page.limit + 1 },
+  );
   return { items: rows.slice(0, page.limit).map(fromRow), more: rows.length > page.limit };
 }
 
 /** Makes `id` the account's only primary number. */
-export function setPrimary(db: Database, accountId: string, id: string, at: EpochMs): void {
-  db.transaction(() => {
-    sql(db, 'UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?').run(
+export async function setPrimary(db: Db, accountId: string, id: string, at: EpochMs): Promise<void> {
+  await db.tx(async (tx) => {
+    await tx.run('UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?', [
       at,
       accountId,
       id,
-    );
-    sql(db, 'UPDATE phone_numbers SET is_primary = 1, updated_at = ? WHERE id = ? AND account_id = ?').run(at, id, accountId);
-  })();
+    ]);
+    await tx.run('UPDATE phone_numbers SET is_primary = 1, updated_at = ? WHERE id = ? AND account_id = ?', [at, id, accountId]);
+  });
 }
 
 /** Sets the label. */
-export function setLabel(db: Database, id: string, label: string, at: EpochMs): void {
-  sql(db, 'UPDATE phone_numbers SET label = ?, updated_at = ? WHERE id = ?').run(label, at, id);
+export async function setLabel(db: Db, id: string, label: string, at: EpochMs): Promise<void> {
+  await db.run('UPDATE phone_numbers SET label = ?, updated_at = ? WHERE id = ?', [label, at, id]);
 }
 
 /**
@@ -177,43 +176,39 @@ export function setLabel(db: Database, id: string, label: string, at: EpochMs): 
  * with no number. When it was the primary, the account's oldest remaining number becomes
  * primary.
  */
-export function deletePhoneNumber(db: Database, accountId: string, id: string, at: EpochMs): void {
-  db.transaction(() => {
-    const was = sql<{ is_primary: number }>(
-      db,
+export async function deletePhoneNumber(db: Db, accountId: string, id: string, at: EpochMs): Promise<void> {
+  await db.tx(async (tx) => {
+    const was = await tx.get<{ is_primary: number }>(
       'SELECT is_primary FROM phone_numbers WHERE id = ? AND account_id = ? AND deleted_at IS NULL',
-    ).get(id, accountId);
+      [id, accountId],
+    );
     if (!was) return;
-    sql(
-      db,
+    await tx.run(
       `UPDATE phone_numbers SET deleted_at = ?, is_primary = 0, code_hash = NULL, code_salt = NULL, code_expires_at = NULL, updated_at = ?
        WHERE id = ?`,
-    ).run(at, at, id);
-    sql(db, 'UPDATE schedules SET phone_number_id = NULL WHERE phone_number_id = ?').run(id);
+      [at, at, id],
+    );
+    await tx.run('UPDATE schedules SET phone_number_id = NULL WHERE phone_number_id = ?', [id]);
     if (was.is_primary === 1) {
-      sql(
-        db,
+      await tx.run(
         `UPDATE phone_numbers SET is_primary = 1, updated_at = ?
          WHERE id = (SELECT id FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at, rowid LIMIT 1)`,
-      ).run(at, accountId);
+        [at, accountId],
+      );
     }
-  })();
+  });
 }
 
 /** Stores a new verification code (replacing any earlier one). */
-export function storeCode(
-  db: Database,
+export async function storeCode(
+  db: Db,
   id: string,
   code: { hash: string; salt: string; channel: 'sms' | 'call'; expiresAt: EpochMs },
   at: EpochMs,
-): void {
-  sql(db, 'UPDATE phone_numbers SET code_hash = ?, code_salt = ?, code_channel = ?, code_expires_at = ?, updated_at = ? WHERE id = ?').run(
-    code.hash,
-    code.salt,
-    code.channel,
-    code.expiresAt,
-    at,
-    id,
+): Promise<void> {
+  await db.run(
+    'UPDATE phone_numbers SET code_hash = ?, code_salt = ?, code_channel = ?, code_expires_at = ?, updated_at = ? WHERE id = ?',
+    [code.hash, code.salt, code.channel, code.expiresAt, at, id],
   );
 }
 
@@ -221,30 +216,30 @@ export function storeCode(
  * Counts a wrong code. A lock that has run out is forgotten first (the count restarts);
  * the `max`-th wrong code sets `locked_until = at + lockMs`. Returns the state after.
  */
-export function recordWrongCode(
-  db: Database,
+export async function recordWrongCode(
+  db: Db,
   id: string,
   at: EpochMs,
   limits: { max: number; lockMs: number },
-): { failedCount: number; lockedUntil: EpochMs | null } {
-  return db.transaction(() => {
-    const r = sql<{ failed_count: number; locked_until: number | null }>(
-      db,
+): Promise<{ failedCount: number; lockedUntil: EpochMs | null }> {
+  return await db.tx(async (tx) => {
+    const r = await tx.get<{ failed_count: number; locked_until: number | null }>(
       'SELECT failed_count, locked_until FROM phone_numbers WHERE id = ?',
-    ).get(id);
+      [id],
+    );
     if (!r) return { failedCount: 0, lockedUntil: null };
     const failedCount = (r.locked_until !== null && r.locked_until <= at ? 0 : r.failed_count) + 1;
     const lockedUntil = failedCount >= limits.max ? at + limits.lockMs : null;
     // A lock invalidates the outstanding code: after it, a new code is needed.
-    sql(
-      db,
+    await tx.run(
       `UPDATE phone_numbers SET failed_count = @failed, locked_until = @locked, updated_at = @at,
-         code_hash = CASE WHEN @locked IS NULL THEN code_hash ELSE NULL END,
-         code_expires_at = CASE WHEN @locked IS NULL THEN code_expires_at ELSE NULL END
+         code_hash = CASE WHEN CAST(@locked AS BIGINT) IS NULL THEN code_hash ELSE NULL END,
+         code_expires_at = CASE WHEN CAST(@locked AS BIGINT) IS NULL THEN code_expires_at ELSE NULL END
        WHERE id = @id`,
-    ).run({ failed: lockedUntil === null ? failedCount : 0, locked: lockedUntil, at, id });
+      { failed: lockedUntil === null ? failedCount : 0, locked: lockedUntil, at, id },
+    );
     return { failedCount, lockedUntil };
-  })();
+  });
 }
 
 /**
@@ -252,43 +247,46 @@ export function recordWrongCode(
  * count. When the line was blocked by key 9, the block is lifted (the spec's "owner verifies
  * the number with a code").
  */
-export function markVerified(db: Database, id: string, at: EpochMs, expiresAt: EpochMs): PhoneNumber | undefined {
-  return db.transaction(() => {
-    sql(
-      db,
+export async function markVerified(db: Db, id: string, at: EpochMs, expiresAt: EpochMs): Promise<PhoneNumber | undefined> {
+  return await db.tx(async (tx) => {
+    await tx.run(
       `UPDATE phone_numbers SET verified_at = ?, verification_expires_at = ?, code_hash = NULL, code_salt = NULL,
          code_expires_at = NULL, failed_count = 0, locked_until = NULL, updated_at = ?
        WHERE id = ?`,
-    ).run(at, expiresAt, at, id);
-    const r = sql<Row>(db, `${SELECT} WHERE p.id = ?`).get(id);
-    if (r?.block_reason === 'key_9') unblockNumber(db, r.e164, ['key_9'], 'verification', at);
-    const after = sql<Row>(db, `${SELECT} WHERE p.id = ?`).get(id);
+      [at, expiresAt, at, id],
+    );
+    const r = await tx.get<Row>(`${SELECT} WHERE p.id = ?`, [id]);
+    if (r?.block_reason === 'key_9') await unblockNumber(tx, r.e164, ['key_9'], 'verification', at);
+    const after = await tx.get<Row>(`${SELECT} WHERE p.id = ?`, [id]);
     return after && fromRow(after);
-  })();
+  });
 }
 
 /** Records a test call placed to the number (GET shows last_test_call_at). */
-export function setLastTestCallAt(db: Database, id: string, at: EpochMs): void {
-  sql(db, 'UPDATE phone_numbers SET last_test_call_at = ?, updated_at = ? WHERE id = ?').run(at, at, id);
+export async function setLastTestCallAt(db: Db, id: string, at: EpochMs): Promise<void> {
+  await db.run('UPDATE phone_numbers SET last_test_call_at = ?, updated_at = ? WHERE id = ?', [at, at, id]);
 }
 
 /** Records a call confirmed on the number (key 1). */
-export function setLastConfirmedAt(db: Database, id: string, at: EpochMs): void {
-  sql(db, 'UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ? WHERE id = ?').run(at, at, id);
+export async function setLastConfirmedAt(db: Db, id: string, at: EpochMs): Promise<void> {
+  await db.run('UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ? WHERE id = ?', [at, at, id]);
 }
 
 /** Current block of a line, or undefined. */
-export function getBlock(db: Database, e164: string): { reason: BlockReason; note: string | null; blockedAt: EpochMs } | undefined {
-  const r = sql<{ reason: BlockReason; note: string | null; blocked_at: number }>(
-    db,
+export async function getBlock(
+  db: Db,
+  e164: string,
+): Promise<{ reason: BlockReason; note: string | null; blockedAt: EpochMs } | undefined> {
+  const r = await db.get<{ reason: BlockReason; note: string | null; blocked_at: number }>(
     'SELECT reason, note, blocked_at FROM phone_blocks WHERE e164 = ?',
-  ).get(e164);
+    [e164],
+  );
   return r && { reason: r.reason, note: r.note, blockedAt: r.blocked_at };
 }
 
 /** Whether calls and texts to `e164` are refused. */
-export function isBlocked(db: Database, e164: string): boolean {
-  return sql(db, 'SELECT 1 FROM phone_blocks WHERE e164 = ?').get(e164) !== undefined;
+export async function isBlocked(db: Db, e164: string): Promise<boolean> {
+  return (await db.get('SELECT 1 FROM phone_blocks WHERE e164 = ?', [e164])) !== undefined;
 }
 
 /**
@@ -302,71 +300,71 @@ const RANK: Record<BlockReason, number> = { key_9: 0, stop: 1, manual: 2, compla
  * Blocks a line (idempotent). Returns the reason in force afterwards, which stays the
  * stronger of the existing and the new one (see RANK).
  */
-export function blockNumber(
-  db: Database,
+export async function blockNumber(
+  db: Db,
   e164: string,
   reason: BlockReason,
   source: BlockSource,
   at: EpochMs,
   note: string | null = null,
-): BlockReason {
-  return db.transaction(() => {
-    const current = getBlock(db, e164);
+): Promise<BlockReason> {
+  return await db.tx(async (tx) => {
+    const current = await getBlock(tx, e164);
     if (current && RANK[current.reason] >= RANK[reason] && !(current.reason === reason && note)) return current.reason;
-    sql(
-      db,
+    await tx.run(
       `INSERT INTO phone_blocks (e164, reason, note, blocked_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (e164) DO UPDATE SET reason = excluded.reason, note = excluded.note, blocked_at = excluded.blocked_at`,
-    ).run(e164, reason, note, at);
-    sql(db, 'INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      [e164, reason, note, at],
+    );
+    await tx.run('INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)', [
       e164,
       'block',
       reason,
       source,
       note,
       at,
-    );
+    ]);
     return reason;
-  })();
+  });
 }
 
 /**
  * Lifts a line's block when its reason is one of `reasons` (START lifts only `stop`; a
  * verification only `key_9`; an operator any). Returns whether a block was lifted.
  */
-export function unblockNumber(
-  db: Database,
+export async function unblockNumber(
+  db: Db,
   e164: string,
   reasons: readonly BlockReason[],
   source: BlockSource,
   at: EpochMs,
   note: string | null = null,
-): boolean {
-  return db.transaction(() => {
-    const current = getBlock(db, e164);
+): Promise<boolean> {
+  return await db.tx(async (tx) => {
+    const current = await getBlock(tx, e164);
     if (!current || !reasons.includes(current.reason)) return false;
-    sql(db, 'DELETE FROM phone_blocks WHERE e164 = ?').run(e164);
-    sql(db, 'INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    await tx.run('DELETE FROM phone_blocks WHERE e164 = ?', [e164]);
+    await tx.run('INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)', [
       e164,
       'unblock',
       current.reason,
       source,
       note,
       at,
-    );
+    ]);
     return true;
-  })();
+  });
 }
 
 /** Block history of a line, oldest first (for the admin CLI). */
-export function listBlockEvents(
-  db: Database,
+export async function listBlockEvents(
+  db: Db,
   e164: string,
-): Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }> {
-  return sql<{ action: string; reason: string; source: string; note: string | null; at: number }>(
-    db,
+): Promise<Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }>> {
+  return await db.all<{ action: string; reason: string; source: string; note: string | null; at: number }>(
     'SELECT action, reason, source, note, at FROM phone_block_events WHERE e164 = ? ORDER BY at, id',
-  ).all(e164);
+    [e164],
+  );
 }
 
 /**
@@ -374,16 +372,16 @@ export function listBlockEvents(
  * an enabled, active schedule on it (a paused recurring one included: it rings again later),
  * or an unfinished occurrence on it (pending, dispatching, calling or waiting).
  */
-export function numberInUse(db: Database, phoneNumberId: string): boolean {
-  const schedule = sql(
-    db,
+export async function numberInUse(db: Db, phoneNumberId: string): Promise<boolean> {
+  const schedule = await db.get(
     `SELECT 1 FROM schedules s LEFT JOIN series se ON se.id = s.id
      WHERE s.phone_number_id = ? AND COALESCE(se.status, s.status) = 'active' AND s.enabled = 1 LIMIT 1`,
-  ).get(phoneNumberId);
+    [phoneNumberId],
+  );
   if (schedule) return true;
-  const live = sql(
-    db,
+  const live = await db.get(
     `SELECT 1 FROM occurrences WHERE phone_number_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting') LIMIT 1`,
-  ).get(phoneNumberId);
+    [phoneNumberId],
+  );
   return live !== undefined;
 }

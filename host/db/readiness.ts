@@ -4,9 +4,8 @@
  * modules write (phone_numbers, attempts); never writes.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** What the account's numbers and calls say. */
 export interface AccountFacts {
@@ -24,29 +23,29 @@ export interface AccountFacts {
 }
 
 /** Loads the facts at `now`. */
-export function loadAccountFacts(db: Database, accountId: string, now: EpochMs): AccountFacts {
-  const phones = sql<{ verified_now: number; ever: number }>(
-    db,
-    `SELECT COALESCE(SUM(verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?)), 0) AS verified_now,
-            COALESCE(SUM(verified_at IS NOT NULL), 0) AS ever
+export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs): Promise<AccountFacts> {
+  const phones = (await db.get<{ verified_now: number; ever: number }>(
+    `SELECT COALESCE(SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?) THEN 1 ELSE 0 END), 0) AS verified_now,
+            COALESCE(SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS ever
      FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL`,
-  ).get(now, accountId)!;
-  const success = sql<{ at: number | null }>(
-    db,
+    [now, accountId],
+  ))!;
+  const success = (await db.get<{ at: number | null }>(
     `SELECT MAX(COALESCE(ended_at, answered_at, updated_at)) AS at FROM attempts
      WHERE account_id = ? AND status = 'confirmed' AND kind IN ('first', 'retry', 'snooze', 'test')`,
-  ).get(accountId)!;
-  const testDone = sql<{ n: number }>(
-    db,
+    [accountId],
+  ))!;
+  const testDone = (await db.get<{ n: number }>(
     `SELECT COUNT(*) AS n FROM attempts
      WHERE account_id = ? AND occurrence_id IS NULL AND kind = 'test' AND status = 'confirmed'`,
-  ).get(accountId)!;
-  const lastTest = sql<{ created_at: number; status: string }>(
-    db,
+    [accountId],
+  ))!;
+  const lastTest = await db.get<{ created_at: number; status: string }>(
     `SELECT created_at, status FROM attempts
      WHERE account_id = ? AND occurrence_id IS NULL AND kind = 'test' AND requested_at IS NOT NULL
      ORDER BY created_at DESC, id DESC LIMIT 1`,
-  ).get(accountId);
+    [accountId],
+  );
   return {
     phoneVerified: phones.verified_now > 0,
     phoneExpired: phones.ever > 0 && phones.verified_now === 0,

@@ -3,11 +3,10 @@
  * database handle; callers wrap multi-statement changes in one transaction.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs, OccurrenceRecord } from '../../engine/index.js';
 import type { StoredRetryPolicy } from './accounts.js';
-import { OCCURRENCE_COLUMNS, rowToOccurrence, type OccurrenceRow } from './occurrences.js';
-import { sql } from './statements.js';
+import { occurrenceOf, occurrenceSelect } from './engine-rows.js';
 
 /** How a schedule's instants are derived. */
 export type ScheduleMode = 'one_off' | 'in_minutes' | 'weekly';
@@ -161,32 +160,32 @@ const SELECT = `SELECT s.*, s.rowid AS seq, se.id AS series_id, se.status AS ser
 const STATUS = 'COALESCE(se.status, s.status)';
 
 /** The schedule with this id when it belongs to `accountId`. */
-export function getSchedule(db: Database, accountId: string, id: string): Schedule | undefined {
-  const row = sql<Row>(db, `${SELECT} WHERE s.id = ? AND s.account_id = ?`).get(id, accountId);
+export async function getSchedule(db: Db, accountId: string, id: string): Promise<Schedule | undefined> {
+  const row = await db.get<Row>(`${SELECT} WHERE s.id = ? AND s.account_id = ?`, [id, accountId]);
   return row && fromRow(row);
 }
 
 /** The schedule with this id, whatever its account. */
-export function getScheduleById(db: Database, id: string): Schedule | undefined {
-  const row = sql<Row>(db, `${SELECT} WHERE s.id = ?`).get(id);
+export async function getScheduleById(db: Db, id: string): Promise<Schedule | undefined> {
+  const row = await db.get<Row>(`${SELECT} WHERE s.id = ?`, [id]);
   return row && fromRow(row);
 }
 
 /** Inserts a new schedule. */
-export function insertSchedule(db: Database, s: ScheduleWrite): void {
-  sql(db, `INSERT INTO schedules (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`).run(toParams(s));
+export async function insertSchedule(db: Db, s: ScheduleWrite): Promise<void> {
+  await db.run(`INSERT INTO schedules (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`, toParams(s));
 }
 
 /** Replaces every field of an existing schedule (id and account unchanged). */
-export function updateSchedule(db: Database, s: ScheduleWrite): void {
+export async function updateSchedule(db: Db, s: ScheduleWrite): Promise<void> {
   const sets = COLUMNS.filter((c) => c !== 'id' && c !== 'account_id' && c !== 'created_at').map((c) => `${c} = @${c}`);
-  sql(db, `UPDATE schedules SET ${sets.join(', ')} WHERE id = @id AND account_id = @account_id`).run(toParams(s));
+  await db.run(`UPDATE schedules SET ${sets.join(', ')} WHERE id = @id AND account_id = @account_id`, toParams(s));
 }
 
 /** Removes a schedule row and its series (a schedule that never rang: nothing to keep). */
-export function deleteScheduleRow(db: Database, id: string): void {
-  sql(db, 'DELETE FROM schedules WHERE id = ?').run(id);
-  sql(db, 'DELETE FROM series WHERE id = ?').run(id);
+export async function deleteScheduleRow(db: Db, id: string): Promise<void> {
+  await db.run('DELETE FROM schedules WHERE id = ?', [id]);
+  await db.run('DELETE FROM series WHERE id = ?', [id]);
 }
 
 /** Sort key of GET /schedules (newest first): created_at, then insertion order. */
@@ -196,55 +195,56 @@ export interface ScheduleCursor {
 }
 
 /** A page of an account's schedules, newest first, optionally with one status. */
-export function listSchedules(
-  db: Database,
+export async function listSchedules(
+  db: Db,
   accountId: string,
   options: { status: ScheduleStatus | null; limit: number; before: ScheduleCursor | null },
-): Schedule[] {
+): Promise<Schedule[]> {
   const b = options.before;
-  const rows = sql<Row>(
-    db,
-    `${SELECT} WHERE s.account_id = @account AND (@status IS NULL OR ${STATUS} = @status)
-       AND (@createdAt IS NULL OR s.created_at < @createdAt OR (s.created_at = @createdAt AND s.rowid < @seq))
+  const rows = await db.all<Row>(
+    `${SELECT} WHERE s.account_id = @account AND (CAST(@status AS TEXT) IS NULL OR ${STATUS} = @status)
+       AND (CAST(@createdAt AS BIGINT) IS NULL OR s.created_at < @createdAt OR (s.created_at = @createdAt AND s.rowid < @seq))
      ORDER BY s.created_at DESC, s.rowid DESC LIMIT @limit`,
-  ).all({ account: accountId, status: options.status, createdAt: b?.createdAt ?? null, seq: b?.seq ?? null, limit: options.limit });
+    { account: accountId, status: options.status, createdAt: b?.createdAt ?? null, seq: b?.seq ?? null, limit: options.limit },
+  );
   return rows.map(fromRow);
 }
 
 /** Whether any call of this schedule has been placed (its first attempt's intent stored). */
-export function scheduleHasRung(db: Database, scheduleId: string): boolean {
-  return sql(db, 'SELECT 1 FROM occurrences WHERE schedule_id = ? AND dispatched_at IS NOT NULL LIMIT 1').get(scheduleId) !== undefined;
+export async function scheduleHasRung(db: Db, scheduleId: string): Promise<boolean> {
+  return (
+    (await db.get('SELECT 1 FROM occurrences WHERE schedule_id = ? AND dispatched_at IS NOT NULL LIMIT 1', [scheduleId])) !== undefined
+  );
 }
 
 /** Deletes the occurrences of a schedule that never rang (their attempts follow by cascade). */
-export function deleteScheduleOccurrences(db: Database, scheduleId: string): void {
-  sql(db, 'DELETE FROM occurrences WHERE schedule_id = ?').run(scheduleId);
+export async function deleteScheduleOccurrences(db: Db, scheduleId: string): Promise<void> {
+  await db.run('DELETE FROM occurrences WHERE schedule_id = ?', [scheduleId]);
 }
 
 /**
  * Onboarding facts: whether the account has any schedule, and any that will ring (enabled
  * and active: a completed one-off no longer counts for readiness).
  */
-export function scheduleFacts(db: Database, accountId: string): { hasSchedule: boolean; hasEnabledSchedule: boolean } {
-  const r = sql<{ any: number; enabled: number }>(
-    db,
-    `SELECT COUNT(*) > 0 AS any, COALESCE(MAX(s.enabled = 1 AND ${STATUS} = 'active'), 0) AS enabled
+export async function scheduleFacts(db: Db, accountId: string): Promise<{ hasSchedule: boolean; hasEnabledSchedule: boolean }> {
+  const r = (await db.get<{ n: number; enabled: number }>(
+    `SELECT COUNT(*) AS n, COALESCE(MAX(CASE WHEN s.enabled = 1 AND ${STATUS} = 'active' THEN 1 ELSE 0 END), 0) AS enabled
      FROM schedules s LEFT JOIN series se ON se.id = s.id WHERE s.account_id = ?`,
-  ).get(accountId)!;
-  return { hasSchedule: r.any === 1, hasEnabledSchedule: r.enabled === 1 };
+    [accountId],
+  ))!;
+  return { hasSchedule: r.n > 0, hasEnabledSchedule: r.enabled === 1 };
 }
 
 /** The id of the account's primary (not deleted) phone number, if any. */
-export function primaryPhoneNumberId(db: Database, accountId: string): string | undefined {
-  const r = sql<{ id: string }>(db, 'SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL').get(
+export async function primaryPhoneNumberId(db: Db, accountId: string): Promise<string | undefined> {
+  const r = await db.get<{ id: string }>('SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL', [
     accountId,
-  );
+  ]);
   return r?.id;
 }
 
 /** One stored occurrence as the engine's record (read-only use: the runtime owns writes). */
-export function getOccurrenceRecord(db: Database, id: string): OccurrenceRecord | undefined {
-  const stmt = sql(db, `SELECT ${OCCURRENCE_COLUMNS.join(', ')} FROM occurrences WHERE id = ?`);
-  const row = stmt.raw(true).get(id) as OccurrenceRow | undefined;
-  return row && rowToOccurrence(row);
+export async function getOccurrenceRecord(db: Db, id: string): Promise<OccurrenceRecord | undefined> {
+  const row = await db.get<Record<string, unknown>>(`SELECT ${occurrenceSelect(db.dialect, 'o')} FROM occurrences o WHERE o.id = ?`, [id]);
+  return row && occurrenceOf(db.dialect, row);
 }

@@ -3,9 +3,8 @@
  * (cookie `sessionid` = `wuw_…`, with a CSRF token). Only hashes are stored.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** One stored session. */
 export interface Session {
@@ -48,64 +47,77 @@ const fromRow = (r: Row): Session => ({
 });
 
 /** Stores a new session. */
-export function insertSession(
-  db: Database,
+export async function insertSession(
+  db: Db,
   s: Pick<Session, 'id' | 'accountId' | 'kind' | 'lookup' | 'tokenHash' | 'csrfHash' | 'installationId'>,
   now: EpochMs,
-): void {
-  sql(
-    db,
+): Promise<void> {
+  await db.run(
     `INSERT INTO sessions (id, account_id, kind, lookup, token_hash, csrf_hash, installation_id, created_at, last_used_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(s.id, s.accountId, s.kind, s.lookup, s.tokenHash, s.csrfHash, s.installationId, now, now);
+    [s.id, s.accountId, s.kind, s.lookup, s.tokenHash, s.csrfHash, s.installationId, now, now],
+  );
 }
 
 /** The session whose token has this lookup part (ended ones included). */
-export function findSessionByLookup(db: Database, lookup: string): Session | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM sessions WHERE lookup = ?').get(lookup);
+export async function findSessionByLookup(db: Db, lookup: string): Promise<Session | undefined> {
+  const r = await db.get<Row>('SELECT * FROM sessions WHERE lookup = ?', [lookup]);
   return r && fromRow(r);
 }
 
 /** Records a use (sliding expiry). */
-export function touchSession(db: Database, id: string, now: EpochMs): void {
-  sql(db, 'UPDATE sessions SET last_used_at = ? WHERE id = ? AND ended_at IS NULL').run(now, id);
+export async function touchSession(db: Db, id: string, now: EpochMs): Promise<void> {
+  await db.run('UPDATE sessions SET last_used_at = ? WHERE id = ? AND ended_at IS NULL', [now, id]);
 }
 
 /** Ends one session (logout). Returns false when it had already ended. */
-export function endSession(db: Database, id: string, reason: string, now: EpochMs): boolean {
-  return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(now, reason, id).changes === 1;
+export async function endSession(db: Db, id: string, reason: string, now: EpochMs): Promise<boolean> {
+  return (
+    (await db.run('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL', [now, reason, id])).changes === 1
+  );
 }
 
 /**
  * Ends every live app session bound to an installation (device deleted or evicted).
  * Returns how many ended.
  */
-export function endSessionsOfInstallation(db: Database, accountId: string, installationId: string, reason: string, now: EpochMs): number {
-  return sql(
-    db,
-    `UPDATE sessions SET ended_at = ?, end_reason = ?
+export async function endSessionsOfInstallation(
+  db: Db,
+  accountId: string,
+  installationId: string,
+  reason: string,
+  now: EpochMs,
+): Promise<number> {
+  return (
+    await db.run(
+      `UPDATE sessions SET ended_at = ?, end_reason = ?
      WHERE account_id = ? AND installation_id = ? AND ended_at IS NULL`,
-  ).run(now, reason, accountId, installationId).changes;
+      [now, reason, accountId, installationId],
+    )
+  ).changes;
 }
 
 /** Ends every live session of an account (account deletion). */
-export function endSessionsOfAccount(db: Database, accountId: string, reason: string, now: EpochMs): number {
-  return sql(db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL').run(now, reason, accountId)
-    .changes;
+export async function endSessionsOfAccount(db: Db, accountId: string, reason: string, now: EpochMs): Promise<number> {
+  return (
+    await db.run('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL', [now, reason, accountId])
+  ).changes;
 }
 
 /** The session with this id (ended ones included). */
-export function findSessionById(db: Database, id: string): Session | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM sessions WHERE id = ?').get(id);
+export async function findSessionById(db: Db, id: string): Promise<Session | undefined> {
+  const r = await db.get<Row>('SELECT * FROM sessions WHERE id = ?', [id]);
   return r && fromRow(r);
 }
 
 /** Binds an app session made without installation_id to one (POST /devices). Returns whether it was bound. */
-export function bindSessionToInstallation(db: Database, id: string, installationId: string): boolean {
+export async function bindSessionToInstallation(db: Db, id: string, installationId: string): Promise<boolean> {
   return (
-    sql(db, `UPDATE sessions SET installation_id = ? WHERE id = ? AND kind = 'app' AND installation_id IS NULL AND ended_at IS NULL`).run(
-      installationId,
-      id,
+    (
+      await db.run(
+        `UPDATE sessions SET installation_id = ? WHERE id = ? AND kind = 'app' AND installation_id IS NULL AND ended_at IS NULL`,
+        [installationId, id],
+      )
     ).changes === 1
   );
 }

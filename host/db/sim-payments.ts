@@ -3,9 +3,8 @@
  * 0008): its hosted checkouts and portal sessions, as a real provider keeps them on its side.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** One simulated hosted session. */
 export interface SimSession {
@@ -35,17 +34,17 @@ interface Row {
 }
 
 /** Stores a session. */
-export function insertSimSession(db: Database, s: Omit<SimSession, 'status'>): void {
-  sql(
-    db,
+export async function insertSimSession(db: Db, s: Omit<SimSession, 'status'>): Promise<void> {
+  await db.run(
     `INSERT INTO sim_payment_sessions (id, kind, account_id, customer_id, plan_code, success_url, cancel_url, status, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
-  ).run(s.id, s.kind, s.accountId, s.customerId, s.planCode, s.successUrl, s.cancelUrl, s.createdAt, s.expiresAt);
+    [s.id, s.kind, s.accountId, s.customerId, s.planCode, s.successUrl, s.cancelUrl, s.createdAt, s.expiresAt],
+  );
 }
 
 /** The session with this id. */
-export function findSimSession(db: Database, id: string): SimSession | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM sim_payment_sessions WHERE id = ?').get(id);
+export async function findSimSession(db: Db, id: string): Promise<SimSession | undefined> {
+  const r = await db.get<Row>('SELECT * FROM sim_payment_sessions WHERE id = ?', [id]);
   return r
     ? {
         id: r.id,
@@ -63,6 +62,6 @@ export function findSimSession(db: Database, id: string): SimSession | undefined
 }
 
 /** Marks an open checkout paid; false when it was not open. */
-export function markSimSessionPaid(db: Database, id: string): boolean {
-  return sql(db, `UPDATE sim_payment_sessions SET status = 'paid' WHERE id = ? AND status = 'open'`).run(id).changes === 1;
+export async function markSimSessionPaid(db: Db, id: string): Promise<boolean> {
+  return (await db.run(`UPDATE sim_payment_sessions SET status = 'paid' WHERE id = ? AND status = 'open'`, [id])).changes === 1;
 }

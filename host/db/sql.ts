@@ -20,8 +20,12 @@
  *   {@link PG_TX_ATTEMPTS} times) after a serialization failure (40001) or a deadlock
  *   (40P01): so `fn` must only touch the database (no side effects outside it, or only
  *   idempotent ones) and must not keep state across attempts.
+ * - Inside a transaction's async flow, statements and `tx()` on the Db itself (not only on the
+ *   handle `tx` passes) join that transaction (AsyncLocalStorage), so helpers that close over
+ *   the Db neither wait for the transaction (SQLite) nor run outside it (PostgreSQL).
  * @module
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Sqlite from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import pg from 'pg';
@@ -219,28 +223,43 @@ export function wrapSqlite(raw: Database): SqliteDb {
   };
 
   let savepoints = 0;
-  // Statements of a handle: `direct` ones belong to the lock holder and never wait.
+  // Statements of a handle: `direct` ones belong to the lock holder and never wait. Outer
+  // statements issued from inside a running transaction's async flow join it (see Ambient).
   const statements = (direct: boolean) => {
-    const ready = direct
-      ? () => Promise.resolve()
-      : async () => {
-          while (held) await waitFree();
-        };
+    const ready = async () => {
+      while (held) await waitFree();
+    };
     return {
       async get<R>(text: string, params?: Params): Promise<R | undefined> {
-        if (held && !direct) await ready();
+        if (!direct) {
+          const inTx = ambientOf(db);
+          if (inTx) return inTx.get<R>(text, params);
+          if (held) await ready();
+        }
         return stmt(text).get(...SQLITE_PARAMS(params)) as R | undefined;
       },
       async all<R>(text: string, params?: Params): Promise<R[]> {
-        if (held && !direct) await ready();
+        if (!direct) {
+          const inTx = ambientOf(db);
+          if (inTx) return inTx.all<R>(text, params);
+          if (held) await ready();
+        }
         return stmt(text).all(...SQLITE_PARAMS(params)) as R[];
       },
       async run(text: string, params?: Params): Promise<{ changes: number }> {
-        if (held && !direct) await ready();
+        if (!direct) {
+          const inTx = ambientOf(db);
+          if (inTx) return inTx.run(text, params);
+          if (held) await ready();
+        }
         return { changes: stmt(text).run(...SQLITE_PARAMS(params)).changes };
       },
       async exec(text: string): Promise<void> {
-        if (held && !direct) await ready();
+        if (!direct) {
+          const inTx = ambientOf(db);
+          if (inTx) return inTx.exec(text);
+          if (held) await ready();
+        }
         raw.exec(text);
       },
     };
@@ -277,11 +296,15 @@ export function wrapSqlite(raw: Database): SqliteDb {
     },
     ...statements(false),
     async tx<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      const inTx = ambientOf(db);
+      if (inTx) return inTx.tx(fn);
       await acquire();
+      const handle = txHandle();
+      const scope: Ambient = { owner: db, handle, done: false };
       try {
         raw.exec('BEGIN IMMEDIATE');
         try {
-          const result = await fn(txHandle());
+          const result = await ambient.run(scope, () => fn(handle));
           raw.exec('COMMIT');
           return result;
         } catch (err) {
@@ -289,14 +312,19 @@ export function wrapSqlite(raw: Database): SqliteDb {
           throw err;
         }
       } finally {
+        scope.done = true;
         release();
       }
     },
     async exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+      // Inside a transaction's flow the lock is already this flow's.
+      if (ambientOf(db)) return await fn();
       await acquire();
+      const scope: Ambient = { owner: db, handle: null, done: false };
       try {
-        return await fn();
+        return await ambient.run(scope, fn);
       } finally {
+        scope.done = true;
         release();
       }
     },
@@ -309,14 +337,39 @@ export function wrapSqlite(raw: Database): SqliteDb {
       }
     },
   };
+  DIRECT.set(db, txHandle());
   return db;
 }
+
+/**
+ * The transaction (or exclusive section) whose async flow is running, per Db. Statements and
+ * `tx()` issued on the Db itself (not on the handle `tx` passes) from inside a transaction's
+ * flow join that transaction instead of waiting for it (SQLite: it holds the lock; PostgreSQL:
+ * it holds a pooled client), so a helper that closes over the Db is safe to call in a
+ * transaction. Work the flow starts that outlives it (a timer) runs outside (`done`).
+ */
+interface Ambient {
+  owner: object;
+  /** The transaction's handle; null for an exclusive() section (its statements run directly). */
+  handle: Db | null;
+  done: boolean;
+}
+const ambient = new AsyncLocalStorage<Ambient>();
+
+/** The running transaction handle of `owner` in this async flow, if any (an exclusive section: a direct handle). */
+function ambientOf(owner: object): Db | undefined {
+  const a = ambient.getStore();
+  if (!a || a.owner !== owner || a.done) return undefined;
+  return a.handle ?? DIRECT.get(owner);
+}
+/** Per SQLite Db, a handle whose statements run without waiting (inside its exclusive sections). */
+const DIRECT = new WeakMap<object, Db>();
 
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL
 
 /** How many times a PostgreSQL transaction runs at most (the first run included). */
-export const PG_TX_ATTEMPTS = 6;
+export const PG_TX_ATTEMPTS = 12;
 const PG_RETRY = new Set(['40001', '40P01']);
 
 // Rows like SQLite's: int8 and numeric as numbers, boolean as 0/1. Per query (not pg's
@@ -368,15 +421,20 @@ export function wrapPostgres(pool: pg.Pool): PostgresDb {
   const db: PostgresDb = {
     dialect: 'postgres',
     pool,
-    ...pgStatements(() => pool),
+    // Statements from inside a transaction's flow run on its client (see Ambient).
+    ...pgStatements(() => ambientClient(db) ?? pool),
     async tx<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      const inTx = ambientOf(db);
+      if (inTx) return inTx.tx(fn);
       for (let attempt = 1; ; attempt++) {
         try {
-          return await pgTransaction(pool, fn);
+          return await pgTransaction(db, pool, fn);
         } catch (err) {
           const code = (err as { code?: unknown }).code;
           if (attempt >= PG_TX_ATTEMPTS || typeof code !== 'string' || !PG_RETRY.has(code)) throw err;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          // Exponential backoff with full jitter (2 ms doubling, at most 250 ms), so that contending
+          // transactions spread out instead of colliding again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 2 ** attempt)));
         }
       }
     },
@@ -390,13 +448,16 @@ export function wrapPostgres(pool: pg.Pool): PostgresDb {
 }
 
 /** One run of a transaction on a pooled client. */
-async function pgTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Promise<T> {
+async function pgTransaction<T>(owner: object, pool: pg.Pool, fn: (tx: Db) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;
+  const handle = pgTxHandle(client);
+  const scope: Ambient = { owner, handle, done: false };
+  CLIENTS.set(handle, client);
   try {
     await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
     try {
-      const result = await fn(pgTxHandle(client));
+      const result = await ambient.run(scope, () => fn(handle));
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -408,8 +469,17 @@ async function pgTransaction<T>(pool: pg.Pool, fn: (tx: Db) => Promise<T>): Prom
       throw err;
     }
   } finally {
+    scope.done = true;
     client.release(broken);
   }
+}
+
+/** The pooled client of each PostgreSQL transaction handle. */
+const CLIENTS = new WeakMap<Db, PgQueryable>();
+/** The client of `owner`'s transaction running in this async flow, if any. */
+function ambientClient(owner: object): PgQueryable | undefined {
+  const h = ambientOf(owner);
+  return h && CLIENTS.get(h);
 }
 
 function pgTxHandle(client: PoolClient): Db {

@@ -4,9 +4,8 @@
  * Table `subscriptions`, `billing_customers`, `billing_events` (migration 0008).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { sql } from './statements.js';
 
 /** Where a subscription is billed (schema Plan.source). */
 export type PlanSource = 'web' | 'ios_store' | 'android_store' | 'manual';
@@ -65,21 +64,20 @@ const fromRow = (r: Row): Subscription => ({
 });
 
 /** The account's subscription row, live or ended. */
-export function findSubscription(db: Database, accountId: string): Subscription | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM subscriptions WHERE account_id = ?').get(accountId);
+export async function findSubscription(db: Db, accountId: string): Promise<Subscription | undefined> {
+  const r = await db.get<Row>('SELECT * FROM subscriptions WHERE account_id = ?', [accountId]);
   return r ? fromRow(r) : undefined;
 }
 
 /** The subscription with this provider id. */
-export function findSubscriptionByProviderId(db: Database, providerSubscriptionId: string): Subscription | undefined {
-  const r = sql<Row>(db, 'SELECT * FROM subscriptions WHERE provider_subscription_id = ?').get(providerSubscriptionId);
+export async function findSubscriptionByProviderId(db: Db, providerSubscriptionId: string): Promise<Subscription | undefined> {
+  const r = await db.get<Row>('SELECT * FROM subscriptions WHERE provider_subscription_id = ?', [providerSubscriptionId]);
   return r ? fromRow(r) : undefined;
 }
 
 /** Writes the account's subscription (replacing the earlier one). */
-export function saveSubscription(db: Database, s: Omit<Subscription, 'createdAt' | 'updatedAt'>, now: EpochMs): void {
-  sql(
-    db,
+export async function saveSubscription(db: Db, s: Omit<Subscription, 'createdAt' | 'updatedAt'>, now: EpochMs): Promise<void> {
+  await db.run(
     `INSERT INTO subscriptions (account_id, plan_code, plan_name, interval, included_calls, tier_b_multiplier, source, status,
        period_anchor, ends_at, provider_subscription_id, created_at, updated_at)
      VALUES (@account_id, @plan_code, @plan_name, @interval, @included_calls, @tier_b_multiplier, @source, @status,
@@ -88,67 +86,75 @@ export function saveSubscription(db: Database, s: Omit<Subscription, 'createdAt'
        interval = excluded.interval, included_calls = excluded.included_calls, tier_b_multiplier = excluded.tier_b_multiplier,
        source = excluded.source, status = excluded.status, period_anchor = excluded.period_anchor, ends_at = excluded.ends_at,
        provider_subscription_id = excluded.provider_subscription_id, updated_at = excluded.updated_at`,
-  ).run({
-    account_id: s.accountId,
-    plan_code: s.planCode,
-    plan_name: s.planName,
-    interval: s.interval,
-    included_calls: s.includedCalls,
-    tier_b_multiplier: s.tierBMultiplier,
-    source: s.source,
-    status: s.status,
-    period_anchor: s.periodAnchor,
-    ends_at: s.endsAt,
-    provider_subscription_id: s.providerSubscriptionId,
-    now,
-  });
+    {
+      account_id: s.accountId,
+      plan_code: s.planCode,
+      plan_name: s.planName,
+      interval: s.interval,
+      included_calls: s.includedCalls,
+      tier_b_multiplier: s.tierBMultiplier,
+      source: s.source,
+      status: s.status,
+      period_anchor: s.periodAnchor,
+      ends_at: s.endsAt,
+      provider_subscription_id: s.providerSubscriptionId,
+      now,
+    },
+  );
 }
 
 /** Ends the subscription at `at` (status expired). Returns whether a row changed. */
-export function expireSubscription(db: Database, accountId: string, at: EpochMs): boolean {
+export async function expireSubscription(db: Db, accountId: string, at: EpochMs): Promise<boolean> {
   return (
-    sql(db, `UPDATE subscriptions SET status = 'expired', ends_at = ?, updated_at = ? WHERE account_id = ? AND status <> 'expired'`).run(
-      at,
-      at,
-      accountId,
+    (
+      await db.run(
+        `UPDATE subscriptions SET status = 'expired', ends_at = ?, updated_at = ? WHERE account_id = ? AND status <> 'expired'`,
+        [at, at, accountId],
+      )
     ).changes === 1
   );
 }
 
 /** The account's customer id at `provider`. */
-export function findCustomerId(db: Database, accountId: string, provider: string): string | undefined {
-  return sql<{ customer_id: string }>(db, 'SELECT customer_id FROM billing_customers WHERE account_id = ? AND provider = ?').get(
-    accountId,
-    provider,
+export async function findCustomerId(db: Db, accountId: string, provider: string): Promise<string | undefined> {
+  return (
+    await db.get<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE account_id = ? AND provider = ?', [
+      accountId,
+      provider,
+    ])
   )?.customer_id;
 }
 
 /** The account of a provider's customer id. */
-export function findAccountIdByCustomer(db: Database, provider: string, customerId: string): string | undefined {
-  return sql<{ account_id: string }>(db, 'SELECT account_id FROM billing_customers WHERE provider = ? AND customer_id = ?').get(
-    provider,
-    customerId,
+export async function findAccountIdByCustomer(db: Db, provider: string, customerId: string): Promise<string | undefined> {
+  return (
+    await db.get<{ account_id: string }>('SELECT account_id FROM billing_customers WHERE provider = ? AND customer_id = ?', [
+      provider,
+      customerId,
+    ])
   )?.account_id;
 }
 
 /** Records the account's customer id (keeps an existing one). */
-export function saveCustomerId(db: Database, accountId: string, provider: string, customerId: string, now: EpochMs): void {
-  sql(db, 'INSERT OR IGNORE INTO billing_customers (account_id, provider, customer_id, created_at) VALUES (?, ?, ?, ?)').run(
+export async function saveCustomerId(db: Db, accountId: string, provider: string, customerId: string, now: EpochMs): Promise<void> {
+  await db.run('INSERT INTO billing_customers (account_id, provider, customer_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
     accountId,
     provider,
     customerId,
     now,
-  );
+  ]);
 }
 
 /** Records a notification as applied; false when its id was recorded before (a replay). */
-export function recordEvent(db: Database, provider: string, eventId: string, type: string, now: EpochMs): boolean {
+export async function recordEvent(db: Db, provider: string, eventId: string, type: string, now: EpochMs): Promise<boolean> {
   return (
-    sql(db, 'INSERT OR IGNORE INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?)').run(
-      provider,
-      eventId,
-      type,
-      now,
+    (
+      await db.run('INSERT INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+        provider,
+        eventId,
+        type,
+        now,
+      ])
     ).changes === 1
   );
 }

@@ -4,45 +4,48 @@
  * number's last STOP/START, and whether a provider call id belongs to an attempt.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from './sql.js';
 
 /** How long an applied event's key is kept. */
 export const WEBHOOK_EVENT_TTL_MS = 30 * 86_400_000;
 
 /** Whether an event with this key was applied (and has not expired). */
-export function webhookEventSeen(db: Database, key: string, now: number): boolean {
-  return db.prepare('SELECT 1 FROM webhook_events WHERE event_key = ? AND expires_at > ?').get(key, now) !== undefined;
+export async function webhookEventSeen(db: Db, key: string, now: number): Promise<boolean> {
+  return (await db.get('SELECT 1 FROM webhook_events WHERE event_key = ? AND expires_at > ?', [key, now])) !== undefined;
 }
 
 /** Records an applied event; removes a batch of expired ones on the way. */
-export function recordWebhookEvent(db: Database, key: string, now: number): void {
-  db.prepare(
+export async function recordWebhookEvent(db: Db, key: string, now: number): Promise<void> {
+  await db.run(
     'INSERT INTO webhook_events (event_key, expires_at) VALUES (?, ?) ON CONFLICT (event_key) DO UPDATE SET expires_at = excluded.expires_at',
-  ).run(key, now + WEBHOOK_EVENT_TTL_MS);
-  db.prepare(
+    [key, now + WEBHOOK_EVENT_TTL_MS],
+  );
+  await db.run(
     'DELETE FROM webhook_events WHERE event_key IN (SELECT event_key FROM webhook_events WHERE expires_at <= ? ORDER BY expires_at LIMIT 100)',
-  ).run(now);
+    [now],
+  );
 }
 
 /** Rows currently held (tests). */
-export function countWebhookEvents(db: Database): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM webhook_events').get() as { n: number }).n;
+export async function countWebhookEvents(db: Db): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_events'))!.n;
 }
 
 /** Whether some attempt already owns this provider call id. */
-export function hasProviderCall(db: Database, callSid: string): boolean {
-  return db.prepare('SELECT 1 FROM attempts WHERE provider_call_id = ?').get(callSid) !== undefined;
+export async function hasProviderCall(db: Db, callSid: string): Promise<boolean> {
+  return (await db.get('SELECT 1 FROM attempts WHERE provider_call_id = ?', [callSid])) !== undefined;
 }
 
 /**
  * Records a STOP/START at the provider's time `at` unless a newer one is recorded for the
  * number; answers whether this one is the newest (and so may be applied).
  */
-export function claimKeywordOrder(db: Database, e164: string, at: number, messageId: string | null): boolean {
-  const row = db.prepare('SELECT keyword_at FROM inbound_keyword_order WHERE e164 = ?').get(e164) as { keyword_at: number } | undefined;
+export async function claimKeywordOrder(db: Db, e164: string, at: number, messageId: string | null): Promise<boolean> {
+  const row = await db.get<{ keyword_at: number }>('SELECT keyword_at FROM inbound_keyword_order WHERE e164 = ?', [e164]);
   if (row && row.keyword_at > at) return false;
-  db.prepare(
+  await db.run(
     'INSERT INTO inbound_keyword_order (e164, keyword_at, message_id) VALUES (?, ?, ?) ON CONFLICT (e164) DO UPDATE SET keyword_at = excluded.keyword_at, message_id = excluded.message_id',
-  ).run(e164, at, messageId);
+    [e164, at, messageId],
+  );
   return true;
 }

@@ -32,7 +32,7 @@
  * key_9, by the engine's Accounts port); verifying the number in an account lifts it.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids, Messaging, Runtime } from '../../engine/index.js';
 import type { SharedState } from '../shared-state.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
@@ -61,7 +61,7 @@ import { DEMO_NUMBER_TYPES, DEMO_RULES, utcDayOf } from './rules.js';
 
 /** What {@link createDemoService} needs. */
 export interface DemoServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   /** Guarded messaging (never texts a blocked number). */
@@ -136,7 +136,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
   });
 
   /** A number that gets the silent 202: blocked, or it had its demo call today. */
-  const silent = (e164: string, day: string) => isBlocked(db, e164) || findCalledRequest(db, e164, day) !== undefined;
+  const silent = async (e164: string, day: string) => (await isBlocked(db, e164)) || (await findCalledRequest(db, e164, day)) !== undefined;
 
   return {
     async start(input) {
@@ -150,9 +150,9 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       const phone = eligible(input.e164);
       const prefix = phone.country.calling_code;
       /** Throws 429 when a cap is reached; false for the silent 202. */
-      const admit = (now: EpochMs, day: string): boolean => {
-        if (silent(phone.e164, day)) return false;
-        const n = countDemoCodes(db, day, prefix, phone.e164);
+      const admit = async (now: EpochMs, day: string): Promise<boolean> => {
+        if (await silent(phone.e164, day)) return false;
+        const n = await countDemoCodes(db, day, prefix, phone.e164);
         if (n.number >= DEMO_RULES.codesPerNumberPerDay) {
           throw limited(`This number got its ${DEMO_RULES.codesPerNumberPerDay} demo codes for today.`, now);
         }
@@ -161,7 +161,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
         return true;
       };
       // Checked before the (deliberately slow) hash, so that refused starts cost no CPU...
-      if (!admit(clock.now(), utcDayOf(clock.now()))) return answer(phone);
+      if (!(await admit(clock.now(), utcDayOf(clock.now())))) return answer(phone);
 
       const code = newCode();
       const { hash, salt } = await hashCode(code);
@@ -169,9 +169,9 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       const now = clock.now();
       const day = utcDayOf(now);
       const id = deps.ids.uuid();
-      const stored = db.transaction(() => {
-        if (!admit(now, day)) return false;
-        insertDemoRequest(db, {
+      const stored = await db.tx(async (tx) => {
+        if (!(await admit(now, day))) return false;
+        await insertDemoRequest(tx, {
           id,
           e164: phone.e164,
           prefix,
@@ -182,12 +182,12 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
           createdAt: now,
         });
         return true;
-      })();
+      });
       if (!stored) return answer(phone);
 
       try {
         const r = await deps.messaging.sendText({ to: phone.e164, body: demoCodeText(code, deps.text()) });
-        if (r.ok) markDemoCodeSent(db, id);
+        if (r.ok) await markDemoCodeSent(db, id);
         else log.warn({ request: id, to: maskE164(phone.e164), code: r.code }, 'demo code not sent');
       } catch (err) {
         log.warn({ err, request: id, to: maskE164(phone.e164) }, 'demo code: text provider unreachable');
@@ -205,14 +205,14 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       return checks.run(phone.e164, async () => {
         const now = clock.now();
         const day = utcDayOf(now);
-        const called = findCalledRequest(db, phone.e164, day);
-        const live = findLiveRequest(db, phone.e164, now);
+        const called = await findCalledRequest(db, phone.e164, day);
+        const live = await findLiveRequest(db, phone.e164, now);
         // Hash against a dummy without a live code, so the answer takes as long either way.
         const matches = async (r: DemoRequest | undefined) =>
           (await checkCode(code, r ? { hash: r.codeHash, salt: r.codeSalt } : { hash: '00', salt: '00' })) && r !== undefined;
 
         if (called && (await matches(called))) {
-          const attempt = getAttemptById(db, called.callId!);
+          const attempt = await getAttemptById(db, called.callId!);
           if (attempt) return { created: false, call: demoCallOut(attempt) };
         }
         if (await matches(live)) {
@@ -220,7 +220,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
           return { created: true, call: await place(live!, phone, now, day) };
         }
         let left = DEMO_RULES.maxWrongCodes;
-        if (live) left = DEMO_RULES.maxWrongCodes - recordDemoWrongCode(db, live.id, DEMO_RULES.maxWrongCodes, now);
+        if (live) left = DEMO_RULES.maxWrongCodes - (await recordDemoWrongCode(db, live.id, DEMO_RULES.maxWrongCodes, now));
         throw problem('verification_code_invalid', {
           field: 'code',
           detail:
@@ -239,20 +239,20 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
    */
   async function place(request: DemoRequest, phone: ParsedPhone, now: EpochMs, day: string): Promise<DemoCallOut> {
     const attemptId = deps.ids.uuid();
-    recordDemoCall(db, request.id, attemptId, now, day);
+    await recordDemoCall(db, request.id, attemptId, now, day);
     let r: Awaited<ReturnType<DemoServiceDeps['runtime']['placeCall']>>;
     try {
       r = await deps.runtime.placeCall({ id: attemptId, kind: 'demo', to: phone.e164, accountId: null, phoneNumberId: null });
     } catch (err) {
-      clearDemoCall(db, request.id);
+      await clearDemoCall(db, request.id);
       throw err;
     }
     if (!r.ok) {
-      clearDemoCall(db, request.id);
+      await clearDemoCall(db, request.id);
       // Only a blocked number refuses a demo call (host/calls/admission.ts); nothing is used up.
       throw problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });
     }
     log.info({ request: request.id, attempt: attemptId, to: maskE164(phone.e164) }, 'demo call placed');
-    return demoCallOut(getAttemptById(db, attemptId) ?? r.attempt);
+    return demoCallOut((await getAttemptById(db, attemptId)) ?? r.attempt);
   }
 }

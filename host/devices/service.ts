@@ -11,7 +11,7 @@
  * Rate limiting is the HTTP layer's (10 registrations a minute per account).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids, OccurrenceTime, Runtime } from '../../engine/index.js';
 import { localTimeAt, resolveWallTime } from '../../engine/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
@@ -52,7 +52,7 @@ export interface Caller {
 
 /** What the devices service needs. */
 export interface DevicesDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   runtime: Runtime;
@@ -84,21 +84,21 @@ export function createDevicesService(deps: DevicesDeps) {
   const { db, clock } = deps;
   const log = deps.logger.child({ component: 'devices' });
 
-  const account = (accountId: string): Account => {
-    const a = findAccountById(db, accountId);
+  const account = async (accountId: string): Promise<Account> => {
+    const a = await findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
-  const owned = (accountId: string, id: string): Device => {
-    const d = getDevice(db, accountId, id);
+  const owned = async (accountId: string, id: string): Promise<Device> => {
+    const d = await getDevice(db, accountId, id);
     if (!d) throw problem('not_found', { detail: 'No device with that id.' });
     return d;
   };
 
   /** Removes a device and ends the app sessions bound to its installation. */
-  const removeDevice = (d: Device, reason: string, now: EpochMs): number => {
-    const ended = endSessionsOfInstallation(db, d.accountId, d.installationId, reason, now);
-    deleteDeviceRow(db, d.id);
+  const removeDevice = async (d: Device, reason: string, now: EpochMs): Promise<number> => {
+    const ended = await endSessionsOfInstallation(db, d.accountId, d.installationId, reason, now);
+    await deleteDeviceRow(db, d.id);
     return ended;
   };
 
@@ -106,27 +106,27 @@ export function createDevicesService(deps: DevicesDeps) {
    * The device whose zone the traveller carries: the one the calling app session is bound
    * to when it reported a zone, else the account's latest report; null when none did.
    */
-  const contextDevice = (caller: Caller): Device | null => {
+  const contextDevice = async (caller: Caller): Promise<Device | null> => {
     if (caller.credential === 'app_session' && caller.sessionId !== null) {
-      const session = findSessionById(db, caller.sessionId);
+      const session = await findSessionById(db, caller.sessionId);
       if (session?.installationId) {
-        const bound = findDeviceByInstallation(db, caller.accountId, session.installationId);
+        const bound = await findDeviceByInstallation(db, caller.accountId, session.installationId);
         if (bound?.timezone) return bound;
       }
     }
-    return latestReportedDevice(db, caller.accountId) ?? null;
+    return (await latestReportedDevice(db, caller.accountId)) ?? null;
   };
 
-  const context = (accountId: string, device: Device | null): TimezoneContext =>
-    timezoneContext(db, accountId, account(accountId).homeTimezone, device, clock.now());
+  const context = async (accountId: string, device: Device | null): Promise<TimezoneContext> =>
+    await timezoneContext(db, accountId, (await account(accountId)).homeTimezone, device, clock.now());
 
   return {
     /** POST /devices: upsert by installation_id. */
-    register(caller: Caller, body: DeviceIn): { device: DeviceOut; created: boolean } {
+    async register(caller: Caller, body: DeviceIn): Promise<{ device: DeviceOut; created: boolean }> {
       const now = clock.now();
       const zone = body.timezone == null ? null : checkedZone(body.timezone, 'timezone');
-      return db.transaction(() => {
-        const known = findDeviceByInstallation(db, caller.accountId, body.installation_id);
+      return await db.tx(async (tx) => {
+        const known = await findDeviceByInstallation(tx, caller.accountId, body.installation_id);
         let device: Device;
         if (known) {
           device = { ...known, platform: body.platform, lastSeenAt: now };
@@ -139,7 +139,7 @@ export function createDevicesService(deps: DevicesDeps) {
             device.timezone = zone;
             device.timezoneReportedAt = zone === null ? null : now;
           }
-          updateDevice(db, device);
+          await updateDevice(tx, device);
         } else {
           device = {
             id: deps.ids.uuid(),
@@ -156,28 +156,28 @@ export function createDevicesService(deps: DevicesDeps) {
             lastSeenAt: now,
             createdAt: now,
           };
-          insertDevice(db, device);
+          await insertDevice(tx, device);
           // Never refused: past the limit, the device seen longest ago goes, and its app is signed out.
-          while (countDevices(db, caller.accountId) > MAX_DEVICES) {
-            const oldest = leastRecentlySeenDevice(db, caller.accountId, device.id);
+          while ((await countDevices(tx, caller.accountId)) > MAX_DEVICES) {
+            const oldest = await leastRecentlySeenDevice(tx, caller.accountId, device.id);
             if (!oldest) break;
-            const ended = removeDevice(oldest, 'device_evicted', now);
+            const ended = await removeDevice(oldest, 'device_evicted', now);
             log.info({ account: caller.accountId, device: oldest.id, sessionsEnded: ended }, 'device evicted (21st install)');
           }
         }
         if (caller.credential === 'app_session' && caller.sessionId !== null) {
-          bindSessionToInstallation(db, caller.sessionId, body.installation_id);
+          await bindSessionToInstallation(tx, caller.sessionId, body.installation_id);
         }
         return { device: deviceOut(device), created: !known };
-      })();
+      });
     },
 
     /** PATCH /devices/{id}: null leaves a field unchanged, except push_token and timezone (null clears). */
-    update(caller: Caller, id: string, body: DevicePatchIn): DeviceOut {
+    async update(caller: Caller, id: string, body: DevicePatchIn): Promise<DeviceOut> {
       const now = clock.now();
       const zone = body.timezone == null ? null : checkedZone(body.timezone, 'timezone');
-      return db.transaction(() => {
-        const d: Device = { ...owned(caller.accountId, id), lastSeenAt: now };
+      return await db.tx(async (tx) => {
+        const d: Device = { ...(await owned(caller.accountId, id)), lastSeenAt: now };
         if (body.alarm_capability != null) d.alarmCapability = body.alarm_capability;
         if (body.app_version != null) d.appVersion = body.app_version;
         if (body.os_version != null) d.osVersion = body.os_version;
@@ -187,46 +187,46 @@ export function createDevicesService(deps: DevicesDeps) {
           d.timezone = zone;
           d.timezoneReportedAt = zone === null ? null : now;
         }
-        updateDevice(db, d);
+        await updateDevice(tx, d);
         return deviceOut(d);
-      })();
+      });
     },
 
     /** DELETE /devices/{id}: the device, its push token and the app sessions bound to it go. */
-    remove(caller: Caller, id: string): void {
+    async remove(caller: Caller, id: string): Promise<void> {
       const now = clock.now();
-      db.transaction(() => {
-        removeDevice(owned(caller.accountId, id), 'device_removed', now);
-      })();
+      await db.tx(async () => {
+        await removeDevice(await owned(caller.accountId, id), 'device_removed', now);
+      });
     },
 
     /** POST /devices/{id}/timezone: stores the report (newest wins) and answers this device's context. */
-    reportTimezone(caller: Caller, id: string, body: DeviceTimezoneIn): TimezoneContext {
+    async reportTimezone(caller: Caller, id: string, body: DeviceTimezoneIn): Promise<TimezoneContext> {
       const now = clock.now();
       const zone = checkedZone(body.timezone, 'timezone');
       const reportedAt = body.reported_at == null ? now : Math.min(Date.parse(body.reported_at), now);
-      const device = db.transaction(() => {
-        const d: Device = { ...owned(caller.accountId, id), lastSeenAt: now };
+      const device = await db.tx(async (tx) => {
+        const d: Device = { ...(await owned(caller.accountId, id)), lastSeenAt: now };
         const stale = d.timezoneReportedAt !== null && reportedAt < d.timezoneReportedAt;
         if (!stale) {
           d.timezone = zone;
           d.timezoneReportedAt = reportedAt;
         }
-        updateDevice(db, d);
+        await updateDevice(tx, d);
         return d;
-      })();
-      return context(caller.accountId, device);
+      });
+      return await context(caller.accountId, device);
     },
 
     /** GET /me/timezone-context. */
-    timezoneContext(caller: Caller): TimezoneContext {
-      return context(caller.accountId, contextDevice(caller));
+    async timezoneContext(caller: Caller): Promise<TimezoneContext> {
+      return await context(caller.accountId, await contextDevice(caller));
     },
 
     /** POST /occurrences/{id}/move: applies a travel suggestion that still holds. */
     async move(caller: Caller, occurrenceId: string, body: MoveIn): Promise<ScheduleOut> {
-      const a = account(caller.accountId);
-      const view = getOccurrenceView(db, a.id, occurrenceId);
+      const a = await account(caller.accountId);
+      const view = await getOccurrenceView(db, a.id, occurrenceId);
       if (!view || view.record.scheduleId === null) throw problem('not_found', { detail: 'No occurrence with that id.' });
       const status = view.record.status;
       if (status === 'dispatching' || status === 'calling' || status === 'waiting') {
@@ -238,11 +238,11 @@ export function createDevicesService(deps: DevicesDeps) {
       const now = clock.now();
 
       // Re-check against the mismatch list of now.
-      const device = contextDevice(caller);
+      const device = await contextDevice(caller);
       const current =
         device?.timezone == null
           ? undefined
-          : mismatchesFor(pendingInWindow(db, a.id, now), device.timezone, now).find((m) => m.occurrenceId === occurrenceId);
+          : mismatchesFor(await pendingInWindow(db, a.id, now), device.timezone, now).find((m) => m.occurrenceId === occurrenceId);
       if (!current || current.suggested === null) {
         throw invalid({
           field: 'timezone',
@@ -269,13 +269,13 @@ export function createDevicesService(deps: DevicesDeps) {
         });
       }
 
-      const before = getSchedule(db, a.id, view.record.scheduleId);
+      const before = await getSchedule(db, a.id, view.record.scheduleId);
       if (!before || before.nextOccurrenceId !== occurrenceId) {
         throw problem('occurrence_terminal', { detail: 'This call is no longer the next call of its schedule; it cannot be moved.' });
       }
       const ctx = { db, now, account: a, newId: () => deps.ids.uuid() };
       const patch = before.kind === 'once' ? { timezone: zone, local_date: s.localDate, local_time: s.localTime } : { timezone: zone };
-      const plan = planChange(ctx, before, patch, { refuseInProgress: true });
+      const plan = await planChange(ctx, before, patch, { refuseInProgress: true });
       // The pending call rings at the suggestion (for a recurring call it may be a date its days
       // would not pick: the person accepted that day), changed in place.
       const r = resolveWallTime(zone, s.localDate, s.localTime);
@@ -292,7 +292,7 @@ export function createDevicesService(deps: DevicesDeps) {
       plan.first = at;
       plan.derivationSource = 'moved';
       const saved = await applyPlan({ db, runtime: deps.runtime }, plan);
-      return scheduleOut(db, saved, a, clock.now());
+      return await scheduleOut(db, saved, a, clock.now());
     },
   };
 }

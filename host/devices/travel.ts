@@ -6,7 +6,7 @@
  * mismatch and suggestion the clock-change sentence (`notice`). Read-only.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import {
   TRAVEL_WINDOW_MS,
   clockChangeNotice,
@@ -26,14 +26,16 @@ import { presentOccurrenceRecordTime } from '../schedules/occurrence-time.js';
 const MAX_WINDOW_ROWS = 1000;
 
 /** The account's pending calls ringing from `now` to `now + 36 h` (inclusive), soonest first. */
-export function pendingInWindow(db: Database, accountId: string, now: EpochMs): OccurrenceView[] {
-  return listOccurrenceViews(db, accountId, {
-    status: 'pending',
-    from: now,
-    to: now + TRAVEL_WINDOW_MS + 1,
-    after: null,
-    limit: MAX_WINDOW_ROWS,
-  }).filter((v) => v.record.scheduleId !== null);
+export async function pendingInWindow(db: Db, accountId: string, now: EpochMs): Promise<OccurrenceView[]> {
+  return (
+    await listOccurrenceViews(db, accountId, {
+      status: 'pending',
+      from: now,
+      to: now + TRAVEL_WINDOW_MS + 1,
+      after: null,
+      limit: MAX_WINDOW_ROWS,
+    })
+  ).filter((v) => v.record.scheduleId !== null);
 }
 
 function travelOccurrence(v: OccurrenceView): TravelOccurrence {
@@ -91,14 +93,14 @@ function mismatchOut(m: TravelMismatch, view: OccurrenceView | undefined, now: E
  * TimezoneContext of an account against `device` (null: no device reported a zone; then
  * every device field is null and there are no mismatches).
  */
-export function timezoneContext(
-  db: Database,
+export async function timezoneContext(
+  db: Db,
   accountId: string,
   homeTimezone: string | null,
   device: Device | null,
   now: EpochMs,
-): TimezoneContext {
-  const views = pendingInWindow(db, accountId, now);
+): Promise<TimezoneContext> {
+  const views = await pendingInWindow(db, accountId, now);
   const byId = new Map(views.map((v) => [v.record.id, v]));
   const zone = device?.timezone ?? null;
   const mismatches = zone === null ? [] : mismatchesFor(views, zone, now).map((m) => mismatchOut(m, byId.get(m.occurrenceId), now));

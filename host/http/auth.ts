@@ -46,8 +46,12 @@ function presented(ctx: AppContext): Presented | null | 'malformed' {
 const unauthenticated = (detail: string) => problem('unauthenticated', { detail });
 
 /** Resolves the credential (the service checks it) and slides a web session's cookies. */
-function resolve(ctx: AppContext, credentials: Credentials, cred: Presented): { principal: Principal; csrfHash: string | null } {
-  const r = credentials.resolve(cred.token, cred.via);
+async function resolve(
+  ctx: AppContext,
+  credentials: Credentials,
+  cred: Presented,
+): Promise<{ principal: Principal; csrfHash: string | null }> {
+  const r = await credentials.resolve(cred.token, cred.via);
   if (r.refreshCookie) {
     // Slide the cookie's Max-Age along with the server-side expiry.
     const csrf = ctx.cookies.get('csrftoken');
@@ -61,12 +65,12 @@ function resolve(ctx: AppContext, credentials: Credentials, cred: Presented): { 
  * Authenticates the request for `op` and checks its credential rules. Returns null for an
  * anonymous call of a public operation.
  */
-export function authenticate(ctx: AppContext, op: OperationInfo, credentials: Credentials): Principal | null {
+export async function authenticate(ctx: AppContext, op: OperationInfo, credentials: Credentials): Promise<Principal | null> {
   const cred = presented(ctx);
   if (op.public) {
     if (cred === null || cred === 'malformed') return null;
     try {
-      const r = resolve(ctx, credentials, cred);
+      const r = await resolve(ctx, credentials, cred);
       if (r.principal.credential === 'web_session' && !SAFE_METHODS.has(ctx.method) && !csrfMatches(ctx, r.csrfHash)) return null;
       return r.principal;
     } catch (err) {
@@ -81,7 +85,7 @@ export function authenticate(ctx: AppContext, op: OperationInfo, credentials: Cr
     throw unauthenticated('Send an API key or session token (Authorization: Bearer …, X-Session-Token) or the sessionid cookie.');
   }
   if (cred === 'malformed') throw unauthenticated('The Authorization header must be "Bearer <token>".');
-  const { principal, csrfHash } = resolve(ctx, credentials, cred);
+  const { principal, csrfHash } = await resolve(ctx, credentials, cred);
 
   if (!op.credentials.includes(principal.credential)) {
     const names: Record<CredentialKind, string> = { api_key: 'an API key', app_session: 'the app session', web_session: 'the web session' };

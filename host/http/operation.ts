@@ -44,7 +44,7 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
     template,
     async run(ctx, rawParams) {
       ctx.state.operationId = op.operationId;
-      const principal = authenticate(ctx, op, services.credentials);
+      const principal = await authenticate(ctx, op, services.credentials);
       ctx.state.principal = principal;
       if (principal && op.server === 'api') await countLimit(ctx, limits.account, principal.accountId);
 

@@ -8,6 +8,9 @@
  *   accounts          lists the live accounts
  *   usage <email>     an account's trial and calls (what GET /me/usage shows, plus today's count)
  *
+ * Backup and restore are SQLite's (its backup API and file): with WAKEUP_DB a PostgreSQL URL
+ * they refuse (host/admin.ts) and name pg_dump / pg_restore instead.
+ *
  * Restore refuses while the server runs because a running server holds the old database's
  * state in memory (armed timers, idempotency, in-flight calls): replacing the file under it
  * would lose or double calls. The check is SQLite's own: leaving WAL mode needs every other
@@ -17,8 +20,8 @@
  */
 import { existsSync } from 'node:fs';
 import Sqlite from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
 import type { EpochMs } from '../../engine/index.js';
+import type { Db } from '../db/sql.js';
 import { listAccounts } from '../db/account-list.js';
 import { findAccountByEmail } from '../db/accounts.js';
 import { isoInstant } from '../instant.js';
@@ -111,8 +114,8 @@ export function checkIntegrity(file: string): string[] {
 }
 
 /** Lines of `admin accounts`. */
-export function accountLines(db: Database, now: EpochMs): string[] {
-  const rows = listAccounts(db);
+export async function accountLines(db: Db, now: EpochMs): Promise<string[]> {
+  const rows = await listAccounts(db);
   const lines = rows.map(
     (a) =>
       `${a.id}  ${a.email}  created ${isoInstant(a.createdAt).slice(0, 10)}  trial ${now < a.trialEndsAt ? `until ${isoInstant(a.trialEndsAt).slice(0, 10)}` : 'over'}` +
@@ -123,15 +126,15 @@ export function accountLines(db: Database, now: EpochMs): string[] {
 }
 
 /** Lines of `admin usage <email>`. */
-export function usageLines(db: Database, email: string, now: EpochMs): string[] {
-  const account = findAccountByEmail(db, email.trim().toLowerCase());
+export async function usageLines(db: Db, email: string, now: EpochMs): Promise<string[]> {
+  const account = await findAccountByEmail(db, email.trim().toLowerCase());
   if (!account) throw new AdminError(`${email}: no account with that email`);
-  const u = usageOut(db, account, now);
+  const u = await usageOut(db, account, now);
   return [
     `${account.email} (${account.id})`,
     `  plan            ${u.plan.name} (${u.plan.status}${u.plan.entitled ? ', entitled' : ', not entitled'})`,
     `  trial           ${u.trial_started_at} to ${u.trial_ends_at}`,
     `  calls used      ${u.calls_used} of ${u.calls_included} (${u.trial.calls_left} left${u.near_limit ? ', near the limit' : ''})`,
-    `  placed today    ${callsPlacedToday(db, account.id, now)} (UTC day)`,
+    `  placed today    ${await callsPlacedToday(db, account.id, now)} (UTC day)`,
   ];
 }

@@ -8,7 +8,7 @@
  * Pure over its inputs (database, instant, output sink), so tests run it without a process.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { blockNumber, getBlock, listBlockEvents, unblockNumber } from '../db/phone-numbers.js';
 import { isoInstant } from '../instant.js';
@@ -21,7 +21,7 @@ export const ADMIN_USAGE = `usage: node --import tsx host/admin.ts <command>
 The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running.`;
 
 /** Runs one command; returns the process exit code (0 done, 1 usage error, 2 nothing to change). */
-export function runAdmin(args: readonly string[], env: { db: Database; now: EpochMs; out: (line: string) => void }): number {
+export async function runAdmin(args: readonly string[], env: { db: Db; now: EpochMs; out: (line: string) => void }): Promise<number> {
   const [command, e164, ...rest] = args;
   const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i += 2) {
@@ -48,22 +48,22 @@ export function runAdmin(args: readonly string[], env: { db: Database; now: Epoc
       env.out(`--reason ${reason}: expected complaint or manual`);
       return 1;
     }
-    const inForce = blockNumber(env.db, e164, reason, 'operator', env.now, note);
+    const inForce = await blockNumber(env.db, e164, reason, 'operator', env.now, note);
     env.out(`${e164} blocked (reason ${inForce})`);
     return 0;
   }
   if (command === 'unblock') {
-    const lifted = unblockNumber(env.db, e164, ['stop', 'complaint', 'manual', 'key_9'], 'operator', env.now, note);
+    const lifted = await unblockNumber(env.db, e164, ['stop', 'complaint', 'manual', 'key_9'], 'operator', env.now, note);
     env.out(lifted ? `${e164} unblocked` : `${e164} was not blocked`);
     return lifted ? 0 : 2;
   }
-  const block = getBlock(env.db, e164);
+  const block = await getBlock(env.db, e164);
   env.out(
     block
       ? `${e164} blocked since ${isoInstant(block.blockedAt)} (reason ${block.reason}${block.note ? `: ${block.note}` : ''})`
       : `${e164} not blocked`,
   );
-  for (const e of listBlockEvents(env.db, e164)) {
+  for (const e of await listBlockEvents(env.db, e164)) {
     env.out(`  ${isoInstant(e.at)} ${e.action} ${e.reason} by ${e.source}${e.note ? `: ${e.note}` : ''}`);
   }
   return 0;

@@ -6,15 +6,15 @@
  * through the unguarded sender deliberately (see `verification.ts`).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Messaging } from '../../engine/index.js';
 import { isBlocked } from '../db/phone-numbers.js';
 
 /** Wraps `messaging`; e-mails pass through unchanged. */
-export function guardTexts(messaging: Messaging, db: Database): Messaging {
+export function guardTexts(messaging: Messaging, db: Db): Messaging {
   return {
     async sendText(message) {
-      if (isBlocked(db, message.to)) {
+      if (await isBlocked(db, message.to)) {
         return {
           ok: false,
           code: 'number_blocked',

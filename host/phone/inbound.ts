@@ -10,7 +10,7 @@
  * changes nothing (a late delivery, or a replayed START after a newer STOP).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { blockNumber, isBlocked, unblockNumber } from '../db/phone-numbers.js';
 import { claimKeywordOrder } from '../db/webhook-events.js';
@@ -21,7 +21,7 @@ import { helpText, startText } from './texts.js';
 
 /** What the handler uses. */
 export interface InboundDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   logger: Logger;
   phone: Pick<PhoneRuntime, 'messaging' | 'text'>;
@@ -39,22 +39,22 @@ export async function handleInboundText(
     deps.logger.warn({ from: text.from }, 'inbound text from a number that is not E.164: ignored');
     return 'other';
   }
-  if ((intent === 'stop' || intent === 'start') && !claimKeywordOrder(db, text.from, text.sentAt ?? now, text.messageId ?? null)) {
+  if ((intent === 'stop' || intent === 'start') && !(await claimKeywordOrder(db, text.from, text.sentAt ?? now, text.messageId ?? null))) {
     deps.logger.info({ from: text.from, intent, messageId: text.messageId }, 'inbound text older than the last STOP/START: ignored');
     return intent;
   }
   switch (intent) {
     case 'stop':
-      blockNumber(db, text.from, 'stop', 'sms', now);
+      await blockNumber(db, text.from, 'stop', 'sms', now);
       break;
     case 'start':
-      if (unblockNumber(db, text.from, ['stop'], 'sms', now)) {
+      if (await unblockNumber(db, text.from, ['stop'], 'sms', now)) {
         await phone.messaging.sendText({ to: text.from, body: startText(phone.text()) });
       }
       break;
     case 'help':
       // The guard refuses blocked numbers anyway; checking first keeps the log quiet.
-      if (!isBlocked(db, text.from)) await phone.messaging.sendText({ to: text.from, body: helpText(phone.text()) });
+      if (!(await isBlocked(db, text.from))) await phone.messaging.sendText({ to: text.from, body: helpText(phone.text()) });
       break;
     case 'other':
       break;

@@ -5,7 +5,7 @@
  * the result in `deps.phone`; `deps.messaging` becomes {@link PhoneRuntime.messaging}.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, Messaging, Telephony } from '../../engine/index.js';
 import { createSimulatorTelephony, type SimulatorTelephony } from '../adapters/telephony/simulator.js';
 import { createTwilioClient } from '../adapters/twilio/client.js';
@@ -48,7 +48,7 @@ export interface PhoneRuntime {
 /** Options of {@link createPhoneRuntime}. */
 export interface PhoneRuntimeOptions {
   config: PhoneConfig;
-  db: Database;
+  db: Db;
   /** Where the code-send windows and the check queue live (host/shared-state.ts). */
   shared: SharedState;
   clock: Clock;
@@ -77,8 +77,8 @@ export function createPhoneRuntime(
   let twilioTelephony: ReturnType<typeof createTwilioTelephony> | undefined;
   // Provider webhooks applied, in the database: a replay after a restart changes nothing.
   const events = {
-    seen: (key: string) => webhookEventSeen(db, key, clock.now()),
-    record: (key: string) => recordWebhookEvent(db, key, clock.now()),
+    seen: async (key: string) => await webhookEventSeen(db, key, clock.now()),
+    record: async (key: string) => await recordWebhookEvent(db, key, clock.now()),
   };
   if (config.telephony === 'twilio' && client && twilio) {
     twilioTelephony = createTwilioTelephony({
@@ -89,7 +89,7 @@ export function createPhoneRuntime(
       text: text(),
       warn: (message, detail) => logger.warn(detail ?? {}, message),
       // A provider call some attempt already owns is never adopted by another.
-      isKnownCall: (callSid) => hasProviderCall(db, callSid),
+      isKnownCall: async (callSid) => await hasProviderCall(db, callSid),
       events,
     });
     telephony = twilioTelephony;
@@ -116,7 +116,9 @@ export function createPhoneRuntime(
           publicUrl: options.siteUrl,
           clock,
           // The carrier says the recipient opted out: record it as the STOP it was.
-          onOptedOut: (e164) => blockNumber(db, e164, 'stop', 'provider', clock.now(), 'provider error 21610'),
+          onOptedOut: async (e164) => {
+            await blockNumber(db, e164, 'stop', 'provider', clock.now(), 'provider error 21610');
+          },
         })
       : { sendText: (m) => options.messaging.sendText(m) };
 

@@ -18,7 +18,7 @@
  * - DELETE: 409 number_in_use while an enabled wake-up call rings the number.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, Ids } from '../../engine/index.js';
 import type { SimulatorTelephony } from '../adapters/telephony/simulator.js';
 import type { TwilioWebhooks } from '../adapters/twilio/webhooks.js';
@@ -56,7 +56,7 @@ type PhoneNumberOut = ReturnType<typeof toPhoneNumberOut>;
 
 /** What the phone service needs. */
 export interface PhoneServiceDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -70,15 +70,15 @@ export interface PhoneService {
   readonly webhooks: TwilioWebhooks | null;
   /** The simulator when it is the voice provider (PUT /dev/phones scripts it), else null. */
   readonly simulator: SimulatorTelephony | null;
-  list(accountId: string, query: PageQuery): { items: PhoneNumberOut[]; next_cursor: string | null };
+  list(accountId: string, query: PageQuery): Promise<{ items: PhoneNumberOut[]; next_cursor: string | null }>;
   /** Adds the number (or finds the account's same number) and sends it a code. `ip` counts toward the code limits. */
   create(
     accountId: string,
     body: { e164: string; label?: string | null },
     ip: string,
   ): Promise<PhoneNumberOut & { verification: VerificationOut }>;
-  update(accountId: string, id: string, body: { is_primary?: boolean | null; label?: string | null }): PhoneNumberOut;
-  remove(accountId: string, id: string): void;
+  update(accountId: string, id: string, body: { is_primary?: boolean | null; label?: string | null }): Promise<PhoneNumberOut>;
+  remove(accountId: string, id: string): Promise<void>;
   startVerification(accountId: string, id: string, channel: 'sms' | 'call' | null | undefined, ip: string): Promise<VerificationOut>;
   checkVerification(accountId: string, id: string, code: string): Promise<PhoneNumberOut>;
   /** As if `from` texted the service (STOP, START, HELP and others). */
@@ -96,8 +96,8 @@ function checkedLabel(label: string): string {
 export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
   const { db, clock, phone: runtime } = deps;
 
-  const owned = (accountId: string, id: string): PhoneNumber => {
-    const n = getPhoneNumber(db, accountId, id);
+  const owned = async (accountId: string, id: string): Promise<PhoneNumber> => {
+    const n = await getPhoneNumber(db, accountId, id);
     if (!n) throw problem('not_found', { detail: 'No phone number with that id.' });
     return n;
   };
@@ -107,10 +107,13 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
     webhooks: runtime.webhooks,
     simulator: runtime.simulator,
 
-    list(accountId, query) {
+    async list(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, number]>(page.after, ['number', 'number']);
-      const { items } = listPhoneNumbers(db, accountId, { after: after && { createdAt: after[0], seq: after[1] }, limit: page.limit + 1 });
+      const { items } = await listPhoneNumbers(db, accountId, {
+        after: after && { createdAt: after[0], seq: after[1] },
+        limit: page.limit + 1,
+      });
       const now = clock.now();
       return pageResponse(
         items,
@@ -127,18 +130,18 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
       const label = body.label == null ? null : checkedLabel(body.label);
 
       // Refuse before storing or counting anything: a blocked line gets nothing from us.
-      const block = getBlock(db, phone.e164);
+      const block = await getBlock(db, phone.e164);
       assertMayReceiveCode({ block: block ? { reason: block.reason, blockedAt: block.blockedAt } : null });
 
-      let n = findPhoneNumberByE164(db, accountId, phone.e164);
+      let n = await findPhoneNumberByE164(db, accountId, phone.e164);
       const now = clock.now();
       if (n) assertNotLocked(n, now);
       // Count the code before the number is stored, so that a refused request stores nothing.
       await runtime.limits.count({ number: phone.e164, account: accountId, ip });
       if (n) {
-        if (label !== null && label !== n.label) setLabel(db, n.id, label, now);
+        if (label !== null && label !== n.label) await setLabel(db, n.id, label, now);
       } else {
-        n = insertPhoneNumber(db, {
+        n = await insertPhoneNumber(db, {
           id: deps.ids.uuid(),
           accountId,
           e164: phone.e164,
@@ -148,46 +151,46 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
           at: now,
         });
       }
-      const fresh = getPhoneNumber(db, accountId, n.id)!;
+      const fresh = (await getPhoneNumber(db, accountId, n.id))!;
       const verification = await sendVerificationCode(deps, fresh, defaultChannel(fresh.type), {
         accountId,
         ip,
         counted: true,
       });
-      const after = getPhoneNumber(db, accountId, n.id)!;
+      const after = (await getPhoneNumber(db, accountId, n.id))!;
       return { ...toPhoneNumberOut(after, clock.now()), verification };
     },
 
-    update(accountId, id, body) {
-      const n = owned(accountId, id);
+    async update(accountId, id, body) {
+      const n = await owned(accountId, id);
       const now = clock.now();
       const label = body.label == null ? null : checkedLabel(body.label);
       const makePrimary = body.is_primary === true && !n.isPrimary;
       if (makePrimary && !isVerified(n, now)) {
         throw problem('phone_number_unverified', { field: 'is_primary', detail: 'Only a verified number can be the primary one.' });
       }
-      db.transaction(() => {
-        if (label !== null && label !== n.label) setLabel(db, n.id, label, now);
-        if (makePrimary) setPrimary(db, accountId, n.id, now);
-      })();
-      return toPhoneNumberOut(owned(accountId, n.id), now);
+      await db.tx(async (tx) => {
+        if (label !== null && label !== n.label) await setLabel(tx, n.id, label, now);
+        if (makePrimary) await setPrimary(tx, accountId, n.id, now);
+      });
+      return toPhoneNumberOut(await owned(accountId, n.id), now);
     },
 
-    remove(accountId, id) {
-      const n = owned(accountId, id);
-      if (numberInUse(db, n.id)) {
+    async remove(accountId, id) {
+      const n = await owned(accountId, id);
+      if (await numberInUse(db, n.id)) {
         throw problem('number_in_use', { detail: 'An enabled wake-up call still rings this number; delete or change it first.' });
       }
-      deletePhoneNumber(db, accountId, n.id, clock.now());
+      await deletePhoneNumber(db, accountId, n.id, clock.now());
     },
 
-    startVerification(accountId, id, channel, ip) {
-      const n = owned(accountId, id);
+    async startVerification(accountId, id, channel, ip) {
+      const n = await owned(accountId, id);
       return sendVerificationCode(deps, n, channel ?? defaultChannel(n.type), { accountId, ip });
     },
 
     async checkVerification(accountId, id, code) {
-      const n = owned(accountId, id);
+      const n = await owned(accountId, id);
       const verified = await checkVerificationCode(deps, n, code);
       return toPhoneNumberOut(verified, clock.now());
     },

@@ -5,7 +5,7 @@
  * code and new codes are refused meanwhile); a verified number stays verified 365 days.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
 import { checkCode, hashCode, newCode } from '../auth/secrets.js';
 import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
@@ -17,7 +17,7 @@ import { codeText } from './texts.js';
 
 /** What the verification functions use (a subset of the app's deps). */
 export interface PhoneDeps {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -79,7 +79,7 @@ export async function sendVerificationCode(
 
   const code = newCode();
   const { hash, salt } = await hashCode(code);
-  storeCode(db, n.id, { hash, salt, channel, expiresAt: now + VERIFICATION.codeTtlMs }, now);
+  await storeCode(db, n.id, { hash, salt, channel, expiresAt: now + VERIFICATION.codeTtlMs }, now);
 
   try {
     if (channel === 'sms') {
@@ -113,14 +113,14 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
   return deps.phone.checks.run(number.id, async () => {
     const { db, clock } = deps;
     // Read again: an earlier check of the same number may have locked or verified it.
-    const n = getPhoneNumber(db, number.accountId, number.id) ?? number;
+    const n = (await getPhoneNumber(db, number.accountId, number.id)) ?? number;
     const now = clock.now();
     assertNotLocked(n, now);
     const live = n.codeHash !== null && n.codeSalt !== null && n.codeExpiresAt !== null && n.codeExpiresAt > now;
     // Hash even without a live code, so that the answer takes as long either way.
     const matches = await checkCode(code, live ? { hash: n.codeHash!, salt: n.codeSalt! } : { hash: '00', salt: '00' });
     if (!live || !matches) {
-      const after = recordWrongCode(db, n.id, now, { max: VERIFICATION.maxWrongCodes, lockMs: VERIFICATION.lockMs });
+      const after = await recordWrongCode(db, n.id, now, { max: VERIFICATION.maxWrongCodes, lockMs: VERIFICATION.lockMs });
       if (after.lockedUntil !== null) assertNotLocked({ lockedUntil: after.lockedUntil }, now);
       const left = VERIFICATION.maxWrongCodes - after.failedCount;
       throw problem('verification_code_invalid', {
@@ -128,6 +128,6 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
         detail: `${live ? 'Wrong code' : 'No valid code: it expired or none was sent; ask for a new one'}. ${left} ${left === 1 ? 'try' : 'tries'} left before verification is locked for 15 minutes.`,
       });
     }
-    return markVerified(db, n.id, now, now + VERIFICATION.verifiedForMs)!;
+    return (await markVerified(db, n.id, now, now + VERIFICATION.verifiedForMs))!;
   });
 }

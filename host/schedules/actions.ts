@@ -24,30 +24,30 @@ function assertRecurring(s: Schedule): void {
 }
 
 /** Plans POST /schedules/{id}/pause. */
-export function planPause(ctx: PlanContext, s: Schedule, until: string): SchedulePlan {
+export async function planPause(ctx: PlanContext, s: Schedule, until: string): Promise<SchedulePlan> {
   assertRecurring(s);
   const today = localDateAt(s.timezone, ctx.now);
   if (until < today)
     throw invalid({ field: 'until', in: 'body', code: 'invalid', message: `must be today (${today} in ${s.timezone}) or later` });
-  return planChange(ctx, s, { paused_until: until }, { refuseInProgress: true, fieldNames: { paused_until: 'until' } });
+  return await planChange(ctx, s, { paused_until: until }, { refuseInProgress: true, fieldNames: { paused_until: 'until' } });
 }
 
 /** Plans POST /schedules/{id}/resume. */
-export function planResume(ctx: PlanContext, s: Schedule): SchedulePlan {
+export async function planResume(ctx: PlanContext, s: Schedule): Promise<SchedulePlan> {
   assertRecurring(s);
-  return planChange(ctx, s, { paused_until: null }, { refuseInProgress: false });
+  return await planChange(ctx, s, { paused_until: null }, { refuseInProgress: false });
 }
 
 /** Plans POST /schedules/{id}/skip-next. */
-export function planSkipNext(ctx: PlanContext, s: Schedule): SchedulePlan {
+export async function planSkipNext(ctx: PlanContext, s: Schedule): Promise<SchedulePlan> {
   assertRecurring(s);
-  const stored = storedOccurrence(ctx.db, s);
+  const stored = await storedOccurrence(ctx.db, s);
   if (stored && IN_PROGRESS.has(stored.status)) {
     throw problem('occurrence_in_progress', { detail: 'The next call is being placed or is ringing now.' });
   }
   // The call to skip: the stored pending one, or after the one between attempts, or after now.
   const after = stored === null ? ctx.now : stored.status === 'pending' ? stored.scheduledAt - 1 : stored.scheduledAt;
   const skipped = nextOf(s, after);
-  if (skipped === null) return planChange(ctx, s, {}, { refuseInProgress: true });
-  return planChange(ctx, s, { skip_dates: [...s.skipDates, skipped.date] }, { refuseInProgress: true });
+  if (skipped === null) return await planChange(ctx, s, {}, { refuseInProgress: true });
+  return await planChange(ctx, s, { skip_dates: [...s.skipDates, skipped.date] }, { refuseInProgress: true });
 }

@@ -7,7 +7,7 @@
  * itself, in the unit of work that finishes the previous one.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { EpochMs, Runtime } from '../../engine/index.js';
 import {
   deleteScheduleOccurrences,
@@ -29,7 +29,7 @@ import { seriesInput, seriesNext } from './series.js';
 
 /** What saving needs. */
 export interface ApplyDeps {
-  db: Database;
+  db: Db;
   runtime: Runtime;
 }
 
@@ -41,10 +41,10 @@ const IN_PROGRESS_DETAIL = 'The call is being placed now; change it once it has 
  */
 export async function disableSeries(deps: ApplyDeps, scheduleId: string): Promise<void> {
   const { db, runtime } = deps;
-  const s = getScheduleById(db, scheduleId);
-  const account = s && findAccountById(db, s.accountId);
+  const s = await getScheduleById(db, scheduleId);
+  const account = s && (await findAccountById(db, s.accountId));
   if (!s || !account) return;
-  const phone = s.phoneNumberId === null ? null : (getPhoneNumber(db, s.accountId, s.phoneNumberId) ?? null);
+  const phone = s.phoneNumberId === null ? null : ((await getPhoneNumber(db, s.accountId, s.phoneNumberId)) ?? null);
   const r = await runtime.saveSeries(seriesInput({ ...s, enabled: false }, account, phone), 'keep');
   if (!r.ok && r.code !== 'series_not_found') throw new Error(`could not turn series ${scheduleId} off: ${r.code}`);
 }
@@ -55,9 +55,9 @@ export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<Sc
   const { after, action } = plan;
   const r = await runtime.saveSeries(seriesInput(after, plan.account, plan.phone), seriesNext(action, plan.derivationSource));
   if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
-  if (plan.before) updateSchedule(db, after);
-  else insertSchedule(db, after);
-  return getSchedule(db, after.accountId, after.id)!;
+  if (plan.before) await updateSchedule(db, after);
+  else await insertSchedule(db, after);
+  return (await getSchedule(db, after.accountId, after.id))!;
 }
 
 /**
@@ -69,21 +69,21 @@ export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<Sc
  */
 export async function deleteSchedule(deps: ApplyDeps, before: Schedule, now: EpochMs): Promise<'removed' | 'kept'> {
   const { db, runtime } = deps;
-  const stored = storedOccurrence(db, before);
+  const stored = await storedOccurrence(db, before);
   if (stored && IN_PROGRESS.has(stored.status)) {
     throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
   }
-  const account = findAccountById(db, before.accountId)!;
-  const phone = before.phoneNumberId === null ? null : (getPhoneNumber(db, before.accountId, before.phoneNumberId) ?? null);
+  const account = (await findAccountById(db, before.accountId))!;
+  const phone = before.phoneNumberId === null ? null : ((await getPhoneNumber(db, before.accountId, before.phoneNumberId)) ?? null);
   // Off first (no next occurrence is made from now on), then the unfinished one is cancelled.
   const off = await runtime.saveSeries(seriesInput({ ...before, enabled: false }, account, phone), 'keep');
   if (!off.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
   if (stored) await runtime.cancel(stored.id);
-  updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
-  return db.transaction(() => {
-    if (scheduleHasRung(db, before.id)) return 'kept' as const;
-    deleteScheduleOccurrences(db, before.id);
-    deleteScheduleRow(db, before.id);
+  await updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
+  return await db.tx(async (tx) => {
+    if (await scheduleHasRung(tx, before.id)) return 'kept' as const;
+    await deleteScheduleOccurrences(tx, before.id);
+    await deleteScheduleRow(tx, before.id);
     return 'removed' as const;
-  })();
+  });
 }

@@ -10,7 +10,7 @@
  * schedule that starts ringing (403 number_blocked, 403 calls_revoked, 402 no_entitlement).
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import { getBlock, getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
@@ -60,7 +60,7 @@ export interface SchedulePlan {
 
 /** What planning needs besides the body. */
 export interface PlanContext {
-  db: Database;
+  db: Db;
   now: EpochMs;
   account: Account;
   newId(): string;
@@ -79,7 +79,7 @@ const TIMING_FIELDS = [
 ] as const;
 
 /** Plans POST /schedules. */
-export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: ScheduleSource): SchedulePlan {
+export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source: ScheduleSource): Promise<SchedulePlan> {
   const { account, now } = ctx;
   const inMinutes = body.kind === 'once' && body.in_minutes != null ? body.in_minutes : null;
   let zone = body.timezone ?? account.homeTimezone ?? (inMinutes !== null ? 'UTC' : null);
@@ -123,7 +123,7 @@ export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: Sched
     createdAt: now,
     updatedAt: now,
   };
-  const phoneId = body.phone_number_id ?? primaryPhoneNumberId(ctx.db, account.id) ?? null;
+  const phoneId = body.phone_number_id ?? (await primaryPhoneNumberId(ctx.db, account.id)) ?? null;
   if (phoneId === null) {
     throw invalid({
       field: 'phone_number_id',
@@ -132,9 +132,9 @@ export function planCreate(ctx: PlanContext, body: ScheduleInBody, source: Sched
       message: 'is required: the account has no primary phone number',
     });
   }
-  const phone = checkedPhone(ctx, phoneId);
+  const phone = await checkedPhone(ctx, phoneId);
   draft.phoneNumberId = phone.id;
-  if (draft.status === 'active') assertMayRing(ctx, phone);
+  if (draft.status === 'active') await assertMayRing(ctx, phone);
   return finish(ctx, null, draft, phone, null, draft.status === 'active' ? first : null);
 }
 
@@ -151,9 +151,14 @@ export interface ChangeOptions {
 }
 
 /** Plans PATCH /schedules/{id} (and pause, resume, skip-next). */
-export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePatchBody, options: ChangeOptions): SchedulePlan {
+export async function planChange(
+  ctx: PlanContext,
+  before: Schedule,
+  body: SchedulePatchBody,
+  options: ChangeOptions,
+): Promise<SchedulePlan> {
   const { account, now } = ctx;
-  const stored = storedOccurrence(ctx.db, before);
+  const stored = await storedOccurrence(ctx.db, before);
   if (options.refuseInProgress && stored && IN_PROGRESS.has(stored.status)) {
     throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; change it once it has finished.' });
   }
@@ -210,7 +215,7 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
   const phoneChange = body.phone_number_id != null && body.phone_number_id !== before.phoneNumberId;
   let phone: PhoneNumber | null;
   if (phoneChange || becomesActive) {
-    const id = body.phone_number_id ?? currentOrPrimary(ctx, before);
+    const id = body.phone_number_id ?? (await currentOrPrimary(ctx, before));
     if (id === null) {
       throw invalid({
         field: 'phone_number_id',
@@ -219,16 +224,16 @@ export function planChange(ctx: PlanContext, before: Schedule, body: SchedulePat
         message: 'is required: the call has no number and the account has no primary one',
       });
     }
-    phone = checkedPhone(ctx, id);
+    phone = await checkedPhone(ctx, id);
   } else {
-    phone = before.phoneNumberId === null ? null : (getPhoneNumber(ctx.db, account.id, before.phoneNumberId) ?? null);
+    phone = before.phoneNumberId === null ? null : ((await getPhoneNumber(ctx.db, account.id, before.phoneNumberId)) ?? null);
     if (phone === null && draft.status === 'active') {
       // Its number was removed meanwhile: it must name another one to keep ringing.
       throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the call has no number any more' });
     }
   }
   draft.phoneNumberId = phone?.id ?? null;
-  if (draft.status === 'active' && (becomesActive || phoneChange)) assertMayRing(ctx, phone!, becomesActive);
+  if (draft.status === 'active' && (becomesActive || phoneChange)) await assertMayRing(ctx, phone!, becomesActive);
   return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null);
 }
 
@@ -254,9 +259,9 @@ function pick(value: string | null | undefined, current: string | null): string 
   return value === undefined ? current : value === '' ? null : value;
 }
 
-function currentOrPrimary(ctx: PlanContext, s: Schedule): string | null {
-  if (s.phoneNumberId !== null && getPhoneNumber(ctx.db, ctx.account.id, s.phoneNumberId)) return s.phoneNumberId;
-  return primaryPhoneNumberId(ctx.db, ctx.account.id) ?? null;
+async function currentOrPrimary(ctx: PlanContext, s: Schedule): Promise<string | null> {
+  if (s.phoneNumberId !== null && (await getPhoneNumber(ctx.db, ctx.account.id, s.phoneNumberId))) return s.phoneNumberId;
+  return (await primaryPhoneNumberId(ctx.db, ctx.account.id)) ?? null;
 }
 
 /**
@@ -264,8 +269,8 @@ function currentOrPrimary(ctx: PlanContext, s: Schedule): string | null {
  * of another account and an id that names no number get the same answer, so ids of other
  * accounts cannot be probed) and verified (else phone_number_unverified).
  */
-function checkedPhone(ctx: PlanContext, id: string): PhoneNumber {
-  const phone = getPhoneNumber(ctx.db, ctx.account.id, id);
+async function checkedPhone(ctx: PlanContext, id: string): Promise<PhoneNumber> {
+  const phone = await getPhoneNumber(ctx.db, ctx.account.id, id);
   if (!phone)
     throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
   if (!isVerified(phone, ctx.now)) {
@@ -283,16 +288,16 @@ function checkedPhone(ctx: PlanContext, id: string): PhoneNumber {
  * POST /me/resume-calls lifts it), 403 number_blocked, then (only when it starts ringing)
  * 402 no_entitlement.
  */
-function assertMayRing(ctx: PlanContext, phone: PhoneNumber, startsRinging = true): void {
+async function assertMayRing(ctx: PlanContext, phone: PhoneNumber, startsRinging = true): Promise<void> {
   if (ctx.account.callsRevokedAt !== null) throw refusalProblem('calls_revoked', ctx.now);
-  if (getBlock(ctx.db, phone.e164)) throw refusalProblem('number_blocked', ctx.now);
-  if (startsRinging) assertMayStartCalls(ctx.db, ctx.account, ctx.now);
+  if (await getBlock(ctx.db, phone.e164)) throw refusalProblem('number_blocked', ctx.now);
+  if (startsRinging) await assertMayStartCalls(ctx.db, ctx.account, ctx.now);
 }
 
 /** The schedule's stored occurrence when it is unfinished. */
-export function storedOccurrence(db: Database, s: Pick<Schedule, 'nextOccurrenceId'>): OccurrenceRecord | null {
+export async function storedOccurrence(db: Db, s: Pick<Schedule, 'nextOccurrenceId'>): Promise<OccurrenceRecord | null> {
   if (s.nextOccurrenceId === null) return null;
-  const o = getOccurrenceRecord(db, s.nextOccurrenceId);
+  const o = await getOccurrenceRecord(db, s.nextOccurrenceId);
   return o && UNFINISHED.has(o.status) ? o : null;
 }
 

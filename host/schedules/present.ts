@@ -3,7 +3,7 @@
  * SchedulePreview. The time fields come from `occurrence-time.ts`, shared with OccurrenceOut.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import { upcomingOccurrences, zoneDisplayName, type EpochMs, type OccurrenceRecord, type OccurrenceTime } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
@@ -23,9 +23,9 @@ export function phoneRef(n: PhoneNumber): PhoneRef {
 }
 
 /** ScheduleOut of a stored schedule at `now`. */
-export function scheduleOut(db: Database, s: Schedule, account: Account, now: EpochMs): ScheduleOut {
-  const phone = s.phoneNumberId === null ? undefined : getPhoneNumber(db, s.accountId, s.phoneNumberId);
-  const stored = storedOccurrence(db, s);
+export async function scheduleOut(db: Db, s: Schedule, account: Account, now: EpochMs): Promise<ScheduleOut> {
+  const phone = s.phoneNumberId === null ? undefined : await getPhoneNumber(db, s.accountId, s.phoneNumberId);
+  const stored = await storedOccurrence(db, s);
   return {
     id: s.id,
     kind: s.kind,
@@ -95,8 +95,8 @@ export function upcomingItem(
  * GET /schedules/{id}/upcoming: the stored next call first, then computed ones after it,
  * `count` in all. A disabled or completed schedule has none (nothing will ring).
  */
-export function upcomingOut(db: Database, s: Schedule, account: Account, now: EpochMs, count: number): UpcomingItem[] {
-  const stored = storedOccurrence(db, s);
+export async function upcomingOut(db: Db, s: Schedule, account: Account, now: EpochMs, count: number): Promise<UpcomingItem[]> {
+  const stored = await storedOccurrence(db, s);
   const items: UpcomingItem[] = [];
   if (stored) {
     const t = presentOccurrenceRecordTime(stored, { wallTime: s.localTime, homeTimezone: account.homeTimezone, now });

@@ -17,7 +17,7 @@
  * `host/db/account-calls.ts`.
  * @module
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../db/sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import { countCallsPlaced, countCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
@@ -70,22 +70,25 @@ export function periodAt(anchor: EpochMs, interval: Subscription['interval'], no
 }
 
 /** Wake-up calls the account used in its trial window. */
-export function trialCallsUsed(db: Database, account: Account): number {
-  return countCallsUsed(db, account.id, account.trialStartedAt, account.trialEndsAt);
+export async function trialCallsUsed(db: Db, account: Account): Promise<number> {
+  return await countCallsUsed(db, account.id, account.trialStartedAt, account.trialEndsAt);
 }
 
 /** What pays for the account's calls at `now`. */
-export function usageState(db: Database, account: Account, now: EpochMs): UsageState {
-  const stored = findSubscription(db, account.id) ?? null;
+export async function usageState(db: Db, account: Account, now: EpochMs): Promise<UsageState> {
+  const stored = (await findSubscription(db, account.id)) ?? null;
   const live = stored && isLive(stored, now) ? stored : null;
-  const trialUsed = trialCallsUsed(db, account);
-  const credits = creditsRemaining(db, account.id);
-  const grant = latestGrant(db, account.id);
+  const trialUsed = await trialCallsUsed(db, account);
+  const credits = await creditsRemaining(db, account.id);
+  const grant = await latestGrant(db, account.id);
   const creditPack = grant ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier } : null;
   const common = { lapsed: live ? null : stored, trialUsed, credits, creditPack };
   if (live) {
     const period = periodAt(live.periodAnchor, live.interval, now);
-    const used = listCallsUsedTo(db, account.id, period.start, period.end).reduce((n, to) => n + callWeight(to, live.tierBMultiplier), 0);
+    const used = (await listCallsUsedTo(db, account.id, period.start, period.end)).reduce(
+      (n, to) => n + callWeight(to, live.tierBMultiplier),
+      0,
+    );
     return {
       ...common,
       basis: 'subscription',
@@ -110,8 +113,8 @@ export function usageState(db: Database, account: Account, now: EpochMs): UsageS
 }
 
 /** The account's plan now (schema Plan). */
-export function currentPlan(db: Database, account: Account, now: EpochMs): Plan {
-  return planOf(usageState(db, account, now));
+export async function currentPlan(db: Db, account: Account, now: EpochMs): Promise<Plan> {
+  return planOf(await usageState(db, account, now));
 }
 
 /** Start (inclusive) and end (exclusive) of the UTC day holding `at`. */
@@ -126,14 +129,14 @@ export function secondsToUtcMidnight(now: EpochMs): number {
 }
 
 /** Phone calls the account placed in the UTC day holding `now`. */
-export function callsPlacedToday(db: Database, accountId: string, now: EpochMs): number {
+export async function callsPlacedToday(db: Db, accountId: string, now: EpochMs): Promise<number> {
   const day = utcDay(now);
-  return countCallsPlaced(db, accountId, day.start, day.end);
+  return await countCallsPlaced(db, accountId, day.start, day.end);
 }
 
 /** GET /me/usage. */
-export function usageOut(db: Database, account: Account, now: EpochMs): UsageOut {
-  const state = usageState(db, account, now);
+export async function usageOut(db: Db, account: Account, now: EpochMs): Promise<UsageOut> {
+  const state = await usageState(db, account, now);
   const plan = planOf(state);
   const trialLeft = trialCallsLeft(account, state.trialUsed);
   const left = Math.max(0, state.included - state.used);

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { runStoreConformance, sampleOccurrence } from '../../engine/testing/index.js';
-import { openDatabase } from '../../host/db/open.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
 import { createSqliteStore } from '../../engine/sqlite/index.js';
 
 runStoreConformance('SqliteStore', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
-  const db = openDatabase(join(dir, 'test.sqlite'));
+  const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
   return {
     store: createSqliteStore(db, { cacheKiB: 4096 }),
     close: () => {
@@ -23,7 +23,7 @@ runStoreConformance('SqliteStore', () => {
 describe('SqliteStore inside the host’s own transaction', () => {
   it('keeps writing correctly after the host rolls back a transaction that contained a commit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
-    const db = openDatabase(join(dir, 'test.sqlite'));
+    const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
     try {
       const store = createSqliteStore(db);
       const o = sampleOccurrence();
@@ -71,7 +71,7 @@ describe('SqliteStore on an embedder’s own database', () => {
 describe('SqliteStore with checkpoints in a worker thread', () => {
   it('checkpoints the WAL off the event loop and closes cleanly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
-    const db = openDatabase(join(dir, 'test.sqlite'));
+    const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
     const store = createSqliteStore(db, { checkpointInWorker: true, checkpointIntervalMs: 10 });
     try {
       assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 0);

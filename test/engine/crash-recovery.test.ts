@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { PlaceCallRequest, Store, Telephony } from '../../engine/index.js';
 import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
-import { openDatabase } from '../../host/db/open.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
 import { createSqliteStore } from '../../host/db/sqlite-store.js';
 import { harness, MIN, T0 } from './harness.js';
 
@@ -40,12 +40,12 @@ const stores: [string, () => { store: Store; reopen: () => Store; close: () => v
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'wakeup-crash-'));
       const file = join(dir, 'db.sqlite');
-      let db = openDatabase(file);
+      let db = openSqliteDatabase(file).raw;
       return {
         store: createSqliteStore(db),
         reopen: () => {
           db.close();
-          db = openDatabase(file);
+          db = openSqliteDatabase(file).raw;
           return createSqliteStore(db);
         },
         close: () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { ensureEngineSchema } from '../../engine/sqlite/schema.js';
-import { migrate } from '../../host/db/migrate.js';
+import { migrateSqlite as migrate } from '../../host/db/migrate.js';
 
 type Column = { name: string; type: string; notnull: number; pk: number };
 const columns = (db: Sqlite.Database, table: string) =>

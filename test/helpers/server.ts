@@ -2,6 +2,11 @@
  * Test server: the real host on port 0 with a temporary SQLite file, in dev mode with the
  * virtual clock, talked to over real HTTP.
  *
+ * PostgreSQL: with WAKEUP_TEST_DB=postgres and WAKEUP_TEST_PG_URL set (`npm run test:http:pg`
+ * does both under scripts/with-pg.sh), every test server gets a fresh schema on that server
+ * instead (WAKEUP_DB is the URL with that search_path), dropped by close(). A test that
+ * sets WAKEUP_DB itself keeps it.
+ *
  * Defaults (any of them can be overridden through `env`):
  * - WAKEUP_DEV=1, WAKEUP_CLOCK=virtual, HOST=127.0.0.1, PORT=0, WAKEUP_LOG_LEVEL=silent;
  * - WAKEUP_RATE_LIMIT_ACCOUNT and WAKEUP_RATE_LIMIT_IP raised to 100000, because the virtual
@@ -18,7 +23,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { loadConfig } from '../../host/config.js';
+import { openDatabase } from '../../host/db/open.js';
 import { startServer } from '../../host/server.js';
 import type { RunningServer } from '../../host/server.js';
 import type { DestinationStream } from 'pino';
@@ -43,7 +50,7 @@ export interface TestServer {
   url: string;
   /** `url + '/api/v1'` */
   api: string;
-  /** The SQLite file (in a temporary folder removed by close). */
+  /** The SQLite file (in a temporary folder removed by close), or the PostgreSQL URL (see the module header). */
   dbFile: string;
   /** The underlying server and its dependencies, for tests that need to look inside. */
   running: RunningServer;
@@ -63,14 +70,15 @@ export interface TestServerOptions {
 /** Starts a server as described in the module header. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wakeup-test-'));
-  const dbFile = join(dir, 'wakeup.sqlite');
+  const pg = options.env?.WAKEUP_DB === undefined ? await testPgDatabase() : null;
+  const dbFile = pg?.url ?? join(dir, 'wakeup.sqlite');
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
     WAKEUP_DB: dbFile,
     WAKEUP_DEV: '1',
     WAKEUP_CLOCK: 'virtual',
-    WAKEUP_LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    WAKEUP_LOG_LEVEL: options.logStream ? 'info' : (process.env.WAKEUP_TEST_LOG_LEVEL ?? 'silent'),
     WAKEUP_LOG_PRETTY: '0',
     WAKEUP_RATE_LIMIT_ACCOUNT: '100000',
     WAKEUP_RATE_LIMIT_IP: '100000',
@@ -78,10 +86,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     WAKEUP_SIGN_IN_CHECKS_PER_CLIENT: '100000',
     ...options.env,
   });
-  const running = await startServer(config, {
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-    ...(options.modules ? { modules: options.modules } : {}),
-  });
+  let running: RunningServer;
+  try {
+    running = await startServer(config, {
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+      ...(options.modules ? { modules: options.modules } : {}),
+    });
+  } catch (err) {
+    await pg?.drop();
+    throw err;
+  }
   return {
     url: running.url,
     api: `${running.url}/api/v1`,
@@ -89,9 +103,48 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     running,
     async close() {
       await running.close();
+      await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Rows of `text` on a test server's database (`server.dbFile`: the SQLite file or the
+ * PostgreSQL URL), through a connection of its own, closed after.
+ */
+export async function queryDatabase<R = any>(dbFile: string, text: string, params: readonly unknown[] = []): Promise<R[]> {
+  const db = await openDatabase(dbFile);
+  try {
+    return await db.all<R>(text, params);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Whether test servers run on PostgreSQL (WAKEUP_TEST_DB=postgres with WAKEUP_TEST_PG_URL). */
+export function testDbIsPostgres(): boolean {
+  return process.env.WAKEUP_TEST_DB === 'postgres' && !!process.env.WAKEUP_TEST_PG_URL;
+}
+
+/** A fresh schema on the test PostgreSQL server, when test servers run there; else null. */
+async function testPgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  if (!testDbIsPostgres()) return null;
+  const base = process.env.WAKEUP_TEST_PG_URL!;
+  const schema = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
 }
 
 /** What {@link signIn} returns. */

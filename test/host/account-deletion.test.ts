@@ -8,10 +8,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Sqlite from 'better-sqlite3';
 import { loadConfig } from '../../host/config.js';
 import { startServer } from '../../host/server.js';
-import { signIn, startTestServer, type TestServer } from '../helpers/server.js';
+import { queryDatabase, signIn, startTestServer, type TestServer } from '../helpers/server.js';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { advance, CALLS_START, createCall, fallbackTexts, newAccount, nowMs, phone, startCallsServer } from './calls-fixture.js';
 
@@ -32,13 +31,8 @@ async function requestDeletion(server: TestServer, token: string, email: string)
   return deletionCode(server, email);
 }
 
-function rows(server: Pick<TestServer, 'dbFile'>, text: string, ...params: unknown[]): any[] {
-  const db = new Sqlite(server.dbFile, { readonly: true });
-  try {
-    return db.prepare(text).all(...params);
-  } finally {
-    db.close();
-  }
+function rows(server: Pick<TestServer, 'dbFile'>, text: string, ...params: unknown[]): Promise<any[]> {
+  return queryDatabase(server.dbFile, text, params);
 }
 
 async function apiKey(server: TestServer, token: string, scopes?: string[]): Promise<string> {
@@ -63,7 +57,7 @@ describe('account deletion', () => {
     assert.deepEqual(r.body, { sent_to: email, valid_minutes: 10 });
     const code = await deletionCode(server, email);
     assert.match(code, /^\d{6}$/);
-    const stored = rows(server, 'SELECT * FROM deletion_codes WHERE account_id = ?', account.id)[0];
+    const stored = (await rows(server, 'SELECT * FROM deletion_codes WHERE account_id = ?', account.id))[0];
     assert.ok(stored.code_hash && !JSON.stringify(stored).includes(code), 'only a hash is stored');
     assert.equal((await call(server, 'POST', '/me/deletion-code', { token })).status, 202);
     assert.equal((await call(server, 'POST', '/me/deletion-code', { token })).status, 202);
@@ -148,19 +142,19 @@ describe('account deletion', () => {
     const ringing = await createCall(f, { label: 'Ringing call', message: 'Time to get up' }, 1);
     const later = await createCall(f, { label: 'Later call', sms_fallback: true }, 90);
     await advance(server, 65);
-    assert.equal(rows(server, 'SELECT status FROM occurrences WHERE id = ?', ringing.occurrenceId)[0].status, 'calling');
-    const placedBefore = rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId)[0].n;
+    assert.equal((await rows(server, 'SELECT status FROM occurrences WHERE id = ?', ringing.occurrenceId))[0].status, 'calling');
+    const placedBefore = (await rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId))[0].n;
 
     const code = await requestDeletion(server, f.token, me.email);
     const del = await call(server, 'DELETE', '/me', { token: f.token, body: { confirm: 'DELETE', code } });
     assert.equal(del.status, 202, JSON.stringify(del.body));
     assert.equal(del.body.deleted_at, new Date(nowMs(server)).toISOString().replace('.000Z', 'Z'));
 
-    const occ = rows(server, 'SELECT id, status, label, message, to_e164 FROM occurrences WHERE account_id = ?', f.accountId);
+    const occ = await rows(server, 'SELECT id, status, label, message, to_e164 FROM occurrences WHERE account_id = ?', f.accountId);
     assert.deepEqual(new Set(occ.map((o) => o.status)), new Set(['cancelled']));
-    const live = rows(server, `SELECT status FROM attempts WHERE occurrence_id = ?`, ringing.occurrenceId);
+    const live = await rows(server, `SELECT status FROM attempts WHERE occurrence_id = ?`, ringing.occurrenceId);
     await advance(server, 5);
-    const hung = rows(server, `SELECT status, ended_at FROM attempts WHERE occurrence_id = ?`, ringing.occurrenceId);
+    const hung = await rows(server, `SELECT status, ended_at FROM attempts WHERE occurrence_id = ?`, ringing.occurrenceId);
     assert.ok(live.length === 1 && hung[0].ended_at !== null, 'the ringing call was hung up');
     assert.notEqual(hung[0].status, 'confirmed');
 
@@ -173,19 +167,19 @@ describe('account deletion', () => {
     assert.equal(k.body.code, 'api_key_revoked');
 
     // Anonymised now.
-    const acc = rows(server, 'SELECT * FROM accounts WHERE id = ?', f.accountId)[0];
+    const acc = (await rows(server, 'SELECT * FROM accounts WHERE id = ?', f.accountId))[0];
     assert.notEqual(acc.email, me.email);
     assert.equal(acc.display_name, '');
     assert.equal(acc.home_timezone, null);
     assert.notEqual(acc.deleted_at, null);
     const all = JSON.stringify([
       acc,
-      rows(server, 'SELECT * FROM phone_numbers WHERE account_id = ?', f.accountId),
-      rows(server, 'SELECT * FROM schedules WHERE account_id = ?', f.accountId),
-      rows(server, 'SELECT * FROM occurrences WHERE account_id = ?', f.accountId),
-      rows(server, 'SELECT * FROM attempts WHERE account_id = ?', f.accountId),
-      rows(server, 'SELECT * FROM email_sign_in WHERE email = ?', me.email),
-      rows(server, 'SELECT * FROM devices WHERE account_id = ?', f.accountId),
+      await rows(server, 'SELECT * FROM phone_numbers WHERE account_id = ?', f.accountId),
+      await rows(server, 'SELECT * FROM schedules WHERE account_id = ?', f.accountId),
+      await rows(server, 'SELECT * FROM occurrences WHERE account_id = ?', f.accountId),
+      await rows(server, 'SELECT * FROM attempts WHERE account_id = ?', f.accountId),
+      await rows(server, 'SELECT * FROM email_sign_in WHERE email = ?', me.email),
+      await rows(server, 'SELECT * FROM devices WHERE account_id = ?', f.accountId),
     ]);
     for (const personal of [me.email, f.number, 'Ringing call', 'Later call', 'Time to get up', 'Pixel of Anna']) {
       assert.ok(!all.includes(personal), `${personal} is gone`);
@@ -193,7 +187,7 @@ describe('account deletion', () => {
 
     // Later: no call, no fallback text.
     await advance(server, 3 * 3600);
-    assert.equal(rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId)[0].n, placedBefore);
+    assert.equal((await rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId))[0].n, placedBefore);
     assert.deepEqual(await fallbackTexts(server, f.number), []);
     assert.equal(later.schedule.sms_fallback, true);
 
@@ -207,13 +201,13 @@ describe('account deletion', () => {
 
     // 30 days later everything it owned is gone; the new account stays.
     await advance(server, 29 * DAY);
-    assert.equal(rows(server, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId)[0].n, 1, 'not before 30 days');
+    assert.equal((await rows(server, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n, 1, 'not before 30 days');
     await advance(server, DAY);
     for (const table of ['accounts', 'phone_numbers', 'schedules', 'occurrences', 'attempts', 'sessions', 'api_keys']) {
       const col = table === 'accounts' ? 'id' : 'account_id';
-      assert.equal(rows(server, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, f.accountId)[0].n, 0, `${table} purged`);
+      assert.equal((await rows(server, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, f.accountId))[0].n, 0, `${table} purged`);
     }
-    assert.notEqual(rows(server, 'SELECT purged_at FROM account_deletions WHERE account_id = ?', f.accountId)[0].purged_at, null);
+    assert.notEqual((await rows(server, 'SELECT purged_at FROM account_deletions WHERE account_id = ?', f.accountId))[0].purged_at, null);
     assert.equal((await call(server, 'GET', '/me', { token: again.token })).status, 200);
   });
 });
@@ -233,8 +227,8 @@ describe('account deletion across a restart', () => {
     };
     const del = await call(first, 'DELETE', '/me', { token: f.token, body: { confirm: 'DELETE', code } });
     assert.equal(del.status, 202);
-    assert.equal(rows(first, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId)[0].status, 'pending');
-    assert.equal(rows(first, 'SELECT calls_stopped FROM account_deletions WHERE account_id = ?', f.accountId)[0].calls_stopped, 0);
+    assert.equal((await rows(first, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId))[0].status, 'pending');
+    assert.equal((await rows(first, 'SELECT calls_stopped FROM account_deletions WHERE account_id = ?', f.accountId))[0].calls_stopped, 0);
     const stoppedAt = nowMs(first);
     // Keep the file: close the server without removing its folder.
     await first.running.close();
@@ -255,14 +249,14 @@ describe('account deletion across a restart', () => {
     const second = { url: running.url, api: `${running.url}/api/v1`, dbFile, running } as unknown as TestServer;
     try {
       // Resumed at start.
-      for (let i = 0; i < 50 && rows(second, 'SELECT calls_stopped FROM account_deletions')[0].calls_stopped === 0; i++) {
+      for (let i = 0; i < 50 && (await rows(second, 'SELECT calls_stopped FROM account_deletions'))[0].calls_stopped === 0; i++) {
         await new Promise((r) => setTimeout(r, 20));
       }
-      assert.equal(rows(second, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId)[0].status, 'cancelled');
+      assert.equal((await rows(second, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId))[0].status, 'cancelled');
       await advance(second, 2 * 3600);
-      assert.equal(rows(second, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId)[0].n, 0, 'no call placed');
+      assert.equal((await rows(second, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId))[0].n, 0, 'no call placed');
       await advance(second, 30 * DAY);
-      assert.equal(rows(second, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId)[0].n, 0, 'purged');
+      assert.equal((await rows(second, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n, 0, 'purged');
     } finally {
       await running.close();
       await first.close();

@@ -93,15 +93,14 @@ describe('GET /me/export', () => {
     const me = (await f.api('GET', '/me')).body;
     const mail = await call(server, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(me.email)}`);
     const codes: string[] = mail.body.items.map((i: any) => i.code).filter(Boolean);
-    const db = new Sqlite(server.dbFile, { readonly: true });
+    const db = server.running.deps.db;
     const hashes = [
-      ...db.prepare('SELECT token_hash AS h, csrf_hash AS c, lookup AS l FROM sessions WHERE account_id = ?').all(f.accountId),
-      ...db.prepare('SELECT key_hash AS h FROM api_keys WHERE account_id = ?').all(f.accountId),
-      ...db.prepare('SELECT code_hash AS h, code_salt AS c FROM deletion_codes WHERE account_id = ?').all(f.accountId),
-      ...db.prepare('SELECT code_hash AS h, code_salt AS c FROM phone_numbers WHERE account_id = ?').all(f.accountId),
-      ...db.prepare('SELECT push_token_hash AS h FROM devices WHERE account_id = ?').all(f.accountId),
-    ].flatMap((r: any) => Object.values(r).filter((v): v is string => typeof v === 'string'));
-    db.close();
+      ...(await db.all('SELECT token_hash AS h, csrf_hash AS c, lookup AS l FROM sessions WHERE account_id = ?', [f.accountId])),
+      ...(await db.all('SELECT key_hash AS h FROM api_keys WHERE account_id = ?', [f.accountId])),
+      ...(await db.all('SELECT code_hash AS h, code_salt AS c FROM deletion_codes WHERE account_id = ?', [f.accountId])),
+      ...(await db.all('SELECT code_hash AS h, code_salt AS c FROM phone_numbers WHERE account_id = ?', [f.accountId])),
+      ...(await db.all('SELECT push_token_hash AS h FROM devices WHERE account_id = ?', [f.accountId])),
+    ].flatMap((r: any) => Object.values(r as object).filter((v): v is string => typeof v === 'string'));
     const text = (await exportText(server, f.token)).text;
     assert.deepEqual(
       (JSON.parse(text) as { devices: Array<{ installation_id: string }> }).devices.map((d) => d.installation_id),

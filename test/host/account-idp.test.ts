@@ -10,8 +10,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import Sqlite from 'better-sqlite3';
-import { signIn, type TestServer } from '../helpers/server.js';
+import { queryDatabase, signIn, type TestServer } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
 import { advance, nowMs, startCallsServer } from './calls-fixture.js';
 
@@ -93,13 +92,8 @@ class FakeIdp {
 const link = (server: TestServer, token: string, code: string, headers?: Record<string, string>) =>
   call(server, 'POST', '/me/idp-authorization', { token, body: { authorization_code: code }, ...(headers ? { headers } : {}) });
 
-function links(server: TestServer): any[] {
-  const db = new Sqlite(server.dbFile, { readonly: true });
-  try {
-    return db.prepare('SELECT * FROM idp_links').all();
-  } finally {
-    db.close();
-  }
+function links(server: TestServer): Promise<any[]> {
+  return queryDatabase(server.dbFile, 'SELECT * FROM idp_links');
 }
 
 describe('POST /me/idp-authorization without a provider', () => {
@@ -109,7 +103,7 @@ describe('POST /me/idp-authorization without a provider', () => {
       const { token } = await signIn(server);
       const r = await link(server, token, 'anything');
       assert.equal(r.status, 204);
-      assert.deepEqual(links(server), []);
+      assert.deepEqual(await links(server), []);
       for (const body of [
         {},
         { authorization_code: '' },
@@ -153,7 +147,7 @@ describe('POST /me/idp-authorization with a provider', () => {
     const g = idp.grant('subject-a');
     const r = await link(server, token, g.code);
     assert.equal(r.status, 204, JSON.stringify(r.body));
-    const row = links(server).find((l) => l.account_id === account.id);
+    const row = (await links(server)).find((l) => l.account_id === account.id);
     assert.equal(row.subject, 'subject-a');
     assert.ok(Buffer.isBuffer(row.refresh_token_sealed));
     assert.ok(!row.refresh_token_sealed.toString('latin1').includes(g.refresh), 'not stored in the clear');
@@ -180,7 +174,7 @@ describe('POST /me/idp-authorization with a provider', () => {
     assert.ok(idp.revoked.includes(other.refresh), 'a token of the wrong identity is revoked, not kept');
     const stolen = await link(server, b.token, idp.grant('subject-b').code);
     assert.equal(stolen.status, 400, "another account's identity");
-    assert.equal(links(server).filter((l) => l.subject === 'subject-b').length, 1);
+    assert.equal((await links(server)).filter((l) => l.subject === 'subject-b').length, 1);
   });
 
   it('503 provider_unavailable with Retry-After when the provider is down', async () => {

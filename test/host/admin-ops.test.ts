@@ -29,7 +29,7 @@ describe('admin commands', () => {
     try {
       const { account } = await signIn(server);
       const { db, runtime, clock } = server.running.deps;
-      db.prepare('UPDATE accounts SET trial_calls_included = ? WHERE id = ?').run(CALLS * 2, account.id);
+      await db.run('UPDATE accounts SET trial_calls_included = ? WHERE id = ?', [CALLS * 2, account.id]);
       const due = clock.now() + 60_000;
       for (let i = 0; i < CALLS; i++) {
         await runtime.schedule({ accountId: account.id, to: `+1201555${String(1000 + i).padStart(4, '0')}`, scheduledAt: due });

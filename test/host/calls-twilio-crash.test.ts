@@ -62,7 +62,7 @@ describe('Twilio mode: a server stopped while the provider answer is in flight',
       await first.running.deps.runtime.idle();
       assert.equal(fake.createCallRequests, 1, 'the provider accepted the call');
       const stoppedAt = (await call(first, 'GET', '/dev/clock')).body.now as string;
-      const row = first.running.deps.db.prepare('SELECT provider_call_id FROM attempts WHERE occurrence_id = ?').get(occurrenceId) as {
+      const row = (await first.running.deps.db.get('SELECT provider_call_id FROM attempts WHERE occurrence_id = ?', [occurrenceId])) as {
         provider_call_id: string | null;
       };
       assert.equal(row.provider_call_id, null, 'its acceptance was not recorded');

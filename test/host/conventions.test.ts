@@ -203,7 +203,7 @@ describe('500 internal_error', () => {
     const server = await startTestServer();
     try {
       const { token } = await signIn(server);
-      server.running.deps.db.close(); // every query now throws "The database connection is not open"
+      await server.running.deps.db.close(); // every query now throws "The database connection is not open"
       const r = await req(server.api, 'GET', '/me', { token });
       assert.equal(r.status, 500);
       assert.equal(r.body.code, 'internal_error');

@@ -149,6 +149,29 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       }
     });
 
+    it('runs statements on the Db itself inside a transaction as part of it', async () => {
+      const h = harness();
+      try {
+        const db = await h.open();
+        await db.exec(TABLE);
+        await assert.rejects(
+          db.tx(async () => {
+            // Not the handle: the Db the helper closed over.
+            await db.run('INSERT INTO items (id, n) VALUES (?, ?)', ['a', 1]);
+            await db.tx(async () => {
+              await db.run('INSERT INTO items (id, n) VALUES (?, ?)', ['b', 2]);
+            });
+            assert.equal((await db.all('SELECT id FROM items')).length, 2);
+            throw new Error('undo');
+          }),
+          /undo/,
+        );
+        assert.deepEqual(await db.all('SELECT id FROM items'), []);
+      } finally {
+        await h.done();
+      }
+    });
+
     it('keeps concurrent transactions apart (a read-modify-write loses no update)', async () => {
       const h = harness();
       try {

@@ -80,7 +80,7 @@ describe('POST /demo/call', () => {
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'verification_code_invalid');
     assert.equal(r.body.field, 'code');
-    assert.equal(attemptsTo(server, e164), 0);
+    assert.equal(await attemptsTo(server, e164), 0);
     // The right code still works afterwards.
     assert.equal((await placeDemo(server, { e164, code })).status, 201);
   });
@@ -95,7 +95,7 @@ describe('POST /demo/call', () => {
     const never = await placeDemo(server, { e164: freshNumber(), code: '123456' });
     assert.equal(never.status, 400);
     assert.equal(never.body.code, 'verification_code_invalid');
-    assert.equal(attemptsTo(server, e164), 0);
+    assert.equal(await attemptsTo(server, e164), 0);
   });
 
   it('ends the request at the 5th wrong code: even the right code is refused after it', async () => {
@@ -109,7 +109,7 @@ describe('POST /demo/call', () => {
     const right = await placeDemo(server, { e164, code });
     assert.equal(right.status, 400);
     assert.equal(right.body.code, 'verification_code_invalid');
-    assert.equal(attemptsTo(server, e164), 0);
+    assert.equal(await attemptsTo(server, e164), 0);
     // A new start (the second code of the day) opens a new request.
     const second = await demoCode(server, e164);
     assert.equal((await placeDemo(server, { e164, code: second })).status, 201);
@@ -134,7 +134,7 @@ describe('POST /demo/call', () => {
     assert.equal(r.status, 429);
     assert.equal(r.body.code, 'demo_rate_limited');
     assert.equal(r.headers.get('retry-after'), String(secondsToMidnight(server)));
-    assert.equal(attemptsTo(server, e164), 1);
+    assert.equal(await attemptsTo(server, e164), 1);
 
     // The number had its demo today: a start answers the same 202 and texts nothing.
     const texts = (await textsTo(server, e164)).length;
@@ -150,7 +150,7 @@ describe('POST /demo/call', () => {
     await advance(server, 1);
     const next = await demoCode(server, e164);
     assert.equal((await placeDemo(server, { e164, code: next })).status, 201);
-    assert.equal(attemptsTo(server, e164), 2);
+    assert.equal(await attemptsTo(server, e164), 2);
   });
 
   it('a number blocked after its code was sent: 403 number_blocked, nothing placed', async () => {
@@ -160,7 +160,7 @@ describe('POST /demo/call', () => {
     const r = await placeDemo(server, { e164, code });
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'number_blocked');
-    assert.equal(attemptsTo(server, e164), 0);
+    assert.equal(await attemptsTo(server, e164), 0);
   });
 
   it('refuses malformed input: invalid_phone_number, a code not of 6 digits, missing fields', async () => {
@@ -286,8 +286,8 @@ describe('key 9 on a demo call', () => {
 });
 
 /** Demo attempts stored for `e164`. */
-function attemptsTo(server: TestServer, e164: string): number {
-  const r = server.running.deps.db.prepare("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?").get(e164) as {
+async function attemptsTo(server: TestServer, e164: string): Promise<number> {
+  const r = (await server.running.deps.db.get("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?", [e164])) as {
     n: number;
   };
   return r.n;

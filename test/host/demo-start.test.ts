@@ -45,7 +45,7 @@ describe('POST /demo/start', () => {
   it('stores the code only as a hash', async () => {
     const e164 = freshNumber();
     const code = await demoCode(server, e164);
-    const rows = server.running.deps.db.prepare('SELECT * FROM demo_requests WHERE e164 = ?').all(e164) as Record<string, unknown>[];
+    const rows = await server.running.deps.db.all<Record<string, unknown>>('SELECT * FROM demo_requests WHERE e164 = ?', [e164]);
     assert.equal(rows.length, 1);
     const dump = JSON.stringify(rows);
     assert.ok(!dump.includes(code), 'the plain code is nowhere in the row');

@@ -59,10 +59,10 @@ describe('demo through a Twilio-compatible provider', () => {
     const r = await startDemo(server, { consent: true, e164 });
     assert.equal(r.status, 202);
     assert.equal(fake.messages.filter((m) => m.to === e164).length, 0);
-    const sent = server.running.deps.db.prepare('SELECT sent FROM demo_requests WHERE e164 = ?').all(e164) as Array<{ sent: number }>;
+    const sent = await server.running.deps.db.all<{ sent: number }>('SELECT sent FROM demo_requests WHERE e164 = ?', [e164]);
     assert.deepEqual(sent, [{ sent: 0 }], 'the attempt is counted, not marked sent');
     // Blocked (STOP at the carrier): the next start is the silent 202, with no new request.
     assert.equal((await startDemo(server, { consent: true, e164 })).status, 202);
-    assert.equal((server.running.deps.db.prepare('SELECT COUNT(*) AS n FROM demo_requests WHERE e164 = ?').get(e164) as any).n, 1);
+    assert.equal(((await server.running.deps.db.get('SELECT COUNT(*) AS n FROM demo_requests WHERE e164 = ?', [e164])) as any).n, 1);
   });
 });

@@ -25,8 +25,8 @@ async function appSession(f: Fixture, email: string, installationId: string | nu
   return r.body.session_token;
 }
 
-function emailOf(f: Fixture): string {
-  return (f.server.running.deps.db.prepare('SELECT email FROM accounts WHERE id = ?').get(f.accountId) as { email: string }).email;
+async function emailOf(f: Fixture): Promise<string> {
+  return ((await f.server.running.deps.db.get('SELECT email FROM accounts WHERE id = ?', [f.accountId])) as { email: string }).email;
 }
 
 const device = (installation_id: string, extra: Record<string, unknown> = {}) => ({ installation_id, platform: 'ios', ...extra });
@@ -36,7 +36,7 @@ describe('devices', () => {
   let email: string;
   before(async () => {
     f = await setup();
-    email = emailOf(f);
+    email = await emailOf(f);
   });
   after(async () => {
     await f.server.close();
@@ -216,9 +216,9 @@ describe('the 21st device', () => {
 
   it('is accepted; the device seen longest ago is removed and its app signed out; a bound session in use keeps its device', async () => {
     f = await setup();
-    const email = emailOf(f);
-    const count = () =>
-      (f.server.running.deps.db.prepare('SELECT COUNT(*) AS n FROM devices WHERE account_id = ?').get(f.accountId) as { n: number }).n;
+    const email = await emailOf(f);
+    const count = async () =>
+      ((await f.server.running.deps.db.get('SELECT COUNT(*) AS n FROM devices WHERE account_id = ?', [f.accountId])) as { n: number }).n;
     let made = 0;
     const register = async (token: string, inst: string) => {
       if (++made % 10 === 0) await f.advance(61); // the 10-a-minute limit
@@ -239,17 +239,17 @@ describe('the 21st device', () => {
 
     // The fixture's session becomes bound to the first device it registers (and is used each time).
     for (let i = 0; i < 18; i++) await register(f.token, randomUUID());
-    assert.equal(count(), 20);
+    assert.equal(await count(), 20);
     assert.equal((await call(f.server, 'GET', '/me', { token: s1 })).status, 200, 's1 still signed in at 20 devices');
     // Using s1 just now made d1 the most recently seen: see d0 and d1 age again below.
     await f.advance(5);
     assert.equal((await call(f.server, 'GET', '/me', { token: s0 })).status, 200);
 
     const d21 = await register(f.token, randomUUID());
-    assert.equal(count(), 20, 'still 20');
+    assert.equal(await count(), 20, 'still 20');
     assert.ok(d21.id);
     // The one seen longest ago: the fixture's second registration (never used after), not d0 or d1.
-    const remaining = f.server.running.deps.db.prepare('SELECT id FROM devices WHERE account_id = ?').all(f.accountId) as { id: string }[];
+    const remaining = await f.server.running.deps.db.all<{ id: string }>('SELECT id FROM devices WHERE account_id = ?', [f.accountId]);
     assert.ok(remaining.some((r) => r.id === d0.id));
     assert.ok(remaining.some((r) => r.id === d1.id));
 
@@ -258,7 +258,7 @@ describe('the 21st device', () => {
     for (const r of remaining) if (r.id !== d1.id) await call(f.server, 'PATCH', `/devices/${r.id}`, { token: f.token, body: {} });
     const d22 = await register(f.token, randomUUID());
     assert.ok(d22.id);
-    assert.equal(count(), 20);
+    assert.equal(await count(), 20);
     const s1After = await call(f.server, 'GET', '/me', { token: s1 });
     assert.deepEqual([s1After.status, s1After.body.code], [401, 'session_expired'], 'the evicted app is signed out');
     assert.equal((await call(f.server, 'GET', '/me', { token: s0 })).status, 200);

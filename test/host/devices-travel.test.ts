@@ -145,7 +145,7 @@ describe('POST /occurrences/{id}/move', () => {
     assert.deepEqual([m.suggested.local_date, m.suggested.scheduled_at], ['2027-03-11', '2027-03-11T15:00:00Z']);
 
     // The re-check: anything but the current suggestion moves nothing.
-    const before = snapshot(f.server);
+    const before = await snapshot(f.server);
     const wrongDate = await move(f, occ, { timezone: 'America/Los_Angeles', local_date: '2027-03-12' });
     assert.deepEqual([wrongDate.status, wrongDate.body.code, wrongDate.body.field], [400, 'validation_error', 'local_date']);
     const wrongZone = await move(f, occ, { timezone: 'America/Denver', local_date: '2027-03-11' });
@@ -156,7 +156,7 @@ describe('POST /occurrences/{id}/move', () => {
     assert.deepEqual([missing.status, missing.body.code], [400, 'validation_error']);
     const unknown = await move(f, randomUUID(), { timezone: 'America/Los_Angeles', local_date: '2027-03-11' });
     assert.deepEqual([unknown.status, unknown.body.code], [404, 'not_found']);
-    assert.equal(snapshot(f.server), before, 'nothing moved');
+    assert.equal(await snapshot(f.server), before, 'nothing moved');
 
     const body = { timezone: m.suggested.timezone, local_date: m.suggested.local_date };
     const r = await move(f, occ, body, { 'Idempotency-Key': 'move-1' });
@@ -172,7 +172,7 @@ describe('POST /occurrences/{id}/move', () => {
     );
     const o = await f.api('GET', `/occurrences/${occ}`);
     assert.deepEqual([o.body.status, o.body.derivation_source, o.body.scheduled_at], ['pending', 'moved', '2027-03-11T15:00:00Z']);
-    const rows = f.server.running.deps.db.prepare('SELECT id, status FROM occurrences WHERE schedule_id = ?').all(s.id);
+    const rows = await f.server.running.deps.db.all('SELECT id, status FROM occurrences WHERE schedule_id = ?', [s.id]);
     assert.deepEqual(rows, [{ id: occ, status: 'pending' }], 'amended in place, nothing cancelled or added');
 
     const replay = await move(f, occ, body, { 'Idempotency-Key': 'move-1' });
@@ -225,10 +225,10 @@ describe('POST /occurrences/{id}/move', () => {
     const sr = sugOf(ringing.next_occurrence.id);
     await f.clockTo('2027-03-10T13:00:10Z');
     assert.equal((await f.api('GET', `/occurrences/${ringing.next_occurrence.id}`)).body.status, 'calling');
-    const before = snapshot(f.server);
+    const before = await snapshot(f.server);
     const p = await move(f, ringing.next_occurrence.id, { timezone: sr.timezone, local_date: sr.local_date });
     assert.deepEqual([p.status, p.body.code], [409, 'occurrence_in_progress']);
-    assert.equal(snapshot(f.server), before);
+    assert.equal(await snapshot(f.server), before);
   });
 
   it('moves across a clock change: 02:30 in London to New York on its spring-forward night rings at 03:00 (nonexistent_shifted)', async () => {

@@ -3,6 +3,7 @@
  * that writes nothing until it starts; an EngineError escaping a handler answers its own
  * problem; problems carry `errors` only on validation_error; /dev/phones rings 1 to 3600 s.
  */
+import type { SqliteDb } from '../../host/db/sql.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,9 +40,9 @@ describe('compose(config) and createApp(services)', () => {
       db.prepare('DELETE FROM occurrences WHERE id = ?').run(daily.next_occurrence.id);
     });
 
-    const composed = compose(loadConfig({ HOST: '127.0.0.1', PORT: '0', WAKEUP_DEV: '1', WAKEUP_CLOCK: 'virtual', ...env }));
+    const composed = await compose(loadConfig({ HOST: '127.0.0.1', PORT: '0', WAKEUP_DEV: '1', WAKEUP_CLOCK: 'virtual', ...env }));
     try {
-      const { db } = composed.deps;
+      const db = (composed.deps.db as SqliteDb).raw;
       const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
       const next = () => (db.prepare('SELECT next_occurrence_id AS id FROM series WHERE id = ?').get(daily.id) as { id: string | null }).id;
       const before = changes();

@@ -16,22 +16,22 @@ describe('sign-in hardening', () => {
   it('rows left by wrong guesses at addresses with no code are removed once idle', async () => {
     const server = await startTestServer();
     try {
-      const rows = () => (server.running.deps.db.prepare('SELECT COUNT(*) AS n FROM email_sign_in').get() as { n: number }).n;
+      const rows = async () => ((await server.running.deps.db.get('SELECT COUNT(*) AS n FROM email_sign_in')) as { n: number }).n;
       for (let i = 0; i < 50; i++) {
         const r = await req(server.api, 'POST', '/auth/email/verify', {
           body: { email: `nobody-${i}@example.com`, code: '123456', client: 'app' },
         });
         assert.equal(r.status, 400);
       }
-      assert.equal(rows(), 50, 'the wrong-code counts are kept while they matter');
+      assert.equal(await rows(), 50, 'the wrong-code counts are kept while they matter');
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 16 * 60 } });
       await req(server.api, 'POST', '/auth/email/verify', { body: { email: 'last@example.com', code: '123456', client: 'app' } });
-      assert.equal(rows(), 1, 'only the newest is left');
+      assert.equal(await rows(), 1, 'only the newest is left');
       // A pending code is kept however long it waits to expire.
       assert.equal((await req(server.api, 'POST', '/auth/email/start', { body: { email: 'keep@example.com' } })).status, 202);
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 9 * 60 } });
       await req(server.api, 'POST', '/auth/email/verify', { body: { email: 'other@example.com', code: '123456', client: 'app' } });
-      assert.ok(server.running.deps.db.prepare("SELECT 1 FROM email_sign_in WHERE email = 'keep@example.com'").get());
+      assert.ok(await server.running.deps.db.get("SELECT 1 FROM email_sign_in WHERE email = 'keep@example.com'"));
     } finally {
       await server.close();
     }

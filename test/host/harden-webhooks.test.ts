@@ -101,9 +101,10 @@ describe('webhook replays after a restart', () => {
     await server.running.deps.runtime.idle();
     const before = await call(server, 'GET', `/occurrences/${occurrenceId}`, { token });
     assert.deepEqual([before.body.status, before.body.attempts[0].digits], ['confirmed', '1']);
-    const row = server.running.deps.db
-      .prepare('SELECT provider_call_id AS sid, idempotency_key AS k FROM attempts WHERE occurrence_id = ?')
-      .get(occurrenceId) as { sid: string; k: string };
+    const row = (await server.running.deps.db.get(
+      'SELECT provider_call_id AS sid, idempotency_key AS k FROM attempts WHERE occurrence_id = ?',
+      [occurrenceId],
+    )) as { sid: string; k: string };
 
     await restart();
     const base = { AccountSid: fake.accountSid, CallSid: row.sid, From: '+12025550100', To: NUMBER, Direction: 'outbound-api' };
@@ -117,32 +118,32 @@ describe('webhook replays after a restart', () => {
       [afterReplay.body.status, afterReplay.body.attempts[0].digits, afterReplay.body.attempts[0].duration_seconds],
       ['confirmed', '1', before.body.attempts[0].duration_seconds],
     );
-    assert.ok(countWebhookEvents(server.running.deps.db) >= 4, 'ringing, answered, digits and ended are recorded');
+    assert.ok((await countWebhookEvents(server.running.deps.db)) >= 4, 'ringing, answered, digits and ended are recorded');
   });
 
   it('a replayed START never undoes a newer STOP: within the dedup window, and after it by provider time', async () => {
     await addVerifiedNumber(server, token, '+12015550193').catch(() => undefined); // any account state; the block is per number
     const smsUrl = () => `${server.url}/webhooks/twilio/sms`;
-    const blocked = () => server.running.deps.db.prepare('SELECT 1 FROM phone_blocks WHERE e164 = ?').get(TEXTER) !== undefined;
+    const blocked = async () => (await server.running.deps.db.get('SELECT 1 FROM phone_blocks WHERE e164 = ?', [TEXTER])) !== undefined;
     assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'STOP'), 200);
-    assert.ok(blocked());
+    assert.ok(await blocked());
     await fakeClock.advanceBy(60_000);
     assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START'), 200);
     const start = fake.lastInboundSid!;
-    assert.ok(!blocked());
+    assert.ok(!(await blocked()));
     await fakeClock.advanceBy(60_000);
     assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'STOP'), 200);
-    assert.ok(blocked());
+    assert.ok(await blocked());
     const texted = fake.messages.filter((m) => m.to === TEXTER).length;
 
     await restart();
     assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START', { messageSid: start }), 200);
-    assert.ok(blocked(), 'replay within the window: a duplicate MessageSid');
+    assert.ok(await blocked(), 'replay within the window: a duplicate MessageSid');
     // Past the dedup keys' expiry (30 days): the provider's timestamps still order them.
     await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 31 * 86_400 } });
     await restart();
     assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START', { messageSid: start }), 200);
-    assert.ok(blocked(), 'replay after the window: older than the STOP');
+    assert.ok(await blocked(), 'replay after the window: older than the STOP');
     assert.equal(fake.messages.filter((m) => m.to === TEXTER).length, texted, 'nothing texted to the blocked number');
   });
 });

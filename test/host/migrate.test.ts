@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
-import { loadMigrations, migrate } from '../../host/db/migrate.js';
+import { loadMigrations, migrateSqlite as migrate } from '../../host/db/migrate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

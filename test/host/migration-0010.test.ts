@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { createSqliteStore } from '../../engine/sqlite/index.js';
-import { loadMigrations, migrate } from '../../host/db/migrate.js';
+import { loadMigrations, migrateSqlite as migrate } from '../../host/db/migrate.js';
 
 describe('migration 0010 (engine series) on an existing database', () => {
   it('turns schedules into series and renames canceled attempts', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { SqliteDb } from '../../host/db/sql.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,13 +125,13 @@ describe('graceful shutdown', () => {
     const ready = await req(server.url, 'GET', '/readyz').catch(() => null);
     // New connections are refused once close() ran; a reused keep-alive socket may still see 503.
     if (ready) assert.equal(ready.status, 503);
-    assert.equal(server.running.deps.db.open, true, 'database open while a request runs');
+    assert.equal((server.running.deps.db as SqliteDb).open, true, 'database open while a request runs');
     release();
     const res = await inFlight;
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { finished: true });
     await closing;
-    assert.equal(server.running.deps.db.open, false);
+    assert.equal((server.running.deps.db as SqliteDb).open, false);
     await assert.rejects(fetch(`${server.url}/healthz`));
     await server.close();
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { wrapSqlite } from '../../host/db/sql.js';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
@@ -78,28 +79,28 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
   it('a complaint or manual block holds against START and is lifted only by an operator (admin CLI)', async () => {
     const e164 = '+12015550304';
     const n = await addNumber(server, token, e164);
-    const db = new Sqlite(server.dbFile);
+    const db = wrapSqlite(new Sqlite(server.dbFile));
     const out: string[] = [];
     const env = { db, now: Date.now(), out: (l: string) => void out.push(l) };
     try {
-      assert.equal(runAdmin(['block', e164, '--reason', 'complaint', '--note', 'ticket 42'], env), 0);
+      assert.equal(await runAdmin(['block', e164, '--reason', 'complaint', '--note', 'ticket 42'], env), 0);
       assert.equal((await numberOf(token, n.id)).blocked_reason, 'complaint');
       await inbound(e164, 'START');
       assert.equal((await numberOf(token, n.id)).blocked_reason, 'complaint', 'START does not lift a complaint');
       await inbound(e164, 'STOP');
       assert.equal((await numberOf(token, n.id)).blocked_reason, 'complaint', 'STOP does not downgrade it');
-      assert.equal(runAdmin(['show', e164], env), 0);
+      assert.equal(await runAdmin(['show', e164], env), 0);
       assert.match(out.join('\n'), /complaint: ticket 42/);
-      assert.equal(runAdmin(['unblock', e164], env), 0);
+      assert.equal(await runAdmin(['unblock', e164], env), 0);
       assert.equal((await numberOf(token, n.id)).blocked, false);
-      assert.equal(runAdmin(['unblock', e164], env), 2, 'nothing to lift');
-      assert.equal(runAdmin(['block', e164], env), 0);
+      assert.equal(await runAdmin(['unblock', e164], env), 2, 'nothing to lift');
+      assert.equal(await runAdmin(['block', e164], env), 0);
       assert.equal((await numberOf(token, n.id)).blocked_reason, 'manual');
-      assert.equal(runAdmin(['block', e164, '--reason', 'stop'], env), 1, 'operators record complaint or manual only');
-      assert.equal(runAdmin(['block', 'not-a-number'], env), 1);
-      assert.equal(runAdmin([], env), 1);
+      assert.equal(await runAdmin(['block', e164, '--reason', 'stop'], env), 1, 'operators record complaint or manual only');
+      assert.equal(await runAdmin(['block', 'not-a-number'], env), 1);
+      assert.equal(await runAdmin([], env), 1);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 

@@ -84,7 +84,7 @@ describe('Twilio REST client and adapters', () => {
           from: '+12025550100',
           publicUrl: () => 'http://127.0.0.1:9',
           text: TEXT,
-          isKnownCall: (sid) => owned.has(sid),
+          isKnownCall: (sid) => Promise.resolve(owned.has(sid)),
         });
       const a = make();
       const to = '+14155550125';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Sqlite from 'better-sqlite3';
 import { signIn, startTestServer } from '../helpers/server.js';
 import { addNumber, advance, call, latestCode, textsTo, PHONE_TEST_ENV } from '../helpers/phone.js';
 
@@ -124,12 +123,9 @@ describe('phone verification: verify/start and verify/check', () => {
 
   it('verifying again lifts a block set by pressing 9 on a demo call (key_9), and the code may be sent to it', async () => {
     const n = await addNumber(server, token, '+12015550206');
-    const db = new Sqlite(server.dbFile);
-    try {
-      db.prepare(`INSERT INTO phone_blocks (e164, reason, blocked_at) VALUES ('+12015550206', 'key_9', ?)`).run(Date.now());
-    } finally {
-      db.close();
-    }
+    await server.running.deps.db.run(`INSERT INTO phone_blocks (e164, reason, blocked_at) VALUES ('+12015550206', 'key_9', ?)`, [
+      Date.now(),
+    ]);
     const blocked = (await call(server, 'GET', '/phone-numbers', { token })).body.items.find((x: any) => x.id === n.id);
     assert.equal(blocked.blocked, true);
     assert.equal(blocked.blocked_reason, 'key_9');
@@ -154,12 +150,7 @@ describe('verification lifetime', () => {
       // Moving the clock a whole year runs a year of runtime ticks; bring the expiry to a
       // minute from now instead (the 365 days are checked above and in the first test).
       const now = Date.parse((await call(server, 'GET', '/dev/clock')).body.now);
-      const db = new Sqlite(server.dbFile);
-      try {
-        db.prepare('UPDATE phone_numbers SET verification_expires_at = ? WHERE id = ?').run(now + 60_000, n.id);
-      } finally {
-        db.close();
-      }
+      await server.running.deps.db.run('UPDATE phone_numbers SET verification_expires_at = ? WHERE id = ?', [now + 60_000, n.id]);
       await advance(server, 59);
       assert.equal(
         (await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0].verified,

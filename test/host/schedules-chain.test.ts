@@ -15,18 +15,20 @@ import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-function rows(f: Fixture, scheduleId: string): Array<{ status: string; at: string; reason: string | null }> {
+async function rows(f: Fixture, scheduleId: string): Promise<Array<{ status: string; at: string; reason: string | null }>> {
   return (
-    f.server.running.deps.db
-      .prepare('SELECT status, scheduled_at, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at')
-      .all(scheduleId) as Array<{ status: string; scheduled_at: number; outcome_reason: string | null }>
+    await f.server.running.deps.db.all<{ status: string; scheduled_at: number; outcome_reason: string | null }>(
+      'SELECT status, scheduled_at, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at',
+      [scheduleId],
+    )
   ).map((r) => ({ status: r.status, at: new Date(r.scheduled_at).toISOString().replace('.000Z', 'Z'), reason: r.outcome_reason }));
 }
 
-function unfinished(f: Fixture, scheduleId: string): number {
-  const r = f.server.running.deps.db
-    .prepare("SELECT COUNT(*) AS n FROM occurrences WHERE schedule_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')")
-    .get(scheduleId) as { n: number };
+async function unfinished(f: Fixture, scheduleId: string): Promise<number> {
+  const r = (await f.server.running.deps.db.get(
+    "SELECT COUNT(*) AS n FROM occurrences WHERE schedule_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')",
+    [scheduleId],
+  )) as { n: number };
   return r.n;
 }
 
@@ -47,13 +49,13 @@ describe('the next-occurrence chain', () => {
       '2027-03-12T12:10:00Z',
     ]) {
       await f.clockTo(at);
-      assert.equal(unfinished(f, s.id), 1, at);
+      assert.equal(await unfinished(f, s.id), 1, at);
       const got = await f.api('GET', `/schedules/${s.id}`);
       assert.equal(got.body.status, 'active');
       assert.notEqual(got.body.next_occurrence, null);
     }
     await f.clockTo('2027-03-14T00:00:00Z');
-    assert.deepEqual(rows(f, s.id), [
+    assert.deepEqual(await rows(f, s.id), [
       { status: 'confirmed', at: '2027-03-11T12:00:00Z', reason: 'confirmed' },
       { status: 'confirmed', at: '2027-03-12T12:00:00Z', reason: 'confirmed' },
       { status: 'confirmed', at: '2027-03-13T12:00:00Z', reason: 'confirmed' },
@@ -67,7 +69,7 @@ describe('the next-occurrence chain', () => {
     const s = await create(f, { kind: 'recurring', days_of_week: ['sat', 'sun', 'mon'], local_time: '02:30' });
     await f.clockTo('2027-03-15T12:00:00Z');
     assert.deepEqual(
-      rows(f, s.id).map((r) => [r.status, r.at]),
+      (await rows(f, s.id)).map((r) => [r.status, r.at]),
       [
         ['confirmed', '2027-03-13T07:30:00Z'],
         ['confirmed', '2027-03-14T07:00:00Z'],
@@ -90,7 +92,7 @@ describe('the next-occurrence chain', () => {
     const afterCancel = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(afterCancel.body.next_occurrence.scheduled_at, '2027-03-13T12:00:00Z');
     assert.deepEqual(
-      rows(f, s.id).map((o) => [o.status, o.reason]),
+      (await rows(f, s.id)).map((o) => [o.status, o.reason]),
       [
         ['missed', 'no_answer'],
         ['cancelled', 'cancelled'],
@@ -177,14 +179,15 @@ describe('restarts', () => {
       assert.equal((await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 1 } })).status, 200);
       const got = await call(server, 'GET', `/schedules/${s.id}`, { token: f.token });
       assert.equal(got.body.next_occurrence.scheduled_at, '2027-03-14T11:00:00Z', 'Sunday 07:00 EDT, not the days that passed');
-      const occ = server.running.deps.db
-        .prepare('SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at')
-        .all(s.id);
+      const occ = await server.running.deps.db.all(
+        'SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at',
+        [s.id],
+      );
       assert.deepEqual(occ, [
         { status: 'missed', outcome_reason: 'late_dispatch' },
         { status: 'pending', outcome_reason: null },
       ]);
-      const attempts = server.running.deps.db.prepare('SELECT COUNT(*) AS n FROM attempts').get() as { n: number };
+      const attempts = (await server.running.deps.db.get('SELECT COUNT(*) AS n FROM attempts')) as { n: number };
       assert.equal(attempts.n, 0, 'nothing rang late');
     } finally {
       await server.close();

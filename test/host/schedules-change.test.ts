@@ -10,13 +10,14 @@ import { addVerifiedNumber, call } from '../helpers/phone.js';
 
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-function occurrence(f: Fixture, id: string): any {
-  return f.server.running.deps.db
-    .prepare('SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?')
-    .get(id);
+async function occurrence(f: Fixture, id: string): Promise<any> {
+  return await f.server.running.deps.db.get(
+    'SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?',
+    [id],
+  );
 }
-function occurrencesOf(f: Fixture, scheduleId: string): any[] {
-  return f.server.running.deps.db.prepare('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at').all(scheduleId);
+async function occurrencesOf(f: Fixture, scheduleId: string): Promise<any[]> {
+  return await f.server.running.deps.db.all('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [scheduleId]);
 }
 async function phone(f: Fixture, answers: string[], ringSeconds = 5): Promise<void> {
   const r = await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers, ring_seconds: ringSeconds } });
@@ -36,8 +37,8 @@ describe('PATCH /schedules/{id}', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.next_occurrence.id, s.next_occurrence.id);
     assert.equal(r.body.next_occurrence.scheduled_at, '2027-03-11T13:15:00Z');
-    assert.deepEqual(occurrencesOf(f, s.id), [{ id: s.next_occurrence.id, status: 'pending' }], 'no cancelled leftovers');
-    assert.deepEqual(occurrence(f, s.next_occurrence.id), {
+    assert.deepEqual(await occurrencesOf(f, s.id), [{ id: s.next_occurrence.id, status: 'pending' }], 'no cancelled leftovers');
+    assert.deepEqual(await occurrence(f, s.next_occurrence.id), {
       id: s.next_occurrence.id,
       status: 'pending',
       scheduled_at: Date.parse('2027-03-11T13:15:00Z'),
@@ -47,9 +48,9 @@ describe('PATCH /schedules/{id}', () => {
       outcome_reason: null,
     });
     await f.clockTo('2027-03-11T12:30:00Z');
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'pending', 'not at the old time');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'pending', 'not at the old time');
     await f.clockTo('2027-03-11T13:20:00Z');
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'confirmed');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'confirmed');
     const done = await f.api('GET', `/schedules/${s.id}`);
     assert.deepEqual([done.body.status, done.body.next_occurrence], ['completed', null]);
     // A label change of the completed one-off is allowed (its time is not checked again).
@@ -66,7 +67,7 @@ describe('PATCH /schedules/{id}', () => {
     const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00' });
     const off = await f.api('PATCH', `/schedules/${s.id}`, { enabled: false });
     assert.deepEqual([off.body.status, off.body.enabled, off.body.next_occurrence], ['disabled', false, null]);
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'cancelled');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'cancelled');
     const on = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
     assert.equal(on.body.status, 'active');
     assert.notEqual(on.body.next_occurrence.id, s.next_occurrence.id);
@@ -195,7 +196,7 @@ describe('PATCH /schedules/{id}', () => {
     const s = await create(f, { kind: 'once', in_minutes: 30 });
     const r = await f.api('PATCH', `/schedules/${s.id}`, { phone_number_id: second.id });
     assert.equal(r.body.phone_number.id, second.id);
-    assert.equal(occurrence(f, s.next_occurrence.id).to_e164, '+12015550144');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).to_e164, '+12015550144');
   });
 });
 
@@ -212,7 +213,7 @@ describe('409 occurrence_in_progress while the call rings', () => {
     await f.clockTo('2027-03-11T12:00:00Z');
     const ringing = await f.api('GET', `/schedules/${s.id}`);
     assert.ok(['dispatching', 'calling'].includes(ringing.body.next_occurrence.status), ringing.body.next_occurrence.status);
-    const before = snapshot(f.server);
+    const before = await snapshot(f.server);
     for (const [method, path, body] of [
       ['PATCH', '', { label: 'x' }],
       ['DELETE', '', undefined],
@@ -223,11 +224,11 @@ describe('409 occurrence_in_progress while the call rings', () => {
       const r = await f.api(method, `/schedules/${s.id}${path}`, body);
       assert.deepEqual([r.status, r.body?.code], [409, 'occurrence_in_progress'], `${method} ${path}`);
     }
-    assert.equal(snapshot(f.server), before);
+    assert.equal(await snapshot(f.server), before);
     const resumed = await f.api('POST', `/schedules/${s.id}/resume`);
     assert.equal(resumed.status, 200);
     await f.advance(120);
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'confirmed');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'confirmed');
     const after = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(after.body.next_occurrence.scheduled_at, '2027-03-12T12:00:00Z');
     assert.equal((await f.api('PATCH', `/schedules/${s.id}`, { label: 'x' })).status, 200);
@@ -246,7 +247,7 @@ describe('409 occurrence_in_progress while the call rings', () => {
     const preview = await f.api('POST', `/schedules/${s.id}/preview`, { local_time: '08:30' });
     assert.equal(preview.body.first.scheduled_at, '2027-03-12T13:30:00Z', 'the preview shows the first call under the new rule');
     await f.clockTo('2027-03-11T12:30:00Z'); // the retries at +5 and +10 ring out
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'missed');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'missed');
     const next = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(next.body.next_occurrence.scheduled_at, '2027-03-12T13:00:00Z');
   });
@@ -264,9 +265,9 @@ describe('DELETE /schedules/{id}', () => {
     const r = await f.api('DELETE', `/schedules/${s.id}`);
     assert.equal(r.status, 204);
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 404);
-    assert.deepEqual(occurrencesOf(f, s.id), []);
+    assert.deepEqual(await occurrencesOf(f, s.id), []);
     await f.clockTo('2027-03-11T12:10:00Z');
-    assert.equal((f.server.running.deps.db.prepare('SELECT COUNT(*) AS n FROM attempts').get() as any).n, 0, 'nothing rang');
+    assert.equal(((await f.server.running.deps.db.get('SELECT COUNT(*) AS n FROM attempts')) as any).n, 0, 'nothing rang');
   });
 
   it('once a call rang, the schedule is kept, disabled, as history; its pending call is cancelled', async () => {
@@ -279,7 +280,7 @@ describe('DELETE /schedules/{id}', () => {
     const kept = await f.api('GET', `/schedules/${s.id}`);
     assert.deepEqual([kept.status, kept.body.status, kept.body.enabled, kept.body.next_occurrence], [200, 'disabled', false, null]);
     assert.deepEqual(
-      occurrencesOf(f, s.id).map((o) => o.status),
+      (await occurrencesOf(f, s.id)).map((o) => o.status),
       ['confirmed', 'cancelled'],
     );
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204, 'deleting history again changes nothing');
@@ -291,13 +292,13 @@ describe('DELETE /schedules/{id}', () => {
     await phone(f, ['no_answer']);
     const s = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
     await f.clockTo('2027-03-11T12:02:00Z');
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'waiting');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'waiting');
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
-    assert.equal(occurrence(f, s.next_occurrence.id).status, 'cancelled');
+    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'cancelled');
     await f.clockTo('2027-03-11T12:30:00Z');
-    const attempts = f.server.running.deps.db
-      .prepare('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?')
-      .get(s.next_occurrence.id) as any;
+    const attempts = (await f.server.running.deps.db.get('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?', [
+      s.next_occurrence.id,
+    ])) as any;
     assert.equal(attempts.n, 1, 'no retry rang after the delete');
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).body.status, 'disabled');
   });
@@ -366,9 +367,10 @@ describe('pause, resume and skip-next', () => {
     const later = await f.api('POST', `/schedules/${s.id}/skip-next`);
     assert.deepEqual(later.body.skip_dates, ['2027-03-14'], 'dates already past are pruned on save');
     assert.equal(later.body.next_occurrence.local.date, '2027-03-15');
-    const attempts = f.server.running.deps.db
-      .prepare('SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?')
-      .get(s.id) as any;
+    const attempts = (await f.server.running.deps.db.get(
+      'SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?',
+      [s.id],
+    )) as any;
     assert.equal(attempts.n, 1, 'only the 13th rang');
   });
 

@@ -149,11 +149,10 @@ describe('defaults from the account', () => {
     assert.equal(s.backup_alarm, true);
     assert.equal(s.greeting_name, null, "null: the account's greeting name is used");
     assert.equal(s.next_occurrence.backup_alarm_at, '2027-03-11T12:02:00Z');
-    const row = f.server.running.deps.db
-      .prepare(
-        'SELECT greeting_name, max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, backup_alarm FROM occurrences WHERE id = ?',
-      )
-      .get(s.next_occurrence.id);
+    const row = await f.server.running.deps.db.get(
+      'SELECT greeting_name, max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, backup_alarm FROM occurrences WHERE id = ?',
+      [s.next_occurrence.id],
+    );
     assert.deepEqual(row, {
       greeting_name: 'Sam',
       max_snoozes: 1,
@@ -189,7 +188,7 @@ describe('defaults from the account', () => {
     const b = await f.api('POST', '/schedules', body, headers);
     assert.deepEqual([a.status, b.status], [201, 201]);
     assert.equal(b.body.id, a.body.id);
-    const n = f.server.running.deps.db.prepare("SELECT COUNT(*) AS n FROM schedules WHERE label = 'Once only'").get() as { n: number };
+    const n = (await f.server.running.deps.db.get("SELECT COUNT(*) AS n FROM schedules WHERE label = 'Once only'")) as { n: number };
     assert.equal(n.n, 1);
     const other = await f.api('POST', '/schedules', { ...body, local_time: '06:30' }, headers);
     assert.deepEqual([other.status, other.body.code], [409, 'idempotency_key_reused']);
@@ -225,10 +224,10 @@ describe('POST /schedules/preview', () => {
 
   it('shows what saving would ring, saves nothing, and matches the saved schedule', async () => {
     const body = { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'], local_time: '06:30', timezone: 'Europe/Paris' };
-    const before = snapshot(f.server);
+    const before = await snapshot(f.server);
     const p = await f.api('POST', '/schedules/preview', body);
     assert.equal(p.status, 200);
-    assert.equal(snapshot(f.server), before, 'nothing saved');
+    assert.equal(await snapshot(f.server), before, 'nothing saved');
     assert.equal(p.body.repeat, 'Weekdays');
     assert.equal(p.body.sentence, 'Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Thu 11 March 2027.');
     assert.equal(p.body.first.occurrence_id, null);

@@ -84,9 +84,10 @@ export function assertSchema(name: string, value: unknown): void {
 }
 
 /** Every row of the schedule and engine tables, to compare before and after a request. */
-export function snapshot(server: TestServer): string {
+export async function snapshot(server: TestServer): Promise<string> {
   const db = server.running.deps.db;
-  const dump = ['schedules', 'occurrences', 'attempts'].map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all());
+  const dump: unknown[] = [];
+  for (const t of ['schedules', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY rowid`));
   return JSON.stringify(dump);
 }
 

@@ -128,18 +128,16 @@ describe('schedule endpoints over generated bodies', () => {
     await f.server.close();
   });
 
-  function checkInvariant(): void {
-    const bad = f.server.running.deps.db
-      .prepare(
-        // The status in effect is the engine's series' (same id), as GET /schedules shows it.
-        `SELECT s.id, status, unfinished FROM (
+  async function checkInvariant(): Promise<void> {
+    const bad = await f.server.running.deps.db.all(
+      // The status in effect is the engine's series' (same id), as GET /schedules shows it.
+      `SELECT s.id, status, unfinished FROM (
            SELECT s.id, COALESCE(se.status, s.status) AS status, (SELECT COUNT(*) FROM occurrences o WHERE o.schedule_id = s.id
              AND o.status IN ('pending', 'dispatching', 'calling', 'waiting')) AS unfinished
            FROM schedules s LEFT JOIN series se ON se.id = s.id) s
          WHERE (status = 'active' AND unfinished <> 1)
            OR (status <> 'active' AND EXISTS (SELECT 1 FROM occurrences o WHERE o.schedule_id = s.id AND o.status = 'pending'))`,
-      )
-      .all();
+    );
     assert.deepEqual(bad, []);
   }
 
@@ -159,9 +157,9 @@ describe('schedule endpoints over generated bodies', () => {
         } else {
           assert.deepEqual([preview.status, preview.body.code, preview.body.field], [saved.status, saved.body.code, saved.body.field]);
         }
-        checkInvariant();
+        await checkInvariant();
         if (advance % 3 === 0) await f.advance(advance);
-        checkInvariant();
+        await checkInvariant();
       }),
       { numRuns: RUNS },
     );
@@ -185,7 +183,7 @@ describe('schedule endpoints over generated bodies', () => {
         } else {
           assert.deepEqual([preview.status, preview.body.code], [saved.status, saved.body.code]);
         }
-        checkInvariant();
+        await checkInvariant();
         for (const action of ['skip-next', 'resume']) {
           const r = await f.api('POST', `/schedules/${id}/${action}`);
           assert.ok(r.status < 500, `${action}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -194,7 +192,7 @@ describe('schedule endpoints over generated bodies', () => {
         const up = await f.api('GET', `/schedules/${id}/upcoming?count=10`);
         assert.equal(up.status, 200);
         assertSchema('UpcomingList', up.body);
-        checkInvariant();
+        await checkInvariant();
       }),
       { numRuns: RUNS },
     );

@@ -175,7 +175,7 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
 
   for (const c of CASES) {
     it(`${c.name}: ${c.status} ${c.code}, same answer from the preview, nothing stored`, async () => {
-      const before = snapshot(f.server);
+      const before = await snapshot(f.server);
       const saved = await f.api('POST', '/schedules', c.body);
       const previewed = await f.api('POST', '/schedules/preview', c.body);
       assert.equal(saved.status, c.status, JSON.stringify(saved.body));
@@ -185,7 +185,7 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
         { status: previewed.status, code: previewed.body.code, field: previewed.body.field },
         { status: saved.status, code: saved.body.code, field: saved.body.field },
       );
-      assert.equal(snapshot(f.server), before);
+      assert.equal(await snapshot(f.server), before);
     });
   }
 
@@ -242,12 +242,12 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
       [{ enabled: 1 }, 'validation_error'],
     ];
     for (const [body, code] of patches) {
-      const before = snapshot(f.server);
+      const before = await snapshot(f.server);
       const patched = await f.api('PATCH', `/schedules/${s.id}`, body);
       const previewed = await f.api('POST', `/schedules/${s.id}/preview`, body);
       assert.deepEqual([patched.status, patched.body.code], [400, code], JSON.stringify(body));
       assert.deepEqual([previewed.status, previewed.body.code], [400, code], JSON.stringify(body));
-      assert.equal(snapshot(f.server), before, JSON.stringify(body));
+      assert.equal(await snapshot(f.server), before, JSON.stringify(body));
     }
   });
 

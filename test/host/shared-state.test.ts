@@ -13,8 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createPgKeyedQueues } from '../../host/auth/one-at-a-time.js';
 import { createSharedIdempotencyStore, IDEMPOTENCY_CLAIM_MS, type IdempotencyRecord } from '../../host/db/idempotency.js';
-import { openDatabase } from '../../host/db/open.js';
-import { openPostgresDb, wrapSqlite, type Db, type PostgresDb } from '../../host/db/sql.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
+import { openPostgresDb, type Db, type PostgresDb } from '../../host/db/sql.js';
 import { runIdempotent } from '../../host/http/idempotency.js';
 import { createDbWindowStore, type WindowRef } from '../../host/rate-limit/windows.js';
 
@@ -38,8 +38,7 @@ interface Hosts {
 }
 
 function sqliteHosts(): Hosts {
-  const raw = openDatabase(':memory:');
-  const db = wrapSqlite(raw);
+  const db = openSqliteDatabase(':memory:');
   return { a: db, b: db, done: () => db.close() };
 }
 

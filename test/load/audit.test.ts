@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openDatabase } from '../../host/db/open.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
 import { audit } from './audit.js';
 import { seedDueCalls } from './seed.js';
 
@@ -17,22 +17,22 @@ describe('crash loop audit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-audit-'));
     try {
       const file = join(dir, 'db.sqlite');
-      const db = openDatabase(file);
+      const db = openSqliteDatabase(file);
       const now = Date.parse('2027-05-04T07:00:00Z');
       const batch = await seedDueCalls(db, { n: 3, dueAt: now, now, batch: 0 });
       const [first, second, third] = batch.occurrenceIds as [string, string, string];
       // Two attempts as the runtime writes them: one with its call recorded, one whose call is another's.
-      const insert = db.prepare(
+      const insert = db.raw.prepare(
         `INSERT INTO attempts (id, occurrence_id, kind, n, status, to_e164, due_at, created_at, provider_call_id,
            idempotency_key, ring_timeout_seconds, updated_at)
          VALUES (?, ?, 'first', 1, ?, '+12010000000', ?, ?, ?, ?, 15, ?)`,
       );
       insert.run('att-1', first, 'confirmed', now, now, 'CA1', 'att-1', now);
       insert.run('att-2', second, 'ringing', now, now, 'CA9', 'att-2', now);
-      db.prepare(`UPDATE occurrences SET status = 'confirmed', next_due_at = NULL, finished_at = ? WHERE id = ?`).run(now, first);
+      db.raw.prepare(`UPDATE occurrences SET status = 'confirmed', next_due_at = NULL, finished_at = ? WHERE id = ?`).run(now, first);
       // The third is lost: unfinished, with no next instant.
-      db.prepare('UPDATE occurrences SET next_due_at = NULL WHERE id = ?').run(third);
-      db.close();
+      db.raw.prepare('UPDATE occurrences SET next_due_at = NULL WHERE id = ?').run(third);
+      await db.close();
 
       const clean = audit(file, [first], { 'att-1': ['CA1'] });
       assert.deepEqual([clean.duplicates, clean.unknownCalls, clean.lost, clean.unfinished, clean.integrity], [0, 0, 0, 0, 'ok']);

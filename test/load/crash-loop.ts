@@ -36,7 +36,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { openDatabase } from '../../host/db/open.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
 import { audit, pendingCount, unacknowledgedCount, unfinishedCount } from './audit.js';
 import { spawnFakeProvider } from './fake-provider.js';
 import { buildDist, cpuMs, freePort, spawnServer, type ServerProcess } from './process.js';
@@ -122,15 +122,15 @@ const env = {
 
 const batches: SeededBatch[] = [];
 const seedBatch = async (dueAt: number): Promise<void> => {
-  const db = openDatabase(dbFile);
+  const db = openSqliteDatabase(dbFile);
   try {
     const t = performance.now();
     const batch = await seedDueCalls(db, { n: callsPerBatch, dueAt, now: Date.now(), batch: batches.length });
-    setBatchDue(db, batch, dueAt);
+    await setBatchDue(db, batch, dueAt);
     batches.push(batch);
     log(`seeded batch ${batch.batch}: ${callsPerBatch} calls in ${Math.round(performance.now() - t)} ms`);
   } finally {
-    db.close();
+    await db.close();
   }
 };
 const probe = (fn: (db: Sqlite.Database) => number): number => {
@@ -167,9 +167,9 @@ try {
     const pendingAtSpawn = pendingNow();
     const before = await fake.accepted();
     if (round === 0) {
-      const db = openDatabase(dbFile);
-      setBatchDue(db, batches[0]!, Date.now() + leadMs);
-      db.close();
+      const db = openSqliteDatabase(dbFile);
+      await setBatchDue(db, batches[0]!, Date.now() + leadMs);
+      await db.close();
     }
     server = spawnServer({ port, env, entry, logFile });
     const spawnEpoch = Math.round(performance.timeOrigin + server.spawnedAt);

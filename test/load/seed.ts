@@ -1,15 +1,15 @@
 /**
  * Seeding many due wake-up calls straight into the service's database, through its own
- * modules (accounts, phone numbers, the engine's SQLite Store): what HTTP would take minutes
+ * modules (accounts, phone numbers, the engine's Store on SQLite or PostgreSQL): what HTTP would take minutes
  * and the rate limits to do. Shared by the host spike benchmark (bench/dispatch-host.ts) and
  * the crash loop (test/load/crash-loop.ts).
  * @module
  */
-import type { Database } from 'better-sqlite3';
 import { DEFAULT_RETRY_POLICY, type OccurrenceRecord, type RetryPolicy } from '../../engine/index.js';
 import { insertAccount } from '../../host/db/accounts.js';
 import { insertPhoneNumber, markVerified } from '../../host/db/phone-numbers.js';
-import { createSqliteStore } from '../../host/db/sqlite-store.js';
+import { createEngineStore } from '../../host/db/engine-store.js';
+import type { Db } from '../../host/db/sql.js';
 
 const DAY = 86_400_000;
 
@@ -72,10 +72,10 @@ export function pendingOccurrence(input: PendingOccurrenceInput): OccurrenceReco
 }
 
 /** Inserts accounts `${prefix}${i}` for i in [0, n), each on a fresh trial (7 days, 5 calls), in one transaction. */
-export function seedAccounts(db: Database, prefix: string, n: number, now: number): void {
-  db.transaction(() => {
+export async function seedAccounts(db: Db, prefix: string, n: number, now: number): Promise<void> {
+  await db.tx(async (tx) => {
     for (let i = 0; i < n; i++) {
-      insertAccount(db, {
+      await insertAccount(tx, {
         id: `${prefix}${i}`,
         email: `${prefix}${i}@example.com`,
         displayName: `Sleeper ${i}`,
@@ -84,12 +84,12 @@ export function seedAccounts(db: Database, prefix: string, n: number, now: numbe
         trialCallsIncluded: 5,
       });
     }
-  })();
+  });
 }
 
 /** Commits occurrences through the engine's Store, 10,000 per unit. */
-export async function commitOccurrences(db: Database, rows: readonly OccurrenceRecord[]): Promise<void> {
-  const store = createSqliteStore(db);
+export async function commitOccurrences(db: Db, rows: readonly OccurrenceRecord[]): Promise<void> {
+  const store = createEngineStore(db);
   for (let i = 0; i < rows.length; i += 10_000) {
     await store.commit({
       occurrences: rows.slice(i, i + 10_000).map((record) => ({ record, expectedVersion: null })),
@@ -125,17 +125,17 @@ export interface SeededBatch {
  * batches, so that no two calls share a destination) and one one-off wake-up call to it due
  * at `dueAt`.
  */
-export async function seedDueCalls(db: Database, o: SeedDueCallsOptions): Promise<SeededBatch> {
+export async function seedDueCalls(db: Db, o: SeedDueCallsOptions): Promise<SeededBatch> {
   if (o.n > 100_000 || o.batch < 0 || o.batch > 79) throw new Error('seedDueCalls: at most 100,000 calls per batch, batches 0 to 79');
   const prefix = `crash-b${o.batch}-`;
   const policy = o.policy ?? { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [], ringTimeoutSeconds: 15 };
-  seedAccounts(db, `${prefix}acct-`, o.n, o.now);
+  await seedAccounts(db, `${prefix}acct-`, o.n, o.now);
   const rows: OccurrenceRecord[] = [];
-  db.transaction(() => {
+  await db.tx(async (tx) => {
     for (let i = 0; i < o.n; i++) {
       const accountId = `${prefix}acct-${i}`;
       const e164 = `+1${2_010_000_000 + o.batch * 100_000 + i}`;
-      const number = insertPhoneNumber(db, {
+      const number = await insertPhoneNumber(tx, {
         id: `${prefix}num-${i}`,
         accountId,
         e164,
@@ -144,12 +144,12 @@ export async function seedDueCalls(db: Database, o: SeedDueCallsOptions): Promis
         type: 'mobile',
         at: o.now,
       });
-      markVerified(db, number.id, o.now, o.now + 365 * DAY);
+      await markVerified(tx, number.id, o.now, o.now + 365 * DAY);
       rows.push(
         pendingOccurrence({ id: `${prefix}occ-${i}`, accountId, to: e164, phoneNumberId: number.id, at: o.dueAt, now: o.now, policy }),
       );
     }
-  })();
+  });
   await commitOccurrences(db, rows);
   return { batch: o.batch, dueAt: o.dueAt, occurrenceIds: rows.map((r) => r.id) };
 }
@@ -158,12 +158,12 @@ export async function seedDueCalls(db: Database, o: SeedDueCallsOptions): Promis
  * Moves every still-pending call of a seeded batch to `dueAt` (seeding 20,000 calls takes
  * seconds; the batch is seeded first and its instant set just before the server starts).
  */
-export function setBatchDue(db: Database, batch: SeededBatch, dueAt: number): void {
-  db.prepare(`UPDATE occurrences SET scheduled_at = ?, next_due_at = ?, series_base = ? WHERE id LIKE ? AND status = 'pending'`).run(
+export async function setBatchDue(db: Db, batch: SeededBatch, dueAt: number): Promise<void> {
+  await db.run(`UPDATE occurrences SET scheduled_at = ?, next_due_at = ?, series_base = ? WHERE id LIKE ? AND status = 'pending'`, [
     dueAt,
     dueAt,
     dueAt,
     `crash-b${batch.batch}-occ-%`,
-  );
+  ]);
   batch.dueAt = dueAt;
 }

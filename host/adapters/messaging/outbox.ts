@@ -11,7 +11,7 @@
  * @module
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../../db/sql.js';
 import type { Clock, Ids, Messaging, SendResult } from '../../../engine/index.js';
 import { findOutboxByIdempotencyKey, insertOutbox, listOutbox } from '../../db/outbox.js';
 import type { OutboxRow } from '../../db/outbox.js';
@@ -33,12 +33,12 @@ export interface OutboxItem {
 /** The simulator: the Messaging port plus a reader for the dev endpoint. */
 export interface OutboxMessaging extends Messaging {
   /** Messages newest first, optionally for one recipient and/or channel. */
-  list(filter?: { to?: string; channel?: 'email' | 'sms'; limit?: number }): OutboxItem[];
+  list(filter?: { to?: string; channel?: 'email' | 'sms'; limit?: number }): Promise<OutboxItem[]>;
 }
 
 /** Options of {@link createOutboxMessaging}. */
 export interface OutboxMessagingOptions {
-  db: Database;
+  db: Db;
   clock: Clock;
   ids: Ids;
   logger: Logger;
@@ -70,9 +70,15 @@ export function createOutboxMessaging(options: OutboxMessagingOptions): OutboxMe
     }
   };
 
-  const send = (channel: 'email' | 'sms', to: string, subject: string | null, body: string, idempotencyKey?: string): SendResult => {
+  const send = async (
+    channel: 'email' | 'sms',
+    to: string,
+    subject: string | null,
+    body: string,
+    idempotencyKey?: string,
+  ): Promise<SendResult> => {
     if (idempotencyKey !== undefined) {
-      const earlier = findOutboxByIdempotencyKey(db, idempotencyKey);
+      const earlier = await findOutboxByIdempotencyKey(db, idempotencyKey);
       if (earlier) return { ok: true, messageId: earlier.id };
     }
     const row: OutboxRow = {
@@ -84,7 +90,7 @@ export function createOutboxMessaging(options: OutboxMessagingOptions): OutboxMe
       idempotencyKey: idempotencyKey ?? null,
       createdAt: clock.now(),
     };
-    insertOutbox(db, row);
+    await insertOutbox(db, row);
     if (logCodes) {
       // Deliberately unredacted: dev mode prints the message so that a newcomer can sign in.
       logger.info({ outbox: row.id, channel, to }, `dev outbox: ${channel} to ${to}: ${body}`);
@@ -94,13 +100,13 @@ export function createOutboxMessaging(options: OutboxMessagingOptions): OutboxMe
 
   return {
     async sendEmail(m) {
-      return send('email', m.to, m.subject, m.body, m.idempotencyKey);
+      return await send('email', m.to, m.subject, m.body, m.idempotencyKey);
     },
     async sendText(m) {
-      return send('sms', m.to, null, m.body, m.idempotencyKey);
+      return await send('sms', m.to, null, m.body, m.idempotencyKey);
     },
-    list(filter = {}) {
-      const rows = listOutbox(db, {
+    async list(filter = {}) {
+      const rows = await listOutbox(db, {
         ...(filter.to !== undefined ? { recipient: filter.to } : {}),
         ...(filter.channel !== undefined ? { channel: filter.channel } : {}),
         limit: filter.limit ?? 200,

@@ -21,7 +21,7 @@ export interface TwilioTextsOptions {
   from: string;
   /** Public URL of this service, read per message. */
   publicUrl: () => string;
-  onOptedOut?: (e164: string) => void;
+  onOptedOut?: (e164: string) => Promise<void>;
   /** The service clock (ages the kept results); without it, only the count bound applies. */
   clock?: Clock;
 }
@@ -70,7 +70,7 @@ export function createTwilioTexts(options: TwilioTextsOptions): TwilioTexts {
         const response = await options.client.createMessage(params, key);
         if (response.ok) return { ok: true, messageId: response.body.sid };
         const { code } = classifyApiError(response.error);
-        if (code === 'number_blocked') options.onOptedOut?.(message.to);
+        if (code === 'number_blocked') await options.onOptedOut?.(message.to);
         return {
           ok: false,
           code,

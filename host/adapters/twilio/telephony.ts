@@ -71,15 +71,15 @@ export interface TwilioTelephonyOptions {
   /** Durable record of the events handled (deduplication across restarts); memory only without it. */
   events?: EventLog;
   /** Whether a provider call id is already recorded for some attempt (the database). */
-  isKnownCall?: (callSid: string) => boolean;
+  isKnownCall?: (callSid: string) => Promise<boolean>;
   /** How far back the call list is searched for a call to adopt. @defaultValue 1800000 (30 minutes) */
   lookupWindowMs?: number;
 }
 
 /** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
 export interface EventLog {
-  seen(key: string): boolean;
-  record(key: string): void;
+  seen(key: string): Promise<boolean>;
+  record(key: string): Promise<void>;
 }
 
 /** The adapter: the Telephony port plus the call webhooks it serves. */
@@ -156,16 +156,16 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   /** The last placement per destination number: placements to one number run one at a time. */
   const byNumber = new Map<string, Promise<unknown>>();
   const lookupWindowMs = options.lookupWindowMs ?? 30 * 60_000;
-  const isKnownCall = options.isKnownCall ?? (() => false);
+  const isKnownCall = options.isKnownCall ?? (() => Promise.resolve(false));
   const log = options.events;
 
   /** Hands `event` to the handler unless the log has it; records it once handled. */
   const once = async (s: CallState, event: TelephonyEvent, inWebhook = false) => {
     const key = `call:${s.sid}:${event.type.slice('call.'.length)}`;
-    if (log?.seen(key)) return;
+    if (await log?.seen(key)) return;
     if (inWebhook) await emitInWebhook(s, event);
     else await handler(event);
-    log?.record(key);
+    await log?.record(key);
   };
   let handler: TelephonyEventHandler = () => undefined;
 
@@ -324,7 +324,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       if (!(created >= since)) continue;
       const mine = calls.get(c.sid);
       if (mine && mine.key !== key) continue;
-      if (!mine && isKnownCall(c.sid)) continue;
+      if (!mine && (await isKnownCall(c.sid))) continue;
       return c;
     }
     return null;

@@ -64,10 +64,10 @@ export function createTwilioWebhooks(options: TwilioWebhooksOptions): TwilioWebh
           const { From, To, Body, MessageSid } = request.params;
           if (!From) return { status: 400, contentType: 'text/plain', body: 'From is required' };
           const key = MessageSid ? `sms:${MessageSid}` : null;
-          if (key && options.events?.seen(key)) return EMPTY_TWIML;
+          if (key && (await options.events?.seen(key))) return EMPTY_TWIML;
           const sentAt = MessageSid && options.messageTime ? await options.messageTime(MessageSid) : null;
           await options.onInboundText?.({ from: From, to: To ?? '', body: Body ?? '', messageId: MessageSid ?? null, sentAt });
-          if (key) options.events?.record(key);
+          if (key) await options.events?.record(key);
           // Replies (HELP, START) go out through the Messaging port, where the block rules apply.
           return EMPTY_TWIML;
         }

@@ -41,8 +41,8 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 204 };
   });
 
-  routes.page('GET', '/dev/payments/checkout/{id}', (ctx, params) => {
-    const s = sim().session(params.id!, 'checkout');
+  routes.page('GET', '/dev/payments/checkout/{id}', async (ctx, params) => {
+    const s = await sim().session(params.id!, 'checkout');
     const plan = s && findPlan(services, s.planCode);
     if (!s || !plan) return html(ctx, 404, page('Checkout not found', '<p id="message">This checkout is paid, expired or unknown.</p>'));
     html(
@@ -65,10 +65,10 @@ ${s.cancelUrl ? `<p><a href="${escapeHtml(s.cancelUrl)}">Cancel</a></p>` : ''}`,
     ctx.redirect(next);
   });
 
-  routes.page('GET', '/dev/payments/portal/{id}', (ctx, params) => {
-    const s = sim().session(params.id!, 'portal');
+  routes.page('GET', '/dev/payments/portal/{id}', async (ctx, params) => {
+    const s = await sim().session(params.id!, 'portal');
     if (!s) return html(ctx, 404, page('Portal session expired', '<p id="message">Open the billing portal again from the app.</p>'));
-    const sub = services.billing.subscription(s.accountId);
+    const sub = await services.billing.subscription(s.accountId);
     const button = (action: PortalAction, label: string) =>
       `<form method="post" action="/dev/payments/portal/${escapeHtml(s.id)}/${action}"><button id="${action}" type="submit">${label}</button></form>`;
     html(

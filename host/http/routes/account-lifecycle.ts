@@ -27,16 +27,16 @@ export function register(routes: Routes, services: AppServices): void {
     store: services.shared.rateWindows,
   });
 
-  routes.operation<OnboardingIn>('setOnboardingStep', ({ principal, body }) => {
+  routes.operation<OnboardingIn>('setOnboardingStep', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
-    const account = svc.setOnboardingFlag(p.accountId, body.step, body.done ?? true);
+    const account = await svc.setOnboardingFlag(p.accountId, body.step, body.done ?? true);
     return { status: 200, body: account.onboardingState };
   });
 
-  routes.operation<OnboardingSkipIn>('skipOnboardingStep', ({ principal, body }) => {
+  routes.operation<OnboardingSkipIn>('skipOnboardingStep', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
-    const account = svc.skipOnboardingStep(p.accountId, body.step);
-    return { status: 200, body: services.account.present(account).onboarding };
+    const account = await svc.skipOnboardingStep(p.accountId, body.step);
+    return { status: 200, body: (await services.account.present(account)).onboarding };
   });
 
   routes.operation('sendDeletionCode', async ({ principal }) => {
@@ -51,9 +51,9 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 202, body: out };
   });
 
-  routes.operation('exportMe', ({ principal }) => {
+  routes.operation('exportMe', async ({ principal }) => {
     const p = requirePrincipal(principal);
-    const doc = svc.export.exportAccount(p.accountId);
+    const doc = await svc.export.exportAccount(p.accountId);
     return {
       status: 200,
       headers: {

@@ -9,10 +9,13 @@ import type { MePatchIn } from '../../generated/openapi.js';
 
 /** Registers the account operations. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation('getMe', ({ principal }) => ({ status: 200, body: services.account.me(requirePrincipal(principal).accountId) }));
-
-  routes.operation<MePatchIn>('updateMe', ({ principal, body }) => ({
+  routes.operation('getMe', async ({ principal }) => ({
     status: 200,
-    body: services.account.update(requirePrincipal(principal).accountId, body),
+    body: await services.account.me(requirePrincipal(principal).accountId),
+  }));
+
+  routes.operation<MePatchIn>('updateMe', async ({ principal, body }) => ({
+    status: 200,
+    body: await services.account.update(requirePrincipal(principal).accountId, body),
   }));
 }

@@ -11,19 +11,19 @@ import type { PageQuery } from '../../paging.js';
 
 /** Registers the API key operations. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<unknown, PageQuery>('listApiKeys', ({ principal, query }) => ({
+  routes.operation<unknown, PageQuery>('listApiKeys', async ({ principal, query }) => ({
     status: 200,
-    body: services.apiKeys.list(requirePrincipal(principal).accountId, query),
+    body: await services.apiKeys.list(requirePrincipal(principal).accountId, query),
   }));
 
-  routes.operation<ApiKeyIn>('createApiKey', ({ principal, body }) => {
-    const out = services.apiKeys.create(requirePrincipal(principal).accountId, body);
+  routes.operation<ApiKeyIn>('createApiKey', async ({ principal, body }) => {
+    const out = await services.apiKeys.create(requirePrincipal(principal).accountId, body);
     // `key` is shown once: never kept for an Idempotency-Key replay.
     return { status: 201, body: out, secretFields: ['key'] };
   });
 
-  routes.operation<unknown, unknown, { key_id: string }>('deleteApiKey', ({ principal, params }) => {
-    services.apiKeys.revoke(requirePrincipal(principal).accountId, params.key_id);
+  routes.operation<unknown, unknown, { key_id: string }>('deleteApiKey', async ({ principal, params }) => {
+    await services.apiKeys.revoke(requirePrincipal(principal).accountId, params.key_id);
     return { status: 204 };
   });
 }

@@ -26,7 +26,7 @@ export function register(routes: Routes, services: AppServices): void {
     }
     const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId, clientAddress: ctx.ip });
     const out: SignInOut = {
-      account: services.account.present(result.account),
+      account: await services.account.present(result.account),
       created: result.created,
     };
     if (body.client === 'app') {
@@ -38,9 +38,9 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 200, body: out, secretFields: ['session_token', 'csrf_token'] };
   });
 
-  routes.operation('logout', ({ principal, ctx }) => {
+  routes.operation('logout', async ({ principal, ctx }) => {
     const p = requirePrincipal(principal);
-    signIn.logout(p.sessionId!);
+    await signIn.logout(p.sessionId!);
     if (p.credential === 'web_session') clearSessionCookies(ctx);
     return { status: 204 };
   });

@@ -59,12 +59,12 @@ export function register(routes: Routes, services: AppServices): void {
   routes.operation<{ plan: string }>('createWebCheckout', async ({ principal, body, ctx }) => {
     const p = requirePrincipal(principal);
     await countLimit(ctx, webCheckoutLimit, p.accountId, 'At most 5 web checkout links a minute.');
-    return { status: 200, body: billing.createWebCheckoutLink(p.accountId, body.plan) };
+    return { status: 200, body: await billing.createWebCheckoutLink(p.accountId, body.plan) };
   });
 
   routes.page('POST', WEBHOOK_PATH, async (ctx) => {
     const raw = await readRaw(ctx);
-    const reply = billing.notify(raw, ctx.get(SIGNATURE_HEADER) || undefined);
+    const reply = await billing.notify(raw, ctx.get(SIGNATURE_HEADER) || undefined);
     ctx.status = reply.status;
     ctx.body = reply.body;
   });

@@ -15,13 +15,13 @@ import type { Routes } from '../registrar.js';
 
 /** Registers listCalls and getCall. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<unknown, PageQuery>('listCalls', ({ principal, query }) => ({
+  routes.operation<unknown, PageQuery>('listCalls', async ({ principal, query }) => ({
     status: 200,
-    body: services.calls.list(requirePrincipal(principal).accountId, query),
+    body: await services.calls.list(requirePrincipal(principal).accountId, query),
   }));
 
-  routes.operation<unknown, unknown, { call_id: string }>('getCall', ({ principal, params }) => ({
+  routes.operation<unknown, unknown, { call_id: string }>('getCall', async ({ principal, params }) => ({
     status: 200,
-    body: services.calls.get(params.call_id, principal?.accountId ?? null),
+    body: await services.calls.get(params.call_id, principal?.accountId ?? null),
   }));
 }

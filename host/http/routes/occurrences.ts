@@ -15,14 +15,14 @@ type IdParams = { occurrence_id: string };
 
 /** Registers the occurrence operations (move belongs to the travel work). */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<unknown, OccurrenceQuery>('listOccurrences', ({ principal, query }) => ({
+  routes.operation<unknown, OccurrenceQuery>('listOccurrences', async ({ principal, query }) => ({
     status: 200,
-    body: services.calls.listOccurrences(requirePrincipal(principal).accountId, query),
+    body: await services.calls.listOccurrences(requirePrincipal(principal).accountId, query),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('getOccurrence', ({ principal, params }) => ({
+  routes.operation<unknown, unknown, IdParams>('getOccurrence', async ({ principal, params }) => ({
     status: 200,
-    body: services.calls.getOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
+    body: await services.calls.getOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
   }));
 
   routes.operation<unknown, unknown, IdParams>('cancelOccurrence', async ({ principal, params }) => ({

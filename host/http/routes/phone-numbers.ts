@@ -16,9 +16,9 @@ type IdParams = { phone_number_id: string };
 export function register(routes: Routes, services: AppServices): void {
   const { phone } = services;
 
-  routes.operation<unknown, PageQuery>('listPhoneNumbers', ({ principal, query }) => ({
+  routes.operation<unknown, PageQuery>('listPhoneNumbers', async ({ principal, query }) => ({
     status: 200,
-    body: phone.list(requirePrincipal(principal).accountId, query),
+    body: await phone.list(requirePrincipal(principal).accountId, query),
   }));
 
   routes.operation<{ e164: string; label?: string | null }>('createPhoneNumber', async ({ principal, body, ctx }) => ({
@@ -28,14 +28,14 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<{ is_primary?: boolean | null; label?: string | null }, unknown, IdParams>(
     'updatePhoneNumber',
-    ({ principal, body, params }) => ({
+    async ({ principal, body, params }) => ({
       status: 200,
-      body: phone.update(requirePrincipal(principal).accountId, params.phone_number_id, body),
+      body: await phone.update(requirePrincipal(principal).accountId, params.phone_number_id, body),
     }),
   );
 
-  routes.operation<unknown, unknown, IdParams>('deletePhoneNumber', ({ principal, params }) => {
-    phone.remove(requirePrincipal(principal).accountId, params.phone_number_id);
+  routes.operation<unknown, unknown, IdParams>('deletePhoneNumber', async ({ principal, params }) => {
+    await phone.remove(requirePrincipal(principal).accountId, params.phone_number_id);
     return { status: 204 };
   });
 

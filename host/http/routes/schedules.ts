@@ -18,9 +18,9 @@ export function register(routes: Routes, services: AppServices): void {
   const { schedules } = services;
   const me = (p: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(p).accountId;
 
-  routes.operation<unknown, PageQuery & { status?: ScheduleStatus }>('listSchedules', ({ principal, query }) => ({
+  routes.operation<unknown, PageQuery & { status?: ScheduleStatus }>('listSchedules', async ({ principal, query }) => ({
     status: 200,
-    body: schedules.list(me(principal), query),
+    body: await schedules.list(me(principal), query),
   }));
 
   routes.operation<ScheduleInBody>('createSchedule', async ({ principal, body }) => ({
@@ -28,14 +28,14 @@ export function register(routes: Routes, services: AppServices): void {
     body: await schedules.create(requirePrincipal(principal), body),
   }));
 
-  routes.operation<ScheduleInBody>('previewSchedule', ({ principal, body }) => ({
+  routes.operation<ScheduleInBody>('previewSchedule', async ({ principal, body }) => ({
     status: 200,
-    body: schedules.preview(requirePrincipal(principal), body),
+    body: await schedules.preview(requirePrincipal(principal), body),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('getSchedule', ({ principal, params }) => ({
+  routes.operation<unknown, unknown, IdParams>('getSchedule', async ({ principal, params }) => ({
     status: 200,
-    body: schedules.get(me(principal), params.schedule_id),
+    body: await schedules.get(me(principal), params.schedule_id),
   }));
 
   routes.operation<SchedulePatchBody, unknown, IdParams>('updateSchedule', async ({ principal, body, params }) => ({
@@ -43,9 +43,9 @@ export function register(routes: Routes, services: AppServices): void {
     body: await schedules.update(me(principal), params.schedule_id, body),
   }));
 
-  routes.operation<SchedulePatchBody, unknown, IdParams>('previewScheduleChange', ({ principal, body, params }) => ({
+  routes.operation<SchedulePatchBody, unknown, IdParams>('previewScheduleChange', async ({ principal, body, params }) => ({
     status: 200,
-    body: schedules.previewChange(me(principal), params.schedule_id, body),
+    body: await schedules.previewChange(me(principal), params.schedule_id, body),
   }));
 
   routes.operation<unknown, unknown, IdParams>('deleteSchedule', async ({ principal, params }) => {
@@ -68,8 +68,8 @@ export function register(routes: Routes, services: AppServices): void {
     body: await schedules.skipNext(me(principal), params.schedule_id),
   }));
 
-  routes.operation<unknown, { count?: number }, IdParams>('listUpcoming', ({ principal, query, params }) => ({
+  routes.operation<unknown, { count?: number }, IdParams>('listUpcoming', async ({ principal, query, params }) => ({
     status: 200,
-    body: { items: schedules.upcoming(me(principal), params.schedule_id, query.count ?? 7) },
+    body: { items: await schedules.upcoming(me(principal), params.schedule_id, query.count ?? 7) },
   }));
 }

@@ -76,9 +76,9 @@ function requestedZones(raw: string | null | undefined, homeZone: string | null)
 
 /** Registers getTime and searchTimezones. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<unknown, { zones?: string | null }>('getTime', ({ query, principal }) => {
+  routes.operation<unknown, { zones?: string | null }>('getTime', async ({ query, principal }) => {
     const now = services.clock.now();
-    const home = principal ? services.account.homeTimezone(principal.accountId) : null;
+    const home = principal ? await services.account.homeTimezone(principal.accountId) : null;
     const zones = requestedZones(query.zones, home);
     return {
       status: 200,

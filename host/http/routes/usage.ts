@@ -15,9 +15,12 @@ import type { Routes } from '../registrar.js';
 
 /** Registers getUsage and resumeCalls. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation('getUsage', ({ principal }) => ({ status: 200, body: services.account.usage(requirePrincipal(principal).accountId) }));
+  routes.operation('getUsage', async ({ principal }) => ({
+    status: 200,
+    body: await services.account.usage(requirePrincipal(principal).accountId),
+  }));
 
-  routes.operation<{ consent?: boolean | null }>('resumeCalls', ({ principal, body }) => {
+  routes.operation<{ consent?: boolean | null }>('resumeCalls', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
     if (body?.consent !== true) {
       throw problem('confirmation_required', {
@@ -25,6 +28,6 @@ export function register(routes: Routes, services: AppServices): void {
         detail: 'Send consent: true to agree to receive wake-up calls again.',
       });
     }
-    return { status: 200, body: services.account.resumeCalls(p.accountId) };
+    return { status: 200, body: await services.account.resumeCalls(p.accountId) };
   });
 }

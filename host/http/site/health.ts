@@ -15,8 +15,8 @@ export function register(routes: Routes, services: AppServices): void {
       ctx.body = { status: 'ok' };
     });
   }
-  routes.page('GET', '/readyz', (ctx) => {
-    const dbOk = services.databaseReady();
+  routes.page('GET', '/readyz', async (ctx) => {
+    const dbOk = await services.databaseReady();
     const ready = dbOk && !services.lifecycle.closing;
     ctx.status = ready ? 200 : 503;
     ctx.body = {

@@ -54,8 +54,8 @@ export function register(routes: Routes, services: AppServices): void {
     send(ctx, status, page(title, `<p id="message">${escapeHtml(text)}</p>`));
   };
 
-  routes.page('GET', '/app/subscribe/done', (ctx) => {
-    const signedIn = billing.webSessionAccount(ctx.cookies.get('sessionid'));
+  routes.page('GET', '/app/subscribe/done', async (ctx) => {
+    const signedIn = await billing.webSessionAccount(ctx.cookies.get('sessionid'));
     if (!signedIn) {
       send(ctx, 200, page('Thank you', '<p id="message">Your payment is being processed. Open the app to see your plan.</p>'));
       return;
@@ -78,8 +78,8 @@ export function register(routes: Routes, services: AppServices): void {
     send(ctx, 200, page('Checkout canceled', '<p id="message">Nothing was charged. You can subscribe later from the app.</p>'));
   });
 
-  routes.page('GET', '/app/subscribe/{token}', (ctx, params) => {
-    const state = billing.openWebCheckoutLink(params.token ?? '');
+  routes.page('GET', '/app/subscribe/{token}', async (ctx, params) => {
+    const state = await billing.openWebCheckoutLink(params.token ?? '');
     if (!state.ok) return gone(ctx, state.reason);
     const { plan, account } = state;
     const per = plan.interval === 'none' ? '' : ` a ${plan.interval}`;
@@ -100,7 +100,7 @@ export function register(routes: Routes, services: AppServices): void {
   routes.page('POST', '/app/subscribe/{token}', async (ctx, params) => {
     const r = await billing.continueWebCheckout(params.token ?? '');
     if (!r.ok) return gone(ctx, r.reason);
-    const session = billing.startWebSession(r.account.id);
+    const session = await billing.startWebSession(r.account.id);
     setSessionCookies(ctx, session);
     ctx.status = 303;
     ctx.redirect(r.url);

@@ -131,9 +131,15 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     logger,
     dailyCap: config.dailyCap,
     serviceName: config.phone.serviceName,
-    // A virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
-    // POST /dev/clock across months or years does not run a timer every minute.
-    ...(virtualClock ? { options: { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } } : {}),
+    options: {
+      // A virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
+      // POST /dev/clock across months or years does not run a timer every minute.
+      ...(virtualClock ? { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } : {}),
+      // Several hosts on one PostgreSQL share due work by leased claims (docs/decisions/0012).
+      // Units there wait on round trips, which the unit sizer would read as a blocked loop at
+      // its 10 ms default slice and keep at 16 rows; 1 s lets them grow (the loop stays free).
+      ...(db.dialect === 'postgres' ? { lease: { ttlMs: config.leaseSeconds * 1000 }, sliceMs: 1000 } : {}),
+    },
   });
   if (smtp) lifecycle.onClose(() => smtp.close());
   // Registered early, so it runs among the last of the close hooks: no code check queues by then.

@@ -36,6 +36,12 @@ export interface HostConfig {
    */
   readonly dbFile: string;
   /**
+   * On PostgreSQL, how long a host's claim on due work lasts: a host that dies leaves its
+   * claimed calls to the others after this long. Ignored on SQLite (one process).
+   * @default 30 (env WAKEUP_LEASE_SECONDS)
+   */
+  readonly leaseSeconds: number;
+  /**
    * Dev mode: mounts the `/dev` endpoints and prints sign-in codes in the log. On unless
    * `WAKEUP_DEV=0`; a dev-mode server binds loopback addresses only.
    * @default true (env WAKEUP_DEV)
@@ -108,6 +114,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'WAKEUP_DB',
     default: './data/wakeup.sqlite',
     meaning: 'SQLite database file (the folder is created), or a postgres:// / postgresql:// URL for PostgreSQL. Migrated at start.',
+  },
+  {
+    name: 'WAKEUP_LEASE_SECONDS',
+    default: '30',
+    meaning:
+      'PostgreSQL only: how long a host holds the due calls it claimed; when a host dies, the others take its calls after this long (3 to 3600).',
   },
   {
     name: 'WAKEUP_DEV',
@@ -224,6 +236,7 @@ export function loadConfig(env: Env): HostConfig {
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
     dbFile: value(env, 'WAKEUP_DB') ?? './data/wakeup.sqlite',
+    leaseSeconds: integer(env, 'WAKEUP_LEASE_SECONDS', 30, 3, 3600),
     dev,
     devByDefault: devRaw === undefined,
     clock: clockRaw,

@@ -1,0 +1,300 @@
+/**
+ * `npm run test:multihost` (issue 17): several hosts on one PostgreSQL share the 07:00 spike,
+ * and a host's death costs no call. Not part of `npm test`.
+ *
+ * For each host count (`--hosts 1,2,3`): a fresh database on the server
+ * `WAKEUP_TEST_PG_URL` names (`scripts/with-pg.sh` starts a throwaway one), `--calls` one-off
+ * wake-up calls seeded through the service's own modules (test/load/seed.ts), all due at one
+ * instant a few seconds after the hosts are ready; that many production servers
+ * (`dist/host/main.js`, `WAKEUP_DB=postgres://…`, leases of `--lease-s`) with the
+ * Twilio-compatible adapter pointed at the fake provider in its own process
+ * (test/load/fake-provider.ts). The provider's webhooks reach the hosts through a round-robin
+ * proxy, as behind a load balancer: an event is applied by whichever host receives it.
+ * With two hosts or more, one host is killed with SIGKILL at a random moment of the spike
+ * and started again `--restart-s` later (as systemd's Restart= would), so its start-up
+ * reconciliation places the calls whose intent it had stored.
+ *
+ * Checks, per run: the fake accepted exactly one call per attempt (none doubled, none that no
+ * attempt owns, every attempt past `requested` holds a call the fake made for it) and every
+ * seeded occurrence finished. Figures: dispatches/s (first attempts whose intent was stored,
+ * over the span from the due instant to the last of them) and lateness p50/p99/max of that
+ * intent against the due instant, as the benchmarks measure it.
+ *
+ * Prints progress on stderr and one `RESULT {json}` line per host count; exits 1 when a
+ * check fails, or when no PostgreSQL is given (it says so).
+ *
+ * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
+ *   [--lease-s 10] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep]
+ * @module
+ */
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase } from '../../host/db/open.js';
+import type { Db } from '../../host/db/sql.js';
+import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine/machines/index.js';
+import { spawnFakeProvider, type FakeProviderProcess } from './fake-provider.js';
+import { buildDist, freePort, spawnServer, type ServerProcess } from './process.js';
+import { seedDueCalls, setBatchDue } from './seed.js';
+
+const opt = new Map<string, string>();
+{
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.replace(/^--/, '');
+    if (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) opt.set(name, '1');
+    else opt.set(name, argv[++i]!);
+  }
+}
+const num = (name: string, fallback: number) => {
+  const v = Number(opt.get(name) ?? fallback);
+  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name}: expected a number`);
+  return v;
+};
+const hostCounts = (opt.get('hosts') ?? '1,2,3').split(',').map(Number);
+const calls = num('calls', 30_000);
+const leaseS = num('lease-s', 10);
+const restartS = num('restart-s', 5);
+const leadMs = num('lead-ms', 4000);
+const speed = num('speed', 20);
+const answer = opt.get('answer') ?? 'confirm';
+const drainTimeoutMs = num('drain-timeout-s', 600) * 1000;
+const keep = opt.has('keep');
+let seed = num('seed', Date.now() % 1_000_000);
+
+const log = (msg: string) => process.stderr.write(`[multihost] ${msg}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const percentile = (sorted: readonly number[], p: number): number | null =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+const baseUrl = process.env.WAKEUP_TEST_PG_URL;
+if (!baseUrl) {
+  log('no PostgreSQL: WAKEUP_TEST_PG_URL is not set. Run it as `npm run test:multihost` (scripts/with-pg.sh starts a throwaway server).');
+  process.exit(1);
+}
+
+/** A round-robin HTTP proxy over the live hosts: the provider's webhooks reach any of them. */
+function balancer(hosts: () => readonly ServerProcess[]) {
+  let next = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const forward = (tries: number) => {
+        const live = hosts();
+        if (live.length === 0 || tries > 6) {
+          res.writeHead(502).end();
+          return;
+        }
+        const target = new URL(live[next++ % live.length]!.url);
+        const out = request(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        // A host that just died refuses the connection: the balancer tries the next one.
+        out.on('error', () => forward(tries + 1));
+        out.end(body);
+      };
+      forward(0);
+    });
+  });
+  return server;
+}
+
+interface RunResult {
+  hosts: number;
+  calls: number;
+  dispatches_per_s: number | null;
+  lateness_p50_ms: number | null;
+  lateness_p99_ms: number | null;
+  lateness_max_ms: number | null;
+  early: number;
+  killed_host_after_ms: number | null;
+  restarted: boolean;
+  accepted: number;
+  attempts: number;
+  duplicates: number;
+  unknown_calls: number;
+  mismatched: number;
+  unfinished: number;
+  occurrence_statuses: Record<string, number>;
+  drain_s: number;
+  load_avg: number;
+  ok: boolean;
+  failures: string[];
+}
+
+async function run(hostCount: number, fake: FakeProviderProcess, dir: string): Promise<RunResult> {
+  const failures: string[] = [];
+  const dbName = `wakeup_mh_${hostCount}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = new URL(baseUrl!);
+  url.pathname = `/${dbName}`;
+  const dbUrl = url.toString();
+  const hosts: (ServerProcess | null)[] = [];
+  const lb = balancer(() => hosts.filter((h): h is ServerProcess => h !== null));
+  await new Promise<void>((resolve) => lb.listen(0, '127.0.0.1', resolve));
+  const lbUrl = `http://127.0.0.1:${(lb.address() as { port: number }).port}`;
+  let db: Db | null = null;
+  let killedAfterMs: number | null = null;
+  let restarted = false;
+  const started = performance.now();
+  try {
+    db = await openDatabase(dbUrl); // migrates: the hosts find the schema in place
+    const t = performance.now();
+    const batch = await seedDueCalls(db, { n: calls, dueAt: Date.now() + 86_400_000, now: Date.now(), batch: hostCount });
+    log(`${hostCount} host(s): seeded ${calls} calls in ${Math.round(performance.now() - t)} ms`);
+    const env = {
+      WAKEUP_DB: dbUrl,
+      WAKEUP_LEASE_SECONDS: String(leaseS),
+      WAKEUP_SITE_URL: lbUrl,
+      WAKEUP_LOG_LEVEL: 'warn',
+      WAKEUP_LOG_PRETTY: '0',
+      WAKEUP_DAILY_CAP: '100000',
+      WAKEUP_SHUTDOWN_GRACE_SECONDS: '5',
+      ...fake.serverEnv(),
+    };
+    const ports = await Promise.all(Array.from({ length: hostCount }, () => freePort()));
+    const spawnHost = (i: number) => spawnServer({ port: ports[i]!, env, entry: 'dist', logFile: join(dir, `host-${hostCount}-${i}.log`) });
+    for (let i = 0; i < hostCount; i++) hosts.push(spawnHost(i));
+    await Promise.all(hosts.map((h) => h!.waitReady(60_000)));
+    const dueAt = Date.now() + leadMs;
+    await setBatchDue(db, batch, dueAt);
+    log(`${hostCount} host(s) ready; ${calls} calls due at +${leadMs} ms`);
+
+    if (hostCount > 1) {
+      // Kill one host at a random moment of the spike (the first second or so of it), then
+      // start it again after --restart-s.
+      const delay = leadMs + Math.round(random() * Math.min(3000, calls / 10));
+      await sleep(delay);
+      const victim = Math.floor(random() * hostCount);
+      killedAfterMs = delay - leadMs;
+      const dead = hosts[victim]!;
+      hosts[victim] = null;
+      await dead.kill9();
+      log(`killed host ${victim} (kill -9) ${killedAfterMs} ms into the spike`);
+      await sleep(restartS * 1000);
+      const again = spawnHost(victim);
+      await again.waitReady(60_000);
+      hosts[victim] = again;
+      restarted = true;
+      log(`host ${victim} restarted`);
+    }
+
+    const ids = batch.occurrenceIds;
+    const drainStart = performance.now();
+    let left = ids.length;
+    for (;;) {
+      const row = await db.get<{ n: number }>(
+        `SELECT count(*) AS n FROM occurrences WHERE id LIKE ? AND status NOT IN (${[...FINISHED_OCCURRENCE_STATUSES].map((s) => `'${s}'`).join(', ')})`,
+        [`crash-b${hostCount}-occ-%`],
+      );
+      if (row!.n !== left) log(`${hostCount} host(s): ${row!.n} unfinished`);
+      left = row!.n;
+      if (left === 0) break;
+      if (performance.now() - drainStart > drainTimeoutMs) {
+        failures.push(`${left} calls still unfinished after ${drainTimeoutMs / 1000} s`);
+        break;
+      }
+      await sleep(1000);
+    }
+    const drainS = Math.round((performance.now() - drainStart) / 100) / 10;
+    await sleep(1000); // the last status callbacks
+    for (const h of hosts) if (h) await h.stop();
+
+    // Audit against the fake, which no host could take down with it.
+    const fakeKeys = await fake.keys();
+    const attempts = await db.all<{ id: string; key: string; status: string; sid: string | null; kind: string; late: number }>(
+      `SELECT a.id, a.idempotency_key AS key, a.status, a.provider_call_id AS sid, a.kind, a.requested_at - a.due_at AS late
+         FROM attempts a WHERE a.occurrence_id LIKE ?`,
+      [`crash-b${hostCount}-occ-%`],
+    );
+    const mine = new Set(attempts.map((a) => a.key));
+    let accepted = 0;
+    let duplicates = 0;
+    let unknownCalls = 0;
+    for (const [key, sids] of Object.entries(fakeKeys)) {
+      if (!key.startsWith(`crash-b${hostCount}-`) && !mine.has(key)) continue;
+      accepted += sids.length;
+      if (sids.length > 1) duplicates += sids.length - 1;
+      if (!mine.has(key)) unknownCalls += sids.length;
+    }
+    let mismatched = 0;
+    for (const a of attempts) {
+      const sids = fakeKeys[a.key] ?? [];
+      if (a.status === 'requested') failures.push(`attempt ${a.id} left requested`);
+      if (a.sid !== null && !sids.includes(a.sid)) mismatched++;
+    }
+    const statuses: Record<string, number> = {};
+    for (const o of await db.all<{ status: string }>('SELECT status FROM occurrences WHERE id LIKE ?', [`crash-b${hostCount}-occ-%`]))
+      statuses[o.status] = (statuses[o.status] ?? 0) + 1;
+    const finished = Object.entries(statuses).reduce((n, [s, c]) => n + (isFinishedOccurrence(s as never) ? c : 0), 0);
+    if (duplicates > 0) failures.push(`${duplicates} calls doubled`);
+    if (unknownCalls > 0) failures.push(`${unknownCalls} accepted calls belong to no attempt`);
+    if (mismatched > 0) failures.push(`${mismatched} attempts hold a call the fake did not make for them`);
+    if (finished !== ids.length) failures.push(`${ids.length - finished} occurrences not finished`);
+
+    const firsts = attempts.filter((a) => a.kind === 'first');
+    const late = firsts.map((a) => a.late).sort((x, y) => x - y);
+    const span = late.length === 0 ? null : Math.max(1, late[late.length - 1]!);
+    return {
+      hosts: hostCount,
+      calls,
+      dispatches_per_s: span === null ? null : Math.round((firsts.length / span) * 1000),
+      lateness_p50_ms: percentile(late, 50),
+      lateness_p99_ms: percentile(late, 99),
+      lateness_max_ms: percentile(late, 100),
+      early: late.filter((l) => l < 0).length,
+      killed_host_after_ms: killedAfterMs,
+      restarted,
+      accepted,
+      attempts: attempts.length,
+      duplicates,
+      unknown_calls: unknownCalls,
+      mismatched,
+      unfinished: ids.length - finished,
+      occurrence_statuses: statuses,
+      drain_s: drainS,
+      load_avg: Math.round(loadavg()[0]! * 10) / 10,
+      ok: failures.length === 0,
+      failures: failures.slice(0, 20),
+    };
+  } finally {
+    for (const h of hosts) if (h) await h.kill9();
+    await new Promise<void>((resolve) => lb.close(() => resolve()));
+    await db?.close();
+    if (!keep) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    log(`${hostCount} host(s): done in ${Math.round((performance.now() - started) / 1000)} s`);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'wakeup-multihost-'));
+log(`logs in ${dir}; hosts ${hostCounts.join(',')}, calls ${calls}, lease ${leaseS} s, load average ${loadavg()[0]!.toFixed(1)}`);
+buildDist();
+const fake = await spawnFakeProvider({ speed, answer });
+let ok = true;
+try {
+  for (const n of hostCounts) {
+    const r = await run(n, fake, dir);
+    ok &&= r.ok;
+    console.log(`RESULT ${JSON.stringify(r)}`);
+  }
+} finally {
+  await fake.stop();
+}
+process.exit(ok ? 0 : 1);

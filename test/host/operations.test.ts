@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SqliteDb } from '../../host/db/sql.js';
+import { pingDatabase } from '../../host/db/open.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,13 +125,13 @@ describe('graceful shutdown', () => {
     const ready = await req(server.url, 'GET', '/readyz').catch(() => null);
     // New connections are refused once close() ran; a reused keep-alive socket may still see 503.
     if (ready) assert.equal(ready.status, 503);
-    assert.equal((server.running.deps.db as SqliteDb).open, true, 'database open while a request runs');
+    assert.equal(await pingDatabase(server.running.deps.db), true, 'database open while a request runs');
     release();
     const res = await inFlight;
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { finished: true });
     await closing;
-    assert.equal((server.running.deps.db as SqliteDb).open, false);
+    assert.equal(await pingDatabase(server.running.deps.db), false);
     await assert.rejects(fetch(`${server.url}/healthz`));
     await server.close();
   });

@@ -149,18 +149,23 @@ describe('defaults from the account', () => {
     assert.equal(s.backup_alarm, true);
     assert.equal(s.greeting_name, null, "null: the account's greeting name is used");
     assert.equal(s.next_occurrence.backup_alarm_at, '2027-03-11T12:02:00Z');
-    const row = await f.server.running.deps.db.get(
+    const row = await f.server.running.deps.db.get<Record<string, unknown>>(
       'SELECT greeting_name, max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, backup_alarm FROM occurrences WHERE id = ?',
       [s.next_occurrence.id],
     );
-    assert.deepEqual(row, {
-      greeting_name: 'Sam',
-      max_snoozes: 1,
-      offsets_minutes: '[3]',
-      ring_timeout_seconds: 30,
-      snooze_minutes: 5,
-      backup_alarm: 1,
-    });
+    // The engine's column is JSON text on SQLite, jsonb (parsed) on PostgreSQL.
+    const offsets = row?.offsets_minutes;
+    assert.deepEqual(
+      { ...row, offsets_minutes: typeof offsets === 'string' ? JSON.parse(offsets) : offsets },
+      {
+        greeting_name: 'Sam',
+        max_snoozes: 1,
+        offsets_minutes: [3],
+        ring_timeout_seconds: 30,
+        snooze_minutes: 5,
+        backup_alarm: 1,
+      },
+    );
     // retry_policy null keeps following the account's default as it changes.
     await f.api('PATCH', '/me', { default_retry_policy: null });
     const again = await f.api('GET', `/schedules/${s.id}`);

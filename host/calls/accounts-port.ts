@@ -2,7 +2,8 @@
  * The engine's {@link Accounts} port on the host's tables: admission by the rules of
  * `admission.ts`, and key 9 (calls off for the account, the line blocked with reason key_9).
  *
- * The runtime awaits `prepare` after each unit's load, with every call the unit may admit:
+ * The runtime awaits `prepare` after each unit's load, with every call the unit may admit
+ * (one unit at a time holds the facts, until the runtime releases it at the unit's end):
  * it reads the facts admission needs ({@link prepareAdmission}: accounts, blocked numbers,
  * usage, calls placed today, occurrences counted) into a per-unit cache, and `admit` answers
  * synchronously from that cache and the ledger. The writes `admit` and `stopCalls` make
@@ -54,12 +55,28 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     counted: new Set(),
   });
   let facts = empty();
+  let turn: Promise<void> = Promise.resolve();
   // Writes of the unit being computed, made once its commit succeeded.
   let queued: Array<(db: Db) => Promise<unknown>> = [];
 
   const accounts: Accounts = {
+    // One prepared unit at a time: `facts` belongs to the unit between its prepare and its
+    // release (units on other rows run concurrently, e.g. a webhook's beside the dispatch loop's).
     async prepare(calls) {
-      facts = await prepareAdmission(db, calls);
+      const previous = turn;
+      let release!: () => void;
+      turn = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+      try {
+        facts = await prepareAdmission(db, calls);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      return () => {
+        facts = empty();
+        release();
+      };
     },
     admit(call) {
       const r = admitCall(facts, dailyCap, call, ledger);

@@ -70,22 +70,42 @@ export interface AdmissionFacts {
 /** Reads every fact {@link admitCall} needs for `calls`. */
 export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): Promise<AdmissionFacts> {
   const facts: AdmissionFacts = { accounts: new Map(), blocked: new Set(), usage: new Map(), placedToday: new Map(), counted: new Set() };
-  for (const call of calls) {
-    if (!facts.blocked.has(call.to) && (await isBlocked(db, call.to))) facts.blocked.add(call.to);
-    if (call.accountId === null) continue;
-    let account = facts.accounts.get(call.accountId);
-    if (account === undefined) {
-      account = (await findAccountById(db, call.accountId)) ?? null;
-      facts.accounts.set(call.accountId, account);
+  // Calls read concurrently (on PostgreSQL each read takes a pooled connection; on SQLite the
+  // reads are synchronous underneath), each account's facts once.
+  const accounts = new Map<string, Promise<Account | null>>();
+  const account = (id: string) => {
+    let p = accounts.get(id);
+    if (!p) accounts.set(id, (p = findAccountById(db, id).then((a) => a ?? null)));
+    return p;
+  };
+  const pending = new Map<string, Promise<void>>();
+  const once = (key: string, fn: () => Promise<void>) => {
+    if (!pending.has(key)) pending.set(key, fn());
+    return pending.get(key)!;
+  };
+  const queue = [...calls];
+  const worker = async () => {
+    for (let call = queue.shift(); call !== undefined; call = queue.shift()) {
+      const c = call;
+      await once(`b|${c.to}`, async () => {
+        if (await isBlocked(db, c.to)) facts.blocked.add(c.to);
+      });
+      if (c.accountId === null) continue;
+      const a = await account(c.accountId);
+      facts.accounts.set(c.accountId, a);
+      if (!a) continue;
+      await once(`u|${a.id}|${c.at}`, async () => {
+        facts.usage.set(`${a.id}|${c.at}`, await usageState(db, a, c.at));
+      });
+      const dayKey = `${a.id}|${utcDay(c.at).start}`;
+      await once(`d|${dayKey}`, async () => {
+        facts.placedToday.set(dayKey, await callsPlacedToday(db, a.id, c.at));
+      });
+      if (c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && (await occurrenceCounted(db, c.occurrenceId)))
+        facts.counted.add(c.occurrenceId);
     }
-    if (!account) continue;
-    const usageKey = `${account.id}|${call.at}`;
-    if (!facts.usage.has(usageKey)) facts.usage.set(usageKey, await usageState(db, account, call.at));
-    const dayKey = `${account.id}|${utcDay(call.at).start}`;
-    if (!facts.placedToday.has(dayKey)) facts.placedToday.set(dayKey, await callsPlacedToday(db, account.id, call.at));
-    if (call.occurrenceId !== null && WAKE_UP_KINDS.has(call.kind) && (await occurrenceCounted(db, call.occurrenceId)))
-      facts.counted.add(call.occurrenceId);
-  }
+  };
+  await Promise.all(Array.from({ length: db.dialect === 'postgres' ? 8 : 1 }, worker));
   return facts;
 }
 

@@ -87,22 +87,34 @@ export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): P
   const worker = async () => {
     for (let call = queue.shift(); call !== undefined; call = queue.shift()) {
       const c = call;
-      await once(`b|${c.to}`, async () => {
+      // The call's facts are independent reads: they run side by side.
+      const blocked = once(`b|${c.to}`, async () => {
         if (await isBlocked(db, c.to)) facts.blocked.add(c.to);
       });
-      if (c.accountId === null) continue;
-      const a = await account(c.accountId);
-      facts.accounts.set(c.accountId, a);
-      if (!a) continue;
-      await once(`u|${a.id}|${c.at}`, async () => {
-        facts.usage.set(`${a.id}|${c.at}`, await usageState(db, a, c.at));
-      });
-      const dayKey = `${a.id}|${utcDay(c.at).start}`;
-      await once(`d|${dayKey}`, async () => {
-        facts.placedToday.set(dayKey, await callsPlacedToday(db, a.id, c.at));
-      });
-      if (c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && (await occurrenceCounted(db, c.occurrenceId)))
-        facts.counted.add(c.occurrenceId);
+      if (c.accountId === null) {
+        await blocked;
+        continue;
+      }
+      const accountId = c.accountId;
+      const dayKey = `${accountId}|${utcDay(c.at).start}`;
+      await Promise.all([
+        blocked,
+        account(accountId).then(async (a) => {
+          facts.accounts.set(accountId, a);
+          if (a)
+            await once(`u|${a.id}|${c.at}`, async () => {
+              facts.usage.set(`${a.id}|${c.at}`, await usageState(db, a, c.at));
+            });
+        }),
+        once(`d|${dayKey}`, async () => {
+          facts.placedToday.set(dayKey, await callsPlacedToday(db, accountId, c.at));
+        }),
+        c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind)
+          ? occurrenceCounted(db, c.occurrenceId).then((counted) => {
+              if (counted) facts.counted.add(c.occurrenceId!);
+            })
+          : undefined,
+      ]);
     }
   };
   await Promise.all(Array.from({ length: db.dialect === 'postgres' ? 8 : 1 }, worker));

@@ -14,7 +14,7 @@ import { sqliteOptions } from '../assets.js';
  */
 export async function openDatabase(target: string): Promise<SqliteDb | PostgresDb> {
   if (isPostgresUrl(target)) {
-    const db = openPostgresDb({ connectionString: target, max: 10 });
+    const db = openPostgresDb({ connectionString: target, max: 16 });
     try {
       await migrate(db);
     } catch (err) {

@@ -24,7 +24,7 @@
  * check fails, or when no PostgreSQL is given (it says so).
  *
  * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
- *   [--lease-s 10] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep]
+ *   [--lease-s 10] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -62,6 +62,7 @@ const speed = num('speed', 20);
 const answer = opt.get('answer') ?? 'confirm';
 const drainTimeoutMs = num('drain-timeout-s', 600) * 1000;
 const keep = opt.has('keep');
+const cpuProf = opt.get('cpu-prof'); // a folder: each host writes a .cpuprofile there when stopped
 let seed = num('seed', Date.now() % 1_000_000);
 
 const log = (msg: string) => process.stderr.write(`[multihost] ${msg}\n`);
@@ -167,9 +168,17 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       WAKEUP_DAILY_CAP: '100000',
       WAKEUP_SHUTDOWN_GRACE_SECONDS: '5',
       ...fake.serverEnv(),
+      ...(opt.has('diag-simulator') ? { WAKEUP_TELEPHONY: 'simulator' } : {}),
     };
     const ports = await Promise.all(Array.from({ length: hostCount }, () => freePort()));
-    const spawnHost = (i: number) => spawnServer({ port: ports[i]!, env, entry: 'dist', logFile: join(dir, `host-${hostCount}-${i}.log`) });
+    const spawnHost = (i: number) =>
+      spawnServer({
+        port: ports[i]!,
+        env,
+        entry: 'dist',
+        logFile: join(dir, `host-${hostCount}-${i}.log`),
+        ...(cpuProf ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', cpuProf] } : {}),
+      });
     for (let i = 0; i < hostCount; i++) hosts.push(spawnHost(i));
     await Promise.all(hosts.map((h) => h!.waitReady(60_000)));
     const dueAt = Date.now() + leadMs;

@@ -4,7 +4,7 @@
  * schedules' next-occurrence chain), and the feature services that `createApp(services)`
  * mounts. The only wiring file: swap an adapter here. Nothing else in host/ creates an
  * adapter or subscribes to the runtime. Building writes to the database only through the
- * migrations; `start()` (before listening) runs the runtime's recovery and the chain's sweep.
+ * migrations; `start()` (before listening) starts the runtime (its recovery continues in the background).
  *
  * How a new feature adds its service (account, devices, billing, demo, ...):
  * 1. Write `host/<feature>/service.ts`: an interface `<Feature>Service` whose methods take
@@ -62,8 +62,8 @@ export interface Composed {
   /** Runs the close hooks (newest first), stops the system clock's timers, closes the database. */
   close(): Promise<void>;
   /**
-   * Before listening: subscribes the engine listeners and runs the schedules' startup sweep,
-   * then starts the engine runtime (reconciles work a crash left, loads due calls).
+   * Before listening: starts the engine runtime (it takes provider events at once; the
+   * reconciliation of work a crash left and the first load of due calls run in the background).
    */
   start(): Promise<void>;
   /** Sets the site URL once the port is known (when WAKEUP_SITE_URL is not set). */
@@ -230,9 +230,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     services,
     deps,
     async start() {
-      // Reconciles what a crash left (unacknowledged calls, series without their next
-      // occurrence, occurrences resolved under older zone rules) and loads the due calls.
-      await runtime.start();
+      // Takes provider events and commands at once; reconciles what a crash left and loads
+      // the due calls in the background, so the server listens at once (decisions/0014).
+      await runtime.start({ background: true });
       // Deletions a crash interrupted finish now; the purge timers are armed.
       await services.accountLifecycle.start();
     },

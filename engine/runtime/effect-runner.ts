@@ -3,6 +3,13 @@
  * hang up, send the fallback text), retries a port whose outcome is unknown with the backoff
  * in the options, and tracks everything in flight so that `idle()`, a tick's end and the
  * provider-answer inbox can wait for it.
+ *
+ * Requests to `placeCall` are bounded: at most `maxInFlight` await the provider at once; the
+ * others wait in one first-in, first-out queue, whoever handed them over (a dispatch unit,
+ * start-up reconciliation, a standalone call, a retry). The dispatch loop commits new intents
+ * only while that queue is empty ({@link EffectRunner.slotFree}), so a spike or a restart's
+ * backlog never opens thousands of provider requests at once (which starves webhooks and
+ * health checks of the event loop) and no intent waits long behind others.
  * @module
  */
 import type { Clock, Messaging, PlaceCallResult, SendResult, Telephony, TimerHandle } from '../ports.js';
@@ -30,6 +37,11 @@ export class EffectRunner {
   /** Running inbox flushes collect the effects started while they run. */
   private readonly collectors = new Set<(p: Promise<unknown>) => void>();
   private slotWaiters: (() => void)[] = [];
+  /** placeCall requests awaiting the provider now. */
+  private placing = 0;
+  /** placeCall requests waiting for a slot, oldest first (`queue[head]` is next). */
+  private queue: ((granted: boolean) => void)[] = [];
+  private head = 0;
   private readonly retryTimers = new Set<TimerHandle>();
   private stopped = false;
 
@@ -40,22 +52,53 @@ export class EffectRunner {
     return this.inFlight.size;
   }
 
+  /** placeCall requests waiting for a slot. */
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
   /** Counts `p` as in flight until it settles. */
   track(p: Promise<unknown>): void {
     this.inFlight.add(p);
     for (const c of this.collectors) c(p);
-    void p.finally(() => {
-      this.inFlight.delete(p);
-      if (this.slotWaiters.length > 0 && this.inFlight.size < this.d.options.maxInFlight) {
-        for (const w of this.slotWaiters.splice(0)) w();
-      }
-    });
+    void p.finally(() => this.inFlight.delete(p));
   }
 
-  /** Resolves once fewer than `maxInFlight` are in flight (dispatch waits here). */
+  /**
+   * Resolves once no placeCall waits for a slot (the dispatch loop waits here before each
+   * unit, so that it commits intents no faster than the provider takes them).
+   */
   slotFree(): Promise<void> {
-    if (this.inFlight.size < this.d.options.maxInFlight) return Promise.resolve();
+    if (this.queued === 0) return Promise.resolve();
     return new Promise((resolve) => this.slotWaiters.push(resolve));
+  }
+
+  /**
+   * Takes a placeCall slot (undefined), or a place in line when `maxInFlight` are taken: its
+   * promise resolves true with the slot, or false when the runner stopped meanwhile.
+   */
+  private acquire(): Promise<boolean> | undefined {
+    if (this.placing < this.d.options.maxInFlight) {
+      this.placing++;
+      return undefined;
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  /** Hands the slot to the next in line, or frees it. */
+  private release(): void {
+    if (this.head < this.queue.length) {
+      const next = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as never;
+      if (this.head === this.queue.length || this.head > 1024) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      next(true);
+    } else {
+      this.placing--;
+    }
+    if (this.queued === 0 && this.slotWaiters.length > 0) for (const w of this.slotWaiters.splice(0)) w();
   }
 
   /** Resolves when nothing is in flight (timers armed for retries excluded). */
@@ -81,9 +124,14 @@ export class EffectRunner {
     this.stopped = false;
   }
 
-  /** Stops retrying; effects already started finish on their own. */
+  /** Stops retrying and drops the calls waiting in line; effects already started finish on their own. */
   stop(): void {
     this.stopped = true;
+    const waiting = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    for (const w of waiting) w(false);
+    for (const w of this.slotWaiters.splice(0)) w();
     for (const t of this.retryTimers) t.cancel();
     this.retryTimers.clear();
   }
@@ -116,8 +164,11 @@ export class EffectRunner {
 
   private async place(e: PlaceCallEffect, tries: number): Promise<void> {
     if (this.stopped) return;
+    const wait = this.acquire();
+    if (wait && !(await wait)) return; // stopped while in line
     let result: PlaceCallResult;
     try {
+      if (this.stopped) return;
       result = await this.d.telephony.placeCall(e.request);
     } catch (error) {
       // Outcome unknown: ask again with the same key (the provider dedupes), with backoff.
@@ -126,6 +177,8 @@ export class EffectRunner {
       this.d.events.emit('effect:failed', { effect: e, error, willRetry });
       if (willRetry) this.later(Math.min(r.baseMs * 2 ** tries, r.maxMs), () => this.place(e, tries + 1));
       return;
+    } finally {
+      this.release();
     }
     if (this.stopped) return;
     await this.d.placed(e.attemptId, result);

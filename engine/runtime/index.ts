@@ -17,6 +17,7 @@ export type {
   SaveSeriesResult,
   SeriesInput,
   SeriesNext,
+  StartOptions,
 } from './types.js';
 export { resolveRuntimeOptions } from './options.js';
 export type { PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './options.js';

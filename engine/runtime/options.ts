@@ -86,7 +86,13 @@ export interface RuntimeOptions {
   batchesPerSlice?: number;
   /** Longest host timer the runtime arms; it re-checks the clock when one fires. @defaultValue 60000 */
   maxTimerStepMs?: number;
-  /** Calls in flight at the provider (placeCall awaiting) before dispatch waits. @defaultValue 20000 */
+  /**
+   * Requests to the provider's `placeCall` awaiting its answer at once. More wait in one
+   * first-in, first-out line (dispatch, start-up reconciliation, standalone calls and retries
+   * alike), and the dispatch loop commits new intents only while nobody waits in it: a spike
+   * or a restart's backlog never opens thousands of requests at once, which would starve the
+   * event loop (webhooks, health checks) and slow the drain. @defaultValue 256
+   */
   maxInFlight?: number;
   /** Extra seconds past the ring timeout before the watchdog gives up on a call that never rang. @defaultValue 60 */
   setupGraceSeconds?: number;
@@ -184,7 +190,7 @@ export function resolveRuntimeOptions(o: RuntimeOptions = {}, newOwner?: () => s
     batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 8),
     refillPage: positive('refillPage', o.refillPage ?? 1000),
     maxTimerStepMs: positive('maxTimerStepMs', o.maxTimerStepMs ?? 60_000),
-    maxInFlight: positive('maxInFlight', o.maxInFlight ?? 20_000),
+    maxInFlight: positive('maxInFlight', o.maxInFlight ?? 256),
     setupGraceSeconds: positive('setupGraceSeconds', o.setupGraceSeconds ?? 60),
     ringGraceSeconds: positive('ringGraceSeconds', o.ringGraceSeconds ?? 15),
     maxTalkSeconds: positive('maxTalkSeconds', o.maxTalkSeconds ?? 120),

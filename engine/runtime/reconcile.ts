@@ -25,17 +25,30 @@ export interface ReconcileDeps {
   /** Re-resolves pending occurrences resolved under other zone rules. */
   rulesChanged(): Promise<number>;
   unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void>;
+  /** Starts the dispatch loop: after the calls and texts are handed over and the zone rules checked, before series repair. */
+  startDispatch(): void | Promise<void>;
+  /** Yields to the event loop between pages (background recovery), or null. */
+  yieldToLoop: (() => Promise<void>) | null;
+  /** True once the runtime was stopped: the walk ends at its next page. */
+  stopped(): boolean;
 }
 
-/** See the module comment. */
+/**
+ * See the module comment. Each page's calls and texts go to the runner as soon as the page
+ * is read: the runner's line bounds the requests, and the oldest intents are first in it.
+ */
 export async function reconcile(d: ReconcileDeps): Promise<void> {
-  const effects: Effect[] = [];
+  const pause = async () => {
+    if (d.yieldToLoop) await d.yieldToLoop();
+    return d.stopped();
+  };
   for (let after: string | undefined; ;) {
     const page = await d.store.listUnacknowledgedAttempts(PAGE, after);
     const owners = page.filter((a) => a.occurrenceId !== null).map((a) => a.occurrenceId!);
     const occurrences = new Map(
       owners.length === 0 ? [] : (await d.store.load({ occurrences: owners })).occurrences.map((o) => [o.id, o] as const),
     );
+    const effects: Effect[] = [];
     for (const a of page) {
       const o = a.occurrenceId === null ? undefined : occurrences.get(a.occurrenceId);
       const script = a.script ?? (o ? wakeUpScript(o) : null);
@@ -46,18 +59,25 @@ export async function reconcile(d: ReconcileDeps): Promise<void> {
         request: { idempotencyKey: a.idempotencyKey, to: a.to, script, ringTimeoutSeconds: a.ringTimeoutSeconds },
       });
     }
+    if (d.stopped()) return;
+    d.runner.execute(effects);
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
+    if (await pause()) return;
   }
   for (let after: string | undefined; ;) {
     const page = await d.store.listPendingFallbacks(PAGE, after);
-    for (const o of page) effects.push(fallbackEffect(o, d.options));
+    if (d.stopped()) return;
+    d.runner.execute(page.map((o) => fallbackEffect(o, d.options)));
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
+    if (await pause()) return;
   }
-  d.runner.execute(effects);
   await d.rulesChanged();
+  if (d.stopped()) return;
+  await d.startDispatch();
   for (let after: string | undefined; ;) {
+    if (await pause()) return;
     const page = await d.store.listSeriesWithoutNext(PAGE, after);
     const ids = page.map((x) => x.id);
     if (ids.length > 0) await d.unit({ series: ids }, ids, (u) => ids.forEach((id) => u.repairSeries(id)));

@@ -62,6 +62,7 @@ import type {
   SaveSeriesResult,
   SeriesInput,
   SeriesNext,
+  StartOptions,
 } from './types.js';
 import {
   isFinishedOccurrence,
@@ -115,6 +116,8 @@ class RuntimeImpl implements Runtime {
   private readonly queue = new KeyedQueue();
   private running = false;
   private stopped = false;
+  /** Bumped by stop(): a recovery of an earlier start() stops at its next step. */
+  private runId = 0;
   private readonly counters = { dispatched: 0, units: 0, conflicts: 0 };
 
   constructor(private readonly deps: RuntimeDeps) {
@@ -167,24 +170,61 @@ class RuntimeImpl implements Runtime {
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
-  async start(): Promise<void> {
+  async start(options: StartOptions = {}): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
     this.runner.start();
     this.deps.telephony.onEvent((event) => (this.stopped ? undefined : this.inbox.add({ type: 'telephony', event })));
+    if (!options.background) {
+      await this.recover(false);
+      return;
+    }
+    // Tracked, so that idle() (and a virtual clock's settle) waits for the recovery too.
+    this.runner.track(this.recoverInBackground());
+  }
+
+  /**
+   * Start-up recovery: reconciliation (its calls join the runner's line), zone rules, the
+   * horizon's first fill and the dispatch loop, then series repair. In the background every
+   * page of it yields to the event loop first (the fill yields between pages anyway).
+   */
+  private async recover(background: boolean): Promise<void> {
+    const run = this.runId;
+    if (background) await this.options.yieldToLoop();
+    if (run !== this.runId) return;
     await reconcile({
       store: this.store,
       options: this.options,
       runner: this.runner,
       rulesChanged: () => this.rulesChanged(),
       unit: this.unit.bind(this),
+      yieldToLoop: background ? this.options.yieldToLoop : null,
+      startDispatch: async () => {
+        await this.horizon.refill(this.clock.now());
+        if (run === this.runId) this.loop.start();
+      },
+      stopped: () => run !== this.runId,
     });
-    await this.horizon.refill(this.clock.now());
-    this.loop.start();
+  }
+
+  private async recoverInBackground(): Promise<void> {
+    const run = this.runId;
+    for (let tries = 1; run === this.runId; tries++) {
+      try {
+        await this.recover(true);
+        return;
+      } catch (error) {
+        // A failing store: say so and try again (reconciliation is idempotent: same keys).
+        this.events.emit('runtime:error', { error, where: 'recovery' });
+        const ms = Math.min(1000 * 2 ** (tries - 1), this.options.maxTimerStepMs);
+        await new Promise<void>((resolve) => this.clock.setTimer(this.clock.now() + ms, resolve));
+      }
+    }
   }
 
   async stop(options: { drain?: boolean } = {}): Promise<void> {
+    this.runId++;
     this.stopped = true;
     this.running = false;
     this.loop.stop();

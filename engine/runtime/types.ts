@@ -166,10 +166,29 @@ export interface RuntimeStats {
   memo: { occurrence: { hits: number; misses: number }; attempt: { hits: number; misses: number } };
 }
 
+/** Options of `Runtime.start`. */
+export interface StartOptions {
+  /**
+   * Resolve once the runtime takes provider events and commands, and run the start-up
+   * recovery in the background, yielding to the event loop between its pages: reconciliation
+   * (its calls wait in the runner's line like any other), the zone-rules check, the horizon's
+   * first fill and the dispatch loop, then series repair. Safe because every
+   * step is a version-checked unit of work and an attempt is placed only with its idempotency
+   * key (docs/decisions/0014). `idle()` waits for the recovery; a failure is emitted as
+   * `runtime:error` (where `recovery`) and the recovery tried again with backoff.
+   * @defaultValue false: start() resolves after the recovery and the first fill.
+   */
+  background?: boolean;
+}
+
 /** The running engine. Create with {@link createRuntime}. */
 export interface Runtime {
-  /** Reconciles unfinished work, loads the near horizon and starts the timer. */
-  start(): Promise<void>;
+  /**
+   * Reconciles unfinished work, loads the near horizon and starts the timer. With
+   * `background` it resolves at once, ready for events and commands, and the recovery runs
+   * on (see {@link StartOptions}).
+   */
+  start(options?: StartOptions): Promise<void>;
   /**
    * Stops the timer and ignores later events. With `drain` (default) waits for effects in
    * flight; `drain: false` abandons them (what a crash does; tests use it).

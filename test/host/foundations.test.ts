@@ -53,6 +53,8 @@ describe('compose(config) and createApp(services)', () => {
       assert.equal('db' in composed.services, false, 'route modules get services, not the database handle');
 
       await composed.start();
+      // The reconciliation runs behind start() (docs/decisions/0014); idle() waits for it.
+      await composed.deps.runtime.idle();
       assert.notEqual(next(), null, 'start() ran the reconciliation');
       assert.ok(changes() > before);
     } finally {

@@ -133,7 +133,8 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
         try {
           // A refused connection fails at once; a listening server gets until the deadline to
           // answer (an overloaded one answers late, and that lateness is its recovery time).
-          const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(Math.max(100, deadline - performance.now())) });
+          // (AbortSignal.timeout throws on a fractional delay: round it.)
+          const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(Math.max(100, Math.ceil(deadline - performance.now()))) });
           await r.arrayBuffer();
           if (r.status === 200) return performance.now() - spawnedAt;
         } catch {

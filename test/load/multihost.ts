@@ -16,7 +16,7 @@
  *
  * Checks, per run: the fake accepted exactly one call per attempt (none doubled, none that no
  * attempt owns, every attempt past `requested` holds a call the fake made for it) and every
- * seeded occurrence finished. Figures: dispatches/s (first attempts whose intent was stored,
+ * seeded occurrence finished, confirmed when the phones press 1 (unless dispatched too late). Figures: dispatches/s (first attempts whose intent was stored,
  * over the span from the due instant to the last of them) and lateness p50/p99/max of that
  * intent against the due instant, as the benchmarks measure it.
  *
@@ -256,6 +256,10 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
     if (unknownCalls > 0) failures.push(`${unknownCalls} accepted calls belong to no attempt`);
     if (mismatched > 0) failures.push(`${mismatched} attempts hold a call the fake did not make for them`);
     if (finished !== ids.length) failures.push(`${ids.length - finished} occurrences not finished`);
+    // Every fake phone presses 1 (`--answer confirm`): a call that rang ends confirmed; only a
+    // call dispatched too late may end otherwise (missed, late_dispatch).
+    if (answer === 'confirm' && (statuses.unconfirmed ?? 0) + (statuses.failed ?? 0) > 0)
+      failures.push(`${(statuses.unconfirmed ?? 0) + (statuses.failed ?? 0)} answered calls did not end confirmed (keypad digits lost?)`);
 
     const firsts = attempts.filter((a) => a.kind === 'first');
     const late = firsts.map((a) => a.late).sort((x, y) => x - y);

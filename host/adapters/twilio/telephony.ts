@@ -262,6 +262,14 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
 
   async function onGather(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
     const digits = (params.Digits ?? '').trim();
+    if (s.stage === 'placed' || s.stage === 'ringing') {
+      // The provider asks for a Gather action only after the answer URL was served: another
+      // instance served it (several hosts behind one load balancer). The event log holds its
+      // `answered` (this one is then skipped); if that instance died first, this records it.
+      s.stage = 'answered';
+      const by = (params.AnsweredBy ?? '').startsWith('machine') ? 'machine' : 'person';
+      await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
+    }
     if (digits && s.stage === 'answered' && !s.digitsSeen) {
       s.digitsSeen = true;
       await once(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits }, true);

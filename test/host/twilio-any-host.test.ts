@@ -52,4 +52,21 @@ describe('Twilio webhooks on several hosts', () => {
     await b.handleCallWebhook('gather', q, { CallSid: 'CA1', Digits: '1' });
     assert.equal([...onA, ...onB].filter((e) => e.type === 'call.digits').length, 1);
   });
+
+  it('keeps the duration of an answered call when its completed status reaches another host', async () => {
+    const seen = new Set<string>();
+    const log: EventLog = { seen: (k) => Promise.resolve(seen.has(k)), record: (k) => Promise.resolve(void seen.add(k)) };
+    const onA: TelephonyEvent[] = [];
+    const onC: TelephonyEvent[] = [];
+    const a = instance(log, onA);
+    const c = instance(log, onC);
+    const q = new URLSearchParams({ k: 'attempt-2' });
+    await a.handleCallWebhook('voice', q, { CallSid: 'CA2', AnsweredBy: 'human' });
+    await c.handleCallWebhook('callStatus', q, { CallSid: 'CA2', CallStatus: 'completed', CallDuration: '42' });
+    assert.deepEqual(
+      onC.map((e) => e.type),
+      ['call.ended'],
+    );
+    assert.equal((onC[0] as { durationSeconds: number | null }).durationSeconds, 42);
+  });
 });

@@ -260,16 +260,23 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     ]);
   }
 
+  /**
+   * The provider's word that the call was answered (a Gather action; a `completed` status,
+   * which Twilio gives only to answered calls) when this instance's memory still says placed
+   * or ringing: another instance served the answer URL (several hosts behind one load
+   * balancer). The event log holds that instance's `answered` (this one is then skipped); if
+   * it died first, this records it.
+   */
+  async function answeredElsewhere(s: CallState, params: Record<string, string>): Promise<void> {
+    if (s.stage !== 'placed' && s.stage !== 'ringing') return;
+    s.stage = 'answered';
+    const by = (params.AnsweredBy ?? '').startsWith('machine') ? 'machine' : 'person';
+    await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
+  }
+
   async function onGather(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
     const digits = (params.Digits ?? '').trim();
-    if (s.stage === 'placed' || s.stage === 'ringing') {
-      // The provider asks for a Gather action only after the answer URL was served: another
-      // instance served it (several hosts behind one load balancer). The event log holds its
-      // `answered` (this one is then skipped); if that instance died first, this records it.
-      s.stage = 'answered';
-      const by = (params.AnsweredBy ?? '').startsWith('machine') ? 'machine' : 'person';
-      await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
-    }
+    await answeredElsewhere(s, params);
     if (digits && s.stage === 'answered' && !s.digitsSeen) {
       s.digitsSeen = true;
       await once(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits }, true);
@@ -291,6 +298,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
       }
     } else if (END_REASONS[status] && s.stage !== 'ended') {
+      if (status === 'completed') await answeredElsewhere(s, params);
       const answered = s.stage === 'answered';
       s.stage = 'ended';
       s.endedAt = clock.now();

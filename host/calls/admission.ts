@@ -109,7 +109,8 @@ export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): P
         once(`d|${dayKey}`, async () => {
           facts.placedToday.set(dayKey, await callsPlacedToday(db, accountId, c.at));
         }),
-        c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind)
+        // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
+        c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && c.kind !== 'first'
           ? occurrenceCounted(db, c.occurrenceId).then((counted) => {
               if (counted) facts.counted.add(c.occurrenceId!);
             })

@@ -16,9 +16,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createRuntime, DEFAULT_RETRY_POLICY, type OccurrenceRecord, type Store, type Telephony } from '../engine/index.js';
+import { createRuntime, type OccurrenceRecord, type Store, type Telephony } from '../engine/index.js';
 import { createPostgresStore, ensurePostgresEngineSchema } from '../engine/postgres/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
+import { pendingOccurrence } from '../test/load/seed.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
 const opt = args();
@@ -75,45 +76,9 @@ const telephony: Telephony = {
   onEvent: () => {},
 };
 
+/** A one-off pending call (test/load/seed.ts, shared with the host cell and the load tests). */
 function pendingRow(id: string, at: number, now: number): OccurrenceRecord {
-  return {
-    id,
-    scheduleId: null,
-    accountId: `acct-${id.slice(-6)}`,
-    phoneNumberId: null,
-    to: '+14155550123',
-    label: null,
-    message: null,
-    greetingName: null,
-    voice: null,
-    timezone: 'America/New_York',
-    derivationSource: 'weekly',
-    scheduledAt: at,
-    policy: { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [5, 10] },
-    smsFallback: false,
-    backupAlarm: false,
-    status: 'pending',
-    outcomeReason: null,
-    attemptCount: 0,
-    snoozeCount: 0,
-    seriesBase: at,
-    retryIndex: 0,
-    nextDueAt: at,
-    liveAttemptId: null,
-    backupAlarmAt: null,
-    reachedPerson: false,
-    reachedVoicemail: false,
-    missReason: null,
-    fallbackState: 'none',
-    dispatchedAt: null,
-    confirmedAt: null,
-    finishedAt: null,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-    localDate: null,
-    tzdataVersion: null,
-  };
+  return pendingOccurrence({ id, accountId: `acct-${id.slice(-6)}`, to: '+14155550123', at, now });
 }
 
 // Setup (not measured): N pending rows a day ahead, then moved to one second a few seconds ahead.

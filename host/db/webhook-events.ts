@@ -1,7 +1,7 @@
 /**
  * Durable records of what the provider told us (migration 0014): webhook events applied
  * (deduplication by the provider's ids, with an expiry), the provider's timestamp of each
- * number's last STOP/START, and whether a provider call id belongs to an attempt.
+ * number's last STOP/START. Which attempt a provider call belongs to: host/db/provider-calls.ts.
  * @module
  */
 import type { Db } from './sql.js';
@@ -29,11 +29,6 @@ export async function recordWebhookEvent(db: Db, key: string, now: number): Prom
 /** Rows currently held (tests). */
 export async function countWebhookEvents(db: Db): Promise<number> {
   return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_events'))!.n;
-}
-
-/** Whether some attempt already owns this provider call id. */
-export async function hasProviderCall(db: Db, callSid: string): Promise<boolean> {
-  return (await db.get('SELECT 1 FROM attempts WHERE provider_call_id = ?', [callSid])) !== undefined;
 }
 
 /**

@@ -13,7 +13,8 @@ import { createTwilioTexts } from '../adapters/twilio/messaging.js';
 import { createTwilioTelephony } from '../adapters/twilio/telephony.js';
 import { createTwilioWebhooks, type InboundText, type TwilioWebhooks } from '../adapters/twilio/webhooks.js';
 import { blockNumber } from '../db/phone-numbers.js';
-import { hasProviderCall, recordWebhookEvent, webhookEventSeen } from '../db/webhook-events.js';
+import { createPlacementLedger } from '../db/provider-calls.js';
+import { recordWebhookEvent, webhookEventSeen } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import type { PhoneConfig } from './config.js';
 import { guardTexts } from './guard.js';
@@ -88,8 +89,8 @@ export function createPhoneRuntime(
       publicUrl: options.siteUrl,
       text: text(),
       warn: (message, detail) => logger.warn(detail ?? {}, message),
-      // A provider call some attempt already owns is never adopted by another.
-      isKnownCall: async (callSid) => await hasProviderCall(db, callSid),
+      // Which attempt owns a provider call, and one placement per number across hosts.
+      ledger: createPlacementLedger(db, () => clock.now()),
       events,
     });
     telephony = twilioTelephony;

@@ -76,7 +76,7 @@ describe('Twilio REST client and adapters', () => {
     const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
     const fake = await startFakeTwilio({ clock });
     try {
-      const owned = new Set<string>();
+      const owned = new Map<string, string>();
       const make = () =>
         createTwilioTelephony({
           client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
@@ -84,7 +84,11 @@ describe('Twilio REST client and adapters', () => {
           from: '+12025550100',
           publicUrl: () => 'http://127.0.0.1:9',
           text: TEXT,
-          isKnownCall: (sid) => Promise.resolve(owned.has(sid)),
+          ledger: {
+            exclusive: (_to, fn) => fn(),
+            ownerOf: (sid) => Promise.resolve(owned.get(sid) ?? null),
+            record: () => Promise.resolve(),
+          },
         });
       const a = make();
       const to = '+14155550125';
@@ -92,7 +96,7 @@ describe('Twilio REST client and adapters', () => {
       const second = await a.placeCall({ idempotencyKey: 'attempt-b', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
       assert.ok(first.ok && second.ok);
       assert.notEqual(first.callId, second.callId, 'in one process: the table of placed calls');
-      owned.add(first.callId).add(second.callId);
+      owned.set(first.callId, 'attempt-a').set(second.callId, 'attempt-b');
       const third = await make().placeCall({ idempotencyKey: 'attempt-c', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
       assert.ok(third.ok);
       assert.ok(!owned.has(third.callId), 'in a new process: the database says who owns a call');

@@ -10,13 +10,16 @@
  * - Exactly one call per attempt without relying on that header (Twilio ignores it): before
  *   dialling, `placeCall` lists the provider's calls to that number from that caller id
  *   (GET /Calls.json?To=&From=, newest first) and adopts one created within
- *   {@link TwilioTelephonyOptions.lookupWindowMs} that no attempt owns (not in this
- *   process's table, not `isKnownCall` in the database). Such a call is one a previous
- *   request (or process, killed while the answer was in flight) placed for this attempt.
+ *   {@link TwilioTelephonyOptions.lookupWindowMs} that is this attempt's own or no attempt's
+ *   (by this process's table, then the {@link PlacementLedger}: every call created is
+ *   recorded with its attempt before the number is let go). An unowned call is one a process
+ *   killed between the create and its record placed for this attempt.
  *   The provider's list shows no field of ours on a live call (its Events log only 15
- *   minutes after the end), so "ours" is the number, the caller id, the window and "owned by
- *   no other attempt"; placements to one number are serialised in the process so that two
- *   attempts to it cannot take each other's call. The list costs one GET per placement; when
+ *   minutes after the end), so "ours" is the number, the caller id, the window and the
+ *   ledger; placements to one number run one at a time (queued in the process, and across
+ *   hosts by the ledger's lock), so that two attempts to it cannot take each other's call and
+ *   two hosts placing one attempt (a restarted host's reconciliation and the live host that
+ *   stored the intent) cannot both dial. The list costs one GET per placement; when
  *   it cannot be read the outcome is unknown (the promise rejects and the caller retries).
  *   An adopted call's progress seen in the list (ringing, ended) is replayed as events.
  * - Answer URL → `call.answered` (by `machine` when the provider's AnsweredBy says a machine
@@ -70,10 +73,26 @@ export interface TwilioTelephonyOptions {
   warn?: (message: string, detail?: Record<string, unknown>) => void;
   /** Durable record of the events handled (deduplication across restarts); memory only without it. */
   events?: EventLog;
-  /** Whether a provider call id is already recorded for some attempt (the database). */
-  isKnownCall?: (callSid: string) => Promise<boolean>;
+  /**
+   * Who placed which call, and placements to one number one at a time across processes (the
+   * database: host/db/provider-calls.ts). Without it only this process's memory and queue.
+   */
+  ledger?: PlacementLedger;
   /** How far back the call list is searched for a call to adopt. @defaultValue 1800000 (30 minutes) */
   lookupWindowMs?: number;
+}
+
+/**
+ * The record of placed calls that makes `placeCall` idempotent across processes (see the
+ * module header).
+ */
+export interface PlacementLedger {
+  /** Runs `fn` while no other process places a call to `to`. */
+  exclusive<T>(to: string, fn: () => Promise<T>): Promise<T>;
+  /** The idempotency key of the attempt a provider call was created for, or null when unrecorded. */
+  ownerOf(callSid: string): Promise<string | null>;
+  /** Records that `callSid` was created for `idempotencyKey`; called inside `exclusive`. */
+  record(callSid: string, idempotencyKey: string): Promise<void>;
 }
 
 /** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
@@ -156,7 +175,11 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   /** The last placement per destination number: placements to one number run one at a time. */
   const byNumber = new Map<string, Promise<unknown>>();
   const lookupWindowMs = options.lookupWindowMs ?? 30 * 60_000;
-  const isKnownCall = options.isKnownCall ?? (() => Promise.resolve(false));
+  const ledger: PlacementLedger = options.ledger ?? {
+    exclusive: (_to, fn) => fn(),
+    ownerOf: () => Promise.resolve(null),
+    record: () => Promise.resolve(),
+  };
   const log = options.events;
 
   /** Hands `event` to the handler unless the log has it; records it once handled. */
@@ -317,9 +340,10 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     return { status: 204, contentType: 'text/plain', body: '' };
   }
 
-  /** Runs `fn` after every earlier placement to the same number settled. */
+  /** Runs `fn` after every earlier placement to the same number settled, here and (by the ledger) on other hosts. */
   const oneAtATime = <T>(to: string, fn: () => Promise<T>): Promise<T> => {
-    const run = (byNumber.get(to) ?? Promise.resolve()).then(fn, fn);
+    const exclusive = () => ledger.exclusive(to, fn);
+    const run = (byNumber.get(to) ?? Promise.resolve()).then(exclusive, exclusive);
     const tail = run.catch(() => undefined);
     byNumber.set(to, tail);
     void tail.then(() => {
@@ -338,9 +362,10 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     for (const c of list.body?.calls ?? []) {
       const created = Date.parse(c.date_created);
       if (!(created >= since)) continue;
-      const mine = calls.get(c.sid);
-      if (mine && mine.key !== key) continue;
-      if (!mine && (await isKnownCall(c.sid))) continue;
+      // Ours: created for this attempt (by an earlier request, here or on another host), or
+      // by no recorded attempt (a process died between the create and its record).
+      const owner = calls.get(c.sid)?.key ?? (await ledger.ownerOf(c.sid));
+      if (owner !== null && owner !== key) continue;
       return c;
     }
     return null;
@@ -407,6 +432,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
           };
         }
         stateOf(response.body.sid, request.idempotencyKey);
+        await ledger.record(response.body.sid, request.idempotencyKey);
         return { ok: true, callId: response.body.sid };
       });
       const entry = { result: attempt, at: clock.now() };

@@ -1,0 +1,90 @@
+/**
+ * The ledger of provider calls (migration 0017): which attempt each call this service created
+ * belongs to, and one placement to a number at a time across every host on the database.
+ *
+ * The Twilio-compatible adapter (host/adapters/twilio/telephony.ts) makes `placeCall`
+ * idempotent by listing the provider's calls to the number before it dials and adopting one
+ * that is the attempt's own. That is sound only if no other placement to the number runs
+ * between the list and the record of what was created: in one process the adapter queues
+ * them; across hosts (PostgreSQL) {@link createPlacementLedger}'s `exclusive` holds a lock row
+ * per number for the list, the create and the record. Without it two hosts (a restarted one
+ * reconciling an attempt that a live one is placing) could each list, find nothing and dial.
+ *
+ * The lock is a row, not an advisory lock, so that a placement holds no database connection
+ * while it waits on the provider. It lapses after {@link PLACEMENT_LOCK_TTL_MS} (longer than
+ * the list and the create together, each bounded by the client's timeout) so that a host that
+ * dies holding it delays that number only; a host paused for longer than that while holding
+ * it could overlap the next holder, the one case the ledger does not cover.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from './sql.js';
+
+/** A number's placement lock lapses this long after it was taken. */
+export const PLACEMENT_LOCK_TTL_MS = 30_000;
+/** Recorded calls are kept this long (the adapter looks back 30 minutes). */
+export const PROVIDER_CALL_TTL_MS = 86_400_000;
+
+/** What the adapter needs (structurally its `PlacementLedger`). */
+export interface PlacementLedger {
+  exclusive<T>(to: string, fn: () => Promise<T>): Promise<T>;
+  ownerOf(callSid: string): Promise<string | null>;
+  record(callSid: string, idempotencyKey: string): Promise<void>;
+}
+
+/** The ledger on `db`; `now` is the host's clock. Locks are taken only on PostgreSQL (one process owns a SQLite file). */
+export function createPlacementLedger(db: Db, now: () => number): PlacementLedger {
+  const owner = randomUUID();
+  let recorded = 0;
+
+  const tryLock = async (e164: string): Promise<boolean> => {
+    const t = now();
+    const row = await db.get(
+      `INSERT INTO placement_locks (e164, owner, until) VALUES (?, ?, ?)
+       ON CONFLICT (e164) DO UPDATE SET owner = excluded.owner, until = excluded.until
+       WHERE placement_locks.until <= ?
+       RETURNING owner`,
+      [e164, owner, t + PLACEMENT_LOCK_TTL_MS, t],
+    );
+    return row !== undefined;
+  };
+
+  return {
+    async exclusive(to, fn) {
+      if (db.dialect === 'sqlite') return await fn();
+      // Another host holds the number: only while it places one call (or until its lock lapses).
+      for (let wait = 10; !(await tryLock(to)); wait = Math.min(wait * 2, 500)) {
+        await new Promise((r) => setTimeout(r, wait / 2 + Math.random() * wait));
+      }
+      try {
+        return await fn();
+      } finally {
+        await db.run('DELETE FROM placement_locks WHERE e164 = ? AND owner = ?', [to, owner]);
+      }
+    },
+
+    async ownerOf(callSid) {
+      const row = await db.get<{ k: string }>(
+        `SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?
+         UNION ALL SELECT idempotency_key AS k FROM attempts WHERE provider_call_id = ?
+         LIMIT 1`,
+        [callSid, callSid],
+      );
+      return row?.k ?? null;
+    },
+
+    async record(callSid, idempotencyKey) {
+      const t = now();
+      await db.run(
+        'INSERT INTO provider_calls (call_sid, idempotency_key, created_at) VALUES (?, ?, ?) ON CONFLICT (call_sid) DO NOTHING',
+        [callSid, idempotencyKey, t],
+      );
+      if (++recorded % 100 === 0) {
+        await db.run(
+          'DELETE FROM provider_calls WHERE call_sid IN (SELECT call_sid FROM provider_calls WHERE created_at <= ? ORDER BY created_at LIMIT 1000)',
+          [t - PROVIDER_CALL_TTL_MS],
+        );
+      }
+    },
+  };
+}

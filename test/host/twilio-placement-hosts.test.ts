@@ -1,0 +1,104 @@
+/**
+ * One call per attempt when several hosts place calls through the Twilio-compatible adapter
+ * (host/adapters/twilio/telephony.ts with the ledger of host/db/provider-calls.ts). Two
+ * "hosts" are two adapters, each with its own ledger (its own lock owner) and, on PostgreSQL,
+ * its own pool, on one migrated database; the fake provider does not dedupe by key.
+ * The PostgreSQL runs use WAKEUP_TEST_PG_URL (scripts/with-pg.sh), one fresh schema each.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { VirtualClock } from '../../engine/sim/index.js';
+import { createTwilioClient } from '../../host/adapters/twilio/client.js';
+import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
+import { migrate } from '../../host/db/migrate.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
+import { createPlacementLedger } from '../../host/db/provider-calls.js';
+import { openPostgresDb, type Db } from '../../host/db/sql.js';
+import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
+
+const PG_URL = process.env['WAKEUP_TEST_PG_URL'];
+const NO_PG = 'WAKEUP_TEST_PG_URL is not set: no PostgreSQL server (run under scripts/with-pg.sh)';
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe(`placing calls from two hosts (${dialect})`, { skip: dialect === 'postgres' && !PG_URL ? NO_PG : false }, () => {
+    const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
+    let fake: FakeTwilio;
+    let dbs: Db[];
+    let schema = '';
+    before(async () => {
+      fake = await startFakeTwilio({ clock });
+      if (dialect === 'sqlite') {
+        const db = openSqliteDatabase(':memory:');
+        await migrate(db);
+        dbs = [db, db];
+      } else {
+        schema = `placing_${randomUUID().replaceAll('-', '')}`;
+        await admin(`CREATE SCHEMA ${schema}`);
+        const open = () => openPostgresDb({ connectionString: PG_URL, options: `-c search_path=${schema}`, max: 4 });
+        dbs = [open(), open()];
+        await migrate(dbs[0]!);
+      }
+    });
+    after(async () => {
+      await fake.close();
+      for (const db of new Set(dbs)) await db.close();
+      if (schema) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    });
+
+    const host = (db: Db) =>
+      createTwilioTelephony({
+        client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+        clock,
+        from: '+12025550100',
+        publicUrl: () => 'http://127.0.0.1:9',
+        text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
+        ledger: createPlacementLedger(db, () => clock.now()),
+      });
+    const request = (key: string, to: string) => ({ idempotencyKey: key, to, script: { kind: 'demo' as const }, ringTimeoutSeconds: 30 });
+
+    it('a host placing an attempt another host already placed adopts that call; another attempt to the number dials', async () => {
+      const [a, b] = [host(dbs[0]!), host(dbs[1]!)];
+      const to = '+14155550140';
+      const first = await a.placeCall(request('attempt-1', to));
+      const again = await b.placeCall(request('attempt-1', to));
+      assert.ok(first.ok && again.ok);
+      assert.equal(again.callId, first.callId, 'the ledger says the call is attempt-1 own');
+      const other = await b.placeCall(request('attempt-2', to));
+      assert.ok(other.ok);
+      assert.notEqual(other.callId, first.callId, 'a call of attempt-1 is never taken by attempt-2');
+      assert.equal([...fake.calls.values()].filter((c) => c.to === to).length, 2);
+    });
+
+    it(
+      'two hosts placing one attempt at the same moment dial once',
+      { skip: dialect === 'sqlite' ? 'one process owns a SQLite file' : false },
+      async () => {
+        const [a, b] = [host(dbs[0]!), host(dbs[1]!)];
+        const before = fake.createCallRequests;
+        const pairs = await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const r = request(`attempt-race-${i}`, `+141555502${String(i).padStart(2, '0')}`);
+            return await Promise.all([a.placeCall(r), b.placeCall(r)]);
+          }),
+        );
+        for (const [x, y] of pairs) {
+          assert.ok(x.ok && y.ok);
+          assert.equal(x.callId, y.callId);
+        }
+        assert.equal(fake.createCallRequests - before, 20, 'one create per attempt across both hosts');
+      },
+    );
+  });
+}

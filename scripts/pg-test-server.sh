@@ -12,6 +12,9 @@
 # scripts/with-pg.sh wraps a command with start and stop. Progress and errors go to stderr;
 # `start` exits non-zero (printing why) when no server could be started.
 #
+# WAKEUP_PG_SERVER_OPTS adds server settings, e.g. for a profile of the statements:
+#   WAKEUP_PG_SERVER_OPTS='-c shared_preload_libraries=pg_stat_statements' scripts/pg-test-server.sh start
+#
 # The cluster trusts loopback connections and runs without fsync: it holds test data only.
 # Run as root, the server runs as the `postgres` user (PostgreSQL refuses to run as root),
 # and the temporary folder belongs to it. Its unix socket lives in that folder, never in
@@ -79,7 +82,7 @@ start() {
   while :; do
     port=$(free_port)
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-      -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >/dev/null 2>&1; then
+      -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 ${WAKEUP_PG_SERVER_OPTS:-}" >/dev/null 2>&1; then
       break
     fi
     tries=$((tries + 1))

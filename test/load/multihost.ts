@@ -24,7 +24,7 @@
  * check fails, or when no PostgreSQL is given (it says so).
  *
  * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
- *   [--lease-s 10] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
+ *   [--lease-s 10] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -163,7 +163,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       WAKEUP_DB: dbUrl,
       WAKEUP_LEASE_SECONDS: String(leaseS),
       WAKEUP_SITE_URL: lbUrl,
-      WAKEUP_LOG_LEVEL: 'warn',
+      WAKEUP_LOG_LEVEL: opt.get('log-level') ?? 'warn',
       WAKEUP_LOG_PRETTY: '0',
       WAKEUP_DAILY_CAP: '100000',
       WAKEUP_SHUTDOWN_GRACE_SECONDS: '5',

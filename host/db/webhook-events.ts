@@ -14,14 +14,21 @@ export async function webhookEventSeen(db: Db, key: string, now: number): Promis
   return (await db.get('SELECT 1 FROM webhook_events WHERE event_key = ? AND expires_at > ?', [key, now])) !== undefined;
 }
 
-/** Records an applied event; removes a batch of expired ones on the way. */
+let recorded = 0;
+
+/**
+ * Records an applied event; every 100th record also removes a batch of expired ones (up to
+ * 1,000: more than expire meanwhile, since events expire at the rate they were recorded), so
+ * that a webhook costs one write, not two.
+ */
 export async function recordWebhookEvent(db: Db, key: string, now: number): Promise<void> {
   await db.run(
     'INSERT INTO webhook_events (event_key, expires_at) VALUES (?, ?) ON CONFLICT (event_key) DO UPDATE SET expires_at = excluded.expires_at',
     [key, now + WEBHOOK_EVENT_TTL_MS],
   );
+  if (++recorded % 100 !== 0) return;
   await db.run(
-    'DELETE FROM webhook_events WHERE event_key IN (SELECT event_key FROM webhook_events WHERE expires_at <= ? ORDER BY expires_at LIMIT 100)',
+    'DELETE FROM webhook_events WHERE event_key IN (SELECT event_key FROM webhook_events WHERE expires_at <= ? ORDER BY expires_at LIMIT 1000)',
     [now],
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The crash loop (`npm run test:crash`, not part of `npm test`; issue 15 item 4).
  *
- * One SQLite file in a temporary folder; the real server entry (`node dist/host/main.js`,
+ * One SQLite file in a temporary folder; the real server entry (`node dist/server.cjs`,
  * built first) in its own process with the Twilio-compatible adapter pointed at the fake
  * provider, which runs in another process (test/load/fake-provider-main.ts) and counts every
  * accepted call by the attempt key it carries.
@@ -29,7 +29,7 @@
  * Prints progress on stderr and one `RESULT {json}` line; exits 1 when a check fails.
  *
  * Usage: node --import tsx test/load/crash-loop.ts [--rounds 50] [--calls 20000] [--seed 1]
- *   [--max-kill-ms 2000] [--lead-ms 3000] [--speed 20] [--drain-timeout-s 300] [--entry dist|tsx] [--keep]
+ *   [--max-kill-ms 2000] [--lead-ms 3000] [--speed 20] [--drain-timeout-s 300] [--entry bundle|dist|tsx] [--keep]
  * @module
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -63,7 +63,7 @@ const maxKillMs = num('max-kill-ms', 2000);
 const leadMs = num('lead-ms', 3000);
 const speed = num('speed', 20);
 const drainTimeoutMs = num('drain-timeout-s', 300) * 1000;
-const entry = opt.get('entry') === 'tsx' ? 'tsx' : 'dist';
+const entry = (['dist', 'tsx'] as const).find((e) => e === opt.get('entry')) ?? 'bundle';
 const keep = opt.has('keep');
 const RECOVERY_LIMIT_MS = 1000;
 
@@ -107,7 +107,7 @@ const dir = mkdtempSync(join(tmpdir(), 'wakeup-crash-'));
 const dbFile = join(dir, 'wakeup.sqlite');
 const logFile = join(dir, 'server.log');
 log(`load average ${loadAtStart}; folder ${dir}; rounds ${rounds}, calls ${callsPerBatch}, seed ${seed}, entry ${entry}`);
-if (entry === 'dist') buildDist();
+if (entry !== 'tsx') buildDist();
 
 const fake = await spawnFakeProvider({ speed });
 const port = await freePort();

@@ -208,9 +208,13 @@ function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () =
 export function getOperations(): Map<string, OperationInfo> {
   if (operationsCache) return operationsCache;
   const doc = loadOpenApi();
+  // The two Ajv instances too are made at the first compile (registering the components costs
+  // some 50 ms each), so a start serves /readyz before any of this.
   const validateSchema = !isBuilt();
-  const bodyAjv = createAjv({ validateSchema });
-  const queryAjv = createAjv({ coerce: true, validateSchema });
+  let bodyAjvCache: Ajv2020 | undefined;
+  let queryAjvCache: Ajv2020 | undefined;
+  const bodyAjv = () => (bodyAjvCache ??= createAjv({ validateSchema }));
+  const queryAjv = () => (queryAjvCache ??= createAjv({ coerce: true, validateSchema }));
   const ops = new Map<string, OperationInfo>();
   const rootSecurity: any[] = doc.security ?? [];
 
@@ -247,11 +251,11 @@ export function getOperations(): Map<string, OperationInfo> {
       // (compiling all ~60 up front cost about a second per server start). The schema test
       // compiles every one of them in strict mode, so a broken schema still fails the suite.
       const body = deref(doc, op.requestBody)?.content?.['application/json']?.schema;
-      if (body) lazy(info, 'validateBody', () => bodyAjv.compile(rewriteRefs(body)));
+      if (body) lazy(info, 'validateBody', () => bodyAjv().compile(rewriteRefs(body)));
       const query = paramsSchema(params.filter((p) => p.in === 'query'));
-      if (query) lazy(info, 'validateQuery', () => queryAjv.compile(query));
+      if (query) lazy(info, 'validateQuery', () => queryAjv().compile(query));
       const pathParams = paramsSchema(params.filter((p) => p.in === 'path'));
-      if (pathParams) lazy(info, 'validateParams', () => bodyAjv.compile(pathParams));
+      if (pathParams) lazy(info, 'validateParams', () => bodyAjv().compile(pathParams));
       ops.set(id, info);
     }
   }

@@ -21,7 +21,8 @@ const bundle = join(__dirname, 'server-bundle.cjs');
 const cacheFile = `${bundle}.cache`;
 
 function compile() {
-  const source = readFileSync(bundle, 'utf8');
+  // ASCII (scripts/bundle-server.mjs makes sure): latin1 reads it 4 times faster than UTF-8.
+  const source = readFileSync(bundle, 'latin1');
   const key = `${createHash('sha1').update(source).digest('hex')} ${process.version} ${process.arch}\n`;
   let cachedData;
   try {

@@ -1,4 +1,3 @@
-/* global process */
 // Part of `npm run build`, after tsc and copy-assets: the server as one file.
 // - dist/server-bundle.cjs: host/main.ts and its dependencies, bundled (settings shared with
 //   the single executable: scripts/bundle.mjs); better-sqlite3 stays in node_modules (it finds
@@ -31,4 +30,4 @@ const text = readFileSync(bundle, 'utf8');
 const ascii = text.replace(/[^\t-~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 if (ascii !== text) writeFileSync(bundle, ascii);
 copyFileSync(join(root, 'scripts/server-launcher.cjs'), join(root, 'dist/server.cjs'));
-if (process.env.WAKEUP_NO_CODE_CACHE !== '1') createRequire(import.meta.url)(join(root, 'dist/server.cjs')).prime();
+createRequire(import.meta.url)(join(root, 'dist/server.cjs')).prime();

@@ -30,6 +30,7 @@
  *
  * Usage: node --import tsx test/load/crash-loop.ts [--rounds 50] [--calls 20000] [--seed 1]
  *   [--max-kill-ms 2000] [--lead-ms 3000] [--speed 20] [--drain-timeout-s 300] [--entry bundle|dist|tsx] [--keep]
+ *   [--cpu-prof DIR] (node --cpu-prof for every server; only the final clean run, which exits, writes its profile)
  * @module
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -65,6 +66,8 @@ const speed = num('speed', 20);
 const drainTimeoutMs = num('drain-timeout-s', 300) * 1000;
 const entry = (['dist', 'tsx'] as const).find((e) => e === opt.get('entry')) ?? 'bundle';
 const keep = opt.has('keep');
+const cpuProf = opt.get('cpu-prof');
+const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
 const RECOVERY_LIMIT_MS = 1000;
 
 const log = (msg: string) => process.stderr.write(`[crash] ${msg}\n`);
@@ -171,7 +174,7 @@ try {
       await setBatchDue(db, batches[0]!, Date.now() + leadMs);
       await db.close();
     }
-    server = spawnServer({ port, env, entry, logFile });
+    server = spawnServer({ port, env, entry, logFile, nodeArgs });
     const spawnEpoch = Math.round(performance.timeOrigin + server.spawnedAt);
     const readyMs = await server.waitReady(60_000);
     const readyCpuMs = cpuMs(server.pid);
@@ -209,7 +212,7 @@ try {
   // Final clean run: everything drains.
   const pendingAtSpawn = pendingNow();
   const before = await fake.accepted();
-  server = spawnServer({ port, env, entry, logFile });
+  server = spawnServer({ port, env, entry, logFile, nodeArgs });
   const readyMs = await server.waitReady(60_000);
   const readyCpuMs = cpuMs(server.pid);
   const unfinishedAtSpawn = probe((db) => unfinishedCount(db, 'crash-b%-occ-%'));

@@ -5,7 +5,7 @@
 #     -e WAKEUP_EMAIL=smtp -e WAKEUP_SMTP_URL=smtp://user:password@smtp.example.com:587 \
 #     -e WAKEUP_EMAIL_FROM='Wakeup <wake@example.com>' wakeup
 # See README.md, "Deploy". The commands below are the ones test/host/deploy.test.ts and
-# test/host/npm-start.test.ts exercise: npm ci --omit=dev, npm run build, node dist/host/main.js,
+# test/host/npm-start.test.ts exercise: npm ci --omit=dev, npm run build, node dist/server.cjs,
 # and the HEALTHCHECK's request to /readyz.
 
 # --- build: production dependencies (better-sqlite3 compiles here when no prebuilt fits) and the compiled JavaScript
@@ -21,6 +21,7 @@ COPY scripts ./scripts
 COPY schema ./schema
 COPY engine ./engine
 COPY host ./host
+COPY web ./web
 RUN npm run build
 
 # --- run: no compiler, no dev dependencies, no root
@@ -45,4 +46,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # node itself is PID 1's child-free main process: SIGTERM from `docker stop` reaches it
 # directly and it drains, closes the database and exits 0 (give it the grace period:
 # docker stop -t 15).
-CMD ["node", "dist/host/main.js"]
+CMD ["node", "dist/server.cjs"]

@@ -83,9 +83,10 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // CommonJS config files (dependency-cruiser reads .cjs).
+    // CommonJS files (dependency-cruiser reads .cjs; dist/server.cjs, from scripts/server-launcher.cjs): require is how they import.
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // The web app (web/): plain ES modules run by the browser.

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:http`: the HTTP path under load. Builds the server (`npm run build`), starts
- * it as production runs it (`node dist/host/main.js`, dev mode for the sign-in, general rate
+ * it as production runs it (`node dist/server.cjs`, dev mode for the sign-in, general rate
  * limits raised so that they never answer 429) and a bare Koa handler returning a body like
  * GET /me's (bench/http-bare.ts), each in its own process, signs in, verifies a number, then
  * runs autocannon against:
@@ -86,7 +86,7 @@ const serviceEnv = {
 };
 if (profile) mkdirSync(profDir, { recursive: true });
 const service = await start(
-  [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), 'dist/host/main.js'],
+  [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), 'dist/server.cjs'],
   serviceEnv,
   /"url":"(http:\/\/[^"]+)"/,
 );

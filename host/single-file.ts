@@ -2,7 +2,7 @@
  * Entry point of the single-file build (`npm run build:binary` bundles from here into
  * `dist/wakeup`):
  *
- *   wakeup                  starts the server (as `node dist/host/main.js`: same environment)
+ *   wakeup                  starts the server (as `node dist/server.cjs`: same environment)
  *   wakeup --version        prints the version
  *   wakeup admin <command>  the operator commands (as `npm run admin -- <command>`)
  *

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
-import { build } from 'esbuild';
+import { bundleServer } from './bundle.mjs';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -25,34 +25,12 @@ const step = (what) => console.log(`build:binary: ${what} (${((Date.now() - star
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-// 1. One CommonJS file. `import.meta.url` becomes the executable's file URL; the two
-// `createRequire(import.meta.url)` loaders that read packages (zone search's airport list,
-// the docs page's swagger-ui folder) become plain `require`, so esbuild bundles what they load.
-const stripCreateRequire = {
-  name: 'strip-create-require',
-  setup(b) {
-    b.onLoad({ filter: /\/(engine|host|schema)\/.*\.ts$/ }, async (args) => {
-      const text = readFileSync(args.path, 'utf8').replace(/^\s*const require = createRequire\(import\.meta\.url\);\s*$/m, '');
-      return { contents: text, loader: 'ts' };
-    });
-  },
-};
+// 1. One CommonJS file (settings shared with `npm run build`'s bundle: scripts/bundle.mjs).
+// The two `createRequire(import.meta.url)` loaders that read packages (zone search's airport
+// list, the docs page's swagger-ui folder) become plain `require`, so esbuild bundles what they
+// load; `import.meta.url` is the executable's file URL.
 const bundle = join(out, 'wakeup.cjs');
-await build({
-  entryPoints: [join(root, 'host/single-file.ts')],
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minify: false,
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  define: { 'import.meta.url': '__wakeup_import_meta_url', __WAKEUP_VERSION__: JSON.stringify(version) },
-  banner: { js: "var __wakeup_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [stripCreateRequire],
-});
+await bundleServer({ root, entry: join(root, 'host/single-file.ts'), outfile: bundle, stripCreateRequire: true });
 step(`bundled ${(statSync(bundle).size / 1e6).toFixed(1)} MB`);
 
 // 2. Assets, under the keys host/assets.ts reads.

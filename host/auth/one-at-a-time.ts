@@ -22,8 +22,8 @@
  * they then merely run one at a time.
  * @module
  */
-import pg from 'pg';
-import type { PostgresDb } from '../db/sql.js';
+import type pg from 'pg';
+import { loadPg, type PostgresDb } from '../db/sql.js';
 
 /** A queue keyed by string: `run(key, fn)` starts `fn` once every earlier `fn` of that key settled. */
 export interface KeyedQueue {
@@ -75,7 +75,7 @@ export const LOCK_POOL_SIZE = 8;
  * {@link LOCK_POOL_SIZE} clients made from `db.pool`'s options (tests pass their own).
  */
 export function createPgKeyedQueues(db: PostgresDb, lockPool?: pg.Pool): KeyedQueues {
-  const pool = lockPool ?? new pg.Pool({ ...db.pool.options, max: LOCK_POOL_SIZE });
+  const pool = lockPool ?? new (loadPg().Pool)({ ...db.pool.options, max: LOCK_POOL_SIZE });
   if (!lockPool) pool.on('error', () => undefined);
   const withLock = async <T>(lockKey: string, fn: () => Promise<T>): Promise<T> => {
     const client = await pool.connect();

@@ -26,10 +26,18 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import Sqlite from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import type { PoolClient, PoolConfig } from 'pg';
+
+const require = createRequire(import.meta.url);
+/**
+ * node-postgres, loaded on first use: a server on SQLite never loads it (loading it costs
+ * some 0.1 s of every start, which a restart's readiness waits for).
+ */
+export const loadPg = (): typeof pg => require('pg') as typeof pg;
 
 export type Dialect = 'sqlite' | 'postgres';
 /** Positional values (for `?`) or named ones (for `@name`, keyed without the `@`). */
@@ -378,7 +386,7 @@ const PG_TYPES = {
   getTypeParser(oid: number, format?: string): (value: string) => unknown {
     if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
     if (oid === 16) return (v: string) => (v === null ? null : v === 't' ? 1 : 0);
-    return pg.types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+    return loadPg().types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
   },
 };
 
@@ -409,7 +417,7 @@ const pgStatements = (q: () => PgQueryable) => {
 
 /** Opens a pool on `url` (or takes `config`) as a {@link PostgresDb}. */
 export function openPostgresDb(config: string | PoolConfig): PostgresDb {
-  const pool = new pg.Pool(typeof config === 'string' ? { connectionString: config } : config);
+  const pool = new (loadPg().Pool)(typeof config === 'string' ? { connectionString: config } : config);
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return wrapPostgres(pool);

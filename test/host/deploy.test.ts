@@ -39,14 +39,14 @@ function runNode(args: string[], env: Record<string, string>): Promise<number | 
 
 describe('deploy recipes', () => {
   it('the container runs the production command npm start runs, as a non-root user, with the database on a volume', () => {
-    assert.equal(pkg.scripts.start, 'exec node dist/host/main.js');
-    assert.deepEqual(execForm('CMD'), ['node', 'dist/host/main.js']);
+    assert.equal(pkg.scripts.start, 'exec node dist/server.cjs');
+    assert.deepEqual(execForm('CMD'), ['node', 'dist/server.cjs']);
     assert.match(dockerfile, /^RUN npm ci --omit=dev$/m);
     assert.match(dockerfile, /^RUN npm run build$/m);
     assert.match(dockerfile, /^USER node$/m);
     assert.match(dockerfile, /^VOLUME \["\/var\/lib\/wakeup"\]$/m);
     assert.equal((dockerfile.match(/^FROM /gm) ?? []).length, 2, 'multi-stage');
-    assert.match(unit, /^ExecStart=\/usr\/bin\/env node dist\/host\/main\.js$/m);
+    assert.match(unit, /^ExecStart=\/usr\/bin\/env node dist\/server\.cjs$/m);
   });
 
   it('the environment the recipes set, plus the SMTP relay, loads in production mode', () => {

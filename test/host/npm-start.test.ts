@@ -1,7 +1,7 @@
 /**
  * The signal path through `npm start` (contract §1, Shutdown): a container runtime sends
  * SIGTERM to the process it started, here npm. `npm start` builds (prestart), then runs
- * `exec node dist/host/main.js`, so npm's child IS node and npm forwards the signal to it:
+ * `exec node dist/server.cjs`, so npm's child IS node and npm forwards the signal to it:
  * node drains, closes the database and exits 0, the port closes, and npm exits 0.
  */
 import assert from 'node:assert/strict';

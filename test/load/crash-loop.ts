@@ -1,7 +1,7 @@
 /**
  * The crash loop (`npm run test:crash`, not part of `npm test`; issue 15 item 4).
  *
- * One SQLite file in a temporary folder; the real server entry (`node dist/host/main.js`,
+ * One SQLite file in a temporary folder; the real server entry (`node dist/server.cjs`,
  * built first) in its own process with the Twilio-compatible adapter pointed at the fake
  * provider, which runs in another process (test/load/fake-provider-main.ts) and counts every
  * accepted call by the attempt key it carries.
@@ -29,7 +29,8 @@
  * Prints progress on stderr and one `RESULT {json}` line; exits 1 when a check fails.
  *
  * Usage: node --import tsx test/load/crash-loop.ts [--rounds 50] [--calls 20000] [--seed 1]
- *   [--max-kill-ms 2000] [--lead-ms 3000] [--speed 20] [--drain-timeout-s 300] [--entry dist|tsx] [--keep]
+ *   [--max-kill-ms 2000] [--lead-ms 3000] [--speed 20] [--drain-timeout-s 300] [--entry bundle|dist|tsx] [--keep]
+ *   [--cpu-prof DIR] (node --cpu-prof for every server; only the final clean run, which exits, writes its profile)
  * @module
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -63,8 +64,10 @@ const maxKillMs = num('max-kill-ms', 2000);
 const leadMs = num('lead-ms', 3000);
 const speed = num('speed', 20);
 const drainTimeoutMs = num('drain-timeout-s', 300) * 1000;
-const entry = opt.get('entry') === 'tsx' ? 'tsx' : 'dist';
+const entry = (['dist', 'tsx'] as const).find((e) => e === opt.get('entry')) ?? 'bundle';
 const keep = opt.has('keep');
+const cpuProf = opt.get('cpu-prof');
+const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
 const RECOVERY_LIMIT_MS = 1000;
 
 const log = (msg: string) => process.stderr.write(`[crash] ${msg}\n`);
@@ -107,7 +110,7 @@ const dir = mkdtempSync(join(tmpdir(), 'wakeup-crash-'));
 const dbFile = join(dir, 'wakeup.sqlite');
 const logFile = join(dir, 'server.log');
 log(`load average ${loadAtStart}; folder ${dir}; rounds ${rounds}, calls ${callsPerBatch}, seed ${seed}, entry ${entry}`);
-if (entry === 'dist') buildDist();
+if (entry !== 'tsx') buildDist();
 
 const fake = await spawnFakeProvider({ speed });
 const port = await freePort();
@@ -171,7 +174,7 @@ try {
       await setBatchDue(db, batches[0]!, Date.now() + leadMs);
       await db.close();
     }
-    server = spawnServer({ port, env, entry, logFile });
+    server = spawnServer({ port, env, entry, logFile, nodeArgs });
     const spawnEpoch = Math.round(performance.timeOrigin + server.spawnedAt);
     const readyMs = await server.waitReady(60_000);
     const readyCpuMs = cpuMs(server.pid);
@@ -209,7 +212,7 @@ try {
   // Final clean run: everything drains.
   const pendingAtSpawn = pendingNow();
   const before = await fake.accepted();
-  server = spawnServer({ port, env, entry, logFile });
+  server = spawnServer({ port, env, entry, logFile, nodeArgs });
   const readyMs = await server.waitReady(60_000);
   const readyCpuMs = cpuMs(server.pid);
   const unfinishedAtSpawn = probe((db) => unfinishedCount(db, 'crash-b%-occ-%'));

@@ -6,7 +6,7 @@
  * `WAKEUP_TEST_PG_URL` names (`scripts/with-pg.sh` starts a throwaway one), `--calls` one-off
  * wake-up calls seeded through the service's own modules (test/load/seed.ts), all due at one
  * instant a few seconds after the hosts are ready; that many production servers
- * (`dist/host/main.js`, `WAKEUP_DB=postgres://…`, leases of `--lease-s`) with the
+ * (`dist/server.cjs`, `WAKEUP_DB=postgres://…`, leases of `--lease-s`) with the
  * Twilio-compatible adapter pointed at the fake provider in its own process
  * (test/load/fake-provider.ts). The provider's webhooks reach the hosts through a round-robin
  * proxy, as behind a load balancer: an event is applied by whichever host receives it.
@@ -175,7 +175,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       spawnServer({
         port: ports[i]!,
         env,
-        entry: 'dist',
+        entry: 'bundle',
         logFile: join(dir, `host-${hostCount}-${i}.log`),
         ...(cpuProf ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', cpuProf] } : {}),
       });

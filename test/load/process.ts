@@ -69,14 +69,27 @@ export function buildDist(): void {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 }
 
+/**
+ * The server entry a harness spawns: `bundle` is production's (`node dist/server.cjs`, one
+ * file, what `npm start` runs); `dist` the compiled modules (`node dist/host/main.js`); both
+ * need {@link buildDist} first. `tsx` runs host/main.ts from source.
+ */
+export type ServerEntry = 'bundle' | 'dist' | 'tsx';
+
+const ENTRY_ARGS: Record<ServerEntry, string[]> = {
+  bundle: ['dist/server.cjs'],
+  dist: ['dist/host/main.js'],
+  tsx: ['--import', 'tsx', 'host/main.ts'],
+};
+
 /** Options of {@link spawnServer}. */
 export interface ServerProcessOptions {
   /** Listen port (fixed across restarts, so that the provider's webhooks reach the next process). */
   port: number;
   /** Environment on top of a minimal base (PATH, HOME); HOST and PORT are set from `port`. */
   env: Record<string, string>;
-  /** `dist` runs `node dist/host/main.js` (call {@link buildDist} first); `tsx` runs host/main.ts. @defaultValue 'dist' */
-  entry?: 'dist' | 'tsx';
+  /** Which entry runs (see {@link ServerEntry}). @defaultValue 'bundle' */
+  entry?: ServerEntry;
   /** File that receives the server's stdout and stderr (appended); discarded when absent. */
   logFile?: string;
   /** Extra node options before the entry (e.g. `--cpu-prof`). */
@@ -102,8 +115,7 @@ export interface ServerProcess {
 
 /** Spawns the production entry. */
 export function spawnServer(options: ServerProcessOptions): ServerProcess {
-  const entry = options.entry ?? 'dist';
-  const args = [...(options.nodeArgs ?? []), ...(entry === 'dist' ? ['dist/host/main.js'] : ['--import', 'tsx', 'host/main.ts'])];
+  const args = [...(options.nodeArgs ?? []), ...ENTRY_ARGS[options.entry ?? 'bundle']];
   const out = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
   const env = {
     PATH: process.env.PATH ?? '',

@@ -47,5 +47,5 @@ else
   echo "test: PostgreSQL run SKIPPED (no WAKEUP_TEST_PG_URL; npm run test:pg or .ci/run start a throwaway server)"
 fi
 
-# The PostgreSQL wrappers first: they are the longer half, and the SQLite files fill in behind.
+# node --test sorts the list by path and runs two files at a time across both sets.
 node --import tsx --test --test-concurrency=2 --test-timeout=180000 "${pg[@]}" "${files[@]}"

@@ -76,6 +76,9 @@ export interface ComposeOptions {
   logStream?: DestinationStream;
 }
 
+/** Leased claims under a virtual clock (PostgreSQL, dev mode): one claim an hour of virtual time. */
+const VIRTUAL_CLOCK_LEASE = (config: HostConfig) => ({ ttlMs: Math.max(config.leaseSeconds * 1000, 7_200_000), pollMs: 3_600_000 });
+
 /** Builds every adapter, the runtime and the services (see the module header). */
 export async function compose(config: HostConfig, options: ComposeOptions = {}): Promise<Composed> {
   const logger = createLogger(config, options.logStream);
@@ -138,7 +141,11 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       // Several hosts on one PostgreSQL share due work by leased claims (docs/decisions/0012).
       // Units there wait on round trips, which the unit sizer would read as a blocked loop at
       // its 10 ms default slice and keep at 16 rows; 1 s lets them grow (the loop stays free).
-      ...(db.dialect === 'postgres' ? { lease: { ttlMs: config.leaseSeconds * 1000 }, sliceMs: 1000 } : {}),
+      // A virtual clock is this process's own time (no other host shares it): claim hourly, not
+      // every WAKEUP_LEASE_SECONDS / 3, or POST /dev/clock across a month runs 260,000 claims.
+      ...(db.dialect === 'postgres'
+        ? { lease: virtualClock ? VIRTUAL_CLOCK_LEASE(config) : { ttlMs: config.leaseSeconds * 1000 }, sliceMs: 1000 }
+        : {}),
     },
   });
   if (smtp) lifecycle.onClose(() => smtp.close());

@@ -51,6 +51,8 @@ export interface SimulatedPayments extends PaymentProvider {
 }
 
 const rid = (prefix: string) => prefix + randomBytes(12).toString('hex');
+/** What rid() makes (the schema's session_id pattern). */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** Creates the simulator. */
 export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments {
@@ -79,6 +81,9 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
   });
 
   const open = async (id: string, kind: 'checkout' | 'portal') => {
+    // Ids are rid()'s: anything else is unknown, and is never looked up (PostgreSQL text
+    // refuses a NUL character with an error, where SQLite would find nothing).
+    if (!SESSION_ID.test(id)) return undefined;
     const s = await findSimSession(db, id);
     return s && s.kind === kind && s.status === 'open' && s.expiresAt > clock.now() ? s : undefined;
   };

@@ -1209,7 +1209,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The last path segment of the simulated checkout url. */
+                /** @description The last path segment of the simulated checkout url: letters, digits, `_` and `-` (the simulator's ids are `cs_sim_` and 24 hex digits); anything else is 400 validation_error (a NUL character cannot even be looked up in PostgreSQL text). */
                 session_id: string;
             };
             cookie?: never;
@@ -5038,7 +5038,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The last path segment of the simulated checkout url. */
+                /** @description The last path segment of the simulated checkout url: letters, digits, `_` and `-` (the simulator's ids are `cs_sim_` and 24 hex digits); anything else is 400 validation_error (a NUL character cannot even be looked up in PostgreSQL text). */
                 session_id: string;
             };
             cookie?: never;
@@ -5052,6 +5052,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["DevNotFound"];
         };
     };

@@ -19,13 +19,14 @@
  * const res = await fetch(`${server.api}/me`, { headers: { authorization: `Bearer ${token}` } });
  * await server.close();
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../host/config.js';
 import { openDatabase } from '../../host/db/open.js';
+import { isPostgresUrl, type Db } from '../../host/db/sql.js';
 import { startServer } from '../../host/server.js';
 import type { RunningServer } from '../../host/server.js';
 import type { DestinationStream } from 'pino';
@@ -120,6 +121,49 @@ export async function queryDatabase<R = any>(dbFile: string, text: string, param
   } finally {
     await db.close();
   }
+}
+
+/**
+ * A connection of its own to a test server's database (`server.dbFile`): the async `Db` of
+ * host/db/sql.ts on the same target, SQLite file or PostgreSQL schema, so that a test that
+ * reads or writes rows directly runs on both. Close it (or use {@link withTestDb}).
+ */
+export async function openTestDb(server: Pick<TestServer, 'dbFile'>): Promise<Db> {
+  return openDatabase(server.dbFile);
+}
+
+/** Runs `fn` with {@link openTestDb}'s handle, closed after. */
+export async function withTestDb<T>(server: Pick<TestServer, 'dbFile'>, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openTestDb(server);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Everything a test server's database stores, as one latin1 string, for "not stored in clear"
+ * checks: on SQLite the file's bytes with its WAL and shared-memory files; on PostgreSQL every
+ * row of every table of the server's schema as text (`SELECT t::text`), read through SQL.
+ */
+export async function storedText(server: Pick<TestServer, 'dbFile'>): Promise<string> {
+  const file = server.dbFile;
+  if (!isPostgresUrl(file)) {
+    const parts = [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f));
+    return Buffer.concat(parts).toString('latin1');
+  }
+  return withTestDb(server, async (db) => {
+    const tables = await db.all<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+    );
+    const out: string[] = [];
+    for (const { name } of tables) {
+      const rows = await db.all<{ row: string }>(`SELECT t::text AS row FROM "${name}" t`);
+      out.push(`${name}:`, ...rows.map((r) => r.row));
+    }
+    return Buffer.from(out.join('\n'), 'utf8').toString('latin1');
+  });
 }
 
 /** Whether test servers run on PostgreSQL (WAKEUP_TEST_DB=postgres with WAKEUP_TEST_PG_URL). */

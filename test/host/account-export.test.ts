@@ -6,10 +6,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Sqlite from 'better-sqlite3';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { TestServer } from '../helpers/server.js';
+import { withTestDb, type TestServer } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
 import { advance, assertSchema, createCall, newAccount, phone, startCallsServer } from './calls-fixture.js';
 
@@ -115,42 +114,53 @@ describe('GET /me/export', () => {
     const f = await newAccount(server);
     const { occurrenceId } = await createCall(f, {}, 600);
     // 10,000 finished occurrences of 5 attempts each, copied from the stored one.
-    const db = new Sqlite(server.dbFile);
-    const cols = (t: string) => (db.prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map((c) => c.name);
-    const occCols = cols('occurrences');
-    const occSelect = occCols.map((c) =>
-      c === 'id' ? `'bulk-' || i` : c === 'status' ? `'missed'` : c === 'next_due_at' ? 'NULL' : c === 'outcome_reason' ? `'no_answer'` : c,
-    );
-    const att = {
-      id: `'bulk-' || i || '-' || k`,
-      occurrence_id: `'bulk-' || i`,
-      account_id: `'${f.accountId}'`,
-      phone_number_id: `'${f.phoneId}'`,
-      kind: `'first'`,
-      n: 'k',
-      status: `'no_answer'`,
-      to_e164: `'${f.number}'`,
-      due_at: '0',
-      created_at: '0',
-      requested_at: '0',
-      ended_at: '1',
-      idempotency_key: `'bulk-' || i || '-' || k`,
-      ring_timeout_seconds: '45',
-      updated_at: '1',
-    };
-    db.transaction(() => {
-      db.prepare(
-        `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 10000)
+    await withTestDb(server, async (db) => {
+      // The stored occurrence's columns (a row's keys), but PostgreSQL's generated rowid column.
+      const occCols = Object.keys(
+        (await db.get<Record<string, unknown>>('SELECT * FROM occurrences WHERE id = ?', [occurrenceId]))!,
+      ).filter((c) => c !== 'rowid');
+      const occSelect = occCols.map((c) =>
+        c === 'id'
+          ? `'bulk-' || i`
+          : c === 'status'
+            ? `'missed'`
+            : c === 'next_due_at'
+              ? 'NULL'
+              : c === 'outcome_reason'
+                ? `'no_answer'`
+                : c,
+      );
+      const att = {
+        id: `'bulk-' || i || '-' || k`,
+        occurrence_id: `'bulk-' || i`,
+        account_id: `'${f.accountId}'`,
+        phone_number_id: `'${f.phoneId}'`,
+        kind: `'first'`,
+        n: 'k',
+        status: `'no_answer'`,
+        to_e164: `'${f.number}'`,
+        due_at: '0',
+        created_at: '0',
+        requested_at: '0',
+        ended_at: '1',
+        idempotency_key: `'bulk-' || i || '-' || k`,
+        ring_timeout_seconds: '45',
+        updated_at: '1',
+      };
+      await db.tx(async (tx) => {
+        await tx.run(
+          `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 10000)
          INSERT INTO occurrences (${occCols.join(', ')}) SELECT ${occSelect.join(', ')} FROM seq, occurrences WHERE occurrences.id = ?`,
-      ).run(occurrenceId);
-      db.prepare(
-        `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 10000),
+          [occurrenceId],
+        );
+        await tx.run(
+          `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 10000),
                         ks(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM ks WHERE k < 5)
          INSERT INTO attempts (${Object.keys(att).join(', ')}) SELECT ${Object.values(att).join(', ')} FROM seq, ks`,
-      ).run();
-    })();
-    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?').get(f.accountId) as any).n, 50_000);
-    db.close();
+        );
+      });
+      assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', [f.accountId]))!.n, 50_000);
+    });
 
     // Live heap (after a full collection), sampled while the document streams.
     setFlagsFromString('--expose-gc');

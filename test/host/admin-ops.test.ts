@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
-import { signIn, startTestServer } from '../helpers/server.js';
+import { signIn, startTestServer, testDbIsPostgres } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
 /** Runs `host/admin.ts` as a process against `db`; resolves with its exit code and output. */
@@ -23,7 +23,11 @@ function admin(db: string, ...args: string[]): Promise<{ status: number | null; 
 const CALLS = 2000;
 
 describe('admin commands', () => {
-  it('backs up the database while the server dispatches a spike of calls; the copy passes integrity_check', async () => {
+  it('backs up the database while the server dispatches a spike of calls; the copy passes integrity_check', async (t) => {
+    if (testDbIsPostgres()) {
+      t.skip('admin backup copies the SQLite file; PostgreSQL is backed up with pg_dump (README)');
+      return;
+    }
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-backup-'));
     const server = await startTestServer({ env: { WAKEUP_DAILY_CAP: '100000' } });
     try {
@@ -109,6 +113,27 @@ describe('admin commands', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it(
+    'on PostgreSQL, accounts reads the server database; backup and restore refuse and name pg_dump',
+    { skip: !testDbIsPostgres() && 'a PostgreSQL case: runs with the HTTP suite on PostgreSQL (WAKEUP_TEST_DB=postgres)' },
+    async () => {
+      const server = await startTestServer();
+      try {
+        const { account } = await signIn(server, 'pg-admin@example.com');
+        const accounts = await admin(server.dbFile, 'accounts');
+        assert.equal(accounts.status, 0, accounts.stderr);
+        assert.match(accounts.stdout, new RegExp(`${account.id}  pg-admin@example\\.com`));
+        for (const command of ['backup', 'restore']) {
+          const r = await admin(server.dbFile, command, '/tmp/never-written.sqlite');
+          assert.equal(r.status, 2, command);
+          assert.match(r.stderr, /SQLite only.*pg_dump/, command);
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it('prints its usage', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'host/admin.ts', '--help'], { encoding: 'utf8' });

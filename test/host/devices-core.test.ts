@@ -8,8 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { requestCode } from '../helpers/server.js';
+import { requestCode, storedText } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 import { call } from '../helpers/phone.js';
 import { assertSchema, create, setup, type Fixture } from './schedules-fixture.js';
@@ -93,6 +92,10 @@ describe('devices', () => {
     assert.equal(first.body.push_token_set, true);
     assert.equal(JSON.stringify(first.body).includes(pushToken), false);
     assert.deepEqual([first.body.timezone, first.body.timezone_reported_at], [null, null]);
+    // SQLite: the file and its WAL; PostgreSQL: every row as text, while the token is set.
+    const stored = await storedText(f.server);
+    assert.ok(stored.includes(inst), 'the stored data holds the device');
+    assert.equal(stored.includes(pushToken), false, 'push token not in the database in clear');
 
     const again = await call(f.server, 'POST', '/devices', {
       token,
@@ -108,9 +111,7 @@ describe('devices', () => {
     const cleared = await call(f.server, 'POST', '/devices', { token, body: device(inst, { push_token: null }) });
     assert.equal(cleared.body.push_token_set, false);
 
-    const file = f.server.dbFile;
-    const bytes = Buffer.concat([file, `${file}-wal`].filter(existsSync).map((p) => readFileSync(p)));
-    assert.equal(bytes.includes(Buffer.from(pushToken)), false, 'push token not in the database in clear');
+    assert.equal((await storedText(f.server)).includes(pushToken), false, 'push token not in the database in clear');
   });
 
   it('an API key gets 403 insufficient_scope on POST and DELETE, but may PATCH; a web session may register', async () => {

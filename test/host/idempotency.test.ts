@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import Sqlite from 'better-sqlite3';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
 import { problem } from '../../host/errors.js';
-import { signIn, startTestServer } from '../helpers/server.js';
+import { queryDatabase, signIn, startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
@@ -73,14 +71,9 @@ describe('Idempotency-Key', () => {
     const replay = await post('k-secret', { step: 'dnd_acknowledged' });
     assert.equal(replay.body.secret, undefined);
     assert.equal(replay.body.run, first.body.run);
-    const db = new Sqlite(server.dbFile, { readonly: true });
-    try {
-      const rows = db.prepare('SELECT body FROM idempotency_keys').all() as Array<{ body: string }>;
-      assert.ok(rows.length > 0);
-      assert.ok(rows.every((r) => !r.body.includes('do-not-keep')));
-    } finally {
-      db.close();
-    }
+    const rows = await queryDatabase<{ body: string }>(server.dbFile, 'SELECT body FROM idempotency_keys');
+    assert.ok(rows.length > 0);
+    assert.ok(rows.every((r) => !r.body.includes('do-not-keep')));
   });
 
   it('gives 409 idempotency_key_reused for the same key with another request', async () => {
@@ -165,18 +158,14 @@ describe('Idempotency-Key', () => {
     assert.equal((await post('x'.repeat(200), { step: 'contact_saved' })).status, 200);
   });
 
-  it('stores records in SQLite, keyed by account and key', async () => {
+  it('stores records in the database, keyed by account and key', async () => {
     await post('k-stored', { step: 'contact_saved' });
-    const db = new Sqlite(server.dbFile, { readonly: true });
-    try {
-      const row = db.prepare("SELECT scope, key, fingerprint FROM idempotency_keys WHERE key = 'k-stored'").get() as
-        { scope: string; key: string; fingerprint: string } | undefined;
-      assert.ok(row);
-      assert.match(row.scope, /^account:[0-9a-f-]{36}$/);
-      assert.match(row.fingerprint, /^[0-9a-f]{64}$/);
-    } finally {
-      db.close();
-    }
-    assert.ok(readFileSync(server.dbFile).length > 0);
+    const [row] = await queryDatabase<{ scope: string; key: string; fingerprint: string }>(
+      server.dbFile,
+      "SELECT scope, key, fingerprint FROM idempotency_keys WHERE key = 'k-stored'",
+    );
+    assert.ok(row);
+    assert.match(row.scope, /^account:[0-9a-f-]{36}$/);
+    assert.match(row.fingerprint, /^[0-9a-f]{64}$/);
   });
 });

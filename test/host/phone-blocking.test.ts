@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { wrapSqlite } from '../../host/db/sql.js';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import Sqlite from 'better-sqlite3';
 import { runAdmin } from '../../host/phone/admin.js';
-import { signIn, startTestServer } from '../helpers/server.js';
+import { openTestDb, signIn, startTestServer } from '../helpers/server.js';
 import { addNumber, addVerifiedNumber, call, textsTo, PHONE_TEST_ENV } from '../helpers/phone.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -79,7 +77,7 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
   it('a complaint or manual block holds against START and is lifted only by an operator (admin CLI)', async () => {
     const e164 = '+12015550304';
     const n = await addNumber(server, token, e164);
-    const db = wrapSqlite(new Sqlite(server.dbFile));
+    const db = await openTestDb(server);
     const out: string[] = [];
     const env = { db, now: Date.now(), out: (l: string) => void out.push(l) };
     try {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Sqlite from 'better-sqlite3';
-import { signIn, startTestServer } from '../helpers/server.js';
+import { signIn, startTestServer, withTestDb } from '../helpers/server.js';
 import { addNumber, addVerifiedNumber, call, latestCode, textsTo, PHONE_TEST_ENV } from '../helpers/phone.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -178,27 +177,26 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     const { token: t, account } = await signIn(server, 'inuse@example.com');
     const n = await addVerifiedNumber(server, t, '+12015550151');
     // Schedules arrive later; a pending occurrence on the number is what "rings it" today.
-    const db = new Sqlite(server.dbFile);
-    try {
+    await withTestDb(server, async (db) => {
       const now = Date.now();
-      db.prepare(
+      await db.run(
         `INSERT INTO occurrences (id, schedule_id, account_id, phone_number_id, to_e164, derivation_source, scheduled_at,
            max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, sms_fallback, backup_alarm, status,
            attempt_count, snooze_count, series_base, retry_index, next_due_at, reached_person, reached_voicemail,
            fallback_state, created_at, updated_at)
-         VALUES ('00000000-0000-4000-8000-000000000151', NULL, ?, ?, '+12015550151', 'in_minutes', ?, 2, '[5,10]', 45, 9, 0, 0,
-           'pending', 0, 0, ?, 0, ?, 0, 0, 'none', ?, ?)`,
-      ).run(account.id, n.id, now + 3_600_000, now + 3_600_000, now + 3_600_000, now, now);
+         VALUES ('00000000-0000-4000-8000-000000000151', NULL, ?, ?, '+12015550151', 'in_minutes', ?, 2, '[5,10]', 45, 9, FALSE, FALSE,
+           'pending', 0, 0, ?, 0, ?, FALSE, FALSE, 'none', ?, ?)`,
+        [account.id, n.id, now + 3_600_000, now + 3_600_000, now + 3_600_000, now, now],
+      );
       const r = await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t });
       assert.equal(r.status, 409);
       assert.equal(r.body.code, 'number_in_use');
-      db.prepare(
+      await db.run(
         `UPDATE occurrences SET status = 'cancelled', outcome_reason = 'cancelled', next_due_at = NULL WHERE phone_number_id = ?`,
-      ).run(n.id);
+        [n.id],
+      );
       assert.equal((await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status, 204);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('DELETE answers 409 number_in_use while an enabled schedule rings the number, 204 once it is disabled', async () => {

@@ -87,7 +87,7 @@ export function assertSchema(name: string, value: unknown): void {
 export async function snapshot(server: TestServer): Promise<string> {
   const db = server.running.deps.db;
   const dump: unknown[] = [];
-  for (const t of ['schedules', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY rowid`));
+  for (const t of ['schedules', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY id`));
   return JSON.stringify(dump);
 }
 

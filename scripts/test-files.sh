@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs test files through node:test (tsx, two files at a time) in ONE node --test invocation,
+# so the two workers stay busy across both databases:
+#
+#   scripts/test-files.sh [dir...]     every *.test.ts under the dirs (default: test)
+#
+# When WAKEUP_TEST_PG_URL names a PostgreSQL server (scripts/with-pg.sh exports it; .ci/run
+# and `npm run test:pg` use that), the host's HTTP suite (test/host/*.test.ts) runs a second
+# time there: each file through a generated wrapper that sets WAKEUP_TEST_DB=postgres (so
+# every test server gets a fresh schema on that server: test/helpers/server.ts) and nests the
+# file's tests under "PostgreSQL: <file>". Without the variable it says, in one line, that
+# the PostgreSQL run was skipped. Exits with node --test's status.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+dirs=("$@")
+[[ ${#dirs[@]} -gt 0 ]] || dirs=(test)
+mapfile -t files < <(find "${dirs[@]}" -name '*.test.ts' | sort)
+
+# Host files that never open a test server's database run once: no server at all, or only
+# their own SQLite files (the binary, npm start, crash loops, SQLite migrations); db-sql,
+# pg-schema and shared-state check PostgreSQL themselves whenever WAKEUP_TEST_PG_URL is set.
+# (`npm run test:http:pg` still runs every host file on PostgreSQL.)
+ONCE=' billing-config calls-crash clock config db-sql migrate migration-0010 npm-start pg-schema phone-twilio shared-state single-file twilio-any-host '
+
+pg=()
+if [[ -n "${WAKEUP_TEST_PG_URL:-}" ]]; then
+  wrappers=$(mktemp -d "${TMPDIR:-/tmp}/wakeup-pg-tests.XXXXXX")
+  trap 'rm -rf "$wrappers"' EXIT
+  for f in "${files[@]}"; do
+    [[ "$f" == test/host/* ]] || continue
+    name=$(basename "$f" .test.ts)
+    [[ "$ONCE" == *" $name "* ]] && continue
+    cat >"$wrappers/$name.pg.test.mjs" <<EOF
+import { describe } from 'node:test';
+process.env.WAKEUP_TEST_DB = 'postgres';
+describe('PostgreSQL: $f', async () => {
+  await import('$PWD/$f');
+});
+EOF
+    pg+=("$wrappers/$name.pg.test.mjs")
+  done
+  echo "test: ${#files[@]} files, and the HTTP suite on PostgreSQL too (${#pg[@]} files, ${WAKEUP_TEST_PG_URL})"
+elif [[ "${WAKEUP_TEST_DB:-}" == postgres ]]; then
+  echo "test: WAKEUP_TEST_DB=postgres but no WAKEUP_TEST_PG_URL: the test servers run on SQLite" >&2
+else
+  echo "test: PostgreSQL run SKIPPED (no WAKEUP_TEST_PG_URL; npm run test:pg or .ci/run start a throwaway server)"
+fi
+
+# node --test sorts the list by path and runs two files at a time across both sets.
+node --import tsx --test --test-concurrency=2 --test-timeout=180000 "${pg[@]}" "${files[@]}"

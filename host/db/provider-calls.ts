@@ -15,6 +15,13 @@
  * the list and the create together, each bounded by the client's timeout) so that a host that
  * dies holding it delays that number only; a host paused for longer than that while holding
  * it could overlap the next holder, the one case the ledger does not cover.
+ *
+ * A create whose outcome is unknown (the client timed out, the connection dropped) may still
+ * be carried out by the provider after we gave up on it: a retry that listed the calls at
+ * once would not see it and would dial again. So when the placement asked to `hold` the
+ * number before its create and then failed, the lock is kept (by this process's id) for
+ * {@link UNKNOWN_OUTCOME_HOLD_MS}; the retry waits for it and then finds the call in the list.
+ * The locks are taken on SQLite too (one process, but the same rule for its own retries).
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -22,23 +29,28 @@ import type { Db } from './sql.js';
 
 /** A number's placement lock lapses this long after it was taken. */
 export const PLACEMENT_LOCK_TTL_MS = 30_000;
+/** After a create with an unknown outcome, the number stays locked this long. */
+export const UNKNOWN_OUTCOME_HOLD_MS = 20_000;
 /** Recorded calls are kept this long (the adapter looks back 30 minutes). */
 export const PROVIDER_CALL_TTL_MS = 86_400_000;
 
 /** What the adapter needs (structurally its `PlacementLedger`). */
 export interface PlacementLedger {
-  exclusive<T>(to: string, fn: () => Promise<T>): Promise<T>;
+  exclusive<T>(to: string, fn: (hold: () => void) => Promise<T>): Promise<T>;
   ownerOf(callSid: string): Promise<string | null>;
   record(callSid: string, idempotencyKey: string): Promise<void>;
 }
 
-/** The ledger on `db`; `now` is the host's clock. Locks are taken only on PostgreSQL (one process owns a SQLite file). */
-export function createPlacementLedger(db: Db, now: () => number): PlacementLedger {
+/** The ledger on `db`; `now` is the host's clock (the records' times; locks use real time). */
+export function createPlacementLedger(db: Db, now: () => number, options: { unknownOutcomeHoldMs?: number } = {}): PlacementLedger {
+  const holdMs = options.unknownOutcomeHoldMs ?? UNKNOWN_OUTCOME_HOLD_MS;
   const owner = randomUUID();
   let recorded = 0;
 
+  // Locks run on real time, not the host's clock: they wait out real network requests (and a
+  // virtual clock, in dev mode, may stand still).
   const tryLock = async (e164: string): Promise<boolean> => {
-    const t = now();
+    const t = Date.now();
     const row = await db.get(
       `INSERT INTO placement_locks (e164, owner, until) VALUES (?, ?, ?)
        ON CONFLICT (e164) DO UPDATE SET owner = excluded.owner, until = excluded.until
@@ -51,15 +63,23 @@ export function createPlacementLedger(db: Db, now: () => number): PlacementLedge
 
   return {
     async exclusive(to, fn) {
-      if (db.dialect === 'sqlite') return await fn();
-      // Another host holds the number: only while it places one call (or until its lock lapses).
+      // Another placement to the number runs (or a create's outcome is being waited out): only
+      // for one placement, or until the lock lapses.
       for (let wait = 10; !(await tryLock(to)); wait = Math.min(wait * 2, 500)) {
         await new Promise((r) => setTimeout(r, wait / 2 + Math.random() * wait));
       }
+      let sent = false;
+      let keep = false;
       try {
-        return await fn();
+        return await fn(() => (sent = true));
+      } catch (err) {
+        if (sent) {
+          keep = true;
+          await db.run('UPDATE placement_locks SET until = ? WHERE e164 = ? AND owner = ?', [Date.now() + holdMs, to, owner]);
+        }
+        throw err;
       } finally {
-        await db.run('DELETE FROM placement_locks WHERE e164 = ? AND owner = ?', [to, owner]);
+        if (!keep) await db.run('DELETE FROM placement_locks WHERE e164 = ? AND owner = ?', [to, owner]);
       }
     },
 

@@ -99,6 +99,8 @@ export interface FakeTwilioOptions {
   authToken?: string;
   /** Dedupe create-call requests by Idempotency-Key (Twilio does not). @defaultValue false */
   honourIdempotencyKey?: boolean;
+  /** Wait this long after reading a create-call request before carrying it out (a slow provider). @defaultValue 0 */
+  createDelayMs?: number;
   /** How a number not set with `setPhone` behaves. @defaultValue confirm after 5 s of ringing */
   defaultPhone?: SimulatedPhone;
 }
@@ -283,6 +285,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
 
     if (req.method === 'POST' && path === '/Calls.json') {
       createCallRequests += 1;
+      // A slow provider carries the request out even if the client gave up waiting meanwhile.
+      if (options.createDelayMs) await new Promise((resolve) => setTimeout(resolve, options.createDelayMs));
       const key = options.honourIdempotencyKey ? req.headers['idempotency-key'] : undefined;
       if (typeof key === 'string' && byIdempotencyKey.has(key)) {
         const sid = byIdempotencyKey.get(key)!;

@@ -85,7 +85,7 @@ describe('Twilio REST client and adapters', () => {
           publicUrl: () => 'http://127.0.0.1:9',
           text: TEXT,
           ledger: {
-            exclusive: (_to, fn) => fn(),
+            exclusive: (_to, fn) => fn(() => undefined),
             ownerOf: (sid) => Promise.resolve(owned.get(sid) ?? null),
             record: () => Promise.resolve(),
           },

@@ -87,8 +87,14 @@ export interface TwilioTelephonyOptions {
  * module header).
  */
 export interface PlacementLedger {
-  /** Runs `fn` while no other process places a call to `to`. */
-  exclusive<T>(to: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while no other placement to `to` runs, here or in another process. `fn` calls
+   * `hold()` before it sends a create: if `fn` then throws (the create's outcome is unknown: a
+   * timeout, a reset), the number stays locked for a while, because a request the provider
+   * has received may still create the call after we gave up on it; a placement listing the
+   * calls before that would not see it, and would dial again.
+   */
+  exclusive<T>(to: string, fn: (hold: () => void) => Promise<T>): Promise<T>;
   /** The idempotency key of the attempt a provider call was created for, or null when unrecorded. */
   ownerOf(callSid: string): Promise<string | null>;
   /** Records that `callSid` was created for `idempotencyKey`; called inside `exclusive`. */
@@ -176,7 +182,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   const byNumber = new Map<string, Promise<unknown>>();
   const lookupWindowMs = options.lookupWindowMs ?? 30 * 60_000;
   const ledger: PlacementLedger = options.ledger ?? {
-    exclusive: (_to, fn) => fn(),
+    exclusive: (_to, fn) => fn(() => undefined),
     ownerOf: () => Promise.resolve(null),
     record: () => Promise.resolve(),
   };
@@ -341,7 +347,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   }
 
   /** Runs `fn` after every earlier placement to the same number settled, here and (by the ledger) on other hosts. */
-  const oneAtATime = <T>(to: string, fn: () => Promise<T>): Promise<T> => {
+  const oneAtATime = <T>(to: string, fn: (hold: () => void) => Promise<T>): Promise<T> => {
     const exclusive = () => ledger.exclusive(to, fn);
     const run = (byNumber.get(to) ?? Promise.resolve()).then(exclusive, exclusive);
     const tail = run.catch(() => undefined);
@@ -413,7 +419,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         ['Timeout', String(request.ringTimeoutSeconds)],
         ['MachineDetection', 'Enable'],
       ];
-      const attempt = oneAtATime(request.to, async (): Promise<PlaceCallResult> => {
+      const attempt = oneAtATime(request.to, async (hold): Promise<PlaceCallResult> => {
         const earlier = await findPlaced(request.to, request.from ?? options.from, request.idempotencyKey);
         if (earlier) {
           warn('twilio: adopted a call placed earlier for this attempt', { callSid: earlier.sid, status: earlier.status });
@@ -421,6 +427,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
           replayAdopted(s, earlier.status);
           return { ok: true, callId: earlier.sid };
         }
+        hold();
         const response = await client.createCall(params, request.idempotencyKey);
         if (!response.ok) {
           const { code, retryable } = classifyApiError(response.error);

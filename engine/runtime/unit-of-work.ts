@@ -244,6 +244,10 @@ export class UnitOfWork {
       if (a.providerCallId === null) {
         a.providerCallId = result.callId;
         this.touchAtt(a);
+      } else if (a.providerCallId !== result.callId) {
+        // A second call for one attempt (a provider that dialled twice): it cannot act for the attempt.
+        this.effects.push({ type: 'HangUp', attemptId: a.id, callId: result.callId });
+        return;
       }
       // Acceptance is a recorded fact, not a transition: `calling` waits for the phone to ring.
       // Cancelled or timed out before the provider answered: hang up the late call now.
@@ -262,6 +266,12 @@ export class UnitOfWork {
   telephony(e: TelephonyEvent): boolean {
     const a = this.attempt(e.idempotencyKey);
     if (!a) return false;
+    if (a.providerCallId !== null && a.providerCallId !== e.callId) {
+      // Another call than the one recorded for the attempt (the provider dialled twice): its
+      // events must not decide the attempt (its "9" would stop every call); hang it up.
+      if (e.type === 'call.ringing' || e.type === 'call.answered') this.effects.push({ type: 'HangUp', attemptId: a.id, callId: e.callId });
+      return true;
+    }
     if (a.providerCallId === null) a.providerCallId = e.callId;
     this.touchAtt(a);
     switch (e.type) {

@@ -60,7 +60,7 @@ describe('sign-in hardening', () => {
     }
   });
 
-  it('a real sign-in finishes in under a second (3 s on PostgreSQL) during a flood of 600 wrong checks from one address', async (t) => {
+  it('a real sign-in is not starved (answered in seconds, not after the flood) during a flood of 600 wrong checks from one address', async (t) => {
     const server = await startTestServer({ env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CHECKS_PER_CLIENT: '30' } });
     try {
       const email = 'real@example.com';
@@ -86,11 +86,11 @@ describe('sign-in hardening', () => {
       const statuses = new Map<number, number>();
       for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       t.diagnostic(`real sign-in ${ms.toFixed(0)} ms during the flood; flood answers ${JSON.stringify([...statuses])}`);
-      // PostgreSQL keeps the rate-limit windows in the database (docs/decisions/0013): each of
-      // the flood's requests takes round trips through the same 16-connection pool, queued
-      // before the real one's (measured 1.1-2.1 s on the shared 2-core machine; SQLite 0.35 s).
-      const bound = server.running.deps.db.dialect === 'postgres' ? 3000 : 1000;
-      assert.ok(ms < bound, `real sign-in took ${ms.toFixed(0)} ms (bound ${bound} ms)`);
+      // Starved, the real sign-in would wait behind the flood's hashes (600 of them, some 30 s).
+      // The bound sits far from that and far above the usual figure (0.35 s on SQLite, 1-2 s on
+      // PostgreSQL, whose rate windows take round trips through the same pool: decision 0013),
+      // so that a machine busy with other work does not fail it; the figure is in the diagnostic.
+      assert.ok(ms < 10_000, `real sign-in took ${ms.toFixed(0)} ms`);
       assert.ok((statuses.get(429) ?? 0) >= 560, 'most of the flood is refused before any hashing');
       assert.ok(![...statuses.keys()].some((s) => s >= 500));
     } finally {

@@ -55,7 +55,7 @@ describe('POST /dev/clock bound', () => {
     const far = await req(server.url, 'POST', '/dev/clock', { body: { to: '9999-12-31T00:00:00Z' } });
     assert.equal(far.status, 400);
     assert.equal(far.body.code, 'validation_error');
-    assert.ok(Date.now() - started < 2000, 'answered at once');
+    assert.ok(Date.now() - started < 10_000, 'answered without stepping the clock (that would take hours)');
     const advance = await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 1827 * 86_400 } });
     assert.equal(advance.status, 400);
     assert.equal((await req(server.url, 'GET', '/dev/clock')).body.now, before, 'unchanged');

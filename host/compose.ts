@@ -135,6 +135,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     dailyCap: config.dailyCap,
     serviceName: config.phone.serviceName,
     options: {
+      maxInFlight: config.callsInFlight,
       // A virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
       // POST /dev/clock across months or years does not run a timer every minute.
       ...(virtualClock ? { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } : {}),

@@ -42,6 +42,12 @@ export interface HostConfig {
    */
   readonly leaseSeconds: number;
   /**
+   * Requests to the telephony provider to place a call that may be in flight at once (the rest
+   * wait in line, first in, first out): set it to what your provider account takes.
+   * @default 256 (env WAKEUP_CALLS_IN_FLIGHT)
+   */
+  readonly callsInFlight: number;
+  /**
    * Dev mode: mounts the `/dev` endpoints and prints sign-in codes in the log. On unless
    * `WAKEUP_DEV=0`; a dev-mode server binds loopback addresses only.
    * @default true (env WAKEUP_DEV)
@@ -120,6 +126,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     default: '30',
     meaning:
       'PostgreSQL only: how long a host holds the due calls it claimed; when a host dies, the others take its calls after this long (3 to 3600).',
+  },
+  {
+    name: 'WAKEUP_CALLS_IN_FLIGHT',
+    default: '256',
+    meaning:
+      'Requests to place a call that may await the telephony provider at once, per host (1 to 10000); the rest wait in line. Lower it to what your provider account takes: past it, answers come after the client timeout.',
   },
   {
     name: 'WAKEUP_DEV',
@@ -237,6 +249,7 @@ export function loadConfig(env: Env): HostConfig {
     port: integer(env, 'PORT', 8080, 0, 65535),
     dbFile: value(env, 'WAKEUP_DB') ?? './data/wakeup.sqlite',
     leaseSeconds: integer(env, 'WAKEUP_LEASE_SECONDS', 30, 3, 3600),
+    callsInFlight: integer(env, 'WAKEUP_CALLS_IN_FLIGHT', 256, 1, 10_000),
     dev,
     devByDefault: devRaw === undefined,
     clock: clockRaw,

@@ -73,6 +73,8 @@ export interface FakeTwilio {
   createCallRequests: number;
   /** Number of call-list requests that reached the fake. */
   listCallRequests: number;
+  /** Webhooks that did not answer 2xx, by status (0: no answer: a network error). */
+  webhookFailures: Record<string, number>;
   /** Accept this many create-call requests but drop each connection instead of answering. */
   dropCreateResponses: number;
   /**
@@ -158,6 +160,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const optedOut = new Set<string>();
   let createCallRequests = 0;
   let listCallRequests = 0;
+  const webhookFailures: Record<string, number> = {};
   const inbound = new Map<string, number>();
   let lastInboundSid: string | null = null;
   let dropCreateResponses = 0;
@@ -173,8 +176,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (sig !== null) headers['x-twilio-signature'] = sig;
     try {
       const r = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
+      if (r.status >= 300) webhookFailures[r.status] = (webhookFailures[r.status] ?? 0) + 1;
       return { status: r.status, text: await r.text() };
     } catch {
+      webhookFailures[0] = (webhookFailures[0] ?? 0) + 1;
       return { status: 0, text: '' };
     }
   }
@@ -415,6 +420,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     get createCallRequests() {
       return createCallRequests;
     },
+    webhookFailures,
     get listCallRequests() {
       return listCallRequests;
     },

@@ -67,6 +67,7 @@ function counts() {
     accepted: fake.calls.size,
     createRequests: fake.createCallRequests,
     listRequests: fake.listCallRequests,
+    webhookFailures: fake.webhookFailures,
     keys: keys.size,
     duplicates,
     statuses,

@@ -24,7 +24,7 @@
  * check fails, or when no PostgreSQL is given (it says so).
  *
  * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
- *   [--lease-s 10] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
+ *   [--lease-s 10] [--in-flight 64 (WAKEUP_CALLS_IN_FLIGHT per host)] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -57,6 +57,10 @@ const hostCounts = (opt.get('hosts') ?? '1,2,3').split(',').map(Number);
 const calls = num('calls', 30_000);
 const leaseS = num('lease-s', 10);
 const restartS = num('restart-s', 5);
+// Placements in flight per host: the fake provider is one process sharing 2 cores with the
+// hosts and PostgreSQL (some 60 calls/s); 256 per host drove its answers past the client's
+// 10 s timeout at 30,000 calls, and the retries and late events past the calls' watchdogs.
+const inFlight = num('in-flight', 64);
 const leadMs = num('lead-ms', 4000);
 const speed = num('speed', 20);
 const answer = opt.get('answer') ?? 'confirm';
@@ -82,6 +86,9 @@ if (!baseUrl) {
   process.exit(1);
 }
 
+/** What the balancer saw (all runs): requests sent again to the next host, and 502s it gave. */
+const proxyStats = { retried: 0, badGateway: 0, failedMidAnswer: 0 };
+
 /** A round-robin HTTP proxy over the live hosts: the provider's webhooks reach any of them. */
 function balancer(hosts: () => readonly ServerProcess[]) {
   let next = 0;
@@ -93,6 +100,7 @@ function balancer(hosts: () => readonly ServerProcess[]) {
       const forward = (tries: number) => {
         const live = hosts();
         if (live.length === 0 || tries > 6) {
+          proxyStats.badGateway++;
           res.writeHead(502).end();
           return;
         }
@@ -104,8 +112,17 @@ function balancer(hosts: () => readonly ServerProcess[]) {
             answer.pipe(res);
           },
         );
-        // A host that just died refuses the connection: the balancer tries the next one.
-        out.on('error', () => forward(tries + 1));
+        // A host that just died refuses the connection: the balancer tries the next one (unless
+        // its answer had begun: then the request cannot be sent again).
+        out.on('error', () => {
+          if (res.headersSent) {
+            proxyStats.failedMidAnswer++;
+            res.destroy();
+            return;
+          }
+          proxyStats.retried++;
+          forward(tries + 1);
+        });
         out.end(body);
       };
       forward(0);
@@ -133,6 +150,10 @@ interface RunResult {
   occurrence_statuses: Record<string, number>;
   drain_s: number;
   load_avg: number;
+  /** The fake's webhooks that got no 2xx answer so far (all runs), by status; 0 is a network error. */
+  webhook_failures: Record<string, number>;
+  /** The balancer's counts so far (all runs). */
+  proxy: typeof proxyStats;
   ok: boolean;
   failures: string[];
 }
@@ -162,6 +183,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
     const env = {
       WAKEUP_DB: dbUrl,
       WAKEUP_LEASE_SECONDS: String(leaseS),
+      WAKEUP_CALLS_IN_FLIGHT: String(inFlight),
       WAKEUP_SITE_URL: lbUrl,
       WAKEUP_LOG_LEVEL: opt.get('log-level') ?? 'warn',
       WAKEUP_LOG_PRETTY: '0',
@@ -283,6 +305,8 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       occurrence_statuses: statuses,
       drain_s: drainS,
       load_avg: Math.round(loadavg()[0]! * 10) / 10,
+      webhook_failures: (await fake.counts()).webhookFailures,
+      proxy: { ...proxyStats },
       ok: failures.length === 0,
       failures: failures.slice(0, 20),
     };

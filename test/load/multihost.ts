@@ -128,6 +128,13 @@ function balancer(hosts: () => readonly ServerProcess[]) {
       forward(0);
     });
   });
+  // The provider's HTTP client keeps idle connections open a few seconds (undici: 4 s). A
+  // balancer that closes them sooner or at the same moment (Node's default: 5 s) races it: a
+  // webhook sent on a connection being closed fails, and the provider treats that as a failed
+  // answer (the call hangs up). Load balancers in front of webhooks keep idle connections
+  // longer than their clients do; so does this one (the hosts too: host/server.ts).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 }
 

@@ -25,6 +25,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { realTime } from '../adapters/clock/system-clock.js';
 import type { Db } from './sql.js';
 
 /** A number's placement lock lapses this long after it was taken. */
@@ -50,7 +51,7 @@ export function createPlacementLedger(db: Db, now: () => number, options: { unkn
   // Locks run on real time, not the host's clock: they wait out real network requests (and a
   // virtual clock, in dev mode, may stand still).
   const tryLock = async (e164: string): Promise<boolean> => {
-    const t = Date.now();
+    const t = realTime();
     const row = await db.get(
       `INSERT INTO placement_locks (e164, owner, until) VALUES (?, ?, ?)
        ON CONFLICT (e164) DO UPDATE SET owner = excluded.owner, until = excluded.until
@@ -75,7 +76,7 @@ export function createPlacementLedger(db: Db, now: () => number, options: { unkn
       } catch (err) {
         if (sent) {
           keep = true;
-          await db.run('UPDATE placement_locks SET until = ? WHERE e164 = ? AND owner = ?', [Date.now() + holdMs, to, owner]);
+          await db.run('UPDATE placement_locks SET until = ? WHERE e164 = ? AND owner = ?', [realTime() + holdMs, to, owner]);
         }
         throw err;
       } finally {

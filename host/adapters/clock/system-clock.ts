@@ -96,3 +96,11 @@ export function startStopwatch(): () => number {
   const start = process.hrtime.bigint();
   return () => Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/**
+ * Real wall time, for what waits on the real world whatever the service's clock says (a
+ * provider request that may still land: host/db/provider-calls.ts); never for service time.
+ */
+export function realTime(): number {
+  return Date.now();
+}

@@ -42,21 +42,9 @@ import { audit, pendingCount, unacknowledgedCount, unfinishedCount } from './aud
 import { spawnFakeProvider } from './fake-provider.js';
 import { buildDist, cpuMs, freePort, spawnServer, type ServerProcess } from './process.js';
 import { seedDueCalls, setBatchDue, type SeededBatch } from './seed.js';
+import { loadOptions } from './options.js';
 
-const opt = new Map<string, string>();
-{
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i]!.replace(/^--/, '');
-    if (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) opt.set(name, '1');
-    else opt.set(name, argv[++i]!);
-  }
-}
-const num = (name: string, fallback: number) => {
-  const v = Number(opt.get(name) ?? fallback);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name}: expected a number`);
-  return v;
-};
+const { opt, num } = loadOptions();
 const rounds = num('rounds', 50);
 const callsPerBatch = num('calls', 20_000);
 const seed = num('seed', Date.now() % 1_000_000);

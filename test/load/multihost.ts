@@ -38,21 +38,9 @@ import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine
 import { spawnFakeProvider, type FakeProviderProcess } from './fake-provider.js';
 import { buildDist, freePort, spawnServer, type ServerProcess } from './process.js';
 import { seedDueCalls, setBatchDue } from './seed.js';
+import { loadOptions } from './options.js';
 
-const opt = new Map<string, string>();
-{
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i]!.replace(/^--/, '');
-    if (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) opt.set(name, '1');
-    else opt.set(name, argv[++i]!);
-  }
-}
-const num = (name: string, fallback: number) => {
-  const v = Number(opt.get(name) ?? fallback);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name}: expected a number`);
-  return v;
-};
+const { opt, num } = loadOptions();
 const hostCounts = (opt.get('hosts') ?? '1,2,3').split(',').map(Number);
 const calls = num('calls', 30_000);
 const leaseS = num('lease-s', 10);

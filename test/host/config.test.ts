@@ -24,6 +24,8 @@ describe('loadConfig(env)', () => {
     assert.equal(c.rateLimitIp, 300);
     assert.equal(c.siteUrl, null);
     assert.equal(c.maxBodyBytes, 1_048_576);
+    assert.equal(c.callsInFlight, 256);
+    assert.equal(loadConfig({ WAKEUP_CALLS_IN_FLIGHT: '64' }).callsInFlight, 64);
   });
 
   it('turns dev mode off with WAKEUP_DEV=0, which allows any listen address', () => {
@@ -88,6 +90,7 @@ describe('loadConfig(env)', () => {
       ['WAKEUP_LOG_LEVEL', 'loud'],
       ['WAKEUP_SITE_URL', 'ftp://x'],
       ['WAKEUP_RATE_LIMIT_ACCOUNT', '0'],
+      ['WAKEUP_CALLS_IN_FLIGHT', '0'],
     ]) {
       assert.throws(
         () => loadConfig({ [name!]: value }),

@@ -26,6 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realTime } from '../adapters/clock/system-clock.js';
+import type { PlacementLedger } from '../adapters/twilio/telephony.js';
 import type { Db } from './sql.js';
 
 /** A number's placement lock lapses this long after it was taken. */
@@ -34,13 +35,6 @@ export const PLACEMENT_LOCK_TTL_MS = 30_000;
 export const UNKNOWN_OUTCOME_HOLD_MS = 20_000;
 /** Recorded calls are kept this long (the adapter looks back 30 minutes). */
 export const PROVIDER_CALL_TTL_MS = 86_400_000;
-
-/** What the adapter needs (structurally its `PlacementLedger`). */
-export interface PlacementLedger {
-  exclusive<T>(to: string, fn: (hold: () => void) => Promise<T>): Promise<T>;
-  ownerOf(callSid: string): Promise<string | null>;
-  record(callSid: string, idempotencyKey: string): Promise<void>;
-}
 
 /** The ledger on `db`; `now` is the host's clock (the records' times; locks use real time). */
 export function createPlacementLedger(db: Db, now: () => number, options: { unknownOutcomeHoldMs?: number } = {}): PlacementLedger {

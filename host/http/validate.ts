@@ -23,14 +23,14 @@ export type Where = 'body' | 'query' | 'path';
 export function check<T>(validate: ValidateFunction | undefined, value: T, where: Where): T {
   if (!validate) return value;
   if (validate(value)) {
-    // Ajv coerces "Infinity" and "1e400" to numbers that pass `maximum`, and JSON.parse reads
-    // 1e400 as Infinity: no schema number is meant to be infinite.
-    const field = nonFinite(value, []);
-    if (field === null) return value;
+    const unfit = firstUnfit(value, []);
+    if (unfit === null) return value;
+    if (where === 'path') throw problem('not_found', { detail: 'Nothing is at this path.' });
+    const { field, message } = unfit;
     throw problem('validation_error', {
-      detail: `${field || `the ${where}`} must be a finite number.`,
+      detail: `${field || `the ${where}`} ${message}.`,
       ...(field ? { field } : {}),
-      errors: [{ field, in: where, code: 'invalid', message: 'must be a finite number' }],
+      errors: [{ field, in: where, code: 'invalid', message }],
     });
   }
   const { code, items, decidedBy } = toValidationItems(validate.errors ?? [], where);
@@ -41,12 +41,19 @@ export function check<T>(validate: ValidateFunction | undefined, value: T, where
   return raise(code, decidedBy);
 }
 
-/** The dotted path of the first non-finite number in `value`, or null (depth bounded by the body reader). */
-function nonFinite(value: unknown, path: string[]): string | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path.join('.');
+/**
+ * What no schema can say: Ajv coerces "Infinity" and "1e400" to numbers that pass `maximum`
+ * (and JSON.parse reads 1e400 as Infinity), and a NUL character is a valid JSON string that
+ * PostgreSQL text cannot hold. Both are refused on every database alike. Returns the dotted
+ * path of the first such value and why, or null (depth bounded by the body reader).
+ */
+function firstUnfit(value: unknown, path: string[]): { field: string; message: string } | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { field: path.join('.'), message: 'must be a finite number' };
+  if (typeof value === 'string')
+    return value.includes('\0') ? { field: path.join('.'), message: 'must not contain a NUL character' } : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
-    const found = nonFinite(v, [...path, k]);
+    const found = firstUnfit(v, [...path, k]);
     if (found !== null) return found;
   }
   return null;

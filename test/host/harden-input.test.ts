@@ -107,4 +107,22 @@ describe('input limits', () => {
     // q is a string: "Infinity" is text to search for.
     assert.equal((await req(server.api, 'GET', '/timezones?q=Infinity', { token })).status, 200);
   });
+
+  it('a NUL character anywhere in the input is refused alike on SQLite and PostgreSQL, and nothing is stored', async () => {
+    for (const path of ['/timezones?q=%00', '/calls?status=%00']) {
+      const r = await req(server.api, 'GET', path, { token });
+      assert.equal(r.status, 400, `${path}: ${r.text}`);
+      assert.equal(r.body.code, 'validation_error', path);
+      assert.match(r.body.detail, /NUL/, path);
+    }
+    const before = await req(server.api, 'GET', '/me', { token });
+    const body = await raw(server.api + '/me', 'PATCH', JSON.stringify({ home_timezone: 'Europe/Paris\u0000' }), {
+      authorization: `Bearer ${token}`,
+    });
+    assert.equal(body.status, 400);
+    assert.equal(body.body.code, 'validation_error');
+    assert.equal(body.body.field, 'home_timezone');
+    assert.deepEqual((await req(server.api, 'GET', '/me', { token })).body, before.body);
+    assert.equal((await req(server.api, 'GET', '/schedules/sch_%00', { token })).status, 404);
+  });
 });

@@ -9,12 +9,14 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createApp } from './app.js';
 import type { AppOptions } from './app.js';
 import { compose } from './compose.js';
 import type { ComposeOptions } from './compose.js';
 import type { HostConfig } from './config.js';
 import type { AppDeps } from './deps.js';
+import type { Logger } from './logger.js';
 import type { AppServices } from './services.js';
 import { describeProviders } from './ops/providers.js';
 
@@ -42,6 +44,7 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   // Bounded header wait; keep-alive longer than common proxies' idle timeout.
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(deps.logger, err, socket));
 
   let inFlight = 0;
   let drained: (() => void) | null = null;
@@ -124,4 +127,27 @@ function logStart(deps: AppDeps, url: string): void {
     if (config.dev) logger.info({ port: p.port }, `${p.port}: built-in simulator (dev mode)`);
     else logger.warn({ port: p.port }, `SIMULATOR IN PRODUCTION: ${p.port} is the built-in simulator: ${p.hint}`);
   }
+}
+
+/** Node's answers to a request it could not read (what it writes without a clientError listener). */
+const CLIENT_ERROR_ANSWERS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+};
+
+/**
+ * A request Node could not read: a timeout (headersTimeout, requestTimeout), a parse error, a
+ * reset. Answered as Node answers it, and logged, because a client that gets a 408 or a 400
+ * here never reaches a handler and would otherwise leave no trace. Resets are routine.
+ */
+function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: Duplex): void {
+  const code = err.code ?? 'unknown';
+  const answer = CLIENT_ERROR_ANSWERS[code] ?? '400 Bad Request';
+  const written = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
+  if (code === 'ECONNRESET') logger.debug({ code }, 'client reset the connection');
+  else logger.warn({ code, answered: written === 0 ? answer : null }, `request not read: ${err.message}`);
+  if (socket.writable && written === 0 && code !== 'ECONNRESET') {
+    socket.write(`HTTP/1.1 ${answer}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  }
+  socket.destroy();
 }

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { createLogger, REDACT_PATHS } from '../../host/logger.js';
@@ -44,6 +45,36 @@ describe('logs', () => {
       assert.ok(!all.includes(key), 'API key not logged');
       // Dev mode prints sign-in codes on purpose (contract §2), in the outbox line only.
       assert.ok(lines.some((l) => /dev outbox: email to .*sign-in code is \d{6}/.test(l.msg)));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a request it cannot read as Node does (400, 431) and logs it, where no handler would', async () => {
+    const { lines, stream } = capture();
+    const server = await startTestServer({ logStream: stream });
+    try {
+      const { port, hostname } = new URL(server.api);
+      const send = (text: string) =>
+        new Promise<string>((resolve, reject) => {
+          let got = '';
+          const socket = connect(Number(port), hostname, () => socket.end(text));
+          socket.on('data', (d) => (got += String(d)));
+          socket.on('close', () => resolve(got));
+          socket.on('error', reject);
+        });
+      assert.match(await send('NOT HTTP AT ALL\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.match(await send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), /^HTTP\/1\.1 431 /);
+      const warned = lines.filter((l) => l.msg.startsWith('request not read'));
+      assert.deepEqual(
+        warned.map((l) => [l.level, l.answered]),
+        [
+          [40, '400 Bad Request'],
+          [40, '431 Request Header Fields Too Large'],
+        ],
+      );
+      // The server still serves.
+      assert.equal((await req(server.api, 'GET', '/timezones?limit=1')).status, 200);
     } finally {
       await server.close();
     }

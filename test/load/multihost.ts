@@ -28,8 +28,9 @@
  * @module
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../host/db/open.js';
@@ -75,7 +76,7 @@ if (!baseUrl) {
 }
 
 /** What the balancer saw (all runs): requests sent again to the next host, and 502s it gave. */
-const proxyStats = { retried: 0, badGateway: 0, failedMidAnswer: 0 };
+const proxyStats = { retried: 0, badGateway: 0, failedMidAnswer: 0, clientErrors: {} as Record<string, number> };
 
 /** A round-robin HTTP proxy over the live hosts: the provider's webhooks reach any of them. */
 function balancer(hosts: () => readonly ServerProcess[]) {
@@ -123,7 +124,34 @@ function balancer(hosts: () => readonly ServerProcess[]) {
   // longer than their clients do; so does this one (the hosts too: host/server.ts).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // Counted, then answered as Node answers them: a 408 the provider sees may come from here.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const code = err.code ?? 'unknown';
+    proxyStats.clientErrors[code] = (proxyStats.clientErrors[code] ?? 0) + 1;
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable && (socket as Socket).bytesWritten === 0) {
+      socket.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    }
+    socket.destroy();
+  });
   return server;
+}
+
+/** Counts the hosts' `request not read` warnings (host/server.ts) in this run's logs, by code. */
+function unreadRequests(dir: string, hostCount: number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const file of readdirSync(dir).filter((f) => f.startsWith(`host-${hostCount}-`))) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line.includes('request not read')) continue;
+      let code = 'unparsed'; // a line cut by kill -9
+      try {
+        code = (JSON.parse(line) as { code?: string }).code ?? 'unknown';
+      } catch {
+        // counted as unparsed
+      }
+      counts[code] = (counts[code] ?? 0) + 1;
+    }
+  }
+  return counts;
 }
 
 interface RunResult {
@@ -147,6 +175,8 @@ interface RunResult {
   load_avg: number;
   /** The fake's webhooks that got no 2xx answer so far (all runs), by status; 0 is a network error. */
   webhook_failures: Record<string, number>;
+  /** Requests the hosts could not read (their `request not read` log lines), by error code. */
+  host_unread_requests: Record<string, number>;
   /** The balancer's counts so far (all runs). */
   proxy: typeof proxyStats;
   ok: boolean;
@@ -301,7 +331,8 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       drain_s: drainS,
       load_avg: Math.round(loadavg()[0]! * 10) / 10,
       webhook_failures: (await fake.counts()).webhookFailures,
-      proxy: { ...proxyStats },
+      proxy: { ...proxyStats, clientErrors: { ...proxyStats.clientErrors } },
+      host_unread_requests: unreadRequests(dir, hostCount),
       ok: failures.length === 0,
       failures: failures.slice(0, 20),
     };

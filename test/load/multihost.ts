@@ -24,7 +24,7 @@
  * check fails, or when no PostgreSQL is given (it says so).
  *
  * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
- *   [--lease-s 10] [--in-flight 64 (WAKEUP_CALLS_IN_FLIGHT per host)] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
+ *   [--lease-s 10] [--in-flight 64 (placements in flight across all hosts: each host's WAKEUP_CALLS_IN_FLIGHT is its share)] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -46,10 +46,14 @@ const hostCounts = (opt.get('hosts') ?? '1,2,3').split(',').map(Number);
 const calls = num('calls', 30_000);
 const leaseS = num('lease-s', 10);
 const restartS = num('restart-s', 5);
-// Placements in flight per host: the fake provider is one process sharing 2 cores with the
-// hosts and PostgreSQL (some 60 calls/s); 256 per host drove its answers past the client's
-// 10 s timeout at 30,000 calls, and the retries and late events past the calls' watchdogs.
+// Placements in flight across the hosts, shared: a provider's limits are per account, not per
+// host, so each host gets its share (WAKEUP_CALLS_IN_FLIGHT, as the README says to set it).
+// The fake provider is one process sharing 2 cores with the hosts and PostgreSQL (some 60
+// calls/s): 256 per host drove its answers past the client's 10 s timeout at 30,000 calls, and
+// 64 per host at 3 hosts kept thousands of webhooks waiting on the hosts (a 408 after 30 s
+// of unread headers, a balancer out of retries), the calls ending unconfirmed.
 const inFlight = num('in-flight', 64);
+const inFlightPerHost = (hosts: number) => Math.max(1, Math.round(inFlight / hosts));
 const leadMs = num('lead-ms', 4000);
 const speed = num('speed', 20);
 const answer = opt.get('answer') ?? 'confirm';
@@ -156,6 +160,8 @@ function unreadRequests(dir: string, hostCount: number): Record<string, number> 
 
 interface RunResult {
   hosts: number;
+  /** WAKEUP_CALLS_IN_FLIGHT of each host (its share of --in-flight). */
+  in_flight_per_host: number;
   calls: number;
   dispatches_per_s: number | null;
   lateness_p50_ms: number | null;
@@ -208,7 +214,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
     const env = {
       WAKEUP_DB: dbUrl,
       WAKEUP_LEASE_SECONDS: String(leaseS),
-      WAKEUP_CALLS_IN_FLIGHT: String(inFlight),
+      WAKEUP_CALLS_IN_FLIGHT: String(inFlightPerHost(hostCount)),
       WAKEUP_SITE_URL: lbUrl,
       WAKEUP_LOG_LEVEL: opt.get('log-level') ?? 'warn',
       WAKEUP_LOG_PRETTY: '0',
@@ -313,6 +319,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
     const span = late.length === 0 ? null : Math.max(1, late[late.length - 1]!);
     return {
       hosts: hostCount,
+      in_flight_per_host: inFlightPerHost(hostCount),
       calls,
       dispatches_per_s: span === null ? null : Math.round((firsts.length / span) * 1000),
       lateness_p50_ms: percentile(late, 50),

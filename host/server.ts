@@ -8,7 +8,7 @@
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.js';
 import type { AppOptions } from './app.js';
@@ -44,7 +44,8 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   // Bounded header wait; keep-alive longer than common proxies' idle timeout.
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(deps.logger, err, socket));
+  server.on('connection', (socket: Socket) => OPENED_AT.set(socket, performance.now()));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(deps.logger, err, socket as Socket));
 
   let inFlight = 0;
   let drained: (() => void) | null = null;
@@ -129,6 +130,9 @@ function logStart(deps: AppDeps, url: string): void {
   }
 }
 
+/** When each connection was accepted (for the log line of a request that could not be read). */
+const OPENED_AT = new WeakMap<Socket, number>();
+
 /** Node's answers to a request it could not read (what it writes without a clientError listener). */
 const CLIENT_ERROR_ANSWERS: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
@@ -140,12 +144,20 @@ const CLIENT_ERROR_ANSWERS: Record<string, string> = {
  * reset. Answered as Node answers it, and logged, because a client that gets a 408 or a 400
  * here never reaches a handler and would otherwise leave no trace. Resets are routine.
  */
-function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: Socket): void {
   const code = err.code ?? 'unknown';
   const answer = CLIENT_ERROR_ANSWERS[code] ?? '400 Bad Request';
-  const written = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
-  if (code === 'ECONNRESET') logger.debug({ code }, 'client reset the connection');
-  else logger.warn({ code, answered: written === 0 ? answer : null }, `request not read: ${err.message}`);
+  const written = socket.bytesWritten;
+  if (code === 'ECONNRESET') logger.debug({ error_code: code }, 'client reset the connection');
+  else {
+    const opened = OPENED_AT.get(socket);
+    const connection = {
+      age_ms: opened === undefined ? null : Math.round(performance.now() - opened),
+      bytes_read: socket.bytesRead,
+      bytes_written: written,
+    };
+    logger.warn({ error_code: code, answered: written === 0 ? answer : null, connection }, `request not read: ${err.message}`);
+  }
   if (socket.writable && written === 0 && code !== 'ECONNRESET') {
     socket.write(`HTTP/1.1 ${answer}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   }

@@ -148,7 +148,7 @@ function unreadRequests(dir: string, hostCount: number): Record<string, number> 
       if (!line.includes('request not read')) continue;
       let code = 'unparsed'; // a line cut by kill -9
       try {
-        code = (JSON.parse(line) as { code?: string }).code ?? 'unknown';
+        code = (JSON.parse(line) as { error_code?: string }).error_code ?? 'unknown';
       } catch {
         // counted as unparsed
       }

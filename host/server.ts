@@ -61,7 +61,7 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
     await composed.start();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => {
+      server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
@@ -129,6 +129,15 @@ function logStart(deps: AppDeps, url: string): void {
     else logger.warn({ port: p.port }, `SIMULATOR IN PRODUCTION: ${p.port} is the built-in simulator: ${p.hint}`);
   }
 }
+
+/**
+ * Connections the kernel may hold for accept (Linux caps it at net.core.somaxconn). Node's
+ * default, 511, overflows when a balancer opens hundreds of connections at once at the 07:00
+ * peak: the kernel then drops handshakes, the client's request bytes come back on its
+ * retransmission backoff, seconds to tens of seconds after the server accepted the
+ * connection, and Node answers 408 once a request's headers have taken 30 s.
+ */
+const LISTEN_BACKLOG = 4096;
 
 /** When each connection was accepted (for the log line of a request that could not be read). */
 const OPENED_AT = new WeakMap<Socket, number>();

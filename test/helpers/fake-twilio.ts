@@ -407,7 +407,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       res.end(String(err));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -27,7 +27,7 @@
  *   [--lease-s 10] [--in-flight 64 (placements in flight across all hosts: each host's WAKEUP_CALLS_IN_FLIGHT is its share)] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import type { Socket } from 'node:net';
@@ -85,6 +85,9 @@ const proxyStats = { retried: 0, badGateway: 0, failedMidAnswer: 0, clientErrors
 /** A round-robin HTTP proxy over the live hosts: the provider's webhooks reach any of them. */
 function balancer(hosts: () => readonly ServerProcess[]) {
   let next = 0;
+  // A bounded pool per host, as load balancers keep (HAProxy's maxconn per server): past it,
+  // requests wait here rather than open ever more connections while the hosts are busy.
+  const upstream = new Agent({ keepAlive: true, maxSockets: 128 });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -99,7 +102,7 @@ function balancer(hosts: () => readonly ServerProcess[]) {
         }
         const target = new URL(live[next++ % live.length]!.url);
         const out = request(
-          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: upstream },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
@@ -200,7 +203,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
   const dbUrl = url.toString();
   const hosts: (ServerProcess | null)[] = [];
   const lb = balancer(() => hosts.filter((h): h is ServerProcess => h !== null));
-  await new Promise<void>((resolve) => lb.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => lb.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const lbUrl = `http://127.0.0.1:${(lb.address() as { port: number }).port}`;
   let db: Db | null = null;
   let killedAfterMs: number | null = null;

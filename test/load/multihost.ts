@@ -143,6 +143,21 @@ function balancer(hosts: () => readonly ServerProcess[]) {
   return server;
 }
 
+/** The kernel's count of connections dropped because an accept queue was full (Linux), or null. */
+function listenOverflows(): number | null {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('TcpExt:'));
+    const names = lines[0]!.split(/\s+/);
+    const values = lines[1]!.split(/\s+/);
+    const i = names.indexOf('ListenOverflows');
+    return i < 0 ? null : Number(values[i]);
+  } catch {
+    return null;
+  }
+}
+
 /** Counts the hosts' `request not read` warnings (host/server.ts) in this run's logs, by code. */
 function unreadRequests(dir: string, hostCount: number): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -184,6 +199,8 @@ interface RunResult {
   load_avg: number;
   /** The fake's webhooks that got no 2xx answer so far (all runs), by status; 0 is a network error. */
   webhook_failures: Record<string, number>;
+  /** Connections the kernel dropped during the run because an accept queue was full (any process on the machine). */
+  listen_overflows: number | null;
   /** Requests the hosts could not read (their `request not read` log lines), by error code. */
   host_unread_requests: Record<string, number>;
   /** The balancer's counts so far (all runs). */
@@ -209,6 +226,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
   let killedAfterMs: number | null = null;
   let restarted = false;
   const started = performance.now();
+  const overflowsAtStart = listenOverflows();
   try {
     db = await openDatabase(dbUrl); // migrates: the hosts find the schema in place
     const t = performance.now();
@@ -343,6 +361,7 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       webhook_failures: (await fake.counts()).webhookFailures,
       proxy: { ...proxyStats, clientErrors: { ...proxyStats.clientErrors } },
       host_unread_requests: unreadRequests(dir, hostCount),
+      listen_overflows: overflowsAtStart === null ? null : (listenOverflows() ?? 0) - overflowsAtStart,
       ok: failures.length === 0,
       failures: failures.slice(0, 20),
     };

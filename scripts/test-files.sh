@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs test files through node:test (tsx, two files at a time) in ONE node --test invocation,
+# Runs test files through node:test (tsx, three files at a time) in ONE node --test invocation,
 # so the two workers stay busy across both databases:
 #
 #   scripts/test-files.sh [dir...]     every *.test.ts under the dirs (default: test)
@@ -47,5 +47,6 @@ else
   echo "test: PostgreSQL run SKIPPED (no WAKEUP_TEST_PG_URL; npm run test:pg or .ci/run start a throwaway server)"
 fi
 
-# node --test sorts the list by path and runs two files at a time across both sets.
-node --import tsx --test --test-concurrency=2 --test-timeout=180000 "${pg[@]}" "${files[@]}"
+# node --test sorts the list by path and runs three files at a time across both sets (the files
+# wait on servers and timers a good part of their time; WAKEUP_TEST_CONCURRENCY overrides).
+node --import tsx --test --test-concurrency="${WAKEUP_TEST_CONCURRENCY:-3}" --test-timeout=180000 "${pg[@]}" "${files[@]}"

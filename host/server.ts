@@ -19,6 +19,7 @@ import type { AppDeps } from './deps.js';
 import type { Logger } from './logger.js';
 import type { AppServices } from './services.js';
 import { describeProviders } from './ops/providers.js';
+import { realTime } from './adapters/clock/system-clock.js';
 
 /** A listening server. */
 export interface RunningServer {
@@ -44,7 +45,7 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   // Bounded header wait; keep-alive longer than common proxies' idle timeout.
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
-  server.on('connection', (socket: Socket) => OPENED_AT.set(socket, performance.now()));
+  server.on('connection', (socket: Socket) => OPENED_AT.set(socket, realTime()));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(deps.logger, err, socket as Socket));
 
   let inFlight = 0;
@@ -161,7 +162,7 @@ function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: S
   else {
     const opened = OPENED_AT.get(socket);
     const connection = {
-      age_ms: opened === undefined ? null : Math.round(performance.now() - opened),
+      age_ms: opened === undefined ? null : realTime() - opened,
       bytes_read: socket.bytesRead,
       bytes_written: written,
     };

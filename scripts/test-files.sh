@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs test files through node:test (tsx, three files at a time) in ONE node --test invocation,
-# so the two workers stay busy across both databases:
+# so the workers stay busy across both databases:
 #
 #   scripts/test-files.sh [dir...]     every *.test.ts under the dirs (default: test)
 #

@@ -46,16 +46,23 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
   server.on('connection', (socket: Socket) => OPENED_AT.set(socket, realTime()));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(deps.logger, err, socket as Socket));
 
   let inFlight = 0;
   let drained: (() => void) | null = null;
-  server.on('request', (_req, res) => {
+  /** Connections with a response in flight: a request Node cannot read there is not answered. */
+  const answering = new WeakSet<Socket>();
+  server.on('request', (req, res) => {
     inFlight++;
+    answering.add(req.socket);
     res.once('close', () => {
+      answering.delete(req.socket);
       inFlight--;
       if (inFlight === 0 && drained) drained();
     });
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, duplex: Duplex) => {
+    const socket = duplex as Socket;
+    answerClientError(deps.logger, err, socket, answering.has(socket));
   });
 
   try {
@@ -151,25 +158,25 @@ const CLIENT_ERROR_ANSWERS: Record<string, string> = {
 
 /**
  * A request Node could not read: a timeout (headersTimeout, requestTimeout), a parse error, a
- * reset. Answered as Node answers it, and logged, because a client that gets a 408 or a 400
- * here never reaches a handler and would otherwise leave no trace. Resets are routine.
+ * reset. Answered as Node answers it (unless a response is in flight on the connection, which
+ * is then cut), and logged, because a client that gets a 408 or a 400 here never reaches a
+ * handler and would otherwise leave no trace. Resets are routine: not answered, logged at debug.
  */
-function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: Socket, responding: boolean): void {
   const code = err.code ?? 'unknown';
-  const answer = CLIENT_ERROR_ANSWERS[code] ?? '400 Bad Request';
-  const written = socket.bytesWritten;
-  if (code === 'ECONNRESET') logger.debug({ error_code: code }, 'client reset the connection');
-  else {
-    const opened = OPENED_AT.get(socket);
-    const connection = {
-      age_ms: opened === undefined ? null : realTime() - opened,
-      bytes_read: socket.bytesRead,
-      bytes_written: written,
-    };
-    logger.warn({ error_code: code, answered: written === 0 ? answer : null, connection }, `request not read: ${err.message}`);
+  if (code === 'ECONNRESET') {
+    logger.debug({ error_code: code }, 'client reset the connection');
+    socket.destroy();
+    return;
   }
-  if (socket.writable && written === 0 && code !== 'ECONNRESET') {
-    socket.write(`HTTP/1.1 ${answer}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  }
+  const answer = socket.writable && !responding ? (CLIENT_ERROR_ANSWERS[code] ?? '400 Bad Request') : null;
+  const opened = OPENED_AT.get(socket);
+  const connection = {
+    age_ms: opened === undefined ? null : realTime() - opened,
+    bytes_read: socket.bytesRead,
+    bytes_written: socket.bytesWritten,
+  };
+  logger.warn({ error_code: code, answered: answer, connection }, `request not read: ${err.message}`);
+  if (answer) socket.write(`HTTP/1.1 ${answer}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.destroy();
 }

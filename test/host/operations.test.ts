@@ -73,6 +73,19 @@ describe('logs', () => {
           [40, '431 Request Header Fields Too Large'],
         ],
       );
+      // On a kept-alive connection already answered once, the next unreadable request is answered too.
+      const { port: p, hostname: h } = new URL(server.api);
+      const answers = await new Promise<string[]>((resolve, reject) => {
+        const lines: string[] = [];
+        const socket = connect(Number(p), h, () => socket.write('GET /api/v1/time HTTP/1.1\r\nHost: x\r\n\r\n'));
+        socket.on('data', (d) => {
+          for (const m of String(d).matchAll(/^HTTP\/1\.1 (\d{3})/gm)) lines.push(m[1]!);
+          if (lines.length === 1 && !socket.writableEnded) socket.end('NOT HTTP AT ALL\r\n\r\n');
+        });
+        socket.on('close', () => resolve(lines));
+        socket.on('error', reject);
+      });
+      assert.deepEqual(answers, ['200', '400']);
       // The server still serves.
       assert.equal((await req(server.api, 'GET', '/timezones?limit=1')).status, 200);
     } finally {

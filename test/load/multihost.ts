@@ -131,7 +131,9 @@ function balancer(hosts: () => readonly ServerProcess[]) {
   // longer than their clients do; so does this one (the hosts too: host/server.ts).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  // Counted, then answered as Node answers them: a 408 the provider sees may come from here.
+  server.on('close', () => upstream.destroy());
+  // Counted (a 408 the provider sees may come from here): a timeout on a connection not yet
+  // answered gets Node's 408, anything else is closed.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     const code = err.code ?? 'unknown';
     proxyStats.clientErrors[code] = (proxyStats.clientErrors[code] ?? 0) + 1;

@@ -115,6 +115,8 @@ const runtime = createRuntime({ clock, ids, store, telephony, options: runtimeOp
     cancel_us_per_op: r2(((t2 - t1) * 1000) / ops),
   });
 }
+// The rows are moved with SQL on the tables: fold the journal into them first.
+await inner.settle();
 const lead = 1500 + Math.ceil(n / 400);
 const due = Date.now() + lead;
 db.transaction(() => {

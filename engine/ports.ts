@@ -500,6 +500,11 @@ export interface RowRef {
   id: string;
 }
 
+/** What a read is about to look at (see {@link Store.settle}): one account's rows, or (absent) all. */
+export interface SettleScope {
+  accountId?: string;
+}
+
 /** The store's answer to {@link Store.commit}. */
 export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
 
@@ -564,6 +569,13 @@ export interface Store {
    * occurrence), by id. The runtime's start-up reconciliation gives each its next occurrence.
    */
   listSeriesWithoutNext(limit: number, afterId?: string): Promise<SeriesRecord[]>;
+  /**
+   * A store that commits to a journal and brings its tables up to date later (the SQLite
+   * store, docs/decisions/0016) applies now what a read of its tables by someone else than the
+   * store (the host's API) would miss: one account's rows, or every row. The store's own
+   * methods never need it. Absent: the tables are always up to date.
+   */
+  settle?(scope?: SettleScope): Promise<void>;
 }
 
 /** Why the account rules refuse a call before dialling. */

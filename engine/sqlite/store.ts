@@ -1,100 +1,109 @@
 /**
  * The engine's {@link Store} port on better-sqlite3 (the `./sqlite` entry of the engine
- * package). Each port call does its work synchronously in one database transaction and
- * answers with a settled promise: `load` reads every row a unit needs with one set-based
- * statement per table and step (`WHERE id IN (SELECT value FROM json_each(?))`), `commit`
- * checks every row's version with one statement per table and then writes, all in one
- * transaction. The runtime batches a due spike into few units, so commits are amortised over
- * hundreds of rows.
+ * package), with a dispatch journal (docs/decisions/0016). Each port call does its work
+ * synchronously in one database transaction and answers with a settled promise.
+ * - `commit` checks every row's version (the overlay's for rows with unfolded images, the
+ *   table's for the others: one set-based statement per table), writes series to their table,
+ *   and appends every occurrence and attempt as one journal row (multi-row INSERTs): a unit's
+ *   appends touch one B-tree's right edge and no secondary index.
+ * - `load` reads a row's newest image from the overlay (or its journal row) and the others
+ *   from the tables (`WHERE id IN (SELECT value FROM json_each(?))`), with the closure rules of
+ *   {@link Store.load}.
+ * - The fold brings the tables up to date in the background, in slices of at most
+ *   `fold.sliceMs`, once the store has had no commit for `fold.idleMs` (or at once when the
+ *   journal passes `fold.maxRows`); {@link SqliteStore.settle} folds what a read needs first.
  * @module
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { Database, Statement } from 'better-sqlite3';
-import type { AttemptRecord, ChangeSet, CommitResult, DueRef, OccurrenceRecord, RowRef, SeriesRecord, Snapshot, Store } from '../ports.js';
-import { ATTEMPT_COLUMNS, attemptToRow, attemptUpdateParams, prepareAttemptStatements, rowToAttempt } from './attempts.js';
+import type {
+  AttemptRecord,
+  ChangeSet,
+  CommitResult,
+  DueRef,
+  OccurrenceRecord,
+  RowRef,
+  SeriesRecord,
+  SettleScope,
+  Snapshot,
+  Store,
+} from '../ports.js';
+import { ATTEMPT_COLUMNS, attemptToRow, prepareAttemptStatements, rowToAttempt } from './attempts.js';
+import { startCheckpointer } from './checkpointer.js';
+import { Fold } from './fold.js';
+import { ATTEMPT, Journal, OCCURRENCE, Overlay, type Entry, type Pending } from './journal.js';
+import { OCCURRENCE_COLUMNS, occurrenceToRow, prepareOccurrenceStatements, rowToOccurrence } from './occurrences.js';
 import { ensureEngineSchema } from './schema.js';
 import { rowToSeries, SERIES_COLUMNS, seriesToRow } from './series.js';
-import {
-  OCCURRENCE_COLUMNS,
-  occurrenceToRow,
-  occurrenceUpdateParams,
-  prepareOccurrenceStatements,
-  rowToOccurrence,
-} from './occurrences.js';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
   /**
    * Run WAL checkpoints on a second connection in a worker thread (PASSIVE, every
    * `checkpointIntervalMs`) and turn automatic checkpoints off on this connection. An
-   * automatic checkpoint runs inside whichever commit crosses the threshold, copying and
-   * syncing thousands of pages on the event loop; at a dispatch spike that is the largest
-   * single stall and about a third of the write time. Off by default (a worker per store is
-   * heavy for tests); the host should turn it on for its one production store.
+   * automatic checkpoint runs inside whichever commit or fold slice crosses the threshold,
+   * copying and syncing thousands of pages on the event loop. Off by default (a worker per
+   * store is heavy for tests).
    * @defaultValue false
    */
   checkpointInWorker?: boolean;
   /** @defaultValue 250 */
   checkpointIntervalMs?: number;
   /**
-   * SQLite page cache for this connection, in KiB (PRAGMA cache_size = -N). A spike touches
-   * many pages of the occurrence and attempt indexes; a larger cache keeps them in memory.
+   * SQLite page cache for this connection, in KiB (PRAGMA cache_size = -N).
    * @defaultValue 65536 (64 MiB)
    */
   cacheKiB?: number;
   /**
    * Create the store's tables when absent ({@link ensureEngineSchema}): for an embedder's own
-   * database. The service applies its migrations instead. @defaultValue false
+   * database. The service applies its migrations instead (the journal table is the store's
+   * own and is always created when absent). @defaultValue false
    */
   createTables?: boolean;
+  /**
+   * The background fold (docs/decisions/0016); `false` leaves the journal unfolded until a
+   * {@link SqliteStore.settle} (tests of reads of unfolded rows).
+   */
+  fold?:
+    | false
+    | {
+        /** Longest slice of folding between two yields to the event loop. @defaultValue 8 */
+        sliceMs?: number;
+        /** Fold once no commit came for this long. @defaultValue 50 */
+        idleMs?: number;
+        /** Fold between commits, busy or not, once the journal holds this many rows. @defaultValue 2,000,000 */
+        maxRows?: number;
+      };
+  /** Row images of the overlay kept in memory (beyond it they are read from the journal). @defaultValue 100,000 */
+  imageCacheRows?: number;
+  /** Monotonic milliseconds, to time the fold's slices. @defaultValue performance.now */
+  now?: () => number;
 }
 
-/** The engine's Store on SQLite; `close()` stops the checkpoint worker (the database stays open). */
+/** The engine's Store on SQLite. */
 export interface SqliteStore extends Store {
+  /** Folds what a read needs (see {@link Store.settle}). */
+  settle(scope?: SettleScope): Promise<void>;
+  /** Journal rows not folded yet. */
+  readonly unfolded: number;
+  /** Stops the background fold and the checkpoint worker (the database stays open; the journal keeps what is not folded). */
   close(): Promise<void>;
-}
-
-// The checkpoint worker: plain CommonJS, so it needs no TypeScript loader.
-const CHECKPOINTER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
-const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: next time */ }
-}, workerData.intervalMs);
-parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
-`;
-
-/** Starts the checkpoint worker on `db`'s file and turns automatic checkpoints off on `db`. */
-function startCheckpointer(db: Database, intervalMs: number): { close(): Promise<void> } {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: db.name, intervalMs } });
-  worker.unref();
-  db.pragma('wal_autocheckpoint = 0');
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        worker.ref(); // keep the process alive until the worker has closed its connection
-        worker.once('exit', () => resolve());
-        worker.postMessage('close');
-        setTimeout(() => void worker.terminate(), 2000).unref();
-      }).finally(() => {
-        if (db.open) db.pragma('wal_autocheckpoint = 1000');
-      }),
-  };
 }
 
 // A due cursor's `at` when there is none: below every epoch-ms instant.
 const NO_CURSOR_AT = -Number.MAX_SAFE_INTEGER;
-/** Rows remembered between a load and its commit (for column-level updates) before the memory is dropped. */
-const SEEN_LIMIT = 100_000;
+/** Journal rows one fold transaction takes at most (a slice runs several while time is left). */
+const FOLD_CHUNK = 256;
+
+class Conflict extends Error {
+  constructor(readonly conflicts: RowRef[]) {
+    super('conflict');
+  }
+}
 
 /**
- * A {@link Store} on an open database. The service opens it with `openDatabase` (its
- * migrations create the tables); an embedder passes `createTables: true`. The database
- * stays the caller's: close it yourself.
+ * A {@link Store} on an open database. The service opens it with its migrations applied; an
+ * embedder passes `createTables: true`. The database stays the caller's: close it yourself,
+ * after `close()`.
  *
  * @example
  * const store = createSqliteStore(new Database('./wakeup.sqlite'), { createTables: true });
@@ -103,6 +112,11 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   if (options.createTables) ensureEngineSchema(db);
   db.pragma(`cache_size = -${Math.max(2048, Math.floor(options.cacheKiB ?? 65536))}`);
   const checkpointer = options.checkpointInWorker && !db.memory ? startCheckpointer(db, options.checkpointIntervalMs ?? 250) : null;
+  const now = options.now ?? (() => performance.now());
+  const overlay = new Overlay(options.imageCacheRows ?? 100_000);
+  const journal = new Journal(db);
+  journal.restore(overlay);
+  const fold = new Fold(db, overlay);
   const o = prepareOccurrenceStatements(db);
   const a = prepareAttemptStatements(db);
   const IDS = 'SELECT value FROM json_each(?)';
@@ -157,42 +171,6 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     )
     .raw(true);
 
-  // Rows handed out by `load`, by id, so that a commit of the version read writes only the
-  // columns that changed: SQLite rewrites every index whose columns appear in SET, changed or not.
-  const seenOcc = new Map<string, unknown[]>();
-  const seenAtt = new Map<string, unknown[]>();
-  const partialOcc = new Map<number, Statement<unknown[]>>();
-  const partialAtt = new Map<number, Statement<unknown[]>>();
-  const remember = (map: Map<string, unknown[]>, id: string, row: unknown[]) => {
-    if (map.size >= SEEN_LIMIT) map.clear();
-    map.set(id, row);
-  };
-  const partialUpdate = (
-    table: string,
-    columns: readonly string[],
-    cache: Map<number, Statement<unknown[]>>,
-    before: unknown[],
-    after: unknown[],
-  ): void => {
-    let mask = 0;
-    const values: unknown[] = [];
-    for (let i = 1; i < columns.length; i++) {
-      if (before[i] !== after[i]) {
-        mask += 2 ** i;
-        values.push(after[i]);
-      }
-    }
-    if (mask === 0) return;
-    let stmt = cache.get(mask);
-    if (!stmt) {
-      const set = columns.filter((_, i) => i > 0 && Math.floor(mask / 2 ** i) % 2 === 1).map((c) => `${c} = ?`);
-      stmt = db.prepare(`UPDATE ${table} SET ${set.join(', ')} WHERE id = ?`);
-      cache.set(mask, stmt);
-    }
-    values.push(after[0]);
-    stmt.run(values);
-  };
-
   const load = db.transaction((keys: { occurrences?: readonly string[]; attempts?: readonly string[]; series?: readonly string[] }) => {
     const occ = new Map<string, OccurrenceRecord>();
     const att = new Map<string, AttemptRecord>();
@@ -202,56 +180,51 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       if (want.length === 0) return;
       for (const row of q.series.all(JSON.stringify(want)) as unknown[][]) ser.set(row[0] as string, rowToSeries(row));
     };
-    const readAttempts = (ids: Iterable<string>) => {
-      const want = [...new Set(ids)].filter((id) => !att.has(id));
-      if (want.length === 0) return;
-      for (const row of q.attempts.all(JSON.stringify(want)) as unknown[][]) {
-        remember(seenAtt, row[0] as string, row);
-        att.set(row[0] as string, rowToAttempt(row));
+    /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
+    const read = <R>(ids: Iterable<string>, into: Map<string, R>, pending: Map<string, Pending>, stmt: Statement<[string]>, toRecord: (row: unknown[]) => R) => {
+      const want: string[] = [];
+      for (const id of ids) {
+        if (into.has(id)) continue;
+        const p = pending.get(id);
+        if (p) into.set(id, toRecord(journal.image(p)));
+        else want.push(id);
       }
-    };
-    const readOccurrences = (ids: Iterable<string>) => {
-      const want = [...new Set(ids)].filter((id) => !occ.has(id));
       if (want.length === 0) return;
-      for (const row of q.occurrences.all(JSON.stringify(want)) as unknown[][]) {
-        remember(seenOcc, row[0] as string, row);
-        occ.set(row[0] as string, rowToOccurrence(row));
-      }
+      for (const row of stmt.all(JSON.stringify(want)) as unknown[][]) into.set(row[0] as string, toRecord(row));
     };
     readSeries(keys.series ?? []);
-    readAttempts(keys.attempts ?? []);
+    read(keys.attempts ?? [], att, overlay.attempts, q.attempts, rowToAttempt);
     const occIds: string[] = [...(keys.occurrences ?? [])];
     for (const x of att.values()) if (x.occurrenceId !== null) occIds.push(x.occurrenceId);
     for (const x of ser.values()) if (x.nextOccurrenceId !== null) occIds.push(x.nextOccurrenceId);
-    readOccurrences(occIds);
+    read(occIds, occ, overlay.occurrences, q.occurrences, rowToOccurrence);
     const live: string[] = [];
     const owners: string[] = [];
     for (const x of occ.values()) {
       if (x.liveAttemptId !== null) live.push(x.liveAttemptId);
       if (x.scheduleId !== null) owners.push(x.scheduleId);
     }
-    readAttempts(live);
+    read(live, att, overlay.attempts, q.attempts, rowToAttempt);
     readSeries(owners);
     return { occurrences: [...occ.values()], attempts: [...att.values()], series: [...ser.values()] };
   });
 
-  class Conflict extends Error {
-    constructor(readonly conflicts: RowRef[]) {
-      super('conflict');
-    }
-  }
+  /** Conflicts of `writes` against the overlay (rows in it) and the table (the others, one statement). */
   const checkVersions = (
     stmt: Statement<[string]>,
     kind: RowRef['kind'],
     writes: { record: { id: string }; expectedVersion: number | null }[],
+    pending: Map<string, Pending> | null,
     out: RowRef[],
   ) => {
     if (writes.length === 0) return;
+    const ask: string[] = [];
+    for (const w of writes) if (!pending?.has(w.record.id)) ask.push(w.record.id);
     const stored = new Map<string, number>();
-    for (const [id, version] of stmt.all(JSON.stringify(writes.map((w) => w.record.id))) as [string, number][]) stored.set(id, version);
+    if (ask.length > 0) for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][]) stored.set(id, version);
     const seen = new Set<string>();
     for (const w of writes) {
-      const v = stored.get(w.record.id);
+      const v = pending?.get(w.record.id)?.version ?? stored.get(w.record.id);
       const ok = w.expectedVersion === null ? v === undefined : v === w.expectedVersion;
       if (!ok || seen.has(w.record.id)) out.push({ kind, id: w.record.id });
       seen.add(w.record.id);
@@ -259,9 +232,9 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   };
   const commit = db.transaction((changes: ChangeSet) => {
     const conflicts: RowRef[] = [];
-    checkVersions(q.serVersions, 'series', changes.series, conflicts);
-    checkVersions(q.occVersions, 'occurrence', changes.occurrences, conflicts);
-    checkVersions(q.attVersions, 'attempt', changes.attempts, conflicts);
+    checkVersions(q.serVersions, 'series', changes.series, null, conflicts);
+    checkVersions(q.occVersions, 'occurrence', changes.occurrences, overlay.occurrences, conflicts);
+    checkVersions(q.attVersions, 'attempt', changes.attempts, overlay.attempts, conflicts);
     if (conflicts.length > 0) throw new Conflict(conflicts);
     for (const w of changes.series) {
       const row = seriesToRow(w.record);
@@ -271,59 +244,144 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
         q.updateSeries.run(row);
       }
     }
-    for (const w of changes.occurrences) {
-      const row = occurrenceToRow(w.record);
-      const before = seenOcc.get(w.record.id);
-      if (w.expectedVersion === null) o.insert.run(row);
-      else if (before && before[before.length - 1] === w.expectedVersion)
-        partialUpdate('occurrences', OCCURRENCE_COLUMNS, partialOcc, before, row);
-      else o.update.run(occurrenceUpdateParams(w.record));
-      seenOcc.delete(w.record.id);
+    const entries: Entry[] = [];
+    for (const { record: r } of changes.occurrences) {
+      entries.push({ kind: OCCURRENCE, id: r.id, version: r.version, at: r.nextDueAt, account: r.accountId, row: occurrenceToRow(r) });
     }
-    for (const w of changes.attempts) {
-      const row = attemptToRow(w.record);
-      const before = seenAtt.get(w.record.id);
-      if (w.expectedVersion === null) a.insert.run(row);
-      else if (before && before[before.length - 1] === w.expectedVersion)
-        partialUpdate('attempts', ATTEMPT_COLUMNS, partialAtt, before, row);
-      else a.update.run(attemptUpdateParams(w.record));
-      seenAtt.delete(w.record.id);
+    for (const { record: r } of changes.attempts) {
+      const at = r.occurrenceId === null ? r.deadlineAt : null;
+      entries.push({ kind: ATTEMPT, id: r.id, version: r.version, at, account: r.accountId, row: attemptToRow(r) });
     }
+    journal.append(entries, overlay);
   });
 
+  // A commit inside a transaction of the caller's is a savepoint: if the caller rolls back, the
+  // overlay noted rows that are gone. After such a commit, the next call reads the overlay again.
+  let nested = false;
+  const check = () => {
+    if (nested && !db.inTransaction) {
+      nested = false;
+      journal.restore(overlay);
+    }
+  };
+
+  // ---- the background fold -------------------------------------------------------------------
+  const foldOptions = options.fold === false ? null : { sliceMs: 8, idleMs: 50, maxRows: 2_000_000, ...options.fold };
+  let lastCommitAt = -Infinity;
+  let foldTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+  /** Folds the oldest rows for up to `sliceMs`; false when there was nothing to do or the connection was busy. */
+  const foldSlice = (sliceMs: number): boolean => {
+    if (db.inTransaction || !db.open) return false;
+    check();
+    if (overlay.rows === 0) return false;
+    const end = now() + sliceMs;
+    do fold.oldest(FOLD_CHUNK);
+    while (overlay.rows > 0 && now() < end);
+    return true;
+  };
+  const scheduleFold = (delayMs: number) => {
+    if (!foldOptions || closed || foldTimer || overlay.rows === 0) return;
+    foldTimer = setTimeout(() => {
+      foldTimer = null;
+      const idle = now() - lastCommitAt >= foldOptions.idleMs;
+      if (idle || overlay.rows >= foldOptions.maxRows) foldSlice(foldOptions.sliceMs);
+      scheduleFold(idle ? 0 : foldOptions.idleMs);
+    }, delayMs);
+    foldTimer.unref();
+  };
+  const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+  /** Folds everything, a slice at a time. */
+  const settleAll = async () => {
+    check();
+    while (overlay.rows > 0) {
+      foldSlice(foldOptions?.sliceMs ?? 8);
+      if (overlay.rows > 0) await yieldToLoop();
+    }
+  };
+  scheduleFold(0);
+
   const store: SqliteStore = {
+    get unfolded() {
+      return overlay.rows;
+    },
     close: async () => {
+      closed = true;
+      if (foldTimer) clearTimeout(foldTimer);
+      foldTimer = null;
       await checkpointer?.close();
     },
-    load: async (keys): Promise<Snapshot> => load(keys),
+    settle: async (scope) => {
+      check();
+      if (scope?.accountId !== undefined) fold.ofAccountNow(scope.accountId);
+      else await settleAll();
+    },
+    load: async (keys): Promise<Snapshot> => {
+      check();
+      return load(keys);
+    },
     commit: async (changes): Promise<CommitResult> => {
+      check();
+      if (db.inTransaction) nested = true;
       try {
         commit(changes);
-        return { ok: true };
       } catch (err) {
         if (err instanceof Conflict) return { ok: false, conflicts: err.conflicts };
-        // A failed transaction may have left remembered rows that no longer match: forget them.
-        seenOcc.clear();
-        seenAtt.clear();
+        // A failed transaction may have noted rows that were rolled back: read the overlay again.
+        journal.restore(overlay);
         throw err;
       }
+      lastCommitAt = now();
+      scheduleFold(foldOptions?.idleMs ?? 0);
+      return { ok: true };
     },
     listDue: async ({ until, limit, after }) => {
-      const rows = due.all({
-        at: after ? after.at : NO_CURSOR_AT,
-        until,
-        kind: after ? after.kind : 'occurrence',
-        id: after ? after.id : '',
-        limit,
-      }) as [DueRef['kind'], string, number][];
-      return rows.map(([kind, id, at]) => ({ kind, id, at }));
+      check();
+      const page = (from: { at: number; kind: DueRef['kind']; id: string }, n: number) =>
+        (due.all({ at: from.at, until, kind: from.kind, id: from.id, limit: n }) as [DueRef['kind'], string, number][]).map(
+          ([kind, id, at]) => ({ kind, id, at }),
+        );
+      const start = after ?? { at: NO_CURSOR_AT, kind: 'occurrence' as const, id: '' };
+      if (overlay.size === 0) return page(start, limit);
+      // Rows with unfolded images are due at their newest image's key, not their table row's.
+      const out: DueRef[] = [];
+      for (let from = start; ; ) {
+        const rows = page(from, limit);
+        for (const r of rows) if (!(r.kind === 'occurrence' ? overlay.occurrences : overlay.attempts).has(r.id)) out.push(r);
+        if (rows.length < limit || out.length >= limit) break;
+        from = rows[rows.length - 1]!;
+      }
+      const after_ = (at: number, kind: DueRef['kind'], id: string) =>
+        at > start.at || (at === start.at && (kind > start.kind || (kind === start.kind && id > start.id)));
+      for (const [kind, map] of [
+        ['attempt', overlay.attempts],
+        ['occurrence', overlay.occurrences],
+      ] as const) {
+        for (const [id, p] of map) if (p.at !== null && p.at <= until && after_(p.at, kind, id)) out.push({ kind, id, at: p.at });
+      }
+      out.sort((x, y) => x.at - y.at || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      return out.length > limit ? out.slice(0, limit) : out;
     },
-    listAttempts: async (occurrenceId) => (a.byOccurrence.all(occurrenceId) as unknown[][]).map(rowToAttempt),
-    listUnacknowledgedAttempts: async (limit, afterId) => (a.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt),
-    listPendingFallbacks: async (limit, afterId) => (o.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence),
-    listStaleZoneOccurrences: async (version, limit, afterId) =>
-      (q.staleZone.all(version, afterId ?? '', limit) as unknown[][]).map(rowToOccurrence),
-    listSeriesWithoutNext: async (limit, afterId) => (q.withoutNext.all(afterId ?? '', limit) as unknown[][]).map(rowToSeries),
+    listAttempts: async (occurrenceId) => {
+      await settleAll();
+      return (a.byOccurrence.all(occurrenceId) as unknown[][]).map(rowToAttempt);
+    },
+    listUnacknowledgedAttempts: async (limit, afterId) => {
+      await settleAll();
+      return (a.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt);
+    },
+    listPendingFallbacks: async (limit, afterId) => {
+      await settleAll();
+      return (o.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence);
+    },
+    listStaleZoneOccurrences: async (version, limit, afterId) => {
+      await settleAll();
+      return (q.staleZone.all(version, afterId ?? '', limit) as unknown[][]).map(rowToOccurrence);
+    },
+    listSeriesWithoutNext: async (limit, afterId) => {
+      await settleAll();
+      return (q.withoutNext.all(afterId ?? '', limit) as unknown[][]).map(rowToSeries);
+    },
   };
   return store;
 }

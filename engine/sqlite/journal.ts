@@ -1,0 +1,182 @@
+/**
+ * The dispatch journal of the SQLite store (docs/decisions/0016): every occurrence and attempt
+ * a unit of work writes is appended as one row, the row's full image in its table's column
+ * order, keyed by commit order (`seq`) with no secondary index. The tables the API reads are
+ * brought up to date from it later ({@link Fold}); until then the {@link Overlay} in memory says
+ * which rows have newer images than their table, at which version, when they are due and for
+ * which account.
+ * @module
+ */
+import type { Database, Statement } from 'better-sqlite3';
+
+/** The journal table: created by the store when absent (the service's and an embedder's database alike). */
+export const JOURNAL_SQL = `
+CREATE TABLE IF NOT EXISTS engine_journal (
+  seq         INTEGER PRIMARY KEY,   -- commit order; the journal holds exactly the rows not yet folded
+  kind        INTEGER NOT NULL,      -- 1 occurrence, 2 attempt
+  id          TEXT NOT NULL,
+  version     INTEGER NOT NULL,
+  due_at      INTEGER,               -- the row's due key: an occurrence's next_due_at, a standalone attempt's deadline_at
+  account_id  TEXT,
+  image       TEXT NOT NULL          -- JSON array: the row in its table's column order
+) STRICT;
+`;
+
+export const OCCURRENCE = 1;
+export const ATTEMPT = 2;
+export type Kind = typeof OCCURRENCE | typeof ATTEMPT;
+
+/** A row with images newer than its table's. */
+export interface Pending {
+  /** The newest image's journal row. */
+  seq: number;
+  version: number;
+  /** Due key of the newest image (null: nothing due). */
+  at: number | null;
+  account: string | null;
+  /** The newest image, while the cache has room; else read from the journal by `seq`. */
+  row: unknown[] | null;
+}
+
+/** One row to append. */
+export interface Entry {
+  kind: Kind;
+  id: string;
+  version: number;
+  at: number | null;
+  account: string | null;
+  row: unknown[];
+}
+
+/**
+ * Rows with unfolded images, by kind and id, and how many journal rows each account has (a
+ * read of an account with none needs no fold). `cacheLimit` bounds the images kept in memory.
+ */
+export class Overlay {
+  readonly occurrences = new Map<string, Pending>();
+  readonly attempts = new Map<string, Pending>();
+  /** Journal rows per account (rows of a null account are not counted: nothing reads them by account). */
+  readonly accounts = new Map<string, number>();
+  /** Journal rows in all. */
+  rows = 0;
+  private cached = 0;
+
+  constructor(private readonly cacheLimit: number) {}
+
+  map(kind: Kind): Map<string, Pending> {
+    return kind === OCCURRENCE ? this.occurrences : this.attempts;
+  }
+
+  get size(): number {
+    return this.occurrences.size + this.attempts.size;
+  }
+
+  /** Notes a journal row appended at `seq`. */
+  add(kind: Kind, id: string, seq: number, version: number, at: number | null, account: string | null, row: unknown[] | null): void {
+    const map = this.map(kind);
+    const old = map.get(id);
+    const keep = row !== null && (this.cached < this.cacheLimit || (old !== undefined && old.row !== null));
+    if (old) {
+      if (old.row !== null && !keep) this.cached--;
+      if (old.row === null && keep) this.cached++;
+      old.seq = seq;
+      old.version = version;
+      old.at = at;
+      old.row = keep ? row : null;
+    } else {
+      if (keep) this.cached++;
+      map.set(id, { seq, version, at, account, row: keep ? row : null });
+    }
+    this.rows++;
+    if (account !== null) this.accounts.set(account, (this.accounts.get(account) ?? 0) + 1);
+  }
+
+  /** Notes a journal row folded (or removed): the row leaves the overlay when it was its newest image. */
+  folded(kind: Kind, id: string, seq: number, account: string | null): void {
+    const map = this.map(kind);
+    const p = map.get(id);
+    if (p && p.seq === seq) {
+      if (p.row !== null) this.cached--;
+      map.delete(id);
+    }
+    this.rows--;
+    if (account === null) return;
+    const n = (this.accounts.get(account) ?? 1) - 1;
+    if (n > 0) this.accounts.set(account, n);
+    else this.accounts.delete(account);
+  }
+
+  clear(): void {
+    this.occurrences.clear();
+    this.attempts.clear();
+    this.accounts.clear();
+    this.rows = 0;
+    this.cached = 0;
+  }
+}
+
+/** Largest number of rows in one INSERT statement (7 parameters each). */
+const CHUNKS = [256, 64, 16, 4, 1] as const;
+
+/** Appends entries to the journal and reads images back. */
+export class Journal {
+  private readonly inserts = new Map<number, Statement<unknown[]>>();
+  private readonly imageAt: Statement<[number]>;
+
+  constructor(private readonly db: Database) {
+    db.exec(JOURNAL_SQL);
+    for (const size of CHUNKS) {
+      const values = Array.from({ length: size }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
+      this.inserts.set(size, db.prepare(`INSERT INTO engine_journal (kind, id, version, due_at, account_id, image) VALUES ${values}`));
+    }
+    this.imageAt = db.prepare<[number]>('SELECT image FROM engine_journal WHERE seq = ?').pluck(true);
+  }
+
+  /**
+   * Appends `entries` in order (inside the caller's transaction) and notes each in `overlay`.
+   * Consecutive rows of one statement get consecutive keys: the statement's last key tells them.
+   */
+  append(entries: readonly Entry[], overlay: Overlay): void {
+    let i = 0;
+    for (const size of CHUNKS) {
+      const stmt = this.inserts.get(size)!;
+      while (entries.length - i >= size) {
+        const params: unknown[] = new Array(size * 6);
+        for (let k = 0; k < size; k++) {
+          const e = entries[i + k]!;
+          const p = k * 6;
+          params[p] = e.kind;
+          params[p + 1] = e.id;
+          params[p + 2] = e.version;
+          params[p + 3] = e.at;
+          params[p + 4] = e.account;
+          params[p + 5] = JSON.stringify(e.row);
+        }
+        const last = Number(stmt.run(params).lastInsertRowid);
+        for (let k = 0; k < size; k++) {
+          const e = entries[i + k]!;
+          overlay.add(e.kind, e.id, last - size + 1 + k, e.version, e.at, e.account, e.row);
+        }
+        i += size;
+      }
+    }
+  }
+
+  /** The newest image of a pending row. */
+  image(p: Pending): unknown[] {
+    if (p.row !== null) return p.row;
+    const text = this.imageAt.get(p.seq) as string | undefined;
+    if (text === undefined) throw new Error(`engine_journal: row ${p.seq} is missing`);
+    return JSON.parse(text) as unknown[];
+  }
+
+  /** Rebuilds `overlay` from the journal (at open: the rows a stop or a crash left unfolded). */
+  restore(overlay: Overlay): void {
+    overlay.clear();
+    const rows = this.db
+      .prepare('SELECT seq, kind, id, version, due_at, account_id FROM engine_journal ORDER BY seq')
+      .raw(true)
+      .iterate() as IterableIterator<[number, Kind, string, number, number | null, string | null]>;
+    for (const [seq, kind, id, version, at, account] of rows) overlay.add(kind, id, seq, version, at, account, null);
+  }
+}

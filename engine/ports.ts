@@ -500,9 +500,15 @@ export interface RowRef {
   id: string;
 }
 
-/** What a read is about to look at (see {@link Store.settle}): one account's rows, or (absent) all. */
+/**
+ * What a read is about to look at (see {@link Store.settle}): the rows of these accounts (null:
+ * rows without an account), and of the accounts these occurrences and attempts belong to.
+ * Absent: every row.
+ */
 export interface SettleScope {
-  accountId?: string;
+  accounts?: readonly (string | null)[];
+  occurrences?: readonly string[];
+  attempts?: readonly string[];
 }
 
 /** The store's answer to {@link Store.commit}. */
@@ -572,8 +578,8 @@ export interface Store {
   /**
    * A store that commits to a journal and brings its tables up to date later (the SQLite
    * store, docs/decisions/0016) applies now what a read of its tables by someone else than the
-   * store (the host's API) would miss: one account's rows, or every row. The store's own
-   * methods never need it. Absent: the tables are always up to date.
+   * store (the host's API, its admission counts) would miss: some accounts' rows, or every row.
+   * The store's own methods never need it. Absent: the tables are always up to date.
    */
   settle?(scope?: SettleScope): Promise<void>;
 }

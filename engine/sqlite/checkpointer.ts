@@ -39,4 +39,3 @@ export function startCheckpointer(db: Database, intervalMs: number): { close(): 
       }),
   };
 }
-

@@ -10,7 +10,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ATTEMPT_COLUMNS } from './attempts.js';
 import { OCCURRENCE_COLUMNS } from './occurrences.js';
-import type { Kind, Overlay } from './journal.js';
+import { NO_ACCOUNT, type Kind, type Overlay } from './journal.js';
 
 /** A journal row as the fold reads it. */
 type JournalRow = [seq: number, kind: Kind, id: string, account: string | null, image: string];
@@ -42,11 +42,11 @@ export class Fold {
   private readonly occurrences: Table;
   private readonly attempts: Table;
   private readonly head: Statement<[number]>;
-  private readonly ofAccount: Statement<[string]>;
+  private readonly bySeq: Statement<[string]>;
   private readonly dropUpTo: Statement<[number]>;
   private readonly dropSeqs: Statement<[string]>;
   private readonly chunk: (limit: number) => JournalRow[];
-  private readonly account: (accountId: string) => JournalRow[];
+  private readonly some: (seqs: string) => JournalRow[];
 
   constructor(
     private readonly db: Database,
@@ -56,7 +56,9 @@ export class Fold {
     this.attempts = table(db, 'attempts', ATTEMPT_COLUMNS);
     const cols = 'seq, kind, id, account_id, image';
     this.head = db.prepare<[number]>(`SELECT ${cols} FROM engine_journal ORDER BY seq LIMIT ?`).raw(true);
-    this.ofAccount = db.prepare<[string]>(`SELECT ${cols} FROM engine_journal WHERE account_id = ? ORDER BY seq`).raw(true);
+    this.bySeq = db
+      .prepare<[string]>(`SELECT ${cols} FROM engine_journal WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`)
+      .raw(true);
     this.dropUpTo = db.prepare<[number]>('DELETE FROM engine_journal WHERE seq <= ?');
     this.dropSeqs = db.prepare<[string]>('DELETE FROM engine_journal WHERE seq IN (SELECT value FROM json_each(?))');
     this.chunk = db.transaction((limit: number) => {
@@ -66,11 +68,11 @@ export class Fold {
       this.dropUpTo.run(rows[rows.length - 1]![0]);
       return rows;
     });
-    this.account = db.transaction((accountId: string) => {
-      const rows = this.ofAccount.all(accountId) as JournalRow[];
+    this.some = db.transaction((seqs: string) => {
+      const rows = this.bySeq.all(seqs) as JournalRow[];
       if (rows.length === 0) return rows;
       this.apply(rows);
-      this.dropSeqs.run(JSON.stringify(rows.map((r) => r[0])));
+      this.dropSeqs.run(seqs);
       return rows;
     });
   }
@@ -80,9 +82,14 @@ export class Fold {
     return this.overlay.rows === 0 ? 0 : this.done(this.chunk(limit));
   }
 
-  /** Folds every journal row of one account (a read of that account is about to happen). */
-  ofAccountNow(accountId: string): number {
-    return this.overlay.accounts.has(accountId) ? this.done(this.account(accountId)) : 0;
+  /** Folds every journal row of these accounts (null: rows without one), in one transaction; returns how many. */
+  accounts(accounts: Iterable<string | null>): number {
+    const seqs: number[] = [];
+    for (const account of new Set(accounts)) {
+      const mine = this.overlay.accounts.get(account ?? NO_ACCOUNT);
+      if (mine) seqs.push(...mine);
+    }
+    return seqs.length === 0 ? 0 : this.done(this.some(JSON.stringify(seqs)));
   }
 
   /** After the transaction committed: the folded rows leave the overlay. */

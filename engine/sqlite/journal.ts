@@ -48,15 +48,19 @@ export interface Entry {
   row: unknown[];
 }
 
+/** The key of rows without an account (standalone calls of nobody's) in {@link Overlay.accounts}. */
+export const NO_ACCOUNT = '\u0000';
+
 /**
- * Rows with unfolded images, by kind and id, and how many journal rows each account has (a
- * read of an account with none needs no fold). `cacheLimit` bounds the images kept in memory.
+ * Rows with unfolded images, by kind and id, and the journal rows of each account (a read of an
+ * account folds just those; one with none needs nothing). `cacheLimit` bounds the images kept
+ * in memory.
  */
 export class Overlay {
   readonly occurrences = new Map<string, Pending>();
   readonly attempts = new Map<string, Pending>();
-  /** Journal rows per account (rows of a null account are not counted: nothing reads them by account). */
-  readonly accounts = new Map<string, number>();
+  /** Journal rows (`seq`) per account, oldest first ({@link NO_ACCOUNT} for rows without one). */
+  readonly accounts = new Map<string, number[]>();
   /** Journal rows in all. */
   rows = 0;
   private cached = 0;
@@ -88,7 +92,10 @@ export class Overlay {
       map.set(id, { seq, version, at, account, row: keep ? row : null });
     }
     this.rows++;
-    if (account !== null) this.accounts.set(account, (this.accounts.get(account) ?? 0) + 1);
+    const key = account ?? NO_ACCOUNT;
+    const seqs = this.accounts.get(key);
+    if (seqs) seqs.push(seq);
+    else this.accounts.set(key, [seq]);
   }
 
   /** Notes a journal row folded (or removed): the row leaves the overlay when it was its newest image. */
@@ -100,10 +107,12 @@ export class Overlay {
       map.delete(id);
     }
     this.rows--;
-    if (account === null) return;
-    const n = (this.accounts.get(account) ?? 1) - 1;
-    if (n > 0) this.accounts.set(account, n);
-    else this.accounts.delete(account);
+    const key = account ?? NO_ACCOUNT;
+    const seqs = this.accounts.get(key);
+    if (!seqs) return;
+    const i = seqs.indexOf(seq);
+    if (i >= 0) seqs.splice(i, 1);
+    if (seqs.length === 0) this.accounts.delete(key);
   }
 
   clear(): void {

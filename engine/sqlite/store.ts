@@ -85,6 +85,8 @@ export interface SqliteStore extends Store {
   settle(scope?: SettleScope): Promise<void>;
   /** Journal rows not folded yet. */
   readonly unfolded: number;
+  /** Why the last background fold failed (the journal keeps its rows and the fold tries again), or null. */
+  foldError: unknown;
   /** Stops the background fold and the checkpoint worker (the database stays open; the journal keeps what is not folded). */
   close(): Promise<void>;
 }
@@ -130,6 +132,8 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     occVersions: db.prepare<[string]>(`SELECT id, version FROM occurrences WHERE id IN (${IDS})`).raw(true),
     attVersions: db.prepare<[string]>(`SELECT id, version FROM attempts WHERE id IN (${IDS})`).raw(true),
     serVersions: db.prepare<[string]>(`SELECT id, version FROM series WHERE id IN (${IDS})`).raw(true),
+    occAccounts: db.prepare<[string]>(`SELECT account_id FROM occurrences WHERE id IN (${IDS})`).raw(true),
+    attAccounts: db.prepare<[string]>(`SELECT account_id FROM attempts WHERE id IN (${IDS})`).raw(true),
     insertSeries: db.prepare(`INSERT INTO series (${SER}) VALUES (${SERIES_COLUMNS.map(() => '?').join(', ')})`),
     updateSeries: db.prepare(
       `UPDATE series SET ${SERIES_COLUMNS.slice(1)
@@ -181,7 +185,13 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       for (const row of q.series.all(JSON.stringify(want)) as unknown[][]) ser.set(row[0] as string, rowToSeries(row));
     };
     /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
-    const read = <R>(ids: Iterable<string>, into: Map<string, R>, pending: Map<string, Pending>, stmt: Statement<[string]>, toRecord: (row: unknown[]) => R) => {
+    const read = <R>(
+      ids: Iterable<string>,
+      into: Map<string, R>,
+      pending: Map<string, Pending>,
+      stmt: Statement<[string]>,
+      toRecord: (row: unknown[]) => R,
+    ) => {
       const want: string[] = [];
       for (const id of ids) {
         if (into.has(id)) continue;
@@ -285,7 +295,15 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     foldTimer = setTimeout(() => {
       foldTimer = null;
       const idle = now() - lastCommitAt >= foldOptions.idleMs;
-      if (idle || overlay.rows >= foldOptions.maxRows) foldSlice(foldOptions.sliceMs);
+      try {
+        if (idle || overlay.rows >= foldOptions.maxRows) foldSlice(foldOptions.sliceMs);
+        store.foldError = null;
+      } catch (error) {
+        // The journal keeps the rows: try again later, and say why meanwhile.
+        store.foldError = error;
+        scheduleFold(1000);
+        return;
+      }
       scheduleFold(idle ? 0 : foldOptions.idleMs);
     }, delayMs);
     foldTimer.unref();
@@ -302,6 +320,7 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   scheduleFold(0);
 
   const store: SqliteStore = {
+    foldError: null,
     get unfolded() {
       return overlay.rows;
     },
@@ -313,8 +332,23 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     },
     settle: async (scope) => {
       check();
-      if (scope?.accountId !== undefined) fold.ofAccountNow(scope.accountId);
-      else await settleAll();
+      if (!scope) return settleAll();
+      if (overlay.rows === 0) return;
+      if (db.inTransaction) nested = true; // folded inside the caller's transaction: see check()
+      const accounts: (string | null)[] = [...(scope.accounts ?? [])];
+      const owner = (ids: readonly string[] | undefined, pending: Map<string, Pending>, stmt: Statement<[string]>) => {
+        if (!ids?.length) return;
+        const ask: string[] = [];
+        for (const id of ids) {
+          const p = pending.get(id);
+          if (p) accounts.push(p.account);
+          else ask.push(id);
+        }
+        if (ask.length > 0) for (const [account] of stmt.all(JSON.stringify(ask)) as [string | null][]) accounts.push(account);
+      };
+      owner(scope.occurrences, overlay.occurrences, q.occAccounts);
+      owner(scope.attempts, overlay.attempts, q.attAccounts);
+      fold.accounts(accounts);
     },
     load: async (keys): Promise<Snapshot> => {
       check();
@@ -345,7 +379,7 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       if (overlay.size === 0) return page(start, limit);
       // Rows with unfolded images are due at their newest image's key, not their table row's.
       const out: DueRef[] = [];
-      for (let from = start; ; ) {
+      for (let from = start; ;) {
         const rows = page(from, limit);
         for (const r of rows) if (!(r.kind === 'occurrence' ? overlay.occurrences : overlay.attempts).has(r.id)) out.push(r);
         if (rows.length < limit || out.length >= limit) break;

@@ -29,6 +29,7 @@ import { callWeight } from '../billing/tier.js';
 import { problem, type AppError } from '../errors.js';
 import { callsPlacedToday, secondsToUtcMidnight, usageState, utcDay } from '../usage/usage.js';
 import type { UsageState } from '../usage/state.js';
+import { settleEngine } from '../db/engine-store.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
 export interface LedgerEntry {
@@ -70,6 +71,8 @@ export interface AdmissionFacts {
 /** Reads every fact {@link admitCall} needs for `calls`. */
 export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): Promise<AdmissionFacts> {
   const facts: AdmissionFacts = { accounts: new Map(), blocked: new Set(), usage: new Map(), placedToday: new Map(), counted: new Set() };
+  // The counts below read the engine's tables: fold the journal rows of these accounts first, once for the unit.
+  await settleEngine(db, { accounts: calls.map((c) => c.accountId) });
   // Calls read concurrently (on PostgreSQL each read takes a pooled connection; on SQLite the
   // reads are synchronous underneath), each account's facts once.
   const accounts = new Map<string, Promise<Account | null>>();

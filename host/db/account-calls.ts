@@ -14,6 +14,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { settleEngine } from './engine-store.js';
 
 /** Sets `calls_revoked_at` (keeps an earlier instant). Returns whether the account exists. */
 export async function revokeCalls(db: Db, accountId: string, at: EpochMs): Promise<boolean> {
@@ -34,6 +35,7 @@ export async function clearCallsRevoked(db: Db, accountId: string, at: EpochMs):
 
 /** Phone calls of the account placed in [from, to): wake-up attempts and test calls, refused ones excluded. */
 export async function countCallsPlaced(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<number> {
+  await settleEngine(db, { accounts: [accountId] });
   return (await db.get<{ n: number }>(
     `SELECT COUNT(*) AS n FROM attempts
      WHERE account_id = ? AND created_at >= ? AND created_at < ?
@@ -47,6 +49,7 @@ export async function countCallsPlaced(db: Db, accountId: string, from: EpochMs,
  * standalone test calls placed then.
  */
 export async function countCallsUsed(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<number> {
+  await settleEngine(db, { accounts: [accountId] });
   return (await db.get<{ n: number }>(
     `SELECT
        (SELECT COUNT(*) FROM occurrences o
@@ -61,6 +64,7 @@ export async function countCallsUsed(db: Db, accountId: string, from: EpochMs, t
 
 /** Whether the occurrence already counts as used (one of its attempts was placed). */
 export async function occurrenceCounted(db: Db, occurrenceId: string): Promise<boolean> {
+  await settleEngine(db, { occurrences: [occurrenceId] });
   return (await db.get(`SELECT 1 FROM attempts WHERE occurrence_id = ? AND status <> 'failed' LIMIT 1`, [occurrenceId])) !== undefined;
 }
 
@@ -70,6 +74,7 @@ export async function occurrenceCounted(db: Db, occurrenceId: string): Promise<b
  * that billing can weigh Tier B calls.
  */
 export async function listCallsUsedTo(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<string[]> {
+  await settleEngine(db, { accounts: [accountId] });
   return (
     await db.all<{ to_e164: string }>(
       `SELECT (SELECT a.to_e164 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed' ORDER BY a.n LIMIT 1) AS to_e164

@@ -17,6 +17,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { settleEngine } from './engine-store.js';
 
 /** One deletion record. */
 export interface AccountDeletion {
@@ -85,6 +86,7 @@ export async function accountScheduleIds(db: Db, accountId: string): Promise<str
 
 /** Ids of the account's unfinished occurrences (pending, dispatching, calling, waiting). */
 export async function unfinishedOccurrenceIds(db: Db, accountId: string): Promise<string[]> {
+  await settleEngine(db, { accounts: [accountId] });
   return (
     await db.all<{ id: string }>(
       `SELECT id FROM occurrences WHERE account_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')`,
@@ -99,6 +101,8 @@ export async function unfinishedOccurrenceIds(db: Db, accountId: string): Promis
  * records that its calls are stopped.
  */
 export async function scrubAccountCalls(db: Db, accountId: string, now: EpochMs): Promise<void> {
+  // Rows still in the engine's journal would be folded back over the scrub: fold them first.
+  await settleEngine(db, { accounts: [accountId] });
   await db.tx(async (tx) => {
     await tx.run(
       `UPDATE phone_numbers SET e164 = '', label = '', code_hash = NULL, code_salt = NULL, code_expires_at = NULL,
@@ -145,6 +149,8 @@ export async function openAccountDeletions(db: Db): Promise<AccountDeletion[]> {
 
 /** Deletes every row the account owns (see the module header); idempotent. */
 export async function purgeAccount(db: Db, accountId: string, now: EpochMs): Promise<void> {
+  // Rows still in the engine's journal would be folded back after the purge: fold them first.
+  await settleEngine(db, { accounts: [accountId] });
   await db.tx(async (tx) => {
     await tx.run('DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)', [accountId]);
     await tx.run('DELETE FROM occurrences WHERE account_id = ?', [accountId]);

@@ -10,6 +10,7 @@
 import type { AttemptRecord, EpochMs, OccurrenceRecord, OccurrenceStatus } from '../../engine/index.js';
 import { attemptOf, attemptSelect, occurrenceOf, occurrenceSelect } from './engine-rows.js';
 import type { Db, Dialect } from './sql.js';
+import { settleEngine } from './engine-store.js';
 
 /** An occurrence with the fields its API form needs from other tables. */
 export interface OccurrenceView {
@@ -42,6 +43,7 @@ function toView(d: Dialect, row: Row): OccurrenceView {
 
 /** The account's occurrence, or undefined (also for another account's). */
 export async function getOccurrenceView(db: Db, accountId: string, id: string): Promise<OccurrenceView | undefined> {
+  await settleEngine(db, { accounts: [accountId] });
   const row = await db.get<Row>(`${VIEW[db.dialect]} WHERE o.id = ? AND o.account_id = ?`, [id, accountId]);
   return row && toView(db.dialect, row);
 }
@@ -61,6 +63,7 @@ export interface OccurrenceQuery {
 
 /** Occurrences of the account, soonest first (scheduled_at, then id). */
 export async function listOccurrenceViews(db: Db, accountId: string, q: OccurrenceQuery): Promise<OccurrenceView[]> {
+  await settleEngine(db, { accounts: [accountId] });
   const rows = await db.all<Row>(
     `${VIEW[db.dialect]} WHERE o.account_id = @account
        AND (CAST(@status AS TEXT) IS NULL OR o.status = @status)
@@ -83,6 +86,7 @@ export async function listOccurrenceViews(db: Db, accountId: string, q: Occurren
 
 /** The attempts of an occurrence, oldest first. */
 export async function listOccurrenceAttempts(db: Db, occurrenceId: string): Promise<AttemptRecord[]> {
+  await settleEngine(db, { occurrences: [occurrenceId] });
   const rows = await db.all<Row>(`SELECT ${A_COLS[db.dialect]} FROM attempts a WHERE a.occurrence_id = ? ORDER BY a.n`, [occurrenceId]);
   return rows.map((r) => attemptOf(db.dialect, r));
 }
@@ -95,6 +99,7 @@ export interface CallRow {
 
 /** One attempt by id, whoever it belongs to (the route checks access). */
 export async function getAttemptById(db: Db, id: string): Promise<AttemptRecord | undefined> {
+  await settleEngine(db, { attempts: [id] });
   const row = await db.get<Row>(`SELECT ${A_COLS[db.dialect]} FROM attempts a WHERE a.id = ?`, [id]);
   return row && attemptOf(db.dialect, row);
 }
@@ -109,6 +114,7 @@ export async function listCallRows(
   accountId: string,
   q: { after: { createdAt: EpochMs; seq: number } | null; limit: number },
 ): Promise<CallRow[]> {
+  await settleEngine(db, { accounts: [accountId] });
   const rows = await db.all<Row>(
     `SELECT ${A_COLS[db.dialect]}, a.rowid AS seq FROM attempts a
      WHERE a.account_id = @account AND a.kind IN ('first', 'retry', 'snooze', 'test')
@@ -121,6 +127,7 @@ export async function listCallRows(
 
 /** The account's live standalone test call to that number (requested, ringing or answered), if any. */
 export async function findLiveTestCall(db: Db, accountId: string, phoneNumberId: string): Promise<AttemptRecord | undefined> {
+  await settleEngine(db, { accounts: [accountId] });
   const row = await db.get<Row>(
     `SELECT ${A_COLS[db.dialect]} FROM attempts a
      WHERE a.phone_number_id = ? AND a.account_id = ? AND a.occurrence_id IS NULL AND a.kind = 'test'

@@ -5,17 +5,33 @@
  * PostgreSQL the engine's PostgreSQL store on the same pool.
  * @module
  */
-import type { Store } from '../../engine/index.js';
+import type { SettleScope, Store } from '../../engine/index.js';
 import { createPostgresStore } from '../../engine/postgres/index.js';
 import { createSqliteStore } from '../../engine/sqlite/index.js';
 import type { Db, PostgresDb, SqliteDb } from './sql.js';
+
+/** Each database's engine store's settle (docs/decisions/0016); absent where the tables are always up to date. */
+const settlers = new WeakMap<Db, (scope?: SettleScope) => Promise<void>>();
+
+/**
+ * Before the host reads the engine's tables (occurrences, attempts) itself: applies what the
+ * engine's journal holds for the rows the read covers (by account, or the accounts of some
+ * occurrences or attempts; everything when `scope` is absent). Call it with the database, not a
+ * transaction's handle, before the transaction. Nothing to do on PostgreSQL.
+ */
+export async function settleEngine(db: Db, scope?: SettleScope): Promise<void> {
+  await settlers.get(db)?.(scope);
+}
 
 /** The Store for `db` (the Db that openDatabase returned, not a transaction's handle). */
 export function createEngineStore(db: Db): Store {
   if (db.dialect === 'postgres') return createPostgresStore((db as PostgresDb).pool);
   const sqlite = db as SqliteDb;
   if (!('raw' in sqlite)) throw new Error('createEngineStore: a transaction handle, not the database');
-  return lockedStore(sqlite, createSqliteStore(sqlite.raw));
+  const store = lockedStore(sqlite, createSqliteStore(sqlite.raw));
+  // The newest store of a database answers its settles (one server makes one; seeding before it makes its own and settles them).
+  settlers.set(db, (scope) => store.settle!(scope));
+  return store;
 }
 
 /** Every call of `store` under the connection's lock. */
@@ -29,5 +45,6 @@ function lockedStore(db: SqliteDb, store: Store): Store {
     listPendingFallbacks: (limit, afterId) => db.exclusive(() => store.listPendingFallbacks(limit, afterId)),
     listStaleZoneOccurrences: (version, limit, afterId) => db.exclusive(() => store.listStaleZoneOccurrences(version, limit, afterId)),
     listSeriesWithoutNext: (limit, afterId) => db.exclusive(() => store.listSeriesWithoutNext(limit, afterId)),
+    ...(store.settle ? { settle: (scope) => db.exclusive(() => store.settle!(scope)) } : {}),
   };
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Db } from './sql.js';
+import { settleEngine } from './engine-store.js';
 
 type Row = Record<string, unknown>;
 
@@ -77,6 +78,7 @@ export async function* sectionBatches(db: Db, section: ExportSection, accountId:
 
 /** Batches of the account's occurrences, each with its attempts (by number). */
 export async function* occurrenceBatches(db: Db, accountId: string, batchSize = 200): AsyncGenerator<Row[]> {
+  await settleEngine(db, { accounts: [accountId] });
   let after = 0;
   const occ = 'SELECT rowid AS _rowid, * FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?';
   // The batch's ids travel as one JSON array (json_each / jsonb_array_elements_text).

@@ -6,6 +6,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { settleEngine } from './engine-store.js';
 
 /** Why a number is blocked (PhoneNumberOut.blocked_reason). */
 export type BlockReason = 'stop' | 'complaint' | 'manual' | 'key_9';
@@ -373,6 +374,8 @@ export async function listBlockEvents(
  * or an unfinished occurrence on it (pending, dispatching, calling or waiting).
  */
 export async function numberInUse(db: Db, phoneNumberId: string): Promise<boolean> {
+  const owner = await db.get<{ account_id: string }>('SELECT account_id FROM phone_numbers WHERE id = ?', [phoneNumberId]);
+  if (owner) await settleEngine(db, { accounts: [owner.account_id] });
   const schedule = await db.get(
     `SELECT 1 FROM schedules s LEFT JOIN series se ON se.id = s.id
      WHERE s.phone_number_id = ? AND COALESCE(se.status, s.status) = 'active' AND s.enabled = 1 LIMIT 1`,

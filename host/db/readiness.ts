@@ -6,6 +6,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { settleEngine } from './engine-store.js';
 
 /** What the account's numbers and calls say. */
 export interface AccountFacts {
@@ -24,6 +25,7 @@ export interface AccountFacts {
 
 /** Loads the facts at `now`. */
 export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs): Promise<AccountFacts> {
+  await settleEngine(db, { accounts: [accountId] });
   const phones = (await db.get<{ verified_now: number; ever: number }>(
     `SELECT COALESCE(SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?) THEN 1 ELSE 0 END), 0) AS verified_now,
             COALESCE(SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS ever

@@ -7,6 +7,7 @@ import type { Db } from './sql.js';
 import type { EpochMs, OccurrenceRecord } from '../../engine/index.js';
 import type { StoredRetryPolicy } from './accounts.js';
 import { occurrenceOf, occurrenceSelect } from './engine-rows.js';
+import { settleEngine } from './engine-store.js';
 
 /** How a schedule's instants are derived. */
 export type ScheduleMode = 'one_off' | 'in_minutes' | 'weekly';
@@ -210,14 +211,14 @@ export async function listSchedules(
   return rows.map(fromRow);
 }
 
-/** Whether any call of this schedule has been placed (its first attempt's intent stored). */
+/** Whether any call of this schedule has been placed (its first attempt's intent stored; settle the account's engine rows first). */
 export async function scheduleHasRung(db: Db, scheduleId: string): Promise<boolean> {
   return (
     (await db.get('SELECT 1 FROM occurrences WHERE schedule_id = ? AND dispatched_at IS NOT NULL LIMIT 1', [scheduleId])) !== undefined
   );
 }
 
-/** Deletes the occurrences of a schedule that never rang (their attempts follow by cascade). */
+/** Deletes the occurrences of a schedule that never rang (their attempts follow by cascade; settle the account's engine rows first). */
 export async function deleteScheduleOccurrences(db: Db, scheduleId: string): Promise<void> {
   await db.run('DELETE FROM occurrences WHERE schedule_id = ?', [scheduleId]);
 }
@@ -245,6 +246,7 @@ export async function primaryPhoneNumberId(db: Db, accountId: string): Promise<s
 
 /** One stored occurrence as the engine's record (read-only use: the runtime owns writes). */
 export async function getOccurrenceRecord(db: Db, id: string): Promise<OccurrenceRecord | undefined> {
+  await settleEngine(db, { occurrences: [id] });
   const row = await db.get<Record<string, unknown>>(`SELECT ${occurrenceSelect(db.dialect, 'o')} FROM occurrences o WHERE o.id = ?`, [id]);
   return row && occurrenceOf(db.dialect, row);
 }

@@ -26,6 +26,7 @@ import type { SchedulePlan } from './plan.js';
 import { IN_PROGRESS } from './rule.js';
 import { storedOccurrence } from './plan.js';
 import { seriesInput, seriesNext } from './series.js';
+import { settleEngine } from '../db/engine-store.js';
 
 /** What saving needs. */
 export interface ApplyDeps {
@@ -80,6 +81,8 @@ export async function deleteSchedule(deps: ApplyDeps, before: Schedule, now: Epo
   if (!off.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
   if (stored) await runtime.cancel(stored.id);
   await updateSchedule(db, { ...before, enabled: false, status: 'disabled', nextOccurrenceId: null, updatedAt: now });
+  // The engine's journal may hold its occurrences' newest rows: fold them before reading and deleting.
+  await settleEngine(db, { accounts: [before.accountId] });
   return await db.tx(async (tx) => {
     if (await scheduleHasRung(tx, before.id)) return 'kept' as const;
     await deleteScheduleOccurrences(tx, before.id);

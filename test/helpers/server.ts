@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../host/config.js';
+import { settleEngine } from '../../host/db/engine-store.js';
 import { openDatabase } from '../../host/db/open.js';
 import { isPostgresUrl, type Db } from '../../host/db/sql.js';
 import { startServer } from '../../host/server.js';
@@ -57,6 +58,16 @@ export interface TestServer {
   running: RunningServer;
   /** Graceful shutdown, then removes the temporary folder. */
   close(): Promise<void>;
+}
+
+/**
+ * The server's database, with the engine's journal folded into its tables first
+ * (docs/decisions/0016), for a test that reads the engine's tables itself.
+ */
+export async function settledDb(server: Pick<TestServer, 'running'>): Promise<Db> {
+  const db = server.running.deps.db;
+  await settleEngine(db);
+  return db;
 }
 
 /** Options of {@link startTestServer}. */

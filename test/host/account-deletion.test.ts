@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../host/config.js';
 import { startServer } from '../../host/server.js';
-import { queryDatabase, signIn, startTestServer, type TestServer } from '../helpers/server.js';
+import { queryDatabase, settledDb, signIn, startTestServer, type TestServer } from '../helpers/server.js';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { advance, CALLS_START, createCall, fallbackTexts, newAccount, nowMs, phone, startCallsServer } from './calls-fixture.js';
 
@@ -31,7 +31,8 @@ async function requestDeletion(server: TestServer, token: string, email: string)
   return deletionCode(server, email);
 }
 
-function rows(server: Pick<TestServer, 'dbFile'>, text: string, ...params: unknown[]): Promise<any[]> {
+async function rows(server: Pick<TestServer, 'dbFile' | 'running'>, text: string, ...params: unknown[]): Promise<any[]> {
+  await settledDb(server);
   return queryDatabase(server.dbFile, text, params);
 }
 

@@ -16,7 +16,7 @@ import { describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
 import { addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
-import { signIn, startTestServer } from '../helpers/server.js';
+import { signIn, startTestServer, settledDb } from '../helpers/server.js';
 
 const START = '2027-05-04T12:00:00Z';
 const NUMBER = '+12015550188';
@@ -62,7 +62,7 @@ describe('Twilio mode: a server stopped while the provider answer is in flight',
       await first.running.deps.runtime.idle();
       assert.equal(fake.createCallRequests, 1, 'the provider accepted the call');
       const stoppedAt = (await call(first, 'GET', '/dev/clock')).body.now as string;
-      const row = (await first.running.deps.db.get('SELECT provider_call_id FROM attempts WHERE occurrence_id = ?', [occurrenceId])) as {
+      const row = (await (await settledDb(first)).get('SELECT provider_call_id FROM attempts WHERE occurrence_id = ?', [occurrenceId])) as {
         provider_call_id: string | null;
       };
       assert.equal(row.provider_call_id, null, 'its acceptance was not recorded');

@@ -10,14 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { account, create, setup, withDatabase, NUMBER, type Fixture } from './schedules-fixture.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer, settledDb } from '../helpers/server.js';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 async function rows(f: Fixture, scheduleId: string): Promise<Array<{ status: string; at: string; reason: string | null }>> {
   return (
-    await f.server.running.deps.db.all<{ status: string; scheduled_at: number; outcome_reason: string | null }>(
+    await (
+      await settledDb(f.server)
+    ).all<{ status: string; scheduled_at: number; outcome_reason: string | null }>(
       'SELECT status, scheduled_at, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at',
       [scheduleId],
     )
@@ -25,10 +27,11 @@ async function rows(f: Fixture, scheduleId: string): Promise<Array<{ status: str
 }
 
 async function unfinished(f: Fixture, scheduleId: string): Promise<number> {
-  const r = (await f.server.running.deps.db.get(
-    "SELECT COUNT(*) AS n FROM occurrences WHERE schedule_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')",
-    [scheduleId],
-  )) as { n: number };
+  const r = (await (
+    await settledDb(f.server)
+  ).get("SELECT COUNT(*) AS n FROM occurrences WHERE schedule_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')", [
+    scheduleId,
+  ])) as { n: number };
   return r.n;
 }
 
@@ -179,15 +182,14 @@ describe('restarts', () => {
       assert.equal((await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 1 } })).status, 200);
       const got = await call(server, 'GET', `/schedules/${s.id}`, { token: f.token });
       assert.equal(got.body.next_occurrence.scheduled_at, '2027-03-14T11:00:00Z', 'Sunday 07:00 EDT, not the days that passed');
-      const occ = await server.running.deps.db.all(
-        'SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at',
-        [s.id],
-      );
+      const occ = await (
+        await settledDb(server)
+      ).all('SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [s.id]);
       assert.deepEqual(occ, [
         { status: 'missed', outcome_reason: 'late_dispatch' },
         { status: 'pending', outcome_reason: null },
       ]);
-      const attempts = (await server.running.deps.db.get('SELECT COUNT(*) AS n FROM attempts')) as { n: number };
+      const attempts = (await (await settledDb(server)).get('SELECT COUNT(*) AS n FROM attempts')) as { n: number };
       assert.equal(attempts.n, 0, 'nothing rang late');
     } finally {
       await server.close();

@@ -7,17 +7,19 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { create, setup, snapshot, NUMBER, type Fixture } from './schedules-fixture.js';
 import { addVerifiedNumber, call } from '../helpers/phone.js';
+import { settledDb } from '../helpers/server.js';
 
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 async function occurrence(f: Fixture, id: string): Promise<any> {
-  return await f.server.running.deps.db.get(
-    'SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?',
-    [id],
-  );
+  return await (
+    await settledDb(f.server)
+  ).get('SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?', [id]);
 }
 async function occurrencesOf(f: Fixture, scheduleId: string): Promise<any[]> {
-  return await f.server.running.deps.db.all('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [scheduleId]);
+  return await (
+    await settledDb(f.server)
+  ).all('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [scheduleId]);
 }
 async function phone(f: Fixture, answers: string[], ringSeconds = 5): Promise<void> {
   const r = await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers, ring_seconds: ringSeconds } });
@@ -267,7 +269,7 @@ describe('DELETE /schedules/{id}', () => {
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 404);
     assert.deepEqual(await occurrencesOf(f, s.id), []);
     await f.clockTo('2027-03-11T12:10:00Z');
-    assert.equal(((await f.server.running.deps.db.get('SELECT COUNT(*) AS n FROM attempts')) as any).n, 0, 'nothing rang');
+    assert.equal(((await (await settledDb(f.server)).get('SELECT COUNT(*) AS n FROM attempts')) as any).n, 0, 'nothing rang');
   });
 
   it('once a call rang, the schedule is kept, disabled, as history; its pending call is cancelled', async () => {
@@ -296,9 +298,9 @@ describe('DELETE /schedules/{id}', () => {
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
     assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'cancelled');
     await f.clockTo('2027-03-11T12:30:00Z');
-    const attempts = (await f.server.running.deps.db.get('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?', [
-      s.next_occurrence.id,
-    ])) as any;
+    const attempts = (await (
+      await settledDb(f.server)
+    ).get('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?', [s.next_occurrence.id])) as any;
     assert.equal(attempts.n, 1, 'no retry rang after the delete');
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).body.status, 'disabled');
   });
@@ -367,10 +369,9 @@ describe('pause, resume and skip-next', () => {
     const later = await f.api('POST', `/schedules/${s.id}/skip-next`);
     assert.deepEqual(later.body.skip_dates, ['2027-03-14'], 'dates already past are pruned on save');
     assert.equal(later.body.next_occurrence.local.date, '2027-03-15');
-    const attempts = (await f.server.running.deps.db.get(
-      'SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?',
-      [s.id],
-    )) as any;
+    const attempts = (await (
+      await settledDb(f.server)
+    ).get('SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?', [s.id])) as any;
     assert.equal(attempts.n, 1, 'only the 13th rang');
   });
 

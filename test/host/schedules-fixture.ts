@@ -6,7 +6,7 @@
 import Sqlite from 'better-sqlite3';
 import type { ValidateFunction } from 'ajv';
 import { COMPONENTS_ID, createAjv } from '../../schema/load.js';
-import { signIn, startTestServer, type TestServer } from '../helpers/server.js';
+import { signIn, startTestServer, type TestServer, settledDb } from '../helpers/server.js';
 import { addVerifiedNumber, call, PHONE_TEST_ENV, type JsonResponse } from '../helpers/phone.js';
 
 /** Wednesday 2027-03-10 12:00 UTC (07:00 in New York): four days before New York springs forward. */
@@ -85,7 +85,7 @@ export function assertSchema(name: string, value: unknown): void {
 
 /** Every row of the schedule and engine tables, to compare before and after a request. */
 export async function snapshot(server: TestServer): Promise<string> {
-  const db = server.running.deps.db;
+  const db = await settledDb(server);
   const dump: unknown[] = [];
   for (const t of ['schedules', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY id`));
   return JSON.stringify(dump);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { assertSchema, setup, START_MS, type Fixture } from './schedules-fixture.js';
+import { settledDb } from '../helpers/server.js';
 
 const SCALE = Number(process.env.WAKEUP_PROPERTY_SCALE ?? 1);
 const RUNS = Math.max(1, Math.round(30 * SCALE));
@@ -129,7 +130,9 @@ describe('schedule endpoints over generated bodies', () => {
   });
 
   async function checkInvariant(): Promise<void> {
-    const bad = await f.server.running.deps.db.all(
+    const bad = await (
+      await settledDb(f.server)
+    ).all(
       // The status in effect is the engine's series' (same id), as GET /schedules shows it.
       `SELECT s.id, status, unfinished FROM (
            SELECT s.id, COALESCE(se.status, s.status) AS status, (SELECT COUNT(*) FROM occurrences o WHERE o.schedule_id = s.id

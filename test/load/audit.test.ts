@@ -34,10 +34,10 @@ describe('crash loop audit', () => {
       db.raw.prepare('UPDATE occurrences SET next_due_at = NULL WHERE id = ?').run(third);
       await db.close();
 
-      const clean = audit(file, [first], { 'att-1': ['CA1'] });
+      const clean = await audit(file, [first], { 'att-1': ['CA1'] });
       assert.deepEqual([clean.duplicates, clean.unknownCalls, clean.lost, clean.unfinished, clean.integrity], [0, 0, 0, 0, 'ok']);
 
-      const a = audit(file, [...batch.occurrenceIds, 'never-seeded'], { 'att-1': ['CA1', 'CA2'], 'att-2': ['CA3'], stray: ['CA4'] });
+      const a = await audit(file, [...batch.occurrenceIds, 'never-seeded'], { 'att-1': ['CA1', 'CA2'], 'att-2': ['CA3'], stray: ['CA4'] });
       assert.equal(a.duplicates, 1, 'att-1 dialled twice');
       assert.deepEqual(a.duplicateKeys, ['att-1']);
       assert.equal(a.unknownCalls, 1, 'a call no attempt owns');

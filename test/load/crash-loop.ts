@@ -242,7 +242,7 @@ try {
 const keys = await fake.keys();
 const fakeCounts = await fake.counts();
 await fake.stop();
-const a = audit(
+const a = await audit(
   dbFile,
   batches.flatMap((b) => b.occurrenceIds),
   keys,

@@ -87,7 +87,11 @@ export async function seedAccounts(db: Db, prefix: string, n: number, now: numbe
   });
 }
 
-/** Commits occurrences through the engine's Store, 10,000 per unit. */
+/**
+ * Commits occurrences through the engine's Store, 10,000 per unit, then folds its journal into
+ * the tables (docs/decisions/0016): seeding writes the rows a server opening the database later
+ * reads, and moves them with SQL (setBatchDue).
+ */
 export async function commitOccurrences(db: Db, rows: readonly OccurrenceRecord[]): Promise<void> {
   const store = createEngineStore(db);
   for (let i = 0; i < rows.length; i += 10_000) {
@@ -97,6 +101,7 @@ export async function commitOccurrences(db: Db, rows: readonly OccurrenceRecord[
       series: [],
     });
   }
+  await store.settle?.();
 }
 
 /** Options of {@link seedDueCalls}. */

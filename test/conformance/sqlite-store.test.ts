@@ -6,19 +6,46 @@ import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { runStoreConformance, sampleOccurrence } from '../../engine/testing/index.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
-import { createSqliteStore } from '../../engine/sqlite/index.js';
+import { createSqliteStore, type SqliteStoreOptions } from '../../engine/sqlite/index.js';
+import type { Store } from '../../engine/index.js';
 
-runStoreConformance('SqliteStore', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
-  const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
-  return {
-    store: createSqliteStore(db, { cacheKiB: 4096 }),
-    close: () => {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+/**
+ * The store with its dispatch journal (docs/decisions/0016) in each state a read can meet it:
+ * the background fold as configured by default; stopped (every row read from the journal and
+ * the overlay); folding at once after each commit (every row read from the tables); and with no
+ * image cached (unfolded rows decoded from their journal rows).
+ */
+const variants: [string, SqliteStoreOptions, boolean][] = [
+  ['SqliteStore', {}, false],
+  ['SqliteStore, fold stopped', { fold: false }, false],
+  ['SqliteStore, folded after every commit', { fold: false }, true],
+  ['SqliteStore, no image cached, eager fold', { imageCacheRows: 0, fold: { idleMs: 0, sliceMs: 1 } }, false],
+];
+for (const [name, options, settleEachCommit] of variants) {
+  runStoreConformance(name, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
+    const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
+    const inner = createSqliteStore(db, { cacheKiB: 4096, ...options });
+    const store: Store = settleEachCommit
+      ? {
+          ...inner,
+          commit: async (changes) => {
+            const r = await inner.commit(changes);
+            await inner.settle();
+            return r;
+          },
+        }
+      : inner;
+    return {
+      store,
+      close: async () => {
+        await inner.close();
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+}
 
 describe('SqliteStore inside the host’s own transaction', () => {
   it('keeps writing correctly after the host rolls back a transaction that contained a commit', async () => {

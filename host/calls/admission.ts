@@ -21,13 +21,13 @@
  */
 import type { Db } from '../db/sql.js';
 import type { AttemptKind, CallToAdmit, EpochMs, RefusalReason } from '../../engine/index.js';
-import { findAccountById, type Account } from '../db/accounts.js';
-import { occurrenceCounted } from '../db/account-calls.js';
-import { isBlocked } from '../db/phone-numbers.js';
+import { findAccountsByIds, type Account } from '../db/accounts.js';
+import { countCallsPlacedBy, occurrencesCounted } from '../db/account-calls.js';
+import { blockedAmong } from '../db/phone-numbers.js';
 import { planOf } from '../account/plan.js';
 import { callWeight } from '../billing/tier.js';
 import { problem, type AppError } from '../errors.js';
-import { callsPlacedToday, secondsToUtcMidnight, usageState, utcDay } from '../usage/usage.js';
+import { secondsToUtcMidnight, usageState, usageStates, utcDay } from '../usage/usage.js';
 import type { UsageState } from '../usage/state.js';
 import { settleEngine } from '../db/engine-store.js';
 
@@ -68,60 +68,39 @@ export interface AdmissionFacts {
   counted: Set<string>;
 }
 
-/** Reads every fact {@link admitCall} needs for `calls`. */
+/**
+ * Reads every fact {@link admitCall} needs for `calls`, once for the whole set (a dispatch
+ * batch): each kind of fact in one statement for every account, number and occurrence of the
+ * set, never one per call.
+ */
 export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): Promise<AdmissionFacts> {
   const facts: AdmissionFacts = { accounts: new Map(), blocked: new Set(), usage: new Map(), placedToday: new Map(), counted: new Set() };
-  // The counts below read the engine's tables: fold the journal rows of these accounts first, once for the unit.
+  const accountIds = [...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.accountId])))];
+  // The counts below read the engine's tables: fold the journal rows of these calls' accounts first, once for the set.
   await settleEngine(db, { accounts: calls.map((c) => c.accountId) });
-  // Calls read concurrently (on PostgreSQL each read takes a pooled connection; on SQLite the
-  // reads are synchronous underneath), each account's facts once.
-  const accounts = new Map<string, Promise<Account | null>>();
-  const account = (id: string) => {
-    let p = accounts.get(id);
-    if (!p) accounts.set(id, (p = findAccountById(db, id).then((a) => a ?? null)));
-    return p;
-  };
-  const pending = new Map<string, Promise<void>>();
-  const once = (key: string, fn: () => Promise<void>) => {
-    if (!pending.has(key)) pending.set(key, fn());
-    return pending.get(key)!;
-  };
-  const queue = [...calls];
-  const worker = async () => {
-    for (let call = queue.shift(); call !== undefined; call = queue.shift()) {
-      const c = call;
-      // The call's facts are independent reads: they run side by side.
-      const blocked = once(`b|${c.to}`, async () => {
-        if (await isBlocked(db, c.to)) facts.blocked.add(c.to);
-      });
-      if (c.accountId === null) {
-        await blocked;
-        continue;
-      }
-      const accountId = c.accountId;
-      const dayKey = `${accountId}|${utcDay(c.at).start}`;
-      await Promise.all([
-        blocked,
-        account(accountId).then(async (a) => {
-          facts.accounts.set(accountId, a);
-          if (a)
-            await once(`u|${a.id}|${c.at}`, async () => {
-              facts.usage.set(`${a.id}|${c.at}`, await usageState(db, a, c.at));
-            });
-        }),
-        once(`d|${dayKey}`, async () => {
-          facts.placedToday.set(dayKey, await callsPlacedToday(db, accountId, c.at));
-        }),
-        // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
-        c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && c.kind !== 'first'
-          ? occurrenceCounted(db, c.occurrenceId).then((counted) => {
-              if (counted) facts.counted.add(c.occurrenceId!);
-            })
-          : undefined,
-      ]);
-    }
-  };
-  await Promise.all(Array.from({ length: db.dialect === 'postgres' ? 8 : 1 }, worker));
+  const numbers = [...new Set(calls.map((c) => c.to))];
+  // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
+  const toCount = [
+    ...new Set(calls.flatMap((c) => (c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && c.kind !== 'first' ? [c.occurrenceId] : []))),
+  ];
+  const instants = [...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.at])))];
+  const [accounts, blocked, counted] = await Promise.all([
+    findAccountsByIds(db, accountIds),
+    blockedAmong(db, numbers),
+    occurrencesCounted(db, toCount),
+  ]);
+  facts.blocked = blocked;
+  facts.counted = counted;
+  for (const id of accountIds) facts.accounts.set(id, null);
+  for (const a of accounts) facts.accounts.set(a.id, a);
+  await Promise.all(
+    instants.map(async (at) => {
+      const day = utcDay(at);
+      const [states, placed] = await Promise.all([usageStates(db, accounts, at), countCallsPlacedBy(db, accountIds, day.start, day.end)]);
+      for (const [id, state] of states) facts.usage.set(`${id}|${at}`, state);
+      for (const id of accountIds) facts.placedToday.set(`${id}|${day.start}`, placed.get(id) ?? 0);
+    }),
+  );
   return facts;
 }
 

@@ -12,7 +12,7 @@
  * - Daily cap: every placed phone call (first, retry, snooze and test attempts).
  * @module
  */
-import type { Db } from './sql.js';
+import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { settleEngine } from './engine-store.js';
 
@@ -62,10 +62,53 @@ export async function countCallsUsed(db: Db, accountId: string, from: EpochMs, t
   ))!.n;
 }
 
-/** Whether the occurrence already counts as used (one of its attempts was placed). */
-export async function occurrenceCounted(db: Db, occurrenceId: string): Promise<boolean> {
-  await settleEngine(db, { occurrences: [occurrenceId] });
-  return (await db.get(`SELECT 1 FROM attempts WHERE occurrence_id = ? AND status <> 'failed' LIMIT 1`, [occurrenceId])) !== undefined;
+/** {@link countCallsPlaced} of several accounts over one window, in one statement (accounts with none are absent). */
+export async function countCallsPlacedBy(db: Db, accountIds: readonly string[], from: EpochMs, to: EpochMs): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map();
+  await settleEngine(db, { accounts: accountIds });
+  const rows = await db.all<{ account_id: string; n: number }>(
+    `SELECT account_id, COUNT(*) AS n FROM attempts
+     WHERE account_id IN ${idsIn(db)} AND created_at >= ? AND created_at < ?
+       AND kind IN ('first', 'retry', 'snooze', 'test') AND requested_at IS NOT NULL AND status <> 'failed'
+     GROUP BY account_id`,
+    [JSON.stringify(accountIds), from, to],
+  );
+  return new Map(rows.map((r) => [r.account_id, r.n]));
+}
+
+/**
+ * {@link countCallsUsed} of several accounts, each over its own trial window (accounts.trial_started_at to
+ * trial_ends_at), in one statement (accounts with none are absent).
+ */
+export async function countTrialCallsUsed(db: Db, accountIds: readonly string[]): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map();
+  await settleEngine(db, { accounts: accountIds });
+  const rows = await db.all<{ account_id: string; n: number }>(
+    `SELECT account_id, SUM(n) AS n FROM (
+       SELECT o.account_id, COUNT(*) AS n FROM occurrences o JOIN accounts ac ON ac.id = o.account_id
+        WHERE o.account_id IN ${idsIn(db)} AND o.dispatched_at >= ac.trial_started_at AND o.dispatched_at < ac.trial_ends_at
+          AND EXISTS (SELECT 1 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed')
+        GROUP BY o.account_id
+       UNION ALL
+       SELECT t.account_id, COUNT(*) AS n FROM attempts t JOIN accounts ac ON ac.id = t.account_id
+        WHERE t.account_id IN ${idsIn(db)} AND t.occurrence_id IS NULL AND t.kind = 'test'
+          AND t.created_at >= ac.trial_started_at AND t.created_at < ac.trial_ends_at AND t.requested_at IS NOT NULL AND t.status <> 'failed'
+        GROUP BY t.account_id
+     ) u GROUP BY account_id`,
+    [JSON.stringify(accountIds), JSON.stringify(accountIds)],
+  );
+  return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
+}
+
+/** The occurrences among these that already count as used (one of their attempts was placed), in one statement. */
+export async function occurrencesCounted(db: Db, occurrenceIds: readonly string[]): Promise<Set<string>> {
+  if (occurrenceIds.length === 0) return new Set();
+  await settleEngine(db, { occurrences: occurrenceIds });
+  const rows = await db.all<{ occurrence_id: string }>(
+    `SELECT DISTINCT occurrence_id FROM attempts WHERE occurrence_id IN ${idsIn(db)} AND status <> 'failed'`,
+    [JSON.stringify(occurrenceIds)],
+  );
+  return new Set(rows.map((r) => r.occurrence_id));
 }
 
 /**

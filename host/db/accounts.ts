@@ -2,7 +2,7 @@
  * Accounts: queries on the `accounts` table. Every function takes the database handle.
  * @module
  */
-import type { Db } from './sql.js';
+import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 
 /** Retry policy as stored (all four fields present). */
@@ -86,6 +86,14 @@ function fromRow(r: AccountRow): Account {
 export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
   const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL', [id]);
   return row && fromRow(row);
+}
+
+/** The live (not deleted) accounts among these ids, in one statement. */
+export async function findAccountsByIds(db: Db, ids: readonly string[]): Promise<Account[]> {
+  if (ids.length === 0) return [];
+  return (await db.all<AccountRow>(`SELECT * FROM accounts WHERE id IN ${idsIn(db)} AND deleted_at IS NULL`, [JSON.stringify(ids)])).map(
+    fromRow,
+  );
 }
 
 /** The live account with this (lower-cased) e-mail address. */

@@ -4,25 +4,34 @@
  * credits takes 1, or the pack's Tier B multiplier for a Tier B number.
  * @module
  */
-import type { Db } from './sql.js';
+import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 
-/** Credits left (never negative). */
-export async function creditsRemaining(db: Db, accountId: string): Promise<number> {
-  const n = (await db.get<{ n: number | null }>('SELECT SUM(delta) AS n FROM credit_ledger WHERE account_id = ?', [accountId]))!.n ?? 0;
-  return Math.max(0, n);
-}
-
-/** The latest pack granted: its code and Tier B multiplier. */
-export async function latestGrant(
+/** Pack credits remaining (never below 0) and the latest pack granted (its code and Tier B multiplier) of several accounts, in two statements. */
+export async function creditsOf(
   db: Db,
-  accountId: string,
-): Promise<{ planCode: string; planName: string; tierBMultiplier: number } | undefined> {
-  const r = await db.get<{ plan_code: string; plan_name: string; tier_b_multiplier: number }>(
-    'SELECT plan_code, plan_name, tier_b_multiplier FROM credit_ledger WHERE account_id = ? AND delta > 0 ORDER BY id DESC LIMIT 1',
-    [accountId],
-  );
-  return r ? { planCode: r.plan_code, planName: r.plan_name, tierBMultiplier: r.tier_b_multiplier } : undefined;
+  accountIds: readonly string[],
+): Promise<Map<string, { remaining: number; grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined }>> {
+  const out = new Map<string, { remaining: number; grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined }>();
+  if (accountIds.length === 0) return out;
+  const ids = JSON.stringify(accountIds);
+  const [sums, grants] = await Promise.all([
+    db.all<{ account_id: string; n: number | null }>(
+      `SELECT account_id, SUM(delta) AS n FROM credit_ledger WHERE account_id IN ${idsIn(db)} GROUP BY account_id`,
+      [ids],
+    ),
+    db.all<{ account_id: string; plan_code: string; plan_name: string; tier_b_multiplier: number }>(
+      `SELECT c.account_id, c.plan_code, c.plan_name, c.tier_b_multiplier FROM credit_ledger c
+       WHERE c.account_id IN ${idsIn(db)} AND c.delta > 0
+         AND c.id = (SELECT MAX(l.id) FROM credit_ledger l WHERE l.account_id = c.account_id AND l.delta > 0)`,
+      [ids],
+    ),
+  ]);
+  for (const id of accountIds) out.set(id, { remaining: 0, grant: undefined });
+  for (const r of sums) out.get(r.account_id)!.remaining = Math.max(0, r.n ?? 0);
+  for (const r of grants)
+    out.get(r.account_id)!.grant = { planCode: r.plan_code, planName: r.plan_name, tierBMultiplier: r.tier_b_multiplier };
+  return out;
 }
 
 /** Adds a pack's calls; false when `ref` (the paid checkout) was credited before. */

@@ -4,7 +4,7 @@
  * change touching several rows runs in one transaction.
  * @module
  */
-import type { Db } from './sql.js';
+import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { settleEngine } from './engine-store.js';
 
@@ -288,6 +288,13 @@ export async function getBlock(
 /** Whether calls and texts to `e164` are refused. */
 export async function isBlocked(db: Db, e164: string): Promise<boolean> {
   return (await db.get('SELECT 1 FROM phone_blocks WHERE e164 = ?', [e164])) !== undefined;
+}
+
+/** The blocked lines among these numbers, in one statement. */
+export async function blockedAmong(db: Db, numbers: readonly string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db.all<{ e164: string }>(`SELECT e164 FROM phone_blocks WHERE e164 IN ${idsIn(db)}`, [JSON.stringify(numbers)]);
+  return new Set(rows.map((r) => r.e164));
 }
 
 /**

@@ -4,7 +4,7 @@
  * Table `subscriptions`, `billing_customers`, `billing_events` (migration 0008).
  * @module
  */
-import type { Db } from './sql.js';
+import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 
 /** Where a subscription is billed (schema Plan.source). */
@@ -67,6 +67,13 @@ const fromRow = (r: Row): Subscription => ({
 export async function findSubscription(db: Db, accountId: string): Promise<Subscription | undefined> {
   const r = await db.get<Row>('SELECT * FROM subscriptions WHERE account_id = ?', [accountId]);
   return r ? fromRow(r) : undefined;
+}
+
+/** The subscription rows of these accounts, by account, in one statement. */
+export async function findSubscriptions(db: Db, accountIds: readonly string[]): Promise<Map<string, Subscription>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db.all<Row>(`SELECT * FROM subscriptions WHERE account_id IN ${idsIn(db)}`, [JSON.stringify(accountIds)]);
+  return new Map(rows.map((r) => [r.account_id, fromRow(r)]));
 }
 
 /** The subscription with this provider id. */

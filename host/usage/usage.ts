@@ -20,9 +20,9 @@
 import type { Db } from '../db/sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
-import { countCallsPlaced, countCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
-import { creditsRemaining, latestGrant } from '../db/credits.js';
-import { findSubscription, type Subscription } from '../db/subscriptions.js';
+import { countCallsPlaced, countTrialCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
+import { creditsOf } from '../db/credits.js';
+import { findSubscriptions, type Subscription } from '../db/subscriptions.js';
 import { planOf, trialCallsLeft } from '../account/plan.js';
 import { callWeight } from '../billing/tier.js';
 import type { Plan, UsageOut } from '../generated/openapi.js';
@@ -69,51 +69,65 @@ export function periodAt(anchor: EpochMs, interval: Subscription['interval'], no
   return { start: addMonths(anchor, k * step), end: addMonths(anchor, (k + 1) * step) };
 }
 
-/** Wake-up calls the account used in its trial window. */
-export async function trialCallsUsed(db: Db, account: Account): Promise<number> {
-  return await countCallsUsed(db, account.id, account.trialStartedAt, account.trialEndsAt);
-}
-
 /** What pays for the account's calls at `now`. */
 export async function usageState(db: Db, account: Account, now: EpochMs): Promise<UsageState> {
-  // Independent reads: one round trip's wait on PostgreSQL instead of four.
-  const [found, trialUsed, credits, grant] = await Promise.all([
-    findSubscription(db, account.id),
-    trialCallsUsed(db, account),
-    creditsRemaining(db, account.id),
-    latestGrant(db, account.id),
+  return (await usageStates(db, [account], now)).get(account.id)!;
+}
+
+/**
+ * {@link usageState} of several accounts at one instant, by account id: each fact in one
+ * statement for all of them (admission reads a dispatch batch's accounts so), the period's
+ * weighted calls of a live subscription one statement per such account.
+ */
+export async function usageStates(db: Db, accounts: readonly Account[], now: EpochMs): Promise<Map<string, UsageState>> {
+  const ids = accounts.map((a) => a.id);
+  // Independent reads: one round trip's wait on PostgreSQL instead of three.
+  const [subscriptions, trialUsed, credits] = await Promise.all([
+    findSubscriptions(db, ids),
+    countTrialCallsUsed(db, ids),
+    creditsOf(db, ids),
   ]);
-  const stored = found ?? null;
-  const live = stored && isLive(stored, now) ? stored : null;
-  const creditPack = grant ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier } : null;
-  const common = { lapsed: live ? null : stored, trialUsed, credits, creditPack };
-  if (live) {
-    const period = periodAt(live.periodAnchor, live.interval, now);
-    const used = (await listCallsUsedTo(db, account.id, period.start, period.end)).reduce(
-      (n, to) => n + callWeight(to, live.tierBMultiplier),
-      0,
-    );
-    return {
-      ...common,
-      basis: 'subscription',
-      subscription: live,
-      period,
-      included: live.includedCalls,
-      used,
-      tierBMultiplier: live.tierBMultiplier,
-    };
-  }
-  const period = { start: account.trialStartedAt, end: account.trialEndsAt };
-  const trialRuns = now < account.trialEndsAt && trialCallsLeft(account, trialUsed) > 0;
-  return {
-    ...common,
-    basis: trialRuns ? 'trial' : 'none',
-    subscription: null,
-    period,
-    included: trialRuns ? account.trialCallsIncluded : 0,
-    used: trialRuns ? trialUsed : 0,
-    tierBMultiplier: 1,
-  };
+  const out = new Map<string, UsageState>();
+  await Promise.all(
+    accounts.map(async (account) => {
+      const stored = subscriptions.get(account.id) ?? null;
+      const live = stored && isLive(stored, now) ? stored : null;
+      const credit = credits.get(account.id)!;
+      const grant = credit.grant;
+      const creditPack = grant ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier } : null;
+      const used = trialUsed.get(account.id) ?? 0;
+      const common = { lapsed: live ? null : stored, trialUsed: used, credits: credit.remaining, creditPack };
+      if (live) {
+        const period = periodAt(live.periodAnchor, live.interval, now);
+        const weighted = (await listCallsUsedTo(db, account.id, period.start, period.end)).reduce(
+          (n, to) => n + callWeight(to, live.tierBMultiplier),
+          0,
+        );
+        out.set(account.id, {
+          ...common,
+          basis: 'subscription',
+          subscription: live,
+          period,
+          included: live.includedCalls,
+          used: weighted,
+          tierBMultiplier: live.tierBMultiplier,
+        });
+        return;
+      }
+      const period = { start: account.trialStartedAt, end: account.trialEndsAt };
+      const trialRuns = now < account.trialEndsAt && trialCallsLeft(account, used) > 0;
+      out.set(account.id, {
+        ...common,
+        basis: trialRuns ? 'trial' : 'none',
+        subscription: null,
+        period,
+        included: trialRuns ? account.trialCallsIncluded : 0,
+        used: trialRuns ? used : 0,
+        tierBMultiplier: 1,
+      });
+    }),
+  );
+  return out;
 }
 
 /** The account's plan now (schema Plan). */

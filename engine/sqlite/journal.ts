@@ -48,6 +48,59 @@ export interface Entry {
   row: unknown[];
 }
 
+/**
+ * Ids by due instant, in one-second buckets kept in order, so that a range of due keys is read
+ * without a scan of every pending row (a spike leaves a million of them).
+ */
+export class DueIndex {
+  private readonly buckets = new Map<number, Set<string>>();
+  /** Bucket numbers, ascending. */
+  private readonly order: number[] = [];
+
+  add(id: string, at: number): void {
+    const b = Math.floor(at / 1000);
+    let ids = this.buckets.get(b);
+    if (!ids) {
+      this.buckets.set(b, (ids = new Set()));
+      this.order.splice(this.position(b), 0, b);
+    }
+    ids.add(id);
+  }
+
+  remove(id: string, at: number): void {
+    const b = Math.floor(at / 1000);
+    const ids = this.buckets.get(b);
+    if (!ids) return;
+    ids.delete(id);
+    if (ids.size > 0) return;
+    this.buckets.delete(b);
+    this.order.splice(this.position(b), 1);
+  }
+
+  /** The ids of the buckets that may hold instants in [from, until], in order of their bucket. */
+  *range(from: number, until: number): Generator<Set<string>> {
+    const last = Math.floor(until / 1000);
+    for (let i = this.position(Math.floor(from / 1000)); i < this.order.length && this.order[i]! <= last; i++) yield this.buckets.get(this.order[i]!)!;
+  }
+
+  clear(): void {
+    this.buckets.clear();
+    this.order.length = 0;
+  }
+
+  /** Index of the first bucket number ≥ b. */
+  private position(b: number): number {
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.order[mid]! < b) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
 /** The key of rows without an account (standalone calls of nobody's) in {@link Overlay.accounts}. */
 export const NO_ACCOUNT = '\u0000';
 
@@ -59,6 +112,8 @@ export const NO_ACCOUNT = '\u0000';
 export class Overlay {
   readonly occurrences = new Map<string, Pending>();
   readonly attempts = new Map<string, Pending>();
+  /** Due keys of the pending rows, per kind. */
+  readonly due = { occurrences: new DueIndex(), attempts: new DueIndex() };
   /** Journal rows (`seq`) per account, oldest first ({@link NO_ACCOUNT} for rows without one). */
   readonly accounts = new Map<string, number[]>();
   /** Journal rows in all. */
@@ -71,6 +126,10 @@ export class Overlay {
     return kind === OCCURRENCE ? this.occurrences : this.attempts;
   }
 
+  private dueIndex(kind: Kind): DueIndex {
+    return kind === OCCURRENCE ? this.due.occurrences : this.due.attempts;
+  }
+
   get size(): number {
     return this.occurrences.size + this.attempts.size;
   }
@@ -80,6 +139,11 @@ export class Overlay {
     const map = this.map(kind);
     const old = map.get(id);
     const keep = row !== null && (this.cached < this.cacheLimit || (old !== undefined && old.row !== null));
+    const due = this.dueIndex(kind);
+    if (old && old.at !== at) {
+      if (old.at !== null) due.remove(id, old.at);
+      if (at !== null) due.add(id, at);
+    } else if (!old && at !== null) due.add(id, at);
     if (old) {
       if (old.row !== null && !keep) this.cached--;
       if (old.row === null && keep) this.cached++;
@@ -104,6 +168,7 @@ export class Overlay {
     const p = map.get(id);
     if (p && p.seq === seq) {
       if (p.row !== null) this.cached--;
+      if (p.at !== null) this.dueIndex(kind).remove(id, p.at);
       map.delete(id);
     }
     this.rows--;
@@ -118,6 +183,8 @@ export class Overlay {
   clear(): void {
     this.occurrences.clear();
     this.attempts.clear();
+    this.due.occurrences.clear();
+    this.due.attempts.clear();
     this.accounts.clear();
     this.rows = 0;
     this.cached = 0;

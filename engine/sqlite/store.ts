@@ -387,11 +387,22 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       }
       const after_ = (at: number, kind: DueRef['kind'], id: string) =>
         at > start.at || (at === start.at && (kind > start.kind || (kind === start.kind && id > start.id)));
-      for (const [kind, map] of [
-        ['attempt', overlay.attempts],
-        ['occurrence', overlay.occurrences],
+      // The pending rows' due keys in order of their one-second bucket: enough buckets for `limit` rows.
+      for (const [kind, map, index] of [
+        ['attempt', overlay.attempts, overlay.due.attempts],
+        ['occurrence', overlay.occurrences, overlay.due.occurrences],
       ] as const) {
-        for (const [id, p] of map) if (p.at !== null && p.at <= until && after_(p.at, kind, id)) out.push({ kind, id, at: p.at });
+        let found = 0;
+        for (const ids of index.range(start.at, until)) {
+          for (const id of ids) {
+            const at = map.get(id)!.at!;
+            if (at <= until && after_(at, kind, id)) {
+              out.push({ kind, id, at });
+              found++;
+            }
+          }
+          if (found >= limit) break;
+        }
       }
       out.sort((x, y) => x.at - y.at || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
       return out.length > limit ? out.slice(0, limit) : out;

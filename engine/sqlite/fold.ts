@@ -10,7 +10,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ATTEMPT_COLUMNS } from './attempts.js';
 import { OCCURRENCE_COLUMNS } from './occurrences.js';
-import { NO_ACCOUNT, type Kind, type Overlay } from './journal.js';
+import type { Kind, Overlay } from './journal.js';
 
 /** A journal row as the fold reads it. */
 type JournalRow = [seq: number, kind: Kind, id: string, account: string | null, image: string];
@@ -85,10 +85,7 @@ export class Fold {
   /** Folds every journal row of these accounts (null: rows without one), in one transaction; returns how many. */
   accounts(accounts: Iterable<string | null>): number {
     const seqs: number[] = [];
-    for (const account of new Set(accounts)) {
-      const mine = this.overlay.accounts.get(account ?? NO_ACCOUNT);
-      if (mine) seqs.push(...mine);
-    }
+    for (const account of new Set(accounts)) for (const seq of this.overlay.rowsOf(account)) seqs.push(seq);
     return seqs.length === 0 ? 0 : this.done(this.some(JSON.stringify(seqs)));
   }
 

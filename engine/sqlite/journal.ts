@@ -80,7 +80,8 @@ export class DueIndex {
   /** The ids of the buckets that may hold instants in [from, until], in order of their bucket. */
   *range(from: number, until: number): Generator<Set<string>> {
     const last = Math.floor(until / 1000);
-    for (let i = this.position(Math.floor(from / 1000)); i < this.order.length && this.order[i]! <= last; i++) yield this.buckets.get(this.order[i]!)!;
+    for (let i = this.position(Math.floor(from / 1000)); i < this.order.length && this.order[i]! <= last; i++)
+      yield this.buckets.get(this.order[i]!)!;
   }
 
   clear(): void {
@@ -101,6 +102,12 @@ export class DueIndex {
   }
 }
 
+/** An account's journal rows: `seqs` from `head` on. */
+interface AccountRows {
+  seqs: number[];
+  head: number;
+}
+
 /** The key of rows without an account (standalone calls of nobody's) in {@link Overlay.accounts}. */
 export const NO_ACCOUNT = '\u0000';
 
@@ -114,8 +121,8 @@ export class Overlay {
   readonly attempts = new Map<string, Pending>();
   /** Due keys of the pending rows, per kind. */
   readonly due = { occurrences: new DueIndex(), attempts: new DueIndex() };
-  /** Journal rows (`seq`) per account, oldest first ({@link NO_ACCOUNT} for rows without one). */
-  readonly accounts = new Map<string, number[]>();
+  /** Journal rows per account ({@link NO_ACCOUNT} for rows without one), oldest first. */
+  private readonly byAccount = new Map<string, AccountRows>();
   /** Journal rows in all. */
   rows = 0;
   private cached = 0;
@@ -157,9 +164,15 @@ export class Overlay {
     }
     this.rows++;
     const key = account ?? NO_ACCOUNT;
-    const seqs = this.accounts.get(key);
-    if (seqs) seqs.push(seq);
-    else this.accounts.set(key, [seq]);
+    const rows = this.byAccount.get(key);
+    if (rows) rows.seqs.push(seq);
+    else this.byAccount.set(key, { seqs: [seq], head: 0 });
+  }
+
+  /** The journal rows (`seq`) of an account (null: rows without one), oldest first. */
+  rowsOf(account: string | null): readonly number[] {
+    const rows = this.byAccount.get(account ?? NO_ACCOUNT);
+    return rows ? rows.seqs.slice(rows.head) : [];
   }
 
   /** Notes a journal row folded (or removed): the row leaves the overlay when it was its newest image. */
@@ -173,11 +186,19 @@ export class Overlay {
     }
     this.rows--;
     const key = account ?? NO_ACCOUNT;
-    const seqs = this.accounts.get(key);
-    if (!seqs) return;
-    const i = seqs.indexOf(seq);
-    if (i >= 0) seqs.splice(i, 1);
-    if (seqs.length === 0) this.accounts.delete(key);
+    const rows = this.byAccount.get(key);
+    if (!rows) return;
+    // Rows leave in commit order (the oldest first, or all of an account's at once): the head.
+    if (rows.seqs[rows.head] === seq) rows.head++;
+    else {
+      const i = rows.seqs.indexOf(seq, rows.head);
+      if (i >= 0) rows.seqs.splice(i, 1);
+    }
+    if (rows.head === rows.seqs.length) this.byAccount.delete(key);
+    else if (rows.head > 64 && rows.head * 2 > rows.seqs.length) {
+      rows.seqs = rows.seqs.slice(rows.head);
+      rows.head = 0;
+    }
   }
 
   clear(): void {
@@ -185,7 +206,7 @@ export class Overlay {
     this.attempts.clear();
     this.due.occurrences.clear();
     this.due.attempts.clear();
-    this.accounts.clear();
+    this.byAccount.clear();
     this.rows = 0;
     this.cached = 0;
   }

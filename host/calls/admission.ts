@@ -29,7 +29,6 @@ import { callWeight } from '../billing/tier.js';
 import { problem, type AppError } from '../errors.js';
 import { secondsToUtcMidnight, usageState, usageStates, utcDay } from '../usage/usage.js';
 import type { UsageState } from '../usage/state.js';
-import { settleEngine } from '../db/engine-store.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
 export interface LedgerEntry {
@@ -76,8 +75,6 @@ export interface AdmissionFacts {
 export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): Promise<AdmissionFacts> {
   const facts: AdmissionFacts = { accounts: new Map(), blocked: new Set(), usage: new Map(), placedToday: new Map(), counted: new Set() };
   const accountIds = [...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.accountId])))];
-  // The counts below read the engine's tables: fold the journal rows of these calls' accounts first, once for the set.
-  await settleEngine(db, { accounts: calls.map((c) => c.accountId) });
   const numbers = [...new Set(calls.map((c) => c.to))];
   // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
   const toCount = [

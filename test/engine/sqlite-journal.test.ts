@@ -128,6 +128,34 @@ describe('the SQLite store’s dispatch journal', () => {
     }
   });
 
+  it('one account with thousands of journal rows: the fold takes them in chunks, settle takes the rest', async () => {
+    const t = tempDb();
+    try {
+      const store = createSqliteStore(t.db, { fold: false });
+      const rows = Array.from({ length: 3000 }, () => sampleOccurrence({ accountId: 'me' }));
+      for (let i = 0; i < rows.length; i += 100) {
+        await store.commit({
+          occurrences: rows.slice(i, i + 100).map((record) => ({ record, expectedVersion: null })),
+          attempts: [],
+          series: [],
+        });
+      }
+      const changed = rows
+        .slice(0, 1500)
+        .map((o) => ({ record: { ...o, status: 'cancelled' as const, nextDueAt: null, version: 2 }, expectedVersion: 1 }));
+      assert.deepEqual(await store.commit({ occurrences: changed, attempts: [], series: [] }), { ok: true });
+      assert.equal(store.unfolded, 4500);
+      await store.settle({ accounts: ['me'] });
+      assert.equal(store.unfolded, 0);
+      assert.equal(journalRows(t.db), 0);
+      assert.equal(tableRow(t.db, rows[0]!.id)!.status, 'cancelled');
+      assert.equal(tableRow(t.db, rows[2999]!.id)!.status, 'pending');
+      await store.close();
+    } finally {
+      t.done();
+    }
+  });
+
   it('a crash leaves the journal: the next store restores it, answers from it and folds it', async () => {
     const t = tempDb();
     try {

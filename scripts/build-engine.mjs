@@ -1,3 +1,4 @@
+/* global process, console, URL */
 // `npm run build:engine`: the engine as an installable package.
 //
 //   node scripts/build-engine.mjs [--out DIR]     (default DIR: dist/)

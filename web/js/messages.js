@@ -34,7 +34,7 @@ const FIELDS = {
   consent: 'consent',
 };
 
-/** Error code → the sentence a person reads. */
+/** Error code → the sentence a person reads (a function of the API field where that changes the words). */
 const CODES = {
   invalid_timezone: 'Choose a time zone from the list, such as Europe/Paris or America/New_York.',
   timezone_not_allowed: 'Choose a city’s time zone rather than a fixed offset such as GMT+5.',
@@ -48,8 +48,11 @@ const CODES = {
     'Check the retries and snooze: up to 5 retry times from 1 to 120 minutes, each later than the one before; ringing 15 to 120 seconds; snoozes of 1 to 30 minutes, at most 5.',
   phone_number_unverified: 'Verify this number first: enter the code we sent to it.',
   phone_number_not_owned: 'That number is not one of yours. Choose one of your numbers.',
-  message_disallowed_content:
-    'Use only letters, digits, spaces and simple punctuation here, without links, email addresses or phone numbers.',
+  message_disallowed_content: (field) =>
+    /^(display_name|name)$/.test(field || '')
+      ? `The ${fieldWords(field)} contains an invisible control or text-direction character. Retype it without one.`
+      : 'Use only letters, digits, spaces and simple punctuation here, without links, email addresses or phone numbers.',
+  request_timeout: 'The connection was too slow to send that. Try again.',
   not_recurring: 'Only a weekly call can do that.',
   invalid_phone_number: 'That is not a phone number we can call. Write it with its country code, for example +1 201 555 0123.',
   country_not_supported: 'We cannot call numbers in that country yet.',
@@ -122,7 +125,7 @@ export function describeProblem(err) {
   if (code === 'validation_error' || (!CODES[code] && items.length)) {
     summary = items.length ? itemSentence(items[0]) : 'Something in the form is not right. Check it and try again.';
   } else if (CODES[code]) {
-    summary = CODES[code];
+    summary = typeof CODES[code] === 'function' ? CODES[code](err.field) : CODES[code];
   } else if (err && err.local) {
     summary = err.detail; // written by the page itself (a check made before sending)
   } else {

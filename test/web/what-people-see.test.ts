@@ -129,15 +129,23 @@ describe('web app: what a person sees', () => {
       'In a few minutes': { local_date: false, local_time: false, in_minutes: true, days_of_week: false, end_date: false },
       'Every week': { local_date: false, local_time: true, in_minutes: false, days_of_week: true, end_date: true },
     };
+    const sentence = page.locator('#preview-sentence');
+    await sentence.waitFor();
     for (const [mode, want] of Object.entries(expected)) {
+      const before = await sentence.innerText();
       await page.getByRole('radio', { name: mode }).check();
+      // The preview follows the mode (debounced): wait for its new sentence before the screenshot.
+      // (Polled from here: the page's CSP forbids the eval a waitForFunction string needs.)
+      for (let i = 0; mode !== 'On a date' && i < 100 && (await sentence.innerText()) === before; i++) await page.waitForTimeout(50);
+      const said = await sentence.innerText();
+      if (mode === 'Every week') assert.match(said, /weekdays/, said);
+      if (mode === 'In a few minutes') assert.match(said, /in 10 minutes/, said);
       assert.deepEqual(await visibleByName(names), want, mode);
       // Exactly one visible Time field, where a time is asked at all.
       const times = page.getByLabel('Time', { exact: true });
       let shown = 0;
       for (let i = 0; i < (await times.count()); i++) if (await times.nth(i).isVisible()) shown++;
       assert.equal(shown, want.local_time ? 1 : 0, `${mode}: visible Time fields`);
-      await page.locator('#preview-sentence').waitFor();
       await screenshots(page, `what-new-call-${mode.toLowerCase().replace(/\s+/g, '-')}`);
       await page.setViewportSize({ width: 1280, height: 800 });
     }

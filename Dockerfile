@@ -9,7 +9,7 @@
 # and the HEALTHCHECK's request to /readyz.
 
 # --- build: production dependencies (better-sqlite3 compiles here when no prebuilt fits) and the compiled JavaScript
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -25,7 +25,7 @@ COPY web ./web
 RUN npm run build
 
 # --- run: no compiler, no dev dependencies, no root
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 ENV NODE_ENV=production \
     WAKEUP_DEV=0 \
     HOST=0.0.0.0 \

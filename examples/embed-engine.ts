@@ -4,8 +4,9 @@
  *
  * Run: node --import tsx examples/embed-engine.ts
  *
- * Swap the pieces for real ones: `createSqliteStore(openDatabase(file))` for the store, a
- * provider adapter for the telephony, a system clock for the virtual one.
+ * Swap the pieces for real ones: `createSqliteStore(new Database(file), { createTables: true })`
+ * for the store (`createSqliteStore` from `wakeup/engine/sqlite`, `Database` from
+ * better-sqlite3), a provider adapter for the telephony, a system clock for the virtual one.
  */
 import { randomUUID } from 'node:crypto';
 import { createRuntime, type Telephony } from '../engine/index.js';

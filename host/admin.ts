@@ -12,7 +12,7 @@ import pino from 'pino';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { openDatabase } from './db/open.js';
 import { isPostgresUrl } from './db/sql.js';
-import { accountLines, AdminError, backupDatabase, restoreDatabase, usageLines } from './ops/admin.js';
+import { accountLines, AdminError, backupDatabase, providerLines, restoreDatabase, usageLines } from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
 import { loadBillingConfig } from './billing/config.js';
 import { createBillingService } from './billing/service.js';
@@ -26,6 +26,8 @@ const USAGE = [
   '  restore <file>                                              replace the database with a backup (stop the server first; the old one is kept beside it)',
   '  accounts                                                    list the accounts',
   "  usage <email>                                               an account's trial and calls",
+  '  providers [--url <server>]                                  email, texts, telephony, payments: working or failing, since when, the last error',
+  '                                                              (asks the running server: --url, else http://HOST:PORT from the environment; exit 3 when one fails)',
   ...PLAN_ADMIN_USAGE.split('\n').filter((line) => line.startsWith('  ')),
   'The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running, except for restore.',
   'backup and restore are SQLite only: with a postgres:// WAKEUP_DB use pg_dump and pg_restore.',
@@ -41,6 +43,7 @@ async function main(args: string[]): Promise<number> {
   const now = systemClock.now();
   const [command, arg] = args;
   try {
+    if (command === 'providers') return await providers(args.slice(1));
     if (command === 'backup' || command === 'restore') {
       if (isPostgresUrl(dbFile)) {
         console.error(
@@ -101,6 +104,27 @@ async function main(args: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+/** `providers [--url URL]`: the running server's provider health; exit 3 when one is failing. */
+async function providers(args: string[]): Promise<number> {
+  const at = args.indexOf('--url');
+  if ((at >= 0 && !args[at + 1]) || args.length !== (at >= 0 ? 2 : 0)) {
+    console.log(USAGE);
+    return 1;
+  }
+  const host = process.env.HOST?.trim() || '127.0.0.1';
+  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const url = (at >= 0 ? args[at + 1]! : `http://${local}:${process.env.PORT?.trim() || '8080'}`).replace(/\/+$/, '');
+  let body: Parameters<typeof providerLines>[1];
+  try {
+    const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5000) });
+    body = (await res.json()) as Parameters<typeof providerLines>[1];
+  } catch (err) {
+    throw new AdminError(`no answer from the server at ${url}/readyz (${(err as Error).message}); is it running? (--url <server>)`);
+  }
+  for (const line of providerLines(url, body)) console.log(line);
+  return body.failing?.length ? 3 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -50,6 +50,9 @@ import { createSharedState } from './shared-state.js';
 import { pingDatabase } from './db/open.js';
 import { createScheduleService } from './schedules/service.js';
 import type { AppServices } from './services.js';
+import { createProviderHealth } from './ops/provider-health.js';
+import { describeProviders } from './ops/providers.js';
+import { ProviderError } from './billing/provider.js';
 
 /** Dependencies plus the hooks only the server may call. */
 export interface Composed {
@@ -108,6 +111,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
   };
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
   const metrics = createMetrics();
+  // Whether email, texts, calls and payments work, as this process sees them (GET /readyz, metrics).
+  const providerHealth = createProviderHealth(Object.fromEntries(describeProviders(config).map((p) => [p.port, p.provider])));
+  metrics.watchProviders(providerHealth);
   const builtPhone = createPhoneRuntime({
     config: config.phone,
     db,
@@ -118,11 +124,13 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     siteUrl: () => boundUrl,
     dev: config.dev,
   });
-  // Every text and email counted (GET /metrics), whichever adapter sends it.
+  // Every text and email counted (GET /metrics), whichever adapter sends it, and every send and
+  // call placement reported to the providers' health.
   const phone: typeof builtPhone = {
     ...builtPhone,
-    messaging: metrics.countMessages(builtPhone.messaging),
-    rawTexts: metrics.countMessages(builtPhone.rawTexts),
+    messaging: providerHealth.watchMessaging(metrics.countMessages(builtPhone.messaging)),
+    rawTexts: providerHealth.watchMessaging(metrics.countMessages(builtPhone.rawTexts)),
+    telephony: providerHealth.watchTelephony(builtPhone.telephony),
   };
   phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone }, text).then(() => undefined));
   const runtime = createCallRuntime({
@@ -177,7 +185,15 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     lifecycle,
   };
 
-  const billing = createBillingService({ db, clock, ids, logger, config: config.billing, siteUrl: () => boundUrl });
+  const billing = createBillingService({
+    db,
+    clock,
+    ids,
+    logger,
+    config: config.billing,
+    siteUrl: () => boundUrl,
+    watchProvider: (p) => providerHealth.watchCalls('payments', p, (err) => err instanceof ProviderError),
+  });
 
   // Services: what route modules receive (host/services.ts). One line per feature.
   const services: AppServices = {
@@ -187,6 +203,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     siteUrl: () => boundUrl,
     lifecycle,
     databaseReady: () => pingDatabase(db),
+    providers: providerHealth,
     metrics,
     credentials: createCredentials({ db, clock }),
     shared,

@@ -9,6 +9,7 @@
  * builds it in `compose.ts` (see the recipe there).
  * @module
  */
+import type { ProviderHealth } from './ops/provider-health.js';
 import type { Clock, EpochMs } from '../engine/index.js';
 import type { VirtualClock } from '../engine/sim/index.js';
 import type { AccountLifecycleService } from './account/lifecycle.js';
@@ -61,6 +62,8 @@ export interface AppServices {
   readonly lifecycle: Lifecycle;
   /** Whether the database answers (GET /readyz). */
   databaseReady(): Promise<boolean>;
+  /** Whether each provider (email, texts, telephony, payments) works, as this process sees it (GET /readyz). */
+  readonly providers: ProviderHealth;
   /** Prometheus metrics (GET /metrics); the HTTP layer records each request in it. */
   readonly metrics: Metrics;
 

@@ -33,3 +33,21 @@ export { searchZones, SEARCH_LIMIT_MAX, POPULAR_ZONES } from './zone-search.js';
 export type { ZoneMatch, ZoneMatchKind } from './zone-search.js';
 export { findTravelMismatches, suggestMove, TRAVEL_WINDOW_MS } from './travel.js';
 export type { TravelOccurrence, TravelMismatch, TravelSuggestion } from './travel.js';
+export {
+  localDateFrom,
+  localTimeFrom,
+  epochMsFrom,
+  zonedDateTimeAt,
+  resolveWallTimeTemporal,
+  occurrenceTimeToTemporal,
+} from './temporal.js';
+export type {
+  PlainDateLike,
+  PlainTimeLike,
+  InstantLike,
+  ZonedDateTimeLike,
+  TemporalNamespace,
+  TemporalOptions,
+  TemporalWallTime,
+  TemporalOccurrenceTime,
+} from './temporal.js';

@@ -52,6 +52,8 @@ export interface BillingDeps {
   provider?: PaymentProvider | null;
   /** Replaces the in-app purchase provider built from config. */
   inapp?: InappProvider | null;
+  /** Wraps the payment provider (the host reports its failures to the operator: host/ops/provider-health.ts). */
+  watchProvider?: (provider: PaymentProvider) => PaymentProvider;
 }
 
 /** The state of a one-time link when opened. */
@@ -68,8 +70,9 @@ export function createBillingService(deps: BillingDeps) {
     deps.provider === undefined && config.payments === 'simulator'
       ? createSimulatedPayments({ db, clock, logger, plans: config.plans, webhookSecret: config.webhookSecret, siteUrl: deps.siteUrl })
       : null;
-  const provider: PaymentProvider | null =
+  const built: PaymentProvider | null =
     deps.provider !== undefined ? deps.provider : (simulator ?? (config.stripe ? createStripeProvider(config.stripe) : null));
+  const provider = built && deps.watchProvider ? deps.watchProvider(built) : built;
   const inapp: InappProvider | null = deps.inapp !== undefined ? deps.inapp : config.inapp ? createInappProvider(config.inapp) : null;
   const priceToPlan = Object.fromEntries(Object.entries(config.stripe?.prices ?? {}).map(([plan, price]) => [price, plan]));
 

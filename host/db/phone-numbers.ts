@@ -251,8 +251,9 @@ export async function recordWrongCode(
 export async function markVerified(db: Db, id: string, at: EpochMs, expiresAt: EpochMs): Promise<PhoneNumber | undefined> {
   return await db.tx(async (tx) => {
     await tx.run(
-      `UPDATE phone_numbers SET verified_at = ?, verification_expires_at = ?, code_hash = NULL, code_salt = NULL,
-         code_expires_at = NULL, failed_count = 0, locked_until = NULL, updated_at = ?
+      // The code's hash and expiry are kept: the code is used up (verified_at is after it was
+      // sent), and a repeat of it is recognised as such (host/phone/verification.ts).
+      `UPDATE phone_numbers SET verified_at = ?, verification_expires_at = ?, failed_count = 0, locked_until = NULL, updated_at = ?
        WHERE id = ?`,
       [at, expiresAt, at, id],
     );

@@ -1248,7 +1248,7 @@ export interface components {
              * @description Stable machine code; one of the catalogue (x-error-codes).
              * @enum {string}
              */
-            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
+            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
             /** @description The request field at fault when known (dotted path, as in ValidationErrorItem.field). */
             field?: string;
             /**
@@ -1487,8 +1487,8 @@ export interface components {
             default_backup_alarm?: boolean | null;
             default_retry_policy?: components["schemas"]["RetryPolicyIn"];
             digest_opt_in?: boolean | null;
-            /** @description Trimmed; blank (empty or only spaces) gives 400 validation_error. */
-            display_name?: string | null;
+            /** @description Trimmed; blank (empty or only spaces) or longer than 100 characters gives 400 validation_error. Any letters, marks, symbols and emoji; no control, bidirectional formatting or line-separator characters (400 message_disallowed_content, the rule every human-readable field shares: see Conventions). */
+            display_name?: ((string & components["schemas"]["HumanReadableText"]) | null) & components["schemas"]["HumanReadableText"];
             /** @description Spoken at the start of each call; at most 40 characters; letters, digits, spaces and . , ! ? ' ’ - : ; ( ) & only (’ is the typographic apostrophe iOS types by default); not empty after trimming; no links (no `word.tld` shape such as example.com or bit.ly), no e-mail addresses (no @), no phone numbers (no run of 7 or more digits, even with spaces, dots, dashes or parentheses between them). Otherwise 400 message_disallowed_content. */
             greeting_name?: string | null;
             /** @description IANA city zone or UTC, checked by the zone policy (see Time zones): 400 invalid_timezone (unknown, abbreviation, legacy alias) or timezone_not_allowed (fixed offset). Stored under its canonical name (asia/calcutta becomes Asia/Kolkata). */
@@ -1501,8 +1501,11 @@ export interface components {
             /** @enum {string|null} */
             voice?: "female" | "male" | null;
         };
+        /** @description The character rule every human-readable field shares (display_name, an API key's name; greeting_name, label and message have a stricter content rule that includes it): no control characters (Cc: U+0000 to U+001F, U+007F to U+009F), no bidirectional formatting characters (Bidi_Control: U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), no line or paragraph separator (U+2028, U+2029). Otherwise 400 message_disallowed_content. null passes (the field's own schema says whether null is allowed). */
+        HumanReadableText: string | null;
         ApiKeyIn: {
-            name: string;
+            /** @description What uses the key. Blank or longer than 100 characters gives 400 validation_error; no control, bidirectional formatting or line-separator characters (400 message_disallowed_content, as every human-readable field). */
+            name: string & components["schemas"]["HumanReadableText"];
             /** @description Scopes of the key; null or omitted gives [read, write]. export is opt-in, never a default, and needs read (export without read gives 400 validation_error). */
             scopes?: ("read" | "write" | "export")[] | null;
         };
@@ -2706,6 +2709,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description 408: request_timeout (the body arrived slower than the minimum rate; the connection is closed). */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description 413: payload_too_large (body over 1 MiB). */
         PayloadTooLarge: {
             headers: {
@@ -2827,6 +2839,7 @@ export type OnboardingCopy = components['schemas']['OnboardingCopy'];
 export type OnboardingOut = components['schemas']['OnboardingOut'];
 export type MeOut = components['schemas']['MeOut'];
 export type MePatchIn = components['schemas']['MePatchIn'];
+export type HumanReadableText = components['schemas']['HumanReadableText'];
 export type ApiKeyIn = components['schemas']['ApiKeyIn'];
 export type ApiKeyOut = components['schemas']['ApiKeyOut'];
 export type ApiKeyCreatedOut = components['schemas']['ApiKeyCreatedOut'];
@@ -2910,6 +2923,7 @@ export type ResponsePaymentRequired = components['responses']['PaymentRequired']
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseRequestTimeout = components['responses']['RequestTimeout'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -2955,6 +2969,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description verification_locked (the address is locked after 5 wrong codes; Retry-After), rate_limited (5 codes an hour per address, 20 per client IP, or the general limit). */
@@ -2990,6 +3005,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description api_key_revoked: a deleted API key was sent (other credentials that do not work are ignored). */
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description verification_locked (5 wrong codes: 15 minutes), rate_limited (30 checks a minute per client IP, 4 at once, or the general limit). */
@@ -3070,6 +3086,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (an API key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description verification_locked (5 wrong codes), rate_limited. */
@@ -3104,6 +3121,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3138,6 +3156,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (an API key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3238,6 +3257,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3276,6 +3296,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3314,6 +3335,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (an API key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3425,6 +3447,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (an API key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3547,6 +3570,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description already_subscribed, idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3644,6 +3668,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3683,6 +3708,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (not the app session), web_checkout_disabled. */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description already_subscribed, idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3720,6 +3746,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description demo_not_available (the demo is off, or the number's country or type is not offered). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description demo_rate_limited (3 starts an hour per client address, 2 codes a day per number, the daily caps), rate_limited (the general per-address limit). */
@@ -3764,6 +3791,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description demo_not_available, number_blocked. */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description demo_rate_limited, rate_limited. */
@@ -3810,6 +3838,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (an API key). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3875,6 +3904,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3914,6 +3944,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4107,6 +4138,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description occurrence_terminal (not pending), occurrence_in_progress (ringing), idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4247,6 +4279,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (read-only key), number_blocked (STOP, complaint or manual block). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4314,6 +4347,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4400,6 +4434,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key), number_blocked (STOP, complaint or manual block). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4442,6 +4477,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4514,6 +4550,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked (checked in that order, only for a schedule that will ring). */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4551,6 +4588,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4643,6 +4681,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description occurrence_in_progress (a call being placed or ringing). */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4686,6 +4725,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked (a schedule starting to ring again). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description occurrence_in_progress, idempotency_key_reused. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4726,6 +4766,7 @@ export interface operations {
             /** @description insufficient_scope (read-only key), calls_revoked, number_blocked. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             /** @description occurrence_in_progress. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5094,6 +5135,7 @@ export type ErrorCode =
   | 'number_in_use'
   | 'idempotency_key_reused'
   | 'already_subscribed'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'verification_locked'

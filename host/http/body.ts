@@ -6,7 +6,12 @@
  *   given) gives 415 unsupported_media_type. This check is ours: koa-body skips a body it
  *   does not recognise instead of refusing it.
  * - A body over the limit (WAKEUP_MAX_BODY_BYTES, 1 MiB) gives 413 payload_too_large, from
- *   Content-Length before reading when it is declared (koa-body's `jsonLimit`).
+ *   Content-Length before reading when it is declared (checked here: co-body truncates the
+ *   declared length to 32 bits, so `Content-Length: 1000000000000` reached raw-body as a
+ *   negative number and the server waited for the body), else while reading; the connection
+ *   is closed after the answer.
+ * - A body slower than the minimum rate (./body-rate.ts) gives 408 request_timeout and the
+ *   connection is closed.
  * - Bytes that are not UTF-8 or not JSON give 400 validation_error with one item
  *   `{field: '', in: 'body', code: 'invalid'}`.
  *
@@ -32,6 +37,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import type { AppContext } from './context.js';
 import { invalid, problem } from '../errors.js';
+import { watchBodyRate } from './body-rate.js';
 
 /** Deepest accepted nesting of arrays and objects in a JSON body (schema: info description). */
 export const MAX_JSON_DEPTH = 32;
@@ -92,6 +98,8 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
     });
   }
 
+  if (declaredLength(ctx) > maxBytes) throw tooLarge(ctx, maxBytes);
+
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
     if (!Object.hasOwn(DECOMPRESS, encoding)) {
@@ -116,12 +124,14 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
   };
   const req = ctx.req;
   req.on('data', onData);
+  const rate = watchBodyRate(ctx);
   let raw: string;
   try {
-    await parser(maxBytes)(ctx, async () => {});
+    await Promise.race([parser(maxBytes)(ctx, async () => {}), rate.tooSlow]);
     raw = typeof ctx.request.rawBody === 'string' ? ctx.request.rawBody : '';
   } catch (err) {
-    const e = err as { status?: number; body?: unknown; message?: string };
+    const e = err as { status?: number; body?: unknown; message?: string; code?: string };
+    if (e.code === 'request_timeout') throw err;
     if (e.status === 413) throw tooLarge(ctx, maxBytes);
     // co-body inflates gzip/deflate itself but refuses other Content-Encodings with 415.
     if (e.status === 415)
@@ -134,6 +144,7 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
     throw err;
   } finally {
     req.off('data', onData);
+    rate.stop();
   }
   if (badUtf8 || !endsUtf8(utf8)) throw notUtf8();
   if (raw.trim() === '') return { present: false };
@@ -143,11 +154,10 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
 
 /** Reads a compressed body (at most `maxBytes` on the wire) and decompresses it (at most `maxBytes`). */
 async function readCompressed(ctx: AppContext, encoding: keyof typeof DECOMPRESS, maxBytes: number): Promise<string> {
-  const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > maxBytes) throw tooLarge(ctx, maxBytes);
   const req = ctx.req;
   const chunks: Buffer[] = [];
-  const overLimit = await new Promise<boolean>((resolve, reject) => {
+  const rate = watchBodyRate(ctx);
+  const reading = new Promise<boolean>((resolve, reject) => {
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -173,6 +183,12 @@ async function readCompressed(ctx: AppContext, encoding: keyof typeof DECOMPRESS
     req.on('end', onEnd);
     req.on('error', onError);
   });
+  let overLimit: boolean;
+  try {
+    overLimit = await Promise.race([reading, rate.tooSlow]);
+  } finally {
+    rate.stop();
+  }
   if (overLimit) throw tooLarge(ctx, maxBytes);
   let bytes: Buffer;
   try {
@@ -242,6 +258,12 @@ function endsUtf8(decoder: TextDecoder): boolean {
 
 function notUtf8() {
   return invalid({ field: '', in: 'body', code: 'invalid', message: 'body is not valid UTF-8' });
+}
+
+/** The declared Content-Length, or 0 when none is declared (chunked, or no body). */
+function declaredLength(ctx: AppContext): number {
+  const n = Number(ctx.get('Content-Length') || 0);
+  return Number.isFinite(n) ? n : Infinity;
 }
 
 function tooLarge(ctx: AppContext, maxBytes: number) {

@@ -1,6 +1,11 @@
 /**
  * Request validation with the validators `schema/load.ts` compiles per operationId.
  *
+ * Text that is not well-formed UTF-16 (a lone surrogate, which JSON's `\uD800` escape can
+ * carry but no database stores faithfully: SQLite and PostgreSQL would keep U+FFFD instead) is
+ * refused first, in every string and every object key, with 400 validation_error (404 in a
+ * path), before the schema: the server never stores something other than what it accepted.
+ *
  * Failures become one problem: the first specific catalogue code (`x-error-code`) when the
  * schema names one, with the field it names and a detail sentence about that field (no
  * `errors` array: the spec keeps that for validation_error); else validation_error, with
@@ -22,6 +27,16 @@ export type Where = 'body' | 'query' | 'path';
  */
 export function check<T>(validate: ValidateFunction | undefined, value: T, where: Where): T {
   if (!validate) return value;
+  const illFormed = firstIllFormed(value, []);
+  if (illFormed !== null) {
+    if (where === 'path') throw problem('not_found', { detail: 'Nothing is at this path.' });
+    const message = 'is not well-formed text (it holds a lone UTF-16 surrogate)';
+    throw problem('validation_error', {
+      detail: `${illFormed || `the ${where}`} ${message}.`,
+      ...(illFormed ? { field: illFormed } : {}),
+      errors: [{ field: illFormed, in: where, code: 'invalid', message }],
+    });
+  }
   if (validate(value)) {
     const unfit = firstUnfit(value, []);
     if (unfit === null) return value;
@@ -54,6 +69,22 @@ function firstUnfit(value: unknown, path: string[]): { field: string; message: s
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
     const found = firstUnfit(v, [...path, k]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The dotted path of the first string value or key that is not well-formed UTF-16, or null. */
+function firstIllFormed(value: unknown, path: string[]): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path.join('.') : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    // The key is named with U+FFFD in place of its surrogate: the answer never echoes ill-formed text.
+    if (LONE_SURROGATE.test(k)) return [...path, k.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')].join('.');
+    const found = firstIllFormed(v, [...path, k]);
     if (found !== null) return found;
   }
   return null;

@@ -7,6 +7,8 @@
  *                     server) has the database open, and keeps the replaced one beside it
  *   accounts          lists the live accounts
  *   usage <email>     an account's trial and calls (what GET /me/usage shows, plus today's count)
+ *   providers         whether email, texts, telephony and payments work, from the running
+ *                     server's GET /readyz (provider health lives in the server process)
  *
  * Backup and restore are SQLite's (its backup API and file): with WAKEUP_DB a PostgreSQL URL
  * they refuse (host/admin.ts) and name pg_dump / pg_restore instead.
@@ -137,4 +139,44 @@ export async function usageLines(db: Db, email: string, now: EpochMs): Promise<s
     `  calls used      ${u.calls_used} of ${u.calls_included} (${u.trial.calls_left} left${u.near_limit ? ', near the limit' : ''})`,
     `  placed today    ${await callsPlacedToday(db, account.id, now)} (UTC day)`,
   ];
+}
+
+/** What `GET /readyz` answers about providers (host/ops/provider-health.ts). */
+interface ReadyzProviders {
+  status?: string;
+  failing?: string[];
+  providers?: Record<
+    string,
+    {
+      provider: string;
+      status: string;
+      failing_since: string | null;
+      consecutive_failures: number;
+      failures_total: number;
+      last_error: { code: string; detail: string; at: string } | null;
+      last_ok_at: string | null;
+    }
+  >;
+}
+
+/**
+ * `providers`: one line per provider port from the running server's `/readyz`: whether it
+ * works, since when it fails, the last error, the last success.
+ */
+export function providerLines(url: string, readyz: ReadyzProviders): string[] {
+  const providers = readyz.providers ?? {};
+  const lines = Object.entries(providers).map(([port, p]) => {
+    const head = `${port.padEnd(10)} ${p.provider.padEnd(10)}`;
+    const lastError = p.last_error ? `last error ${p.last_error.at}: ${p.last_error.code} (${p.last_error.detail})` : 'no error';
+    const lastOk = `last ok ${p.last_ok_at ?? 'never'}`;
+    if (p.status === 'failing')
+      return `${head} FAILING since ${p.failing_since} (${p.consecutive_failures} in a row); ${lastError}; ${lastOk}`;
+    if (p.status === 'ok') return `${head} ok; ${lastOk}; ${p.failures_total} failures since start${p.last_error ? `, ${lastError}` : ''}`;
+    return `${head} not used yet`;
+  });
+  const failing = readyz.failing ?? [];
+  lines.unshift(
+    `server ${url}: ${readyz.status ?? 'unknown'}; ${failing.length ? `FAILING: ${failing.join(', ')}` : 'no provider failing'} (as this server process sees them)`,
+  );
+  return lines;
 }

@@ -12,6 +12,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Messaging, Runtime, SendResult } from '../../engine/index.js';
+import type { ProviderHealth, ProviderStatusOut } from './provider-health.js';
 
 /** What the rest of the host sees. */
 export interface Metrics {
@@ -19,6 +20,8 @@ export interface Metrics {
   observeRequest(operation: string, status: number, seconds: number): void;
   /** Subscribes to the runtime's events and reads its stats at each scrape. */
   watchRuntime(runtime: Runtime): void;
+  /** Reads each provider's health at each scrape (`wakeup_provider_up`, `wakeup_provider_failures_total`, `wakeup_provider_failing_since_seconds`). */
+  watchProviders(health: ProviderHealth): void;
   /** Wraps a sender so that each text and email it sends is counted (by channel and result). */
   countMessages<M extends Partial<Messaging>>(messaging: M): M;
   /** The exposition text and its content type. */
@@ -107,6 +110,34 @@ export function createMetrics(): Metrics {
   stat('wakeup_runtime_in_flight', 'Provider requests in flight.', (r) => r.stats.inFlight);
   stat('wakeup_runtime_dispatched', 'Attempts this process dispatched since it started.', (r) => r.stats.dispatched);
 
+  let providers: ProviderHealth | null = null;
+  const perProvider = (name: string, help: string, read: (s: ProviderStatusOut) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['port', 'provider'] as const,
+      registers,
+      collect() {
+        if (!providers) return;
+        this.reset();
+        for (const [port, s] of Object.entries(providers.snapshot())) {
+          const v = read(s);
+          if (v !== null) this.set({ port, provider: s.provider }, v);
+        }
+      },
+    });
+  perProvider('wakeup_provider_up', '1 while the provider behind a port works (or has not been used yet), 0 while it is failing.', (s) =>
+    s.status === 'failing' ? 0 : 1,
+  );
+  perProvider(
+    'wakeup_provider_failures',
+    'Provider failures (unreachable, refused credentials, 5xx) since the process started.',
+    (s) => s.failures_total,
+  );
+  perProvider('wakeup_provider_failing_since_seconds', 'Unix time the current run of provider failures began (only while failing).', (s) =>
+    s.failing_since === null ? null : Date.parse(s.failing_since) / 1000,
+  );
+
   const counted =
     <A>(channel: 'sms' | 'email', send: (m: A) => Promise<SendResult>) =>
     async (m: A): Promise<SendResult> => {
@@ -125,6 +156,9 @@ export function createMetrics(): Metrics {
       const labels = { operation, status: String(status) };
       requests.inc(labels);
       durations.observe(labels, seconds);
+    },
+    watchProviders(h) {
+      providers = h;
     },
     watchRuntime(r) {
       runtime = r;

@@ -34,6 +34,11 @@ export interface VerificationOut {
 /** Ring timeout of a verification call. */
 const CODE_CALL_RING_SECONDS = 45;
 
+/** Whether the number's verification holds at `now`. */
+function isVerified(n: Pick<PhoneNumber, 'verifiedAt' | 'verificationExpiresAt'>, now: EpochMs): boolean {
+  return n.verifiedAt !== null && (n.verificationExpiresAt === null || n.verificationExpiresAt > now);
+}
+
 /** 429 verification_locked with Retry-After, when the number's verification is locked at `now`. */
 export function assertNotLocked(n: Pick<PhoneNumber, 'lockedUntil'>, now: EpochMs): void {
   if (n.lockedUntil !== null && n.lockedUntil > now) {
@@ -108,6 +113,12 @@ export async function sendVerificationCode(
  * Checks a code. Right (and unexpired, and not locked): the number is verified for 365
  * days, the code used up, and a key-9 block lifted. Wrong or expired: 400
  * verification_code_invalid, the 5th in a row 429 verification_locked.
+ *
+ * After the number is verified there is no code to guess, so nothing counts as a wrong guess:
+ * the code that verified it, sent again while it would still be valid (a retried request, a
+ * double tap), answers as the first time did (the number, verified; nothing changes); any
+ * other code answers 400 verification_code_invalid saying the number is already verified,
+ * and neither counts towards the lock.
  */
 export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code: string): Promise<PhoneNumber> {
   return deps.phone.checks.run(number.id, async () => {
@@ -116,9 +127,19 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
     const n = (await getPhoneNumber(db, number.accountId, number.id)) ?? number;
     const now = clock.now();
     assertNotLocked(n, now);
-    const live = n.codeHash !== null && n.codeSalt !== null && n.codeExpiresAt !== null && n.codeExpiresAt > now;
-    // Hash even without a live code, so that the answer takes as long either way.
-    const matches = await checkCode(code, live ? { hash: n.codeHash!, salt: n.codeSalt! } : { hash: '00', salt: '00' });
+    const unexpired = n.codeHash !== null && n.codeSalt !== null && n.codeExpiresAt !== null && n.codeExpiresAt > now;
+    // Used: the number was verified after this code was sent (markVerified keeps its hash).
+    const used = unexpired && n.verifiedAt !== null && n.verifiedAt >= n.codeExpiresAt! - VERIFICATION.codeTtlMs;
+    const live = unexpired && !used;
+    // Hash even without a code to compare, so that the answer takes as long either way.
+    const matches = await checkCode(code, unexpired ? { hash: n.codeHash!, salt: n.codeSalt! } : { hash: '00', salt: '00' });
+    if (!live && isVerified(n, now)) {
+      if (used && matches) return n;
+      throw problem('verification_code_invalid', {
+        field: 'code',
+        detail: 'This number is already verified and no code is waiting for it. Ask for a new code only to verify it again.',
+      });
+    }
     if (!live || !matches) {
       const after = await recordWrongCode(db, n.id, now, { max: VERIFICATION.maxWrongCodes, lockMs: VERIFICATION.lockMs });
       if (after.lockedUntil !== null) assertNotLocked({ lockedUntil: after.lockedUntil }, now);

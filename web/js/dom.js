@@ -1,4 +1,5 @@
 // Small DOM helpers: element building, forms, problem display, announcements.
+import { describeProblem } from './messages.js';
 
 /**
  * h('button', { class: 'x', onclick: fn }, 'Text', child...). Attributes starting with "on"
@@ -60,39 +61,54 @@ function errorBox(form) {
 
 /** Clears the errors shown on a form. */
 export function clearProblem(form) {
-  errorBox(form).replaceChildren();
+  const box = errorBox(form);
+  box.replaceChildren();
+  delete box.dataset.code;
   for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
   for (const el of form.querySelectorAll('.field-error')) el.replaceChildren();
 }
 
 /**
- * Shows an API problem on a form: the detail at the top (role=alert), and next to the field it
- * names (problem.field, or each item of errors[]), which is marked invalid and focused.
+ * Shows an API problem on a form in words (messages.js): one sentence at the top
+ * (role=alert), and one next to each field it names, which is marked invalid; the first such
+ * control is focused. Never the code, the API field name or the server's developer detail.
  */
 export function showProblem(form, err) {
   clearProblem(form);
   const box = errorBox(form);
-  box.append(h('strong', {}, err.detail));
-  if (err.code) box.append(' ', h('span', { class: 'small muted' }, `(${err.code})`));
-  const items = err.errors && err.errors.length ? err.errors : err.field ? [{ field: err.field, message: err.detail }] : [];
+  const { summary, fields } = describeProblem(err);
+  // The code, for tests and scripts reading the page; never shown.
+  if (err.code) box.dataset.code = err.code;
+  box.append(h('strong', {}, summary));
   let first = null;
-  for (const item of items) {
-    const name = String(item.field || '').split('.')[0];
-    const control = name && form.querySelector(`[name="${CSS.escape(name)}"]`);
+  for (const item of fields) {
+    const control = controlFor(form, item.field);
     if (control) {
       control.setAttribute('aria-invalid', 'true');
-      const slot = form.querySelector(`[data-error-for="${CSS.escape(name)}"]`);
-      if (slot) slot.textContent = item.message || err.detail;
+      const slot = form.querySelector(`[data-error-for="${CSS.escape(control.name)}"]`);
+      if (slot && !slot.textContent) slot.textContent = item.message;
       first ??= control;
-    } else if (item.message && items.length > 1) {
-      box.append(h('div', { class: 'small' }, `${item.field || 'request'}: ${item.message}`));
+    } else if (fields.length > 1 && item.message !== summary) {
+      box.append(h('div', { class: 'small' }, item.message));
     }
   }
-  (first || box).focus?.();
-  if (!first) {
+  if (first && first.closest('[hidden]') === null) first.focus?.();
+  else {
     box.setAttribute('tabindex', '-1');
     box.focus();
   }
+}
+
+/** The enabled control of the form for an API field path (`retry_policy.offsets_minutes.1`: the deepest named one). */
+function controlFor(form, path) {
+  const parts = String(path || '')
+    .split('.')
+    .filter((p) => p && !/^\d+$/.test(p));
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const found = [...form.querySelectorAll(`[name="${CSS.escape(parts[i])}"]`)].find((c) => !c.disabled);
+    if (found) return found;
+  }
+  return null;
 }
 
 /**
@@ -108,9 +124,9 @@ export function onSubmit(form, fn) {
     try {
       await fn(ev);
     } catch (err) {
-      if (err && err.detail) showProblem(form, err);
+      if (err && (err.code || err.local)) showProblem(form, err);
       else {
-        showProblem(form, { detail: String(err && err.message ? err.message : err), code: 'client_error' });
+        showProblem(form, { code: 'client_error' });
         console.error(err);
       }
     } finally {

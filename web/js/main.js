@@ -2,6 +2,7 @@
 import { get, post, setUnauthenticatedHandler } from './api.js';
 import { fill, h, announce } from './dom.js';
 import { instant, setTimeFormat } from './fmt.js';
+import { problemSentence } from './messages.js';
 import * as signin from './views/signin.js';
 import * as home from './views/home.js';
 import * as calls from './views/calls.js';
@@ -97,7 +98,7 @@ async function render({ focus = true } = {}) {
   } catch (err) {
     if (err.status === 401) return;
     frag.replaceChildren(
-      h('div', { class: 'form-error', role: 'alert' }, h('strong', {}, err.detail || String(err)), err.code ? ` (${err.code})` : ''),
+      h('div', { class: 'form-error', role: 'alert', 'data-code': err.code || '' }, h('strong', {}, problemSentence(err))),
     );
   }
   if (seq !== renderSeq) return;
@@ -137,7 +138,7 @@ async function devBar() {
             announce(`Clock moved ${label}`);
             await render({ focus: false });
           } catch (err) {
-            announce(err.detail);
+            announce(problemSentence(err));
           }
         },
       },

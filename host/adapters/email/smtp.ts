@@ -55,7 +55,15 @@ export function createSmtpEmail(options: SmtpEmailOptions): SmtpEmail {
       const detail = `smtp ${typeof e.code === 'string' ? e.code : 'error'}${typeof e.responseCode === 'number' ? ` ${e.responseCode}` : ''}`;
       // Only the class of failure: the error's text may quote the relay's answer to AUTH.
       logger.warn({ relay, smtpError: e.code, smtpStatus: e.responseCode, smtpCommand: e.command }, 'email not sent');
-      const refused = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
+      // A permanent refusal of this message or recipient (550 mailbox unknown at RCPT TO, 552 at
+      // DATA) says nothing about the relay; refused credentials (535 at AUTH) or anything else
+      // does: the operator sees the provider failing (host/ops/provider-health.ts).
+      const refused =
+        typeof e.responseCode === 'number' &&
+        e.responseCode >= 500 &&
+        e.responseCode < 600 &&
+        typeof e.command === 'string' &&
+        /^(RCPT|DATA|MAIL)/i.test(e.command);
       return { ok: false, code: refused ? 'email_refused' : 'provider_unavailable', detail };
     }
   };

@@ -2,7 +2,7 @@
  * Where the provider's webhooks reach the service: at the site root (not under /api/v1:
  * they are not part of the public API and are authenticated by signature, not by
  * credentials). Configure the phone number's inbound-text webhook in the provider's console
- * as `{WAKEUP_PUBLIC_URL}/webhooks/twilio/sms` (POST); the call URLs are sent with each call.
+ * as `{WAKEUP_SITE_URL}/webhooks/twilio/sms` (POST); the call URLs are sent with each call.
  * @module
  */
 

@@ -1,6 +1,7 @@
 /**
- * The web app at the site root: GET / serves `web/index.html`, and `/ui/<path>` the app's
- * scripts and styles (plain ES modules, no build step). The app talks only to the public API
+ * The web app at the site root: GET / serves `web/index.html`, `/ui/<path>` the app's
+ * scripts and styles (plain ES modules, no build step), and `/favicon.ico` the site's icon
+ * (every page, the API reference and the error list included, asks for it). The app talks only to the public API
  * with the web session (cookie `sessionid`, `csrftoken` echoed in X-CSRFToken).
  * @module
  */
@@ -38,7 +39,7 @@ function send(ctx: AppContext, asset: WebAsset, etag: string): void {
   ctx.body = asset.data;
 }
 
-/** Registers / and /ui/*. */
+/** Registers /, /favicon.ico and /ui/*. */
 export function register(routes: Routes): void {
   const assets = loadWebAssets();
   const index = assets.get('index.html');
@@ -51,6 +52,11 @@ export function register(routes: Routes): void {
     ctx.set('X-Frame-Options', 'DENY');
     send(ctx, index, indexTag);
   });
+  const icon = assets.get('favicon.ico');
+  if (icon) {
+    const iconTag = tag(icon);
+    routes.page('GET', '/favicon.ico', (ctx) => send(ctx, icon, iconTag));
+  }
   for (const [path, asset] of assets) {
     if (path === 'index.html') continue;
     const etag = tag(asset);

@@ -3,6 +3,7 @@
 import { api, del, get, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { problemSentence } from '../messages.js';
 
 export async function render(root, ctx) {
   const [usage, keys, plans] = await Promise.all([get('/me/usage'), get('/api-keys?limit=200'), get('/billing/plans').catch((err) => err)]);
@@ -33,7 +34,7 @@ function planSection(u, plans) {
       'p',
       {},
       `${u.calls_used} of ${u.calls_included} calls used this period (${fmt.instant(u.period_start)} to ${fmt.instant(u.period_end)}).`,
-      u.credits_remaining ? ` ${u.credits_remaining} pack credits left.` : '',
+      u.credits_remaining ? ` ${u.credits_remaining} call credits left.` : '',
     ),
     plan.status === 'trialing'
       ? h(
@@ -47,36 +48,61 @@ function planSection(u, plans) {
   sec.append(card);
   if (plans instanceof Error || !plans) {
     const msg =
-      plans && plans.status === 404 ? 'Paid plans are not offered by this server.' : `Plans could not be loaded: ${plans && plans.detail}`;
+      plans && plans.status === 404
+        ? 'Paid plans are not offered by this server.'
+        : `Plans could not be loaded. ${problemSentence(plans || {})}`;
     sec.append(h('p', { class: 'muted small', id: 'plans-unavailable' }, msg));
     return sec;
   }
   const buy = plans.items.filter((p) => p.purchasable);
-  if (buy.length && !plan.source) {
+  // Subscriptions renew each month or year; packs are paid once and become call credits that
+  // never expire (bought with or without a subscription).
+  const subscriptions = plan.source ? [] : buy.filter((p) => p.interval !== 'none');
+  const packs = buy.filter((p) => p.interval === 'none');
+  const price = (p) => `${(p.price_cents / 100).toFixed(2)} ${p.currency}`;
+  if (subscriptions.length)
     sec.append(
+      h('h3', {}, 'Plans'),
       h(
         'ul',
         { class: 'list', 'aria-label': 'Plans' },
-        buy.map((p) =>
+        subscriptions.map((p) =>
+          h(
+            'li',
+            { class: 'card' },
+            h('div', { class: 'spread' }, h('strong', {}, p.name), h('span', {}, `${price(p)} a ${p.interval}`)),
+            h('p', { class: 'small muted' }, `${p.included_calls_per_period} wake-up calls a ${p.interval}. Renews until you cancel.`),
+            action(`Subscribe to ${p.name}`, () => checkout(p)),
+          ),
+        ),
+      ),
+    );
+  if (packs.length)
+    sec.append(
+      h('h3', {}, 'Call credits'),
+      h(
+        'ul',
+        { class: 'list', 'aria-label': 'Call credits' },
+        packs.map((p) =>
           h(
             'li',
             { class: 'card' },
             h(
               'div',
               { class: 'spread' },
-              h('strong', {}, p.name),
-              h('span', {}, `${(p.price_cents / 100).toFixed(2)} ${p.currency}${p.interval === 'none' ? '' : ` a ${p.interval}`}`),
+              h('strong', {}, `${p.included_calls_per_period} call credits`),
+              h('span', {}, `${price(p)}, paid once`),
             ),
-            h('p', { class: 'small muted' }, `${p.included_calls_per_period} calls a period.`),
-            action(`Subscribe to ${p.name}`, async () => {
-              const { url } = await post('/billing/checkout', { plan: p.code }, { idem: true });
-              location.assign(url);
-            }),
+            h(
+              'p',
+              { class: 'small muted' },
+              `${p.included_calls_per_period} wake-up calls to use whenever you like, once your plan’s or trial’s calls run out. Credits never expire; nothing renews.`,
+            ),
+            action(`Buy ${p.included_calls_per_period} call credits`, () => checkout(p)),
           ),
         ),
       ),
     );
-  }
   if (plan.source === 'web')
     sec.append(
       action('Manage billing', async () => {
@@ -85,6 +111,11 @@ function planSection(u, plans) {
       }),
     );
   return sec;
+}
+
+async function checkout(p) {
+  const { url } = await post('/billing/checkout', { plan: p.code }, { idem: true });
+  location.assign(url);
 }
 
 function keysSection(keys, ctx) {

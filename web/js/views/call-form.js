@@ -4,6 +4,7 @@
 import { get, patch, post, uuid } from '../api.js';
 import { announce, clearProblem, field, fill, h, onSubmit, showProblem } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { problemSentence } from '../messages.js';
 import { zonePicker } from '../zone-picker.js';
 
 export async function render(root, ctx) {
@@ -196,7 +197,8 @@ export async function render(root, ctx) {
     } catch (err) {
       if (mine !== seq) return;
       preview.className = 'preview error';
-      fill(preview, h('strong', {}, err.detail), err.code ? h('span', { class: 'small' }, ` (${err.code})`) : null);
+      preview.dataset.code = err.code || '';
+      fill(preview, h('strong', {}, problemSentence(err)));
     }
   }
   const schedulePreview = () => (clearTimeout(timer), (timer = setTimeout(runPreview, 300)));

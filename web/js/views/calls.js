@@ -127,7 +127,7 @@ function pauseForm(s, ctx) {
     h('button', { type: 'submit', class: 'secondary' }, 'Pause'),
   );
   onSubmit(form, async () => {
-    if (!until.value) throw { detail: 'Choose the last date with no call.', field: 'until', code: 'validation_error' };
+    if (!until.value) throw { local: true, detail: 'Choose the last date with no call.', field: 'until' };
     await post(`/schedules/${s.id}/pause`, { until: until.value }, { idem: true });
     announce(`Paused until ${until.value}.`);
     ctx.reload();

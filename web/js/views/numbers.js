@@ -3,6 +3,7 @@
 import { del, get, patch, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { problemSentence } from '../messages.js';
 
 export async function render(root, ctx) {
   const [list, countries] = await Promise.all([get('/phone-numbers?limit=200'), get('/countries').catch(() => ({ items: [] }))]);
@@ -116,7 +117,8 @@ function verifyForm(n, ctx) {
   form.querySelector('.actions').append(resend);
   onSubmit(resend, async () => {
     const v = await post(`/phone-numbers/${n.id}/verify/start`, {}, { idem: true });
-    if (!v.sent) throw { detail: v.error ? v.error.detail : 'The code could not be sent.', code: v.error ? v.error.code : 'not_sent' };
+    if (!v.sent)
+      throw v.error ? { ...v.error, field: undefined } : { local: true, detail: 'The code could not be sent. Try again in a moment.' };
     announce('A new code is on its way.');
   });
   return form;
@@ -152,7 +154,7 @@ function addForm(ctx, countries) {
     announce(
       v.sent
         ? `Code sent to ${created.e164} by ${v.channel === 'call' ? 'phone call' : 'text'}.`
-        : `Number added, but the code could not be sent: ${v.error ? v.error.detail : ''}`,
+        : `Number added, but the code could not be sent. ${v.error ? problemSentence(v.error) : ''}`,
     );
     await ctx.reloadMe();
     ctx.reload();

@@ -132,7 +132,7 @@ export function onboarding(me, ctx) {
           action('Call me now', async () => {
             const nums = await get('/phone-numbers');
             const n = nums.items.find((x) => x.is_primary && x.verified) || nums.items.find((x) => x.verified);
-            if (!n) throw { detail: 'Verify a number first (Numbers).', code: 'phone_number_unverified' };
+            if (!n) throw { local: true, detail: 'Verify a number first, on the Numbers page.' };
             const a = await post(`/phone-numbers/${n.id}/test-call`, undefined, { idem: true });
             announce('Test call placed.');
             ctx.go(`#/attempts/${a.id}`);

@@ -1,0 +1,155 @@
+// What a person reads when the API refuses something. The API's problems carry a stable
+// `code`, a developer's `detail` and the API names of the fields at fault (`e164`,
+// `retry_policy.offsets_minutes.1`); this module is the ONE place that turns them into
+// sentences: each code into words, each field into what its label says. The page never shows
+// a code, an API field name or a pattern.
+
+/** API field (first segment of its dotted path) → how the forms name it. */
+const FIELDS = {
+  email: 'email address',
+  code: 'code',
+  e164: 'phone number',
+  label: 'label',
+  message: 'spoken note',
+  local_date: 'date',
+  local_time: 'time',
+  in_minutes: 'minutes from now',
+  days_of_week: 'days',
+  end_date: 'last date',
+  until: 'last date with no call',
+  timezone: 'time zone',
+  home_timezone: 'home time zone',
+  phone_number_id: 'number to call',
+  display_name: 'name',
+  greeting_name: 'greeting name',
+  name: 'name',
+  scopes: 'permissions',
+  offsets_minutes: 'retry minutes',
+  snooze_minutes: 'snooze length',
+  max_snoozes: 'number of snoozes',
+  ring_timeout_seconds: 'ringing time',
+  retry_policy: 'retries and snooze',
+  default_retry_policy: 'retries and snooze',
+  confirm: 'confirmation',
+  consent: 'consent',
+};
+
+/** Error code → the sentence a person reads (a function of the API field where that changes the words). */
+const CODES = {
+  invalid_timezone: 'Choose a time zone from the list, such as Europe/Paris or America/New_York.',
+  timezone_not_allowed: 'Choose a city’s time zone rather than a fixed offset such as GMT+5.',
+  time_in_past: 'That time has already passed in the call’s time zone. Choose a later time.',
+  date_too_far: 'That date is too far ahead: a call can be set up to 400 days from today.',
+  invalid_time: 'Enter a time between 00:00 and 23:59.',
+  days_of_week_empty: 'Choose at least one day of the week.',
+  local_date_required: 'Choose a date for the call.',
+  in_minutes_out_of_range: 'Enter a number of minutes from 1 to 1440 (24 hours).',
+  invalid_retry_policy:
+    'Check the retries and snooze: up to 5 retry times from 1 to 120 minutes, each later than the one before; ringing 15 to 120 seconds; snoozes of 1 to 30 minutes, at most 5.',
+  phone_number_unverified: 'Verify this number first: enter the code we sent to it.',
+  phone_number_not_owned: 'That number is not one of yours. Choose one of your numbers.',
+  message_disallowed_content: (field) =>
+    /^(display_name|name)$/.test(field || '')
+      ? `The ${fieldWords(field)} contains an invisible control or text-direction character. Retype it without one.`
+      : 'Use only letters, digits, spaces and simple punctuation here, without links, email addresses or phone numbers.',
+  request_timeout: 'The connection was too slow to send that. Try again.',
+  not_recurring: 'Only a weekly call can do that.',
+  invalid_phone_number: 'That is not a phone number we can call. Write it with its country code, for example +1 201 555 0123.',
+  country_not_supported: 'We cannot call numbers in that country yet.',
+  verification_code_invalid: 'That code is wrong or has expired. Check it, or ask for a new one.',
+  confirmation_required: 'Please confirm before going on.',
+  unauthenticated: 'Please sign in again.',
+  session_expired: 'Your session ended. Please sign in again.',
+  api_key_revoked: 'That API key was deleted.',
+  no_entitlement: 'You have no wake-up calls left. Choose a plan or buy call credits on the Account page.',
+  insufficient_scope: 'This can’t be done from here. Reload the page and try again.',
+  calls_revoked: 'Calls are turned off for your account. Turn them back on from the Home page first.',
+  number_blocked: 'Calls and texts to this number are blocked. Verify it again to unblock it.',
+  not_found: 'This is no longer there. It may have been deleted.',
+  occurrence_in_progress: 'This call is ringing right now. Try again when it has finished.',
+  occurrence_terminal: 'This call has already finished.',
+  number_in_use: 'A wake-up call still rings this number. Change or delete that call first.',
+  idempotency_key_reused: 'That was already sent. Reload the page to see the result.',
+  already_subscribed: 'You already have a plan.',
+  payload_too_large: 'That is too long to send.',
+  verification_locked: 'Too many wrong codes. Wait a while, then try again.',
+  rate_limited: 'Too many tries in a short time. Wait a moment, then try again.',
+  daily_cap_reached: 'You have reached today’s limit of calls. Try again tomorrow.',
+  web_checkout_disabled: 'Paying on the web is not offered for this account.',
+  provider_unavailable: 'That service can’t be reached right now. Try again later.',
+  internal_error: 'Something went wrong on our side; your change may not have been saved. Try again later.',
+  network_error: 'The server could not be reached. Check your connection, then try again.',
+};
+
+/** How a field's value breaks a rule (validation_error items), with the field's words. */
+const ITEMS = {
+  required: (f) => `Enter the ${f}.`,
+  type: (f) => `The ${f} is not in the right form.`,
+  enum: (f) => `Choose one of the offered values for the ${f}.`,
+  format: (f) => `The ${f} is not in the right form.`,
+  pattern: (f) => `The ${f} is not in the right form.`,
+  minimum: (f) => `The ${f} is too small.`,
+  maximum: (f) => `The ${f} is too large.`,
+  min_length: (f) => `The ${f} is too short.`,
+  max_length: (f) => `The ${f} is too long.`,
+  min_items: (f) => `Choose more values for the ${f}.`,
+  max_items: (f) => `Choose fewer values for the ${f}.`,
+  invalid: (f) => `The ${f} contains something we can’t accept. Check it and try again.`,
+};
+
+/** The words for an API field path (`retry_policy.offsets_minutes.1` → "retry minutes"). */
+export function fieldWords(path) {
+  const parts = String(path || '')
+    .split('.')
+    .filter((p) => !/^\d+$/.test(p));
+  for (let i = parts.length - 1; i >= 0; i--) if (FIELDS[parts[i]]) return FIELDS[parts[i]];
+  return 'entry';
+}
+
+/** A validation item's sentence. */
+function itemSentence(item) {
+  const words = fieldWords(item.field);
+  const make = ITEMS[item.code] || ITEMS.invalid;
+  return make(words);
+}
+
+/**
+ * What to show for a problem: `summary` (one sentence for the top of the form) and `fields`
+ * ({field, message} for each field at fault, field being the API path). A problem with an
+ * unknown code reads as its status' plain meaning; never as its code or detail.
+ */
+export function describeProblem(err) {
+  const code = err && err.code;
+  const items = Array.isArray(err && err.errors) ? err.errors : [];
+  let summary;
+  if (code === 'validation_error' || (!CODES[code] && items.length)) {
+    summary = items.length ? itemSentence(items[0]) : 'Something in the form is not right. Check it and try again.';
+  } else if (CODES[code]) {
+    summary = typeof CODES[code] === 'function' ? CODES[code](err.field) : CODES[code];
+  } else if (err && err.local) {
+    summary = err.detail; // written by the page itself (a check made before sending)
+  } else {
+    summary = 'Something went wrong. Try again in a moment.';
+  }
+  if (err && err.retryAfter && /locked|rate_limited|daily_cap/.test(code || ''))
+    summary = `${summary.replace(/\s*(Wait a while|Wait a moment), then try again\.$/, '')} You can try again in ${waitWords(err.retryAfter)}.`;
+  const fields = items.length
+    ? items.map((i) => ({ field: i.field, message: itemSentence(i) }))
+    : err && err.field
+      ? [{ field: err.field, message: summary }]
+      : [];
+  if (code !== 'validation_error' && CODES[code] && fields.length === 1) fields[0].message = summary;
+  return { summary, fields };
+}
+
+/** The one sentence for a problem (for a toast or a line of text). */
+export function problemSentence(err) {
+  return describeProblem(err).summary;
+}
+
+function waitWords(seconds) {
+  const s = Number(seconds);
+  if (s < 90) return `${Math.max(1, Math.round(s))} seconds`;
+  if (s < 5400) return `${Math.round(s / 60)} minutes`;
+  return `${Math.round(s / 3600)} hours`;
+}

@@ -85,6 +85,12 @@ export interface SqliteStore extends Store {
   settle(scope?: SettleScope): Promise<void>;
   /** Journal rows not folded yet. */
   readonly unfolded: number;
+  /**
+   * Folds the oldest journal rows for one slice of `fold.sliceMs` and answers how many are
+   * left: for a caller that must not hold its connection through a whole `settle()` (the host
+   * takes its connection's lock for each slice, so requests are served in between).
+   */
+  foldSome(): Promise<number>;
   /** Why the last background fold failed (the journal keeps its rows and the fold tries again), or null. */
   foldError: unknown;
   /** Stops the background fold and the checkpoint worker (the database stays open; the journal keeps what is not folded). */
@@ -329,6 +335,10 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       if (foldTimer) clearTimeout(foldTimer);
       foldTimer = null;
       await checkpointer?.close();
+    },
+    foldSome: async () => {
+      foldSlice(foldOptions?.sliceMs ?? 8);
+      return overlay.rows;
     },
     settle: async (scope) => {
       check();

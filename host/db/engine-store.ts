@@ -7,7 +7,7 @@
  */
 import type { SettleScope, Store } from '../../engine/index.js';
 import { createPostgresStore } from '../../engine/postgres/index.js';
-import { createSqliteStore } from '../../engine/sqlite/index.js';
+import { createSqliteStore, type SqliteStore } from '../../engine/sqlite/index.js';
 import type { Db, PostgresDb, SqliteDb } from './sql.js';
 
 /** Each database's engine store's settle (docs/decisions/0016); absent where the tables are always up to date. */
@@ -34,17 +34,33 @@ export function createEngineStore(db: Db): Store {
   return store;
 }
 
-/** Every call of `store` under the connection's lock. */
-function lockedStore(db: SqliteDb, store: Store): Store {
+/**
+ * Every call of `store` under the connection's lock. A whole settle (the store's list methods
+ * and `settle()` fold everything first) takes the lock one slice at a time, so that the
+ * server's requests (its health check, the API) are answered between slices: a restart after a
+ * spike may find hundreds of thousands of journal rows to fold.
+ */
+function lockedStore(db: SqliteDb, store: SqliteStore): Store {
+  const settleAll = async () => {
+    while (store.unfolded > 0) await db.exclusive(() => store.foldSome());
+  };
+  const settled =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await settleAll();
+      return db.exclusive(() => fn(...args));
+    };
   return {
     load: (keys) => db.exclusive(() => store.load(keys)),
     commit: (changes) => db.exclusive(() => store.commit(changes)),
     listDue: (query) => db.exclusive(() => store.listDue(query)),
-    listAttempts: (id) => db.exclusive(() => store.listAttempts(id)),
-    listUnacknowledgedAttempts: (limit, afterId) => db.exclusive(() => store.listUnacknowledgedAttempts(limit, afterId)),
-    listPendingFallbacks: (limit, afterId) => db.exclusive(() => store.listPendingFallbacks(limit, afterId)),
-    listStaleZoneOccurrences: (version, limit, afterId) => db.exclusive(() => store.listStaleZoneOccurrences(version, limit, afterId)),
-    listSeriesWithoutNext: (limit, afterId) => db.exclusive(() => store.listSeriesWithoutNext(limit, afterId)),
-    ...(store.settle ? { settle: (scope) => db.exclusive(() => store.settle!(scope)) } : {}),
+    listAttempts: settled((id: string) => store.listAttempts(id)),
+    listUnacknowledgedAttempts: settled((limit: number, afterId?: string) => store.listUnacknowledgedAttempts(limit, afterId)),
+    listPendingFallbacks: settled((limit: number, afterId?: string) => store.listPendingFallbacks(limit, afterId)),
+    listStaleZoneOccurrences: settled((version: string, limit: number, afterId?: string) =>
+      store.listStaleZoneOccurrences(version, limit, afterId),
+    ),
+    listSeriesWithoutNext: settled((limit: number, afterId?: string) => store.listSeriesWithoutNext(limit, afterId)),
+    settle: async (scope) => (scope ? db.exclusive(() => store.settle(scope)) : settleAll()),
   };
 }

@@ -88,6 +88,7 @@ function countJournal(file: string): number {
 try {
   for (let i = 0; i <= runs; i++) {
     const nodeArgs = profDir && i > 0 ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+    if (i > 0) journalRows.push(countJournal(env.WAKEUP_DB));
     const server = spawnServer({ port, env, entry, nodeArgs });
     const ms = await server.waitReady(60_000);
     const used = cpuMs(server.pid);
@@ -97,7 +98,6 @@ try {
       await seed(env.WAKEUP_DB);
       continue;
     }
-    journalRows.push(countJournal(env.WAKEUP_DB));
     ready.push(Math.round(ms));
     if (used !== null) cpu.push(used);
   }

@@ -48,40 +48,89 @@ export interface Entry {
   row: unknown[];
 }
 
+/** One second of due keys: entries sorted on demand; removed ones are skipped when read and dropped when many. */
+interface Bucket {
+  items: { at: number; id: string }[];
+  sorted: boolean;
+  live: number;
+}
+
 /**
- * Ids by due instant, in one-second buckets kept in order, so that a range of due keys is read
- * without a scan of every pending row (a spike leaves a million of them).
+ * Ids by due instant, in one-second buckets kept in order, each sorted by (instant, id) when it
+ * is read, so that a page of due keys past a cursor costs the page (and a binary search), not a
+ * scan of every pending row: a spike, or a restart after one, leaves hundreds of thousands of
+ * them, many due in the same second.
  */
 export class DueIndex {
-  private readonly buckets = new Map<number, Set<string>>();
+  private readonly buckets = new Map<number, Bucket>();
   /** Bucket numbers, ascending. */
   private readonly order: number[] = [];
 
   add(id: string, at: number): void {
     const b = Math.floor(at / 1000);
-    let ids = this.buckets.get(b);
-    if (!ids) {
-      this.buckets.set(b, (ids = new Set()));
+    let bucket = this.buckets.get(b);
+    if (!bucket) {
+      this.buckets.set(b, (bucket = { items: [], sorted: true, live: 0 }));
       this.order.splice(this.position(b), 0, b);
     }
-    ids.add(id);
+    const last = bucket.items[bucket.items.length - 1];
+    if (last && (last.at > at || (last.at === at && last.id > id))) bucket.sorted = false;
+    bucket.items.push({ at, id });
+    bucket.live++;
   }
 
-  remove(id: string, at: number): void {
+  /** Forgets `id` at `at` (its entry is skipped by `current` until the bucket is compacted). */
+  remove(id: string, at: number, current: (id: string) => number | null | undefined): void {
     const b = Math.floor(at / 1000);
-    const ids = this.buckets.get(b);
-    if (!ids) return;
-    ids.delete(id);
-    if (ids.size > 0) return;
-    this.buckets.delete(b);
-    this.order.splice(this.position(b), 1);
+    const bucket = this.buckets.get(b);
+    if (!bucket) return;
+    if (--bucket.live <= 0) {
+      this.buckets.delete(b);
+      this.order.splice(this.position(b), 1);
+    } else if (bucket.items.length > 64 && bucket.items.length > 2 * bucket.live) {
+      bucket.items = bucket.items.filter((x) => x.id !== id && current(x.id) === x.at);
+    }
   }
 
-  /** The ids of the buckets that may hold instants in [from, until], in order of their bucket. */
-  *range(from: number, until: number): Generator<Set<string>> {
+  /**
+   * Entries with (at, id) after (`from`, `fromId`) and `at` ≤ `until`, in order, whose key is still
+   * `current(id)`, until at least `limit` are given (the rest of the last bucket read too).
+   */
+  *range(
+    from: number,
+    fromId: string,
+    until: number,
+    limit: number,
+    current: (id: string) => number | null | undefined,
+  ): Generator<{ at: number; id: string }> {
     const last = Math.floor(until / 1000);
-    for (let i = this.position(Math.floor(from / 1000)); i < this.order.length && this.order[i]! <= last; i++)
-      yield this.buckets.get(this.order[i]!)!;
+    let given = 0;
+    // An id removed and added again at the same instant stands twice until its bucket is compacted.
+    const seen = new Set<string>();
+    for (let i = this.position(Math.floor(from / 1000)); i < this.order.length && this.order[i]! <= last && given < limit; i++) {
+      const bucket = this.buckets.get(this.order[i]!)!;
+      if (!bucket.sorted) {
+        bucket.items.sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+        bucket.sorted = true;
+      }
+      const items = bucket.items;
+      let lo = 0;
+      let hi = items.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const x = items[mid]!;
+        if (x.at < from || (x.at === from && x.id <= fromId)) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < items.length && given < limit; k++) {
+        const x = items[k]!;
+        if (x.at > until) break;
+        if (current(x.id) !== x.at || seen.has(x.id)) continue;
+        seen.add(x.id);
+        given++;
+        yield x;
+      }
+    }
   }
 
   clear(): void {
@@ -147,10 +196,7 @@ export class Overlay {
     const old = map.get(id);
     const keep = row !== null && (this.cached < this.cacheLimit || (old !== undefined && old.row !== null));
     const due = this.dueIndex(kind);
-    if (old && old.at !== at) {
-      if (old.at !== null) due.remove(id, old.at);
-      if (at !== null) due.add(id, at);
-    } else if (!old && at !== null) due.add(id, at);
+    const oldAt = old ? old.at : null;
     if (old) {
       if (old.row !== null && !keep) this.cached--;
       if (old.row === null && keep) this.cached++;
@@ -161,6 +207,10 @@ export class Overlay {
     } else {
       if (keep) this.cached++;
       map.set(id, { seq, version, at, account, row: keep ? row : null });
+    }
+    if (oldAt !== at) {
+      if (oldAt !== null) due.remove(id, oldAt, (x) => map.get(x)?.at);
+      if (at !== null) due.add(id, at);
     }
     this.rows++;
     const key = account ?? NO_ACCOUNT;
@@ -181,8 +231,8 @@ export class Overlay {
     const p = map.get(id);
     if (p && p.seq === seq) {
       if (p.row !== null) this.cached--;
-      if (p.at !== null) this.dueIndex(kind).remove(id, p.at);
       map.delete(id);
+      if (p.at !== null) this.dueIndex(kind).remove(id, p.at, (x) => map.get(x)?.at);
     }
     this.rows--;
     const key = account ?? NO_ACCOUNT;

@@ -395,24 +395,14 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
         if (rows.length < limit || out.length >= limit) break;
         from = rows[rows.length - 1]!;
       }
-      const after_ = (at: number, kind: DueRef['kind'], id: string) =>
-        at > start.at || (at === start.at && (kind > start.kind || (kind === start.kind && id > start.id)));
-      // The pending rows' due keys in order of their one-second bucket: enough buckets for `limit` rows.
+      // The pending rows' due keys in (instant, id) order past the cursor: at most `limit` of each kind.
       for (const [kind, map, index] of [
         ['attempt', overlay.attempts, overlay.due.attempts],
         ['occurrence', overlay.occurrences, overlay.due.occurrences],
       ] as const) {
-        let found = 0;
-        for (const ids of index.range(start.at, until)) {
-          for (const id of ids) {
-            const at = map.get(id)!.at!;
-            if (at <= until && after_(at, kind, id)) {
-              out.push({ kind, id, at });
-              found++;
-            }
-          }
-          if (found >= limit) break;
-        }
+        // Past the cursor: its own instant after its id when the kind is the cursor's or sorts after it.
+        const fromId = kind === start.kind ? start.id : kind > start.kind ? '' : '\uffff';
+        for (const { at, id } of index.range(start.at, fromId, until, limit, (x) => map.get(x)?.at)) out.push({ kind, id, at });
       }
       out.sort((x, y) => x.at - y.at || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
       return out.length > limit ? out.slice(0, limit) : out;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type Sqlite from 'better-sqlite3';
-import type { OccurrenceRecord } from '../../engine/index.js';
+import type { DueCursor, OccurrenceRecord } from '../../engine/index.js';
 import { createSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../../engine/sqlite/index.js';
 import { sampleOccurrence } from '../../engine/testing/index.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
@@ -150,6 +150,41 @@ describe('the SQLite store’s dispatch journal', () => {
       assert.equal(journalRows(t.db), 0);
       assert.equal(tableRow(t.db, rows[0]!.id)!.status, 'cancelled');
       assert.equal(tableRow(t.db, rows[2999]!.id)!.status, 'pending');
+      await store.close();
+    } finally {
+      t.done();
+    }
+  });
+
+  it('pages of due rows from the journal come in (instant, id) order past the cursor, each row once', async () => {
+    const t = tempDb();
+    try {
+      const store = createSqliteStore(t.db, { fold: false });
+      // 3,000 due in one second (most at one instant), moved and moved back, beside 500 more spread over minutes.
+      const rows = Array.from({ length: 3500 }, (_, i) => {
+        const at = i < 3000 ? T0 + (i % 7 === 0 ? 500 : 0) : T0 + (i - 3000) * 997;
+        return sampleOccurrence({ nextDueAt: at, scheduledAt: at, status: 'pending' });
+      });
+      await store.commit({ occurrences: rows.map((record) => ({ record, expectedVersion: null })), attempts: [], series: [] });
+      const moved = rows
+        .slice(0, 300)
+        .map((o) => ({ record: { ...o, nextDueAt: o.nextDueAt! + 3_600_000, version: 2 }, expectedVersion: 1 }));
+      await store.commit({ occurrences: moved, attempts: [], series: [] });
+      const back = moved.map((w) => ({
+        record: { ...w.record, nextDueAt: rows.find((r) => r.id === w.record.id)!.nextDueAt, version: 3 },
+        expectedVersion: 2,
+      }));
+      await store.commit({ occurrences: back, attempts: [], series: [] });
+      const seen: string[] = [];
+      let after: DueCursor | undefined;
+      for (;;) {
+        const page = await store.listDue({ until: T0 + 3_600_000, limit: 100, ...(after ? { after } : {}) });
+        if (page.length === 0) break;
+        seen.push(...page.map((r) => r.id));
+        after = page[page.length - 1]!;
+      }
+      const expected = [...rows].sort((x, y) => x.nextDueAt! - y.nextDueAt! || (x.id < y.id ? -1 : 1)).map((o) => o.id);
+      assert.deepEqual(seen, expected);
       await store.close();
     } finally {
       t.done();

@@ -10,8 +10,9 @@
  *   from the tables (`WHERE id IN (SELECT value FROM json_each(?))`), with the closure rules of
  *   {@link Store.load}.
  * - The fold brings the tables up to date in the background, in slices of at most
- *   `fold.sliceMs`, once the store has had no commit for `fold.idleMs` (or at once when the
- *   journal passes `fold.maxRows`); {@link SqliteStore.settle} folds what a read needs first.
+ *   `fold.sliceMs` each followed by as long a pause (so it takes at most half of the event loop),
+ *   once the store has had no commit for `fold.idleMs` (or between commits when the journal
+ *   passes `fold.maxRows`); {@link SqliteStore.settle} folds what a read needs first.
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
@@ -310,7 +311,9 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
         scheduleFold(1000);
         return;
       }
-      scheduleFold(idle ? 0 : foldOptions.idleMs);
+      // At most half of the event loop while other work runs (a start-up, a restart's recovery):
+      // after a slice the next waits as long as the slice took at most.
+      scheduleFold(idle ? foldOptions.sliceMs : foldOptions.idleMs);
     }, delayMs);
     foldTimer.unref();
   };

@@ -42,7 +42,11 @@ export function createEngineStore(db: Db): Store {
  */
 function lockedStore(db: SqliteDb, store: SqliteStore): Store {
   const settleAll = async () => {
-    while (store.unfolded > 0) await db.exclusive(() => store.foldSome());
+    while (store.unfolded > 0) {
+      await db.exclusive(() => store.foldSome());
+      // The lock is not fair: give the statements that waited for it their turn.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   };
   const settled =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>

@@ -101,23 +101,13 @@ const COLS = ATTEMPT_COLUMNS.join(', ');
 
 /** Prepared statements on `attempts`, compiled once per database handle. */
 export interface AttemptStatements {
-  get: Statement<[string]>;
-  insert: Statement<unknown[]>;
-  /** All columns but `id`, then `id` last. */
-  update: Statement<unknown[]>;
   byOccurrence: Statement<[string]>;
   unacknowledged: Statement<[string, number]>;
 }
 
 /** Compiles the statements the SQLite Store needs on `attempts`. */
 export function prepareAttemptStatements(db: Database): AttemptStatements {
-  const setList = ATTEMPT_COLUMNS.slice(1)
-    .map((c) => `${c} = ?`)
-    .join(', ');
   return {
-    get: db.prepare<[string]>(`SELECT ${COLS} FROM attempts WHERE id = ?`).raw(true),
-    insert: db.prepare(`INSERT INTO attempts (${COLS}) VALUES (${ATTEMPT_COLUMNS.map(() => '?').join(', ')})`),
-    update: db.prepare(`UPDATE attempts SET ${setList} WHERE id = ?`),
     byOccurrence: db.prepare<[string]>(`SELECT ${COLS} FROM attempts WHERE occurrence_id = ? ORDER BY n`).raw(true),
     unacknowledged: db
       .prepare<[string, number]>(
@@ -125,11 +115,4 @@ export function prepareAttemptStatements(db: Database): AttemptStatements {
       )
       .raw(true),
   };
-}
-
-/** Parameters for `update`: every column but the id, then the id. */
-export function attemptUpdateParams(r: AttemptRecord): unknown[] {
-  const row = attemptToRow(r);
-  row.push(row.shift());
-  return row;
 }

@@ -148,31 +148,14 @@ const COLS = OCCURRENCE_COLUMNS.join(', ');
 
 /** Prepared statements on `occurrences`, compiled once per database handle. */
 export interface OccurrenceStatements {
-  get: Statement<[string]>;
-  insert: Statement<unknown[]>;
-  /** All columns but `id`, then `id` last. */
-  update: Statement<unknown[]>;
   pendingFallbacks: Statement<[string, number]>;
 }
 
 /** Compiles the statements the SQLite Store needs on `occurrences`. */
 export function prepareOccurrenceStatements(db: Database): OccurrenceStatements {
-  const setList = OCCURRENCE_COLUMNS.slice(1)
-    .map((c) => `${c} = ?`)
-    .join(', ');
   return {
-    get: db.prepare<[string]>(`SELECT ${COLS} FROM occurrences WHERE id = ?`).raw(true),
-    insert: db.prepare(`INSERT INTO occurrences (${COLS}) VALUES (${OCCURRENCE_COLUMNS.map(() => '?').join(', ')})`),
-    update: db.prepare(`UPDATE occurrences SET ${setList} WHERE id = ?`),
     pendingFallbacks: db
       .prepare<[string, number]>(`SELECT ${COLS} FROM occurrences WHERE fallback_state = 'pending' AND id > ? ORDER BY id LIMIT ?`)
       .raw(true),
   };
-}
-
-/** Parameters for `update`: every column but the id, then the id. */
-export function occurrenceUpdateParams(r: OccurrenceRecord): unknown[] {
-  const row = occurrenceToRow(r);
-  row.push(row.shift());
-  return row;
 }

@@ -7,7 +7,7 @@
  * strings and JSON columns parsed; secret columns are never selected (see {@link SECTIONS}).
  * @module
  */
-import type { Db } from './sql.js';
+import { idsIn, type Db } from './sql.js';
 import { settleEngine } from './engine-store.js';
 
 type Row = Record<string, unknown>;
@@ -81,11 +81,8 @@ export async function* occurrenceBatches(db: Db, accountId: string, batchSize = 
   await settleEngine(db, { accounts: [accountId] });
   let after = 0;
   const occ = 'SELECT rowid AS _rowid, * FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?';
-  // The batch's ids travel as one JSON array (json_each / jsonb_array_elements_text).
-  const att =
-    db.dialect === 'sqlite'
-      ? 'SELECT * FROM attempts WHERE occurrence_id IN (SELECT value FROM json_each(?)) ORDER BY occurrence_id, n'
-      : 'SELECT * FROM attempts WHERE occurrence_id IN (SELECT jsonb_array_elements_text(CAST(? AS jsonb))) ORDER BY occurrence_id, n';
+  // The batch's ids travel as one JSON array.
+  const att = `SELECT * FROM attempts WHERE occurrence_id IN ${idsIn(db)} ORDER BY occurrence_id, n`;
   for (;;) {
     const rows = await db.all<Row>(occ, [accountId, after, batchSize]);
     if (rows.length === 0) return;

@@ -8,7 +8,8 @@
  * its due instant; an early fire is a commit before the instant.
  *
  * Runtime options: `sliceMs` 1000 by default here (see below; `--slice-ms N` to change it),
- * `--batch-size N`; with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before
+ * `--batch-size N`, `--units-in-flight N`; `--rtt-ms N` delays every answer of the store's
+ * statements by N ms (a database on another machine); with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before
  * they are due), `maxClaimed` its default (2 × batchSize).
  *
  * Usage: node --import tsx bench/dispatch-pg-engine.ts --url postgres://… --n 100000 [--no-lease] [--cap-s 180]
@@ -37,6 +38,7 @@ const system = lease ? 'engine-pg' : 'engine-pg-1';
 const runtimeOptions = {
   sliceMs: Number(opt.get('slice-ms') ?? 1000),
   ...(opt.has('batch-size') ? { batchSize: Number(opt.get('batch-size')) } : {}),
+  ...(opt.has('units-in-flight') ? { unitsInFlight: Number(opt.get('units-in-flight')) } : {}),
 };
 
 const schema = `bench_engine_${randomBytes(5).toString('hex')}`;
@@ -45,7 +47,12 @@ await admin.connect();
 await admin.query(`CREATE SCHEMA ${schema}`);
 const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 8 });
 await ensurePostgresEngineSchema(pool);
-const inner = createPostgresStore(pool);
+// `--rtt-ms N`: every statement answers N ms later, as from a database on another machine.
+const rttMs = Number(opt.get('rtt-ms') ?? 0);
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const inner = createPostgresStore(
+  rttMs > 0 ? { query: async (config) => pool.query(config).then(async (r) => (await wait(rttMs), r)) } : pool,
+);
 
 // Time-ordered ids (like UUIDv7): rows of one spike sit together in the B-trees.
 let seq = 0;

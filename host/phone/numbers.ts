@@ -3,7 +3,7 @@
  * that the number type (mobile, landline, ...) is known and not just the length.
  * @module
  */
-import { parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
+import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
 import { findCountry, type Country } from './countries.js';
 
 /**
@@ -120,6 +120,35 @@ export function defaultChannel(type: string): 'sms' | 'call' {
  * @example maskE164('+442071838750') // '+44 ••••••8750'
  */
 export function maskE164(e164: string): string {
+  const split = splitE164(e164);
+  if (split === null) return mask(e164);
+  const [cc, national] = split;
+  const visible = national.length >= 8 ? 4 : 2;
+  const hidden = Math.max(national.length - visible, 0);
+  return `+${cc} ${'•'.repeat(hidden)}${national.slice(hidden)}`;
+}
+
+/** Every country's calling code (they are prefix-free: one of 1 to 3 digits matches). */
+const CALLING_CODES = new Set(getCountries().map((c) => getCountryCallingCode(c)));
+
+/**
+ * A number in E.164 as calling code and national number, without parsing it (libphonenumber's
+ * parse costs about 50 µs, and every placed call is logged masked); null when the digits do not
+ * start with a country's code or the national number starts with 0 (a few plans drop a leading
+ * 0 there: the parser knows which).
+ */
+function splitE164(e164: string): [string, string] | null {
+  if (e164.charCodeAt(0) !== 43 /* + */) return null;
+  for (let len = 1; len <= 3; len++) {
+    const cc = e164.slice(1, 1 + len);
+    if (!CALLING_CODES.has(cc)) continue;
+    const national = e164.slice(1 + len);
+    return /^[1-9]\d*$/.test(national) ? [cc, national] : null;
+  }
+  return null;
+}
+
+function mask(e164: string): string {
   const parsed = parsePhoneNumberFromString(e164);
   const cc = parsed?.countryCallingCode ?? '';
   const national = parsed ? String(parsed.nationalNumber) : e164.replace(/^\+/, '');

@@ -8,9 +8,8 @@
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { ATTEMPT_COLUMNS } from './attempts.js';
-import { OCCURRENCE_COLUMNS } from './occurrences.js';
 import type { Kind, Overlay } from './journal.js';
+import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
 
 /** A journal row as the fold reads it. */
 type JournalRow = [seq: number, kind: Kind, id: string, account: string | null, image: string];

@@ -7,7 +7,7 @@
 export { createSqliteStore } from './store.js';
 export type { SqliteStore, SqliteStoreOptions } from './store.js';
 export { ensureEngineSchema, ENGINE_SCHEMA_SQL } from './schema.js';
-export { OCCURRENCE_COLUMNS, occurrenceToRow, rowToOccurrence } from './occurrences.js';
-export type { OccurrenceRow } from './occurrences.js';
-export { ATTEMPT_COLUMNS, attemptToRow, rowToAttempt } from './attempts.js';
-export { SERIES_COLUMNS, seriesToRow, rowToSeries } from './series.js';
+export { OCCURRENCE_COLUMNS, occurrenceToRow, rowToOccurrence } from './rows.js';
+export type { OccurrenceRow } from './rows.js';
+export { ATTEMPT_COLUMNS, attemptToRow, rowToAttempt } from './rows.js';
+export { SERIES_COLUMNS, seriesToRow, rowToSeries } from './rows.js';

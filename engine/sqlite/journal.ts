@@ -8,19 +8,14 @@
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { journal as journalTable } from '../tables/journal.js';
+import { renderTable } from '../tables/render.js';
 
-/** The journal table: created by the store when absent (the service's and an embedder's database alike). */
-export const JOURNAL_SQL = `
-CREATE TABLE IF NOT EXISTS engine_journal (
-  seq         INTEGER PRIMARY KEY,   -- commit order; the journal holds exactly the rows not yet folded
-  kind        INTEGER NOT NULL,      -- 1 occurrence, 2 attempt
-  id          TEXT NOT NULL,
-  version     INTEGER NOT NULL,
-  due_at      INTEGER,               -- the row's due key: an occurrence's next_due_at, a standalone attempt's deadline_at
-  account_id  TEXT,
-  image       TEXT NOT NULL          -- JSON array: the row in its table's column order
-) STRICT;
-`;
+/**
+ * The journal table, rendered from its definition (engine/tables/journal.ts): created by the
+ * store when absent (the service's and an embedder's database alike).
+ */
+export const JOURNAL_SQL: string = renderTable(journalTable, 'sqlite');
 
 export const OCCURRENCE = 1;
 export const ATTEMPT = 2;

@@ -28,13 +28,21 @@ import type {
   Snapshot,
   Store,
 } from '../ports.js';
-import { ATTEMPT_COLUMNS, attemptToRow, prepareAttemptStatements, rowToAttempt } from './attempts.js';
 import { startCheckpointer } from './checkpointer.js';
 import { Fold } from './fold.js';
 import { ATTEMPT, Journal, OCCURRENCE, Overlay, type Entry, type Pending } from './journal.js';
-import { OCCURRENCE_COLUMNS, occurrenceToRow, prepareOccurrenceStatements, rowToOccurrence } from './occurrences.js';
+import {
+  ATTEMPT_COLUMNS,
+  attemptToRow,
+  OCCURRENCE_COLUMNS,
+  occurrenceToRow,
+  rowToAttempt,
+  rowToOccurrence,
+  rowToSeries,
+  SERIES_COLUMNS,
+  seriesToRow,
+} from './rows.js';
 import { ensureEngineSchema } from './schema.js';
-import { rowToSeries, SERIES_COLUMNS, seriesToRow } from './series.js';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -126,8 +134,6 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   const journal = new Journal(db);
   journal.restore(overlay);
   const fold = new Fold(db, overlay);
-  const o = prepareOccurrenceStatements(db);
-  const a = prepareAttemptStatements(db);
   const IDS = 'SELECT value FROM json_each(?)';
   const OCC = OCCURRENCE_COLUMNS.join(', ');
   const ATT = ATTEMPT_COLUMNS.join(', ');
@@ -139,6 +145,15 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     occVersions: db.prepare<[string]>(`SELECT id, version FROM occurrences WHERE id IN (${IDS})`).raw(true),
     attVersions: db.prepare<[string]>(`SELECT id, version FROM attempts WHERE id IN (${IDS})`).raw(true),
     serVersions: db.prepare<[string]>(`SELECT id, version FROM series WHERE id IN (${IDS})`).raw(true),
+    attemptsOf: db.prepare<[string]>(`SELECT ${ATT} FROM attempts WHERE occurrence_id = ? ORDER BY n`).raw(true),
+    unacknowledged: db
+      .prepare<[string, number]>(
+        `SELECT ${ATT} FROM attempts WHERE status = 'requested' AND provider_call_id IS NULL AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .raw(true),
+    pendingFallbacks: db
+      .prepare<[string, number]>(`SELECT ${OCC} FROM occurrences WHERE fallback_state = 'pending' AND id > ? ORDER BY id LIMIT ?`)
+      .raw(true),
     occAccounts: db.prepare<[string]>(`SELECT account_id FROM occurrences WHERE id IN (${IDS})`).raw(true),
     attAccounts: db.prepare<[string]>(`SELECT account_id FROM attempts WHERE id IN (${IDS})`).raw(true),
     insertSeries: db.prepare(`INSERT INTO series (${SER}) VALUES (${SERIES_COLUMNS.map(() => '?').join(', ')})`),
@@ -412,15 +427,15 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     },
     listAttempts: async (occurrenceId) => {
       await settleAll();
-      return (a.byOccurrence.all(occurrenceId) as unknown[][]).map(rowToAttempt);
+      return (q.attemptsOf.all(occurrenceId) as unknown[][]).map(rowToAttempt);
     },
     listUnacknowledgedAttempts: async (limit, afterId) => {
       await settleAll();
-      return (a.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt);
+      return (q.unacknowledged.all(afterId ?? '', limit) as unknown[][]).map(rowToAttempt);
     },
     listPendingFallbacks: async (limit, afterId) => {
       await settleAll();
-      return (o.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence);
+      return (q.pendingFallbacks.all(afterId ?? '', limit) as unknown[][]).map(rowToOccurrence);
     },
     listStaleZoneOccurrences: async (version, limit, afterId) => {
       await settleAll();

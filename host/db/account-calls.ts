@@ -2,7 +2,7 @@
  * The account's calls: the calls-off switch (`accounts.calls_revoked_at`, set by key 9,
  * cleared by POST /me/resume-calls) and the counts the admission rules and GET /me/usage
  * read (calls placed in a window, wake-up calls used). Reads the engine's tables
- * (occurrences, attempts, migration 0002), writes only `accounts.calls_revoked_at`.
+ * (occurrences, attempts: engine/tables), writes only `accounts.calls_revoked_at`.
  *
  * What counts (the project's reading of the spec's "counted as one wake-up call"):
  * - A call is *placed* once its attempt's intent is stored (status `requested` onwards) and

@@ -2,8 +2,9 @@
  * Reading the engine's records (occurrences, attempts) in host queries, on either dialect.
  * The engine's tables differ by dialect (SQLite: integers and JSON text, read by the SQLite
  * store's positional mappers; PostgreSQL: booleans and jsonb, read by the PostgreSQL store's
- * mappers), so a host query selects a record through {@link occurrenceSelect} /
- * {@link attemptSelect} and maps it with {@link occurrenceOf} / {@link attemptOf}.
+ * mappers; both made from the tables' definitions in engine/tables), so a host query selects
+ * a record through {@link occurrenceSelect} / {@link attemptSelect} and maps it with
+ * {@link occurrenceOf} / {@link attemptOf}.
  * @module
  */
 import type { AttemptRecord, OccurrenceRecord } from '../../engine/index.js';

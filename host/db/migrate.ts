@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import { ensurePostgresEngineSchema } from '../../engine/postgres/index.js';
+import { ensureEngineSchema } from '../../engine/sqlite/index.js';
 import { listAssets, readAssetText } from '../assets.js';
 import type { Db, Dialect, PostgresDb, SqliteDb } from './sql.js';
 
@@ -13,14 +14,31 @@ import type { Db, Dialect, PostgresDb, SqliteDb } from './sql.js';
  * `rowid bigint GENERATED ALWAYS AS IDENTITY` column where code orders by rowid);
  * test/host/pg-schema.test.ts compares the two. The PostgreSQL set starts with one
  * consolidated migration (the SQLite schema after 0001–0015) numbered 0015, so the twin of
- * a later SQLite migration takes the same number. The engine's own tables on PostgreSQL come
- * from `ensurePostgresEngineSchema` (engine/postgres), run before the host's migrations.
+ * a later SQLite migration takes the same number.
+ *
+ * The engine's own tables (occurrences, attempts, series) are defined once, in engine/tables
+ * (docs/decisions/0018), and are not written here: on PostgreSQL they come from
+ * `ensurePostgresEngineSchema`, run before the host's migrations; on SQLite from
+ * `ensureEngineSchema`, see {@link ENGINE_HISTORY}. A host migration may add its own indexes or
+ * columns to them (0014, `rowid` on PostgreSQL).
  */
 const DIRS: Record<Dialect, { key: string; dir: string }> = {
   sqlite: { key: 'migrations', dir: fileURLToPath(new URL('./migrations/', import.meta.url)) },
   postgres: { key: 'migrations-pg', dir: fileURLToPath(new URL('./migrations-pg/', import.meta.url)) },
 };
 const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/**
+ * The SQLite migrations that made the engine's tables before the engine defined them
+ * (engine/tables): history, run only on a database made before that, whose tables they
+ * bring to today's shape with their data. A database with none of the engine's tables, on
+ * which all of them are still to run, gets the tables from `ensureEngineSchema` instead (the
+ * same shape: test/host/migrate-engine-tables.test.ts) and records them without running them,
+ * all in one transaction at the first one's turn. A later change to an engine table's
+ * definition comes with a migration for the databases made before it, named here too.
+ */
+export const ENGINE_HISTORY: ReadonlySet<string> = new Set(['0002_engine.sql', '0005_calls.sql', '0010_engine_series.sql']);
+const ENGINE_TABLES = ['occurrences', 'attempts', 'series'];
 
 /** A numbered SQL file from `host/db/migrations/` (or `migrations-pg/`). */
 export interface Migration {
@@ -61,7 +79,8 @@ export function loadMigrations(dir?: string, dialect: Dialect = 'sqlite'): Migra
  * gaps safe: a migration numbered below one already applied still runs once it lands. So a
  * migration must not depend on another whose number is higher. On SQLite, a database made
  * before the table existed counts every migration up to its `user_version` as applied;
- * `user_version` still holds the highest version applied, for tools that read it. On
+ * `user_version` still holds the highest version applied, for tools that read it; on a new
+ * database the engine's tables come from the engine ({@link ENGINE_HISTORY}). On
  * PostgreSQL the engine's tables are ensured first, and each migration takes a
  * transaction-scoped advisory lock, so hosts starting together apply each migration once.
  */
@@ -83,18 +102,31 @@ export function migrateSqlite(raw: Database, migrations: Migration[] = loadMigra
     })();
     for (const m of migrations) if (m.version <= legacy) done.add(m.version);
   }
+  const history = migrations.filter((m) => ENGINE_HISTORY.has(m.name));
+  const hasTable = raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
+  const fromEngine =
+    history.length === ENGINE_HISTORY.size &&
+    history.every((m) => !done.has(m.version)) &&
+    ENGINE_TABLES.every((t) => hasTable.get(t) === undefined);
   const applied: number[] = [];
   for (const m of migrations) {
     if (done.has(m.version)) continue;
+    // The engine's tables from their definitions, and every history migration recorded with them.
+    const batch = fromEngine && ENGINE_HISTORY.has(m.name) ? history : [m];
     raw.transaction(() => {
-      raw.exec(m.sql);
-      record.run(m.version, m.name);
+      if (batch === history) ensureEngineSchema(raw);
+      else raw.exec(m.sql);
+      for (const b of batch) record.run(b.version, b.name);
+      const top = Math.max(...batch.map((b) => b.version));
       const highest = raw.pragma('user_version', { simple: true }) as number;
-      if (m.version > highest) raw.pragma(`user_version = ${m.version}`);
+      if (top > highest) raw.pragma(`user_version = ${top}`);
     })();
-    applied.push(m.version);
+    for (const b of batch) {
+      done.add(b.version);
+      applied.push(b.version);
+    }
   }
-  return applied;
+  return applied.sort((a, b) => a - b);
 }
 
 // pg_advisory_xact_lock key of the host's migrations ('wkmg').

@@ -8,7 +8,7 @@
  * its due instant; an early fire is a commit before the instant.
  *
  * Runtime options: `sliceMs` 1000 by default here (see below; `--slice-ms N` to change it),
- * `--batch-size N`, `--units-in-flight N`; `--rtt-ms N` delays every answer of the store's
+ * `--batch-size N`; `--rtt-ms N` delays every answer of the store's
  * statements by N ms (a database on another machine); with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before
  * they are due), `maxClaimed` its default (2 × batchSize).
  *
@@ -38,7 +38,6 @@ const system = lease ? 'engine-pg' : 'engine-pg-1';
 const runtimeOptions = {
   sliceMs: Number(opt.get('slice-ms') ?? 1000),
   ...(opt.has('batch-size') ? { batchSize: Number(opt.get('batch-size')) } : {}),
-  ...(opt.has('units-in-flight') ? { unitsInFlight: Number(opt.get('units-in-flight')) } : {}),
 };
 
 const schema = `bench_engine_${randomBytes(5).toString('hex')}`;

@@ -94,25 +94,10 @@ export class DispatchLoop {
     await this.d.runner.settled();
   }
 
-  /**
-   * Runs due wheel entries and paced releases in units, yielding between slices. Up to
-   * `unitsInFlight` units run at once (each on its own rows): with a store whose calls are
-   * round trips (PostgreSQL), the next unit's load goes out while the last one's commit is on
-   * the wire, so the process never idles on the network. Every unit has settled when it returns.
-   */
+  /** Runs due wheel entries and paced releases in units, yielding between slices. */
   private async drain(): Promise<void> {
-    const inFlight = new Set<Promise<void>>();
-    try {
-      await this.drainInto(inFlight);
-    } finally {
-      await Promise.all(inFlight);
-    }
-  }
-
-  private async drainInto(inFlight: Set<Promise<void>>): Promise<void> {
     const { horizon, pacer, sizer } = this.d;
     const slice = sizer.slice();
-    const most = this.d.options.unitsInFlight;
     let polled = false;
     for (;;) {
       if (!this.running) return;
@@ -140,26 +125,14 @@ export class DispatchLoop {
         }
       }
       if (batch.length === 0) {
-        // Units still running may re-key rows into the wheel: wait for one, then look again.
-        if (inFlight.size > 0) {
-          await Promise.race(inFlight);
-          continue;
-        }
         // Nothing due now; if a capacity-limited refill left rows in the store, load more.
         if (horizon.leftBehind(now)) continue;
         return;
       }
       await this.d.runner.slotFree();
       const t0 = this.d.clock.now();
-      const rows = batch.length;
-      const unit: Promise<void> = this.runBatch(batch, leadMs)
-        .catch((error: unknown) => this.d.events.emit('runtime:error', { error, where: 'dispatch' }))
-        .then(() => {
-          inFlight.delete(unit);
-          sizer.adapt(this.d.clock.now() - t0, rows);
-        });
-      inFlight.add(unit);
-      if (inFlight.size >= most) await Promise.race(inFlight);
+      await this.runBatch(batch, leadMs);
+      sizer.adapt(this.d.clock.now() - t0, batch.length);
       await slice.after();
     }
   }

@@ -82,15 +82,6 @@ export interface RuntimeOptions {
    * long timers, I/O and HTTP requests wait behind a spike. @defaultValue 10
    */
   sliceMs?: number;
-  /**
-   * Units of work of the dispatch loop running at once, each on its own rows. Above 1 the next
-   * unit's load and commit go out while earlier ones await the store, so a runtime whose store
-   * is a round trip away (PostgreSQL on another machine) does not idle on the network. With
-   * the database on the same 2 cores, 4 in flight placed 20–25 % fewer calls a second than 1
-   * (the concurrent commits contend in PostgreSQL; docs/decisions/0016), hence the default;
-   * a synchronous store (SQLite) gains nothing. @defaultValue 1
-   */
-  unitsInFlight?: number;
   /** Units run back to back at most before yielding (for clocks that do not move, like a virtual one). @defaultValue 8 */
   batchesPerSlice?: number;
   /** Longest host timer the runtime arms; it re-checks the clock when one fires. @defaultValue 60000 */
@@ -196,7 +187,6 @@ export function resolveRuntimeOptions(o: RuntimeOptions = {}, newOwner?: () => s
     wheelCapacity: positive('wheelCapacity', o.wheelCapacity ?? 200_000),
     batchSize,
     sliceMs: positive('sliceMs', o.sliceMs ?? 10),
-    unitsInFlight: positive('unitsInFlight', o.unitsInFlight ?? 1),
     batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 8),
     refillPage: positive('refillPage', o.refillPage ?? 1000),
     maxTimerStepMs: positive('maxTimerStepMs', o.maxTimerStepMs ?? 60_000),

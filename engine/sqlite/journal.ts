@@ -257,7 +257,7 @@ export class Overlay {
   }
 }
 
-/** Largest number of rows in one INSERT statement (7 parameters each). */
+/** Rows per INSERT statement, largest first (6 parameters each). */
 const CHUNKS = [256, 64, 16, 4, 1] as const;
 
 /** Appends entries to the journal and reads images back. */

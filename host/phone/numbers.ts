@@ -120,12 +120,10 @@ export function defaultChannel(type: string): 'sms' | 'call' {
  * @example maskE164('+442071838750') // '+44 ••••••8750'
  */
 export function maskE164(e164: string): string {
-  const split = splitE164(e164);
-  if (split === null) return mask(e164);
-  const [cc, national] = split;
+  const [cc, national] = splitE164(e164) ?? parsedSplit(e164);
   const visible = national.length >= 8 ? 4 : 2;
   const hidden = Math.max(national.length - visible, 0);
-  return `+${cc} ${'•'.repeat(hidden)}${national.slice(hidden)}`;
+  return `+${cc}${cc ? ' ' : ''}${'•'.repeat(hidden)}${national.slice(hidden)}`;
 }
 
 /** Every country's calling code (they are prefix-free: one of 1 to 3 digits matches). */
@@ -148,13 +146,10 @@ function splitE164(e164: string): [string, string] | null {
   return null;
 }
 
-function mask(e164: string): string {
+/** The parser's split; no calling code when it cannot read the number. */
+function parsedSplit(e164: string): [string, string] {
   const parsed = parsePhoneNumberFromString(e164);
-  const cc = parsed?.countryCallingCode ?? '';
-  const national = parsed ? String(parsed.nationalNumber) : e164.replace(/^\+/, '');
-  const visible = national.length >= 8 ? 4 : 2;
-  const hidden = Math.max(national.length - visible, 0);
-  return `+${cc}${cc ? ' ' : ''}${'•'.repeat(hidden)}${national.slice(hidden)}`;
+  return parsed ? [parsed.countryCallingCode, String(parsed.nationalNumber)] : ['', e164.replace(/^\+/, '')];
 }
 
 /** Default label for a number added without one, from its type. */

@@ -1,11 +1,13 @@
 /**
  * Entry point of `npm start`: reads the environment (the only file that touches
  * `process.env`), starts the server and shuts it down gracefully on SIGTERM/SIGINT
- * (exit 0; a second signal exits at once with 1).
+ * (exit 0; a second signal exits at once with 1). A fatal error (uncaught exception, unhandled
+ * rejection) is logged, the log flushed, and the process exits 1.
  * @module
  */
 import { ConfigError, loadConfig } from './config.js';
 import type { HostConfig } from './config.js';
+import { flushLoggerSync } from './logger.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -38,6 +40,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // A fatal error: log it, write the buffered log lines (asynchronous destination), exit 1.
+  const fatal = (err: unknown) => {
+    running.deps.logger.fatal({ err }, 'fatal error: exiting');
+    flushLoggerSync(running.deps.logger);
+    process.exit(1);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
 }
 
 main().catch((err: unknown) => {

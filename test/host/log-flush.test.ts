@@ -73,7 +73,7 @@ describe('access log (asynchronous destination)', () => {
   it('keeps every access-log line on a fatal error, and logs the error last (exit 1)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-log-flush-'));
     try {
-      const s = await startMain(dir, ['./test/host/fixtures/throw-on-sigusr2.mjs']);
+      const s = await startMain(dir, ['./test/host/fixtures/throw-on-sigusr2.ts']);
       await burst(s.url);
       s.child.kill('SIGUSR2');
       assert.equal(await s.exited, 1, s.stderr());

@@ -3,7 +3,7 @@
  * flushed at a clean stop (SIGTERM) and on a fatal error: no line is lost either way.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ async function startMain(dir: string, preload: string[] = []) {
   const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'host/main.ts'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
-  }) as ChildProcessWithoutNullStreams;
+  });
   const lines: Array<Record<string, any>> = [];
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += String(c)));

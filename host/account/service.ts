@@ -19,7 +19,7 @@ export interface AccountServiceDeps {
   db: Db;
   clock: Clock;
   /** MeOut.billing: the web checkout offer (the billing service's `meBilling`); null when absent. */
-  meBilling?: (account: Account, now: EpochMs) => Promise<MeBilling | null>;
+  meBilling?: (account: Account, now: EpochMs, hasPlan?: boolean) => Promise<MeBilling | null>;
 }
 
 /** The account operations. */
@@ -83,7 +83,7 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
 /** Creates the account service. */
 export function createAccountService({ db, clock, meBilling }: AccountServiceDeps): AccountService {
   const present = async (account: Account, now: EpochMs): Promise<MeOut> =>
-    await meOut(db, account, now, (await meBilling?.(account, now)) ?? null);
+    await meOut(db, account, now, meBilling ? (hasPlan) => meBilling(account, now, hasPlan) : null);
   const get = async (accountId: string): Promise<Account> => {
     const a = await findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });

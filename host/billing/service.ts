@@ -191,9 +191,10 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** GET /me `billing`: null when payments are not set up. */
-    async meBilling(a: Account, now: EpochMs): Promise<MeBilling | null> {
+    async meBilling(a: Account, now: EpochMs, known?: boolean): Promise<MeBilling | null> {
       if (!provider) return null;
-      const offered = webCheckoutOffered() && !(await hasPlan(a.id, now));
+      // `known`: whether it has a live subscription, when the caller read that already (GET /me).
+      const offered = webCheckoutOffered() && !(known ?? (await hasPlan(a.id, now)));
       return {
         web_checkout_link: offered,
         web_checkout_plans: offered

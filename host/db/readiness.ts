@@ -1,6 +1,6 @@
 /**
- * Read-only facts about an account for GET /me onboarding: its phone numbers' verification
- * and its calls' outcomes (trial usage lives in host/db/account-calls.ts). Reads tables other
+ * Read-only facts about an account for GET /me onboarding: its phone numbers' verification,
+ * its calls' outcomes and whether it has wake-up calls (host/db/schedules.ts' `scheduleFacts`) (trial usage lives in host/db/account-calls.ts). Reads tables other
  * modules write (phone_numbers, attempts); never writes.
  * @module
  */
@@ -21,6 +21,9 @@ export interface AccountFacts {
   /** created_at and status of the newest placed standalone test call. */
   lastTestAt: EpochMs | null;
   lastTestStatus: string | null;
+  /** The account has a wake-up call (schedule), and one enabled and active. */
+  hasSchedule: boolean;
+  hasEnabledSchedule: boolean;
 }
 
 /** Loads the facts at `now`. */
@@ -34,6 +37,8 @@ export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs):
     test_done: number;
     last_test_at: number | null;
     last_test_status: string | null;
+    schedules: number;
+    enabled_schedules: number;
   }>(
     `SELECT
        (SELECT SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > @now) THEN 1 ELSE 0 END)
@@ -44,6 +49,9 @@ export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs):
           WHERE account_id = @account AND status = 'confirmed' AND kind IN ('first', 'retry', 'snooze', 'test')) AS success_at,
        (SELECT COUNT(*) FROM attempts
           WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test' AND status = 'confirmed') AS test_done,
+       (SELECT COUNT(*) FROM schedules s WHERE s.account_id = @account) AS schedules,
+       (SELECT COUNT(*) FROM schedules s LEFT JOIN series se ON se.id = s.id
+          WHERE s.account_id = @account AND s.enabled = 1 AND COALESCE(se.status, s.status) = 'active') AS enabled_schedules,
        t.created_at AS last_test_at, t.status AS last_test_status
      FROM (SELECT 1 AS one) AS x
      LEFT JOIN (SELECT created_at, status FROM attempts
@@ -60,5 +68,7 @@ export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs):
     lastSuccessAt: f.success_at,
     lastTestAt: f.last_test_at,
     lastTestStatus: f.last_test_status,
+    hasSchedule: f.schedules > 0,
+    hasEnabledSchedule: f.enabled_schedules > 0,
   };
 }

@@ -125,6 +125,8 @@ export function createBillingService(deps: BillingDeps) {
     }
   }
   const webCheckoutOffered = () => provider !== null && config.webCheckout;
+  // GET /me's web checkout plans: the catalogue is configuration, so they are formatted once.
+  let offeredPlans: MeBilling['web_checkout_plans'] | undefined;
   const webPlans = () => WEB_CHECKOUT_PLANS.map((c) => findPlan(c)).filter((p): p is CatalogPlan => p !== undefined && p.purchasable);
 
   return {
@@ -198,14 +200,14 @@ export function createBillingService(deps: BillingDeps) {
       return {
         web_checkout_link: offered,
         web_checkout_plans: offered
-          ? webPlans().map((p) => ({
+          ? (offeredPlans ??= webPlans().map((p) => ({
               code: p.code,
               currency: p.currency,
               display_price: displayPrice(p.price_cents, p.currency),
               interval: p.interval,
               name: p.name,
               price_cents: p.price_cents,
-            }))
+            })))
           : [],
       };
     },

@@ -77,6 +77,17 @@ type Destination = { _writing?: boolean; once?: (event: 'drain', fn: () => void)
 const destinationOf = (logger: Logger): Destination | undefined =>
   (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
 
+/**
+ * A logger for the access lines on the same destination as `logger`, at its level, without
+ * redaction: an access line holds only the method, path, status, duration, operation and
+ * account (host/http/request-context.ts), and redacting it cost some 4 % of GET /time's CPU.
+ */
+export function accessLogger(logger: Logger): Logger {
+  const destination = destinationOf(logger) as unknown as DestinationStream | undefined;
+  if (!destination) return logger;
+  return pino({ level: logger.level, base: { service: 'wakeup' } }, destination);
+}
+
 /** How long {@link flushLogger} waits for a write in flight at most. */
 const FLUSH_WAIT_MS = 5000;
 

@@ -10,13 +10,14 @@ import type { Middleware } from 'koa';
 import type { AppServices } from '../services.js';
 import { startStopwatch } from '../adapters/clock/system-clock.js';
 import type { AppState, Principal } from './context.js';
-import type { Logger } from '../logger.js';
+import { accessLogger, type Logger } from '../logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/livez', '/healthz', '/readyz', '/metrics']);
 
 /** Creates the middleware. */
 export function requestContext(services: AppServices): Middleware<AppState> {
+  const access = accessLogger(services.logger);
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -50,7 +51,7 @@ export function requestContext(services: AppServices): Middleware<AppState> {
         account: principal?.accountId,
       };
       const level = ctx.status >= 500 ? 'error' : QUIET_PATHS.has(ctx.path) ? 'debug' : 'info';
-      services.logger[level](line, 'request');
+      access[level](line, 'request');
     }
   };
 }

@@ -120,6 +120,21 @@ export function defaultChannel(type: string): 'sms' | 'call' {
  * @example maskE164('+442071838750') // '+44 ••••••8750'
  */
 export function maskE164(e164: string): string {
+  // Pure and asked on every poll of a live call (GET /calls/{id}): parsed once per number.
+  let masked = maskedNumbers.get(e164);
+  if (masked === undefined) {
+    if (maskedNumbers.size >= MASKED_NUMBERS_KEPT) maskedNumbers.clear();
+    masked = maskUncached(e164);
+    maskedNumbers.set(e164, masked);
+  }
+  return masked;
+}
+
+/** How many masked numbers {@link maskE164} keeps (all are dropped when it is full). */
+const MASKED_NUMBERS_KEPT = 10_000;
+const maskedNumbers = new Map<string, string>();
+
+function maskUncached(e164: string): string {
   const parsed = parsePhoneNumberFromString(e164);
   const cc = parsed?.countryCallingCode ?? '';
   const national = parsed ? String(parsed.nationalNumber) : e164.replace(/^\+/, '');

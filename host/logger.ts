@@ -65,7 +65,7 @@ export function createLogger(config: Pick<HostConfig, 'logLevel' | 'logPretty'>,
   }
   // Asynchronous (issue 27): a write never blocks the event loop; lines wait in sonic-boom's
   // buffer while a write is in flight, so a busy server writes them in batches. Flushed by
-  // {@link flushLogger} at a clean stop (server close) and {@link flushLoggerSync} on a fatal
+  // {@link flushLogger} at a clean stop (server close) and on a fatal
   // error (host/main.ts); pino also flushes it on process exit. A SIGKILL or an OOM may lose
   // the lines of the last moments, which the synchronous writes kept (at about a tenth of
   // GET /time's CPU: README, HTTP path).
@@ -89,7 +89,7 @@ export function accessLogger(logger: Logger): Logger {
 }
 
 /** How long {@link flushLogger} waits for a write in flight at most. */
-const FLUSH_WAIT_MS = 5000;
+const FLUSH_WAIT_MS = 2000;
 
 /**
  * Resolves once every line the logger took is written: sonic-boom writes at once what comes

@@ -7,7 +7,7 @@
  */
 import { ConfigError, loadConfig } from './config.js';
 import type { HostConfig } from './config.js';
-import { flushLoggerSync } from './logger.js';
+import { flushLogger, flushLoggerSync } from './logger.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -40,11 +40,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  // A fatal error: log it, write the buffered log lines (asynchronous destination), exit 1.
+  // A fatal error: let the write in flight finish (the asynchronous destination), log the
+  // error after the lines before it, wait until it is written, exit 1. A synchronous flush
+  // alone could write the error before the write in flight, or lose that write at exit.
+  let dying = false;
   const fatal = (err: unknown) => {
-    running.deps.logger.fatal({ err }, 'fatal error: exiting');
-    flushLoggerSync(running.deps.logger);
-    process.exit(1);
+    if (dying) return;
+    dying = true;
+    const { logger } = running.deps;
+    void (async () => {
+      await flushLogger(logger);
+      logger.fatal({ err }, 'fatal error: exiting');
+      await flushLogger(logger);
+      flushLoggerSync(logger);
+      process.exit(1);
+    })();
   };
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);

@@ -217,7 +217,11 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
       shared,
     }),
-    account: createAccountService({ db, clock, meBilling: async (account, now) => await billing.meBilling(account, now) }),
+    account: createAccountService({
+      db,
+      clock,
+      meBilling: async (account, now, hasPlan) => await billing.meBilling(account, now, hasPlan),
+    }),
     accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp, shared }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone }),

@@ -1,11 +1,13 @@
 /**
  * Entry point of `npm start`: reads the environment (the only file that touches
  * `process.env`), starts the server and shuts it down gracefully on SIGTERM/SIGINT
- * (exit 0; a second signal exits at once with 1).
+ * (exit 0; a second signal exits at once with 1). A fatal error (uncaught exception, unhandled
+ * rejection) is logged, the log flushed, and the process exits 1.
  * @module
  */
 import { ConfigError, loadConfig } from './config.js';
 import type { HostConfig } from './config.js';
+import { flushLogger, flushLoggerSync } from './logger.js';
 import { startServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -38,6 +40,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // A fatal error: let the write in flight finish (the asynchronous destination), log the
+  // error after the lines before it, wait until it is written, exit 1. A synchronous flush
+  // alone could write the error before the write in flight, or lose that write at exit.
+  let dying = false;
+  const fatal = (err: unknown) => {
+    if (dying) return;
+    dying = true;
+    const { logger } = running.deps;
+    void (async () => {
+      await flushLogger(logger);
+      logger.fatal({ err }, 'fatal error: exiting');
+      await flushLogger(logger);
+      flushLoggerSync(logger);
+      process.exit(1);
+    })();
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
 }
 
 main().catch((err: unknown) => {

@@ -16,7 +16,7 @@ import { compose } from './compose.js';
 import type { ComposeOptions } from './compose.js';
 import type { HostConfig } from './config.js';
 import type { AppDeps } from './deps.js';
-import type { Logger } from './logger.js';
+import { flushLogger, type Logger } from './logger.js';
 import type { AppServices } from './services.js';
 import { describeProviders } from './ops/providers.js';
 import { realTime } from './adapters/clock/system-clock.js';
@@ -105,6 +105,8 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
       await stopped;
       await composed.close();
       deps.logger.info('stopped: database closed');
+      // The access log is written asynchronously: no line may be lost at a clean stop.
+      await flushLogger(deps.logger);
     })());
 
   return { url, server, services, deps, close };

@@ -7,17 +7,24 @@ import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { MeBilling, MeOut } from '../generated/openapi.js';
 import { loadAccountFacts } from '../db/readiness.js';
-import { currentPlan } from '../usage/usage.js';
+import { usageState } from '../usage/usage.js';
+import { planOf } from './plan.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
-import { scheduleFacts } from '../db/schedules.js';
 
 /**
- * Builds MeOut for `account` at `now`. `billing` is the web checkout offer (the billing
- * service's `meBilling`); answers that do not compute it show null.
+ * Builds MeOut for `account` at `now`. `billing` makes the web checkout offer (the billing
+ * service's `meBilling`) from whether the account has a live subscription, which the plan
+ * read here tells; answers that do not compute it show null.
  */
-export async function meOut(db: Db, account: Account, now: EpochMs, billing: MeBilling | null = null): Promise<MeOut> {
+export async function meOut(
+  db: Db,
+  account: Account,
+  now: EpochMs,
+  billing: ((hasPlan: boolean) => Promise<MeBilling | null>) | null = null,
+): Promise<MeOut> {
   const facts = await loadAccountFacts(db, account.id, now);
+  const usage = await usageState(db, account, now);
   return {
     id: account.id,
     email: account.email,
@@ -34,14 +41,14 @@ export async function meOut(db: Db, account: Account, now: EpochMs, billing: MeB
     default_backup_alarm: account.defaultBackupAlarm,
     calls_revoked_at: isoInstantOrNull(account.callsRevokedAt),
     // One definition of what the trial counts: host/db/account-calls.ts, via the usage module.
-    plan: await currentPlan(db, account, now),
+    plan: planOf(usage),
     onboarding: onboardingOut({
       state: account.onboardingState,
       homeTimezone: account.homeTimezone,
       facts,
-      schedules: await scheduleFacts(db, account.id),
+      schedules: facts,
       now,
     }),
-    billing,
+    billing: billing ? await billing(usage.subscription !== null) : null,
   };
 }

@@ -19,7 +19,7 @@ export interface AccountServiceDeps {
   db: Db;
   clock: Clock;
   /** MeOut.billing: the web checkout offer (the billing service's `meBilling`); null when absent. */
-  meBilling?: (account: Account, now: EpochMs) => Promise<MeBilling | null>;
+  meBilling?: (account: Account, now: EpochMs, hasPlan?: boolean) => Promise<MeBilling | null>;
 }
 
 /** The account operations. */
@@ -28,7 +28,8 @@ export interface AccountService {
   get(accountId: string): Promise<Account>;
   /** MeOut of an account now (sign-in answers it too). */
   present(account: Account): Promise<MeOut>;
-  me(accountId: string): Promise<MeOut>;
+  /** `known`: the account as this request's credential check read it (else read now). */
+  me(accountId: string, known?: Account): Promise<MeOut>;
   update(accountId: string, body: MePatchIn): Promise<MeOut>;
   /** The account's home zone (null when unset or when the account is gone). */
   homeTimezone(accountId: string): Promise<string | null>;
@@ -82,7 +83,7 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
 /** Creates the account service. */
 export function createAccountService({ db, clock, meBilling }: AccountServiceDeps): AccountService {
   const present = async (account: Account, now: EpochMs): Promise<MeOut> =>
-    await meOut(db, account, now, (await meBilling?.(account, now)) ?? null);
+    await meOut(db, account, now, meBilling ? (hasPlan) => meBilling(account, now, hasPlan) : null);
   const get = async (accountId: string): Promise<Account> => {
     const a = await findAccountById(db, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
@@ -91,7 +92,7 @@ export function createAccountService({ db, clock, meBilling }: AccountServiceDep
   return {
     get,
     present: async (account) => await present(account, clock.now()),
-    me: async (accountId) => await present(await get(accountId), clock.now()),
+    me: async (accountId, known) => await present(known ?? (await get(accountId)), clock.now()),
     async update(accountId, body) {
       const change = toProfileChange(body);
       const now = clock.now();

@@ -7,9 +7,8 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
-import { findAccountById } from '../db/accounts.js';
-import { findApiKeyByLookup, touchApiKey } from '../db/api-keys.js';
-import { endSession, findSessionByLookup, touchSession } from '../db/sessions.js';
+import { findApiKeyWithAccount, touchApiKey } from '../db/api-keys.js';
+import { endSession, findSessionWithAccount, touchSession } from '../db/sessions.js';
 import { touchDeviceOfInstallation } from '../db/devices.js';
 import { problem } from '../errors.js';
 import { APP_SESSION_IDLE_MS, WEB_COOKIE_REFRESH_MS, WEB_SESSION_IDLE_MS } from './policy.js';
@@ -58,19 +57,25 @@ export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
       const hash = hashToken(token);
 
       if (parsed.kind === 'api_key') {
-        const key = await findApiKeyByLookup(db, parsed.lookup);
+        // The key and its account in one statement, every request: nothing kept between
+        // requests, so a key revoked (or an account deleted) on any host is refused at once.
+        const found = await findApiKeyWithAccount(db, parsed.lookup);
+        const key = found?.key;
         if (!key || !sameHash(hash, key.keyHash)) throw unauthenticated('Unknown API key.');
         if (key.revokedAt !== null) throw problem('api_key_revoked', { detail: 'This API key was deleted.' });
-        if (!(await findAccountById(db, key.accountId))) throw unauthenticated('The account of this API key no longer exists.');
+        const account = found.account;
+        if (!account) throw unauthenticated('The account of this API key no longer exists.');
         await touchApiKey(db, key.id, now);
         return {
-          principal: { accountId: key.accountId, credential: 'api_key', apiKeyId: key.id, scopes: key.scopes, sessionId: null },
+          principal: { accountId: key.accountId, credential: 'api_key', apiKeyId: key.id, scopes: key.scopes, sessionId: null, account },
           csrfHash: null,
           refreshCookie: false,
         };
       }
 
-      const session = await findSessionByLookup(db, parsed.lookup);
+      // The session and its account in one statement, every request (as for keys above).
+      const found = await findSessionWithAccount(db, parsed.lookup);
+      const session = found?.session;
       const kind = parsed.kind === 'app_session' ? 'app' : 'web';
       if (!session || session.kind !== kind || !sameHash(hash, session.tokenHash)) throw unauthenticated('Unknown session token.');
       if (session.endedAt !== null)
@@ -80,7 +85,8 @@ export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
         await endSession(db, session.id, 'expired', now);
         throw problem('session_expired', { detail: `This session expired after ${idle / 86_400_000} days without use. Sign in again.` });
       }
-      if (!(await findAccountById(db, session.accountId))) throw unauthenticated('The account of this session no longer exists.');
+      const account = found.account;
+      if (!account) throw unauthenticated('The account of this session no longer exists.');
       // At most one write a minute per session: idle expiry (14 or 90 days) needs no finer
       // clock, and a write on every request was the largest cost of an authenticated GET.
       if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) await touchSession(db, session.id, now);
@@ -93,6 +99,7 @@ export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
           apiKeyId: null,
           scopes: null,
           sessionId: session.id,
+          account,
         },
         csrfHash: session.csrfHash,
         refreshCookie: kind === 'web' && now - session.lastUsedAt >= WEB_COOKIE_REFRESH_MS,

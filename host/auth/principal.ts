@@ -3,6 +3,7 @@
  * services. Below HTTP, so that services and domain code may take it.
  * @module
  */
+import type { Account } from '../db/accounts.js';
 import type { Scope } from '../db/api-keys.js';
 
 /** Credential kinds (the schema's `x-credentials` values). */
@@ -17,4 +18,10 @@ export interface Principal {
   scopes: readonly Scope[] | null;
   /** Sessions: the session id. */
   sessionId: string | null;
+  /**
+   * The account as the credential check read it, in the same statement, during this request
+   * (issue 27: read once per request). Read-only operations use it instead of reading the
+   * account again; an operation that writes the account reads it afresh.
+   */
+  account?: Account;
 }

@@ -86,13 +86,22 @@ export function isSubscriptionPlan(plan: Pick<CatalogPlan, 'interval'>): boolean
   return plan.interval !== 'none';
 }
 
+/** One formatter per currency (null: not a currency Intl knows), made once: building one costs more than GET /time. */
+const priceFormats = new Map<string, Intl.NumberFormat | null>();
+
 /** `$4.99`, `€4.99`, `4.99 CHF`: the display price of minor units. */
 export function displayPrice(priceCents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(priceCents / 100);
-  } catch {
-    return `${(priceCents / 100).toFixed(2)} ${currency}`;
+  let format = priceFormats.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    } catch {
+      format = null;
+    }
+    // The currencies come from the plan catalogue (configuration): a handful of keys.
+    priceFormats.set(currency, format);
   }
+  return format ? format.format(priceCents / 100) : `${(priceCents / 100).toFixed(2)} ${currency}`;
 }
 
 /**

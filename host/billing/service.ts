@@ -125,6 +125,8 @@ export function createBillingService(deps: BillingDeps) {
     }
   }
   const webCheckoutOffered = () => provider !== null && config.webCheckout;
+  // GET /me's web checkout plans: the catalogue is configuration, so they are formatted once.
+  let offeredPlans: MeBilling['web_checkout_plans'] | undefined;
   const webPlans = () => WEB_CHECKOUT_PLANS.map((c) => findPlan(c)).filter((p): p is CatalogPlan => p !== undefined && p.purchasable);
 
   return {
@@ -191,20 +193,21 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** GET /me `billing`: null when payments are not set up. */
-    async meBilling(a: Account, now: EpochMs): Promise<MeBilling | null> {
+    async meBilling(a: Account, now: EpochMs, known?: boolean): Promise<MeBilling | null> {
       if (!provider) return null;
-      const offered = webCheckoutOffered() && !(await hasPlan(a.id, now));
+      // `known`: whether it has a live subscription, when the caller read that already (GET /me).
+      const offered = webCheckoutOffered() && !(known ?? (await hasPlan(a.id, now)));
       return {
         web_checkout_link: offered,
         web_checkout_plans: offered
-          ? webPlans().map((p) => ({
+          ? (offeredPlans ??= webPlans().map((p) => ({
               code: p.code,
               currency: p.currency,
               display_price: displayPrice(p.price_cents, p.currency),
               interval: p.interval,
               name: p.name,
               price_cents: p.price_cents,
-            }))
+            })))
           : [],
       };
     },

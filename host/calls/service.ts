@@ -52,7 +52,12 @@ export interface CallService {
   list(accountId: string, query: PageQuery): Promise<{ items: AttemptOut[]; next_cursor: string | null }>;
   /** `accountId` null: an anonymous caller (demo calls only). */
   get(callId: string, accountId: string | null): Promise<AttemptOut>;
-  listOccurrences(accountId: string, query: OccurrenceQuery): Promise<{ items: OccurrenceOut[]; next_cursor: string | null }>;
+  /** `known`: the caller's account as this request's credential check read it. */
+  listOccurrences(
+    accountId: string,
+    query: OccurrenceQuery,
+    known?: Account,
+  ): Promise<{ items: OccurrenceOut[]; next_cursor: string | null }>;
   getOccurrence(accountId: string, id: string): Promise<OccurrenceDetailOut>;
   cancelOccurrence(accountId: string, id: string): Promise<OccurrenceDetailOut>;
   testCallPhoneNumber(accountId: string, phoneNumberId: string): Promise<TestCallResult>;
@@ -68,8 +73,8 @@ export function createCallService(deps: CallServiceDeps): CallService {
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
-  const context = async (accountId: string): Promise<OccurrenceContext> => ({
-    homeTimezone: (await findAccountById(db, accountId))?.homeTimezone ?? null,
+  const context = async (accountId: string, known?: Account): Promise<OccurrenceContext> => ({
+    homeTimezone: (known ?? (await findAccountById(db, accountId)))?.homeTimezone ?? null,
     now: clock.now(),
   });
   const owned = async (accountId: string, id: string): Promise<OccurrenceView> => {
@@ -103,10 +108,10 @@ export function createCallService(deps: CallServiceDeps): CallService {
       return attemptOut(a);
     },
 
-    async listOccurrences(accountId, query) {
+    async listOccurrences(accountId, query, known) {
       const page = pageRequest(query);
       const after = cursorKey<[number, string]>(page.after, ['number', 'string']);
-      const ctx = await context(accountId);
+      const ctx = await context(accountId, known);
       // The schema checked the format; Date.parse reads any offset (Z or +HH:MM).
       let from = query.from === undefined ? null : Date.parse(query.from);
       let to = query.to === undefined ? null : Date.parse(query.to);

@@ -36,7 +36,8 @@ export interface Account {
   updatedAt: EpochMs;
 }
 
-interface AccountRow {
+/** A row of `accounts` as stored. */
+export interface AccountRow {
   id: string;
   email: string;
   display_name: string;
@@ -58,7 +59,8 @@ interface AccountRow {
   updated_at: number;
 }
 
-function fromRow(r: AccountRow): Account {
+/** The account of a stored row. */
+export function accountOfRow(r: AccountRow): Account {
   return {
     id: r.id,
     email: r.email,
@@ -85,21 +87,21 @@ function fromRow(r: AccountRow): Account {
 /** The live (not deleted) account with this id. */
 export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
   const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL', [id]);
-  return row && fromRow(row);
+  return row && accountOfRow(row);
 }
 
 /** The live (not deleted) accounts among these ids, in one statement. */
 export async function findAccountsByIds(db: Db, ids: readonly string[]): Promise<Account[]> {
   if (ids.length === 0) return [];
   return (await db.all<AccountRow>(`SELECT * FROM accounts WHERE id IN ${idsIn(db)} AND deleted_at IS NULL`, [JSON.stringify(ids)])).map(
-    fromRow,
+    accountOfRow,
   );
 }
 
 /** The live account with this (lower-cased) e-mail address. */
 export async function findAccountByEmail(db: Db, email: string): Promise<Account | undefined> {
   const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE email = ? AND deleted_at IS NULL', [email]);
-  return row && fromRow(row);
+  return row && accountOfRow(row);
 }
 
 /** What a new account needs; the trial starts at `now`. */

@@ -5,6 +5,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { accountOfRow, type Account, type AccountRow } from './accounts.js';
 
 /** API key scopes. */
 export type Scope = 'read' | 'write' | 'export';
@@ -60,6 +61,33 @@ export async function insertApiKey(db: Db, k: Omit<ApiKey, 'lastUsedAt' | 'revok
 export async function findApiKeyByLookup(db: Db, lookup: string): Promise<ApiKey | undefined> {
   const r = await db.get<Row>('SELECT * FROM api_keys WHERE lookup = ?', [lookup]);
   return r && fromRow(r);
+}
+
+/**
+ * The key with this lookup (revoked ones included) and its live account (undefined when
+ * deleted), in one statement: what every request with an API key reads.
+ */
+export async function findApiKeyWithAccount(db: Db, lookup: string): Promise<{ key: ApiKey; account: Account | undefined } | undefined> {
+  const r = await db.get<AccountRow & Record<`k_${keyof Row}`, unknown>>(
+    `SELECT a.*, k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.lookup AS k_lookup, k.key_hash AS k_key_hash,
+            k.scopes AS k_scopes, k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at
+     FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id AND a.deleted_at IS NULL
+     WHERE k.lookup = ?`,
+    [lookup],
+  );
+  if (!r) return undefined;
+  const key = fromRow({
+    id: r.k_id,
+    account_id: r.k_account_id,
+    name: r.k_name,
+    lookup: r.k_lookup,
+    key_hash: r.k_key_hash,
+    scopes: r.k_scopes,
+    created_at: r.k_created_at,
+    last_used_at: r.k_last_used_at,
+    revoked_at: r.k_revoked_at,
+  } as Row);
+  return { key, account: r.id === null ? undefined : accountOfRow(r) };
 }
 
 /**

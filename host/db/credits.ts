@@ -14,23 +14,27 @@ export async function creditsOf(
 ): Promise<Map<string, { remaining: number; grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined }>> {
   const out = new Map<string, { remaining: number; grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined }>();
   if (accountIds.length === 0) return out;
-  const ids = JSON.stringify(accountIds);
-  const [sums, grants] = await Promise.all([
-    db.all<{ account_id: string; n: number | null }>(
-      `SELECT account_id, SUM(delta) AS n FROM credit_ledger WHERE account_id IN ${idsIn(db)} GROUP BY account_id`,
-      [ids],
-    ),
-    db.all<{ account_id: string; plan_code: string; plan_name: string; tier_b_multiplier: number }>(
-      `SELECT c.account_id, c.plan_code, c.plan_name, c.tier_b_multiplier FROM credit_ledger c
-       WHERE c.account_id IN ${idsIn(db)} AND c.delta > 0
-         AND c.id = (SELECT MAX(l.id) FROM credit_ledger l WHERE l.account_id = c.account_id AND l.delta > 0)`,
-      [ids],
-    ),
-  ]);
+  // The balance and the latest grant (its plan names the pack) in one statement.
+  const rows = await db.all<{
+    account_id: string;
+    n: number | null;
+    grant_id: number | null;
+    plan_code: string;
+    plan_name: string;
+    tier_b_multiplier: number;
+  }>(
+    `SELECT s.account_id, s.n, g.id AS grant_id, g.plan_code, g.plan_name, g.tier_b_multiplier
+     FROM (SELECT account_id, SUM(delta) AS n, MAX(CASE WHEN delta > 0 THEN id END) AS last_grant
+           FROM credit_ledger WHERE account_id IN ${idsIn(db)} GROUP BY account_id) s
+     LEFT JOIN credit_ledger g ON g.id = s.last_grant`,
+    [JSON.stringify(accountIds)],
+  );
   for (const id of accountIds) out.set(id, { remaining: 0, grant: undefined });
-  for (const r of sums) out.get(r.account_id)!.remaining = Math.max(0, r.n ?? 0);
-  for (const r of grants)
-    out.get(r.account_id)!.grant = { planCode: r.plan_code, planName: r.plan_name, tierBMultiplier: r.tier_b_multiplier };
+  for (const r of rows) {
+    const o = out.get(r.account_id)!;
+    o.remaining = Math.max(0, r.n ?? 0);
+    if (r.grant_id !== null) o.grant = { planCode: r.plan_code, planName: r.plan_name, tierBMultiplier: r.tier_b_multiplier };
+  }
   return out;
 }
 

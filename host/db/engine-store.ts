@@ -65,6 +65,9 @@ function lockedStore(db: SqliteDb, store: SqliteStore): Store {
       store.listStaleZoneOccurrences(version, limit, afterId),
     ),
     listSeriesWithoutNext: settled((limit: number, afterId?: string) => store.listSeriesWithoutNext(limit, afterId)),
-    settle: async (scope) => (scope ? db.exclusive(() => store.settle(scope)) : settleAll()),
+    // Nothing unfolded (the usual case between dispatches): a scoped settle has nothing to do,
+    // so it costs a property read, not the connection's lock (every host read calls it).
+    settle: async (scope) =>
+      scope ? (store.unfolded === 0 && store.foldError === null ? undefined : db.exclusive(() => store.settle(scope))) : settleAll(),
   };
 }

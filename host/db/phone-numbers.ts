@@ -127,6 +127,12 @@ export async function getPhoneNumber(db: Db, accountId: string, id: string): Pro
   return r && fromRow(r);
 }
 
+/** The account's primary (not deleted) number, if any: the number a call without phone_number_id rings. */
+export async function getPrimaryPhoneNumber(db: Db, accountId: string): Promise<PhoneNumber | undefined> {
+  const r = await db.get<Row>(`${SELECT} WHERE p.account_id = ? AND p.is_primary = 1 AND p.deleted_at IS NULL`, [accountId]);
+  return r && fromRow(r);
+}
+
 /** The account's (not deleted) number with that e164. */
 export async function findPhoneNumberByE164(db: Db, accountId: string, e164: string): Promise<PhoneNumber | undefined> {
   const r = await db.get<Row>(`${SELECT} WHERE p.account_id = ? AND p.e164 = ? AND p.deleted_at IS NULL`, [accountId, e164]);

@@ -1,6 +1,6 @@
 /**
- * Read-only facts about an account for GET /me onboarding: its phone numbers' verification
- * and its calls' outcomes (trial usage lives in host/db/account-calls.ts). Reads tables other
+ * Read-only facts about an account for GET /me onboarding: its phone numbers' verification,
+ * its calls' outcomes and whether it has wake-up calls (host/db/schedules.ts' `scheduleFacts`) (trial usage lives in host/db/account-calls.ts). Reads tables other
  * modules write (phone_numbers, attempts); never writes.
  * @module
  */
@@ -21,39 +21,54 @@ export interface AccountFacts {
   /** created_at and status of the newest placed standalone test call. */
   lastTestAt: EpochMs | null;
   lastTestStatus: string | null;
+  /** The account has a wake-up call (schedule), and one enabled and active. */
+  hasSchedule: boolean;
+  hasEnabledSchedule: boolean;
 }
 
 /** Loads the facts at `now`. */
 export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs): Promise<AccountFacts> {
   await settleEngine(db, { accounts: [accountId] });
-  const phones = (await db.get<{ verified_now: number; ever: number }>(
-    `SELECT COALESCE(SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > ?) THEN 1 ELSE 0 END), 0) AS verified_now,
-            COALESCE(SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS ever
-     FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL`,
-    [now, accountId],
+  // One statement for every fact (issue 27: each account fact read once, by one query).
+  const f = (await db.get<{
+    verified_now: number | null;
+    ever: number | null;
+    success_at: number | null;
+    test_done: number;
+    last_test_at: number | null;
+    last_test_status: string | null;
+    schedules: number;
+    enabled_schedules: number;
+  }>(
+    `SELECT
+       (SELECT SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > @now) THEN 1 ELSE 0 END)
+          FROM phone_numbers WHERE account_id = @account AND deleted_at IS NULL) AS verified_now,
+       (SELECT SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END)
+          FROM phone_numbers WHERE account_id = @account AND deleted_at IS NULL) AS ever,
+       (SELECT MAX(COALESCE(ended_at, answered_at, updated_at)) FROM attempts
+          WHERE account_id = @account AND status = 'confirmed' AND kind IN ('first', 'retry', 'snooze', 'test')) AS success_at,
+       (SELECT COUNT(*) FROM attempts
+          WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test' AND status = 'confirmed') AS test_done,
+       (SELECT COUNT(*) FROM schedules s WHERE s.account_id = @account) AS schedules,
+       (SELECT COUNT(*) FROM schedules s LEFT JOIN series se ON se.id = s.id
+          WHERE s.account_id = @account AND s.enabled = 1 AND COALESCE(se.status, s.status) = 'active') AS enabled_schedules,
+       t.created_at AS last_test_at, t.status AS last_test_status
+     FROM (SELECT 1 AS one) AS x
+     LEFT JOIN (SELECT created_at, status FROM attempts
+          WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test' AND requested_at IS NOT NULL
+          ORDER BY created_at DESC, id DESC LIMIT 1) AS t ON 1 = 1`,
+    { account: accountId, now },
   ))!;
-  const success = (await db.get<{ at: number | null }>(
-    `SELECT MAX(COALESCE(ended_at, answered_at, updated_at)) AS at FROM attempts
-     WHERE account_id = ? AND status = 'confirmed' AND kind IN ('first', 'retry', 'snooze', 'test')`,
-    [accountId],
-  ))!;
-  const testDone = (await db.get<{ n: number }>(
-    `SELECT COUNT(*) AS n FROM attempts
-     WHERE account_id = ? AND occurrence_id IS NULL AND kind = 'test' AND status = 'confirmed'`,
-    [accountId],
-  ))!;
-  const lastTest = await db.get<{ created_at: number; status: string }>(
-    `SELECT created_at, status FROM attempts
-     WHERE account_id = ? AND occurrence_id IS NULL AND kind = 'test' AND requested_at IS NOT NULL
-     ORDER BY created_at DESC, id DESC LIMIT 1`,
-    [accountId],
-  );
+  const verifiedNow = f.verified_now ?? 0;
+  const ever = f.ever ?? 0;
   return {
-    phoneVerified: phones.verified_now > 0,
-    phoneExpired: phones.ever > 0 && phones.verified_now === 0,
-    testCallDone: testDone.n > 0,
-    lastSuccessAt: success.at,
-    lastTestAt: lastTest?.created_at ?? null,
-    lastTestStatus: lastTest?.status ?? null,
+    phoneVerified: verifiedNow > 0,
+    phoneExpired: ever > 0 && verifiedNow === 0,
+    testCallDone: f.test_done > 0,
+    lastSuccessAt: f.success_at,
+    lastTestAt: f.last_test_at,
+    lastTestStatus: f.last_test_status,
+    hasSchedule: f.schedules > 0,
+    hasEnabledSchedule: f.enabled_schedules > 0,
   };
 }

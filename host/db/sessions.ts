@@ -5,6 +5,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { accountOfRow, type Account, type AccountRow } from './accounts.js';
 
 /** One stored session. */
 export interface Session {
@@ -63,6 +64,38 @@ export async function insertSession(
 export async function findSessionByLookup(db: Db, lookup: string): Promise<Session | undefined> {
   const r = await db.get<Row>('SELECT * FROM sessions WHERE lookup = ?', [lookup]);
   return r && fromRow(r);
+}
+
+/**
+ * The session whose token has this lookup part (ended ones included) and its live account
+ * (undefined when deleted), in one statement: what every request with a session reads.
+ */
+export async function findSessionWithAccount(
+  db: Db,
+  lookup: string,
+): Promise<{ session: Session; account: Account | undefined } | undefined> {
+  const r = await db.get<AccountRow & Record<`s_${keyof Row}`, unknown>>(
+    `SELECT a.*, s.id AS s_id, s.account_id AS s_account_id, s.kind AS s_kind, s.lookup AS s_lookup, s.token_hash AS s_token_hash,
+            s.csrf_hash AS s_csrf_hash, s.installation_id AS s_installation_id, s.created_at AS s_created_at,
+            s.last_used_at AS s_last_used_at, s.ended_at AS s_ended_at
+     FROM sessions s LEFT JOIN accounts a ON a.id = s.account_id AND a.deleted_at IS NULL
+     WHERE s.lookup = ?`,
+    [lookup],
+  );
+  if (!r) return undefined;
+  const session = fromRow({
+    id: r.s_id,
+    account_id: r.s_account_id,
+    kind: r.s_kind,
+    lookup: r.s_lookup,
+    token_hash: r.s_token_hash,
+    csrf_hash: r.s_csrf_hash,
+    installation_id: r.s_installation_id,
+    created_at: r.s_created_at,
+    last_used_at: r.s_last_used_at,
+    ended_at: r.s_ended_at,
+  } as Row);
+  return { session, account: r.id === null ? undefined : accountOfRow(r) };
 }
 
 /** Records a use (sliding expiry). */

@@ -26,6 +26,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Sqlite from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
@@ -98,6 +99,11 @@ export interface PostgresDb extends Db {
 /** A text translated for PostgreSQL: `$n` placeholders, and the names in `$n` order when named. */
 export interface PgText {
   text: string;
+  /**
+   * The name of its prepared statement: node-postgres prepares a named statement once per
+   * pooled connection and then only binds and executes it (issue 27: no Parse per query).
+   */
+  name: string;
   /** Positional: how many `?`. */
   count: number;
   /** Named: the parameter names, `$1` first; null for positional texts. */
@@ -173,7 +179,8 @@ export function toPostgres(text: string): PgText {
     }
   }
   if (count > 0 && names.length > 0) throw new Error(`sql: a text mixes ? and @name placeholders: ${text}`);
-  const result: PgText = { text: out, count, names: names.length > 0 ? names : null };
+  const name = `wk_${createHash('sha1').update(out).digest('base64url').slice(0, 20)}`;
+  const result: PgText = { text: out, name, count, names: names.length > 0 ? names : null };
   translated.set(text, result);
   return result;
 }
@@ -405,7 +412,7 @@ interface PgQueryable {
 const pgStatements = (q: () => PgQueryable) => {
   const query = (text: string, params: Params | undefined) => {
     const t = toPostgres(text);
-    return q().query({ text: t.text, values: pgValues(t, params, text), types: PG_TYPES });
+    return q().query({ name: t.name, text: t.text, values: pgValues(t, params, text), types: PG_TYPES });
   };
   return {
     async get<R>(text: string, params?: Params): Promise<R | undefined> {

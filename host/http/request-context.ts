@@ -10,17 +10,27 @@ import type { Middleware } from 'koa';
 import type { AppServices } from '../services.js';
 import { startStopwatch } from '../adapters/clock/system-clock.js';
 import type { AppState, Principal } from './context.js';
+import { accessLogger, type Logger } from '../logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/livez', '/healthz', '/readyz', '/metrics']);
 
 /** Creates the middleware. */
 export function requestContext(services: AppServices): Middleware<AppState> {
+  const access = accessLogger(services.logger);
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = services.logger.child({ reqId: requestId });
+    // The child logger is made on first use (an error, a handler that logs): most requests
+    // only write their access line, through the root logger with the same `reqId` field.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (log ??= services.logger.child({ reqId: requestId })),
+      set: (value: Logger) => (log = value),
+      configurable: true,
+      enumerable: true,
+    });
     ctx.state.principal = null;
     ctx.state.rate = [];
     ctx.set('X-Request-Id', requestId);
@@ -32,6 +42,7 @@ export function requestContext(services: AppServices): Middleware<AppState> {
     } finally {
       const principal = ctx.state.principal as Principal | null; // set by the operation, if any
       const line = {
+        reqId: requestId,
         method: ctx.method,
         path: ctx.path,
         status: ctx.status,
@@ -40,7 +51,7 @@ export function requestContext(services: AppServices): Middleware<AppState> {
         account: principal?.accountId,
       };
       const level = ctx.status >= 500 ? 'error' : QUIET_PATHS.has(ctx.path) ? 'debug' : 'info';
-      ctx.state.log[level](line, 'request');
+      access[level](line, 'request');
     }
   };
 }

@@ -13,7 +13,7 @@
 import type { Db } from '../db/sql.js';
 import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
-import { getBlock, getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
+import { getBlock, getPhoneNumber, getPrimaryPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
 import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
 import { invalid, problem } from '../errors.js';
@@ -123,7 +123,10 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
     createdAt: now,
     updatedAt: now,
   };
-  const phoneId = body.phone_number_id ?? (await primaryPhoneNumberId(ctx.db, account.id)) ?? null;
+  // Without phone_number_id: the primary number, read whole in one statement (not its id, then it).
+  const primary =
+    body.phone_number_id === undefined || body.phone_number_id === null ? await getPrimaryPhoneNumber(ctx.db, account.id) : undefined;
+  const phoneId = body.phone_number_id ?? primary?.id ?? null;
   if (phoneId === null) {
     throw invalid({
       field: 'phone_number_id',
@@ -132,7 +135,7 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
       message: 'is required: the account has no primary phone number',
     });
   }
-  const phone = await checkedPhone(ctx, phoneId);
+  const phone = await checkedPhone(ctx, phoneId, primary);
   draft.phoneNumberId = phone.id;
   if (draft.status === 'active') await assertMayRing(ctx, phone);
   return finish(ctx, null, draft, phone, null, draft.status === 'active' ? first : null);
@@ -269,8 +272,8 @@ async function currentOrPrimary(ctx: PlanContext, s: Schedule): Promise<string |
  * of another account and an id that names no number get the same answer, so ids of other
  * accounts cannot be probed) and verified (else phone_number_unverified).
  */
-async function checkedPhone(ctx: PlanContext, id: string): Promise<PhoneNumber> {
-  const phone = await getPhoneNumber(ctx.db, ctx.account.id, id);
+async function checkedPhone(ctx: PlanContext, id: string, known?: PhoneNumber): Promise<PhoneNumber> {
+  const phone = known ?? (await getPhoneNumber(ctx.db, ctx.account.id, id));
   if (!phone)
     throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
   if (!isVerified(phone, ctx.now)) {

@@ -88,7 +88,8 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       return await out(await applyPlan(deps, await planCreate(context(a), body, SOURCE[caller.credential])), a);
     },
     async preview(caller, body) {
-      const ctx = context(await account(caller.accountId));
+      // Read-only: the account the credential check read in this request.
+      const ctx = context(caller.account ?? (await account(caller.accountId)));
       return previewOut(await planCreate(ctx, body, SOURCE[caller.credential]), ctx.now);
     },
     async get(accountId, id) {

@@ -9,10 +9,10 @@ import type { MePatchIn } from '../../generated/openapi.js';
 
 /** Registers the account operations. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation('getMe', async ({ principal }) => ({
-    status: 200,
-    body: await services.account.me(requirePrincipal(principal).accountId),
-  }));
+  routes.operation('getMe', async ({ principal }) => {
+    const caller = requirePrincipal(principal);
+    return { status: 200, body: await services.account.me(caller.accountId, caller.account) };
+  });
 
   routes.operation<MePatchIn>('updateMe', async ({ principal, body }) => ({
     status: 200,

@@ -17,7 +17,7 @@ type IdParams = { occurrence_id: string };
 export function register(routes: Routes, services: AppServices): void {
   routes.operation<unknown, OccurrenceQuery>('listOccurrences', async ({ principal, query }) => ({
     status: 200,
-    body: await services.calls.listOccurrences(requirePrincipal(principal).accountId, query),
+    body: await services.calls.listOccurrences(requirePrincipal(principal).accountId, query, principal!.account),
   }));
 
   routes.operation<unknown, unknown, IdParams>('getOccurrence', async ({ principal, params }) => ({

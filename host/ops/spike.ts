@@ -88,11 +88,9 @@ export function spikeLines(
   lines.push(`${total} calls pending in the next 24 hours; provider rate ${rate}; warning past ${o.warnMs / 1000} s late`);
   const busiest = [...minutes].sort((a, b) => b.calls - a.calls || b.lastLateMs - a.lastLateMs).slice(0, o.top);
   busiest.sort((a, b) => a.minute - b.minute);
-  let warnings = 0;
   for (const m of busiest) {
     const late = m.lastLateMs / 1000;
     const warn = m.lastLateMs > o.warnMs;
-    if (warn) warnings++;
     lines.push(
       `${isoInstant(m.minute).slice(0, 16)}Z  ${String(m.calls).padStart(7)} calls  last rings ${late.toFixed(1).padStart(8)} s late${warn ? '  WARNING' : ''}`,
     );

@@ -101,7 +101,7 @@ export function createPlacementLedger(db: Db, now: () => number, options: { unkn
     async placedFor(idempotencyKey) {
       const rows = await db.all<{ sid: string }>('SELECT call_sid AS sid FROM provider_calls WHERE idempotency_key = ?', [idempotencyKey]);
       const real = rows.find((r) => !r.sid.startsWith(SENDING));
-      return real ? real.sid : rows.length > 0 ? 'unknown' : null;
+      return real ? { callSid: real.sid } : rows.length > 0 ? 'unknown' : null;
     },
 
     async sending(idempotencyKey) {

@@ -123,12 +123,12 @@ export interface PlacementLedger {
   record(callSid: string, idempotencyKey: string): Promise<void>;
   /**
    * What the ledger knows of the attempt `idempotencyKey`, asked inside `exclusive` by a fresh
-   * placement instead of the provider: the call recorded for it; `'unknown'` when a placement
+   * placement instead of the provider: the call recorded for it (`callSid`); `'unknown'` when a placement
    * that looks up first (a recovery, here or on another host) sent or is sending a create for
    * it whose call is not recorded; null when nothing was ever sent for it. Without it (an
    * older ledger) every placement looks up at the provider.
    */
-  placedFor?(idempotencyKey: string): Promise<string | 'unknown' | null>;
+  placedFor?(idempotencyKey: string): Promise<{ callSid: string } | 'unknown' | null>;
   /** Notes, before a placement that looked up sends its create, that a call for `idempotencyKey` may now exist. */
   sending?(idempotencyKey: string): Promise<void>;
 }
@@ -471,8 +471,8 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
           const known = await ledger.placedFor!(key);
           if (known === 'unknown') lookUp = true;
           else if (known !== null) {
-            stateOf(known, key);
-            return { ok: true, callId: known };
+            stateOf(known.callSid, key);
+            return { ok: true, callId: known.callSid };
           }
         }
         if (lookUp) {

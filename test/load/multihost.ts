@@ -347,10 +347,16 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
         logFile: join(dir, `host-${hostCount}-${i}.log`),
         ...(cpuProf ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', cpuProf] } : {}),
       });
+    // SQLite: the host's store reads its journal and memory, not rows written under it by
+    // another process, so the calls are made due before it starts (as the crash loop does).
+    let dueAt = Date.now() + leadMs + (sqlite ? 3000 : 0);
+    if (sqlite) await setBatchDue(db, batch, dueAt);
     for (let i = 0; i < hostCount; i++) hosts.push(spawnHost(i));
     await Promise.all(hosts.map((h) => h!.waitReady(60_000)));
-    const dueAt = Date.now() + leadMs;
-    await setBatchDue(db, batch, dueAt);
+    if (!sqlite) {
+      dueAt = Date.now() + leadMs;
+      await setBatchDue(db, batch, dueAt);
+    }
     log(`${hostCount} host(s) ready; ${calls} calls due at +${leadMs} ms`);
     // CPU from here on, every process of the run.
     hostCpu.mark(hosts);

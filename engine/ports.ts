@@ -94,6 +94,22 @@ export interface PlaceCallRequest {
   script: CallScript;
   /** Seconds to let it ring before giving up (ends with reason `no_answer`). */
   ringTimeoutSeconds: number;
+  /**
+   * True when an earlier request for this attempt may have reached the provider and its
+   * outcome is unknown: an intent recovered at start-up (after a crash, or another host's
+   * intent taken over), or a retry after `placeCall` rejected (a timeout, a dropped
+   * connection). Absent or false on a fresh placement: this process has never asked for this
+   * attempt, so no call can exist for it. An adapter whose provider has no idempotency key
+   * looks for an earlier call before dialling only when it is set (and must then never dial
+   * without that look-up); one whose provider deduplicates by key may ignore it.
+   */
+  outcomeUnknown?: boolean;
+  /**
+   * When the attempt's intent was stored (its `requestedAt`): an earlier call for it cannot
+   * be older, so an adapter looking for one searches back to at least this instant, however
+   * long the outage that preceded a recovery.
+   */
+  requestedAt?: EpochMs;
 }
 
 /** The provider's answer to {@link Telephony.placeCall}. */

@@ -14,6 +14,7 @@ import { openDatabase } from './db/open.js';
 import { isPostgresUrl } from './db/sql.js';
 import { accountLines, AdminError, backupDatabase, providerLines, restoreDatabase, usageLines } from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
+import { dueSeconds, projectMinutes, spikeLines } from './ops/spike.js';
 import { loadBillingConfig } from './billing/config.js';
 import { createBillingService } from './billing/service.js';
 import { PLAN_ADMIN_USAGE, runPlanAdmin } from './billing/admin.js';
@@ -26,6 +27,8 @@ const USAGE = [
   '  restore <file>                                              replace the database with a backup (stop the server first; the old one is kept beside it)',
   '  accounts                                                    list the accounts',
   "  usage <email>                                               an account's trial and calls",
+  '  spike [--rate N] [--warn-s S] [--top N]                     the busiest minutes of the next 24 hours and how late their last call rings at the provider rate',
+  '                                                              (N calls/s, default WAKEUP_CALLS_PER_SECOND; warns past S seconds, default 60; exit 3 on a warning)',
   '  providers [--url <server>]                                  email, texts, telephony, payments: working or failing, since when, the last error',
   '                                                              (asks the running server: --url, else http://HOST:PORT from the environment; exit 3 when one fails)',
   ...PLAN_ADMIN_USAGE.split('\n').filter((line) => line.startsWith('  ')),
@@ -44,6 +47,7 @@ async function main(args: string[]): Promise<number> {
   const [command, arg] = args;
   try {
     if (command === 'providers') return await providers(args.slice(1));
+    if (command === 'spike') return await spike(dbFile, args.slice(1), now);
     if (command === 'backup' || command === 'restore') {
       if (isPostgresUrl(dbFile)) {
         console.error(
@@ -103,6 +107,36 @@ async function main(args: string[]): Promise<number> {
       return 2;
     }
     throw err;
+  }
+}
+
+/** `spike [--rate N] [--warn-s S] [--top N]`: the projected lateness of the next 24 hours' busiest minutes; exit 3 on a warning. */
+async function spike(dbFile: string, args: string[], now: number): Promise<number> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 2) {
+    if (!args[i]!.startsWith('--') || args[i + 1] === undefined) {
+      console.log(USAGE);
+      return 1;
+    }
+    flags.set(args[i]!.slice(2), args[i + 1]!);
+  }
+  const envRate = process.env.WAKEUP_CALLS_PER_SECOND?.trim();
+  const rateRaw = flags.get('rate') ?? envRate;
+  const callsPerSecond = rateRaw ? Number(rateRaw) : null;
+  const warnMs = Number(flags.get('warn-s') ?? 60) * 1000;
+  const top = Number(flags.get('top') ?? 10);
+  if ((callsPerSecond !== null && !(callsPerSecond > 0)) || !(warnMs >= 0) || !(top >= 1)) {
+    throw new AdminError('--rate must be > 0, --warn-s >= 0, --top >= 1');
+  }
+  const db = await openDatabase(dbFile);
+  try {
+    const due = await dueSeconds(db, now, now + 86_400_000);
+    const minutes = projectMinutes(due, callsPerSecond ?? Number.MAX_SAFE_INTEGER, now);
+    const { lines, warnings } = spikeLines(minutes, { callsPerSecond, warnMs, top, now });
+    for (const line of lines) console.log(line);
+    return warnings > 0 ? 3 : 0;
+  } finally {
+    await db.close();
   }
 }
 

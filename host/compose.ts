@@ -144,6 +144,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     serviceName: config.phone.serviceName,
     options: {
       maxInFlight: config.callsInFlight,
+      // The provider's rate: due calls in due order at exactly that rate, none before its instant.
+      ...(config.callsPerSecond !== null ? { pacing: { callsPerSecond: config.callsPerSecond, maxLeadMs: 0 } } : {}),
       // A virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
       // POST /dev/clock across months or years does not run a timer every minute.
       ...(virtualClock ? { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } : {}),

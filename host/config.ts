@@ -48,6 +48,14 @@ export interface HostConfig {
    */
   readonly callsInFlight: number;
   /**
+   * Calls this host places per second at most: the provider account's rate (Twilio: 1 per
+   * second per account unless raised, `TWILIO_DEFAULT_LIMITS` in host/adapters/twilio/telephony.ts),
+   * or this host's share of it when several hosts share the account. Due calls are placed in
+   * due order at exactly this rate, never before their instant. Null: no limit.
+   * @default null (env WAKEUP_CALLS_PER_SECOND)
+   */
+  readonly callsPerSecond: number | null;
+  /**
    * Dev mode: mounts the `/dev` endpoints and prints sign-in codes in the log. On unless
    * `WAKEUP_DEV=0`; a dev-mode server binds loopback addresses only.
    * @default true (env WAKEUP_DEV)
@@ -132,6 +140,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     default: '256',
     meaning:
       'Requests to place a call that may await the telephony provider at once, per host (1 to 10000); the rest wait in line. Lower it to what your provider account takes: past it, answers come after the client timeout.',
+  },
+  {
+    name: 'WAKEUP_CALLS_PER_SECOND',
+    default: '(no limit)',
+    meaning:
+      "Calls placed per second at most, per host: the provider account's rate (Twilio's default is 1 per account unless raised), or each host's share of it with several hosts. Due calls go in due order at exactly this rate, never early; `admin spike` projects the lateness it implies (0.01 to 10000, decimals allowed).",
   },
   {
     name: 'WAKEUP_DEV',
@@ -250,6 +264,7 @@ export function loadConfig(env: Env): HostConfig {
     dbFile: value(env, 'WAKEUP_DB') ?? './data/wakeup.sqlite',
     leaseSeconds: integer(env, 'WAKEUP_LEASE_SECONDS', 30, 3, 3600),
     callsInFlight: integer(env, 'WAKEUP_CALLS_IN_FLIGHT', 256, 1, 10_000),
+    callsPerSecond: rate(env, 'WAKEUP_CALLS_PER_SECOND'),
     dev,
     devByDefault: devRaw === undefined,
     clock: clockRaw,
@@ -298,6 +313,16 @@ function trustProxy(env: Env): number {
   if (v === 'true') return 1;
   if (v === 'false') return 0;
   return integer(env, 'WAKEUP_TRUST_PROXY', 0, 0, 32);
+}
+
+/** A positive rate (decimals allowed), or null when unset. */
+function rate(env: Env, name: string): number | null {
+  const v = value(env, name);
+  if (v === undefined) return null;
+  if (!/^\d+(\.\d+)?$/.test(v) || !(Number(v) >= 0.01) || Number(v) > 10_000) {
+    throw new ConfigError(`${name}=${v}: expected a number of calls per second from 0.01 to 10000`);
+  }
+  return Number(v);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

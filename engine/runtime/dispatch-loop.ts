@@ -113,8 +113,10 @@ export class DispatchLoop {
       let leadMs = 0;
       if (pacer) {
         const direct: Ref[] = [];
+        // Every dispatch takes a provider slot, a late one too (after a backlog, or with no
+        // lead): the provider's rate holds whatever is due. Watchdogs are not calls.
         for (const ref of batch) {
-          if (ref.exact || ref.kind === 'attempt' || ref.at <= now) direct.push(ref);
+          if (ref.exact || ref.kind === 'attempt') direct.push(ref);
           else pacer.enqueue(ref, ref.at);
         }
         batch = direct;

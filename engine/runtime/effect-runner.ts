@@ -175,7 +175,9 @@ export class EffectRunner {
       const r = this.d.options.effectRetry.placeCall;
       const willRetry = tries + 1 < r.tries && !this.stopped;
       this.d.events.emit('effect:failed', { effect: e, error, willRetry });
-      if (willRetry) this.later(Math.min(r.baseMs * 2 ** tries, r.maxMs), () => this.place(e, tries + 1));
+      // The retry carries `outcomeUnknown`: the rejected request may have reached the provider.
+      const again: PlaceCallEffect = e.request.outcomeUnknown ? e : { ...e, request: { ...e.request, outcomeUnknown: true } };
+      if (willRetry) this.later(Math.min(r.baseMs * 2 ** tries, r.maxMs), () => this.place(again, tries + 1));
       return;
     } finally {
       this.release();

@@ -64,8 +64,10 @@ export class Pacer<T> {
   /** Calls to start at `now`, in order, at most `max`. */
   release(now: EpochMs, max: number): T[] {
     const out: T[] = [];
-    // Catch up at most 50 ms of slots lost to timer lateness; never bank idle time.
-    if (this.nextSlot < now - 50) this.nextSlot = now - 50;
+    // Catch up at most 50 ms of slots lost to timer lateness while calls are waiting; never
+    // bank idle time (after a pause longer than a slot, the next call starts now, alone).
+    if (this.nextSlot < now - 50 - this.interval) this.nextSlot = now;
+    else if (this.nextSlot < now - 50) this.nextSlot = now - 50;
     while (out.length < max && this.size > 0 && this.nextSlot <= now) {
       const due = this.dues[this.head]!;
       if (due > now && this.latestStart() > now) break;

@@ -1,7 +1,8 @@
 /**
  * Start-up reconciliation: the work a crash may have left.
  * - Calls whose intent is stored but whose acceptance is not: placed again with the same
- *   idempotency key (the provider dedupes: never two calls, never none).
+ *   idempotency key, flagged `outcomeUnknown` (the adapter looks for the earlier call before
+ *   it dials: never two calls, never none).
  * - Fallback texts decided but not known sent: sent again with the same key.
  * - Series left without an unfinished occurrence: given their next one (or completed).
  * Every page is one list call (plus one load for the attempts' occurrences, and one unit of
@@ -56,7 +57,15 @@ export async function reconcile(d: ReconcileDeps): Promise<void> {
       effects.push({
         type: 'PlaceCall',
         attemptId: a.id,
-        request: { idempotencyKey: a.idempotencyKey, to: a.to, script, ringTimeoutSeconds: a.ringTimeoutSeconds },
+        request: {
+          idempotencyKey: a.idempotencyKey,
+          to: a.to,
+          script,
+          ringTimeoutSeconds: a.ringTimeoutSeconds,
+          // A recovered intent: an earlier request (of a process that died, or of another host) may have dialled.
+          outcomeUnknown: true,
+          ...(a.requestedAt !== null ? { requestedAt: a.requestedAt } : {}),
+        },
       });
     }
     if (d.stopped()) return;

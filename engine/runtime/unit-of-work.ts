@@ -232,7 +232,13 @@ export class UnitOfWork {
     this.effects.push({
       type: 'PlaceCall',
       attemptId: rec.id,
-      request: { idempotencyKey: rec.idempotencyKey, to: rec.to, script, ringTimeoutSeconds: rec.ringTimeoutSeconds },
+      request: {
+        idempotencyKey: rec.idempotencyKey,
+        to: rec.to,
+        script,
+        ringTimeoutSeconds: rec.ringTimeoutSeconds,
+        ...(rec.requestedAt !== null ? { requestedAt: rec.requestedAt } : {}),
+      },
     });
   }
 
@@ -574,7 +580,13 @@ export class UnitOfWork {
       this.effects.push({
         type: 'PlaceCall',
         attemptId: id,
-        request: { idempotencyKey: id, to: o.to, script: wakeUpScript(o), ringTimeoutSeconds: o.policy.ringTimeoutSeconds },
+        request: {
+          idempotencyKey: id,
+          to: o.to,
+          script: wakeUpScript(o),
+          ringTimeoutSeconds: o.policy.ringTimeoutSeconds,
+          requestedAt: now,
+        },
       });
     },
     scheduleRetry: (o) => {

@@ -16,6 +16,10 @@
  * dies holding it delays that number only; a host paused for longer than that while holding
  * it could overlap the next holder, the one case the ledger does not cover.
  *
+ * A fresh placement (issue 28: no earlier request for its attempt) does not list the provider's
+ * calls: inside the number's lock it asks `placedFor` whether a recovery (which lists, then
+ * notes `sending` before its create) already placed the attempt; only then does it list.
+ *
  * A create whose outcome is unknown (the client timed out, the connection dropped) may still
  * be carried out by the provider after we gave up on it: a retry that listed the calls at
  * once would not see it and would dial again. So when the placement asked to `hold` the
@@ -33,6 +37,12 @@ import type { Db } from './sql.js';
 export const PLACEMENT_LOCK_TTL_MS = 30_000;
 /** After a create with an unknown outcome, the number stays locked this long. */
 export const UNKNOWN_OUTCOME_HOLD_MS = 20_000;
+/**
+ * The `call_sid` prefix of a row that says a placement which looked up first is sending a
+ * create for its key (`sending`): a fresh placement of that key then looks up too, instead of
+ * dialling on the ledger's word alone (migration 0018 indexes the key).
+ */
+const SENDING = 'sending:';
 /** Recorded calls are kept this long (the adapter looks back 30 minutes). */
 export const PROVIDER_CALL_TTL_MS = 86_400_000;
 
@@ -86,6 +96,19 @@ export function createPlacementLedger(db: Db, now: () => number, options: { unkn
         [callSid, callSid],
       );
       return row?.k ?? null;
+    },
+
+    async placedFor(idempotencyKey) {
+      const rows = await db.all<{ sid: string }>('SELECT call_sid AS sid FROM provider_calls WHERE idempotency_key = ?', [idempotencyKey]);
+      const real = rows.find((r) => !r.sid.startsWith(SENDING));
+      return real ? { callSid: real.sid } : rows.length > 0 ? 'unknown' : null;
+    },
+
+    async sending(idempotencyKey) {
+      await db.run(
+        'INSERT INTO provider_calls (call_sid, idempotency_key, created_at) VALUES (?, ?, ?) ON CONFLICT (call_sid) DO NOTHING',
+        [`${SENDING}${idempotencyKey}`, idempotencyKey, now()],
+      );
     },
 
     async record(callSid, idempotencyKey) {

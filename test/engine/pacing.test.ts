@@ -44,3 +44,27 @@ describe('pacing (calls per second, early start at a peak)', () => {
     assert.equal(p.nextReleaseAt(), null);
   });
 });
+
+describe('pacing at the provider rate with no lead (issue 28)', () => {
+  it('places a spike due at once in due order at exactly the rate, none early, no idle slot', async () => {
+    const h = await harness({ pacing: { callsPerSecond: 20, maxLeadMs: 0 } }, { start: T0 - 2 * MIN });
+    const list = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => h.schedule({ to: `+1415557${2000 + i}`, scheduledAt: T0 + Math.floor(i / 10) * 100 })),
+    );
+    await h.at(T0 + 2 * MIN);
+    const placed = (await Promise.all(list.map((o) => h.attempts(o.id)))).map((a, i) => ({
+      due: T0 + Math.floor(i / 10) * 100,
+      at: a[0]!.requestedAt!,
+    }));
+    placed.sort((a, b) => a.at - b.at);
+    assert.ok(
+      placed.every((p) => p.at >= p.due),
+      'never before its instant',
+    );
+    for (let k = 0; k < placed.length; k++) {
+      assert.ok(placed[k]!.at <= T0 + (k / 20) * 1000 + 50, `the ${k}-th call by k / rate after the spike (${placed[k]!.at - T0} ms)`);
+      if (k > 0) assert.ok(placed[k]!.at - placed[k - 1]!.at >= 50 - 1, 'at most 20 a second');
+    }
+    for (let k = 1; k < placed.length; k++) assert.ok(placed[k]!.due >= placed[k - 1]!.due, 'in due order');
+  });
+});

@@ -68,6 +68,11 @@ function counts() {
     createRequests: fake.createCallRequests,
     listRequests: fake.listCallRequests,
     webhookFailures: fake.webhookFailures,
+    // This process's own CPU (user + system, µs), so the harness can sum every process of a run.
+    cpuMicros: (() => {
+      const u = process.cpuUsage();
+      return u.user + u.system;
+    })(),
     keys: keys.size,
     duplicates,
     statuses,

@@ -27,6 +27,8 @@ export interface FakeCounts {
   listRequests: number;
   /** Webhooks that did not answer 2xx, by status (0: a network error). */
   webhookFailures: Record<string, number>;
+  /** CPU the fake used so far (user + system, µs). */
+  cpuMicros: number;
   /** Distinct attempt keys among the accepted calls. */
   keys: number;
   /** Accepted calls beyond the first of their key (0 when no call was doubled). */

@@ -24,6 +24,7 @@
  * check fails, or when no PostgreSQL is given (it says so).
  *
  * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
+ *   [--rate N (the provider account's calls/s, each host its share)] [--no-kill] [--sqlite (one host on a SQLite file)]
  *   [--lease-s 10] [--in-flight 64 (placements in flight across all hosts: each host's WAKEUP_CALLS_IN_FLIGHT is its share)] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
@@ -37,12 +38,12 @@ import { openDatabase } from '../../host/db/open.js';
 import type { Db } from '../../host/db/sql.js';
 import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine/machines/index.js';
 import { spawnFakeProvider, type FakeProviderProcess } from './fake-provider.js';
-import { buildDist, freePort, spawnServer, type ServerProcess } from './process.js';
+import { buildDist, cpuMs, freePort, spawnServer, type ServerProcess } from './process.js';
 import { seedDueCalls, setBatchDue } from './seed.js';
 import { loadOptions } from './options.js';
 
 const { opt, num } = loadOptions();
-const hostCounts = (opt.get('hosts') ?? '1,2,3').split(',').map(Number);
+const hostCounts = (opt.get('hosts') ?? (opt.has('sqlite') ? '1' : '1,2,3')).split(',').map(Number);
 const calls = num('calls', 30_000);
 const leaseS = num('lease-s', 10);
 const restartS = num('restart-s', 5);
@@ -59,6 +60,9 @@ const speed = num('speed', 20);
 const answer = opt.get('answer') ?? 'confirm';
 const drainTimeoutMs = num('drain-timeout-s', 600) * 1000;
 const keep = opt.has('keep');
+const rate = opt.has('rate') ? num('rate', 0) : null; // the provider account's calls/s, shared by the hosts
+const noKill = opt.has('no-kill');
+const sqlite = opt.has('sqlite'); // one host on a SQLite file instead of PostgreSQL
 const cpuProf = opt.get('cpu-prof'); // a folder: each host writes a .cpuprofile there when stopped
 let seed = num('seed', Date.now() % 1_000_000);
 
@@ -74,7 +78,7 @@ const percentile = (sorted: readonly number[], p: number): number | null =>
   sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 const baseUrl = process.env.WAKEUP_TEST_PG_URL;
-if (!baseUrl) {
+if (!baseUrl && !sqlite) {
   log('no PostgreSQL: WAKEUP_TEST_PG_URL is not set. Run it as `npm run test:multihost` (scripts/with-pg.sh starts a throwaway server).');
   process.exit(1);
 }
@@ -178,8 +182,85 @@ function unreadRequests(dir: string, hostCount: number): Record<string, number> 
   return counts;
 }
 
+/** Clock ticks (10 ms) of /proc/<pid>/stat: utime, stime, cutime, cstime. */
+function ticks(pid: number): number[] | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return [Number(x[11]), Number(x[12]), Number(x[13]), Number(x[14])];
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms of the PostgreSQL server of scripts/with-pg.sh: the postmaster with its reaped backends, plus the live ones. */
+function postgresCpuMs(): number | null {
+  const dir = process.env.WAKEUP_TEST_PG_DIR;
+  if (!dir) return null;
+  let postmaster: number;
+  try {
+    postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return null;
+  }
+  const own = ticks(postmaster);
+  if (!own) return null;
+  let total = own[0]! + own[1]! + own[2]! + own[3]!;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const f = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      if (Number(x[1]) === postmaster) total += Number(x[11]) + Number(x[12]);
+    } catch {
+      // gone meanwhile: its time is in the postmaster's cutime now
+    }
+  }
+  return total * 10;
+}
+
+/** CPU ms of the hosts (each one's last reading, a killed host's too), sampled while they run. */
+class HostCpu {
+  private readonly last = new Map<number, number>();
+  private readonly start = new Map<number, number>();
+  sample(hosts: readonly (ServerProcess | null)[]): void {
+    for (const h of hosts) {
+      if (!h) continue;
+      const ms = cpuMs(h.pid);
+      if (ms === null) continue;
+      if (!this.start.has(h.pid)) this.start.set(h.pid, ms);
+      this.last.set(h.pid, ms);
+    }
+  }
+  /** Marks the start of the measured span: CPU before it (start-up) is left out. */
+  mark(hosts: readonly (ServerProcess | null)[]): void {
+    this.start.clear();
+    this.sample(hosts);
+  }
+  total(): number {
+    let t = 0;
+    // A host spawned after the mark (the restart) counts from its spawn, start-up included.
+    for (const [pid, ms] of this.last) t += ms - (this.start.get(pid) ?? 0);
+    return t;
+  }
+}
+
 interface RunResult {
   hosts: number;
+  db: 'postgres' | 'sqlite';
+  /** First attempts over the span from the due instant until every seeded call finished (webhooks included). */
+  calls_per_s: number | null;
+  /** CPU of every process of the run (hosts, PostgreSQL, the fake, the balancer and harness), µs per call, due instant to drained. */
+  cpu_us_per_call: number | null;
+  cpu_ms_by_process: Record<string, number>;
+  /** Provider requests (creates and call lists) per call placed. */
+  provider_requests_per_placement: number | null;
+  doubled: number;
+  rate_per_s?: number;
+  /** With a rate: first attempts per second from the first placement to the last. */
+  placement_rate_per_s?: number | null;
+  /** With a rate: the most the k-th call was placed later than k / rate after its due instant, ms. */
+  rate_max_excess_ms?: number | null;
   /** WAKEUP_CALLS_IN_FLIGHT of each host (its share of --in-flight). */
   in_flight_per_host: number;
   calls: number;
@@ -212,14 +293,23 @@ interface RunResult {
 }
 
 async function run(hostCount: number, fake: FakeProviderProcess, dir: string): Promise<RunResult> {
+  if (sqlite && hostCount !== 1) throw new Error('--sqlite runs one host (SQLite is one process)');
   const failures: string[] = [];
   const dbName = `wakeup_mh_${hostCount}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = new URL(baseUrl!);
-  url.pathname = `/${dbName}`;
-  const dbUrl = url.toString();
+  let admin: pg.Client | null = null;
+  let dbUrl: string;
+  if (sqlite) {
+    dbUrl = join(dir, `${dbName}.sqlite`);
+  } else {
+    admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    const url = new URL(baseUrl!);
+    url.pathname = `/${dbName}`;
+    dbUrl = url.toString();
+  }
+  const hostCpu = new HostCpu();
+  let sampler: NodeJS.Timeout | null = null;
   const hosts: (ServerProcess | null)[] = [];
   const lb = balancer(() => hosts.filter((h): h is ServerProcess => h !== null));
   await new Promise<void>((resolve) => lb.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
@@ -238,6 +328,8 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       WAKEUP_DB: dbUrl,
       WAKEUP_LEASE_SECONDS: String(leaseS),
       WAKEUP_CALLS_IN_FLIGHT: String(inFlightPerHost(hostCount)),
+      // The provider account's rate, each host its share.
+      ...(rate !== null ? { WAKEUP_CALLS_PER_SECOND: String(Math.round((rate / hostCount) * 1000) / 1000) } : {}),
       WAKEUP_SITE_URL: lbUrl,
       WAKEUP_LOG_LEVEL: opt.get('log-level') ?? 'warn',
       WAKEUP_LOG_PRETTY: '0',
@@ -255,13 +347,24 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
         logFile: join(dir, `host-${hostCount}-${i}.log`),
         ...(cpuProf ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', cpuProf] } : {}),
       });
+    // SQLite: the host's store reads its journal and memory, not rows written under it by
+    // another process, so the calls are made due before it starts (as the crash loop does).
+    let dueAt = Date.now() + leadMs + (sqlite ? 3000 : 0);
+    if (sqlite) await setBatchDue(db, batch, dueAt);
     for (let i = 0; i < hostCount; i++) hosts.push(spawnHost(i));
     await Promise.all(hosts.map((h) => h!.waitReady(60_000)));
-    const dueAt = Date.now() + leadMs;
-    await setBatchDue(db, batch, dueAt);
+    if (!sqlite) {
+      dueAt = Date.now() + leadMs;
+      await setBatchDue(db, batch, dueAt);
+    }
     log(`${hostCount} host(s) ready; ${calls} calls due at +${leadMs} ms`);
+    // CPU from here on, every process of the run.
+    hostCpu.mark(hosts);
+    sampler = setInterval(() => hostCpu.sample(hosts), 250);
+    const cpuAtStart = { pg: postgresCpuMs(), fake: (await fake.counts()).cpuMicros, self: process.cpuUsage() };
+    const providerAtStart = await fake.counts();
 
-    if (hostCount > 1) {
+    if (hostCount > 1 && !noKill) {
       // Kill one host at a random moment of the spike (the first second or so of it), then
       // start it again after --restart-s.
       const delay = leadMs + Math.round(random() * Math.min(3000, calls / 10));
@@ -298,7 +401,22 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       await sleep(1000);
     }
     const drainS = Math.round((performance.now() - drainStart) / 100) / 10;
+    const drainedAt = Date.now();
     await sleep(1000); // the last status callbacks
+    hostCpu.sample(hosts);
+    if (sampler) clearInterval(sampler);
+    const endCounts = await fake.counts();
+    const selfCpu = process.cpuUsage(cpuAtStart.self);
+    const pgEnd = postgresCpuMs();
+    const cpuMsBy: Record<string, number> = {
+      hosts: hostCpu.total(),
+      fake_provider: Math.round((endCounts.cpuMicros - cpuAtStart.fake) / 1000),
+      harness_and_balancer: Math.round((selfCpu.user + selfCpu.system) / 1000),
+      ...(cpuAtStart.pg !== null && pgEnd !== null && !sqlite ? { postgresql: pgEnd - cpuAtStart.pg } : {}),
+    };
+    const providerRequests =
+      endCounts.createRequests - providerAtStart.createRequests + (endCounts.listRequests - providerAtStart.listRequests);
+    const placedCalls = endCounts.accepted - providerAtStart.accepted;
     for (const h of hosts) if (h) await h.stop();
 
     // Audit against the fake, which no host could take down with it.
@@ -340,8 +458,25 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
     const firsts = attempts.filter((a) => a.kind === 'first');
     const late = firsts.map((a) => a.late).sort((x, y) => x - y);
     const span = late.length === 0 ? null : Math.max(1, late[late.length - 1]!);
+    const cpuTotalMs = Object.values(cpuMsBy).reduce((a, b) => a + b, 0);
+    const endToEnd = Math.max(1, drainedAt - dueAt);
+    const rated =
+      rate === null || late.length < 2
+        ? {}
+        : {
+            rate_per_s: rate,
+            placement_rate_per_s: Math.round(((late.length - 1) / Math.max(1, late[late.length - 1]! - late[0]!)) * 1000 * 100) / 100,
+            rate_max_excess_ms: Math.max(...late.map((l, k) => l - (k / rate) * 1000)),
+          };
     return {
       hosts: hostCount,
+      db: sqlite ? 'sqlite' : 'postgres',
+      calls_per_s: Math.round((firsts.length / endToEnd) * 1000),
+      cpu_us_per_call: firsts.length === 0 ? null : Math.round((cpuTotalMs * 1000) / firsts.length),
+      cpu_ms_by_process: cpuMsBy,
+      provider_requests_per_placement: placedCalls === 0 ? null : Math.round((providerRequests / placedCalls) * 1000) / 1000,
+      doubled: duplicates,
+      ...rated,
       in_flight_per_host: inFlightPerHost(hostCount),
       calls,
       dispatches_per_s: span === null ? null : Math.round((firsts.length / span) * 1000),
@@ -368,11 +503,12 @@ async function run(hostCount: number, fake: FakeProviderProcess, dir: string): P
       failures: failures.slice(0, 20),
     };
   } finally {
+    if (sampler) clearInterval(sampler);
     for (const h of hosts) if (h) await h.kill9();
     await new Promise<void>((resolve) => lb.close(() => resolve()));
     await db?.close();
-    if (!keep) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    if (admin && !keep) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin?.end();
     log(`${hostCount} host(s): done in ${Math.round((performance.now() - started) / 1000)} s`);
   }
 }

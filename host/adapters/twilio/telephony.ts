@@ -7,10 +7,17 @@
  *   the status callback (`call-status?k=`), the ring timeout and answering-machine
  *   detection. In-process retries with one idempotency key share one request and its
  *   answer; the key also goes out as `Idempotency-Key` for providers that honour it.
+ * - One provider request per placement in the normal path: a fresh placement
+ *   (`PlaceCallRequest.outcomeUnknown` not set: no request for this attempt ever left this
+ *   process) asks only the {@link PlacementLedger} whether a recovery elsewhere already sent
+ *   a create for it, and POSTs. A placement whose outcome may be unknown (a recovered intent,
+ *   a retry after a timeout, another host's attempt taken over), or that the ledger says
+ *   another placement may have dialled, looks up first, as follows; a create is never sent
+ *   again without that look-up.
  * - Exactly one call per attempt without relying on that header (Twilio ignores it): before
- *   dialling, `placeCall` lists the provider's calls to that number from that caller id
+ *   dialling again, `placeCall` lists the provider's calls to that number from that caller id
  *   (GET /Calls.json?To=&From=, newest first) and adopts one created within
- *   {@link TwilioTelephonyOptions.lookupWindowMs} that is this attempt's own or no attempt's
+ *   {@link TwilioTelephonyOptions.lookupWindowMs} (or since the intent, when older) that is this attempt's own or no attempt's
  *   (by this process's table, then the {@link PlacementLedger}: every call created is
  *   recorded with its attempt before the number is let go). An unowned call is one a process
  *   killed between the create and its record placed for this attempt.
@@ -19,7 +26,7 @@
  *   ledger; placements to one number run one at a time (queued in the process, and across
  *   hosts by the ledger's lock), so that two attempts to it cannot take each other's call and
  *   two hosts placing one attempt (a restarted host's reconciliation and the live host that
- *   stored the intent) cannot both dial. The list costs one GET per placement; when
+ *   stored the intent) cannot both dial. The list costs one GET per look-up; when
  *   it cannot be read the outcome is unknown (the promise rejects and the caller retries).
  *   An adopted call's progress seen in the list (ringing, ended) is replayed as events.
  * - Answer URL → `call.answered` (by `machine` when the provider's AnsweredBy says a machine
@@ -78,9 +85,24 @@ export interface TwilioTelephonyOptions {
    * database: host/db/provider-calls.ts). Without it only this process's memory and queue.
    */
   ledger?: PlacementLedger;
-  /** How far back the call list is searched for a call to adopt. @defaultValue 1800000 (30 minutes) */
+  /**
+   * How far back the call list is searched for a call to adopt, at least: a request that
+   * names its intent's time (`PlaceCallRequest.requestedAt`) is searched back to that instant
+   * (less a minute of clock skew) when it is older. @defaultValue 1800000 (30 minutes)
+   */
   lookupWindowMs?: number;
 }
+
+/**
+ * Twilio's limits for outbound calls, per account (the host's defaults when the provider is
+ * Twilio; docs: "Calls per second (CPS)" in Twilio's Voice limits). Twilio starts 1 call per
+ * second per account unless its support raised the account's CPS (up to 30 self-served in the
+ * console for some account types; more on request); calls created faster than that wait in
+ * its queue (for up to 24 hours) instead of failing, so a service that sends them faster only
+ * moves its lateness into Twilio's queue, where nobody can see or order it. Concurrent API
+ * requests per account are limited too (about 100 before 429 "Too Many Requests").
+ */
+export const TWILIO_DEFAULT_LIMITS = Object.freeze({ callsPerSecond: 1, requestsInFlight: 100 });
 
 /**
  * The record of placed calls that makes `placeCall` idempotent across processes (see the
@@ -99,6 +121,16 @@ export interface PlacementLedger {
   ownerOf(callSid: string): Promise<string | null>;
   /** Records that `callSid` was created for `idempotencyKey`; called inside `exclusive`. */
   record(callSid: string, idempotencyKey: string): Promise<void>;
+  /**
+   * What the ledger knows of the attempt `idempotencyKey`, asked inside `exclusive` by a fresh
+   * placement instead of the provider: the call recorded for it (`callSid`); `'unknown'` when a placement
+   * that looks up first (a recovery, here or on another host) sent or is sending a create for
+   * it whose call is not recorded; null when nothing was ever sent for it. Without it (an
+   * older ledger) every placement looks up at the provider.
+   */
+  placedFor?(idempotencyKey: string): Promise<{ callSid: string } | 'unknown' | null>;
+  /** Notes, before a placement that looked up sends its create, that a call for `idempotencyKey` may now exist. */
+  sending?(idempotencyKey: string): Promise<void>;
 }
 
 /** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
@@ -111,6 +143,8 @@ export interface EventLog {
 export interface TwilioTelephony extends Telephony {
   /** Entries held in memory (calls, placements), for tests of the pruning. */
   memory(): { calls: number; placements: number };
+  /** Look-ups of the provider's call list so far (placements flagged `outcomeUnknown`, or told so by the ledger). */
+  lookups(): number;
   /** Handles a (signature-checked) call webhook. `query` is the URL's query string parsed. */
   handleCallWebhook(
     kind: 'voice' | 'gather' | 'callStatus',
@@ -149,6 +183,8 @@ const END_REASONS: Record<string, CallEndReason> = {
 const KEEP_ENDED_MS = 60 * 60_000;
 /** A call whose end never arrived is forgotten after this long (no call lasts so long). */
 const KEEP_UNENDED_MS = 6 * 60 * 60_000;
+/** Clocks of the provider and of the host that stored an intent may differ by this much. */
+const LOOKUP_SKEW_MS = 60_000;
 /** Placement results (per idempotency key) are kept this long for in-process retries. */
 const KEEP_PLACING_MS = 60 * 60_000;
 
@@ -181,6 +217,9 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   /** The last placement per destination number: placements to one number run one at a time. */
   const byNumber = new Map<string, Promise<unknown>>();
   const lookupWindowMs = options.lookupWindowMs ?? 30 * 60_000;
+  let lookups = 0;
+  /** Keys whose create rejected in this process (outcome unknown): their next placement looks up, flagged or not. */
+  const uncertain = new Set<string>();
   const ledger: PlacementLedger = options.ledger ?? {
     exclusive: (_to, fn) => fn(() => undefined),
     ownerOf: () => Promise.resolve(null),
@@ -210,6 +249,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       if (now - p.at <= KEEP_PLACING_MS) break;
       placing.delete(key);
     }
+    if (uncertain.size > 10_000) uncertain.clear(); // the ledger's `sending` rows still say so
   };
 
   const stateOf = (sid: string, key: string): CallState => {
@@ -359,12 +399,15 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   };
 
   /** A call at the provider that this attempt placed earlier, or null (see the module header). */
-  async function findPlaced(to: string, from: string, key: string): Promise<TwilioCallListItem | null> {
+  async function findPlaced(to: string, from: string, key: string, requestedAt?: number): Promise<TwilioCallListItem | null> {
+    lookups++;
     const list = await client.listCalls({ to, from, pageSize: 50 });
     if (!list.ok) {
       throw new Error(`twilio: the call list answered ${list.error.status} (${list.error.message}); whether a call was placed is unknown`);
     }
-    const since = clock.now() - lookupWindowMs;
+    // Back to the intent at least: a recovery after a long outage still finds its call.
+    let since = clock.now() - lookupWindowMs;
+    if (requestedAt !== undefined && requestedAt - LOOKUP_SKEW_MS < since) since = requestedAt - LOOKUP_SKEW_MS;
     for (const c of list.body?.calls ?? []) {
       const created = Date.parse(c.date_created);
       if (!(created >= since)) continue;
@@ -419,16 +462,42 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         ['Timeout', String(request.ringTimeoutSeconds)],
         ['MachineDetection', 'Enable'],
       ];
+      const key = request.idempotencyKey;
       const attempt = oneAtATime(request.to, async (hold): Promise<PlaceCallResult> => {
-        const earlier = await findPlaced(request.to, request.from ?? options.from, request.idempotencyKey);
-        if (earlier) {
-          warn('twilio: adopted a call placed earlier for this attempt', { callSid: earlier.sid, status: earlier.status });
-          const s = stateOf(earlier.sid, request.idempotencyKey);
-          replayAdopted(s, earlier.status);
-          return { ok: true, callId: earlier.sid };
+        // A fresh placement asks the ledger (no provider request): only a recovery of this
+        // attempt, here or on another host, can have sent a create for it.
+        let lookUp = request.outcomeUnknown === true || uncertain.has(key) || !ledger.placedFor;
+        if (!lookUp) {
+          const known = await ledger.placedFor!(key);
+          if (known === 'unknown') lookUp = true;
+          else if (known !== null) {
+            stateOf(known.callSid, key);
+            return { ok: true, callId: known.callSid };
+          }
+        }
+        if (lookUp) {
+          const earlier = await findPlaced(request.to, request.from ?? options.from, key, request.requestedAt);
+          if (earlier) {
+            warn('twilio: adopted a call placed earlier for this attempt', { callSid: earlier.sid, status: earlier.status });
+            const s = stateOf(earlier.sid, key);
+            await ledger.record(earlier.sid, key); // a fresh placement of the key elsewhere finds it in the ledger
+            replayAdopted(s, earlier.status);
+            return { ok: true, callId: earlier.sid };
+          }
+          // A fresh placement of this attempt elsewhere must now look up too (see PlacementLedger.sending).
+          await ledger.sending?.(key);
         }
         hold();
-        const response = await client.createCall(params, request.idempotencyKey);
+        let response: Awaited<ReturnType<TwilioClient['createCall']>>;
+        try {
+          response = await client.createCall(params, key);
+        } catch (err) {
+          // Outcome unknown: whoever places this attempt next (a retry here, a recovery on
+          // another host) looks up first, flagged or not.
+          uncertain.add(key);
+          await ledger.sending?.(key).catch(() => undefined);
+          throw err;
+        }
         if (!response.ok) {
           const { code, retryable } = classifyApiError(response.error);
           return {
@@ -486,6 +555,8 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       prune();
       return { calls: calls.size, placements: placing.size };
     },
+
+    lookups: () => lookups,
 
     handleCallWebhook(kind, query, params) {
       const sid = params.CallSid;

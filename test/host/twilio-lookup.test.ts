@@ -1,0 +1,130 @@
+/**
+ * One provider request per placement in the normal path (issue 28): the Twilio-compatible
+ * adapter lists the provider's calls (GET /Calls.json) only for a placement whose outcome may
+ * be unknown (`PlaceCallRequest.outcomeUnknown`, or a create of this attempt that rejected, or
+ * the ledger's word that a recovery is sending one), and then never dials without that look-up.
+ * Against the fake provider speaking Twilio's wire format, which does not dedupe by key.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { PlaceCallRequest } from '../../engine/index.js';
+import { VirtualClock } from '../../engine/sim/index.js';
+import { createTwilioClient } from '../../host/adapters/twilio/client.js';
+import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
+import { migrate } from '../../host/db/migrate.js';
+import { openSqliteDatabase } from '../../host/db/open.js';
+import { createPlacementLedger } from '../../host/db/provider-calls.js';
+import type { Db } from '../../host/db/sql.js';
+import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
+
+describe('Twilio adapter: the look-up before a create', () => {
+  const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
+  let fake: FakeTwilio;
+  let db: Db;
+  before(async () => {
+    fake = await startFakeTwilio({ clock });
+    db = openSqliteDatabase(':memory:');
+    await migrate(db);
+  });
+  after(async () => {
+    await fake.close();
+    await db.close();
+  });
+
+  const adapter = (options: { timeoutMs?: number; baseUrl?: string } = {}) =>
+    createTwilioTelephony({
+      client: createTwilioClient({
+        baseUrl: options.baseUrl ?? fake.url,
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      }),
+      clock,
+      from: '+12025550100',
+      publicUrl: () => 'http://127.0.0.1:9',
+      text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
+      ledger: createPlacementLedger(db, () => clock.now(), { unknownOutcomeHoldMs: 500 }),
+    });
+  const request = (key: string, to: string, extra: Partial<PlaceCallRequest> = {}): PlaceCallRequest => ({
+    idempotencyKey: key,
+    to,
+    script: { kind: 'demo' },
+    ringTimeoutSeconds: 30,
+    ...extra,
+  });
+  const counts = () => ({ creates: fake.createCallRequests, lists: fake.listCallRequests });
+  const delta = (before: { creates: number; lists: number }) => ({
+    creates: fake.createCallRequests - before.creates,
+    lists: fake.listCallRequests - before.lists,
+  });
+
+  it('a fresh placement sends exactly one request: the create', async () => {
+    const t = adapter();
+    const before = counts();
+    for (let i = 0; i < 10; i++) assert.ok((await t.placeCall(request(`fresh-${i}`, `+1415555030${i}`))).ok);
+    assert.deepEqual(delta(before), { creates: 10, lists: 0 });
+    assert.equal(t.lookups(), 0);
+  });
+
+  it('a placement flagged outcomeUnknown looks up first and dials when it finds nothing', async () => {
+    const t = adapter();
+    const before = counts();
+    const r = await t.placeCall(request('recovered-1', '+14155550310', { outcomeUnknown: true, requestedAt: clock.now() }));
+    assert.ok(r.ok);
+    assert.deepEqual(delta(before), { creates: 1, lists: 1 });
+  });
+
+  it('a flagged placement of a call that landed adopts it (another host, a restart), even after an outage longer than the window', async () => {
+    const to = '+14155550320';
+    const requestedAt = clock.now();
+    const first = await adapter().placeCall(request('recovered-2', to, { requestedAt }));
+    assert.ok(first.ok);
+    // The process died before recording the acceptance; the restart comes 45 minutes later.
+    await clock.advance(clock.now() + 45 * 60_000);
+    const restarted = createTwilioTelephony({
+      client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+      clock,
+      from: '+12025550100',
+      publicUrl: () => 'http://127.0.0.1:9',
+      text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
+      // A ledger that lost the record too (the process died between the create and the record).
+      ledger: { exclusive: (_to, fn) => fn(() => undefined), ownerOf: () => Promise.resolve(null), record: () => Promise.resolve() },
+    });
+    const before = counts();
+    const again = await restarted.placeCall(request('recovered-2', to, { outcomeUnknown: true, requestedAt }));
+    assert.ok(again.ok && first.ok);
+    assert.equal(again.callId, first.callId, 'adopted: the look-back reaches the intent');
+    assert.deepEqual(delta(before), { creates: 0, lists: 1 });
+  });
+
+  it('a fresh placement of an attempt a recovery elsewhere already placed asks the ledger, not the provider', async () => {
+    const to = '+14155550330';
+    const recovered = await adapter().placeCall(request('both-1', to, { outcomeUnknown: true }));
+    const before = counts();
+    const fresh = await adapter().placeCall(request('both-1', to));
+    assert.ok(recovered.ok && fresh.ok);
+    assert.equal(fresh.callId, recovered.callId);
+    assert.deepEqual(delta(before), { creates: 0, lists: 0 });
+  });
+
+  it('a create that rejected (outcome unknown) is never sent again without a look-up, flagged or not', async () => {
+    const slow = await startFakeTwilio({ clock, createDelayMs: 300 });
+    try {
+      const t = adapter({ baseUrl: slow.url, timeoutMs: 100 });
+      const r = request('timed-out-1', '+14155550340');
+      await assert.rejects(t.placeCall(r));
+      const again = await t.placeCall(r); // no flag: the adapter remembers, and so does the ledger
+      assert.ok(again.ok);
+      assert.equal(slow.calls.size, 1, 'one call at the provider');
+      assert.equal(slow.createCallRequests, 1);
+      assert.equal(slow.listCallRequests, 1);
+      // Another process (a fresh adapter on the same ledger) placing it without the flag looks up too.
+      const other = await adapter({ baseUrl: slow.url }).placeCall(r);
+      assert.ok(other.ok && again.ok);
+      assert.equal(other.callId, again.callId);
+      assert.equal(slow.createCallRequests, 1);
+    } finally {
+      await slow.close();
+    }
+  });
+});

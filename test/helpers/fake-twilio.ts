@@ -75,6 +75,8 @@ export interface FakeTwilio {
   listCallRequests: number;
   /** Webhooks that did not answer 2xx, by status (0: no answer: a network error). */
   webhookFailures: Record<string, number>;
+  /** Webhooks sent and not answered yet. */
+  readonly webhooksInFlight: number;
   /** Accept this many create-call requests but drop each connection instead of answering. */
   dropCreateResponses: number;
   /**
@@ -161,6 +163,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   let createCallRequests = 0;
   let listCallRequests = 0;
   const webhookFailures: Record<string, number> = {};
+  let webhooksInFlight = 0;
   const inbound = new Map<string, number>();
   let lastInboundSid: string | null = null;
   let dropCreateResponses = 0;
@@ -174,6 +177,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
     const sig = signature === undefined ? computeTwilioSignature(authToken, url, params) : signature;
     if (sig !== null) headers['x-twilio-signature'] = sig;
+    webhooksInFlight++;
     try {
       const r = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
       if (r.status >= 300) webhookFailures[r.status] = (webhookFailures[r.status] ?? 0) + 1;
@@ -181,6 +185,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     } catch {
       webhookFailures[0] = (webhookFailures[0] ?? 0) + 1;
       return { status: 0, text: '' };
+    } finally {
+      webhooksInFlight--;
     }
   }
 
@@ -421,6 +427,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       return createCallRequests;
     },
     webhookFailures,
+    get webhooksInFlight() {
+      return webhooksInFlight;
+    },
     get listCallRequests() {
       return listCallRequests;
     },

@@ -68,6 +68,7 @@ function counts() {
     createRequests: fake.createCallRequests,
     listRequests: fake.listCallRequests,
     webhookFailures: fake.webhookFailures,
+    webhooksInFlight: fake.webhooksInFlight,
     // This process's own CPU (user + system, µs), so the harness can sum every process of a run.
     cpuMicros: (() => {
       const u = process.cpuUsage();

@@ -27,6 +27,8 @@ export interface FakeCounts {
   listRequests: number;
   /** Webhooks that did not answer 2xx, by status (0: a network error). */
   webhookFailures: Record<string, number>;
+  /** Webhooks sent and not answered yet. */
+  webhooksInFlight: number;
   /** CPU the fake used so far (user + system, µs). */
   cpuMicros: number;
   /** Distinct attempt keys among the accepted calls. */

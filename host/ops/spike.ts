@@ -85,20 +85,21 @@ export function spikeLines(
   const lines: string[] = [];
   const total = minutes.reduce((n, m) => n + m.calls, 0);
   const rate = o.callsPerSecond === null ? 'no limit (WAKEUP_CALLS_PER_SECOND unset; --rate N to project one)' : `${o.callsPerSecond}/s`;
-  lines.push(`${total} calls pending in the next 24 hours; provider rate ${rate}; warning past ${o.warnMs / 1000} s late`);
+  const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
+  lines.push(`${calls(total)} pending in the next 24 hours; provider rate ${rate}; warning past ${o.warnMs / 1000} s late`);
   const busiest = [...minutes].sort((a, b) => b.calls - a.calls || b.lastLateMs - a.lastLateMs).slice(0, o.top);
   busiest.sort((a, b) => a.minute - b.minute);
   for (const m of busiest) {
     const late = m.lastLateMs / 1000;
     const warn = m.lastLateMs > o.warnMs;
     lines.push(
-      `${isoInstant(m.minute).slice(0, 16)}Z  ${String(m.calls).padStart(7)} calls  last rings ${late.toFixed(1).padStart(8)} s late${warn ? '  WARNING' : ''}`,
+      `${isoInstant(m.minute).slice(0, 16)}Z  ${calls(m.calls).padStart(11)}  last rings ${late.toFixed(1).padStart(8)} s late${warn ? '  WARNING' : ''}`,
     );
   }
   const worst = minutes.filter((m) => m.lastLateMs > o.warnMs).length;
   if (worst > 0)
     lines.push(
-      `WARNING: ${worst} minute(s) end more than ${o.warnMs / 1000} s late at this rate: raise the provider's rate (and WAKEUP_CALLS_PER_SECOND) or spread the calls`,
+      `WARNING: ${worst === 1 ? '1 minute ends' : `${worst} minutes end`} more than ${o.warnMs / 1000} s late at this rate: raise the provider's rate (and WAKEUP_CALLS_PER_SECOND) or spread the calls`,
     );
   return { lines, warnings: worst };
 }

@@ -158,7 +158,9 @@ export type TelephonyEventHandler = (event: TelephonyEvent) => void | Promise<vo
  * - `placeCall` is idempotent by `idempotencyKey`: a retry after a crash or a timeout never
  *   rings the phone twice. It resolves once the provider accepted or refused the call; it
  *   rejects only when the outcome is unknown (network failure), and the caller retries with
- *   the same key.
+ *   the same key; or with `PlacementDeferred` (engine/runtime/errors.ts) when it cannot place
+ *   the call now but can later (the number is locked by another process): the runtime asks
+ *   again at its `retryAt`, without holding a placement slot meanwhile.
  * - Events arrive at the handler given to `onEvent` in the order they happened for one
  *   call, each at most once per call (adapters dedupe provider retries), ending with exactly
  *   one `call.ended`.

@@ -16,6 +16,7 @@ import type { Clock, Messaging, PlaceCallResult, SendResult, Telephony, TimerHan
 import type { Effect, PlaceCallEffect, SendTextEffect } from '../machines/effects.js';
 import type { SafeEmitter } from './events.js';
 import type { ResolvedRuntimeOptions } from './options.js';
+import { PlacementDeferred } from './errors.js';
 
 /** What the runner needs. */
 export interface EffectRunnerDeps {
@@ -171,6 +172,12 @@ export class EffectRunner {
       if (this.stopped) return;
       result = await this.d.telephony.placeCall(e.request);
     } catch (error) {
+      if (PlacementDeferred.is(error)) {
+        // Not now (the number is locked elsewhere): the slot goes back to the line, the same
+        // request is asked again then, and it is not a failed try.
+        this.later(Math.max(0, error.retryAt - this.d.clock.now()), () => this.place(e, tries));
+        return;
+      }
       // Outcome unknown: ask again with the same key (the provider dedupes), with backoff.
       const r = this.d.options.effectRetry.placeCall;
       const willRetry = tries + 1 < r.tries && !this.stopped;

@@ -23,7 +23,7 @@ export { resolveRuntimeOptions } from './options.js';
 export type { PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 export { DEFAULT_RETRY_POLICY, RETRY_POLICY_BOUNDS, resolveRetryPolicy } from './retry-policy.js';
 export type { RetryPolicyInput } from './retry-policy.js';
-export { EngineError } from './errors.js';
+export { EngineError, PlacementDeferred } from './errors.js';
 export type { RuntimeEventMap, RuntimeListener } from './events.js';
 export { callState } from './call-state.js';
 export type { CallState } from './call-state.js';

@@ -25,10 +25,14 @@
  * once would not see it and would dial again. So when the placement asked to `hold` the
  * number before its create and then failed, the lock is kept (by this process's id) for
  * {@link UNKNOWN_OUTCOME_HOLD_MS}; the retry waits for it and then finds the call in the list.
+ * A placement that finds its number locked for longer than {@link LOCK_WAIT_MS} (such a hold,
+ * or the lock of a process that died while placing) is deferred: it throws the engine's
+ * `PlacementDeferred`, and the runtime gives its slot to other calls and asks again later.
  * The locks are taken on SQLite too (one process, but the same rule for its own retries).
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { PlacementDeferred } from '../../engine/index.js';
 import { realTime } from '../adapters/clock/system-clock.js';
 import type { PlacementLedger } from '../adapters/twilio/telephony.js';
 import type { Db } from './sql.js';
@@ -37,6 +41,13 @@ import type { Db } from './sql.js';
 export const PLACEMENT_LOCK_TTL_MS = 30_000;
 /** After a create with an unknown outcome, the number stays locked this long. */
 export const UNKNOWN_OUTCOME_HOLD_MS = 20_000;
+/**
+ * How long a placement waits for its number's lock before it is deferred
+ * (`PlacementDeferred`): another placement to the number is over well within it.
+ */
+export const LOCK_WAIT_MS = 1_000;
+/** A deferred placement is asked again within this long (sooner when the lock lapses sooner). */
+const DEFER_AT_MOST_MS = 5_000;
 /**
  * The `call_sid` prefix of a row that says a placement which looked up first is sending a
  * create for its key (`sending`): a fresh placement of that key then looks up too, instead of
@@ -47,8 +58,13 @@ const SENDING = 'sending:';
 export const PROVIDER_CALL_TTL_MS = 86_400_000;
 
 /** The ledger on `db`; `now` is the host's clock (the records' times; locks use real time). */
-export function createPlacementLedger(db: Db, now: () => number, options: { unknownOutcomeHoldMs?: number } = {}): PlacementLedger {
+export function createPlacementLedger(
+  db: Db,
+  now: () => number,
+  options: { unknownOutcomeHoldMs?: number; lockWaitMs?: number } = {},
+): PlacementLedger {
   const holdMs = options.unknownOutcomeHoldMs ?? UNKNOWN_OUTCOME_HOLD_MS;
+  const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   const owner = randomUUID();
   let recorded = 0;
 
@@ -68,9 +84,17 @@ export function createPlacementLedger(db: Db, now: () => number, options: { unkn
 
   return {
     async exclusive(to, fn) {
-      // Another placement to the number runs (or a create's outcome is being waited out): only
-      // for one placement, or until the lock lapses.
+      // Another placement to the number runs: it is over in a moment, so wait a little. A lock
+      // still there after that is a create's outcome being waited out, or a dead process's
+      // lock lapsing: the placement is deferred (the runtime asks again later and meanwhile
+      // gives its slot to calls to other numbers).
+      const deadline = realTime() + lockWaitMs;
       for (let wait = 10; !(await tryLock(to)); wait = Math.min(wait * 2, 500)) {
+        if (realTime() >= deadline) {
+          const row = await db.get<{ until: number | string }>('SELECT until FROM placement_locks WHERE e164 = ?', [to]);
+          const left = row ? Number(row.until) - realTime() : 0;
+          throw new PlacementDeferred(now() + Math.min(Math.max(left, 50), DEFER_AT_MOST_MS), 'the number is locked by another placement');
+        }
         await new Promise((r) => setTimeout(r, wait / 2 + Math.random() * wait));
       }
       let sent = false;

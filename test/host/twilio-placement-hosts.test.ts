@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { PlacementDeferred } from '../../engine/index.js';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { createTwilioClient } from '../../host/adapters/twilio/client.js';
 import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
@@ -84,7 +85,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     it('a create that timed out but landed later is adopted by the retry, not dialled again', async () => {
       const slow = await startFakeTwilio({ clock, createDelayMs: 300 });
       try {
-        const ledger = createPlacementLedger(dbs[0]!, () => clock.now(), { unknownOutcomeHoldMs: 1000 });
+        // The retry waits the hold out within one placeCall (a lock wait longer than the hold).
+        const ledger = createPlacementLedger(dbs[0]!, () => clock.now(), { unknownOutcomeHoldMs: 1000, lockWaitMs: 5000 });
         const telephony = createTwilioTelephony({
           client: createTwilioClient({ baseUrl: slow.url, accountSid: slow.accountSid, authToken: slow.authToken, timeoutMs: 100 }),
           clock,
@@ -106,6 +108,35 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       } finally {
         await slow.close();
       }
+    });
+
+    it('a number still locked by a host that died while placing defers the placement (PlacementDeferred), then places it once', async () => {
+      const to = '+14155550170';
+      const dead = randomUUID();
+      const until = Date.now() + 30_000; // locks run on real time
+      await dbs[0]!.run('INSERT INTO placement_locks (e164, owner, until) VALUES (?, ?, ?)', [to, dead, until]);
+      const telephony = createTwilioTelephony({
+        client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+        clock,
+        from: '+12025550100',
+        publicUrl: () => 'http://127.0.0.1:9',
+        text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
+        ledger: createPlacementLedger(dbs[1]!, () => clock.now(), { lockWaitMs: 100 }),
+      });
+      const r = { ...request('attempt-locked', to), outcomeUnknown: true };
+      const before = fake.createCallRequests;
+      const err: unknown = await telephony.placeCall(r).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(PlacementDeferred.is(err), `deferred, not ${String(err)}`);
+      const wait = err.retryAt - clock.now();
+      assert.ok(wait > 0 && wait <= 5_000, `asked again within 5 s (${wait} ms)`);
+      assert.equal(fake.createCallRequests, before, 'nothing sent while the number is locked');
+      await dbs[0]!.run('UPDATE placement_locks SET until = ? WHERE e164 = ?', [Date.now() - 1, to]); // the dead lock lapses
+      const placed = await telephony.placeCall(r);
+      assert.ok(placed.ok);
+      assert.equal(fake.createCallRequests - before, 1, 'one create once the lock lapsed');
     });
 
     it('two hosts placing one attempt at the same moment dial once', async () => {

@@ -34,7 +34,7 @@ export class EngineError extends Error {
  * Not a failure: no retry is counted and no `effect:failed` is emitted.
  *
  * @example
- * throw new PlacementDeferred(Date.now() + 2_000, 'the number is being placed by another host');
+ * throw new PlacementDeferred(clock.now() + 2_000, 'the number is being placed by another host');
  */
 export class PlacementDeferred extends Error {
   /** Realm-safe check (works across copies of the module). */

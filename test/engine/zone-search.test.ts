@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { POPULAR_ZONES, listAcceptedZones, searchZones } from '../../engine/index.js';
+import { POPULAR_ZONES, listAcceptedZones, searchZones } from '../../engine/internals.js';
 
 const now = Date.parse('2027-01-15T12:00:00Z');
 const first = (q: string) => searchZones(q, now, 1)[0];

@@ -3,7 +3,8 @@
  * Both map the engine's time API (`engine/time`) to the wire shapes of the schema.
  * @module
  */
-import { checkTimeZone, searchZones, tzdataVersion, zoneInfo, type ZoneInfo, type ZoneMatch } from '../../../engine/index.js';
+import { checkTimeZone, zoneInfo, type ZoneInfo } from '../../../engine/index.js';
+import { searchZones, tzdataVersion, type ZoneMatch } from '../../../engine/internals.js';
 import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';
 import { invalid, problem } from '../../errors.js';

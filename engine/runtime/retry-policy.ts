@@ -4,7 +4,7 @@
  * compares them). The host converts field case (snake_case) only at its HTTP edge.
  * @module
  */
-import type { RetryPolicy } from '../ports.js';
+import type { RetryPolicy } from '../model.js';
 import { EngineError } from './errors.js';
 
 /** Bounds of every RetryPolicy field, inclusive. */

@@ -22,20 +22,8 @@
  *   load, so several processes may share one store.
  * @module
  */
-import type {
-  CallScript,
-  CallToAdmit,
-  Clock,
-  EpochMs,
-  LoadKeys,
-  OccurrenceRecord,
-  RefusalReason,
-  RetryPolicy,
-  RowRef,
-  SeriesRecord,
-  Snapshot,
-  Store,
-} from '../ports.js';
+import type { CallToAdmit, Clock, EpochMs, LoadKeys, RefusalReason, RowRef, Snapshot, Store } from '../ports.js';
+import type { CallScript, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { EffectRunner } from './effect-runner.js';

@@ -7,23 +7,8 @@
  * runtime commits in one call; only after that commit are the effects executed.
  * @module
  */
-import type {
-  Accounts,
-  AttemptRecord,
-  CallScript,
-  EpochMs,
-  Ids,
-  OccurrenceRecord,
-  OccurrenceStatus,
-  AttemptStatus,
-  ChangeSet,
-  RowWrite,
-  SeriesRecord,
-  Snapshot,
-  TelephonyEvent,
-  PlaceCallResult,
-  SendResult,
-} from '../ports.js';
+import type { Accounts, EpochMs, Ids, ChangeSet, RowWrite, Snapshot, TelephonyEvent, PlaceCallResult, SendResult } from '../ports.js';
+import type { AttemptRecord, CallScript, OccurrenceRecord, OccurrenceStatus, AttemptStatus, SeriesRecord } from '../model.js';
 import type { AttemptActionName, AttemptEvent, ClosingPhrase, KeypadKey } from '../machines/attempt.machine.js';
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';

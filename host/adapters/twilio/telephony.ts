@@ -47,16 +47,8 @@
  * Signatures are checked by `webhooks.ts` before anything here runs.
  * @module
  */
-import type {
-  CallEndReason,
-  CallScript,
-  Clock,
-  PlaceCallRequest,
-  PlaceCallResult,
-  Telephony,
-  TelephonyEvent,
-  TelephonyEventHandler,
-} from '../../../engine/ports.js';
+import type { CallEndReason, Clock, PlaceCallRequest, PlaceCallResult, Telephony, TelephonyEvent, TelephonyEventHandler } from '../../../engine/ports.js';
+import type { CallScript } from '../../../engine/model.js';
 import { renderScript } from '../../phone/speech.js';
 import type { TextOptions } from '../../phone/texts.js';
 import { classifyApiError, type TwilioCallListItem, type TwilioClient } from './client.js';

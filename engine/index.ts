@@ -37,11 +37,40 @@ export type { RetryPolicyInput } from './runtime/retry-policy.js';
 export { EngineError } from './runtime/errors.js';
 
 // The ports the embedder implements or picks (engine/sim, engine/sqlite, engine/postgres).
-export type { Accounts, CallEndReason, CallToAdmit, Clock, Ids, Messaging, PlaceCallRequest, PlaceCallResult, RefusalReason, SendResult, StopRequest, Store, Telephony, TelephonyEvent, TelephonyEventHandler, TimerHandle } from './ports.js';
+export type {
+  Accounts,
+  CallEndReason,
+  CallToAdmit,
+  Clock,
+  Ids,
+  Messaging,
+  PlaceCallRequest,
+  PlaceCallResult,
+  RefusalReason,
+  SendResult,
+  StopRequest,
+  Store,
+  Telephony,
+  TelephonyEvent,
+  TelephonyEventHandler,
+  TimerHandle,
+} from './ports.js';
 export type { CallScript } from './model.js';
 
 // The records the runtime keeps and returns.
-export type { AttemptKind, AttemptRecord, AttemptStatus, DerivationSource, FallbackState, OccurrenceRecord, OccurrenceStatus, OutcomeReason, RetryPolicy, SeriesRecord, SeriesStatus } from './model.js';
+export type {
+  AttemptKind,
+  AttemptRecord,
+  AttemptStatus,
+  DerivationSource,
+  FallbackState,
+  OccurrenceRecord,
+  OccurrenceStatus,
+  OutcomeReason,
+  RetryPolicy,
+  SeriesRecord,
+  SeriesStatus,
+} from './model.js';
 
 // Time: instants, wall times, zones and recurrence rules. Every function is pure: the
 // reference instant is an argument (epoch milliseconds), nothing reads the clock; zone rules

@@ -52,14 +52,10 @@ import type {
   SeriesNext,
   StartOptions,
 } from './types.js';
-import {
-  isFinishedOccurrence,
-  nextAttemptKind,
-  pendingOccurrence,
-  requestedAttempt,
-  UnitOfWork,
-  type StatusChange,
-} from './unit-of-work.js';
+import { isFinishedOccurrence } from '../machines/status.js';
+import type { StatusChange } from './identity-map.js';
+import { nextAttemptKind, pendingOccurrence, requestedAttempt } from './record-factories.js';
+import { UnitOfWork } from './unit-of-work.js';
 import { UnitSizer } from './unit-sizer.js';
 import { localTimeAt } from '../time/wall-time.js';
 import { zoneRulesVersion } from '../time/zone-rules.js';

@@ -47,7 +47,15 @@
  * Signatures are checked by `webhooks.ts` before anything here runs.
  * @module
  */
-import type { CallEndReason, Clock, PlaceCallRequest, PlaceCallResult, Telephony, TelephonyEvent, TelephonyEventHandler } from '../../../engine/ports.js';
+import type {
+  CallEndReason,
+  Clock,
+  PlaceCallRequest,
+  PlaceCallResult,
+  Telephony,
+  TelephonyEvent,
+  TelephonyEventHandler,
+} from '../../../engine/ports.js';
 import type { CallScript } from '../../../engine/model.js';
 import { renderScript } from '../../phone/speech.js';
 import type { TextOptions } from '../../phone/texts.js';

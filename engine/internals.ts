@@ -5,7 +5,7 @@
  * the occurrence and attempt machines and their memoised steps, the effects they return, the
  * timer wheel and the pacer, the Store's unit-of-work types (for a store's author), the status
  * sets, zone rules, and the time helpers behind the host's own features (travel, home time,
- * clock-change notices, display names). Nothing here is promised between versions; see
+ * clock-change notices, display names, and what the host's zone search reads). Nothing here is promised between versions; see
  * docs/decisions/0020-engine-public-surface.md.
  * @module
  */
@@ -45,15 +45,15 @@ export {
 } from './machines/status.js';
 
 // Time: zone rules, limits, and the helpers behind the host's features.
-export { getZoneRules, ZoneRules, useZoneRulesSource, zoneRulesVersion } from './time/zone-rules.js';
+export { countryOfZone, getZoneRules, ZoneRules, useZoneRulesSource, zoneRulesVersion } from './time/zone-rules.js';
 export type { ZoneRulesSource } from './time/zone-rules.js';
 export { listAcceptedZones, CLDR_SPELLINGS } from './time/zone-policy.js';
-export { tzdataVersion, zoneDisplayName, NEXT_TRANSITION_HORIZON_MS } from './time/zone-info.js';
+export { countryName, genericZoneName, tzdataVersion, zoneCity, zoneDisplayName, NEXT_TRANSITION_HORIZON_MS } from './time/zone-info.js';
+export { formatOffset } from './time/civil.js';
+export { ZONE_TAB } from './time/data/zone-tab.js';
 export { WALL_TIME_POLICY, clockChangeNotice, homeTimeAt, inHomeTimezone, localDateAt, localTimeAt } from './time/wall-time.js';
 export type { HomeTime } from './time/wall-time.js';
 export { isRecurrenceComplete, nextAfterOccurrence, pruneSkipDates, skipNextOccurrence } from './time/recurrence.js';
 export { IN_MINUTES_MAX, IN_MINUTES_MIN, MAX_DAYS_AHEAD, MAX_SKIP_DATES } from './time/recurrence-input.js';
-export { searchZones, SEARCH_LIMIT_MAX, POPULAR_ZONES } from './time/zone-search.js';
-export type { ZoneMatch, ZoneMatchKind } from './time/zone-search.js';
 export { findTravelMismatches, suggestMove, TRAVEL_WINDOW_MS } from './time/travel.js';
 export type { TravelMismatch, TravelOccurrence, TravelSuggestion } from './time/travel.js';

@@ -4,7 +4,8 @@
  * @module
  */
 import { checkTimeZone, zoneInfo, type ZoneInfo } from '../../../engine/index.js';
-import { searchZones, tzdataVersion, type ZoneMatch } from '../../../engine/internals.js';
+import { tzdataVersion } from '../../../engine/internals.js';
+import { searchZones, type ZoneMatch } from '../../reference/zone-search.js';
 import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';
 import { invalid, problem } from '../../errors.js';

@@ -11,6 +11,7 @@
  * `@wakeup/engine/sim`, the stores in `./sqlite` and `./postgres`, the conformance suites in
  * `./testing`.
  * @module
+ * @packageDocumentation
  */
 
 // The runtime: one object that schedules, dispatches and records calls.
@@ -30,7 +31,7 @@ export type {
   SeriesNext,
   StartOptions,
 } from './runtime/types.js';
-export type { PacingOptions, RuntimeOptions } from './runtime/options.js';
+export type { EffectRetryOptions, LeaseOptions, PacingOptions, RuntimeOptions } from './runtime/options.js';
 export type { RuntimeEventMap } from './runtime/events.js';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './runtime/retry-policy.js';
 export type { RetryPolicyInput } from './runtime/retry-policy.js';
@@ -87,8 +88,6 @@ export { compileRecurrence } from './time/recurrence-input.js';
 export type { CompiledRecurrence, RecurrenceInput, RecurrenceInputError } from './time/recurrence-input.js';
 export { checkTimeZone } from './time/zone-policy.js';
 export type { TimeZoneCheck } from './time/zone-policy.js';
-export { zoneInfo } from './time/zone-info.js';
-export type { NextTransition, ZoneInfo } from './time/zone-info.js';
 
 // Temporal at the edge (decision 0017): Temporal values in and out, strings and numbers inside.
 export {

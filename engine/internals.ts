@@ -8,6 +8,7 @@
  * clock-change notices, display names, and what the host's zone search reads). Nothing here is promised between versions; see
  * docs/decisions/0020-engine-public-surface.md.
  * @module
+ * @packageDocumentation
  */
 
 // The Store's unit of work: what a store's author implements (decision 0005: its shape moves).
@@ -48,7 +49,16 @@ export {
 export { countryOfZone, getZoneRules, ZoneRules, useZoneRulesSource, zoneRulesVersion } from './time/zone-rules.js';
 export type { ZoneRulesSource } from './time/zone-rules.js';
 export { listAcceptedZones, CLDR_SPELLINGS } from './time/zone-policy.js';
-export { countryName, genericZoneName, tzdataVersion, zoneCity, zoneDisplayName, NEXT_TRANSITION_HORIZON_MS } from './time/zone-info.js';
+export {
+  countryName,
+  genericZoneName,
+  tzdataVersion,
+  zoneCity,
+  zoneDisplayName,
+  zoneInfo,
+  NEXT_TRANSITION_HORIZON_MS,
+} from './time/zone-info.js';
+export type { NextTransition, ZoneInfo } from './time/zone-info.js';
 export { formatOffset } from './time/civil.js';
 export { ZONE_TAB } from './time/data/zone-tab.js';
 export { WALL_TIME_POLICY, clockChangeNotice, homeTimeAt, inHomeTimezone, localDateAt, localTimeAt } from './time/wall-time.js';

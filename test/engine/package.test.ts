@@ -81,7 +81,7 @@ describe('the engine as an installable package', () => {
   let tarball = '';
 
   it('npm run build:engine packs a tarball with README, LICENSE and NOTICE and no sources', { timeout: 120_000 }, () => {
-    const printed = run(process.execPath, [join(ROOT, 'scripts/build-engine.mjs'), '--out', dir], ROOT)
+    const printed = run(process.execPath, [join(ROOT, 'scripts/build-engine.mjs'), '--out', dir, '--check-api'], ROOT)
       .trim()
       .split('\n');
     tarball = printed[printed.length - 1]!;

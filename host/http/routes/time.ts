@@ -3,8 +3,8 @@
  * Both map the engine's time API (`engine/time`) to the wire shapes of the schema.
  * @module
  */
-import { checkTimeZone, zoneInfo, type ZoneInfo } from '../../../engine/index.js';
-import { tzdataVersion } from '../../../engine/internals.js';
+import { checkTimeZone } from '../../../engine/index.js';
+import { tzdataVersion, zoneInfo, type ZoneInfo } from '../../../engine/internals.js';
 import { searchZones, type ZoneMatch } from '../../reference/zone-search.js';
 import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';

@@ -12,6 +12,7 @@
  *   host/rate-limit/             fixed-window counters, used by routes and domain alike
  *   host/db/                     SQLite: migrations, one module per query group
  *   host/errors.ts, instant.ts, logger.ts, config.ts, generated/, schema/   the ground floor of host/
+ *   host/verification/           one-time codes: issue, check, lock out, expire (the rules; db stores them)
  *   host/reference/              reference data the service offers (the zone search): engine only
  *   engine/                      the pure engine: no host/, no I/O; engine/sim = in-process stand-ins
  *   engine/testing/              conformance suites (node:test): tests only, never production

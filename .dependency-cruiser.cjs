@@ -143,6 +143,15 @@ module.exports = {
       to: { path: `${DOMAIN}|^host/http/|^host/(compose|app|server|main|deps|services)\\.ts$`, pathNot: `${DOMAIN}config\\.ts$` },
     },
     {
+      name: 'verification-is-rules',
+      comment:
+        'host/verification/ holds the rules of one-time codes only: each use passes its limits and its storage, ' +
+        'so it never imports a feature, the database, HTTP or the wiring.',
+      severity: 'error',
+      from: { path: '^host/verification/' },
+      to: { path: `${DOMAIN}|^host/(db|http|adapters|rate-limit)/|^host/(compose|app|server|main|deps|services)\\.ts$` },
+    },
+    {
       name: 'adapters-not-up',
       comment:
         "Adapters implement engine ports (they may use a feature's texts); rate limiting is plain counting: " +

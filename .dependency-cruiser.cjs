@@ -12,6 +12,8 @@
  *   host/rate-limit/             fixed-window counters, used by routes and domain alike
  *   host/db/                     SQLite: migrations, one module per query group
  *   host/errors.ts, instant.ts, logger.ts, config.ts, generated/, schema/   the ground floor of host/
+ *   host/verification/           one-time codes: issue, check, lock out, expire (the rules; db stores them)
+ *   host/reference/              reference data the service offers (the zone search): engine only
  *   engine/                      the pure engine: no host/, no I/O; engine/sim = in-process stand-ins
  *   engine/testing/              conformance suites (node:test): tests only, never production
  *
@@ -100,6 +102,24 @@ module.exports = {
       to: { path: '^engine/postgres/' },
     },
     {
+      name: 'engine-not-to-its-entries',
+      comment:
+        'Inside the engine, modules import each other directly: engine/index.ts (the public surface) and ' +
+        'engine/internals.ts (what the host, bench and tests use beyond it) are for those outside (decision 0020).',
+      severity: 'error',
+      from: { path: '^engine/' },
+      to: { path: '^engine/(index|internals)\\.ts$' },
+    },
+    {
+      name: 'examples-public-entries-only',
+      comment:
+        "An embedder's example needs only the engine's public entries (`.`, `./sim`, `./sqlite`, `./postgres`): " +
+        'never engine/internals.ts nor a module behind an entry (decision 0020).',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^engine/', pathNot: '^engine/((sim|sqlite|postgres)/)?index\\.ts$' },
+    },
+    {
       name: 'domain-not-to-http',
       comment: 'Domain folders throw AppError and return data; only host/http/ knows requests, responses and problem+json.',
       severity: 'error',
@@ -121,6 +141,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^host/(errors|instant|logger|config)\\.ts$|^host/(db|generated)/' },
       to: { path: `${DOMAIN}|^host/http/|^host/(compose|app|server|main|deps|services)\\.ts$`, pathNot: `${DOMAIN}config\\.ts$` },
+    },
+    {
+      name: 'verification-is-rules',
+      comment:
+        'host/verification/ holds the rules of one-time codes only: each use passes its limits and its storage, ' +
+        'so it never imports a feature, the database, HTTP or the wiring.',
+      severity: 'error',
+      from: { path: '^host/verification/' },
+      to: { path: `${DOMAIN}|^host/(db|http|adapters|rate-limit)/|^host/(compose|app|server|main|deps|services)\\.ts$` },
     },
     {
       name: 'adapters-not-up',

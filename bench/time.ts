@@ -5,7 +5,8 @@
  * through `npm run bench` (bench/run.ts calls {@link runTimeBench}).
  */
 import { pathToFileURL } from 'node:url';
-import { listAcceptedZones, nextOccurrenceAfter, resolveWallTime, upcomingOccurrences, type WeeklyRecurrence } from '../engine/index.js';
+import { nextOccurrenceAfter, resolveWallTime, upcomingOccurrences, type WeeklyRecurrence } from '../engine/index.js';
+import { listAcceptedZones } from '../engine/internals.js';
 
 /** One measured figure. */
 export interface TimeBenchFigure {

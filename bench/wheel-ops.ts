@@ -6,7 +6,7 @@
  * Usage: node --expose-gc --import tsx bench/wheel-ops.ts --n 1000000
  * @module
  */
-import { TimerWheel } from '../engine/index.js';
+import { TimerWheel } from '../engine/internals.js';
 import { args, printResult, r2 } from './measure.js';
 
 const n = Number(args().get('n') ?? 100_000);

@@ -1,9 +1,110 @@
 /**
- * The wake-up call engine: time zones and recurrence, occurrence and attempt machines, a
- * timer wheel and a dispatcher, reaching the world only through the ports in `ports.ts`.
- * This file is the only public entry; everything exported here is documented API.
+ * The wake-up call engine, as an embedder uses it: build a runtime from the ports
+ * ({@link createRuntime}), schedule one-off calls and recurring series, read the records it
+ * keeps, and resolve wall times and recurrence rules in IANA zones (strings and epoch
+ * milliseconds, or Temporal values through the adapter functions).
+ *
+ * Every name here is documented, stable API. What the host, the benchmarks and the tests use
+ * beyond it (the machines, the timer wheel, the Store's unit-of-work types, the host's
+ * product helpers) is in `@wakeup/engine/internals`, with no promise between versions; see
+ * docs/decisions/0020-engine-public-surface.md. In-process stand-ins for the ports are in
+ * `@wakeup/engine/sim`, the stores in `./sqlite` and `./postgres`, the conformance suites in
+ * `./testing`.
  * @module
+ * @packageDocumentation
  */
-export type * from './ports.js';
-export * from './time/index.js';
-export * from './runtime/index.js';
+
+// The runtime: one object that schedules, dispatches and records calls.
+export { createRuntime } from './runtime/runtime.js';
+export type {
+  AmendResult,
+  CancelResult,
+  NewCall,
+  NewOccurrence,
+  OccurrencePatch,
+  PlaceCallOutcome,
+  Runtime,
+  RuntimeDeps,
+  RuntimeStats,
+  SaveSeriesResult,
+  SeriesInput,
+  SeriesNext,
+  StartOptions,
+} from './runtime/types.js';
+export type { EffectRetryOptions, LeaseOptions, PacingOptions, RuntimeOptions } from './runtime/options.js';
+export type { RuntimeEventMap } from './runtime/events.js';
+export { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './runtime/retry-policy.js';
+export type { RetryPolicyInput } from './runtime/retry-policy.js';
+export { EngineError, PlacementDeferred } from './runtime/errors.js';
+
+// The ports the embedder implements or picks (engine/sim, engine/sqlite, engine/postgres).
+export type {
+  Accounts,
+  CallEndReason,
+  CallToAdmit,
+  Clock,
+  Ids,
+  Messaging,
+  PlaceCallRequest,
+  PlaceCallResult,
+  RefusalReason,
+  SendResult,
+  StopRequest,
+  Store,
+  Telephony,
+  TelephonyEvent,
+  TelephonyEventHandler,
+  TimerHandle,
+} from './ports.js';
+export type { CallScript } from './model.js';
+
+// The records the runtime keeps and returns.
+export type {
+  AttemptKind,
+  AttemptRecord,
+  AttemptStatus,
+  DerivationSource,
+  FallbackState,
+  OccurrenceRecord,
+  OccurrenceStatus,
+  OutcomeReason,
+  RetryPolicy,
+  SeriesRecord,
+  SeriesStatus,
+} from './model.js';
+
+// Time: instants, wall times, zones and recurrence rules. Every function is pure: the
+// reference instant is an argument (epoch milliseconds), nothing reads the clock; zone rules
+// come from the runtime's ICU data and are cached per zone.
+export type { EpochMs } from './time/epoch.js';
+export { resolveWallTime } from './time/wall-time.js';
+export type { LocalTime, WallTimeKind, WallTimeResolution } from './time/wall-time.js';
+export type { Transition } from './time/zone-rules.js';
+export { WEEKDAYS } from './time/civil.js';
+export type { Weekday } from './time/civil.js';
+export { nextOccurrenceAfter, upcomingOccurrences } from './time/recurrence.js';
+export type { InMinutesRecurrence, OccurrenceTime, OneOffRecurrence, Recurrence, WeeklyRecurrence } from './time/recurrence.js';
+export { compileRecurrence } from './time/recurrence-input.js';
+export type { CompiledRecurrence, RecurrenceInput, RecurrenceInputError } from './time/recurrence-input.js';
+export { checkTimeZone } from './time/zone-policy.js';
+export type { TimeZoneCheck } from './time/zone-policy.js';
+
+// Temporal at the edge (decision 0017): Temporal values in and out, strings and numbers inside.
+export {
+  epochMsFrom,
+  localDateFrom,
+  localTimeFrom,
+  occurrenceTimeToTemporal,
+  resolveWallTimeTemporal,
+  zonedDateTimeAt,
+} from './time/temporal.js';
+export type {
+  InstantLike,
+  PlainDateLike,
+  PlainTimeLike,
+  TemporalNamespace,
+  TemporalOccurrenceTime,
+  TemporalOptions,
+  TemporalWallTime,
+  ZonedDateTimeLike,
+} from './time/temporal.js';

@@ -1,17 +1,20 @@
 /* global process, console, URL */
 // `npm run build:engine`: the engine as an installable package.
 //
-//   node scripts/build-engine.mjs [--out DIR]     (default DIR: dist/)
+//   node scripts/build-engine.mjs [--out DIR] [--check-api]     (default DIR: dist/)
 //
 // Compiles engine/ (JavaScript and .d.ts, engine/tsconfig.build.json) into a staging folder,
 // DIR/engine-package/, beside engine/package.json, engine/README.md and the repository's
 // LICENSE and NOTICE, then `npm pack`s it into DIR/wakeup-engine-<version>.tgz and prints
-// that path. Nothing is written under engine/ (so no built output reaches lint or the type
-// check); test/engine/package.test.ts runs this script into a temporary folder.
+// that path. Then the API report of each entry, engine/api/<entry>.api.md (scripts/api-report.mjs,
+// api-extractor): rewritten, or with --check-api compared, failing on a difference. That is
+// the only thing written under engine/ (Markdown: no built code reaches lint or the type
+// check); test/engine/package.test.ts runs this script into a temporary folder, with --check-api.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiReports } from './api-report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = process.argv.indexOf('--out');
@@ -36,4 +39,5 @@ const { name, version } = JSON.parse(readFileSync(join(stage, 'package.json'), '
 const file = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
 rmSync(join(out, file), { force: true });
 execFileSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
-console.log(join(out, file));
+await apiReports({ root, stage, check: process.argv.includes('--check-api') });
+console.log(join(out, file)); // last: callers read the tarball's path from the last line

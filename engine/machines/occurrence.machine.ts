@@ -13,7 +13,8 @@
  * @module
  */
 import { setup } from 'xstate';
-import type { OutcomeReason, RefusalReason } from '../ports.js';
+import type { RefusalReason } from '../ports.js';
+import type { OutcomeReason } from '../model.js';
 
 /** Facts the occurrence's guards read; the runtime derives them from the row before each event. */
 export interface OccurrenceFacts {

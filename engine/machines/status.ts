@@ -5,7 +5,7 @@
  * @module
  */
 import type { AnyStateMachine } from 'xstate';
-import type { AttemptStatus, OccurrenceStatus } from '../ports.js';
+import type { AttemptStatus, OccurrenceStatus } from '../model.js';
 import { attemptMachine } from './attempt.machine.js';
 import { occurrenceMachine } from './occurrence.machine.js';
 

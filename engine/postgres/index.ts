@@ -4,6 +4,7 @@
  * `pg` is this entry's only extra dependency (an optional peer of the package). Several
  * processes may share one database: they claim due work by leases (`DueQuery.lease`).
  * @module
+ * @packageDocumentation
  */
 export { createPostgresStore } from './store.js';
 export type { PostgresStoreOptions } from './store.js';

@@ -8,7 +8,7 @@
  * @module
  */
 import type { QueryConfig, QueryResult } from 'pg';
-import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../ports.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import { attempts } from '../tables/attempts.js';
 import { occurrences } from '../tables/occurrences.js';
 import { type NamedRow, postgresRows } from '../tables/rows.js';

@@ -2,7 +2,7 @@
  * Read helpers for API layers: whether an attempt is live, and the demo call's `state`.
  * @module
  */
-import type { AttemptRecord } from '../ports.js';
+import type { AttemptRecord } from '../model.js';
 
 export { isLiveAttempt } from '../machines/status.js';
 

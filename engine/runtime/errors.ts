@@ -13,6 +13,7 @@ export class EngineError extends Error {
     return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'EngineError';
   }
 
+  /** Always `EngineError`: what `is` checks across copies of the module. */
   override readonly name = 'EngineError';
 
   constructor(
@@ -42,6 +43,7 @@ export class PlacementDeferred extends Error {
     return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'PlacementDeferred';
   }
 
+  /** Always `PlacementDeferred`: what `is` checks across copies of the module. */
   override readonly name = 'PlacementDeferred';
 
   constructor(

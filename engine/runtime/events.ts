@@ -4,7 +4,8 @@
  * never breaks the runtime.
  * @module
  */
-import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus, RowRef, TelephonyEvent } from '../ports.js';
+import type { RowRef, TelephonyEvent } from '../ports.js';
+import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus } from '../model.js';
 import type { Effect } from '../machines/effects.js';
 
 /** Every event the runtime emits, by name. */

@@ -4,7 +4,7 @@
  * reads (see machines/memo.ts).
  * @module
  */
-import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus } from '../ports.js';
+import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus } from '../model.js';
 import { attemptMachine, type AttemptActionName, type AttemptEvent, type AttemptFacts } from '../machines/attempt.machine.js';
 import { memoStep } from '../machines/memo.js';
 import {

@@ -2,7 +2,7 @@
  * Runtime options with their defaults, validated once by {@link resolveRuntimeOptions}.
  * @module
  */
-import type { OccurrenceRecord } from '../ports.js';
+import type { OccurrenceRecord } from '../model.js';
 import type { ClosingPhrase } from '../machines/attempt.machine.js';
 import { EngineError } from './errors.js';
 

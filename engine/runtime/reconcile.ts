@@ -14,7 +14,8 @@ import type { LoadKeys, Store } from '../ports.js';
 import { isFinishedOccurrence } from '../machines/status.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { ResolvedRuntimeOptions } from './options.js';
-import { fallbackEffect, wakeUpScript, type UnitOfWork } from './unit-of-work.js';
+import { fallbackEffect, wakeUpScript } from './record-factories.js';
+import type { UnitOfWork } from './unit-of-work.js';
 
 const PAGE = 500;
 

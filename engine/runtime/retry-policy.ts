@@ -4,7 +4,7 @@
  * compares them). The host converts field case (snake_case) only at its HTTP edge.
  * @module
  */
-import type { RetryPolicy } from '../ports.js';
+import type { RetryPolicy } from '../model.js';
 import { EngineError } from './errors.js';
 
 /** Bounds of every RetryPolicy field, inclusive. */
@@ -38,6 +38,9 @@ function intIn(value: unknown, min: number, max: number, field: string): number 
  * {@link DEFAULT_RETRY_POLICY}) and returns a complete, frozen policy. Throws
  * {@link EngineError} `invalid_retry_policy` whose `field` is the dotted path under `path`,
  * e.g. `policy.offsetsMinutes.1` with the message "… must be greater than the offset before it".
+ * @example
+ * const policy = resolveRetryPolicy({ maxSnoozes: 1 }); // the other fields from DEFAULT_RETRY_POLICY
+ * runtime.schedule({ accountId, to, scheduledAt, policy });
  */
 export function resolveRetryPolicy(
   input: RetryPolicyInput | null | undefined,

@@ -22,20 +22,8 @@
  *   load, so several processes may share one store.
  * @module
  */
-import type {
-  CallScript,
-  CallToAdmit,
-  Clock,
-  EpochMs,
-  LoadKeys,
-  OccurrenceRecord,
-  RefusalReason,
-  RetryPolicy,
-  RowRef,
-  SeriesRecord,
-  Snapshot,
-  Store,
-} from '../ports.js';
+import type { CallToAdmit, Clock, EpochMs, LoadKeys, RefusalReason, RowRef, Snapshot, Store } from '../ports.js';
+import type { CallScript, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { EffectRunner } from './effect-runner.js';
@@ -64,14 +52,10 @@ import type {
   SeriesNext,
   StartOptions,
 } from './types.js';
-import {
-  isFinishedOccurrence,
-  nextAttemptKind,
-  pendingOccurrence,
-  requestedAttempt,
-  UnitOfWork,
-  type StatusChange,
-} from './unit-of-work.js';
+import { isFinishedOccurrence } from '../machines/status.js';
+import type { StatusChange } from './identity-map.js';
+import { nextAttemptKind, pendingOccurrence, requestedAttempt } from './record-factories.js';
+import { UnitOfWork } from './unit-of-work.js';
 import { UnitSizer } from './unit-sizer.js';
 import { localTimeAt } from '../time/wall-time.js';
 import { zoneRulesVersion } from '../time/zone-rules.js';

@@ -3,23 +3,8 @@
  * the {@link Runtime} interface itself.
  * @module
  */
-import type {
-  Accounts,
-  AttemptKind,
-  AttemptRecord,
-  CallScript,
-  Clock,
-  DerivationSource,
-  EpochMs,
-  Ids,
-  Messaging,
-  OccurrenceRecord,
-  RefusalReason,
-  RetryPolicy,
-  SeriesRecord,
-  Store,
-  Telephony,
-} from '../ports.js';
+import type { Accounts, Clock, EpochMs, Ids, Messaging, RefusalReason, Store, Telephony } from '../ports.js';
+import type { AttemptKind, AttemptRecord, CallScript, DerivationSource, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import type { Recurrence } from '../time/recurrence.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';

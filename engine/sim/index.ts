@@ -6,6 +6,7 @@
  * simulated phone network (the host's default telephony). Imports no test framework; the
  * conformance suites live in `engine/testing`.
  * @module
+ * @packageDocumentation
  */
 export { VirtualClock } from './virtual-clock.js';
 export { MemoryStore, cloneAttempt, cloneOccurrence, cloneSeries } from './memory-store.js';

@@ -1,18 +1,5 @@
-import type {
-  AttemptRecord,
-  ChangeSet,
-  CommitResult,
-  DueCursor,
-  DueQuery,
-  DueRef,
-  LoadKeys,
-  OccurrenceRecord,
-  RowRef,
-  RowWrite,
-  SeriesRecord,
-  Snapshot,
-  Store,
-} from '../ports.js';
+import type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store } from '../ports.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 
 /** Copies an occurrence so that neither the caller nor the store can change the other's object. */
 export function cloneOccurrence(r: OccurrenceRecord): OccurrenceRecord {

@@ -3,6 +3,7 @@
  * `import { createSqliteStore } from '@wakeup/engine/sqlite'`. better-sqlite3 is this entry's
  * only extra dependency (an optional peer of the package).
  * @module
+ * @packageDocumentation
  */
 export { createSqliteStore } from './store.js';
 export type { SqliteStore, SqliteStoreOptions } from './store.js';

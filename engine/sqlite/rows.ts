@@ -5,7 +5,7 @@
  * images (docs/decisions/0016). The host's SQLite queries read with them too.
  * @module
  */
-import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../ports.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import { attempts } from '../tables/attempts.js';
 import { occurrences } from '../tables/occurrences.js';
 import { type PositionalRow, sqliteRows } from '../tables/rows.js';

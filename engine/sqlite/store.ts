@@ -16,18 +16,8 @@
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type {
-  AttemptRecord,
-  ChangeSet,
-  CommitResult,
-  DueRef,
-  OccurrenceRecord,
-  RowRef,
-  SeriesRecord,
-  SettleScope,
-  Snapshot,
-  Store,
-} from '../ports.js';
+import type { ChangeSet, CommitResult, DueRef, RowRef, SettleScope, Snapshot, Store } from '../ports.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import { startCheckpointer } from './checkpointer.js';
 import { Fold } from './fold.js';
 import { ATTEMPT, Journal, OCCURRENCE, Overlay, type Entry, type Pending } from './journal.js';

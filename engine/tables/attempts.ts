@@ -3,7 +3,7 @@
  * calls) ({@link AttemptRecord}). An attempt's id is also the idempotency key sent to the provider.
  * @module
  */
-import type { AttemptRecord } from '../ports.js';
+import type { AttemptRecord } from '../model.js';
 import type { Table } from './define.js';
 
 export const attempts: Table<AttemptRecord> = {

@@ -4,7 +4,7 @@
  * engine's tables also serve embedders without schedules or accounts.
  * @module
  */
-import type { OccurrenceRecord } from '../ports.js';
+import type { OccurrenceRecord } from '../model.js';
 import type { Table } from './define.js';
 
 export const occurrences: Table<OccurrenceRecord> = {

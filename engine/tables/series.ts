@@ -3,7 +3,7 @@
  * same id as the host's schedule.
  * @module
  */
-import type { SeriesRecord } from '../ports.js';
+import type { SeriesRecord } from '../model.js';
 import type { Table } from './define.js';
 
 export const series: Table<SeriesRecord> = {

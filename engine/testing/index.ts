@@ -4,6 +4,7 @@
  * This entry imports `node:test`; never import it from production code. The in-process
  * stand-ins (VirtualClock, MemoryStore, MemoryTelephony) are in `engine/sim`.
  * @module
+ * @packageDocumentation
  */
 export { runStoreConformance, sampleAttempt, sampleOccurrence, sampleSeries } from './store-conformance.js';
 export type { StoreHarness } from './store-conformance.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { AttemptRecord, ChangeSet, DueCursor, OccurrenceRecord, SeriesRecord, Store } from '../ports.js';
+import type { ChangeSet, DueCursor, Store } from '../ports.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 
 /** What {@link runStoreConformance} needs: a fresh, empty store per call, and how to dispose of it. */
 export interface StoreHarness {

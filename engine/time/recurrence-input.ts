@@ -80,6 +80,10 @@ function fail(code: string, field: string, message: string, reason?: string): Re
  * A missing `start_date` becomes today's local date in the zone.
  *
  * @param now - the request instant (epoch ms), from the Clock port.
+ * @example
+ * const r = compileRecurrence({ kind: 'recurring', timezone: 'Europe/Paris', localTime: '06:30', daysOfWeek: ['mon', 'fri'] }, clock.now());
+ * if (!r.ok) throw new Error(`${r.field}: ${r.message}`); // r.code: 'invalid_time', 'days_of_week_empty', ...
+ * await runtime.saveSeries({ accountId, to, rule: r.recurrence });
  */
 export function compileRecurrence(input: RecurrenceInput, now: EpochMs): CompiledRecurrence | RecurrenceInputError {
   const zoneCheck = checkTimeZone(input.timezone);

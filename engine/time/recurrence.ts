@@ -143,6 +143,8 @@ export function nextAfterOccurrence(rule: Recurrence, at: EpochMs, notBefore: Ep
  * previous occurrence.
  * @param count - 1..100.
  * @throws RangeError when count is outside 1..100.
+ * @example
+ * upcomingOccurrences(weekly, clock.now(), 5).map((o) => o.date); // the next five local dates
  */
 export function upcomingOccurrences(rule: Recurrence, after: EpochMs, count: number): OccurrenceTime[] {
   if (!Number.isInteger(count) || count < 1 || count > 100)

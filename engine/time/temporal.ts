@@ -183,6 +183,9 @@ export interface TemporalOccurrenceTime {
 /**
  * An occurrence computed by `nextOccurrenceAfter`, `upcomingOccurrences` and friends, with
  * Temporal values in the rule's zone.
+ * @example
+ * const next = nextOccurrenceAfter(rule, clock.now());
+ * if (next) console.log(occurrenceTimeToTemporal(next).at.toString()); // 2027-03-01T07:00:00-05:00[America/New_York]
  */
 export function occurrenceTimeToTemporal(t: OccurrenceTime, options?: TemporalOptions): TemporalOccurrenceTime {
   const ns = namespace(options);

@@ -59,6 +59,8 @@ function localDateTime(localMs: number): string {
  * The clock of `zone` at `now`.
  * @param zone - a canonical accepted zone (see `checkTimeZone`).
  * @param now - the reference instant (epoch ms).
+ * @example
+ * const { utcOffset, isDst, nextTransition } = zoneInfo('America/New_York', clock.now());
  */
 export function zoneInfo(zone: string, now: EpochMs): ZoneInfo {
   const rules = getZoneRules(zone);

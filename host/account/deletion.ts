@@ -34,7 +34,7 @@ import {
   setIdpRevoke,
   unfinishedOccurrenceIds,
 } from '../db/account-deletions.js';
-import { consumeDeletionCode, findDeletionChallenge, recordDeletionFailure, storeDeletionCode } from '../db/deletion-codes.js';
+import { challengeStore } from '../db/code-challenges.js';
 import { getScheduleById, updateSchedule } from '../db/schedules.js';
 import { disableSeries } from '../schedules/apply.js';
 import { problem } from '../errors.js';
@@ -42,13 +42,15 @@ import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../shared-state.js';
 import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/policy.js';
-import { checkCode, hashCode, newCode } from '../auth/secrets.js';
+import { issueCode, retryAfterSeconds, runningLock, verifyCode, type CodeRules } from '../verification/code.js';
 import type { IdpService } from './idp.js';
 
 /** A deletion code is valid 10 minutes. */
 export const DELETION_CODE_VALID_MINUTES = 10;
 /** At most 3 deletion codes an hour per account. */
 export const DELETION_CODES_PER_HOUR = 3;
+/** The rules of deletion codes: as sign-in's, the fifth wrong code locks deletion for 15 minutes. */
+const DELETION_CODES: CodeRules = { validMs: DELETION_CODE_VALID_MINUTES * 60_000, maxWrongTries: MAX_CODE_FAILURES, lockMs: CODE_LOCK_MS };
 /** Personal data is purged 30 days after deletion. */
 export const PURGE_AFTER_MS = 30 * DAY_MS;
 
@@ -93,9 +95,10 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
   const checks = deps.shared.queues.queue('account-deletion');
   const purges = deps.shared.queues.queue('account-purge');
   const armed = new Set<string>();
+  const codes = challengeStore(db, 'deletion_codes');
 
   const locked = (until: EpochMs, now: EpochMs) => {
-    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+    const seconds = retryAfterSeconds(until, now);
     return problem('verification_locked', {
       detail: `Too many wrong deletion codes. Try again in ${Math.ceil(seconds / 60)} minutes.`,
       headers: { 'Retry-After': String(seconds) },
@@ -138,12 +141,12 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
       const account = await findAccountById(db, accountId);
       if (!account) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
       const now = clock.now();
-      const ch = await findDeletionChallenge(db, accountId);
-      if (ch?.lockedUntil && ch.lockedUntil > now) throw locked(ch.lockedUntil, now);
+      const lock = runningLock(await codes.find(accountId), now);
+      if (lock !== null) throw locked(lock, now);
       await enforce(sends, accountId, `At most ${DELETION_CODES_PER_HOUR} deletion codes an hour.`);
-      const code = newCode();
-      const { hash, salt } = await hashCode(code);
-      await storeDeletionCode(db, accountId, { hash, salt, expiresAt: now + DELETION_CODE_VALID_MINUTES * 60_000 }, now);
+      const issued = await issueCode(DELETION_CODES, now);
+      await codes.save(accountId, issued, now);
+      const code = issued.code;
       const sent = await messaging.sendEmail({
         to: account.email,
         subject: 'Your Wake-Up account deletion code',
@@ -162,38 +165,35 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
       // One check per account at a time, so parallel guesses cannot outrun the lock.
       return checks.run(accountId, async () => {
         const now = clock.now();
-        const ch = await findDeletionChallenge(db, accountId);
-        if (ch?.lockedUntil && ch.lockedUntil > now) throw locked(ch.lockedUntil, now);
-        const code = input.code ?? '';
-        const usable = ch?.codeHash && ch.codeSalt && ch.codeExpiresAt !== null && ch.codeExpiresAt > now;
-        const right = usable ? await checkCode(code, { hash: ch.codeHash!, salt: ch.codeSalt! }) : (await hashCode(code), false);
-        const done =
-          right &&
-          (await db.tx(async (tx) => {
-            if (!(await consumeDeletionCode(tx, accountId, ch!.codeHash!))) return false;
-            for (const id of await accountScheduleIds(tx, accountId)) {
-              const s = await getScheduleById(tx, id);
-              if (!s) continue;
-              await updateSchedule(tx, {
-                ...s,
-                enabled: false,
-                status: 'disabled',
-                nextOccurrenceId: null,
-                label: '',
-                message: null,
-                greetingName: null,
-                updatedAt: now,
+        // The code is consumed in the transaction that deletes the account.
+        const checked = await verifyCode(codes, DELETION_CODES, accountId, input.code ?? '', now, {
+          consume: (codeHash) =>
+            db.tx(async (tx) => {
+              if (!(await codes.consume(accountId, codeHash))) return undefined;
+              for (const id of await accountScheduleIds(tx, accountId)) {
+                const s = await getScheduleById(tx, id);
+                if (!s) continue;
+                await updateSchedule(tx, {
+                  ...s,
+                  enabled: false,
+                  status: 'disabled',
+                  nextOccurrenceId: null,
+                  label: '',
+                  message: null,
+                  greetingName: null,
+                  updatedAt: now,
+                });
+              }
+              await markAccountDeleted(tx, accountId, {
+                now,
+                purgeAt: now + PURGE_AFTER_MS,
+                idpRevoke: (await idp.hasToken(accountId)) ? 'pending' : 'none',
               });
-            }
-            await markAccountDeleted(tx, accountId, {
-              now,
-              purgeAt: now + PURGE_AFTER_MS,
-              idpRevoke: (await idp.hasToken(accountId)) ? 'pending' : 'none',
-            });
-            return true;
-          }));
-        if (!done) {
-          const until = await recordDeletionFailure(db, accountId, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
+              return true;
+            }),
+        });
+        if (!checked.ok) {
+          const until = checked.locked !== null ? checked.locked : checked.wrong.lockedUntil;
           if (until !== null && until > now) throw locked(until, now);
           throw problem('verification_code_invalid', {
             detail: 'The deletion code is wrong or expired. Ask for a new one with POST /me/deletion-code.',

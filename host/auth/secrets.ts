@@ -1,6 +1,6 @@
 /**
- * Secrets: session tokens, API keys, CSRF tokens and 6-digit codes. Minting, hashing and
- * constant-time checks live here and nowhere else.
+ * Secrets: session tokens, API keys and CSRF tokens. Minting, hashing and constant-time
+ * checks live here and nowhere else. (One-time 6-digit codes are host/verification/code.ts.)
  *
  * Token shape: `<kind prefix><lookup><secret>`, e.g. `wuk_` + `Ab3dE6gH` + 43 characters.
  * - The prefix says what it is (`wus_` app session, `wuw_` web session, `wuk_` API key), so
@@ -11,12 +11,9 @@
  * The database keeps sha256(token) only. A fast hash is enough here because the token has
  * 256 bits of entropy: nobody can guess it from its hash. The stored hash is compared with
  * `timingSafeEqual`.
- *
- * Codes are 6 digits, so their hash must be slow and salted: scrypt (N=2^14, r=8) with a
- * random 16-byte salt per code. Guessing over the API is stopped by the 5-try lock instead.
  * @module
  */
-import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Token kinds and their prefixes. */
 export const TOKEN_PREFIX = { app_session: 'wus_', web_session: 'wuw_', api_key: 'wuk_' } as const;
@@ -77,26 +74,4 @@ export function sameHash(a: string, b: string): boolean {
 /** A random CSRF token for a web session (stored as its sha256). */
 export function mintCsrfToken(): string {
   return randomBase62(32);
-}
-
-/** A uniformly random 6-digit code, leading zeros kept. */
-export function newCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
-const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
-
-/** Hashes a code with a new random salt (or the given one). Hex strings. */
-export async function hashCode(code: string, saltHex?: string): Promise<{ hash: string; salt: string }> {
-  const salt = saltHex ? Buffer.from(saltHex, 'hex') : randomBytes(16);
-  const hash = await new Promise<Buffer>((resolve, reject) =>
-    scrypt(code, salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
-  );
-  return { hash: hash.toString('hex'), salt: salt.toString('hex') };
-}
-
-/** Checks a presented code against a stored hash and salt in constant time. */
-export async function checkCode(code: string, stored: { hash: string; salt: string }): Promise<boolean> {
-  const { hash } = await hashCode(code, stored.salt);
-  return sameHash(hash, stored.hash);
 }

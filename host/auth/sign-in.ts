@@ -29,7 +29,7 @@ import type { Logger } from '../logger.js';
 import { findAccountByEmail, insertAccount } from '../db/accounts.js';
 import type { Account } from '../db/accounts.js';
 import { endSession, insertSession } from '../db/sessions.js';
-import { consumeCode, findChallenge, pruneIdleChallenges, recordFailure, storeCode } from '../db/sign-in-codes.js';
+import { challengeStore, pruneIdleChallenges } from '../db/code-challenges.js';
 import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import {
@@ -48,7 +48,8 @@ import {
 } from './policy.js';
 import { createWorkGate } from './work-gate.js';
 import type { SharedState } from '../shared-state.js';
-import { checkCode, hashCode, hashToken, mintCsrfToken, mintToken, newCode } from './secrets.js';
+import { hashToken, mintCsrfToken, mintToken } from './secrets.js';
+import { issueCode, retryAfterSeconds, runningLock, verifyCode, type CodeRules } from '../verification/code.js';
 
 /** Lower-cases and trims an address (the account's identity). */
 export function normalizeEmail(email: string): string {
@@ -93,8 +94,11 @@ export interface SignInResult {
   csrfToken: string | null;
 }
 
+/** The rules of sign-in codes: 10 minutes; the fifth wrong code locks the address for 15 minutes. */
+const SIGN_IN_CODES: CodeRules = { validMs: CODE_VALID_MINUTES * 60_000, maxWrongTries: MAX_CODE_FAILURES, lockMs: CODE_LOCK_MS };
+
 function locked(until: number, now: number) {
-  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  const seconds = retryAfterSeconds(until, now);
   return problem('verification_locked', {
     detail: `Too many wrong codes for this address. Try again in ${Math.ceil(seconds / 60)} minutes.`,
     headers: { 'Retry-After': String(seconds) },
@@ -112,19 +116,20 @@ export function createSignIn(deps: SignInDeps): SignIn {
   const checksPerClient = new RateLimiter({ name: 'sign-in.checks-per-client', limit: perMinute, windowSeconds: 60, clock, store });
   const checks = deps.shared.queues.queue('sign-in');
   const hashing = createWorkGate({ concurrency: CODE_HASH_CONCURRENCY, perClient: CODE_HASH_PER_CLIENT });
+  const codes = challengeStore(db, 'email_sign_in');
 
   const signIn: SignIn = {
     async start(rawEmail, clientAddress) {
       const email = normalizeEmail(rawEmail);
       const now = clock.now();
       await pruneIdleChallenges(db, now - SIGN_IN_ROW_IDLE_MS, now);
-      const challenge = await findChallenge(db, email);
-      if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
+      const lock = runningLock(await codes.find(email), now);
+      if (lock !== null) throw locked(lock, now);
       await enforce(sendsPerClient, clientAddress, `At most ${perHour} sign-in codes an hour are sent for one client.`);
       await enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
-      const code = newCode();
-      const { hash, salt } = await hashing.run(clientAddress, () => hashCode(code));
-      await storeCode(db, email, { hash, salt, expiresAt: now + CODE_VALID_MINUTES * 60_000 }, now);
+      const issued = await issueCode(SIGN_IN_CODES, now, (work) => hashing.run(clientAddress, work));
+      await codes.save(email, issued, now);
+      const code = issued.code;
       const sent = await messaging.sendEmail({
         to: email,
         subject: 'Your Wake-Up sign-in code',
@@ -159,17 +164,11 @@ export function createSignIn(deps: SignInDeps): SignIn {
     clientAddress: string,
   ): Promise<SignInResult> {
     const now = clock.now();
-    const challenge = await findChallenge(db, email);
-    if (challenge?.lockedUntil && challenge.lockedUntil > now) throw locked(challenge.lockedUntil, now);
-
-    const usable = challenge?.codeHash && challenge.codeSalt && challenge.codeExpiresAt !== null && challenge.codeExpiresAt > now;
-    // Hash even when there is no code to compare, so the answer takes as long either way.
-    const right = await hashing.run(clientAddress, async () =>
-      usable ? await checkCode(code, { hash: challenge.codeHash!, salt: challenge.codeSalt! }) : (await hashCode(code), false),
-    );
-    if (!right || !(await consumeCode(db, email, challenge!.codeHash!))) {
-      const after = await recordFailure(db, email, MAX_CODE_FAILURES, now + CODE_LOCK_MS, now);
-      if (after.lockedUntil !== null && after.lockedUntil > now) throw locked(after.lockedUntil, now);
+    // Hashed even when there is no code to compare, so the answer takes as long either way.
+    const checked = await verifyCode(codes, SIGN_IN_CODES, email, code, now, { run: (work) => hashing.run(clientAddress, work) });
+    if (!checked.ok) {
+      const until = checked.locked !== null ? checked.locked : checked.wrong.lockedUntil;
+      if (until !== null && until > now) throw locked(until, now);
       throw problem('verification_code_invalid', {
         detail: 'The code is wrong or expired. Ask for a new one if needed.',
         field: 'code',

@@ -4,7 +4,8 @@
  * where the label allows, with the opt-out hint every text carries.
  * @module
  */
-import { localTimeAt, type OccurrenceRecord } from '../../engine/index.js';
+import type { OccurrenceRecord } from '../../engine/index.js';
+import { localTimeAt } from '../../engine/internals.js';
 import { DEFAULT_LABEL } from './present.js';
 
 /**

@@ -3,7 +3,8 @@
  * OccurrenceDetailOut from the engine's records (instants as ISO strings ending in Z).
  * @module
  */
-import { isLiveAttempt, isTerminalAttempt, type AttemptRecord, type EpochMs } from '../../engine/index.js';
+import type { AttemptRecord, EpochMs } from '../../engine/index.js';
+import { isLiveAttempt, isTerminalAttempt } from '../../engine/internals.js';
 import type { OccurrenceView } from '../db/calls.js';
 import type { AttemptOut, OccurrenceDetailOut, OccurrenceOut } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';

@@ -6,6 +6,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import { afterWrongTry, type CodeRules } from '../verification/code.js';
 
 /** One demo request. */
 export interface DemoRequest {
@@ -124,15 +125,22 @@ export async function findLiveRequest(db: Db, e164: string, now: EpochMs): Promi
   return r && toRequest(r);
 }
 
-/** Counts one wrong code against a request; the `max`th ends it. Returns the new count. */
-export async function recordDemoWrongCode(db: Db, id: string, max: number, now: EpochMs): Promise<number> {
-  const r = await db.get<{ failed_count: number }>(
-    `UPDATE demo_requests SET failed_count = failed_count + 1,
-       ended_at = CASE WHEN failed_count + 1 >= ? THEN ? ELSE ended_at END
-     WHERE id = ? RETURNING failed_count`,
-    [max, now, id],
-  );
-  return r?.failed_count ?? max;
+/**
+ * Counts one wrong code against a request by the rules of host/verification/code.ts
+ * ({@link afterWrongTry}): the `maxWrongTries`-th ends it. Returns the new count.
+ */
+export async function recordDemoWrongCode(db: Db, id: string, rules: CodeRules, now: EpochMs): Promise<number> {
+  return await db.tx(async (tx) => {
+    const r = await tx.get<{ failed_count: number }>('SELECT failed_count FROM demo_requests WHERE id = ?', [id]);
+    if (!r) return rules.maxWrongTries;
+    const wrong = afterWrongTry({ failedCount: r.failed_count, lockedUntil: null }, rules, now);
+    await tx.run(`UPDATE demo_requests SET failed_count = ?${wrong.discardCode ? ', ended_at = ?' : ''} WHERE id = ?`, [
+      wrong.failedCount,
+      ...(wrong.discardCode ? [now] : []),
+      id,
+    ]);
+    return wrong.failedCount;
+  });
 }
 
 /** Records the demo call placed with a request. */

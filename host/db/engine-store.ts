@@ -5,7 +5,8 @@
  * PostgreSQL the engine's PostgreSQL store on the same pool.
  * @module
  */
-import type { SettleScope, Store } from '../../engine/index.js';
+import type { Store } from '../../engine/index.js';
+import type { SettleScope } from '../../engine/internals.js';
 import { createPostgresStore } from '../../engine/postgres/index.js';
 import { createSqliteStore, type SqliteStore } from '../../engine/sqlite/index.js';
 import type { Db, PostgresDb, SqliteDb } from './sql.js';

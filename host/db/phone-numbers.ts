@@ -7,6 +7,7 @@
 import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { settleEngine } from './engine-store.js';
+import { afterWrongTry, type CodeRules, type WrongTry } from '../verification/code.js';
 
 /** Why a number is blocked (PhoneNumberOut.blocked_reason). */
 export type BlockReason = 'stop' | 'complaint' | 'manual' | 'key_9';
@@ -220,32 +221,25 @@ export async function storeCode(
 }
 
 /**
- * Counts a wrong code. A lock that has run out is forgotten first (the count restarts);
- * the `max`-th wrong code sets `locked_until = at + lockMs`. Returns the state after.
+ * Counts a wrong code by the rules of host/verification/code.ts ({@link afterWrongTry}: a
+ * lock that has run out is forgotten first; the `maxWrongTries`-th wrong code locks). A lock
+ * invalidates the outstanding code: after it, a new code is needed. Returns the state after.
  */
-export async function recordWrongCode(
-  db: Db,
-  id: string,
-  at: EpochMs,
-  limits: { max: number; lockMs: number },
-): Promise<{ failedCount: number; lockedUntil: EpochMs | null }> {
+export async function recordWrongCode(db: Db, id: string, at: EpochMs, rules: CodeRules): Promise<WrongTry> {
   return await db.tx(async (tx) => {
     const r = await tx.get<{ failed_count: number; locked_until: number | null }>(
       'SELECT failed_count, locked_until FROM phone_numbers WHERE id = ?',
       [id],
     );
-    if (!r) return { failedCount: 0, lockedUntil: null };
-    const failedCount = (r.locked_until !== null && r.locked_until <= at ? 0 : r.failed_count) + 1;
-    const lockedUntil = failedCount >= limits.max ? at + limits.lockMs : null;
-    // A lock invalidates the outstanding code: after it, a new code is needed.
+    if (!r) return { failedCount: 0, lockedUntil: null, discardCode: false };
+    const wrong = afterWrongTry({ failedCount: r.failed_count, lockedUntil: r.locked_until }, rules, at);
     await tx.run(
-      `UPDATE phone_numbers SET failed_count = @failed, locked_until = @locked, updated_at = @at,
-         code_hash = CASE WHEN CAST(@locked AS BIGINT) IS NULL THEN code_hash ELSE NULL END,
-         code_expires_at = CASE WHEN CAST(@locked AS BIGINT) IS NULL THEN code_expires_at ELSE NULL END
-       WHERE id = @id`,
-      { failed: lockedUntil === null ? failedCount : 0, locked: lockedUntil, at, id },
+      `UPDATE phone_numbers SET failed_count = ?, locked_until = ?, updated_at = ?${
+        wrong.discardCode ? ', code_hash = NULL, code_expires_at = NULL' : ''
+      } WHERE id = ?`,
+      [wrong.failedCount, wrong.lockedUntil, at, id],
     );
-    return { failedCount, lockedUntil };
+    return wrong;
   });
 }
 

@@ -7,7 +7,8 @@
  * `not_placed`; a failure after it rang stays `failed`.
  * @module
  */
-import { callState, isLiveAttempt, type AttemptRecord } from '../../engine/index.js';
+import type { AttemptRecord } from '../../engine/index.js';
+import { callState, isLiveAttempt } from '../../engine/internals.js';
 import type { DemoCallOut } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
 import { maskE164 } from '../phone/numbers.js';

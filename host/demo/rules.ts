@@ -3,6 +3,7 @@
  * tunes are in `./config.ts`. Every "day" here is the UTC day: counters reset at 00:00 UTC.
  * @module
  */
+import type { CodeRules } from '../verification/code.js';
 
 /** Fixed demo limits. */
 export const DEMO_RULES = Object.freeze({
@@ -14,6 +15,13 @@ export const DEMO_RULES = Object.freeze({
   codeValidSeconds: 600,
   /** The 5th wrong code ends the request (its code is refused from then on). */
   maxWrongCodes: 5,
+});
+
+/** The rules of demo codes, for host/verification/code.ts: the 5th wrong code ends the request, with no lock. */
+export const DEMO_CODES: CodeRules = Object.freeze({
+  validMs: DEMO_RULES.codeValidSeconds * 1000,
+  maxWrongTries: DEMO_RULES.maxWrongCodes,
+  lockMs: null,
 });
 
 /** Numbers types that may have the demo: mobile and landline (not VoIP, pagers, unknown ranges). */

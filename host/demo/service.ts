@@ -35,7 +35,7 @@
 import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids, Messaging, Runtime } from '../../engine/index.js';
 import type { SharedState } from '../shared-state.js';
-import { checkCode, hashCode, newCode } from '../auth/secrets.js';
+import { hashCode, matchCode, newCode } from '../verification/code.js';
 import { getAttemptById } from '../db/calls.js';
 import {
   countDemoCodes,
@@ -57,7 +57,7 @@ import { demoCodeText, type TextOptions } from '../phone/texts.js';
 import { secondsToUtcMidnight } from '../usage/usage.js';
 import type { DemoConfig } from './config.js';
 import { demoCallOut } from './present.js';
-import { DEMO_NUMBER_TYPES, DEMO_RULES, utcDayOf } from './rules.js';
+import { DEMO_CODES, DEMO_NUMBER_TYPES, DEMO_RULES, utcDayOf } from './rules.js';
 
 /** What {@link createDemoService} needs. */
 export interface DemoServiceDeps {
@@ -178,7 +178,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
           utcDay: day,
           codeHash: hash,
           codeSalt: salt,
-          expiresAt: now + DEMO_RULES.codeValidSeconds * 1000,
+          expiresAt: now + DEMO_CODES.validMs,
           createdAt: now,
         });
         return true;
@@ -208,8 +208,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
         const called = await findCalledRequest(db, phone.e164, day);
         const live = await findLiveRequest(db, phone.e164, now);
         // Hash against a dummy without a live code, so the answer takes as long either way.
-        const matches = async (r: DemoRequest | undefined) =>
-          (await checkCode(code, r ? { hash: r.codeHash, salt: r.codeSalt } : { hash: '00', salt: '00' })) && r !== undefined;
+        const matches = (r: DemoRequest | undefined) => matchCode(code, r ? { hash: r.codeHash, salt: r.codeSalt } : null);
 
         if (called && (await matches(called))) {
           const attempt = await getAttemptById(db, called.callId!);
@@ -219,8 +218,8 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
           if (called) throw limited('This number had its demo call today.', now);
           return { created: true, call: await place(live!, phone, now, day) };
         }
-        let left = DEMO_RULES.maxWrongCodes;
-        if (live) left = DEMO_RULES.maxWrongCodes - (await recordDemoWrongCode(db, live.id, DEMO_RULES.maxWrongCodes, now));
+        let left = DEMO_CODES.maxWrongTries;
+        if (live) left = DEMO_CODES.maxWrongTries - (await recordDemoWrongCode(db, live.id, DEMO_CODES, now));
         throw problem('verification_code_invalid', {
           field: 'code',
           detail:

@@ -13,7 +13,8 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids, OccurrenceTime, Runtime } from '../../engine/index.js';
-import { localTimeAt, resolveWallTime } from '../../engine/index.js';
+import { resolveWallTime } from '../../engine/index.js';
+import { localTimeAt } from '../../engine/internals.js';
 import { findAccountById, type Account } from '../db/accounts.js';
 import { getOccurrenceView } from '../db/calls.js';
 import {

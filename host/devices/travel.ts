@@ -7,15 +7,14 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
+import { resolveWallTime, type EpochMs } from '../../engine/index.js';
 import {
   TRAVEL_WINDOW_MS,
   clockChangeNotice,
   findTravelMismatches,
-  resolveWallTime,
-  type EpochMs,
   type TravelMismatch,
   type TravelOccurrence,
-} from '../../engine/index.js';
+} from '../../engine/internals.js';
 import { listOccurrenceViews, type OccurrenceView } from '../db/calls.js';
 import type { Device } from '../db/devices.js';
 import type { Mismatch, TimezoneContext } from '../generated/openapi.js';

@@ -1,9 +1,11 @@
 /**
  * Lifetimes and limits of phone verification codes (decided values shared with the e-mail
- * sign-in codes). Codes themselves are minted, hashed (scrypt, per-code salt) and compared
- * in constant time by `host/auth/secrets.ts`, the one place that handles secrets.
+ * sign-in codes). Codes themselves are minted, hashed (scrypt, per-code salt), compared in
+ * constant time and counted towards the lock by `host/verification/code.ts`, the one
+ * mechanism of one-time codes.
  * @module
  */
+import type { CodeRules } from '../verification/code.js';
 
 /** Verification lifetimes and limits. */
 export const VERIFICATION = Object.freeze({
@@ -17,4 +19,11 @@ export const VERIFICATION = Object.freeze({
   lockMs: 15 * 60_000,
   /** A verified number stays verified for 365 days (`verification_expires_at`). */
   verifiedForMs: 365 * 24 * 3_600_000,
+});
+
+/** The rules of phone codes, for host/verification/code.ts. */
+export const PHONE_CODES: CodeRules = Object.freeze({
+  validMs: VERIFICATION.codeTtlMs,
+  maxWrongTries: VERIFICATION.maxWrongCodes,
+  lockMs: VERIFICATION.lockMs,
 });

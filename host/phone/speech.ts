@@ -4,7 +4,7 @@
  * contract §4).
  * @module
  */
-import type { CallScript } from '../../engine/ports.js';
+import type { CallScript } from '../../engine/model.js';
 import { spokenCode, type TextOptions } from './texts.js';
 
 /** A rendered script. */

@@ -7,11 +7,11 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
-import { checkCode, hashCode, newCode } from '../auth/secrets.js';
+import { issueCode, liveCode, matchCode, retryAfterSeconds, runningLock } from '../verification/code.js';
 import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
 import { problem } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { VERIFICATION } from './codes.js';
+import { PHONE_CODES, VERIFICATION } from './codes.js';
 import type { PhoneRuntime } from './runtime.js';
 import { codeText } from './texts.js';
 
@@ -41,8 +41,9 @@ function isVerified(n: Pick<PhoneNumber, 'verifiedAt' | 'verificationExpiresAt'>
 
 /** 429 verification_locked with Retry-After, when the number's verification is locked at `now`. */
 export function assertNotLocked(n: Pick<PhoneNumber, 'lockedUntil'>, now: EpochMs): void {
-  if (n.lockedUntil !== null && n.lockedUntil > now) {
-    const seconds = Math.max(1, Math.ceil((n.lockedUntil - now) / 1000));
+  const lock = runningLock(n, now);
+  if (lock !== null) {
+    const seconds = retryAfterSeconds(lock, now);
     throw problem('verification_locked', {
       detail: `Too many wrong codes for this number. Try again in ${seconds} seconds.`,
       headers: { 'Retry-After': String(seconds) },
@@ -82,9 +83,8 @@ export async function sendVerificationCode(
   assertNotLocked(n, now);
   if (!requester.counted) await phone.limits.count({ number: n.e164, account: requester.accountId, ip: requester.ip });
 
-  const code = newCode();
-  const { hash, salt } = await hashCode(code);
-  await storeCode(db, n.id, { hash, salt, channel, expiresAt: now + VERIFICATION.codeTtlMs }, now);
+  const { code, hash, salt, expiresAt } = await issueCode(PHONE_CODES, now);
+  await storeCode(db, n.id, { hash, salt, channel, expiresAt }, now);
 
   try {
     if (channel === 'sms') {
@@ -127,12 +127,12 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
     const n = (await getPhoneNumber(db, number.accountId, number.id)) ?? number;
     const now = clock.now();
     assertNotLocked(n, now);
-    const unexpired = n.codeHash !== null && n.codeSalt !== null && n.codeExpiresAt !== null && n.codeExpiresAt > now;
+    const unexpired = liveCode(n, now);
     // Used: the number was verified after this code was sent (markVerified keeps its hash).
-    const used = unexpired && n.verifiedAt !== null && n.verifiedAt >= n.codeExpiresAt! - VERIFICATION.codeTtlMs;
-    const live = unexpired && !used;
-    // Hash even without a code to compare, so that the answer takes as long either way.
-    const matches = await checkCode(code, unexpired ? { hash: n.codeHash!, salt: n.codeSalt! } : { hash: '00', salt: '00' });
+    const used = unexpired !== null && n.verifiedAt !== null && n.verifiedAt >= n.codeExpiresAt! - PHONE_CODES.validMs;
+    const live = unexpired !== null && !used;
+    // Hashed even without a code to compare, so that the answer takes as long either way.
+    const matches = await matchCode(code, unexpired);
     if (!live && isVerified(n, now)) {
       if (used && matches) return n;
       throw problem('verification_code_invalid', {
@@ -141,9 +141,9 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
       });
     }
     if (!live || !matches) {
-      const after = await recordWrongCode(db, n.id, now, { max: VERIFICATION.maxWrongCodes, lockMs: VERIFICATION.lockMs });
+      const after = await recordWrongCode(db, n.id, now, PHONE_CODES);
       if (after.lockedUntil !== null) assertNotLocked({ lockedUntil: after.lockedUntil }, now);
-      const left = VERIFICATION.maxWrongCodes - after.failedCount;
+      const left = PHONE_CODES.maxWrongTries - after.failedCount;
       throw problem('verification_code_invalid', {
         field: 'code',
         detail: `${live ? 'Wrong code' : 'No valid code: it expired or none was sent; ask for a new one'}. ${left} ${left === 1 ? 'try' : 'tries'} left before verification is locked for 15 minutes.`,

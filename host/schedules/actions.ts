@@ -13,7 +13,7 @@
  *   to skip, the schedule comes back unchanged. 409 occurrence_in_progress while ringing.
  * @module
  */
-import { localDateAt } from '../../engine/index.js';
+import { localDateAt } from '../../engine/internals.js';
 import type { Schedule } from '../db/schedules.js';
 import { invalid, problem } from '../errors.js';
 import { planChange, storedOccurrence, type PlanContext, type SchedulePlan } from './plan.js';

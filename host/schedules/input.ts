@@ -6,7 +6,8 @@
  * @module
  */
 import type { ScheduleIn, SchedulePatchIn } from '../generated/openapi.js';
-import { checkTimeZone, compileRecurrence, localTimeAt, type EpochMs, type OccurrenceTime, type Recurrence } from '../../engine/index.js';
+import { checkTimeZone, compileRecurrence, type EpochMs, type OccurrenceTime, type Recurrence } from '../../engine/index.js';
+import { localTimeAt } from '../../engine/internals.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import type { ScheduleMode } from '../db/schedules.js';
 import { resolveRetryPolicy } from '../account/retry-policy.js';

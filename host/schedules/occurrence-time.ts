@@ -11,15 +11,8 @@
  * notice: nobody asked for a wall time, so a clock change has nothing to explain.
  * @module
  */
-import {
-  clockChangeNotice,
-  inHomeTimezone,
-  localTimeAt,
-  resolveWallTime,
-  type EpochMs,
-  type OccurrenceRecord,
-  type WallTimeResolution,
-} from '../../engine/index.js';
+import { resolveWallTime, type EpochMs, type OccurrenceRecord, type WallTimeResolution } from '../../engine/index.js';
+import { clockChangeNotice, inHomeTimezone, localTimeAt } from '../../engine/internals.js';
 import type { HomeTime, LocalTime } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
 

@@ -4,7 +4,8 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import { upcomingOccurrences, zoneDisplayName, type EpochMs, type OccurrenceRecord, type OccurrenceTime } from '../../engine/index.js';
+import { upcomingOccurrences, type EpochMs, type OccurrenceRecord, type OccurrenceTime } from '../../engine/index.js';
+import { zoneDisplayName } from '../../engine/internals.js';
 import type { Account } from '../db/accounts.js';
 import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import type { Schedule, ScheduleWrite } from '../db/schedules.js';

@@ -5,9 +5,6 @@
  */
 import {
   DEFAULT_RETRY_POLICY,
-  UNFINISHED_OCCURRENCE_STATUSES,
-  IN_PROGRESS_OCCURRENCE_STATUSES,
-  nextAfterOccurrence as engineNextAfter,
   nextOccurrenceAfter,
   type EpochMs,
   type NewOccurrence,
@@ -17,6 +14,11 @@ import {
   type RetryPolicy,
   type Weekday,
 } from '../../engine/index.js';
+import {
+  UNFINISHED_OCCURRENCE_STATUSES,
+  IN_PROGRESS_OCCURRENCE_STATUSES,
+  nextAfterOccurrence as engineNextAfter,
+} from '../../engine/internals.js';
 import type { Account, StoredRetryPolicy } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import type { ScheduleWrite } from '../db/schedules.js';

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRuntime, EngineError, resolveRuntimeOptions } from '../../engine/index.js';
+import { createRuntime, EngineError } from '../../engine/index.js';
+import { resolveRuntimeOptions } from '../../engine/internals.js';
 import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { MIN, PHONE, sequentialIds, T0 } from './harness.js';
 import { startCluster } from './lease-cluster.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Pacer } from '../../engine/index.js';
+import { Pacer } from '../../engine/internals.js';
 import { harness, MIN, T0 } from './harness.js';
 
 describe('pacing (calls per second, early start at a peak)', () => {

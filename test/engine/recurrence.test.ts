@@ -1,15 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  compileRecurrence,
-  isRecurrenceComplete,
-  nextOccurrenceAfter,
-  pruneSkipDates,
-  skipNextOccurrence,
-  upcomingOccurrences,
-  type Recurrence,
-  type WeeklyRecurrence,
-} from '../../engine/index.js';
+import { compileRecurrence, nextOccurrenceAfter, upcomingOccurrences, type Recurrence, type WeeklyRecurrence } from '../../engine/index.js';
+import { isRecurrenceComplete, pruneSkipDates, skipNextOccurrence } from '../../engine/internals.js';
 
 const at = (s: string) => Date.parse(s);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { DEFAULT_RETRY_POLICY, RETRY_POLICY_BOUNDS, resolveRetryPolicy } from '../../engine/index.js';
+import { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from '../../engine/index.js';
+import { RETRY_POLICY_BOUNDS } from '../../engine/internals.js';
 
 type Int = { minimum: number; maximum: number; default?: unknown };
 type Schema = {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { callState, type OccurrenceStatus, type PlaceCallRequest, type Telephony, type TelephonyEventHandler } from '../../engine/index.js';
+import type { OccurrenceStatus, PlaceCallRequest, Telephony, TelephonyEventHandler } from '../../engine/index.js';
+import { callState } from '../../engine/internals.js';
 import { harness, MIN, PHONE, T0 } from './harness.js';
 
 const SMS = { smsFallback: true };

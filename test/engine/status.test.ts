@@ -9,7 +9,7 @@ import {
   UNFINISHED_OCCURRENCE_STATUSES,
   attemptMachine,
   occurrenceMachine,
-} from '../../engine/index.js';
+} from '../../engine/internals.js';
 
 describe('status predicates derived from the machines', () => {
   it('splits every occurrence state into finished or unfinished, with dispatching and calling in progress', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { TimerWheel } from '../../engine/index.js';
+import { TimerWheel } from '../../engine/internals.js';
 
 const SCALE = Number(process.env.WAKEUP_PROPERTY_SCALE ?? 1);
 const T0 = Date.UTC(2027, 2, 14, 6, 59, 0);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findTravelMismatches, suggestMove, type TravelOccurrence } from '../../engine/index.js';
+import { findTravelMismatches, suggestMove, type TravelOccurrence } from '../../engine/internals.js';
 
 const at = (s: string) => Date.parse(s);
 const occ = (id: string, when: string, timezone: string, localTime: string | null): TravelOccurrence => ({

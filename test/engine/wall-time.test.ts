@@ -1,15 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Temporal } from '@js-temporal/polyfill';
-import {
-  WALL_TIME_POLICY,
-  clockChangeNotice,
-  homeTimeAt,
-  inHomeTimezone,
-  localDateAt,
-  localTimeAt,
-  resolveWallTime,
-} from '../../engine/index.js';
+import { resolveWallTime } from '../../engine/index.js';
+import { WALL_TIME_POLICY, clockChangeNotice, homeTimeAt, inHomeTimezone, localDateAt, localTimeAt } from '../../engine/internals.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import ct from 'countries-and-timezones';
-import { checkTimeZone, listAcceptedZones, CLDR_SPELLINGS } from '../../engine/time/index.js';
+import { checkTimeZone } from '../../engine/index.js';
+import { listAcceptedZones, CLDR_SPELLINGS } from '../../engine/internals.js';
 import { ZONE_TAB } from '../../engine/time/data/zone-tab.js';
 
 describe('checkTimeZone', () => {

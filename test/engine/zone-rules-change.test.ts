@@ -6,15 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import {
-  createRuntime,
-  useZoneRulesSource,
-  zoneRulesVersion,
-  ZoneRules,
-  type RuntimeEventMap,
-  type SeriesInput,
-  type ZoneRulesSource,
-} from '../../engine/index.js';
+import { createRuntime, type RuntimeEventMap, type SeriesInput } from '../../engine/index.js';
+import { useZoneRulesSource, zoneRulesVersion, ZoneRules, type ZoneRulesSource } from '../../engine/internals.js';
 import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 
 const HOUR = 3_600_000;

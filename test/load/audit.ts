@@ -9,7 +9,7 @@
  * @module
  */
 import Sqlite from 'better-sqlite3';
-import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine/machines/index.js';
+import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine/internals.js';
 import type { OccurrenceStatus } from '../../engine/index.js';
 import { createSqliteStore } from '../../engine/sqlite/index.js';
 

@@ -36,7 +36,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../host/db/open.js';
 import type { Db } from '../../host/db/sql.js';
-import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine/machines/index.js';
+import { FINISHED_OCCURRENCE_STATUSES, isFinishedOccurrence } from '../../engine/internals.js';
 import { spawnFakeProvider, type FakeProviderProcess } from './fake-provider.js';
 import { buildDist, cpuMs, freePort, spawnServer, type ServerProcess } from './process.js';
 import { seedDueCalls, setBatchDue } from './seed.js';

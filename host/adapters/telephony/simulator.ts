@@ -31,7 +31,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { CallScript, Clock, EpochMs, Telephony } from '../../../engine/ports.js';
+import type { Clock, EpochMs, Telephony } from '../../../engine/ports.js';
+import type { CallScript } from '../../../engine/model.js';
 import { MemoryTelephony, type PhoneBehaviour } from '../../../engine/sim/index.js';
 
 export type { PhoneBehaviour };

@@ -49,7 +49,6 @@
  */
 import type {
   CallEndReason,
-  CallScript,
   Clock,
   PlaceCallRequest,
   PlaceCallResult,
@@ -57,6 +56,7 @@ import type {
   TelephonyEvent,
   TelephonyEventHandler,
 } from '../../../engine/ports.js';
+import type { CallScript } from '../../../engine/model.js';
 import { renderScript } from '../../phone/speech.js';
 import type { TextOptions } from '../../phone/texts.js';
 import { classifyApiError, type TwilioCallListItem, type TwilioClient } from './client.js';

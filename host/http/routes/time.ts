@@ -3,7 +3,9 @@
  * Both map the engine's time API (`engine/time`) to the wire shapes of the schema.
  * @module
  */
-import { checkTimeZone, searchZones, tzdataVersion, zoneInfo, type ZoneInfo, type ZoneMatch } from '../../../engine/index.js';
+import { checkTimeZone } from '../../../engine/index.js';
+import { tzdataVersion, zoneInfo, type ZoneInfo } from '../../../engine/internals.js';
+import { searchZones, type ZoneMatch } from '../../reference/zone-search.js';
 import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';
 import { invalid, problem } from '../../errors.js';

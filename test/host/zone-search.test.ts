@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { POPULAR_ZONES, listAcceptedZones, searchZones } from '../../engine/index.js';
+import { listAcceptedZones } from '../../engine/internals.js';
+import { POPULAR_ZONES, searchZones } from '../../host/reference/zone-search.js';
 
 const now = Date.parse('2027-01-15T12:00:00Z');
 const first = (q: string) => searchZones(q, now, 1)[0];

@@ -1,10 +1,11 @@
 /**
- * Zone search for GET /timezones: what a person types (a city, a country, an airport code,
+ * Zone search for GET /timezones (a feature of the service, not of the engine: it brings the
+ * two data packages below, which the engine package does not depend on): what a person types (a city, a country, an airport code,
  * an IANA name, a zone's common name or abbreviation) → ranked city zones, each with the
  * offset and abbreviation in force at the reference instant.
  *
  * Data (all offline, loaded on the first search):
- * - cities and IANA names: the tz database's `zone.tab` (public domain), see `data/zone-tab.ts`,
+ * - cities and IANA names: the tz database's `zone.tab` (public domain), see `engine/time/data/zone-tab.ts`,
  *   plus the former spellings ICU still reports (Calcutta, Kiev, Saigon ...);
  * - countries: `countries-and-timezones` (MIT) for the names, and the runtime's
  *   `Intl.DisplayNames` for the English name;
@@ -25,12 +26,18 @@
  */
 import { createRequire } from 'node:module';
 import ct from 'countries-and-timezones';
-import type { EpochMs } from './epoch.js';
-import { formatOffset } from './civil.js';
-import { ZONE_TAB } from './data/zone-tab.js';
-import { countryName, genericZoneName, zoneCity } from './zone-info.js';
-import { CLDR_SPELLINGS, checkTimeZone, listAcceptedZones } from './zone-policy.js';
-import { countryOfZone, getZoneRules } from './zone-rules.js';
+import { checkTimeZone, type EpochMs } from '../../engine/index.js';
+import {
+  CLDR_SPELLINGS,
+  countryName,
+  countryOfZone,
+  formatOffset,
+  genericZoneName,
+  getZoneRules,
+  listAcceptedZones,
+  zoneCity,
+  ZONE_TAB,
+} from '../../engine/internals.js';
 
 /** What a search result matched on. */
 export type ZoneMatchKind = 'city' | 'country' | 'airport' | 'zone';

@@ -6,8 +6,8 @@
  *   host/server.ts, host/app.ts  listen / mount the routes
  *   host/compose.ts              THE composition root: builds adapters, runtime, listeners, services
  *   host/http/                   HTTP only: routes, pipeline, problem+json (turns errors into responses)
- *   domain folders               host/account, auth, calls, phone, schedules, usage, devices, billing,
- *                                demo, ...: the rules of each feature and its service; throw AppError
+ *   domain folders               host/account, auth, calls, contacts, phone, schedules, usage, devices,
+ *                                billing, demo, ...: the rules of each feature and its service; throw AppError
  *   host/adapters/               providers behind engine ports (they may use a feature's texts)
  *   host/rate-limit/             fixed-window counters, used by routes and domain alike
  *   host/db/                     SQLite: migrations, one module per query group
@@ -21,7 +21,7 @@
  */
 
 /** Folders holding one feature's rules: they never see HTTP. */
-const DOMAIN = '^host/(account|auth|calls|phone|schedules|usage|devices|billing|demo|travel)/';
+const DOMAIN = '^host/(account|auth|calls|contacts|phone|schedules|usage|devices|billing|demo|travel)/';
 
 /** Node modules that do I/O (and native database drivers): never in the engine. */
 const NODE_IO = [

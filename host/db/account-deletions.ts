@@ -4,8 +4,8 @@
  * - {@link markAccountDeleted} (one transaction, with the caller's other writes): the
  *   account row gets `deleted_at` and loses its personal data (e-mail replaced by a unique
  *   placeholder so that the address can sign up again, names, zone, onboarding flags),
- *   every session ends, every API key is revoked, the devices are removed, and the deletion
- *   record is written.
+ *   every session ends, every API key is revoked, the devices and the contacts to tell (with
+ *   their rules and texts) are removed, and the deletion record is written.
  * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers,
  *   occurrences and finished attempts (run once the calls are cancelled, so that the
  *   runtime does not write a stored occurrence back over the scrub).
@@ -18,6 +18,7 @@
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { settleEngine } from './engine-store.js';
+import { deleteAccountContacts } from './contacts.js';
 
 /** One deletion record. */
 export interface AccountDeletion {
@@ -72,6 +73,8 @@ export async function markAccountDeleted(
   await db.run('DELETE FROM deletion_codes WHERE account_id = ?', [accountId]);
   // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
   await db.run('DELETE FROM devices WHERE account_id = ?', [accountId]);
+  // Contacts are other people's numbers: gone at once (with their rules and texts), so none is texted again.
+  await deleteAccountContacts(db, accountId);
   await db.run(
     `INSERT INTO account_deletions (account_id, deleted_at, purge_at, calls_stopped, idp_revoke) VALUES (?, ?, ?, 0, ?)
      ON CONFLICT (account_id) DO NOTHING`,

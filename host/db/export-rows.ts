@@ -39,6 +39,10 @@ export const SECTIONS: readonly ExportSection[] = [
   { key: 'sessions', table: 'sessions', where: 'account_id = ?', omit: ['token_hash', 'csrf_hash', 'lookup'] },
   { key: 'identity_links', table: 'idp_links', where: 'account_id = ?', omit: ['refresh_token_sealed'] },
   { key: 'devices', table: 'devices', where: 'account_id = ?', omit: ['push_token_hash'] },
+  // Contacts to tell (issue 31): the invitation code's hash never leaves.
+  { key: 'contacts', table: 'contacts', where: 'account_id = ?', omit: ['code_hash', 'code_salt'] },
+  { key: 'schedule_contacts', table: 'schedule_contacts', where: 'account_id = ?', omit: [] },
+  { key: 'contact_texts', table: 'contact_texts', where: 'account_id = ?', omit: [] },
 ];
 
 const JSON_COLUMNS = new Set(['offsets_minutes', 'days_of_week', 'skip_dates', 'retry_policy', 'scopes']);

@@ -17,6 +17,7 @@ import { storedOccurrence } from './plan.js';
 import { presentOccurrenceRecordTime, presentOccurrenceTime } from './occurrence-time.js';
 import { policyInEffect, ruleOf } from './rule.js';
 import { describeRepeat, previewSentence } from './sentence.js';
+import { tellContactsOut } from '../contacts/schedule-rule.js';
 
 /** PhoneRef of a number. */
 export function phoneRef(n: PhoneNumber): PhoneRef {
@@ -53,6 +54,8 @@ export async function scheduleOut(db: Db, s: Schedule, account: Account, now: Ep
     source: s.source,
     created_at: isoInstant(s.createdAt),
     updated_at: isoInstant(s.updatedAt),
+    // Issue 31: the contacts to tell, stored beside the schedule (host/contacts/schedule-rule.ts).
+    tell_contacts: await tellContactsOut(db, s.id, now),
   };
 }
 

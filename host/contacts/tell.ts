@@ -25,7 +25,7 @@ import {
   claimTexts,
   expirePendingTexts,
   settleText,
-  stalePendingTexts,
+  pendingTextsSince,
   takePendingText,
   tellTargets,
   untoldCalls,
@@ -184,9 +184,13 @@ export function createContactTeller(deps: ContactTellerDeps): ContactTeller {
         await tell(call);
       }
     }
-    for (const text of await stalePendingTexts(db, since, now - deps.staleAfterMs, 1000)) {
+    // Claimed, not known sent: sent again with the same key once no other host may be sending
+    // it (its last try began staleAfterMs ago); a younger one, when it gets there.
+    for (const text of await pendingTextsSince(db, since, 1000)) {
       if (stopped) break;
-      await send(text.occurrenceId, text.contactId);
+      const at = text.lastTryAt + deps.staleAfterMs;
+      if (at <= now) await send(text.occurrenceId, text.contactId);
+      else clock.setTimer(at, () => (stopped ? undefined : track(send(text.occurrenceId, text.contactId))));
     }
   }
 

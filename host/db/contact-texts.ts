@@ -42,6 +42,8 @@ export interface PendingText {
   e164: string;
   body: string;
   tries: number;
+  /** When it was claimed or its last send began. */
+  lastTryAt: EpochMs;
   /** The contact still agrees (a STOP since the claim stops it). */
   agreed: boolean;
 }
@@ -106,7 +108,7 @@ export async function claimTexts(
   });
 }
 
-const PENDING_SELECT = `SELECT t.occurrence_id, t.contact_id, t.account_id, t.schedule_id, t.outcome, t.body, t.tries, c.e164,
+const PENDING_SELECT = `SELECT t.occurrence_id, t.contact_id, t.account_id, t.schedule_id, t.outcome, t.body, t.tries, t.updated_at, c.e164,
     CASE WHEN c.status = 'agreed' THEN 1 ELSE 0 END AS agreed
   FROM contact_texts t JOIN contacts c ON c.id = t.contact_id`;
 
@@ -118,6 +120,7 @@ interface PendingRow {
   outcome: TextOutcome;
   body: string;
   tries: number;
+  updated_at: number;
   e164: string;
   agreed: number;
 }
@@ -131,6 +134,7 @@ const fromPending = (r: PendingRow): PendingText => ({
   e164: r.e164,
   body: r.body,
   tries: r.tries,
+  lastTryAt: r.updated_at,
   agreed: r.agreed === 1,
 });
 
@@ -178,13 +182,13 @@ export async function settleText(
 }
 
 /**
- * Pending texts claimed since `since` whose last send began before `idleBefore` (a crash or an
- * unknown outcome left them), oldest first, at most `limit`.
+ * Pending texts claimed since `since` (a crash, or a send whose outcome is unknown, left them),
+ * with when their last send began, oldest first, at most `limit`.
  */
-export async function stalePendingTexts(db: Db, since: EpochMs, idleBefore: EpochMs, limit: number): Promise<PendingText[]> {
+export async function pendingTextsSince(db: Db, since: EpochMs, limit: number): Promise<PendingText[]> {
   const rows = await db.all<PendingRow>(
-    `${PENDING_SELECT} WHERE t.status = 'pending' AND t.created_at >= ? AND t.updated_at <= ? ORDER BY t.created_at LIMIT ?`,
-    [since, idleBefore, limit],
+    `${PENDING_SELECT} WHERE t.status = 'pending' AND t.created_at >= ? ORDER BY t.created_at LIMIT ?`,
+    [since, limit],
   );
   return rows.map(fromPending);
 }

@@ -32,6 +32,8 @@ const FIELDS = {
   default_retry_policy: 'retries and snooze',
   confirm: 'confirmation',
   consent: 'consent',
+  tell_contacts: 'contacts to text',
+  contact_ids: 'contacts to text',
 };
 
 /** Error code → the sentence a person reads (a function of the API field where that changes the words). */
@@ -71,6 +73,7 @@ const CODES = {
   number_in_use: 'A wake-up call still rings this number. Change or delete that call first.',
   idempotency_key_reused: 'That was already sent. Reload the page to see the result.',
   already_subscribed: 'You already have a plan.',
+  contact_limit_reached: 'You have the most contacts allowed. Remove one first.',
   payload_too_large: 'That is too long to send.',
   verification_locked: 'Too many wrong codes. Wait a while, then try again.',
   rate_limited: 'Too many tries in a short time. Wait a moment, then try again.',

@@ -139,8 +139,12 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
   };
   // Inbound texts: STOP, START, HELP for the number; then the contacts of that number (STOP ends them, YES agrees).
   const contactWords = () => ({ serviceName: config.phone.serviceName });
+  // The number's block is applied first; a failure here is logged, never the text's answer
+  // (a stopped contact's number is blocked anyway, so the guard refuses every text to it).
   const onKeyword = (text: { from: string; body: string }, intent: Parameters<typeof onContactKeyword>[2]) =>
-    onContactKeyword({ db, clock, messaging: phone.messaging, logger, text: contactWords }, text, intent);
+    onContactKeyword({ db, clock, messaging: phone.messaging, logger, text: contactWords }, text, intent).catch((err: unknown) =>
+      logger.error({ err, intent }, 'inbound text: contacts not updated'),
+    );
   phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone, onKeyword }, text).then(() => undefined));
   const runtime = createCallRuntime({
     db,

@@ -53,6 +53,9 @@ describe('GET /me/export', () => {
       'sessions',
       'identity_links',
       'devices',
+      'contacts',
+      'schedule_contacts',
+      'contact_texts',
     ]);
     assert.equal(doc.account.id, f.accountId);
     const occ = doc.occurrences.find((o: any) => o.id === occurrenceId);

@@ -236,6 +236,30 @@ describe('contacts to tell', () => {
     assert.deepEqual([refused.status, refused.body.code], [403, 'number_blocked']);
   });
 
+  it('invite again: a stopped contact whose number texted START may be asked again, and must agree again', async () => {
+    const f = await holder();
+    const c = await agreedContact(f);
+    await inbound(c.e164, 'STOP');
+    const blocked = await f.api('POST', `/contacts/${c.id}/invite`);
+    assert.deepEqual([blocked.status, blocked.body.code], [403, 'number_blocked']);
+    await inbound(c.e164, 'START');
+    const again = await f.api('POST', `/contacts/${c.id}/invite`);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assertSchema('ContactCreatedOut', again.body);
+    assert.deepEqual([again.body.status, again.body.invitation.sent, again.body.agreed_at], ['pending', true, null]);
+    await inbound(c.e164, 'YES');
+    assert.equal((await f.api('GET', `/contacts/${c.id}`)).body.status, 'agreed');
+  });
+
+  it('an account that may not send texts (no plan, trial or credits) cannot invite: 402 no_entitlement', async () => {
+    const f = await holder();
+    await withTestDb(server, (db) => db.run('UPDATE accounts SET trial_ends_at = trial_started_at WHERE id = ?', [f.accountId]));
+    const e164 = freshNumber();
+    const r = await f.api('POST', '/contacts', { name: 'A', e164 });
+    assert.deepEqual([r.status, r.body.code], [402, 'no_entitlement']);
+    assert.deepEqual(await texts(server, e164), []);
+  });
+
   it('the daily cap: past 2 texts a day to contacts, the others are skipped (recorded, never sent later)', async () => {
     const f = await holder();
     const contacts = [await agreedContact(f, 'A'), await agreedContact(f, 'B'), await agreedContact(f, 'C')];

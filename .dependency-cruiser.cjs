@@ -21,7 +21,7 @@
  */
 
 /** Folders holding one feature's rules: they never see HTTP. */
-const DOMAIN = '^host/(account|auth|calls|phone|schedules|usage|devices|billing|demo|travel)/';
+const DOMAIN = '^host/(account|auth|calls|phone|schedules|usage|devices|billing|demo|travel|webhooks)/';
 
 /** Node modules that do I/O (and native database drivers): never in the engine. */
 const NODE_IO = [

@@ -9,7 +9,7 @@ import type { Store } from '../../engine/index.js';
 import type { SettleScope } from '../../engine/internals.js';
 import { createPostgresStore } from '../../engine/postgres/index.js';
 import { createSqliteStore, type SqliteStore } from '../../engine/sqlite/index.js';
-import type { Db, PostgresDb, SqliteDb } from './sql.js';
+import { ambientQueryable, type Db, type PostgresDb, type SqliteDb } from './sql.js';
 
 /** Each database's engine store's settle (docs/decisions/0016); absent where the tables are always up to date. */
 const settlers = new WeakMap<Db, (scope?: SettleScope) => Promise<void>>();
@@ -24,9 +24,12 @@ export async function settleEngine(db: Db, scope?: SettleScope): Promise<void> {
   await settlers.get(db)?.(scope);
 }
 
-/** The Store for `db` (the Db that openDatabase returned, not a transaction's handle). */
+/**
+ * The Store for `db` (the Db that openDatabase returned, not a transaction's handle). Called from
+ * inside a host transaction's flow, its statements join that transaction, on either dialect.
+ */
 export function createEngineStore(db: Db): Store {
-  if (db.dialect === 'postgres') return createPostgresStore((db as PostgresDb).pool);
+  if (db.dialect === 'postgres') return createPostgresStore(ambientQueryable(db as PostgresDb));
   const sqlite = db as SqliteDb;
   if (!('raw' in sqlite)) throw new Error('createEngineStore: a transaction handle, not the database');
   const store = lockedStore(sqlite, createSqliteStore(sqlite.raw));

@@ -364,7 +364,14 @@ describe('outbound webhooks in the document (issue 31)', () => {
   });
 
   it('asks API keys for write to manage endpoints and read for the delivery log', () => {
-    for (const id of ['createWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookSecret', 'sendWebhookTest', 'redeliverWebhook']) {
+    for (const id of [
+      'createWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'rotateWebhookSecret',
+      'sendWebhookTest',
+      'redeliverWebhook',
+    ]) {
       assert.equal(op(id).scope, 'write', id);
       assert.deepEqual(op(id).credentials, ['api_key', 'app_session', 'web_session'], id);
     }

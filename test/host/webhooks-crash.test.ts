@@ -116,7 +116,11 @@ describe('outbound webhooks across kill -9', () => {
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
     const secret: string = endpoint.body.secret;
     const n = await addVerifiedNumber(a as any, token, NUMBER);
-    assert.equal((await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['confirm'], ring_seconds: 5 } })).status, 204);
+    assert.equal(
+      (await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['confirm'], ring_seconds: 5 } }))
+        .status,
+      204,
+    );
     const s = await call(a as any, 'POST', '/schedules', { token, body: { kind: 'once', in_minutes: 1, phone_number_id: n.id } });
     assert.equal(s.status, 201, JSON.stringify(s.body));
     const occurrenceId: string = s.body.next_occurrence.id;
@@ -172,6 +176,9 @@ describe('outbound webhooks across kill -9', () => {
     await call(c as any, 'PATCH', `/webhook-endpoints/${endpoint.body.id}`, { token, body: { url: `${r.url}/crash` } });
     assert.equal((await call(c as any, 'POST', '/dev/clock', { body: { advance_seconds: 10 } })).status, 200);
     await r.waitFor((got) => got.some((x) => x.id === test.body.event_id), 15_000, 'the retried test event');
-    verifyDelivery(secret, r.received.find((x) => x.id === test.body.event_id)!);
+    verifyDelivery(
+      secret,
+      r.received.find((x) => x.id === test.body.event_id)!,
+    );
   });
 });

@@ -43,7 +43,8 @@ describe('webhook events in the engine commit', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const events = async () => (await db.all<{ id: string; type: string }>('SELECT id, type FROM webhook_outbox ORDER BY type')).map((r) => [r.id, r.type]);
+  const events = async () =>
+    (await db.all<{ id: string; type: string }>('SELECT id, type FROM webhook_outbox ORDER BY type')).map((r) => [r.id, r.type]);
   const stored = async (id: string) => {
     await settleEngine(db);
     return (await store.load({ occurrences: [id] })).occurrences[0];
@@ -55,13 +56,24 @@ describe('webhook events in the engine commit', () => {
     assert.deepEqual(await events(), []);
     assert.equal(nudges, 0);
 
-    const confirmed = { ...pending, status: 'confirmed' as const, outcomeReason: 'confirmed' as const, finishedAt: pending.scheduledAt + 30_000, confirmedAt: pending.scheduledAt + 30_000, nextDueAt: null, version: 2 };
+    const confirmed = {
+      ...pending,
+      status: 'confirmed' as const,
+      outcomeReason: 'confirmed' as const,
+      finishedAt: pending.scheduledAt + 30_000,
+      confirmedAt: pending.scheduledAt + 30_000,
+      nextDueAt: null,
+      version: 2,
+    };
     assert.deepEqual(await store.commit(changes([[confirmed, 1]])), { ok: true });
     const id = webhookEventId(`occurrence:${pending.id}:confirmed`);
     assert.deepEqual(await events(), [[id, 'occurrence.confirmed']]);
     assert.equal(nudges, 1);
     const payload = JSON.parse((await db.get<{ payload: string }>('SELECT payload FROM webhook_outbox WHERE id = ?', [id]))!.payload);
-    assert.deepEqual([payload.id, payload.type, payload.data.occurrence.id, payload.data.occurrence.local.timezone], [id, 'occurrence.confirmed', pending.id, 'America/Los_Angeles']);
+    assert.deepEqual(
+      [payload.id, payload.type, payload.data.occurrence.id, payload.data.occurrence.local.timezone],
+      [id, 'occurrence.confirmed', pending.id, 'America/Los_Angeles'],
+    );
 
     // A later write of the finished row (its fallback text's state) reports nothing new.
     assert.deepEqual(await store.commit(changes([[{ ...confirmed, fallbackState: 'sent', version: 3 }, 2]])), { ok: true });
@@ -73,9 +85,18 @@ describe('webhook events in the engine commit', () => {
     const series = sampleSeries();
     const o = sampleOccurrence({ scheduleId: series.id, accountId: series.accountId });
     assert.deepEqual(await store.commit({ ...changes([[o, null]]), series: [{ record: series, expectedVersion: null }] }), { ok: true });
-    const missed = { ...o, status: 'missed' as const, outcomeReason: 'no_answer' as const, finishedAt: o.scheduledAt + 60_000, nextDueAt: null, version: 2 };
+    const missed = {
+      ...o,
+      status: 'missed' as const,
+      outcomeReason: 'no_answer' as const,
+      finishedAt: o.scheduledAt + 60_000,
+      nextDueAt: null,
+      version: 2,
+    };
     const completed = { ...series, status: 'completed' as const, nextOccurrenceId: null, version: series.version + 1 };
-    assert.deepEqual(await store.commit({ ...changes([[missed, 1]]), series: [{ record: completed, expectedVersion: series.version }] }), { ok: true });
+    assert.deepEqual(await store.commit({ ...changes([[missed, 1]]), series: [{ record: completed, expectedVersion: series.version }] }), {
+      ok: true,
+    });
     const types = (await events()).map(([, t]) => t);
     assert.ok(types.includes('occurrence.missed') && types.includes('schedule.completed'), types.join());
   });
@@ -84,7 +105,14 @@ describe('webhook events in the engine commit', () => {
     const o = sampleOccurrence();
     await store.commit(changes([[o, null]]));
     const before = await events();
-    const cancelled = { ...o, status: 'cancelled' as const, outcomeReason: 'cancelled' as const, finishedAt: o.scheduledAt, nextDueAt: null, version: 3 };
+    const cancelled = {
+      ...o,
+      status: 'cancelled' as const,
+      outcomeReason: 'cancelled' as const,
+      finishedAt: o.scheduledAt,
+      nextDueAt: null,
+      version: 3,
+    };
     const r = await store.commit(changes([[cancelled, 2]])); // stored at version 1
     assert.equal(r.ok, false);
     assert.deepEqual(await events(), before);
@@ -103,15 +131,31 @@ describe('webhook events in the engine commit', () => {
       );
     }
     try {
-      const missed = { ...o, status: 'missed' as const, outcomeReason: 'busy' as const, finishedAt: o.scheduledAt, nextDueAt: null, version: 2 };
+      const missed = {
+        ...o,
+        status: 'missed' as const,
+        outcomeReason: 'busy' as const,
+        finishedAt: o.scheduledAt,
+        nextDueAt: null,
+        version: 2,
+      };
       await assert.rejects(store.commit(changes([[missed, 1]])), /outbox refused/);
       const now = await stored(o.id);
       assert.deepEqual([now!.status, now!.version], ['pending', 1], 'the outcome was rolled back with its event');
     } finally {
-      await db.exec(db.dialect === 'sqlite' ? 'DROP TRIGGER outbox_boom' : 'DROP TRIGGER outbox_boom ON webhook_outbox; DROP FUNCTION outbox_boom()');
+      await db.exec(
+        db.dialect === 'sqlite' ? 'DROP TRIGGER outbox_boom' : 'DROP TRIGGER outbox_boom ON webhook_outbox; DROP FUNCTION outbox_boom()',
+      );
     }
     // And with the outbox back, the same outcome commits with its event.
-    const missed = { ...o, status: 'missed' as const, outcomeReason: 'busy' as const, finishedAt: o.scheduledAt, nextDueAt: null, version: 2 };
+    const missed = {
+      ...o,
+      status: 'missed' as const,
+      outcomeReason: 'busy' as const,
+      finishedAt: o.scheduledAt,
+      nextDueAt: null,
+      version: 2,
+    };
     assert.deepEqual(await store.commit(changes([[missed, 1]])), { ok: true });
     assert.ok((await events()).some(([id]) => id === webhookEventId(`occurrence:${o.id}:missed`)));
   });

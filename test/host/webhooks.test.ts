@@ -82,7 +82,8 @@ describe('outbound webhooks', () => {
     return r.body as { id: string; secret: string };
   };
   const now = async () => Date.parse((await req(server.url, 'GET', '/dev/clock')).body.now);
-  const clockTo = async (at: number) => assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { to: new Date(at).toISOString() } })).status, 200);
+  const clockTo = async (at: number) =>
+    assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { to: new Date(at).toISOString() } })).status, 200);
   const advance = async (seconds: number) =>
     assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } })).status, 200);
 
@@ -90,7 +91,10 @@ describe('outbound webhooks', () => {
   async function placeCall(token: string, answers: string[]): Promise<{ occurrenceId: string; scheduleId: string; e164: string }> {
     const e164 = freshNumber();
     const n = await addVerifiedNumber(server, token, e164);
-    assert.equal((await call(server, 'PUT', `/dev/phones/${encodeURIComponent(e164)}`, { body: { answers, ring_seconds: 5 } })).status, 204);
+    assert.equal(
+      (await call(server, 'PUT', `/dev/phones/${encodeURIComponent(e164)}`, { body: { answers, ring_seconds: 5 } })).status,
+      204,
+    );
     const s = await call(server, 'POST', '/schedules', {
       token,
       body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, retry_policy: { offsets_minutes: [] } },
@@ -111,7 +115,10 @@ describe('outbound webhooks', () => {
     assert.ok(secretOut(created.body), JSON.stringify(secretOut.errors));
     assert.match(created.body.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
     assert.equal(created.body.secret_hint, created.body.secret.slice(0, 10));
-    assert.deepEqual([created.body.enabled, created.body.disabled_reason, created.body.event_types], [true, null, ['occurrence.confirmed']]);
+    assert.deepEqual(
+      [created.body.enabled, created.body.disabled_reason, created.body.event_types],
+      [true, null, ['occurrence.confirmed']],
+    );
     const id = created.body.id as string;
 
     const got = await api('GET', `/webhook-endpoints/${id}`, token);
@@ -157,11 +164,25 @@ describe('outbound webhooks', () => {
 
   it('refuses bad URLs (invalid_webhook_url) and bad bodies (validation_error), never with a 500', async () => {
     const { token } = await signIn(server);
-    for (const url of ['ftp://example.com/x', 'https://user:pass@example.com/', 'https://example.com/#frag', 'not a url', `https://example.com/${'a'.repeat(2000)}`]) {
+    for (const url of [
+      'ftp://example.com/x',
+      'https://user:pass@example.com/',
+      'https://example.com/#frag',
+      'not a url',
+      `https://example.com/${'a'.repeat(2000)}`,
+    ]) {
       const r = await api('POST', '/webhook-endpoints', token, { url });
       assert.deepEqual([r.status, r.body.code, r.body.field], [400, 'invalid_webhook_url', 'url'], url);
     }
-    for (const body of [{}, { url: 5 }, { url: 'https://example.com/', event_types: [] }, { url: 'https://example.com/', event_types: ['nope'] }, { url: 'https://example.com/', event_types: ['calls.revoked', 'calls.revoked'] }, { url: 'https://example.com/', colour: 'red' }, { url: 'https://example.com/', description: 'x'.repeat(201) }]) {
+    for (const body of [
+      {},
+      { url: 5 },
+      { url: 'https://example.com/', event_types: [] },
+      { url: 'https://example.com/', event_types: ['nope'] },
+      { url: 'https://example.com/', event_types: ['calls.revoked', 'calls.revoked'] },
+      { url: 'https://example.com/', colour: 'red' },
+      { url: 'https://example.com/', description: 'x'.repeat(201) },
+    ]) {
       const r = await api('POST', '/webhook-endpoints', token, body);
       assert.deepEqual([r.status, r.body.code], [400, 'validation_error'], JSON.stringify(body));
     }
@@ -308,7 +329,11 @@ describe('outbound webhooks', () => {
     assert.equal(cancelled.json.data.occurrence.outcome_reason, 'stopped');
 
     assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'STOP' } })).status, 204);
-    await receiver.waitFor(() => mine().some((r) => r.json.type === 'phone_number.blocked' && r.json.data.reason === 'stop'), 15_000, 'STOP');
+    await receiver.waitFor(
+      () => mine().some((r) => r.json.type === 'phone_number.blocked' && r.json.data.reason === 'stop'),
+      15_000,
+      'STOP',
+    );
     assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'START' } })).status, 204);
     await receiver.waitFor(() => mine().some((r) => r.json.type === 'phone_number.unblocked'), 15_000, 'START');
     const unblocked = mine().find((r) => r.json.type === 'phone_number.unblocked')!;
@@ -367,7 +392,8 @@ describe('outbound webhooks', () => {
     const mine = () => receiver.received.filter((r) => r.path === path);
     const test = await api('POST', `/webhook-endpoints/${e.id}/test`, token);
     const deliveryId = test.body.id as string;
-    const delivery = async () => (await api('GET', `/webhook-endpoints/${e.id}/deliveries`, token)).body.items.find((d: any) => d.id === deliveryId);
+    const delivery = async () =>
+      (await api('GET', `/webhook-endpoints/${e.id}/deliveries`, token)).body.items.find((d: any) => d.id === deliveryId);
     const start = await now();
     for (let attempts = 1; attempts <= 11; attempts++) {
       await receiver.waitFor(() => mine().length >= attempts, 15_000, `attempt ${attempts}`);

@@ -42,6 +42,8 @@ export interface SendOptions {
   userAgent: string;
   /** Real time in ms (the system clock, even under the dev virtual clock), for the latency. */
   wallNow(): number;
+  /** Aborts the attempt (shutdown). */
+  signal?: AbortSignal;
 }
 
 /** Sends one attempt (see the module header). Never throws. */
@@ -92,6 +94,7 @@ function post(url: URL, address: ResolvedAddress, req: WebhookRequest, options: 
     lookup,
     // A fresh connection each time (its TLS server name is the URL's host, checked against the certificate).
     agent: false,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
   return new Promise((resolve, reject) => {
     const r = (https ? httpsRequest : httpRequest)(requestOptions, (res) => {

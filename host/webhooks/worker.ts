@@ -69,7 +69,7 @@ export interface DeliveryWorker {
   start(): void;
   /** Runs soon (coalesced with a run under way). */
   kick(): void;
-  /** Stops; resolves once the run under way (its attempts at most their time limit) is over. */
+  /** Stops; attempts under way are abandoned (not recorded: sent again once their lease lapses). */
   stop(): Promise<void>;
 }
 
@@ -85,6 +85,8 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
   let due: { at: number; timer: TimerHandle } | null = null;
   let lastPrune = -Infinity;
   let unsubscribe: (() => void) | null = null;
+  // Aborts the attempts under way at shutdown: their leases lapse and they are sent again.
+  let aborter = new AbortController();
 
   function kick(): void {
     if (stopped) return;
@@ -117,22 +119,25 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     for (;;) {
       if (stopped) return;
       const now = d.clock.now();
+      // Read first: an idle poll writes nothing (the claim is an UPDATE).
+      const next = await nextWebhookDueAt(d.db);
+      if (next === null || next > now) {
+        armDue(next);
+        break;
+      }
       const claimed = await claimWebhookDeliveries(d.db, owner, now, now + LEASE_MS, BATCH);
       if (claimed.length === 0) break;
       await Promise.all(claimed.map((c) => deliver(c)));
-      if (claimed.length < BATCH) break;
     }
     const now = d.clock.now();
     if (now - lastPrune >= 3_600_000) {
       lastPrune = now;
       await pruneWebhookOutbox(d.db, now - RETENTION_MS);
     }
-    await armDue();
   }
 
-  /** A timer on the service clock at the soonest pending delivery (the poll covers the rest). */
-  async function armDue(): Promise<void> {
-    const at = await nextWebhookDueAt(d.db);
+  /** A timer on the service clock at `at`, the soonest pending delivery (the poll covers the rest). */
+  function armDue(at: number | null): void {
     if (stopped || at === null || at <= d.clock.now() || (due && due.at <= at)) return;
     due?.timer.cancel();
     const timer = d.clock.setTimer(at, () => {
@@ -158,9 +163,12 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
         resolve: d.resolve,
         userAgent: `${d.serviceName}-Webhooks/1`,
         wallNow: () => d.wallClock.now(),
+        signal: aborter.signal,
         ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}),
       },
     );
+    // Stopped meanwhile: nothing is recorded; the lease lapses and the delivery is sent again.
+    if (stopped) return;
     await settle(c, endpoint, attempt);
   }
 
@@ -218,6 +226,7 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     start() {
       if (!stopped) return;
       stopped = false;
+      aborter = new AbortController();
       unsubscribe = onWebhookEventRecorded(kick);
       armPoll();
       kick();
@@ -225,6 +234,7 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     kick,
     async stop() {
       stopped = true;
+      aborter.abort();
       unsubscribe?.();
       poll?.cancel();
       due?.timer.cancel();

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { COMPONENTS_ID, createAjv } from '../../schema/load.js';
 import { req } from '../helpers/http.js';
 import { addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
-import { signIn, startTestServer, type TestServer } from '../helpers/server.js';
+import { queryDatabase, signIn, startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver, verifyDelivery, type Receiver, type Received } from '../helpers/webhook-receiver.js';
 
 /** Private targets and http allowed: the receiver listens on loopback. */
@@ -517,5 +517,35 @@ describe('outbound webhook targets without WAKEUP_WEBHOOK_ALLOW_PRIVATE', () => 
     assert.deepEqual([http.status, http.body.code], [400, 'invalid_webhook_url']);
     // A public literal address passes (nothing is sent until an event).
     assert.equal((await post('https://93.184.216.34/hook')).status, 201);
+  });
+});
+
+describe('outbound webhooks at shutdown', () => {
+  it('a delivery under way does not hold the shutdown: it is abandoned, to be sent again', async () => {
+    const server = await startTestServer({ env: WEBHOOK_ENV });
+    const receiver = await startReceiver();
+    try {
+      const { token } = await signIn(server);
+      receiver.answer('hang');
+      const e = await req(server.api, 'POST', '/webhook-endpoints', { token, body: { url: `${receiver.url}/slow` } });
+      const sent = await req(server.api, 'POST', `/webhook-endpoints/${e.body.id}/test`, { token });
+      await receiver.waitFor((got) => got.length === 1, 15_000, 'the attempt');
+      const started = Date.now();
+      await server.running.close();
+      assert.ok(Date.now() - started < 5000, `closed in ${Date.now() - started} ms`);
+      const rows = await queryDatabase<{ status: string; attempts: number; lease_owner: string | null }>(
+        server.dbFile,
+        'SELECT status, attempts, lease_owner FROM webhook_deliveries WHERE id = ?',
+        [sent.body.id],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.status, r.attempts, r.lease_owner !== null]),
+        [['pending', 0, true]],
+        'not recorded: the lease lapses and it goes again',
+      );
+    } finally {
+      await server.close();
+      await receiver.close();
+    }
   });
 });

@@ -104,7 +104,7 @@ export async function getWebhookDelivery(db: Db, accountId: string, endpointId: 
 /** Sends the delivery again now, as a new run of attempts (the log keeps counting `attempts`). */
 export async function redeliverWebhook(db: Db, accountId: string, endpointId: string, id: string, now: EpochMs): Promise<boolean> {
   const r = await db.run(
-    `UPDATE webhook_deliveries SET status = 'pending', tries = 0, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,
+    `UPDATE webhook_deliveries SET status = 'pending', tries = 0, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL,
        updated_at = ? WHERE id = ? AND endpoint_id = ? AND account_id = ?`,
     [now, now, id, endpointId, accountId],
   );
@@ -135,12 +135,12 @@ export async function claimWebhookDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const lock = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   const claimed = await db.all<{ id: string }>(
-    `UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @until
+    `UPDATE webhook_deliveries SET claimed_by = @owner, claimed_until = @until
      WHERE id IN (SELECT id FROM webhook_deliveries
-                  WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+                  WHERE status = 'pending' AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)
                     AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled = 1)
                   ORDER BY next_attempt_at, id LIMIT @limit ${lock})
-       AND status = 'pending' AND (lease_until IS NULL OR lease_until <= @now)
+       AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= @now)
      RETURNING id`,
     { owner, until, now, limit },
   );
@@ -148,7 +148,7 @@ export async function claimWebhookDeliveries(
   const rows = await db.all<{ id: string; event_id: string; endpoint_id: string; account_id: string; tries: number; payload: string }>(
     `SELECT d.id, d.event_id, d.endpoint_id, d.account_id, d.tries, o.payload
      FROM webhook_deliveries d JOIN webhook_outbox o ON o.id = d.event_id
-     WHERE d.lease_owner = ? AND d.id IN (${claimed.map(() => '?').join(', ')})
+     WHERE d.claimed_by = ? AND d.id IN (${claimed.map(() => '?').join(', ')})
      ORDER BY d.next_attempt_at, d.id`,
     [owner, ...claimed.map((c) => c.id)],
   );
@@ -182,8 +182,8 @@ export async function recordWebhookAttempt(db: Db, id: string, owner: string, a:
     `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, tries = tries + 1, next_attempt_at = @next,
        last_attempt_at = @at, response_status = @responseStatus, latency_ms = @latencyMs, error = @error,
        delivered_at = CASE WHEN @status = 'delivered' THEN @at ELSE delivered_at END,
-       lease_owner = NULL, lease_until = NULL, updated_at = @at
-     WHERE id = @id AND lease_owner = @owner`,
+       claimed_by = NULL, claimed_until = NULL, updated_at = @at
+     WHERE id = @id AND claimed_by = @owner`,
     {
       id,
       owner,
@@ -201,8 +201,8 @@ export async function recordWebhookAttempt(db: Db, id: string, owner: string, a:
 /** Ends a claimed delivery that cannot be sent (its endpoint is off or gone), without an attempt. */
 export async function dropWebhookDelivery(db: Db, id: string, owner: string, error: string, at: EpochMs): Promise<void> {
   await db.run(
-    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
-     WHERE id = ? AND lease_owner = ?`,
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, error = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
+     WHERE id = ? AND claimed_by = ?`,
     [error, at, id, owner],
   );
 }
@@ -219,7 +219,7 @@ export async function failPendingWebhookDeliveries(db: Db, endpointId: string, e
 /** The soonest instant a pending delivery of an endpoint that is on is due (its lease's end when leased), or null. */
 export async function nextWebhookDueAt(db: Db): Promise<EpochMs | null> {
   const r = await db.get<{ at: number | null }>(
-    `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
+    `SELECT MIN(CASE WHEN claimed_until IS NOT NULL AND claimed_until > next_attempt_at THEN claimed_until ELSE next_attempt_at END) AS at
      FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled = 1)`,
   );
   return r?.at ?? null;

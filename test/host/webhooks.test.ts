@@ -533,13 +533,13 @@ describe('outbound webhooks at shutdown', () => {
       const started = Date.now();
       await server.running.close();
       assert.ok(Date.now() - started < 5000, `closed in ${Date.now() - started} ms`);
-      const rows = await queryDatabase<{ status: string; attempts: number; lease_owner: string | null }>(
+      const rows = await queryDatabase<{ status: string; attempts: number; claimed_by: string | null }>(
         server.dbFile,
-        'SELECT status, attempts, lease_owner FROM webhook_deliveries WHERE id = ?',
+        'SELECT status, attempts, claimed_by FROM webhook_deliveries WHERE id = ?',
         [sent.body.id],
       );
       assert.deepEqual(
-        rows.map((r) => [r.status, r.attempts, r.lease_owner !== null]),
+        rows.map((r) => [r.status, r.attempts, r.claimed_by !== null]),
         [['pending', 0, true]],
         'not recorded: the lease lapses and it goes again',
       );

@@ -53,8 +53,8 @@ CREATE TABLE webhook_deliveries (
   latency_ms       bigint,
   error            text,                           -- why the last attempt failed, in a few words
   delivered_at     bigint,
-  lease_owner      text,
-  lease_until      bigint,
+  claimed_by       text,                           -- the host holding it (a lease) while it sends
+  claimed_until    bigint,
   created_at       bigint NOT NULL,
   updated_at       bigint NOT NULL,
   UNIQUE (event_id, endpoint_id)

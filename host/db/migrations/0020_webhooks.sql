@@ -52,8 +52,8 @@ CREATE TABLE webhook_deliveries (
   latency_ms       INTEGER,
   error            TEXT,                           -- why the last attempt failed, in a few words
   delivered_at     INTEGER,
-  lease_owner      TEXT,
-  lease_until      INTEGER,
+  claimed_by       TEXT,                           -- the host holding it (a lease) while it sends
+  claimed_until    INTEGER,
   created_at       INTEGER NOT NULL,
   updated_at       INTEGER NOT NULL,
   UNIQUE (event_id, endpoint_id)

@@ -113,13 +113,6 @@ export async function listWebhookEndpoints(
   return rows.map(fromRow);
 }
 
-/** The account's enabled endpoints that existed at `at` (an event's fan-out). */
-export async function endpointsAt(db: Db, accountId: string, at: EpochMs): Promise<WebhookEndpoint[]> {
-  return (
-    await db.all<Row>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = ? AND enabled = 1 AND created_at <= ?`, [accountId, at])
-  ).map(fromRow);
-}
-
 /** What an update may change. */
 export interface WebhookEndpointChange {
   url?: string;

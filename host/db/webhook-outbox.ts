@@ -1,7 +1,9 @@
 /**
  * The outbound webhook outbox (migration 0020; docs/decisions/0023): events written in the
- * transaction of the change they report, and their fan-out into deliveries (one per subscribed
- * endpoint) by the delivery worker (host/webhooks/worker.ts).
+ * transaction of the change they report, each with its deliveries (one per enabled endpoint of
+ * the account that subscribes to its type) in the same statements, so that nothing is left to
+ * do in the background for an account without endpoints. The delivery worker
+ * (host/webhooks/worker.ts) sends the deliveries.
  *
  * An event's id is its `webhook-id`: derived from a key naming what it reports (an occurrence
  * and its final status, a key-9 call, ...), so that writing the same event again (a unit of
@@ -14,7 +16,6 @@
 import { createHash } from 'node:crypto';
 import type { EpochMs } from '../../engine/index.js';
 import { isoInstant } from '../instant.js';
-import { endpointsAt } from './webhook-endpoints.js';
 import type { Db } from './sql.js';
 
 /** Every event type an endpoint may subscribe to (schema WebhookEventType). */
@@ -50,8 +51,6 @@ export interface NewWebhookEvent {
   at: EpochMs;
   /** The payload's `data`. */
   data: Record<string, unknown>;
-  /** A test event: for this endpoint only. */
-  endpointId?: string;
 }
 
 /** The `webhook-id` of the event with this key: `evt_` and 32 hex digits. */
@@ -81,19 +80,57 @@ export function nudgeWebhookWorkers(): void {
 }
 
 /**
- * Records events (in the caller's transaction when `db` is its handle); an event whose id is
- * already stored is left as it is. Returns the ids.
+ * The id of an event's delivery to an endpoint: the md5 of `<event id>:<endpoint id>` written as
+ * a UUID (PostgreSQL computes the same with `md5(...)::uuid`), so that a delivery is made once.
+ */
+export function webhookDeliveryId(eventId: string, endpointId: string): string {
+  const h = createHash('md5').update(`${eventId}:${endpointId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** A LIKE pattern matching a JSON array of strings that holds `type` (with `ESCAPE '\\'`). */
+const holding = (type: string) => `%"${type.replace(/[\\%_]/g, '\\$&')}"%`;
+
+/** PostgreSQL: the event and its deliveries in one statement (none when the event was stored before). */
+const PG_RECORD = `WITH e AS (
+    INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (@id, @account, @type, @payload, NULL, @at)
+    ON CONFLICT (id) DO NOTHING RETURNING id)
+  INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, updated_at)
+  SELECT CAST(CAST(md5(e.id || ':' || p.id) AS uuid) AS text), e.id, p.id, @account, 'pending', @at, @at, @at
+  FROM e JOIN webhook_endpoints p ON p.account_id = @account AND p.enabled = 1 AND p.event_types LIKE @pattern ESCAPE '\\'`;
+
+/**
+ * Records events (in the caller's transaction when `db` is its handle), each with a delivery
+ * for every enabled endpoint of its account that subscribes to its type; an event whose id is
+ * already stored is left as it is (its deliveries were made with it). Returns the ids.
  */
 export async function recordEvents(db: Db, events: readonly NewWebhookEvent[], nudge = true): Promise<string[]> {
   const ids: string[] = [];
   for (const e of events) {
     const id = webhookEventId(e.key);
-    await db.run(
-      `INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO NOTHING`,
-      [id, e.accountId, e.type, eventPayload(id, e), e.endpointId ?? null, e.at],
-    );
     ids.push(id);
+    const payload = eventPayload(id, e);
+    if (db.dialect === 'postgres') {
+      await db.run(PG_RECORD, { id, account: e.accountId, type: e.type, payload, at: e.at, pattern: holding(e.type) });
+      continue;
+    }
+    const stored = await db.run(
+      `INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (?, ?, ?, ?, NULL, ?)
+       ON CONFLICT (id) DO NOTHING`,
+      [id, e.accountId, e.type, payload, e.at],
+    );
+    if (stored.changes === 0) continue;
+    const endpoints = await db.all<{ id: string }>(
+      `SELECT id FROM webhook_endpoints WHERE account_id = ? AND enabled = 1 AND event_types LIKE ? ESCAPE '\\'`,
+      [e.accountId, holding(e.type)],
+    );
+    for (const p of endpoints) {
+      await db.run(
+        `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        [webhookDeliveryId(id, p.id), id, p.id, e.accountId, e.at, e.at, e.at],
+      );
+    }
   }
   if (nudge && events.length > 0) nudgeWebhookWorkers();
   return ids;
@@ -161,50 +198,22 @@ export async function recordNumberEvent(
   );
 }
 
-/** An event waiting for its deliveries to be made. */
-interface Unfanned {
-  id: string;
-  account_id: string;
-  type: string;
-  endpoint_id: string | null;
-  created_at: number;
-}
-
 /**
- * Makes the deliveries of events recorded and not yet fanned out (oldest first, at most
- * `limit`): one per enabled endpoint of the account that existed when the event happened and
- * subscribes to its type. Idempotent (one delivery per event
- * and endpoint), so hosts doing it at once make each delivery once. Returns how many events it took.
- */
-export async function fanOutEvents(db: Db, newId: () => string, now: EpochMs, limit = 100): Promise<number> {
-  const events = await db.all<Unfanned>(
-    'SELECT id, account_id, type, endpoint_id, created_at FROM webhook_outbox WHERE fanned_at IS NULL ORDER BY created_at, id LIMIT ?',
-    [limit],
-  );
-  for (const e of events) {
-    const endpoints = (await endpointsAt(db, e.account_id, e.created_at)).filter((p) =>
-      e.endpoint_id !== null ? p.id === e.endpoint_id : p.eventTypes.includes(e.type),
-    );
-    for (const p of endpoints) {
-      await db.run(
-        `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-        [newId(), e.id, p.id, e.account_id, now, now, now],
-      );
-    }
-    await db.run('UPDATE webhook_outbox SET fanned_at = ? WHERE id = ?', [now, e.id]);
-  }
-  return events.length;
-}
-
-/**
- * Records a test event for one endpoint with its delivery, fanned out at once (POST
+ * Records a test event for one endpoint (whatever it subscribes to) with its delivery (POST
  * /webhook-endpoints/{id}/test); the delivery's id.
  */
-export async function recordTestEvent(db: Db, e: NewWebhookEvent & { endpointId: string }, deliveryId: string): Promise<string> {
+export async function recordTestEvent(db: Db, e: NewWebhookEvent & { endpointId: string }): Promise<string> {
+  const eventId = webhookEventId(e.key);
+  const deliveryId = webhookDeliveryId(eventId, e.endpointId);
   await db.tx(async (tx) => {
-    const [eventId] = await recordEvents(tx, [e], false);
-    await tx.run('UPDATE webhook_outbox SET fanned_at = ? WHERE id = ?', [e.at, eventId]);
+    await tx.run('INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      eventId,
+      e.accountId,
+      e.type,
+      eventPayload(eventId, e),
+      e.endpointId,
+      e.at,
+    ]);
     await tx.run(
       `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,

@@ -172,18 +172,14 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
     async test(accountId, endpointId) {
       await enabled(accountId, endpointId);
       const now = clock.now();
-      const deliveryId = await recordTestEvent(
-        db,
-        {
-          accountId,
-          type: TEST_EVENT_TYPE,
-          key: `${TEST_EVENT_TYPE}:${ids.uuid()}`,
-          at: now,
-          endpointId,
-          data: { endpoint_id: endpointId, message: 'A test event: this endpoint receives and verifies deliveries.' },
-        },
-        ids.uuid(),
-      );
+      const deliveryId = await recordTestEvent(db, {
+        accountId,
+        type: TEST_EVENT_TYPE,
+        key: `${TEST_EVENT_TYPE}:${ids.uuid()}`,
+        at: now,
+        endpointId,
+        data: { endpoint_id: endpointId, message: 'A test event: this endpoint receives and verifies deliveries.' },
+      });
       return deliveryOut((await getWebhookDelivery(db, accountId, endpointId, deliveryId))!);
     },
 

@@ -1,6 +1,6 @@
 /**
- * The delivery worker, one per host: makes the deliveries of recorded events (fan-out), claims
- * the due ones under a lease, sends them (host/webhooks/send.ts, signed by ./signing.ts), and
+ * The delivery worker, one per host: claims the due deliveries (made with their events,
+ * host/db/webhook-outbox.ts) under a lease, sends them (host/webhooks/send.ts, signed by ./signing.ts), and
  * records each attempt: delivered, a retry at the next step of the schedule (./rules.ts), or
  * failed. An endpoint whose every attempt failed for {@link DISABLE_AFTER_MS} is turned off, its
  * pending deliveries end, and its owner is emailed (one host does it: the one whose update
@@ -32,7 +32,7 @@ import {
   markEndpointHealthy,
   type WebhookEndpoint,
 } from '../db/webhook-endpoints.js';
-import { fanOutEvents, onWebhookEventRecorded, pruneWebhookOutbox } from '../db/webhook-outbox.js';
+import { onWebhookEventRecorded, pruneWebhookOutbox } from '../db/webhook-outbox.js';
 import { isoInstant } from '../instant.js';
 import type { Logger } from '../logger.js';
 import type { WebhookConfig } from './config.js';
@@ -115,7 +115,6 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   async function runOnce(): Promise<void> {
-    while ((await fanOutEvents(d.db, () => d.ids.uuid(), d.clock.now())) > 0 && !stopped);
     for (;;) {
       if (stopped) return;
       const now = d.clock.now();

@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { webhookDeliveryId } from '../../host/db/webhook-outbox.js';
 import { COMPONENTS_ID, createAjv } from '../../schema/load.js';
 import { req } from '../helpers/http.js';
 import { addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
@@ -258,7 +259,11 @@ describe('outbound webhooks', () => {
       ['occurrence.confirmed', 'delivered', 1, 204],
       ['schedule.completed', 'delivered', 1, 204],
     ]);
-    for (const d of log.body.items) assert.ok(d.latency_ms >= 0 && d.delivered_at && d.error === null);
+    for (const d of log.body.items) {
+      assert.ok(d.latency_ms >= 0 && d.delivered_at && d.error === null);
+      // Made with the event, one per event and endpoint (the same id on both dialects).
+      assert.equal(d.id, webhookDeliveryId(d.event_id, e.id));
+    }
   });
 
   it('a receiver answering 500 then 200 gets a retry of the missed call, with the same webhook-id; redelivery sends it again', async () => {

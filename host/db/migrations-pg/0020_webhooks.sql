@@ -21,8 +21,9 @@ CREATE TABLE webhook_endpoints (
 );
 CREATE INDEX webhook_endpoints_account ON webhook_endpoints(account_id, created_at, id);
 
--- The outbox: one row per event, written in the transaction of the change it reports. Its id
--- is the webhook-id, derived from what the event reports, so writing it twice is a no-op.
+-- The outbox: one row per event, written in the transaction of the change it reports, with its
+-- deliveries (below). Its id is the webhook-id, derived from what the event reports, so writing
+-- it twice is a no-op.
 -- No foreign key to accounts: the engine's commit writes it whatever state the account is in.
 CREATE TABLE webhook_outbox (
   id           text PRIMARY KEY,
@@ -30,15 +31,14 @@ CREATE TABLE webhook_outbox (
   type         text NOT NULL,
   payload      text NOT NULL,                      -- the JSON body, byte for byte as signed and sent
   endpoint_id  text,                               -- a test event: for this endpoint only
-  created_at   bigint NOT NULL,
-  fanned_at    bigint                             -- when its deliveries were made; null until then
+  created_at   bigint NOT NULL
 );
-CREATE INDEX webhook_outbox_unfanned ON webhook_outbox(created_at) WHERE fanned_at IS NULL;
 CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at);
 CREATE INDEX webhook_outbox_account ON webhook_outbox(account_id);
 
--- One event to one endpoint: the delivery log, and the work queue of the delivery worker
--- (pending rows by next_attempt_at; a host holds what it sends under a lease).
+-- One event to one endpoint (made with the event, for each enabled endpoint subscribed to it):
+-- the delivery log, and the delivery worker's queue (pending rows by next_attempt_at; a host
+-- holds what it sends under a lease).
 CREATE TABLE webhook_deliveries (
   id               text PRIMARY KEY,
   event_id         text NOT NULL REFERENCES webhook_outbox(id) ON DELETE CASCADE,

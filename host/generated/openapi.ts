@@ -345,7 +345,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Every field optional; those sent replace the stored ones (a new url is checked as at creation). enabled false stops its deliveries (pending ones wait until it is turned on again); enabled true turns on an endpoint the service turned off (disabled_reason failing) and forgets its failures. An API key needs scope write.
+         * @description Every field optional; those sent replace the stored ones (a new url is checked as at creation). enabled false stops its deliveries (pending ones wait until it is turned on again; events that happen while it is off are not sent to it); enabled true turns on an endpoint the service turned off (disabled_reason failing) and forgets its failures. An API key needs scope write.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;

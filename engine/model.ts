@@ -280,26 +280,40 @@ export type SeriesStatus = 'active' | 'completed' | 'disabled';
  * of work that finishes, cancels or skips it.
  */
 export interface SeriesRecord {
+  /** Unique id: the Ids port's, or the one the embedder gave (the host uses its schedule's). */
   id: string;
+  /** The account it belongs to (the host's id); its occurrences copy it. */
   accountId: string;
+  /** The host's phone number row, or null; its occurrences copy it. */
   phoneNumberId: string | null;
   /** Number to call, E.164. */
   to: string;
+  /** Short name of the call, copied to every occurrence; null for none. */
   label: string | null;
+  /** Spoken note, copied to every occurrence; null for none. */
   message: string | null;
+  /** Name the calls greet, or null for a neutral greeting. */
   greetingName: string | null;
+  /** Voice identifier for the calls' script, or null for the provider's default. */
   voice: string | null;
+  /** When it rings: one-off at a wall time, in N minutes, or weekly, in an IANA zone. */
   rule: Recurrence;
+  /** Retry policy every occurrence copies. */
   policy: RetryPolicy;
+  /** Every occurrence sends a text when it ends missed, unconfirmed or failed. */
   smsFallback: boolean;
+  /** Every occurrence has the app backup alarm on. */
   backupAlarm: boolean;
   /** False: no further call is made (the pending occurrence is cancelled). */
   enabled: boolean;
+  /** Set by the runtime on each save: `disabled` when not enabled, `active` while it has a current occurrence, else `completed`. */
   status: SeriesStatus;
   /** The series' current occurrence (unfinished while the series is active), or null. */
   nextOccurrenceId: string | null;
   /** Optimistic concurrency (see {@link Store.commit}). */
   version: number;
+  /** When it was first saved (kept when it is replaced). */
   createdAt: EpochMs;
+  /** When the runtime last wrote it (its clock). */
   updatedAt: EpochMs;
 }

@@ -98,20 +98,27 @@ export type OccurrencePatch = Partial<
 export interface SeriesInput {
   /** Defaults to a new id from the Ids port. The host uses its schedule's id. */
   id?: string;
+  /** The account it belongs to (the host's id, shown to the Accounts port). */
   accountId: string;
+  /** The host's phone number row, or null. */
   phoneNumberId?: string | null;
   /** E.164 number to call (and to text on fallback). */
   to: string;
+  /** When it rings; {@link compileRecurrence} makes one from a client's fields. */
   rule: Recurrence;
+  /** Short name of the call, copied to every occurrence. */
   label?: string | null;
+  /** Spoken note. */
   message?: string | null;
+  /** Name the calls greet; null for a neutral greeting. */
   greetingName?: string | null;
+  /** Voice identifier for the calls' script; null for the provider's default. */
   voice?: string | null;
   /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
   policy?: RetryPolicy;
-  /** @defaultValue false */
+  /** Every occurrence sends a text when it ends missed, unconfirmed or failed. @defaultValue false */
   smsFallback?: boolean;
-  /** @defaultValue false */
+  /** Every occurrence has the app backup alarm on. @defaultValue false */
   backupAlarm?: boolean;
   /** False turns the series off: its pending occurrence is cancelled and no other is made. @defaultValue true */
   enabled?: boolean;
@@ -126,6 +133,11 @@ export interface SeriesInput {
  * - `{ at }`: the current call rings at this instant (amend the pending one, or make one
  *   with `occurrenceId`); `null`: no current call (cancel the pending one). Both refuse with
  *   `occurrence_in_progress` when the current occurrence is no longer pending.
+ *
+ * @example
+ * await runtime.saveSeries(input); // 'auto': the current call follows the new rule
+ * await runtime.saveSeries(input, 'keep'); // the current call stays as it is
+ * await runtime.saveSeries(input, { at: clock.now() + 30 * 60_000, source: 'moved' }); // the current call rings in 30 minutes
  */
 export type SeriesNext = 'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
 

@@ -16,8 +16,6 @@ export type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, Ro
 
 // The runtime's parts.
 export { resolveRuntimeOptions } from './runtime/options.js';
-export type { ResolvedRuntimeOptions } from './runtime/options.js';
-export type { RuntimeListener } from './runtime/events.js';
 export { RETRY_POLICY_BOUNDS } from './runtime/retry-policy.js';
 export { callState } from './runtime/call-state.js';
 export type { CallState } from './runtime/call-state.js';
@@ -29,7 +27,7 @@ export type { TimerWheelOptions, WheelEntry } from './wheel/timer-wheel.js';
 export { occurrenceMachine } from './machines/occurrence.machine.js';
 export type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent, OccurrenceFacts } from './machines/occurrence.machine.js';
 export { attemptMachine } from './machines/attempt.machine.js';
-export type { AttemptActionName, AttemptEvent, AttemptFacts, ClosingPhrase, KeypadKey } from './machines/attempt.machine.js';
+export type { AttemptActionName, AttemptEvent, AttemptFacts, KeypadKey } from './machines/attempt.machine.js';
 export { memoStep } from './machines/memo.js';
 export type { MemoKeys, MemoStats, MemoStep, StepAction, StepResult } from './machines/memo.js';
 export type { Effect, HangUpEffect, PlaceCallEffect, SendTextEffect, StopCallsEffect } from './machines/effects.js';

@@ -45,7 +45,7 @@ export interface SqliteStoreOptions {
    * @defaultValue false
    */
   checkpointInWorker?: boolean;
-  /** @defaultValue 250 */
+  /** Ms between two checkpoints of the worker (with `checkpointInWorker`). @defaultValue 250 */
   checkpointIntervalMs?: number;
   /**
    * SQLite page cache for this connection, in KiB (PRAGMA cache_size = -N).

@@ -13,7 +13,7 @@
 import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/config.js';
 import { BILLING_ENV_VARS, loadBillingConfig, type BillingConfig } from './billing/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
-import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './account/config.js';
+import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './adapters/idp/config.js';
 import { EMAIL_ENV_VARS, loadEmailConfig, type EmailConfig } from './adapters/email/config.js';
 
 /** A configuration value that cannot be used; the message names the variable. */

@@ -5,7 +5,7 @@
  * host/compose.ts and handed to the modules that count, queue or claim.
  * @module
  */
-import { createMemoryKeyedQueues, createPgKeyedQueues, type KeyedQueues } from './auth/one-at-a-time.js';
+import { createMemoryKeyedQueues, createPgKeyedQueues, type KeyedQueues } from './rate-limit/one-at-a-time.js';
 import { createIdempotencyStore, createSharedIdempotencyStore, type IdempotencyStore } from './db/idempotency.js';
 import type { PostgresDb, SqliteDb } from './db/sql.js';
 import { createDbWindowStore, createMemoryWindowStore, type WindowStore } from './rate-limit/windows.js';

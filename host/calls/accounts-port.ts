@@ -25,7 +25,7 @@ import type { Accounts, Store, StopRequest } from '../../engine/index.js';
 import { revokeCalls } from '../db/account-calls.js';
 import { blockNumber } from '../db/phone-numbers.js';
 import { spendCredits } from '../db/credits.js';
-import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from './admission.js';
+import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from '../entitlement/admission.js';
 
 /** Options of {@link createAccountsPort}. */
 export interface AccountsPortOptions {

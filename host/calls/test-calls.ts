@@ -20,7 +20,7 @@ import { setLastTestCallAt } from '../db/phone-numbers.js';
 import { findLiveTestCall, getAttemptById } from '../db/calls.js';
 import { problem } from '../errors.js';
 import { isVerified } from '../phone/present.js';
-import { refusalProblem } from './admission.js';
+import { refusalProblem } from '../entitlement/admission.js';
 import { attemptOut } from './present.js';
 
 /** What a test call says and how long it rings. */

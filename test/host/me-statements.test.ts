@@ -12,29 +12,36 @@ import { bearer, signIn, startTestServer, testDbIsPostgres, type TestServer } fr
 /** Counts the statements run on `db` (its own methods, and those of its transactions) while `fn` runs. */
 async function countStatements(db: Db, fn: () => Promise<void>): Promise<string[]> {
   const seen: string[] = [];
-  const methods = ['get', 'all', 'run', 'exec'] as const;
-  const saved = methods.map((m) => db[m]);
+  const patched: Array<() => void> = [];
+  const patch = (target: object, name: string, make: (original: (...args: any[]) => any) => (...args: any[]) => any) => {
+    const raw: unknown = Reflect.get(target, name);
+    const own = Object.prototype.hasOwnProperty.call(target, name);
+    const original = (raw as (...args: any[]) => any).bind(target);
+    Reflect.set(target, name, make(original));
+    patched.push(() => (own ? Reflect.set(target, name, raw) : Reflect.deleteProperty(target, name)));
+  };
   const wrap = (target: Db) => {
-    for (const m of methods) {
-      const original = target[m].bind(target) as (...args: unknown[]) => unknown;
-      (target as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
+    for (const name of ['get', 'all', 'run', 'exec']) {
+      patch(target, name, (original) => (...args: unknown[]) => {
         seen.push(String(args[0]).replace(/\s+/g, ' ').slice(0, 80));
         return original(...args);
-      };
+      });
     }
   };
   wrap(db);
-  const tx = db.tx.bind(db);
-  db.tx = (body) =>
-    tx((inner) => {
-      if (inner !== db) wrap(inner);
-      return body(inner);
-    });
+  patch(
+    db,
+    'tx',
+    (original) => (body: (tx: Db) => Promise<unknown>) =>
+      original((inner: Db) => {
+        if (inner !== db) wrap(inner);
+        return body(inner);
+      }),
+  );
   try {
     await fn();
   } finally {
-    methods.forEach((m, i) => ((db as unknown as Record<string, unknown>)[m] = saved[i]));
-    db.tx = tx;
+    for (const undo of patched.reverse()) undo();
   }
   return seen;
 }

@@ -17,7 +17,11 @@
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { Plan } from '../generated/openapi.js';
-import type { UsageState } from '../usage/state.js';
+import type { UsageState } from './state.js';
+
+/** The trial: 7 days and 5 calls from the first sign-in (written on the account then: host/auth/sign-in.ts). */
+export const TRIAL_DAYS = 7;
+export const TRIAL_CALLS = 5;
 
 /** Schema `Plan`. */
 export type PlanOut = Plan;

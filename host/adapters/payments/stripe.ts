@@ -5,9 +5,9 @@
  * it creates, so the notifications name them (host/billing/notifications.ts).
  * @module
  */
-import type { StripeConfig } from './config.js';
-import { ProviderError, type CheckoutRequest, type PaymentProvider } from './provider.js';
-import { isSubscriptionPlan } from './plans.js';
+import type { StripeConfig } from '../../billing/config.js';
+import { ProviderError, type CheckoutRequest, type PaymentProvider } from '../../ports/payments.js';
+import { isSubscriptionPlan } from '../../billing/plans.js';
 
 /** Timeout of one REST call. */
 const TIMEOUT_MS = 10_000;

@@ -24,11 +24,12 @@ import type { AttemptKind, CallToAdmit, EpochMs, RefusalReason } from '../../eng
 import { findAccountsByIds, type Account } from '../db/accounts.js';
 import { countCallsPlacedBy, occurrencesCounted } from '../db/account-calls.js';
 import { blockedAmong } from '../db/phone-numbers.js';
-import { planOf } from '../account/plan.js';
-import { callWeight } from '../billing/tier.js';
+import { planOf } from './plan.js';
+import { callWeight } from './tier.js';
 import { problem, type AppError } from '../errors.js';
-import { secondsToUtcMidnight, usageState, usageStates, utcDay } from '../usage/usage.js';
-import type { UsageState } from '../usage/state.js';
+import { secondsToUtcMidnight, utcDay } from './daily-cap.js';
+import { usageState, usageStates } from './usage.js';
+import type { UsageState } from './state.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
 export interface LedgerEntry {

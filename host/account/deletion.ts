@@ -38,7 +38,7 @@ import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../shared-state.js';
-import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/policy.js';
+import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/index.js';
 import { issueCode, retryAfterSeconds, runningLock, verifyCode, type CodeRules } from '../verification/code.js';
 import type { IdpService } from './idp.js';
 

@@ -19,7 +19,7 @@ import type { PhoneNumber } from '../db/phone-numbers.js';
 import { setLastTestCallAt } from '../db/phone-numbers.js';
 import { findLiveTestCall, getAttemptById } from '../db/calls.js';
 import { problem } from '../errors.js';
-import { isVerified } from '../phone/present.js';
+import { isVerified } from '../phone/index.js';
 import { refusalProblem } from '../entitlement/admission.js';
 import { attemptOut } from './present.js';
 

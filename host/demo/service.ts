@@ -52,7 +52,7 @@ import { isBlocked } from '../db/phone-numbers.js';
 import { invalid, problem, type AppError } from '../errors.js';
 import type { DemoCallOut, DemoStartOut } from '../generated/openapi.js';
 import type { Logger } from '../logger.js';
-import { maskE164, parsePhone, type ParsedPhone } from '../phone/numbers.js';
+import { maskE164, parsePhone, type ParsedPhone } from '../phone/index.js';
 import { demoCodeText, type TextOptions } from '../reference/texts.js';
 import { secondsToUtcMidnight } from '../entitlement/daily-cap.js';
 import type { DemoConfig } from './config.js';

@@ -17,7 +17,7 @@ import { getBlock, getPhoneNumber, getPrimaryPhoneNumber, type PhoneNumber } fro
 import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
 import { assertMayStartCalls, refusalProblem } from '../entitlement/admission.js';
 import { invalid, problem } from '../errors.js';
-import { isVerified } from '../phone/present.js';
+import { isVerified } from '../phone/index.js';
 import {
   checkedPolicy,
   checkedText,

@@ -8,7 +8,7 @@
  * null) and billing issues (`billing_issues_detected_at`).
  * @module
  */
-import type { InappConfig } from '../../billing/config.js';
+import type { InappConfig } from '../../billing/index.js';
 import { ProviderError, type InappProvider, type StoreSubscription } from '../../ports/payments.js';
 
 const STORES: Record<string, StoreSubscription['store']> = { app_store: 'ios_store', play_store: 'android_store' };

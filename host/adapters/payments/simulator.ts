@@ -18,9 +18,7 @@ import type { Logger } from '../../logger.js';
 import { findSimSession, insertSimSession, markSimSessionPaid, type SimSession } from '../../db/sim-payments.js';
 import { findSubscription } from '../../db/subscriptions.js';
 import { addMonths, isLive, periodAt } from '../../entitlement/usage.js';
-import { SIGNATURE_HEADER, signPayload } from '../../billing/signature.js';
-import { WEBHOOK_PATH } from '../../billing/notifications.js';
-import { isSubscriptionPlan, type CatalogPlan } from '../../billing/plans.js';
+import { SIGNATURE_HEADER, signPayload, WEBHOOK_PATH, isSubscriptionPlan, type CatalogPlan } from '../../billing/index.js';
 import { ProviderError, type PaymentProvider } from '../../ports/payments.js';
 
 const CHECKOUT_VALID_MS = 24 * 3600_000;

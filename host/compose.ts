@@ -1,9 +1,11 @@
 /**
  * THE composition root: from a {@link HostConfig} it builds every adapter (database,
- * migrated; clock; ids; messaging; telephony), the engine runtime and its listeners (the
- * schedules' next-occurrence chain), and the feature services that `createApp(services)`
- * mounts. The only wiring file: swap an adapter here. Nothing else in host/ creates an
- * adapter or subscribes to the runtime. Building writes to the database only through the
+ * migrated; clock; ids; messaging; telephony; payments; identity provider), the engine
+ * runtime and its listeners (the schedules' next-occurrence chain), and the feature services
+ * that `createApp(services)` mounts. The only wiring: swap an adapter here, or in host/wiring/
+ * (the phone side, the engine runtime, the payment providers), which only this file uses.
+ * Nothing else in host/ creates an adapter or subscribes to the runtime: a feature receives
+ * ports (the engine's, host/ports/) and functions (docs/decisions/0022-host-layering.md). Building writes to the database only through the
  * migrations; `start()` (before listening) starts the runtime (its recovery continues in the background).
  *
  * How a new feature adds its service (account, devices, billing, demo, ...):

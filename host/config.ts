@@ -105,7 +105,7 @@ export interface HostConfig {
   readonly billing: BillingConfig;
   /** Daily caps of the public demo (host/demo/config.ts). */
   readonly demo: DemoConfig;
-  /** Identity provider for POST /me/idp-authorization; null when none (host/account/config.ts). */
+  /** Identity provider for POST /me/idp-authorization; null when none (host/adapters/idp/config.ts). */
   readonly idp: IdpConfig | null;
   /** Email provider: the outbox simulator (dev mode only) or SMTP (host/adapters/email/config.ts). */
   readonly email: EmailConfig;

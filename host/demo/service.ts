@@ -22,7 +22,7 @@
  * day (reset at 00:00 UTC; Retry-After counts the seconds to it).
  *
  * Codes: 6 digits, scrypt-hashed (never stored), valid 10 minutes; the 5th wrong code ends
- * the request. Checks of one number run one at a time (see ../auth/one-at-a-time.ts).
+ * the request. Checks of one number run one at a time (see ../rate-limit/one-at-a-time.ts).
  *
  * Call: the newest live code of the number places the call (201); the code that placed
  * today's call shows it again (200, current state); anything else is 400
@@ -248,7 +248,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
     }
     if (!r.ok) {
       await clearDemoCall(db, request.id);
-      // Only a blocked number refuses a demo call (host/calls/admission.ts); nothing is used up.
+      // Only a blocked number refuses a demo call (host/entitlement/admission.ts); nothing is used up.
       throw problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });
     }
     log.info({ request: request.id, attempt: attemptId, to: maskE164(phone.e164) }, 'demo call placed');

@@ -10,7 +10,7 @@
  * 3. `no_entitlement`: the call would count as a new wake-up call (a first attempt, a test
  *    call, or any attempt of an occurrence none of whose attempts was placed yet) and nothing
  *    pays for it: not the subscription's calls of the period (a Tier B call uses the plan's
- *    multiplier), not the trial's, not pack credits (host/usage/usage.ts). A call paid with
+ *    multiplier), not the trial's, not pack credits (usage.ts). A call paid with
  *    credits takes them here, in the same unit of work as the attempt (a refused or failed
  *    call does not give them back). Retries and snoozes of a counted call are free;
  * 4. `daily_cap_reached`: the account placed `dailyCap` calls (every attempt and test call)

@@ -1,6 +1,6 @@
 /**
  * The account's plan as GET /me and GET /me/usage show it (schema `Plan`), from the usage
- * state of `host/usage/usage.ts`. In order:
+ * state of `usage.ts`. In order:
  *
  * 1. a live subscription (paid at the provider, in an app store, or granted by an operator):
  *    its code, name and source; status `active`, `past_due` (a renewal failed, the provider

@@ -42,7 +42,7 @@ export interface BillingDeps {
   ids: Ids;
   logger: Logger;
   config: BillingConfig;
-  /** Public origin (links, return urls, the simulator's webhook target). */
+  /** Public origin (links, return urls). */
   siteUrl: () => string;
   /** The payment provider (WAKEUP_PAYMENTS; built by the root: host/adapters/payments/), or null when none is set up. */
   provider: PaymentProvider | null;

@@ -17,7 +17,7 @@ import { findAccountById } from '../db/accounts.js';
 import { occurrenceBatches, sectionBatches, SECTIONS } from '../db/export-rows.js';
 import { problem } from '../errors.js';
 import { isoInstant } from '../instant.js';
-import { usageOut } from '../usage/usage.js';
+import { usageOut } from '../entitlement/usage.js';
 import { meOut } from './me.js';
 
 /** What {@link createExportService} needs. */

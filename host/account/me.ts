@@ -7,8 +7,8 @@ import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { MeBilling, MeOut } from '../generated/openapi.js';
 import { loadAccountFacts } from '../db/readiness.js';
-import { usageState } from '../usage/usage.js';
-import { planOf } from './plan.js';
+import { usageState } from '../entitlement/usage.js';
+import { planOf } from '../entitlement/plan.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
 

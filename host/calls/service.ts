@@ -26,7 +26,7 @@ import { getPhoneNumber } from '../db/phone-numbers.js';
 import { getSchedule } from '../db/schedules.js';
 import { invalid, problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
-import { policyInEffect } from '../schedules/rule.js';
+import { policyInEffect } from '../schedules/index.js';
 import { attemptOut, occurrenceDetailOut, occurrenceOut, type OccurrenceContext } from './present.js';
 import { placeTestCall, type TestCallResult } from './test-calls.js';
 

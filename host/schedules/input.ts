@@ -10,9 +10,9 @@ import { checkTimeZone, compileRecurrence, type EpochMs, type OccurrenceTime, ty
 import { localTimeAt } from '../../engine/internals.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import type { ScheduleMode } from '../db/schedules.js';
-import { resolveRetryPolicy } from '../account/retry-policy.js';
+import { resolveRetryPolicy } from '../account/index.js';
 import { invalid, isErrorCode, problem } from '../errors.js';
-import { checkText, TEXT_LIMITS } from '../phone/content.js';
+import { checkText, TEXT_LIMITS } from '../phone/index.js';
 
 /** The body of POST /schedules (and its preview): the schema's ScheduleIn, already validated. */
 export type ScheduleInBody = ScheduleIn;

@@ -15,9 +15,9 @@ import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime } from
 import type { Account } from '../db/accounts.js';
 import { getBlock, getPhoneNumber, getPrimaryPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
-import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
+import { assertMayStartCalls, refusalProblem } from '../entitlement/admission.js';
 import { invalid, problem } from '../errors.js';
-import { isVerified } from '../phone/present.js';
+import { isVerified } from '../phone/index.js';
 import {
   checkedPolicy,
   checkedText,

@@ -11,7 +11,7 @@ import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import type { Schedule, ScheduleWrite } from '../db/schedules.js';
 import type { NextOccurrence, PhoneRef, ScheduleOut, SchedulePreview, UpcomingItem } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
-import { maskE164 } from '../phone/numbers.js';
+import { maskE164 } from '../phone/index.js';
 import type { SchedulePlan } from './plan.js';
 import { storedOccurrence } from './plan.js';
 import { presentOccurrenceRecordTime, presentOccurrenceTime } from './occurrence-time.js';

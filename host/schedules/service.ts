@@ -8,7 +8,7 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, Ids, Runtime } from '../../engine/index.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
 import { getSchedule, listSchedules, type Schedule, type ScheduleSource, type ScheduleStatus } from '../db/schedules.js';
 import { problem } from '../errors.js';

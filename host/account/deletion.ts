@@ -6,13 +6,13 @@
  * for sign-in: the fifth locks deletion for 15 minutes (429 verification_locked).
  *
  * DELETE /me, in order:
- * 1. one transaction: the code is consumed, every schedule is disabled (so the chain stores no
- *    next call), the account is marked deleted and anonymised, its sessions end, its API
- *    keys are revoked, and the deletion record (`account_deletions`) is written. A crash
- *    before the commit leaves nothing done.
- * 2. every unfinished occurrence is cancelled through the runtime (a ringing call is hung
- *    up; a cancelled occurrence sends no fallback text), then numbers, labels and messages
- *    are scrubbed from the calls' rows and the record says `calls_stopped`. Meanwhile the
+ * 1. one transaction: the code is consumed, the account is marked deleted and anonymised, its
+ *    sessions end, its API keys are revoked, and the deletion record (`account_deletions`) is
+ *    written. A crash before the commit leaves nothing done.
+ * 2. every schedule's series is turned off through the runtime (the engine makes no next
+ *    call), every unfinished occurrence is cancelled (a ringing call is hung up; a cancelled
+ *    occurrence sends no fallback text), then numbers, labels and messages are scrubbed from
+ *    the series and the calls' rows and the record says `calls_stopped`. Meanwhile the
  *    admission rules already refuse every call of a deleted account.
  * 3. the identity provider's refresh token, if any, is revoked (retried at each start and at
  *    the purge while the provider is unreachable).
@@ -25,7 +25,6 @@ import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Messaging, Runtime } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import {
-  accountScheduleIds,
   findAccountDeletion,
   markAccountDeleted,
   openAccountDeletions,
@@ -35,8 +34,8 @@ import {
   unfinishedOccurrenceIds,
 } from '../db/account-deletions.js';
 import { challengeStore } from '../db/code-challenges.js';
-import { getScheduleById, updateSchedule } from '../db/schedules.js';
 import { disableSeries } from '../schedules/apply.js';
+import { accountScheduleIds } from '../schedules/schedule.js';
 import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
@@ -170,20 +169,6 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
           consume: (codeHash) =>
             db.tx(async (tx) => {
               if (!(await codes.consume(accountId, codeHash))) return undefined;
-              for (const id of await accountScheduleIds(tx, accountId)) {
-                const s = await getScheduleById(tx, id);
-                if (!s) continue;
-                await updateSchedule(tx, {
-                  ...s,
-                  enabled: false,
-                  status: 'disabled',
-                  nextOccurrenceId: null,
-                  label: '',
-                  message: null,
-                  greetingName: null,
-                  updatedAt: now,
-                });
-              }
               await markAccountDeleted(tx, accountId, {
                 now,
                 purgeAt: now + PURGE_AFTER_MS,

@@ -23,7 +23,7 @@ import {
   type OccurrenceView,
 } from '../db/calls.js';
 import { getPhoneNumber } from '../db/phone-numbers.js';
-import { getSchedule } from '../db/schedules.js';
+import { getSchedule } from '../schedules/schedule.js';
 import { invalid, problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { policyInEffect } from '../schedules/rule.js';

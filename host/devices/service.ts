@@ -28,7 +28,7 @@ import {
   updateDevice,
   type Device,
 } from '../db/devices.js';
-import { getSchedule } from '../db/schedules.js';
+import { getSchedule } from '../schedules/schedule.js';
 import { bindSessionToInstallation, endSessionsOfInstallation, findSessionById } from '../db/sessions.js';
 import { hashToken } from '../auth/secrets.js';
 import { invalid, problem } from '../errors.js';

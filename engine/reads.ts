@@ -114,6 +114,12 @@ export interface StoreReads {
   countDueBySecond(until: EpochMs): Promise<{ second: number; count: number }[]>;
 
   // ---- attempts ----
+  /**
+   * The attempts of one of the account's occurrences, by `n` (an occurrence's attempts are its
+   * account's: the runtime makes them so). Unlike {@link Store.listAttempts}, the SQLite store
+   * folds only that account's journal rows first.
+   */
+  listOccurrenceAttempts(accountId: string, occurrenceId: string): Promise<AttemptRecord[]>;
   /** A page of an account's attempts of some kinds, newest first (`createdAt`, then `seq`). */
   listAccountAttempts(query: AttemptQuery): Promise<Sequenced<AttemptRecord>[]>;
   /** The newest live (requested, ringing, answered) standalone attempt of `kind` of the account to this phone number id. */

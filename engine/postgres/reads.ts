@@ -100,6 +100,12 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
       return rows.map((r) => ({ second: num(r.second), count: num(r.count) }));
     },
 
+    async listOccurrenceAttempts(_accountId, occurrenceId) {
+      return (await q('occurrence_attempts', 'SELECT * FROM attempts WHERE occurrence_id = $1 ORDER BY n', [occurrenceId])).map(
+        rowToAttempt,
+      );
+    },
+
     async listAccountAttempts(query) {
       const b = query.before;
       const rows = await q(

@@ -152,6 +152,10 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
           until,
         ) as [number, number][]
       ).map(([second, count]) => ({ second, count })),
+    listOccurrenceAttempts: async (accountId, occurrenceId) => {
+      accounts([accountId]);
+      return all(`SELECT ${ATT} FROM attempts WHERE occurrence_id = ? ORDER BY n`, occurrenceId).map(rowToAttempt);
+    },
     listAccountAttempts: async (q) => {
       accounts([q.accountId]);
       const rows = all(

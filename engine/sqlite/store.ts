@@ -427,7 +427,7 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       return out.length > limit ? out.slice(0, limit) : out;
     },
     listAttempts: async (occurrenceId) => {
-      settleScope({ occurrences: [occurrenceId] });
+      await settleAll();
       return (q.attemptsOf.all(occurrenceId) as unknown[][]).map(rowToAttempt);
     },
     listUnacknowledgedAttempts: async (limit, afterId) => {

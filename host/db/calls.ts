@@ -73,9 +73,9 @@ export async function listOccurrenceViews(db: Db, accountId: string, q: Occurren
   return views(db, page.occurrences, page.series);
 }
 
-/** The attempts of an occurrence, oldest first. */
-export async function listOccurrenceAttempts(db: Db, occurrenceId: string): Promise<AttemptRecord[]> {
-  return await engineStore(db).listAttempts(occurrenceId);
+/** The attempts of one of the account's occurrences, oldest first. */
+export async function listOccurrenceAttempts(db: Db, accountId: string, occurrenceId: string): Promise<AttemptRecord[]> {
+  return await engineReads(db).listOccurrenceAttempts(accountId, occurrenceId);
 }
 
 /** An attempt with its insertion order (GET /calls pages by created_at, then insertion). */

@@ -111,11 +111,12 @@ function lockedStore(db: SqliteDb, store: SqliteStore): EngineStore {
       return db.exclusive(() => fn(...args));
     };
   return {
-    // The read model, the maintenance writes and listAttempts fold what they cover themselves.
+    // The read model and the maintenance writes fold what they cover themselves.
     ...locked(db, store),
     load: (keys) => db.exclusive(() => store.load(keys)),
     commit: (changes) => db.exclusive(() => store.commit(changes)),
     listDue: (query) => db.exclusive(() => store.listDue(query)),
+    listAttempts: settled((occurrenceId: string) => store.listAttempts(occurrenceId)),
     listUnacknowledgedAttempts: settled((limit: number, afterId?: string) => store.listUnacknowledgedAttempts(limit, afterId)),
     listPendingFallbacks: settled((limit: number, afterId?: string) => store.listPendingFallbacks(limit, afterId)),
     listStaleZoneOccurrences: settled((version: string, limit: number, afterId?: string) =>

@@ -134,6 +134,17 @@ module.exports = {
       to: { path: '^host/(compose|app|server|main|deps|services)\\.ts$' },
     },
     {
+      name: 'engine-tables-through-the-store',
+      comment:
+        "Only the engine's stores read or write the engine's tables (series, occurrences, attempts: decision 0021). " +
+        'host/ reaches them through host/db/engine-store.ts (the Store, its read model, its maintenance writes); ' +
+        'migrate.ts makes them and export-rows.ts shows records as the rows they are. ' +
+        'test/host/engine-tables.test.ts checks that no SQL of host/ names them.',
+      severity: 'error',
+      from: { path: '^host/', pathNot: '^host/db/(engine-store|migrate|export-rows)\\.ts$' },
+      to: { path: '^engine/(sqlite|postgres)/' },
+    },
+    {
       name: 'ground-not-up',
       comment:
         'The ground floor and the database never import a feature, HTTP or the wiring above them ' +

@@ -21,7 +21,7 @@ const IDS = '(SELECT value FROM json_each(?))';
 const UNFINISHED = `('pending', 'dispatching', 'calling', 'waiting')`;
 const LIVE_ATTEMPT = `('scheduled', 'requested', 'ringing', 'answered')`;
 
-/** Folds what a read covers (the store's); absent: read the tables as they are. */
+/** Folds the journal rows a read covers (the SQLite store passes its own); absent, the tables are read as they are. */
 export type SqliteSettle = (scope: SettleScope) => void;
 
 /** A row read with its rowid last: the record, and the rowid as `seq`. */

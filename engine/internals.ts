@@ -25,6 +25,7 @@ export type {
   SeriesQuery,
   StoreMaintenance,
   StoreReads,
+  SummaryQuery,
 } from './reads.js';
 
 // The runtime's parts.

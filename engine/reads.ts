@@ -83,6 +83,19 @@ export interface AccountSummary {
   standaloneConfirmed: number;
   /** The newest standalone attempt of that kind whose intent was stored. */
   lastStandalone: { createdAt: EpochMs; status: AttemptStatus } | null;
+  /** The calls it made in the window asked for, counted as {@link StoreReads.listCallsUsed} does (0 without a window). */
+  callsUsed: number;
+}
+
+/** What {@link StoreReads.summarizeAccount} reads. */
+export interface SummaryQuery {
+  accountId: string;
+  /** The attempts that count for `lastConfirmedAt`. */
+  kinds: readonly AttemptKind[];
+  /** The kind of a standalone call (a test call). */
+  standaloneKind: AttemptKind;
+  /** Count the calls used in [from, to) too. */
+  usedIn?: { from: EpochMs; to: EpochMs } | null;
 }
 
 /** A row in insertion order, for a data export (see {@link StoreReads.exportOccurrences}). */
@@ -150,8 +163,8 @@ export interface StoreReads {
   listCallsUsed(windows: readonly AccountWindow[], standaloneKind: AttemptKind): Promise<Map<string, string[]>>;
   /** The occurrences among these one of whose attempts did not fail. */
   occurrencesWithPlacedAttempt(occurrenceIds: readonly string[]): Promise<Set<string>>;
-  /** An account's series counts and call facts in one read (`kinds`: the attempts that count; `standaloneKind`: a test call). */
-  summarizeAccount(accountId: string, kinds: readonly AttemptKind[], standaloneKind: AttemptKind): Promise<AccountSummary>;
+  /** An account's series counts and call facts, and the calls it used in a window, in one read. */
+  summarizeAccount(query: SummaryQuery): Promise<AccountSummary>;
 
   // ---- an account's rows in insertion order (a data export) ----
   /** The account's series after `afterSeq`, oldest first. */

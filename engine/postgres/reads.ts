@@ -183,7 +183,7 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
       return new Set(rows.map((r) => r.occurrence_id as string));
     },
 
-    async summarizeAccount(accountId, kinds, standaloneKind): Promise<AccountSummary> {
+    async summarizeAccount({ accountId, kinds, standaloneKind, usedIn }): Promise<AccountSummary> {
       const [r] = await q(
         'account_summary',
         `SELECT
@@ -192,12 +192,18 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
            (SELECT max(coalesce(ended_at, answered_at, updated_at)) FROM attempts
               WHERE account_id = $1 AND status = 'confirmed' AND kind = ANY($2::text[])) AS success_at,
            (SELECT count(*) FROM attempts WHERE account_id = $1 AND occurrence_id IS NULL AND kind = $3 AND status = 'confirmed') AS test_done,
+           (SELECT count(*) FROM occurrences o
+              WHERE o.account_id = $1 AND o.dispatched_at >= $4 AND o.dispatched_at < $5
+                AND EXISTS (SELECT 1 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed'))
+           + (SELECT count(*) FROM attempts
+              WHERE account_id = $1 AND occurrence_id IS NULL AND kind = $3
+                AND created_at >= $4 AND created_at < $5 AND requested_at IS NOT NULL AND status <> 'failed') AS used,
            t.created_at AS last_at, t.status AS last_status
          FROM (SELECT 1) AS x
          LEFT JOIN (SELECT created_at, status FROM attempts
               WHERE account_id = $1 AND occurrence_id IS NULL AND kind = $3 AND requested_at IS NOT NULL
               ORDER BY created_at DESC, id DESC LIMIT 1) AS t ON true`,
-        [accountId, [...kinds], standaloneKind],
+        [accountId, [...kinds], standaloneKind, usedIn?.from ?? null, usedIn?.to ?? null],
       );
       const lastAt = numOrNull(r!.last_at);
       return {
@@ -206,6 +212,7 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
         lastConfirmedAt: numOrNull(r!.success_at),
         standaloneConfirmed: num(r!.test_done),
         lastStandalone: lastAt === null ? null : { createdAt: lastAt, status: r!.last_status as AttemptRecord['status'] },
+        callsUsed: num(r!.used),
       };
     },
 

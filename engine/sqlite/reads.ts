@@ -228,28 +228,35 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
       const rows = all(`SELECT DISTINCT occurrence_id FROM attempts WHERE occurrence_id IN ${IDS} AND status <> 'failed'`, json(ids));
       return new Set(rows.map((r) => r[0] as string));
     },
-    summarizeAccount: async (accountId, kinds, standaloneKind): Promise<AccountSummary> => {
+    summarizeAccount: async ({ accountId, kinds, standaloneKind, usedIn }): Promise<AccountSummary> => {
       accounts([accountId]);
-      const [series, active, lastConfirmedAt, standaloneConfirmed, lastAt, lastStatus] = one(
+      const [series, active, lastConfirmedAt, standaloneConfirmed, used, lastAt, lastStatus] = one(
         `SELECT
            (SELECT COUNT(*) FROM series WHERE account_id = @account),
            (SELECT COUNT(*) FROM series WHERE account_id = @account AND status = 'active' AND enabled = 1),
            (SELECT MAX(COALESCE(ended_at, answered_at, updated_at)) FROM attempts
               WHERE account_id = @account AND status = 'confirmed' AND kind IN (SELECT value FROM json_each(@kinds))),
            (SELECT COUNT(*) FROM attempts WHERE account_id = @account AND occurrence_id IS NULL AND kind = @kind AND status = 'confirmed'),
+           (SELECT COUNT(*) FROM occurrences o
+              WHERE o.account_id = @account AND o.dispatched_at >= @from AND o.dispatched_at < @to
+                AND EXISTS (SELECT 1 FROM attempts a WHERE a.occurrence_id = o.id AND a.status <> 'failed'))
+           + (SELECT COUNT(*) FROM attempts
+              WHERE account_id = @account AND occurrence_id IS NULL AND kind = @kind
+                AND created_at >= @from AND created_at < @to AND requested_at IS NOT NULL AND status <> 'failed'),
            t.created_at, t.status
          FROM (SELECT 1) AS x
          LEFT JOIN (SELECT created_at, status FROM attempts
               WHERE account_id = @account AND occurrence_id IS NULL AND kind = @kind AND requested_at IS NOT NULL
               ORDER BY created_at DESC, id DESC LIMIT 1) AS t ON 1 = 1`,
-        { account: accountId, kinds: json(kinds), kind: standaloneKind },
-      ) as [number, number, number | null, number, number | null, string | null];
+        { account: accountId, kinds: json(kinds), kind: standaloneKind, from: usedIn?.from ?? null, to: usedIn?.to ?? null },
+      ) as [number, number, number | null, number, number, number | null, string | null];
       return {
         series,
         activeSeries: active,
         lastConfirmedAt,
         standaloneConfirmed,
         lastStandalone: lastAt === null ? null : { createdAt: lastAt, status: lastStatus as AttemptRecord['status'] },
+        callsUsed: used,
       };
     },
     exportSeries: async (accountId, afterSeq, limit) =>

@@ -12,7 +12,8 @@
  * - Daily cap: every placed phone call (first, retry, snooze and test attempts).
  * @module
  */
-import { idsIn, type Db } from './sql.js';
+import type { Db } from './sql.js';
+import type { Account } from './accounts.js';
 import type { EpochMs } from '../../engine/index.js';
 import { engineReads } from './engine-store.js';
 
@@ -55,17 +56,16 @@ export async function countCallsPlacedBy(db: Db, accountIds: readonly string[], 
 }
 
 /**
- * {@link countCallsUsed} of several accounts, each over its own trial window (accounts.trial_started_at to
- * trial_ends_at): the windows in one statement, the calls in one read of the engine (accounts with none are absent).
+ * {@link countCallsUsed} of several accounts, each over its own trial window (its trial_started_at
+ * to trial_ends_at), in one read (accounts with none are absent).
  */
-export async function countTrialCallsUsed(db: Db, accountIds: readonly string[]): Promise<Map<string, number>> {
-  if (accountIds.length === 0) return new Map();
-  const windows = await db.all<{ id: string; trial_started_at: number; trial_ends_at: number }>(
-    `SELECT id, trial_started_at, trial_ends_at FROM accounts WHERE id IN ${idsIn(db)}`,
-    [JSON.stringify(accountIds)],
-  );
+export async function countTrialCallsUsed(
+  db: Db,
+  accounts: readonly Pick<Account, 'id' | 'trialStartedAt' | 'trialEndsAt'>[],
+): Promise<Map<string, number>> {
+  if (accounts.length === 0) return new Map();
   const used = await engineReads(db).listCallsUsed(
-    windows.map((w) => ({ accountId: w.id, from: w.trial_started_at, to: w.trial_ends_at })),
+    accounts.map((a) => ({ accountId: a.id, from: a.trialStartedAt, to: a.trialEndsAt })),
     'test',
   );
   return new Map([...used].map(([id, calls]) => [id, calls.length]));

@@ -6,6 +6,7 @@
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
+import type { Account } from './accounts.js';
 import { engineReads } from './engine-store.js';
 
 /** What the account's numbers and calls say. */
@@ -24,10 +25,20 @@ export interface AccountFacts {
   /** The account has a wake-up call (schedule), and one enabled and active. */
   hasSchedule: boolean;
   hasEnabledSchedule: boolean;
+  /** Wake-up calls used in the trial window (host/db/account-calls.ts' definition), read with the rest. */
+  trialCallsUsed: number;
 }
 
-/** Loads the facts at `now`: the numbers in one statement, the calls and schedules in one read of the engine, at once. */
-export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs): Promise<AccountFacts> {
+/**
+ * Loads the facts at `now`: the numbers in one statement, the calls, the schedules and the
+ * trial's calls used in one read of the engine, at once.
+ */
+export async function loadAccountFacts(
+  db: Db,
+  account: Pick<Account, 'id' | 'trialStartedAt' | 'trialEndsAt'>,
+  now: EpochMs,
+): Promise<AccountFacts> {
+  const accountId = account.id;
   const [phones, calls] = await Promise.all([
     db.get<{ verified_now: number | null; ever: number | null }>(
       `SELECT SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > @now) THEN 1 ELSE 0 END) AS verified_now,
@@ -35,7 +46,12 @@ export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs):
          FROM phone_numbers WHERE account_id = @account AND deleted_at IS NULL`,
       { account: accountId, now },
     ),
-    engineReads(db).summarizeAccount(accountId, ['first', 'retry', 'snooze', 'test'], 'test'),
+    engineReads(db).summarizeAccount({
+      accountId,
+      kinds: ['first', 'retry', 'snooze', 'test'],
+      standaloneKind: 'test',
+      usedIn: { from: account.trialStartedAt, to: account.trialEndsAt },
+    }),
   ]);
   const verifiedNow = phones?.verified_now ?? 0;
   const ever = phones?.ever ?? 0;
@@ -48,5 +64,6 @@ export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs):
     lastTestStatus: calls.lastStandalone?.status ?? null,
     hasSchedule: calls.series > 0,
     hasEnabledSchedule: calls.activeSeries > 0,
+    trialCallsUsed: calls.callsUsed,
   };
 }

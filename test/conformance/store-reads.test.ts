@@ -28,7 +28,7 @@ function inserts(rows: { occurrences?: OccurrenceRecord[]; attempts?: AttemptRec
 
 function contract(name: string, open: () => Promise<{ store: Full; close(): Promise<void> }>): void {
   describe(`the read model: ${name}`, () => {
-    const run = (title: string, fn: (store: Full) => Promise<void>) =>
+    const run = (title: string, fn: (store: Full) => Promise<void>): void => {
       it(title, async () => {
         const h = await open();
         try {
@@ -37,6 +37,7 @@ function contract(name: string, open: () => Promise<{ store: Full; close(): Prom
           await h.close();
         }
       });
+    };
 
     run('lists series newest first, ties in insertion order, paged, with their next occurrences', async (store) => {
       const account = 'acct-1';

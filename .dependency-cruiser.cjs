@@ -235,6 +235,17 @@ const config = {
       to: { path: WIRING },
     },
     {
+      name: 'engine-tables-through-the-store',
+      comment:
+        "Only the engine's stores read or write the engine's tables (series, occurrences, attempts: decision 0021). " +
+        'host/ reaches them through host/db/engine-store.ts (the Store, its read model, its maintenance writes); ' +
+        'migrate.ts makes them and export-rows.ts shows records as the rows they are. ' +
+        'test/host/engine-tables.test.ts checks that no SQL of host/ names them.',
+      severity: 'error',
+      from: { path: '^host/', pathNot: '^host/db/(engine-store|migrate|export-rows)\\.ts$' },
+      to: { path: '^engine/(sqlite|postgres)/' },
+    },
+    {
       name: 'feature-public-face',
       comment:
         "A feature's public face is its index.ts: another feature or an adapter imports that file only, never the " +

@@ -13,6 +13,20 @@
 
 // The Store's unit of work: what a store's author implements (decision 0005: its shape moves).
 export type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, SettleScope, Snapshot } from './ports.js';
+// The store's read model and its writes outside a unit of work (decision 0021): what an API reads.
+export type {
+  AccountSummary,
+  AccountWindow,
+  AttemptQuery,
+  OccurrencePage,
+  OccurrenceQuery,
+  Sequenced,
+  SeriesPage,
+  SeriesQuery,
+  StoreMaintenance,
+  StoreReads,
+  SummaryQuery,
+} from './reads.js';
 
 // The runtime's parts.
 export { resolveRuntimeOptions } from './runtime/options.js';

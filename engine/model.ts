@@ -274,8 +274,9 @@ export type SeriesStatus = 'active' | 'completed' | 'disabled';
 
 /**
  * A series: the rule of a schedule (one-off at a wall time, in N minutes, weekly on days at a
- * wall time in an IANA zone, with start and end dates, pause-until and skip dates) and the
- * per-call fields every occurrence copies. The engine keeps exactly one unfinished occurrence
+ * wall time in an IANA zone, with start and end dates, pause-until and skip dates), the
+ * per-call fields every occurrence copies, and the embedder's own `attributes`: the one
+ * record of a schedule. The engine keeps exactly one unfinished occurrence
  * per active, enabled series (`nextOccurrenceId`) and creates the following one in the unit
  * of work that finishes, cancels or skips it.
  */
@@ -316,4 +317,13 @@ export interface SeriesRecord {
   createdAt: EpochMs;
   /** When the runtime last wrote it (its clock). */
   updatedAt: EpochMs;
+  /**
+   * The embedder's own fields of the series (what it shows and the engine does not need: a
+   * display zone, where it was made, …), as opaque text (JSON, say), or null. The engine
+   * stores it with the series in the same commit and returns it as written; it never reads
+   * it. A series saved without it has null. See docs/decisions/0021-one-home-for-a-schedule.md.
+   * @example
+   * await runtime.saveSeries({ accountId, to, rule, attributes: JSON.stringify({ source: 'web' }) });
+   */
+  attributes: string | null;
 }

@@ -307,8 +307,10 @@ export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
  *   was given.
  * - Listing methods are keyset-paged and make one round trip per page.
  *
- * Leaves out: accounts and phone numbers (the host's tables), listing for an API, deleting
- * rows (history is kept; the host removes an account's rows), holding locks across round trips.
+ * Leaves out: accounts and phone numbers (the host's tables), holding locks across round trips,
+ * listing for an API and deleting rows (history is kept): a store that serves an API answers
+ * those through its read model and maintenance writes (`StoreReads`, `StoreMaintenance` in
+ * engine/reads.ts), which the runtime never calls.
  */
 export interface Store {
   /** One round trip: the rows a unit of work needs (see the promises above). */

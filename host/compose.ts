@@ -52,7 +52,7 @@ import { createSignIn } from './auth/sign-in.js';
 import { createSharedState } from './shared-state.js';
 import { pingDatabase } from './db/open.js';
 import { createScheduleService } from './schedules/service.js';
-import { disableAccountSchedules, stopAccountSeries } from './schedules/stop.js';
+import { stopAccountSeries } from './schedules/stop.js';
 import type { AppServices } from './services.js';
 import { createProviderHealth } from './ops/provider-health.js';
 import { describeProviders } from './ops/providers.js';
@@ -239,7 +239,6 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       logger,
       // What a deletion stops: the schedules (host/schedules/stop.ts) and their calls (the runtime).
       stop: {
-        disableSchedules: disableAccountSchedules,
         stopSeries: (accountId) => stopAccountSeries({ db, runtime }, accountId),
         cancelOccurrence: async (occurrenceId) => {
           await runtime.cancel(occurrenceId);

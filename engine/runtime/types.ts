@@ -122,6 +122,8 @@ export interface SeriesInput {
   backupAlarm?: boolean;
   /** False turns the series off: its pending occurrence is cancelled and no other is made. @defaultValue true */
   enabled?: boolean;
+  /** The embedder's own fields, stored with the series and never read ({@link SeriesRecord.attributes}). @defaultValue null */
+  attributes?: string | null;
 }
 
 /**
@@ -131,8 +133,11 @@ export interface SeriesInput {
  *   none is stored); an occurrence already ringing or between attempts is left to finish.
  * - `'keep'`: leave the current occurrence as it is (the next one follows the new rule).
  * - `{ at }`: the current call rings at this instant (amend the pending one, or make one
- *   with `occurrenceId`); `null`: no current call (cancel the pending one). Both refuse with
- *   `occurrence_in_progress` when the current occurrence is no longer pending.
+ *   with `occurrenceId`); refused with `occurrence_in_progress` when the current occurrence is
+ *   no longer pending.
+ * - `null`: no current call: the pending one is cancelled, or the one between attempts (its
+ *   remaining retries and snoozes); refused with `occurrence_in_progress` while it is being
+ *   placed or rings.
  *
  * @example
  * await runtime.saveSeries(input); // 'auto': the current call follows the new rule

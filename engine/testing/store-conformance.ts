@@ -137,6 +137,7 @@ export function sampleSeries(overrides: Partial<SeriesRecord> = {}): SeriesRecor
     version: 1,
     createdAt: T0 - 86_400_000,
     updatedAt: T0 - 86_400_000,
+    attributes: '{"source":"app","shown":["07:00"]}',
     ...overrides,
   };
 }

@@ -6,13 +6,13 @@
  * for sign-in: the fifth locks deletion for 15 minutes (429 verification_locked).
  *
  * DELETE /me, in order:
- * 1. one transaction: the code is consumed, every schedule is disabled (so the chain stores no
- *    next call), the account is marked deleted and anonymised, its sessions end, its API
- *    keys are revoked, and the deletion record (`account_deletions`) is written. A crash
- *    before the commit leaves nothing done.
- * 2. every unfinished occurrence is cancelled through the runtime (a ringing call is hung
- *    up; a cancelled occurrence sends no fallback text), then numbers, labels and messages
- *    are scrubbed from the calls' rows and the record says `calls_stopped`. Meanwhile the
+ * 1. one transaction: the code is consumed, the account is marked deleted and anonymised, its
+ *    sessions end, its API keys are revoked, and the deletion record (`account_deletions`) is
+ *    written. A crash before the commit leaves nothing done.
+ * 2. every schedule's series is turned off through the runtime (the engine makes no next
+ *    call), every unfinished occurrence is cancelled (a ringing call is hung up; a cancelled
+ *    occurrence sends no fallback text), then numbers, labels and messages are scrubbed from
+ *    the series and the calls' rows and the record says `calls_stopped`. Meanwhile the
  *    admission rules already refuse every call of a deleted account.
  * 3. the identity provider's refresh token, if any, is revoked (retried at each start and at
  *    the purge while the provider is unreachable).
@@ -56,8 +56,6 @@ export const PURGE_AFTER_MS = 30 * DAY_MS;
  * gives these (host/schedules/stop.ts, the engine runtime): this feature imports neither.
  */
 export interface AccountStops {
-  /** Inside the deletion's transaction: every schedule of the account disabled, its texts scrubbed. */
-  disableSchedules(tx: Db, accountId: string, now: EpochMs): Promise<void>;
   /** After the commit: the schedules' series off, so that no next occurrence is made. */
   stopSeries(accountId: string): Promise<void>;
   /** Cancels one unfinished occurrence (a ringing call is hung up; a cancelled occurrence sends no fallback text). */
@@ -180,7 +178,6 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
           consume: (codeHash) =>
             db.tx(async (tx) => {
               if (!(await codes.consume(accountId, codeHash))) return undefined;
-              await stop.disableSchedules(tx, accountId, now);
               await markAccountDeleted(tx, accountId, {
                 now,
                 purgeAt: now + PURGE_AFTER_MS,

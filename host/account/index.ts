@@ -5,4 +5,4 @@
  * mount features.
  * @module
  */
-export { resolveRetryPolicy } from './retry-policy.js';
+export { resolveEngineRetryPolicy, resolveRetryPolicy, toStoredPolicy } from './retry-policy.js';

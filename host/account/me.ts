@@ -23,8 +23,9 @@ export async function meOut(
   now: EpochMs,
   billing: ((hasPlan: boolean) => Promise<MeBilling | null>) | null = null,
 ): Promise<MeOut> {
-  const facts = await loadAccountFacts(db, account.id, now);
-  const usage = await usageState(db, account, now);
+  // The trial's calls used come with the facts (one read of the engine), not read again.
+  const facts = await loadAccountFacts(db, account, now);
+  const usage = await usageState(db, account, now, facts.trialCallsUsed);
   return {
     id: account.id,
     email: account.email,

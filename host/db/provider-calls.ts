@@ -35,6 +35,7 @@ import { randomUUID } from 'node:crypto';
 import { PlacementDeferred } from '../../engine/index.js';
 import type { PlacementLedger } from '../ports/telephony.js';
 import type { Db } from './sql.js';
+import { engineReads } from './engine-store.js';
 
 /** A number's placement lock lapses this long after it was taken. */
 export const PLACEMENT_LOCK_TTL_MS = 30_000;
@@ -124,13 +125,9 @@ export function createPlacementLedger(
     },
 
     async ownerOf(callSid) {
-      const row = await db.get<{ k: string }>(
-        `SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?
-         UNION ALL SELECT idempotency_key AS k FROM attempts WHERE provider_call_id = ?
-         LIMIT 1`,
-        [callSid, callSid],
-      );
-      return row?.k ?? null;
+      const row = await db.get<{ k: string }>('SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?', [callSid]);
+      // A call placed before the ledger kept it: the attempt the engine stored it on.
+      return row?.k ?? (await engineReads(db).findAttemptByProviderCallId(callSid))?.idempotencyKey ?? null;
     },
 
     async placedFor(idempotencyKey) {

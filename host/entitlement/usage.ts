@@ -67,8 +67,8 @@ export function periodAt(anchor: EpochMs, interval: Subscription['interval'], no
 }
 
 /** What pays for the account's calls at `now`. */
-export async function usageState(db: Db, account: Account, now: EpochMs): Promise<UsageState> {
-  return (await usageStates(db, [account], now)).get(account.id)!;
+export async function usageState(db: Db, account: Account, now: EpochMs, trialUsed?: number): Promise<UsageState> {
+  return (await usageStates(db, [account], now, trialUsed === undefined ? undefined : new Map([[account.id, trialUsed]]))).get(account.id)!;
 }
 
 /**
@@ -76,12 +76,17 @@ export async function usageState(db: Db, account: Account, now: EpochMs): Promis
  * statement for all of them (admission reads a dispatch batch's accounts so), the period's
  * weighted calls of a live subscription one statement per such account.
  */
-export async function usageStates(db: Db, accounts: readonly Account[], now: EpochMs): Promise<Map<string, UsageState>> {
+export async function usageStates(
+  db: Db,
+  accounts: readonly Account[],
+  now: EpochMs,
+  knownTrialUsed?: Map<string, number>,
+): Promise<Map<string, UsageState>> {
   const ids = accounts.map((a) => a.id);
   // Independent reads: one round trip's wait on PostgreSQL instead of three.
   const [subscriptions, trialUsed, credits] = await Promise.all([
     findSubscriptions(db, ids),
-    countTrialCallsUsed(db, ids),
+    knownTrialUsed ?? countTrialCallsUsed(db, accounts),
     creditsOf(db, ids),
   ]);
   const out = new Map<string, UsageState>();

@@ -14,7 +14,7 @@ import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/confi
 import { BILLING_ENV_VARS, loadBillingConfig, type BillingConfig } from './billing/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { loadWebhookConfig, WEBHOOK_ENV_VARS, type WebhookConfig } from './webhooks/config.js';
-import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './account/config.js';
+import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './adapters/idp/config.js';
 import { EMAIL_ENV_VARS, loadEmailConfig, type EmailConfig } from './adapters/email/config.js';
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -108,7 +108,7 @@ export interface HostConfig {
   readonly demo: DemoConfig;
   /** Targets outbound webhook endpoints may reach (host/webhooks/config.ts). */
   readonly webhooks: WebhookConfig;
-  /** Identity provider for POST /me/idp-authorization; null when none (host/account/config.ts). */
+  /** Identity provider for POST /me/idp-authorization; null when none (host/adapters/idp/config.ts). */
   readonly idp: IdpConfig | null;
   /** Email provider: the outbox simulator (dev mode only) or SMTP (host/adapters/email/config.ts). */
   readonly email: EmailConfig;

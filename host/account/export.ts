@@ -15,10 +15,11 @@
 import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
-import { occurrenceBatches, sectionBatches, SECTIONS } from '../db/export-rows.js';
+import { occurrenceBatches, sectionBatches, SECTIONS, standaloneCallBatches } from '../db/export-rows.js';
+import { scheduleExportBatches } from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { isoInstant } from '../instant.js';
-import { usageOut } from '../usage/usage.js';
+import { usageOut } from '../entitlement/usage.js';
 import { meOut } from './me.js';
 
 /** What {@link createExportService} needs. */
@@ -48,7 +49,12 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           `,"usage":${JSON.stringify(await usageOut(db, account!, now))}`
         );
         yield* array('occurrences', occurrenceBatches(db, accountId));
-        for (const section of SECTIONS) yield* array(section.key, sectionBatches(db, section, accountId));
+        const [numbers, ...rest] = SECTIONS;
+        yield* array(numbers!.key, sectionBatches(db, numbers!, accountId));
+        // The engine's rows, read through it: the schedules (series) and the standalone calls.
+        yield* array('schedules', scheduleExportBatches(db, accountId));
+        yield* array('calls', standaloneCallBatches(db, accountId));
+        for (const section of rest) yield* array(section.key, sectionBatches(db, section, accountId));
         yield '}\n';
       }
       return { filename: `wakeup-export-${isoInstant(now).slice(0, 10)}.json`, chunks: chunks() };

@@ -1,6 +1,6 @@
 /**
  * The engine's {@link Accounts} port on the host's tables: admission by the rules of
- * `admission.ts`, and key 9 (calls off for the account, the line blocked with reason key_9).
+ * host/entitlement/admission.ts, and key 9 (calls off for the account, the line blocked with reason key_9).
  *
  * The runtime awaits `prepare` after each unit's load, with every call the unit may admit
  * (one unit at a time holds the facts, until the runtime releases it at the unit's end):
@@ -27,7 +27,7 @@ import { blockNumber } from '../db/phone-numbers.js';
 import { spendCredits } from '../db/credits.js';
 import { recordEvent } from '../db/webhook-outbox.js';
 import { isoInstant } from '../instant.js';
-import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from './admission.js';
+import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from '../entitlement/admission.js';
 
 /** Options of {@link createAccountsPort}. */
 export interface AccountsPortOptions {

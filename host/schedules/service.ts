@@ -2,15 +2,15 @@
  * The schedule service: list, create, preview, read, change (and preview a change),
  * delete, pause, resume, skip the next occurrence, and the upcoming list. Thin over the
  * rules: `plan.ts` checks, `apply.ts` saves, `present.ts` shows; each preview runs the same
- * plan as its save without saving it. The next-occurrence chain (`chain.ts`) is wired to the
- * runtime by `host/compose.ts`, not here.
+ * plan as its save without saving it. A schedule is the engine's series (`schedule.ts`): the
+ * engine makes each next occurrence itself.
  * @module
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, Ids, Runtime } from '../../engine/index.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
-import { getSchedule, listSchedules, type Schedule, type ScheduleSource, type ScheduleStatus } from '../db/schedules.js';
+import { findSchedule, listSchedules, type ScheduleSource, type ScheduleStatus, type ScheduleWithNext } from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { planPause, planResume, planSkipNext } from './actions.js';
@@ -58,12 +58,12 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     return a;
   };
   const context = (a: Account): PlanContext => ({ db, now: clock.now(), account: a, newId: () => deps.ids.uuid() });
-  const owned = async (a: Account, id: string): Promise<Schedule> => {
-    const s = await getSchedule(db, a.id, id);
+  const owned = async (a: Account, id: string): Promise<ScheduleWithNext> => {
+    const s = await findSchedule(db, a.id, id);
     if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
     return s;
   };
-  const out = async (s: Schedule, a: Account) => await scheduleOut(db, s, a, clock.now());
+  const out = async (s: ScheduleWithNext, a: Account) => await scheduleOut(db, s, a, clock.now());
 
   return {
     async list(accountId, query) {
@@ -78,7 +78,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const r = pageResponse(
         rows,
         page.limit,
-        (s) => [s.createdAt, s.seq],
+        (s) => [s.schedule.createdAt, s.seq],
         async (s) => await out(s, a),
       );
       return { ...r, items: await Promise.all(r.items) };
@@ -98,33 +98,34 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     },
     async update(accountId, id, body) {
       const a = await account(accountId);
-      const plan = await planChange(context(a), await owned(a, id), body, { refuseInProgress: true });
+      const plan = await planChange(context(a), (await owned(a, id)).schedule, body, { refuseInProgress: true });
       return await out(await applyPlan(deps, plan), a);
     },
     async previewChange(accountId, id, body) {
       const a = await account(accountId);
       const ctx = context(a);
-      return previewOut(await planChange(ctx, await owned(a, id), body, { refuseInProgress: true }), ctx.now);
+      return previewOut(await planChange(ctx, (await owned(a, id)).schedule, body, { refuseInProgress: true }), ctx.now);
     },
     async remove(accountId, id) {
       const a = await account(accountId);
-      await deleteSchedule(deps, await owned(a, id), clock.now());
+      const s = await owned(a, id);
+      await deleteSchedule(deps, s.schedule, s.stored, clock.now());
     },
     async pause(accountId, id, until) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planPause(context(a), await owned(a, id), until)), a);
+      return await out(await applyPlan(deps, await planPause(context(a), (await owned(a, id)).schedule, until)), a);
     },
     async resume(accountId, id) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planResume(context(a), await owned(a, id))), a);
+      return await out(await applyPlan(deps, await planResume(context(a), (await owned(a, id)).schedule)), a);
     },
     async skipNext(accountId, id) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planSkipNext(context(a), await owned(a, id))), a);
+      return await out(await applyPlan(deps, await planSkipNext(context(a), (await owned(a, id)).schedule)), a);
     },
     async upcoming(accountId, id, count) {
       const a = await account(accountId);
-      return await upcomingOut(db, await owned(a, id), a, clock.now(), count);
+      return upcomingOut(await owned(a, id), a, clock.now(), count);
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The in-app-purchase provider port and its RevenueCat-style REST adapter:
+ * The in-app-purchase provider (the port is in host/ports/payments.ts), a RevenueCat-style REST adapter:
  * `GET {api}/v1/subscribers/{app_user_id}` with `Authorization: Bearer <secret key>`. The app
  * user id is always the signed-in account's id, so the server asks only about that account.
  * From `subscriber.subscriptions` (keyed by store product id) it reads the store
@@ -8,25 +8,8 @@
  * null) and billing issues (`billing_issues_detected_at`).
  * @module
  */
-import type { EpochMs } from '../../engine/index.js';
-import type { InappConfig } from './config.js';
-import { ProviderError } from './provider.js';
-
-/** One store subscription of the account. */
-export interface StoreSubscription {
-  productId: string;
-  store: 'ios_store' | 'android_store';
-  periodStart: EpochMs;
-  expiresAt: EpochMs;
-  willRenew: boolean;
-  billingIssue: boolean;
-}
-
-/** The port. */
-export interface InappProvider {
-  /** The account's store subscriptions (expired ones included). Throws ProviderError. */
-  subscriber(appUserId: string): Promise<StoreSubscription[]>;
-}
+import type { InappConfig } from '../../billing/index.js';
+import { ProviderError, type InappProvider, type StoreSubscription } from '../../ports/payments.js';
 
 const STORES: Record<string, StoreSubscription['store']> = { app_store: 'ios_store', play_store: 'android_store' };
 

@@ -26,8 +26,8 @@ import { createEngineStore } from '../db/engine-store.js';
 import { setLastConfirmedAt } from '../db/phone-numbers.js';
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
-import { createAccountsPort } from './accounts-port.js';
-import { fallbackText } from './fallback-text.js';
+import { createAccountsPort } from '../calls/accounts-port.js';
+import { fallbackText } from '../calls/fallback-text.js';
 
 /** What {@link createCallRuntime} needs. */
 export interface CallRuntimeDeps {

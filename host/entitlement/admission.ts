@@ -10,7 +10,7 @@
  * 3. `no_entitlement`: the call would count as a new wake-up call (a first attempt, a test
  *    call, or any attempt of an occurrence none of whose attempts was placed yet) and nothing
  *    pays for it: not the subscription's calls of the period (a Tier B call uses the plan's
- *    multiplier), not the trial's, not pack credits (host/usage/usage.ts). A call paid with
+ *    multiplier), not the trial's, not pack credits (usage.ts). A call paid with
  *    credits takes them here, in the same unit of work as the attempt (a refused or failed
  *    call does not give them back). Retries and snoozes of a counted call are free;
  * 4. `daily_cap_reached`: the account placed `dailyCap` calls (every attempt and test call)
@@ -24,11 +24,12 @@ import type { AttemptKind, CallToAdmit, EpochMs, RefusalReason } from '../../eng
 import { findAccountsByIds, type Account } from '../db/accounts.js';
 import { countCallsPlacedBy, occurrencesCounted } from '../db/account-calls.js';
 import { blockedAmong } from '../db/phone-numbers.js';
-import { planOf } from '../account/plan.js';
-import { callWeight } from '../billing/tier.js';
+import { planOf } from './plan.js';
+import { callWeight } from './tier.js';
 import { problem, type AppError } from '../errors.js';
-import { secondsToUtcMidnight, usageState, usageStates, utcDay } from '../usage/usage.js';
-import type { UsageState } from '../usage/state.js';
+import { secondsToUtcMidnight, utcDay } from './daily-cap.js';
+import { usageState, usageStates } from './usage.js';
+import type { UsageState } from './state.js';
 
 /** A call admitted earlier in the same unit of work, not yet visible in the tables. */
 export interface LedgerEntry {

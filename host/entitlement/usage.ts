@@ -1,7 +1,6 @@
 /**
- * Usage and entitlement: what the account's calls are paid by now, `Plan.entitled`,
- * GET /me/usage and the daily cap (calls placed per account per UTC day, config
- * WAKEUP_DAILY_CAP).
+ * Usage: what the account's calls are paid by now, `Plan.entitled` and GET /me/usage (the
+ * daily cap is `daily-cap.ts`, the plan `plan.ts`, the decision on one call `admission.ts`).
  *
  * What pays for a new wake-up call, in order (see {@link usageState}):
  * 1. a live subscription (host/db/subscriptions.ts): its included calls of the current billing
@@ -20,16 +19,14 @@
 import type { Db } from '../db/sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
-import { countCallsPlaced, countTrialCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
+import { countTrialCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
 import { creditsOf } from '../db/credits.js';
 import { findSubscriptions, type Subscription } from '../db/subscriptions.js';
-import { planOf, trialCallsLeft } from '../account/plan.js';
-import { callWeight } from '../billing/tier.js';
+import { planOf, trialCallsLeft } from './plan.js';
+import { callWeight } from './tier.js';
 import type { Plan, UsageOut } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
 import type { UsageState } from './state.js';
-
-const DAY_MS = 86_400_000;
 
 /** Share of the period's included calls at or under which `near_limit` is true. */
 export const NEAR_LIMIT_SHARE = 0.2;
@@ -70,8 +67,8 @@ export function periodAt(anchor: EpochMs, interval: Subscription['interval'], no
 }
 
 /** What pays for the account's calls at `now`. */
-export async function usageState(db: Db, account: Account, now: EpochMs): Promise<UsageState> {
-  return (await usageStates(db, [account], now)).get(account.id)!;
+export async function usageState(db: Db, account: Account, now: EpochMs, trialUsed?: number): Promise<UsageState> {
+  return (await usageStates(db, [account], now, trialUsed === undefined ? undefined : new Map([[account.id, trialUsed]]))).get(account.id)!;
 }
 
 /**
@@ -79,12 +76,17 @@ export async function usageState(db: Db, account: Account, now: EpochMs): Promis
  * statement for all of them (admission reads a dispatch batch's accounts so), the period's
  * weighted calls of a live subscription one statement per such account.
  */
-export async function usageStates(db: Db, accounts: readonly Account[], now: EpochMs): Promise<Map<string, UsageState>> {
+export async function usageStates(
+  db: Db,
+  accounts: readonly Account[],
+  now: EpochMs,
+  knownTrialUsed?: Map<string, number>,
+): Promise<Map<string, UsageState>> {
   const ids = accounts.map((a) => a.id);
   // Independent reads: one round trip's wait on PostgreSQL instead of three.
   const [subscriptions, trialUsed, credits] = await Promise.all([
     findSubscriptions(db, ids),
-    countTrialCallsUsed(db, ids),
+    knownTrialUsed ?? countTrialCallsUsed(db, accounts),
     creditsOf(db, ids),
   ]);
   const out = new Map<string, UsageState>();
@@ -133,23 +135,6 @@ export async function usageStates(db: Db, accounts: readonly Account[], now: Epo
 /** The account's plan now (schema Plan). */
 export async function currentPlan(db: Db, account: Account, now: EpochMs): Promise<Plan> {
   return planOf(await usageState(db, account, now));
-}
-
-/** Start (inclusive) and end (exclusive) of the UTC day holding `at`. */
-export function utcDay(at: EpochMs): { start: EpochMs; end: EpochMs } {
-  const start = Math.floor(at / DAY_MS) * DAY_MS;
-  return { start, end: start + DAY_MS };
-}
-
-/** Whole seconds from `now` to the next midnight UTC (at least 1): the daily cap's Retry-After. */
-export function secondsToUtcMidnight(now: EpochMs): number {
-  return Math.max(1, Math.ceil((utcDay(now).end - now) / 1000));
-}
-
-/** Phone calls the account placed in the UTC day holding `now`. */
-export async function callsPlacedToday(db: Db, accountId: string, now: EpochMs): Promise<number> {
-  const day = utcDay(now);
-  return await countCallsPlaced(db, accountId, day.start, day.end);
 }
 
 /** GET /me/usage. */

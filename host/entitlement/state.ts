@@ -1,6 +1,6 @@
 /**
  * The usage state type, apart from its computation (`usage.ts`), so that the plan rules
- * (`account/plan.ts`) can read it without an import cycle.
+ * (`plan.ts`) can read it without an import cycle.
  * @module
  */
 import type { EpochMs } from '../../engine/index.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { findCountry } from '../phone/countries.js';
+import { findCountry } from '../reference/countries.js';
 
 /** `B` for a number in a Tier B country, else `A` (unknown numbers are never charged more). */
 export function tierOfNumber(e164: string): 'A' | 'B' {

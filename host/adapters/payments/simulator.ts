@@ -12,18 +12,15 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/sql.js';
-import type { Clock, EpochMs } from '../../engine/index.js';
-import type { Logger } from '../logger.js';
-import { findSimSession, insertSimSession, markSimSessionPaid, type SimSession } from '../db/sim-payments.js';
-import { findSubscription } from '../db/subscriptions.js';
-import { addMonths, isLive, periodAt } from '../usage/usage.js';
-import { SIGNATURE_HEADER, signPayload } from './signature.js';
-import { isSubscriptionPlan, type CatalogPlan } from './plans.js';
-import { ProviderError, type PaymentProvider } from './provider.js';
+import type { Db } from '../../db/sql.js';
+import type { Clock, EpochMs } from '../../../engine/index.js';
+import type { Logger } from '../../logger.js';
+import { findSimSession, insertSimSession, markSimSessionPaid, type SimSession } from '../../db/sim-payments.js';
+import { findSubscription } from '../../db/subscriptions.js';
+import { addMonths, isLive, periodAt } from '../../entitlement/usage.js';
+import { SIGNATURE_HEADER, signPayload, WEBHOOK_PATH, isSubscriptionPlan, type CatalogPlan } from '../../billing/index.js';
+import { ProviderError, type PaymentProvider } from '../../ports/payments.js';
 
-/** Path of the service's notification endpoint. */
-export const WEBHOOK_PATH = '/webhooks/payments';
 const CHECKOUT_VALID_MS = 24 * 3600_000;
 const PORTAL_VALID_MS = 5 * 60_000;
 

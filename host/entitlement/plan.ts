@@ -1,6 +1,6 @@
 /**
  * The account's plan as GET /me and GET /me/usage show it (schema `Plan`), from the usage
- * state of `host/usage/usage.ts`. In order:
+ * state of `usage.ts`. In order:
  *
  * 1. a live subscription (paid at the provider, in an app store, or granted by an operator):
  *    its code, name and source; status `active`, `past_due` (a renewal failed, the provider
@@ -17,7 +17,11 @@
 import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { Plan } from '../generated/openapi.js';
-import type { UsageState } from '../usage/state.js';
+import type { UsageState } from './state.js';
+
+/** The trial: 7 days and 5 calls from the first sign-in (written on the account then: host/auth/sign-in.ts). */
+export const TRIAL_DAYS = 7;
+export const TRIAL_CALLS = 5;
 
 /** Schema `Plan`. */
 export type PlanOut = Plan;

@@ -5,9 +5,8 @@
  * it creates, so the notifications name them (host/billing/notifications.ts).
  * @module
  */
-import type { StripeConfig } from './config.js';
-import { ProviderError, type CheckoutRequest, type PaymentProvider } from './provider.js';
-import { isSubscriptionPlan } from './plans.js';
+import { type StripeConfig, isSubscriptionPlan } from '../../billing/index.js';
+import { ProviderError, type CheckoutRequest, type PaymentProvider } from '../../ports/payments.js';
 
 /** Timeout of one REST call. */
 const TIMEOUT_MS = 10_000;

@@ -54,7 +54,12 @@ const FLOORS = [
   { id: '5a', name: 'features: auth and phone', units: ['auth/', 'phone/'], apart: true },
   { id: '5b', name: 'features: account', units: ['account/'] },
   { id: '5c', name: 'features: schedules', units: ['schedules/'] },
-  { id: '5d', name: 'features: calls, devices, demo, billing', units: ['calls/', 'devices/', 'demo/', 'billing/'], apart: true },
+  {
+    id: '5d',
+    name: 'features: calls, devices, demo, billing, webhooks',
+    units: ['calls/', 'devices/', 'demo/', 'billing/', 'webhooks/'],
+    apart: true,
+  },
   { id: '6', name: 'adapters', units: ['adapters/'] },
   { id: '7', name: 'config', units: ['config.ts'] },
   { id: '8', name: 'assembly', units: ['wiring/', 'ops/'], apart: true },

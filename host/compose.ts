@@ -58,6 +58,11 @@ import { createProviderHealth } from './ops/provider-health.js';
 import { describeProviders } from './ops/providers.js';
 import { ProviderError } from './ports/payments.js';
 import { createPayments } from './wiring/payments.js';
+import { nudgeWebhookWorkers } from './db/webhook-outbox.js';
+import { withWebhookOutbox } from './webhooks/engine-outbox.js';
+import { createWebhookService } from './webhooks/service.js';
+import { systemResolver } from './webhooks/target.js';
+import { createDeliveryWorker } from './webhooks/worker.js';
 
 /** Dependencies plus the hooks only the server may call. */
 export interface Composed {
@@ -147,6 +152,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     logger,
     dailyCap: config.dailyCap,
     serviceName: config.phone.serviceName,
+    // An outcome's webhook events are written in the same transaction as the outcome (docs/decisions/0023).
+    wrapStore: (store) => withWebhookOutbox(db, store, nudgeWebhookWorkers),
     options: {
       maxInFlight: config.callsInFlight,
       // The provider's rate: due calls in due order at exactly that rate, none before its instant.
@@ -175,6 +182,22 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       (ms) => new Promise((resolve) => systemClock.setTimer(systemClock.now() + ms, resolve)),
     ),
   );
+
+  // Outbound webhooks: the delivery worker sends what the outbox holds (host/webhooks/worker.ts).
+  const webhookWorker = createDeliveryWorker({
+    db,
+    clock,
+    wallClock: systemClock,
+    ids,
+    logger,
+    messaging: phone.messaging,
+    config: config.webhooks,
+    resolve: systemResolver,
+    serviceName: config.phone.serviceName,
+    siteUrl: () => boundUrl,
+  });
+  // Registered after the runtime's: runs before it (newest first), while the database is open.
+  lifecycle.onClose(() => webhookWorker.stop());
 
   const deps: AppDeps = {
     config,
@@ -253,6 +276,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     calls: createCallService({ db, clock, runtime }),
     billing,
     devices: createDevicesService({ db, clock, ids, runtime, logger }),
+    webhooks: createWebhookService({ db, clock, ids, config: config.webhooks, resolve: systemResolver }),
     demo: createDemoService({
       db,
       clock,
@@ -289,6 +313,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       await runtime.start({ background: true });
       // Deletions a crash interrupted finish now; the purge timers are armed.
       await services.accountLifecycle.start();
+      // Sends what the outbox holds (what a crash left included), in the background.
+      webhookWorker.start();
     },
     setBoundUrl(url) {
       if (config.siteUrl === null) boundUrl = url;

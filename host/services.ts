@@ -30,6 +30,7 @@ import type { Metrics } from './ops/metrics.js';
 import type { PhoneService } from './phone/service.js';
 import type { ScheduleService } from './schedules/service.js';
 import type { SharedState } from './shared-state.js';
+import type { WebhookService } from './webhooks/service.js';
 
 /** Shutdown hooks, run in reverse order of registration after the server stops taking requests. */
 export interface Lifecycle {
@@ -91,5 +92,7 @@ export interface AppServices {
   readonly devices: DevicesService;
   /** The public demo call. */
   readonly demo: DemoService;
+  /** Outbound webhook endpoints and their delivery log. */
+  readonly webhooks: WebhookService;
   readonly dev: DevService;
 }

@@ -5,10 +5,11 @@
  *
  * `{format_version: 1, exported_at, account (MeOut), usage (UsageOut), phone_numbers,
  *   schedules, occurrences (each with attempts), calls (standalone test calls), api_keys,
- *   sessions, identity_links}`
+ *   sessions, identity_links, devices, webhook_endpoints}`
  *
  * Rows are as stored (instants as ISO strings); secrets never appear: no token, key, code or
- * hash of one (the API key's public `prefix` is given instead of its lookup part).
+ * hash of one (the API key's public `prefix` is given instead of its lookup part; a webhook
+ * endpoint without its signing secrets).
  * @module
  */
 import type { Db } from '../db/sql.js';

@@ -4,8 +4,8 @@
  * - {@link markAccountDeleted} (one transaction, with the caller's other writes): the
  *   account row gets `deleted_at` and loses its personal data (e-mail replaced by a unique
  *   placeholder so that the address can sign up again, names, zone, onboarding flags),
- *   every session ends, every API key is revoked, the devices are removed, and the deletion
- *   record is written.
+ *   every session ends, every API key is revoked, the devices and the webhook endpoints
+ *   (with their queued events) are removed, and the deletion record is written.
  * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers, and
  *   through the engine its series, occurrences and finished attempts (run once the calls are
  *   cancelled, so that the runtime does not write a stored occurrence back over the scrub).
@@ -18,6 +18,7 @@
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { engineReads, engineStore } from './engine-store.js';
+import { deleteAccountWebhooks } from './webhook-endpoints.js';
 
 /** One deletion record. */
 export interface AccountDeletion {
@@ -72,6 +73,8 @@ export async function markAccountDeleted(
   await db.run('DELETE FROM deletion_codes WHERE account_id = ?', [accountId]);
   // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
   await db.run('DELETE FROM devices WHERE account_id = ?', [accountId]);
+  // Webhook endpoints (URLs, secrets) and their queued events go at once: nothing more is sent.
+  await deleteAccountWebhooks(db, accountId);
   await db.run(
     `INSERT INTO account_deletions (account_id, deleted_at, purge_at, calls_stopped, idp_revoke) VALUES (?, ?, ?, 0, ?)
      ON CONFLICT (account_id) DO NOTHING`,
@@ -125,6 +128,8 @@ export async function purgeAccount(db: Db, accountId: string, now: EpochMs): Pro
   await engineStore(db).purgeAccount(accountId);
   await db.tx(async (tx) => {
     await tx.run('DELETE FROM idempotency_keys WHERE scope = ?', [`account:${accountId}`]);
+    // Events recorded since the deletion (its calls' cancellations) were never sent: no endpoint is left.
+    await tx.run('DELETE FROM webhook_outbox WHERE account_id = ?', [accountId]);
     await tx.run('DELETE FROM accounts WHERE id = ?', [accountId]);
     await tx.run('UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?', [now, accountId]);
   });

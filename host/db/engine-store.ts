@@ -12,7 +12,7 @@ import type { Store } from '../../engine/index.js';
 import type { SettleScope, StoreMaintenance, StoreReads } from '../../engine/internals.js';
 import { createPostgresReads, createPostgresStore } from '../../engine/postgres/index.js';
 import { createSqliteReads, createSqliteStore, type SqliteStore } from '../../engine/sqlite/index.js';
-import type { Db, PostgresDb, SqliteDb } from './sql.js';
+import { ambientQueryable, type Db, type PostgresDb, type SqliteDb } from './sql.js';
 
 /** The engine's Store with its read model and maintenance writes. */
 export type EngineStore = Store & StoreReads & StoreMaintenance;
@@ -34,12 +34,16 @@ export async function settleEngine(db: Db, scope?: SettleScope): Promise<void> {
   await settlers.get(db)?.(scope);
 }
 
-/** The Store for `db` (the Db that openDatabase returned, not a transaction's handle), made once. */
+/**
+ * The Store for `db` (the Db that openDatabase returned, not a transaction's handle), made once.
+ * Called from inside a host transaction's flow, its statements join that transaction, on either
+ * dialect (docs/decisions/0023).
+ */
 export function createEngineStore(db: Db): EngineStore {
   const known = stores.get(db);
   if (known) return known;
   let store: EngineStore;
-  if (db.dialect === 'postgres') store = createPostgresStore((db as PostgresDb).pool);
+  if (db.dialect === 'postgres') store = createPostgresStore(ambientQueryable(db as PostgresDb));
   else {
     const sqlite = sqliteOf(db);
     const engine = createSqliteStore(sqlite.raw);

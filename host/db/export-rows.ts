@@ -41,9 +41,11 @@ export const SECTIONS: readonly ExportSection[] = [
   { key: 'sessions', table: 'sessions', where: 'account_id = ?', omit: ['token_hash', 'csrf_hash', 'lookup'] },
   { key: 'identity_links', table: 'idp_links', where: 'account_id = ?', omit: ['refresh_token_sealed'] },
   { key: 'devices', table: 'devices', where: 'account_id = ?', omit: ['push_token_hash'] },
+  // Outbound webhooks: where the account's events go; the signing secrets never leave.
+  { key: 'webhook_endpoints', table: 'webhook_endpoints', where: 'account_id = ?', omit: ['secret', 'previous_secret'] },
 ];
 
-const JSON_COLUMNS = new Set(['offsets_minutes', 'days_of_week', 'skip_dates', 'retry_policy', 'scopes']);
+const JSON_COLUMNS = new Set(['offsets_minutes', 'days_of_week', 'skip_dates', 'retry_policy', 'scopes', 'event_types']);
 const INSTANT_COLUMNS = /(_at|_until|^scheduled_at|^series_base)$/;
 
 function present(raw: Row, omit: readonly string[], extra?: (row: Row) => Row): Row {

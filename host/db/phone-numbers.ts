@@ -7,6 +7,7 @@
 import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { engineReads } from './engine-store.js';
+import { recordNumberEvent } from './webhook-outbox.js';
 import { afterWrongTry, type CodeRules, type WrongTry } from '../verification/code.js';
 
 /** Why a number is blocked (PhoneNumberOut.blocked_reason). */
@@ -346,6 +347,8 @@ export async function blockNumber(
       note,
       at,
     ]);
+    // Outbound webhooks: each account holding the line hears of it, in this transaction.
+    await recordNumberEvent(tx, { e164, type: 'phone_number.blocked', reason, source, at });
     return reason;
   });
 }
@@ -374,6 +377,7 @@ export async function unblockNumber(
       note,
       at,
     ]);
+    await recordNumberEvent(tx, { e164, type: 'phone_number.unblocked', reason: current.reason, source, at });
     return true;
   });
 }

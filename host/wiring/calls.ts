@@ -19,6 +19,7 @@ import {
   type Messaging,
   type Runtime,
   type RuntimeOptions,
+  type Store,
   type Telephony,
 } from '../../engine/index.js';
 import { createEngineStore } from '../db/engine-store.js';
@@ -43,6 +44,8 @@ export interface CallRuntimeDeps {
   serviceName: string;
   /** Engine options (defaults: 10 minutes late grace, no pacing). */
   options?: RuntimeOptions;
+  /** Wraps the engine's store before the admission ledger does (the webhook outbox: host/webhooks/engine-outbox.ts). */
+  wrapStore?: (store: Store) => Store;
 }
 
 /** Creates the runtime (not started: call `start()`). */
@@ -57,7 +60,7 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   const runtime = createRuntime({
     clock: deps.clock,
     ids: deps.ids,
-    store: port.wrapStore(createEngineStore(deps.db)),
+    store: port.wrapStore((deps.wrapStore ?? ((s: Store) => s))(createEngineStore(deps.db))),
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
     accounts: port.accounts,

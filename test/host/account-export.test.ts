@@ -53,6 +53,7 @@ describe('GET /me/export', () => {
       'sessions',
       'identity_links',
       'devices',
+      'webhook_endpoints',
     ]);
     assert.equal(doc.account.id, f.accountId);
     const occ = doc.occurrences.find((o: any) => o.id === occurrenceId);

@@ -12,6 +12,7 @@ import * as history from './views/history.js';
 import * as numbers from './views/numbers.js';
 import * as settings from './views/settings.js';
 import * as account from './views/account.js';
+import * as webhooks from './views/webhooks.js';
 
 /** [pattern, view, nav entry]; the first match wins. */
 const ROUTES = [
@@ -25,6 +26,8 @@ const ROUTES = [
   [/^#\/numbers$/, numbers, '#/numbers'],
   [/^#\/settings$/, settings, '#/settings'],
   [/^#\/account$/, account, '#/account'],
+  [/^#\/webhooks$/, webhooks, '#/webhooks'],
+  [/^#\/webhooks\/([0-9a-f-]{36})$/, webhooks, '#/webhooks'],
 ];
 
 const main = document.getElementById('main');

@@ -1,27 +1,110 @@
 /**
  * The layers of this repository, written as rules that `npm run check:arch` (part of
- * `npm test`) enforces with dependency-cruiser. Arrows point down only:
+ * `npm test`) enforces with dependency-cruiser, and one that it checks itself
+ * (scripts/check-layers.mjs: no cycle between the folders of host/).
  *
- *   host/main.ts                 reads the environment, starts the server
- *   host/server.ts, host/app.ts  listen / mount the routes
- *   host/compose.ts              THE composition root: builds adapters, runtime, listeners, services
- *   host/http/                   HTTP only: routes, pipeline, problem+json (turns errors into responses)
- *   domain folders               host/account, auth, calls, contacts, phone, schedules, usage, devices,
- *                                billing, demo, ...: the rules of each feature and its service; throw AppError
- *   host/adapters/               providers behind engine ports (they may use a feature's texts)
- *   host/rate-limit/             fixed-window counters, used by routes and domain alike
- *   host/db/                     SQLite: migrations, one module per query group
- *   host/errors.ts, instant.ts, logger.ts, config.ts, generated/, schema/   the ground floor of host/
- *   host/verification/           one-time codes: issue, check, lock out, expire (the rules; db stores them)
- *   host/reference/              reference data the service offers (the zone search): engine only
- *   engine/                      the pure engine: no host/, no I/O; engine/sim = in-process stand-ins
- *   engine/testing/              conformance suites (node:test): tests only, never production
+ * engine/            the pure engine: no host/, no I/O; engine/sim = in-process stand-ins;
+ *                    engine/testing = conformance suites (node:test), tests only
+ * host/              the service, in floors (docs/decisions/0022-host-layering.md). Every import
+ *                    runs down: a module imports only from its own floor or the floors below it,
+ *                    never from a floor above. The floors, from the ground up:
  *
- * Each rule below is one of those arrows that must not exist.
+ *   1. ground        errors.ts, instant.ts, logger.ts, paging.ts, assets.ts, generated/ (from the
+ *                    schema), ports/ (the host's own provider ports: telephony ledger and webhooks,
+ *                    identity provider, payments), reference/ (countries, the words a provider
+ *                    speaks and texts, the zone search), verification/ (one-time codes: the rules)
+ *   2. database      db/: migrations, one module per query group; implements the ports it stores
+ *   3. shared state  rate-limit/, shared-state.ts: counters, keyed queues, idempotency claims
+ *   4. entitlement   entitlement/: plan, trial, credits, tier weight, daily cap, admission
+ *   5. features      one folder each, never HTTP; four sub-floors, each using those below it:
+ *        5a. auth/, phone/             who signs in; the numbers
+ *        5b. account/                  settings, onboarding, deletion, export
+ *        5c. schedules/                the wake-up rules
+ *        5d. calls/, devices/, demo/, billing/
+ *                    Features of one sub-floor never import each other. A feature imports another
+ *                    only through its public face, `host/<feature>/index.ts`: its other files are
+ *                    its internals (the wiring, HTTP and the root, which assemble and mount
+ *                    features, may reach them).
+ *   6. adapters      adapters/: each implements a port (the engine's or host/ports/); built only by
+ *                    the root; it may use a feature's public face (billing's catalogue and signature)
+ *   7. config        config.ts: the environment, read with each feature's and adapter's own parser
+ *   8. assembly      wiring/ (what the root uses to build the adapters and the runtime), ops/
+ *                    (metrics, provider health, admin commands); neither imports the other
+ *   9. services      services.ts (what routes receive), deps.ts (the built adapters)
+ *  10. http          http/: routes, pipeline, problem+json
+ *  11. root          compose.ts (THE composition root), app.ts, server.ts, main.ts, admin.ts,
+ *                    single-file.ts
+ *
+ * Imports between two folders of one floor are allowed where the floor is not marked apart, as
+ * long as the folders never reach each other again (scripts/check-layers.mjs fails on a cycle).
+ * Each rule below is one arrow that must not exist; FLOORS generates two kinds: floor-<id>-not-up
+ * and floor-<id>-apart.
  */
 
-/** Folders holding one feature's rules: they never see HTTP. */
-const DOMAIN = '^host/(account|auth|calls|contacts|phone|schedules|usage|devices|billing|demo|travel)/';
+/** The floors of host/, from the ground up (see the header): folders end with `/`, files with `.ts`. */
+const FLOORS = [
+  {
+    id: '1',
+    name: 'ground',
+    units: ['generated/', 'errors.ts', 'instant.ts', 'logger.ts', 'paging.ts', 'assets.ts', 'ports/', 'reference/', 'verification/'],
+  },
+  { id: '2', name: 'database', units: ['db/'] },
+  { id: '3', name: 'shared state', units: ['rate-limit/', 'shared-state.ts'] },
+  { id: '4', name: 'entitlement', units: ['entitlement/'] },
+  { id: '5a', name: 'features: auth and phone', units: ['auth/', 'phone/'], apart: true },
+  { id: '5b', name: 'features: account and contacts', units: ['account/', 'contacts/'], apart: true },
+  { id: '5c', name: 'features: schedules', units: ['schedules/'] },
+  {
+    id: '5d',
+    name: 'features: calls, devices, demo, billing, webhooks',
+    units: ['calls/', 'devices/', 'demo/', 'billing/', 'webhooks/'],
+    apart: true,
+  },
+  { id: '6', name: 'adapters', units: ['adapters/'] },
+  { id: '7', name: 'config', units: ['config.ts'] },
+  { id: '8', name: 'assembly', units: ['wiring/', 'ops/'], apart: true },
+  { id: '9', name: 'services', units: ['services.ts', 'deps.ts'] },
+  { id: '10', name: 'http', units: ['http/'] },
+  { id: '11', name: 'root', units: ['compose.ts', 'app.ts', 'server.ts', 'main.ts', 'admin.ts', 'single-file.ts'] },
+];
+
+/** The path pattern of units of host/. */
+const unitPath = (units) => `^host/(${units.map((u) => (u.endsWith('/') ? u : `${u.replace(/\./g, '\\.')}$`)).join('|')})`;
+
+/** One rule per floor: nothing on it imports a floor above; on an `apart` floor, no unit imports another. */
+const FLOOR_RULES = FLOORS.flatMap((floor, i) => {
+  const n = floor.id;
+  const above = FLOORS.slice(i + 1).flatMap((f) => f.units);
+  const down =
+    above.length === 0
+      ? []
+      : [
+          {
+            name: `floor-${n}-not-up`,
+            comment: `Floor ${n} (${floor.name}) imports only its own floor and the floors below it (the header lists them).`,
+            severity: 'error',
+            from: { path: unitPath(floor.units) },
+            to: { path: unitPath(above) },
+          },
+        ];
+  const apart = floor.apart
+    ? floor.units.map((unit) => ({
+        name: `floor-${n}-apart`,
+        comment: `The units of floor ${n} (${floor.name}) never import each other.`,
+        severity: 'error',
+        from: { path: unitPath([unit]) },
+        to: { path: unitPath(floor.units.filter((u) => u !== unit)) },
+      }))
+    : [];
+  return [...down, ...apart];
+});
+
+/** Feature folders: one feature's rules and service each; they never see HTTP. */
+const FEATURES = 'account|auth|billing|calls|demo|devices|phone|schedules';
+/** The domain: the features and the entitlement rules below them. */
+const DOMAIN = `^host/(${FEATURES}|entitlement)/`;
+/** The root and the wiring: what builds adapters and services. */
+const WIRING = '^host/(compose|app|server|main|admin|single-file|deps|services)\\.ts$|^host/wiring/';
 
 /** Node modules that do I/O (and native database drivers): never in the engine. */
 const NODE_IO = [
@@ -46,7 +129,7 @@ const NODE_IO = [
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
-module.exports = {
+const config = {
   forbidden: [
     {
       name: 'no-cycles',
@@ -119,6 +202,29 @@ module.exports = {
       from: { path: '^examples/' },
       to: { path: '^engine/', pathNot: '^engine/((sim|sqlite|postgres)/)?index\\.ts$' },
     },
+    ...FLOOR_RULES,
+    {
+      name: 'host-on-a-floor',
+      comment: 'Every folder and root file of host/ is on a floor: a new one is placed in FLOORS (and the header) first.',
+      severity: 'error',
+      from: { path: '^host/', pathNot: unitPath(FLOORS.flatMap((f) => f.units)) },
+      to: {},
+    },
+    {
+      name: 'db-not-to-adapters',
+      comment:
+        'The database implements the ports it stores (host/ports/) and takes the time as an argument; it never ' + 'imports an adapter.',
+      severity: 'error',
+      from: { path: '^host/db/' },
+      to: { path: '^host/adapters/' },
+    },
+    {
+      name: 'domain-not-to-adapters',
+      comment: "Features and entitlement use ports (the engine's, host/ports/); the root builds the adapters behind them.",
+      severity: 'error',
+      from: { path: DOMAIN },
+      to: { path: '^host/adapters/' },
+    },
     {
       name: 'domain-not-to-http',
       comment: 'Domain folders throw AppError and return data; only host/http/ knows requests, responses and problem+json.',
@@ -128,44 +234,47 @@ module.exports = {
     },
     {
       name: 'domain-not-to-wiring',
-      comment: 'Domain code gets what it needs as arguments; it never imports the composition root or the app.',
+      comment: 'Domain code gets what it needs as arguments; it never imports the composition root, the wiring or the app.',
       severity: 'error',
       from: { path: DOMAIN },
-      to: { path: '^host/(compose|app|server|main|deps|services)\\.ts$' },
+      to: { path: WIRING },
     },
     {
-      name: 'ground-not-up',
+      name: 'engine-tables-through-the-store',
       comment:
-        'The ground floor and the database never import a feature, HTTP or the wiring above them ' +
-        "(config.ts may read a feature's own config parser, host/<feature>/config.ts).",
+        "Only the engine's stores read or write the engine's tables (series, occurrences, attempts: decision 0021). " +
+        'host/ reaches them through host/db/engine-store.ts (the Store, its read model, its maintenance writes); ' +
+        'migrate.ts makes them and export-rows.ts shows records as the rows they are. ' +
+        'test/host/engine-tables.test.ts checks that no SQL of host/ names them.',
       severity: 'error',
-      from: { path: '^host/(errors|instant|logger|config)\\.ts$|^host/(db|generated)/' },
-      to: { path: `${DOMAIN}|^host/http/|^host/(compose|app|server|main|deps|services)\\.ts$`, pathNot: `${DOMAIN}config\\.ts$` },
+      from: { path: '^host/', pathNot: '^host/db/(engine-store|migrate|export-rows)\\.ts$' },
+      to: { path: '^engine/(sqlite|postgres)/' },
     },
     {
-      name: 'verification-is-rules',
+      name: 'feature-public-face',
       comment:
-        'host/verification/ holds the rules of one-time codes only: each use passes its limits and its storage, ' +
-        'so it never imports a feature, the database, HTTP or the wiring.',
+        "A feature's public face is its index.ts: another feature or an adapter imports that file only, never the " +
+        "feature's other files (its internals). The root, host/wiring/, config.ts and host/http/ assemble and mount " +
+        'features and may reach their files.',
       severity: 'error',
-      from: { path: '^host/verification/' },
-      to: { path: `${DOMAIN}|^host/(db|http|adapters|rate-limit)/|^host/(compose|app|server|main|deps|services)\\.ts$` },
+      from: { path: `^host/((${FEATURES})/|adapters/)` },
+      to: { path: `^host/(${FEATURES})/`, pathNot: [`^host/$2/`, `^host/(${FEATURES})/index\\.ts$`] },
     },
     {
-      name: 'adapters-not-up',
-      comment:
-        "Adapters implement engine ports (they may use a feature's texts); rate limiting is plain counting: " +
-        'neither knows HTTP or the wiring.',
+      name: 'feature-not-own-face',
+      comment: 'Inside a feature, files import each other directly: its index.ts is for those outside (no barrel cycles).',
       severity: 'error',
-      from: { path: '^host/(adapters|rate-limit)/' },
-      to: { path: '^host/http/|^host/(compose|app|server|main|deps|services)\\.ts$' },
+      from: { path: `^host/(${FEATURES})/` },
+      to: { path: '^host/$1/index\\.ts$' },
     },
     {
       name: 'http-not-to-wiring',
-      comment: 'Routes receive services (host/services.ts); they never import the composition root or the raw adapters (deps.ts).',
+      comment:
+        'Routes receive services (host/services.ts); they never import the composition root, the wiring or the raw ' +
+        'adapters (deps.ts).',
       severity: 'error',
       from: { path: '^host/http/' },
-      to: { path: '^host/(compose|server|main|deps)\\.ts$' },
+      to: { path: '^host/(compose|server|main|deps)\\.ts$|^host/wiring/' },
     },
     {
       name: 'production-not-to-test-code',
@@ -195,3 +304,8 @@ module.exports = {
     reporterOptions: { text: { highlightFocused: true } },
   },
 };
+
+module.exports = config;
+// The floors, for scripts/check-layers.mjs (which prints the folder graph floor by floor).
+// Not enumerable: dependency-cruiser refuses a configuration with keys it does not know.
+Object.defineProperty(module.exports, 'floors', { value: FLOORS, enumerable: false });

@@ -60,7 +60,7 @@ export default tseslint.config(
   {
     // Payment and in-app providers' JSON (notifications, REST answers): read field by field with typeof checks,
     // since the providers' documents are large and loosely versioned; the any-tracking rules only add noise there.
-    files: ['host/billing/inapp.ts', 'host/billing/notifications.ts', 'host/billing/stripe.ts'],
+    files: ['host/adapters/payments/inapp.ts', 'host/billing/notifications.ts', 'host/adapters/payments/stripe.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

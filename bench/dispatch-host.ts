@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Messaging, OccurrenceRecord, Telephony } from '../engine/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
-import { createCallRuntime } from '../host/calls/runtime.js';
+import { createCallRuntime } from '../host/wiring/calls.js';
 import { openSqliteDatabase } from '../host/db/open.js';
 import { commitOccurrences, pendingOccurrence, seedAccounts } from '../test/load/seed.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';

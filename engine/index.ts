@@ -31,8 +31,9 @@ export type {
   SeriesNext,
   StartOptions,
 } from './runtime/types.js';
-export type { EffectRetryOptions, LeaseOptions, PacingOptions, RuntimeOptions } from './runtime/options.js';
-export type { RuntimeEventMap } from './runtime/events.js';
+export type { EffectRetryOptions, LeaseOptions, PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './runtime/options.js';
+export type { ClosingPhrase } from './machines/attempt.machine.js';
+export type { RuntimeEventMap, RuntimeListener } from './runtime/events.js';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './runtime/retry-policy.js';
 export type { RetryPolicyInput } from './runtime/retry-policy.js';
 export { EngineError, PlacementDeferred } from './runtime/errors.js';

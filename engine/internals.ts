@@ -13,11 +13,23 @@
 
 // The Store's unit of work: what a store's author implements (decision 0005: its shape moves).
 export type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, SettleScope, Snapshot } from './ports.js';
+// The store's read model and its writes outside a unit of work (decision 0021): what an API reads.
+export type {
+  AccountSummary,
+  AccountWindow,
+  AttemptQuery,
+  OccurrencePage,
+  OccurrenceQuery,
+  Sequenced,
+  SeriesPage,
+  SeriesQuery,
+  StoreMaintenance,
+  StoreReads,
+  SummaryQuery,
+} from './reads.js';
 
 // The runtime's parts.
 export { resolveRuntimeOptions } from './runtime/options.js';
-export type { ResolvedRuntimeOptions } from './runtime/options.js';
-export type { RuntimeListener } from './runtime/events.js';
 export { RETRY_POLICY_BOUNDS } from './runtime/retry-policy.js';
 export { callState } from './runtime/call-state.js';
 export type { CallState } from './runtime/call-state.js';
@@ -29,7 +41,7 @@ export type { TimerWheelOptions, WheelEntry } from './wheel/timer-wheel.js';
 export { occurrenceMachine } from './machines/occurrence.machine.js';
 export type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent, OccurrenceFacts } from './machines/occurrence.machine.js';
 export { attemptMachine } from './machines/attempt.machine.js';
-export type { AttemptActionName, AttemptEvent, AttemptFacts, ClosingPhrase, KeypadKey } from './machines/attempt.machine.js';
+export type { AttemptActionName, AttemptEvent, AttemptFacts, KeypadKey } from './machines/attempt.machine.js';
 export { memoStep } from './machines/memo.js';
 export type { MemoKeys, MemoStats, MemoStep, StepAction, StepResult } from './machines/memo.js';
 export type { Effect, HangUpEffect, PlaceCallEffect, SendTextEffect, StopCallsEffect } from './machines/effects.js';

@@ -119,33 +119,43 @@ export type FallbackState = 'none' | 'pending' | 'sent' | 'failed';
  * reads another table. Field names follow the API's OccurrenceOut where one exists.
  */
 export interface OccurrenceRecord {
+  /** Unique id: the Ids port's, or the one the embedder gave. */
   id: string;
   /** The schedule it belongs to (no foreign key inside the engine), or null for embedders without schedules. */
   scheduleId: string | null;
+  /** The account it belongs to (the host's id, shown to the Accounts port). */
   accountId: string;
   /** The account's phone number row, when the host has one. */
   phoneNumberId: string | null;
   /** Number to call (and to text on fallback), E.164. */
   to: string;
+  /** Short name of the call, shown by the host and quoted by the default fallback text; null for none. */
   label: string | null;
   /** Spoken note. */
   message: string | null;
+  /** Name the call greets, or null for a neutral greeting. */
   greetingName: string | null;
+  /** Voice identifier passed in the call script, or null for the provider's default. */
   voice: string | null;
   /** IANA zone the instant was chosen in (for display; the engine works on instants). */
   timezone: string | null;
+  /** How `scheduledAt` was derived (see {@link DerivationSource}). */
   derivationSource: DerivationSource;
   /** The instant the first attempt rings. */
   scheduledAt: EpochMs;
+  /** Retry policy, copied when the occurrence was created. */
   policy: RetryPolicy;
   /** Send a text when the occurrence ends missed, unconfirmed or failed. */
   smsFallback: boolean;
   /** Whether the app backup alarm is on for this occurrence. */
   backupAlarm: boolean;
+  /** Where it stands (see {@link OccurrenceStatus}). */
   status: OccurrenceStatus;
+  /** Why it finished; null while it is not finished. */
   outcomeReason: OutcomeReason | null;
   /** Attempts created so far (placed or refused). */
   attemptCount: number;
+  /** Snoozes used (key 2); a snooze is offered while it is below `policy.maxSnoozes`. */
   snoozeCount: number;
   /** The instant retry offsets count from: `scheduledAt`, or the due time of the latest snooze attempt. */
   seriesBase: EpochMs;
@@ -167,12 +177,17 @@ export interface OccurrenceRecord {
   reachedVoicemail: boolean;
   /** The latest no-answer or busy result, used to tell missed from failed. */
   missReason: 'no_answer' | 'busy' | null;
+  /** Where the fallback text stands: `none` until an occurrence with `smsFallback` ends missed, unconfirmed or failed. */
   fallbackState: FallbackState;
   /** First attempt's intent stored. */
   dispatchedAt: EpochMs | null;
+  /** When key 1 was handled (the runtime's clock), or null. */
   confirmedAt: EpochMs | null;
+  /** When it reached a finished status, or null while it is not finished. */
   finishedAt: EpochMs | null;
+  /** When the runtime created the row (its clock). */
   createdAt: EpochMs;
+  /** When the runtime last wrote the row (its clock). */
   updatedAt: EpochMs;
   /** Optimistic concurrency (see {@link Store.commit}); 1 when inserted. */
   version: number;
@@ -191,32 +206,51 @@ export interface OccurrenceRecord {
  * Field names follow the API's AttemptOut where one exists.
  */
 export interface AttemptRecord {
+  /** Unique id, also sent as the idempotency key. */
   id: string;
   /** Null for a standalone test or demo call. */
   occurrenceId: string | null;
+  /** The occurrence's account, or the standalone call's (null when it was placed without one). */
   accountId: string | null;
+  /** The host's phone number row, copied like `accountId`; null when there is none. */
   phoneNumberId: string | null;
+  /** First call, retry or snooze of an occurrence, or a standalone test or demo call. */
   kind: AttemptKind;
   /** 1-based position within its occurrence (1 for standalone calls). */
   n: number;
+  /** Where the call stands (see {@link AttemptStatus}). */
   status: AttemptStatus;
   /** Number called, E.164. */
   to: string;
   /** The instant the attempt was due to ring. */
   dueAt: EpochMs;
+  /** When the runtime created the row (with the intent, so equal to `requestedAt`). */
   createdAt: EpochMs;
+  /** When the intent was stored, before the provider was asked; sent as `PlaceCallRequest.requestedAt`. Null only while `scheduled`. */
   requestedAt: EpochMs | null;
+  /** When the provider reported it ringing (`call.ringing`), or null. */
   ringingAt: EpochMs | null;
+  /** When it was answered (`call.answered`), or null. */
   answeredAt: EpochMs | null;
+  /** When the provider reported its end (`call.ended`), or null: no call, or its end not reported yet. */
   endedAt: EpochMs | null;
+  /** Who answered, a person or a machine (`call.answered`), or null when nobody did. */
   answeredBy: 'person' | 'machine' | null;
+  /** Keys pressed, in order (`call.digits`), or null when none: 1 confirms, 2 snoozes, 9 stops. */
   digits: string | null;
+  /** Seconds connected, from `call.ended`; null when not answered or not ended. */
   durationSeconds: number | null;
+  /**
+   * Why the call failed: the provider's refusal code (`PlaceCallResult.code`), its `call.ended`
+   * error code (`provider_failed` when it gave none), or `provider_timeout` when the watchdog
+   * gave up on a call that never rang; else null.
+   */
   errorCode: string | null;
   /** The provider's id for the call, once it accepted it. */
   providerCallId: string | null;
   /** Sent with `placeCall`; equals the attempt id (unique per attempt by construction). */
   idempotencyKey: string;
+  /** Seconds the call may ring (the policy's, or the standalone call's); sent in the request. */
   ringTimeoutSeconds: number;
   /**
    * Watchdog: when the runtime gives up waiting for the provider (hangs up, ends the
@@ -225,6 +259,7 @@ export interface AttemptRecord {
   deadlineAt: EpochMs | null;
   /** The script, stored for standalone calls only (occurrence attempts rebuild it from the occurrence). */
   script: CallScript | null;
+  /** When the runtime last wrote the row (its clock). */
   updatedAt: EpochMs;
   /** Optimistic concurrency (see {@link Store.commit}); 1 when inserted. */
   version: number;
@@ -239,32 +274,56 @@ export type SeriesStatus = 'active' | 'completed' | 'disabled';
 
 /**
  * A series: the rule of a schedule (one-off at a wall time, in N minutes, weekly on days at a
- * wall time in an IANA zone, with start and end dates, pause-until and skip dates) and the
- * per-call fields every occurrence copies. The engine keeps exactly one unfinished occurrence
+ * wall time in an IANA zone, with start and end dates, pause-until and skip dates), the
+ * per-call fields every occurrence copies, and the embedder's own `attributes`: the one
+ * record of a schedule. The engine keeps exactly one unfinished occurrence
  * per active, enabled series (`nextOccurrenceId`) and creates the following one in the unit
  * of work that finishes, cancels or skips it.
  */
 export interface SeriesRecord {
+  /** Unique id: the Ids port's, or the one the embedder gave (the host uses its schedule's). */
   id: string;
+  /** The account it belongs to (the host's id); its occurrences copy it. */
   accountId: string;
+  /** The host's phone number row, or null; its occurrences copy it. */
   phoneNumberId: string | null;
   /** Number to call, E.164. */
   to: string;
+  /** Short name of the call, copied to every occurrence; null for none. */
   label: string | null;
+  /** Spoken note, copied to every occurrence; null for none. */
   message: string | null;
+  /** Name the calls greet, or null for a neutral greeting. */
   greetingName: string | null;
+  /** Voice identifier for the calls' script, or null for the provider's default. */
   voice: string | null;
+  /** When it rings: one-off at a wall time, in N minutes, or weekly, in an IANA zone. */
   rule: Recurrence;
+  /** Retry policy every occurrence copies. */
   policy: RetryPolicy;
+  /** Every occurrence sends a text when it ends missed, unconfirmed or failed. */
   smsFallback: boolean;
+  /** Every occurrence has the app backup alarm on. */
   backupAlarm: boolean;
   /** False: no further call is made (the pending occurrence is cancelled). */
   enabled: boolean;
+  /** Set by the runtime on each save: `disabled` when not enabled, `active` while it has a current occurrence, else `completed`. */
   status: SeriesStatus;
   /** The series' current occurrence (unfinished while the series is active), or null. */
   nextOccurrenceId: string | null;
   /** Optimistic concurrency (see {@link Store.commit}). */
   version: number;
+  /** When it was first saved (kept when it is replaced). */
   createdAt: EpochMs;
+  /** When the runtime last wrote it (its clock). */
   updatedAt: EpochMs;
+  /**
+   * The embedder's own fields of the series (what it shows and the engine does not need: a
+   * display zone, where it was made, …), as opaque text (JSON, say), or null. The engine
+   * stores it with the series in the same commit and returns it as written; it never reads
+   * it. A series saved without it has null. See docs/decisions/0021-one-home-for-a-schedule.md.
+   * @example
+   * await runtime.saveSeries({ accountId, to, rule, attributes: JSON.stringify({ source: 'web' }) });
+   */
+  attributes: string | null;
 }

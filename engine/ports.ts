@@ -21,6 +21,7 @@ export type { EpochMs };
 
 /** A timer armed on a {@link Clock}; `cancel()` is idempotent. */
 export interface TimerHandle {
+  /** Disarms the timer; does nothing when it already ran or was cancelled. */
   cancel(): void;
 }
 
@@ -50,6 +51,9 @@ export interface Clock {
 /**
  * Ids: identifiers and randomness, so that the engine never calls `crypto` or
  * `Math.random` itself and tests can be deterministic.
+ *
+ * @example
+ * const ids: Ids = { uuid: () => crypto.randomUUID() };
  */
 export interface Ids {
   /** A new random (v4) or time-ordered (v7) UUID string. */
@@ -75,6 +79,7 @@ export interface PlaceCallRequest {
   to: string;
   /** Caller id, E.164; the adapter's configured number when omitted. */
   from?: string;
+  /** What the call says, and which key it gathers. */
   script: CallScript;
   /** Seconds to let it ring before giving up (ends with reason `no_answer`). */
   ringTimeoutSeconds: number;
@@ -155,6 +160,7 @@ export type TelephonyEventHandler = (event: TelephonyEvent) => void | Promise<vo
  * engine's business, not the provider's.
  */
 export interface Telephony {
+  /** Asks the provider for one call; resolves once it accepted (with its `callId`) or refused it (see the promises above). */
   placeCall(request: PlaceCallRequest): Promise<PlaceCallResult>;
   /** Ends a call (ringing or answered), optionally speaking `say` first. Idempotent. */
   hangUp(callId: string, options?: { say?: string }): Promise<void>;
@@ -176,7 +182,9 @@ export type SendResult = { ok: true; messageId: string } | { ok: false; code: st
  * templates, delivery receipts.
  */
 export interface Messaging {
+  /** Sends a text (SMS) to an E.164 number; the runtime sends the fallback text with idempotency key `fallback:<occurrence id>`. */
   sendText(message: { to: string; body: string; idempotencyKey?: string }): Promise<SendResult>;
+  /** Sends an email. The runtime never sends one: the port carries the host's own (sign-in codes, for example). */
   sendEmail(message: { to: string; subject: string; body: string; idempotencyKey?: string }): Promise<SendResult>;
 }
 
@@ -299,8 +307,10 @@ export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
  *   was given.
  * - Listing methods are keyset-paged and make one round trip per page.
  *
- * Leaves out: accounts and phone numbers (the host's tables), listing for an API, deleting
- * rows (history is kept; the host removes an account's rows), holding locks across round trips.
+ * Leaves out: accounts and phone numbers (the host's tables), holding locks across round trips,
+ * listing for an API and deleting rows (history is kept): a store that serves an API answers
+ * those through its read model and maintenance writes (`StoreReads`, `StoreMaintenance` in
+ * engine/reads.ts), which the runtime never calls.
  */
 export interface Store {
   /** One round trip: the rows a unit of work needs (see the promises above). */
@@ -348,10 +358,15 @@ export type RefusalReason = 'calls_revoked' | 'number_blocked' | 'no_entitlement
 
 /** The call the runtime is about to place, as shown to {@link Accounts.admit}. */
 export interface CallToAdmit {
+  /** The account the call is for; null for a standalone test or demo call placed without one. */
   accountId: string | null;
+  /** The host's phone number row, or null. */
   phoneNumberId: string | null;
+  /** Number to call, E.164. */
   to: string;
+  /** Which attempt this would be: first, retry, snooze, or a standalone test or demo call. */
   kind: AttemptKind;
+  /** The occurrence the call belongs to; null for a standalone call. */
   occurrenceId: string | null;
   /** The instant of the check. */
   at: EpochMs;
@@ -359,11 +374,17 @@ export interface CallToAdmit {
 
 /** What key 9 asks for: calls off for the account, the number blocked. */
 export interface StopRequest {
+  /** The account of the call in which 9 was pressed, or null for a call without one. */
   accountId: string | null;
+  /** The host's phone number row of that call, or null. */
   phoneNumberId: string | null;
+  /** The number called (the one to block), E.164. */
   to: string;
+  /** The occurrence of that call; null for a standalone call. */
   occurrenceId: string | null;
+  /** The attempt (call) in which 9 was pressed. */
   attemptId: string;
+  /** When the runtime handled the key (its unit of work's instant). */
   at: EpochMs;
 }
 
@@ -387,9 +408,19 @@ export interface StopRequest {
  * `kind`, `occurrenceId` and `at`).
  *
  * Leaves out: billing, verification, quiet hours (the host decides them inside `admit`).
+ *
+ * @example
+ * const blocked = new Set<string>();
+ * const accounts: Accounts = {
+ *   admit: (call) => (blocked.has(call.to) ? { ok: false, reason: 'number_blocked' } : { ok: true }),
+ *   stopCalls: (request) => void blocked.add(request.to),
+ * };
  */
 export interface Accounts {
+  /** Optional: reads, before a unit is computed, what `admit` will need for `calls`; may return a function called when the unit is over. */
   prepare?(calls: readonly CallToAdmit[]): Promise<(() => void) | void>;
+  /** Admits one call, or refuses it with a reason; synchronous, asked just before the attempt's intent is stored. */
   admit(call: CallToAdmit): { ok: true } | { ok: false; reason: RefusalReason };
+  /** Key 9 was pressed: turn the account's calls off and block the number. Idempotent (a unit may be computed again). */
   stopCalls(request: StopRequest): void;
 }

@@ -1,9 +1,11 @@
 /**
  * THE composition root: from a {@link HostConfig} it builds every adapter (database,
- * migrated; clock; ids; messaging; telephony), the engine runtime and its listeners (the
- * schedules' next-occurrence chain), and the feature services that `createApp(services)`
- * mounts. The only wiring file: swap an adapter here. Nothing else in host/ creates an
- * adapter or subscribes to the runtime. Building writes to the database only through the
+ * migrated; clock; ids; messaging; telephony; payments; identity provider), the engine
+ * runtime and its listeners (the schedules' next-occurrence chain), and the feature services
+ * that `createApp(services)` mounts. The only wiring: swap an adapter here, or in host/wiring/
+ * (the phone side, the engine runtime, the payment providers), which only this file uses.
+ * Nothing else in host/ creates an adapter or subscribes to the runtime: a feature receives
+ * ports (the engine's, host/ports/) and functions (docs/decisions/0022-host-layering.md). Building writes to the database only through the
  * migrations; `start()` (before listening) starts the runtime (its recovery continues in the background).
  *
  * How a new feature adds its service (account, devices, billing, demo, ...):
@@ -27,15 +29,16 @@ import { VirtualClock } from '../engine/sim/index.js';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { createOutboxMessaging } from './adapters/messaging/outbox.js';
 import { createSmtpEmail } from './adapters/email/smtp.js';
+import { createOAuthIdentityProvider } from './adapters/idp/oauth-idp.js';
 import { createMetrics } from './ops/metrics.js';
 import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import type { AppDeps, Lifecycle } from './deps.js';
 import { createLogger } from './logger.js';
 import { handleInboundText } from './phone/inbound.js';
-import { createPhoneRuntime } from './phone/runtime.js';
+import { createPhoneRuntime } from './wiring/phone.js';
 import { createPhoneService } from './phone/service.js';
-import { createCallRuntime, stopCallRuntime } from './calls/runtime.js';
+import { createCallRuntime, stopCallRuntime } from './wiring/calls.js';
 import { createCallService } from './calls/service.js';
 import { createBillingService } from './billing/service.js';
 import { settleClock } from './calls/settle.js';
@@ -53,11 +56,18 @@ import { createContactsService } from './contacts/service.js';
 import { createContactTeller } from './contacts/tell.js';
 import { onContactKeyword } from './contacts/replies.js';
 import { findAccountById } from './db/accounts.js';
-import { currentPlan } from './usage/usage.js';
+import { currentPlan } from './entitlement/usage.js';
+import { stopAccountSeries } from './schedules/stop.js';
 import type { AppServices } from './services.js';
 import { createProviderHealth } from './ops/provider-health.js';
 import { describeProviders } from './ops/providers.js';
-import { ProviderError } from './billing/provider.js';
+import { ProviderError } from './ports/payments.js';
+import { createPayments } from './wiring/payments.js';
+import { nudgeWebhookWorkers } from './db/webhook-outbox.js';
+import { withWebhookOutbox } from './webhooks/engine-outbox.js';
+import { createWebhookService } from './webhooks/service.js';
+import { systemResolver } from './webhooks/target.js';
+import { createDeliveryWorker } from './webhooks/worker.js';
 
 /** Dependencies plus the hooks only the server may call. */
 export interface Composed {
@@ -155,6 +165,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     logger,
     dailyCap: config.dailyCap,
     serviceName: config.phone.serviceName,
+    // An outcome's webhook events are written in the same transaction as the outcome (docs/decisions/0023).
+    wrapStore: (store) => withWebhookOutbox(db, store, nudgeWebhookWorkers),
     options: {
       maxInFlight: config.callsInFlight,
       // The provider's rate: due calls in due order at exactly that rate, none before its instant.
@@ -198,6 +210,22 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     ),
   );
 
+  // Outbound webhooks: the delivery worker sends what the outbox holds (host/webhooks/worker.ts).
+  const webhookWorker = createDeliveryWorker({
+    db,
+    clock,
+    wallClock: systemClock,
+    ids,
+    logger,
+    messaging: phone.messaging,
+    config: config.webhooks,
+    resolve: systemResolver,
+    serviceName: config.phone.serviceName,
+    siteUrl: () => boundUrl,
+  });
+  // Registered after the runtime's: runs before it (newest first), while the database is open.
+  lifecycle.onClose(() => webhookWorker.stop());
+
   const deps: AppDeps = {
     config,
     db,
@@ -214,6 +242,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     lifecycle,
   };
 
+  const payments = createPayments({ db, clock, logger, config: config.billing, siteUrl: () => boundUrl });
   const billing = createBillingService({
     db,
     clock,
@@ -221,7 +250,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     logger,
     config: config.billing,
     siteUrl: () => boundUrl,
-    watchProvider: (p) => providerHealth.watchCalls('payments', p, (err) => err instanceof ProviderError),
+    // The host reports the payment provider's failures to the operator (host/ops/provider-health.ts).
+    provider: payments.provider && providerHealth.watchCalls('payments', payments.provider, (err) => err instanceof ProviderError),
+    inapp: payments.inapp,
   });
 
   // Services: what route modules receive (host/services.ts). One line per feature.
@@ -251,7 +282,21 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       clock,
       meBilling: async (account, now, hasPlan) => await billing.meBilling(account, now, hasPlan),
     }),
-    accountLifecycle: createAccountLifecycleService({ db, clock, messaging: phone.messaging, logger, runtime, idp: config.idp, shared }),
+    accountLifecycle: createAccountLifecycleService({
+      db,
+      clock,
+      messaging: phone.messaging,
+      logger,
+      // What a deletion stops: the schedules (host/schedules/stop.ts) and their calls (the runtime).
+      stop: {
+        stopSeries: (accountId) => stopAccountSeries({ db, runtime }, accountId),
+        cancelOccurrence: async (occurrenceId) => {
+          await runtime.cancel(occurrenceId);
+        },
+      },
+      idp: config.idp ? { provider: createOAuthIdentityProvider({ config: config.idp, clock }), tokenKey: config.idp.tokenKey } : null,
+      shared,
+    }),
     apiKeys: createApiKeyService({ db, clock, ids }),
     phone: createPhoneService({ db, clock, ids, logger, phone, onKeyword }),
     contacts: createContactsService({
@@ -273,6 +318,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     calls: createCallService({ db, clock, runtime }),
     billing,
     devices: createDevicesService({ db, clock, ids, runtime, logger }),
+    webhooks: createWebhookService({ db, clock, ids, config: config.webhooks, resolve: systemResolver }),
     demo: createDemoService({
       db,
       clock,
@@ -286,6 +332,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     }),
     dev: {
       outbox,
+      payments: payments.simulator,
       virtualClock,
       settleClock(target) {
         if (!virtualClock) throw new Error('settleClock: the service clock is not virtual');
@@ -315,6 +362,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       void teller.catchUp();
       // Deletions a crash interrupted finish now; the purge timers are armed.
       await services.accountLifecycle.start();
+      // Sends what the outbox holds (what a crash left included), in the background.
+      webhookWorker.start();
     },
     setBoundUrl(url) {
       if (config.siteUrl === null) boundUrl = url;

@@ -14,7 +14,8 @@ import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/confi
 import { BILLING_ENV_VARS, loadBillingConfig, type BillingConfig } from './billing/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { CONTACTS_ENV_VARS, loadContactsConfig, type ContactsConfig } from './contacts/config.js';
-import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './account/config.js';
+import { loadWebhookConfig, WEBHOOK_ENV_VARS, type WebhookConfig } from './webhooks/config.js';
+import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './adapters/idp/config.js';
 import { EMAIL_ENV_VARS, loadEmailConfig, type EmailConfig } from './adapters/email/config.js';
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -108,7 +109,9 @@ export interface HostConfig {
   readonly demo: DemoConfig;
   /** Contacts to tell: how many per account, texts per day (host/contacts/config.ts). */
   readonly contacts: ContactsConfig;
-  /** Identity provider for POST /me/idp-authorization; null when none (host/account/config.ts). */
+  /** Targets outbound webhook endpoints may reach (host/webhooks/config.ts). */
+  readonly webhooks: WebhookConfig;
+  /** Identity provider for POST /me/idp-authorization; null when none (host/adapters/idp/config.ts). */
   readonly idp: IdpConfig | null;
   /** Email provider: the outbox simulator (dev mode only) or SMTP (host/adapters/email/config.ts). */
   readonly email: EmailConfig;
@@ -190,6 +193,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   ...BILLING_ENV_VARS,
   ...DEMO_ENV_VARS,
   ...CONTACTS_ENV_VARS,
+  ...WEBHOOK_ENV_VARS,
   ...IDP_ENV_VARS,
   {
     name: 'WAKEUP_METRICS_TOKEN',
@@ -288,6 +292,7 @@ export function loadConfig(env: Env): HostConfig {
     billing: loadBillingConfig(env, dev, (message) => new ConfigError(message)),
     demo: loadDemoConfig(env, (message) => new ConfigError(message)),
     contacts: loadContactsConfig(env, (message) => new ConfigError(message)),
+    webhooks: loadWebhookConfig(env, (message) => new ConfigError(message)),
     idp: loadIdpConfig(env, (message) => new ConfigError(message)),
     email,
     metricsToken,

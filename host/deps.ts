@@ -31,7 +31,7 @@ export interface AppDeps {
   readonly logger: Logger;
   /** Telephony provider, simulated phones, text block guard, code limits, provider webhooks. */
   readonly phone: PhoneRuntime;
-  /** The engine runtime: stores occurrences, dispatches their calls, places test calls (host/calls/runtime.ts). */
+  /** The engine runtime: stores occurrences, dispatches their calls, places test calls (host/wiring/calls.ts). */
   readonly runtime: Runtime;
   /** Public origin for links (problem `type`). */
   siteUrl(): string;

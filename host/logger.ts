@@ -12,7 +12,6 @@
 import { pino } from 'pino';
 import type { Logger, DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
-import type { HostConfig } from './config.js';
 
 export type { Logger };
 
@@ -45,10 +44,17 @@ export const REDACT_PATHS: readonly string[] = [
   '*.body',
 ];
 
+/** What {@link createLogger} reads of the configuration (WAKEUP_LOG_LEVEL, WAKEUP_LOG_PRETTY). */
+export interface LoggerOptions {
+  readonly logLevel: string;
+  /** Readable lines; null: when stdout is a terminal. */
+  readonly logPretty: boolean | null;
+}
+
 /**
  * Creates the root logger. `destination` overrides stdout (tests capture lines with it).
  */
-export function createLogger(config: Pick<HostConfig, 'logLevel' | 'logPretty'>, destination?: DestinationStream): Logger {
+export function createLogger(config: LoggerOptions, destination?: DestinationStream): Logger {
   const options = {
     level: config.logLevel,
     base: { service: 'wakeup' },

@@ -15,6 +15,7 @@ import type { VirtualClock } from '../engine/sim/index.js';
 import type { AccountLifecycleService } from './account/lifecycle.js';
 import type { AccountService } from './account/service.js';
 import type { OutboxMessaging } from './adapters/messaging/outbox.js';
+import type { SimulatedPayments } from './adapters/payments/simulator.js';
 import type { ApiKeyService } from './auth/api-keys.js';
 import type { Credentials } from './auth/credentials.js';
 import type { SignIn } from './auth/sign-in.js';
@@ -30,6 +31,7 @@ import type { Metrics } from './ops/metrics.js';
 import type { PhoneService } from './phone/service.js';
 import type { ScheduleService } from './schedules/service.js';
 import type { SharedState } from './shared-state.js';
+import type { WebhookService } from './webhooks/service.js';
 
 /** Shutdown hooks, run in reverse order of registration after the server stops taking requests. */
 export interface Lifecycle {
@@ -43,6 +45,8 @@ export interface Lifecycle {
 export interface DevService {
   /** The outbox simulator, when it is the messaging adapter (GET /dev/outbox reads it). */
   readonly outbox: OutboxMessaging | null;
+  /** The payment simulator, when it is the payment provider (its hosted pages, POST /dev/checkout/{session_id}/complete). */
+  readonly payments: SimulatedPayments | null;
   /** The service clock when WAKEUP_CLOCK=virtual (POST /dev/clock moves it), else null. */
   readonly virtualClock: VirtualClock | null;
   /**
@@ -91,5 +95,7 @@ export interface AppServices {
   readonly devices: DevicesService;
   /** The public demo call. */
   readonly demo: DemoService;
+  /** Outbound webhook endpoints and their delivery log. */
+  readonly webhooks: WebhookService;
   readonly dev: DevService;
 }

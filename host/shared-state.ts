@@ -5,7 +5,7 @@
  * host/compose.ts and handed to the modules that count, queue or claim.
  * @module
  */
-import { createMemoryKeyedQueues, createPgKeyedQueues, type KeyedQueues } from './auth/one-at-a-time.js';
+import { createMemoryKeyedQueues, createPgKeyedQueues, type KeyedQueues } from './rate-limit/one-at-a-time.js';
 import { createIdempotencyStore, createSharedIdempotencyStore, type IdempotencyStore } from './db/idempotency.js';
 import type { PostgresDb, SqliteDb } from './db/sql.js';
 import { createDbWindowStore, createMemoryWindowStore, type WindowStore } from './rate-limit/windows.js';
@@ -14,7 +14,7 @@ import { createDbWindowStore, createMemoryWindowStore, type WindowStore } from '
 export interface SharedState {
   /** Rate-limit windows (host/rate-limit/windows.ts). */
   readonly rateWindows: WindowStore;
-  /** Keyed one-at-a-time queues for code checks (host/auth/one-at-a-time.ts). */
+  /** Keyed one-at-a-time queues for code checks (host/rate-limit/one-at-a-time.ts). */
   readonly queues: KeyedQueues;
   /** Idempotency records and the claims of requests in flight (host/db/idempotency.ts). */
   readonly idempotency: IdempotencyStore;

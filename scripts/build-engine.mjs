@@ -5,7 +5,7 @@
 //
 // Compiles engine/ (JavaScript and .d.ts, engine/tsconfig.build.json) into a staging folder,
 // DIR/engine-package/, beside engine/package.json, engine/README.md and the repository's
-// LICENSE and NOTICE, then `npm pack`s it into DIR/wakeup-engine-<version>.tgz and prints
+// LICENSE and engine/NOTICE (the engine's own third-party notices), then `npm pack`s it into DIR/wakeup-engine-<version>.tgz and prints
 // that path. Then the API report of each entry, engine/api/<entry>.api.md (scripts/api-report.mjs,
 // api-extractor): rewritten, or with --check-api compared, failing on a difference. That is
 // the only thing written under engine/ (Markdown: no built code reaches lint or the type
@@ -31,7 +31,7 @@ for (const [from, to] of [
   ['engine/package.json', 'package.json'],
   ['engine/README.md', 'README.md'],
   ['LICENSE', 'LICENSE'],
-  ['NOTICE', 'NOTICE'],
+  ['engine/NOTICE', 'NOTICE'],
 ])
   copyFileSync(join(root, from), join(stage, to));
 

@@ -21,7 +21,7 @@ mapfile -t files < <(find "${dirs[@]}" -name '*.test.ts' | sort)
 # their own SQLite files (the binary, npm start, crash loops, SQLite migrations); db-sql,
 # pg-schema and shared-state check PostgreSQL themselves whenever WAKEUP_TEST_PG_URL is set.
 # (`npm run test:http:pg` still runs every host file on PostgreSQL.)
-ONCE=' billing-config zone-search verification-code calls-crash log-flush upgrade-journal clock config db-sql migrate migrate-engine-tables migration-0010 npm-start pg-schema phone-twilio shared-state single-file twilio-any-host '
+ONCE=' billing-config zone-search verification-code calls-crash log-flush upgrade-journal clock config db-sql migrate migrate-engine-tables migration-0010 npm-start pg-schema phone-twilio shared-state single-file twilio-any-host webhooks-target '
 
 pg=()
 if [[ -n "${WAKEUP_TEST_PG_URL:-}" ]]; then

@@ -40,7 +40,10 @@ export type AttemptEvent =
   | { type: 'TIMEOUT' }
   | { type: 'CANCEL' };
 
-/** What the call says when we hang up after a key: a phrase name the runtime turns into words. */
+/**
+ * What the call says when we hang up after a key: `confirmed` (1), `snoozed` (2), `stopped` (9),
+ * `no_snoozes` (2 with no snooze left). A name the runtime turns into words: `RuntimeOptions.phrases`.
+ */
 export type ClosingPhrase = 'confirmed' | 'snoozed' | 'stopped' | 'no_snoozes';
 
 /**

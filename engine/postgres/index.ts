@@ -7,7 +7,8 @@
  * @packageDocumentation
  */
 export { createPostgresStore } from './store.js';
-export type { PostgresStoreOptions } from './store.js';
+export type { PostgresStore, PostgresStoreOptions } from './store.js';
+export { createPostgresReads } from './reads.js';
 export { ensurePostgresEngineSchema, POSTGRES_ENGINE_SCHEMA_SQL } from './schema.js';
 export {
   ATTEMPT_COLUMNS,

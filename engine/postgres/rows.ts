@@ -19,6 +19,7 @@ export type Row = NamedRow;
 
 /** What the store needs of a node-postgres `Pool` (or a `Client`): `query`. */
 export interface Queryable {
+  /** Runs one query, atomic on its own, on any pooled connection (the store's are named statements, prepared once per connection). */
   query(config: QueryConfig<unknown[]>): Promise<QueryResult<Row>>;
 }
 
@@ -30,7 +31,13 @@ const seriesRows = postgresRows(series);
 export const OCCURRENCE_COLUMNS: readonly string[] = occurrenceRows.columns;
 /** The row for an occurrence (JSON-ready: `jsonb` columns hold values, not strings). */
 export const occurrenceToRow: (r: OccurrenceRecord) => Row = occurrenceRows.toRow;
-/** The record for an `occurrences` row. */
+/**
+ * The record for an `occurrences` row.
+ *
+ * @example
+ * const { rows } = await pool.query<Row>('SELECT * FROM occurrences WHERE account_id = $1', [accountId]);
+ * const occurrences = rows.map(rowToOccurrence);
+ */
 export const rowToOccurrence: (v: Row) => OccurrenceRecord = occurrenceRows.fromRow;
 
 /** Columns of `attempts` written from a record. */

@@ -35,6 +35,8 @@ import {
   SERIES_COLUMNS,
   seriesToRow,
 } from './rows.js';
+import { createPostgresReads } from './reads.js';
+import type { StoreMaintenance, StoreReads } from '../reads.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -47,6 +49,9 @@ export interface PostgresStoreOptions {
   /** How many times a commit is run again after a deadlock or a concurrent insert of the same id. @defaultValue 5 */
   commitRetries?: number;
 }
+
+/** The engine's Store on PostgreSQL, with its read model and maintenance writes (docs/decisions/0021). */
+export interface PostgresStore extends Store, StoreReads, StoreMaintenance {}
 
 // A due cursor's `at` when there is none: below every epoch-ms instant.
 const NO_CURSOR_AT = -Number.MAX_SAFE_INTEGER;
@@ -188,7 +193,7 @@ function payload<R>(writes: RowWrite<R>[], toRow: (r: R) => Row): string {
  * await ensurePostgresEngineSchema(pool);
  * const store = createPostgresStore(pool);
  */
-export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): Store {
+export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): PostgresStore {
   const prefix = options.statementPrefix ?? 'wakeup_engine';
   const retries = options.commitRetries ?? 5;
   const COMMIT_SQL = commitSql();
@@ -198,7 +203,8 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
   };
   const listOf = (table: string, where: string, order: string) => `SELECT * FROM ${table} WHERE ${where} ORDER BY ${order}`;
 
-  const store: Store = {
+  const store: PostgresStore = {
+    ...createPostgresReads(db, prefix),
     async load(keys: LoadKeys): Promise<Snapshot> {
       const o = keys.occurrences ?? [];
       const a = keys.attempts ?? [];

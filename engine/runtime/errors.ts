@@ -6,7 +6,16 @@ import type { EpochMs } from '../ports.js';
  * @module
  */
 
-/** An error raised by the engine, with a stable code and an optional field path. */
+/**
+ * An error raised by the engine, with a stable code and an optional field path.
+ *
+ * @example
+ * try {
+ *   await runtime.schedule({ id, accountId, to, scheduledAt });
+ * } catch (err) {
+ *   if (!EngineError.is(err) || err.code !== 'already_exists') throw err; // already_exists: scheduled before
+ * }
+ */
 export class EngineError extends Error {
   /** Realm-safe check (works across copies of the module). */
   static is(err: unknown): err is EngineError {

@@ -8,7 +8,15 @@ import type { RowRef, TelephonyEvent } from '../ports.js';
 import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus } from '../model.js';
 import type { Effect } from '../machines/effects.js';
 
-/** Every event the runtime emits, by name. */
+/**
+ * Every event the runtime emits, by name.
+ *
+ * @example
+ * const off = runtime.on('occurrence:status', ({ occurrence, from }) => {
+ *   console.log(`${occurrence.id}: ${from ?? 'new'} -> ${occurrence.status}`);
+ * });
+ * off(); // unsubscribes
+ */
 export interface RuntimeEventMap {
   /** An occurrence was created (`from` null) or changed status. */
   'occurrence:status': { occurrence: OccurrenceRecord; from: OccurrenceStatus | null };
@@ -31,7 +39,13 @@ export interface RuntimeEventMap {
   'runtime:error': { error: unknown; where: string };
 }
 
-/** A listener of one runtime event. */
+/**
+ * A listener of one runtime event: it receives that event's payload ({@link RuntimeEventMap}).
+ *
+ * @example
+ * const onAttempt: RuntimeListener<'attempt:status'> = ({ attempt, from }) => console.log(attempt.id, from, attempt.status);
+ * runtime.on('attempt:status', onAttempt);
+ */
 export type RuntimeListener<K extends keyof RuntimeEventMap> = (payload: RuntimeEventMap[K]) => void;
 
 /** A tiny typed emitter whose `emit` never throws. */

@@ -20,10 +20,11 @@ export interface PacingOptions {
 
 /** Backoff of a port call whose outcome is unknown (it rejected): asked again with the same idempotency key. */
 export interface EffectRetryOptions {
-  /** Calls to `placeCall` at most, the first included. @defaultValue 6 */
+  /** Calls to the port at most, the first included. @defaultValue 6 for calls, 4 for texts */
   tries?: number;
   /** Delay before the n-th retry: `baseMs * 2^(n-1)` for calls, `baseMs * n` for texts, at most `maxMs`. */
   baseMs?: number;
+  /** Longest delay between two tries, ms. @defaultValue 15000 for calls, 3600000 for texts */
   maxMs?: number;
 }
 
@@ -32,6 +33,10 @@ export interface EffectRetryOptions {
  * (the PostgreSQL store; see `DueQuery.lease` in ports.ts and docs/decisions/0012). With it the
  * wheel holds only rows this runtime claimed, due within the next poll; without it, nothing
  * changes (one process, the wheel loads the whole horizon).
+ *
+ * @example
+ * // On every host, over one PostgreSQL database:
+ * const runtime = createRuntime({ clock, ids, telephony, store: createPostgresStore(pool), options: { lease: { ttlMs: 30_000 } } });
  */
 export interface LeaseOptions {
   /** This runtime's name in the store's lease column. @defaultValue a new id from the Ids port */
@@ -53,7 +58,15 @@ export interface LeaseOptions {
   maxClaimed?: number;
 }
 
-/** Options of `createRuntime`. */
+/**
+ * Options of `createRuntime`.
+ *
+ * @example
+ * const runtime = createRuntime({
+ *   clock, ids, store, telephony,
+ *   options: { pacing: { callsPerSecond: 10 }, lateGraceMs: 5 * 60_000, phrases: { confirmed: 'Good morning!' } },
+ * });
+ */
 export interface RuntimeOptions {
   /** Share due work with other runtimes on the same store by leased claims (see {@link LeaseOptions}). @defaultValue off */
   lease?: LeaseOptions;
@@ -64,6 +77,7 @@ export interface RuntimeOptions {
    * @defaultValue 600000 (10 minutes)
    */
   lateGraceMs?: number;
+  /** Calls-per-second limit of the provider account (see {@link PacingOptions}). @defaultValue off */
   pacing?: PacingOptions;
   /** How far ahead the timer wheel is filled from the store. @defaultValue 600000 (10 minutes) */
   horizonMs?: number;
@@ -120,7 +134,7 @@ export interface RuntimeOptions {
   yieldToLoop?: () => Promise<void>;
 }
 
-/** {@link RuntimeOptions} with every default applied. */
+/** {@link RuntimeOptions} with every default applied, as `Runtime.options` shows them; `lease` is null without leases. */
 export type ResolvedRuntimeOptions = Readonly<
   Required<Omit<RuntimeOptions, 'pacing' | 'phrases' | 'effectRetry' | 'lease'>> & {
     lease: Readonly<Required<LeaseOptions>> | null;

@@ -23,6 +23,14 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   snoozeMinutes: 9,
 });
 
+/** Policies this module returned (frozen, so still valid): the runtime does not check them again. */
+const RESOLVED = new WeakSet<object>([DEFAULT_RETRY_POLICY]);
+
+/** Whether `p` is a policy {@link resolveRetryPolicy} returned (or the default): valid as it is. */
+export function isResolvedRetryPolicy(p: RetryPolicy): boolean {
+  return RESOLVED.has(p);
+}
+
 /** A retry policy to resolve: every field optional. */
 export type RetryPolicyInput = Partial<RetryPolicy>;
 
@@ -35,7 +43,9 @@ function intIn(value: unknown, min: number, max: number, field: string): number 
 
 /**
  * Validates a retry policy (missing fields take `base`'s value, itself defaulting to
- * {@link DEFAULT_RETRY_POLICY}) and returns a complete, frozen policy. Throws
+ * {@link DEFAULT_RETRY_POLICY}) and returns a complete, frozen policy, which the runtime then
+ * takes as it is (a policy is resolved once, where it enters: `saveSeries` and `schedule` resolve
+ * any other). Throws
  * {@link EngineError} `invalid_retry_policy` whose `field` is the dotted path under `path`,
  * e.g. `policy.offsetsMinutes.1` with the message "… must be greater than the offset before it".
  * @example
@@ -76,10 +86,12 @@ export function resolveRetryPolicy(
       );
     }
   });
-  return Object.freeze({
+  const resolved = Object.freeze({
     maxSnoozes,
     offsetsMinutes: Object.freeze([...offsets]) as unknown as number[],
     ringTimeoutSeconds,
     snoozeMinutes,
   });
+  RESOLVED.add(resolved);
+  return resolved;
 }

@@ -36,7 +36,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions } from './options.js';
 import { Pacer } from './pacer.js';
 import { reconcile } from './reconcile.js';
-import { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, isResolvedRetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 import type {
   AmendResult,
   CancelResult,
@@ -317,6 +317,7 @@ class RuntimeImpl implements Runtime {
       version: 0,
       createdAt: now,
       updatedAt: now,
+      attributes: input.attributes ?? null,
     };
     let result: SaveSeriesResult = { ok: false, code: 'series_not_found' };
     await this.unit({ series: [record.id] }, [record.id], (u) => {
@@ -413,7 +414,8 @@ class RuntimeImpl implements Runtime {
   }
 
   private checkPolicy(p: RetryPolicy): RetryPolicy {
-    return resolveRetryPolicy(p, { path: 'policy' });
+    // Resolved once: a policy resolveRetryPolicy returned (frozen) is valid as it is.
+    return isResolvedRetryPolicy(p) ? p : resolveRetryPolicy(p, { path: 'policy' });
   }
 
   // ---- units of work -----------------------------------------------------------------------

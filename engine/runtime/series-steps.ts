@@ -79,7 +79,9 @@ export function saveSeries(u: SeriesUnit, deps: SeriesDeps, record: SeriesRecord
     const time = record.enabled ? nextOccurrenceAfter(record.rule, u.now) : null;
     want = running ? 'keep' : time;
   } else {
-    if (running) return { ok: false, code: 'occurrence_in_progress' };
+    // A call between attempts may be cancelled (null), not moved; one being placed or ringing neither.
+    const inProgress = current !== undefined && (current.status === 'dispatching' || current.status === 'calling');
+    if (next === null ? inProgress : running) return { ok: false, code: 'occurrence_in_progress' };
     want = next === null ? null : { at: next.at, source: next.source ?? record.rule.kind };
     occurrenceId = next?.occurrenceId;
   }

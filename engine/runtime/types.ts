@@ -11,14 +11,19 @@ import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 
 /** What the runtime needs from its embedder. */
 export interface RuntimeDeps {
+  /** The only source of now and of timers (`VirtualClock` from engine/sim in tests). */
   clock: Clock;
+  /** Makes the ids of new occurrences, attempts and series, and the default lease owner's name. */
   ids: Ids;
+  /** Where series, occurrences and attempts are kept: `MemoryStore`, `createSqliteStore`, `createPostgresStore`, or your own. */
   store: Store;
+  /** Places the calls and reports their progress; the runtime sets its event handler in `start()`. */
   telephony: Telephony;
   /** Needed for fallback texts; without it, a decided fallback stays `pending`. */
   messaging?: Messaging;
   /** The host's account rules (admission, key 9). Without it every call is admitted and key 9 only ends the occurrence. */
   accounts?: Accounts;
+  /** Tuning; every field has a default (see {@link RuntimeOptions}). */
   options?: RuntimeOptions;
 }
 
@@ -29,28 +34,43 @@ export interface RuntimeDeps {
 export interface NewOccurrence {
   /** Defaults to a new id from the Ids port. */
   id?: string;
+  /** The schedule it belongs to, or null; stored as is (it does not make it a series' current occurrence). */
   scheduleId?: string | null;
+  /** The account it belongs to (the host's id, shown to the Accounts port). */
   accountId: string;
+  /** The host's phone number row, or null. */
   phoneNumberId?: string | null;
   /** E.164 number to call (and to text on fallback). */
   to: string;
+  /** The instant the first attempt rings (epoch ms). */
   scheduledAt: EpochMs;
-  /** @defaultValue 'one_off' */
+  /** How `scheduledAt` was derived. @defaultValue 'one_off' */
   derivationSource?: DerivationSource;
+  /** Short name of the call, shown by the host and quoted by the default fallback text. */
   label?: string | null;
+  /** Spoken note. */
   message?: string | null;
+  /** Name the call greets; null for a neutral greeting. */
   greetingName?: string | null;
+  /** Voice identifier passed in the call script; null for the provider's default. */
   voice?: string | null;
+  /** IANA zone the instant was chosen in (for display; the engine works on the instant). */
   timezone?: string | null;
   /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
   policy?: RetryPolicy;
-  /** @defaultValue false */
+  /** Send a text when the occurrence ends missed, unconfirmed or failed. @defaultValue false */
   smsFallback?: boolean;
-  /** @defaultValue false */
+  /** Turn the app backup alarm on (it rings `backupAlarmDelaySeconds` after the call's instant). @defaultValue false */
   backupAlarm?: boolean;
 }
 
-/** Fields of a pending occurrence that {@link Runtime.amend} may change. */
+/**
+ * Fields of a pending occurrence that {@link Runtime.amend} may change.
+ *
+ * @example
+ * const r = await runtime.amend(occurrence.id, { scheduledAt: occurrence.scheduledAt + 10 * 60_000, label: 'Later' });
+ * if (!r.ok) console.log(r.code); // occurrence_not_found, or occurrence_not_pending once it rang
+ */
 export type OccurrencePatch = Partial<
   Pick<
     OccurrenceRecord,
@@ -78,23 +98,32 @@ export type OccurrencePatch = Partial<
 export interface SeriesInput {
   /** Defaults to a new id from the Ids port. The host uses its schedule's id. */
   id?: string;
+  /** The account it belongs to (the host's id, shown to the Accounts port). */
   accountId: string;
+  /** The host's phone number row, or null. */
   phoneNumberId?: string | null;
   /** E.164 number to call (and to text on fallback). */
   to: string;
+  /** When it rings; {@link compileRecurrence} makes one from a client's fields. */
   rule: Recurrence;
+  /** Short name of the call, copied to every occurrence. */
   label?: string | null;
+  /** Spoken note. */
   message?: string | null;
+  /** Name the calls greet; null for a neutral greeting. */
   greetingName?: string | null;
+  /** Voice identifier for the calls' script; null for the provider's default. */
   voice?: string | null;
   /** Validated against the bounds. @defaultValue DEFAULT_RETRY_POLICY */
   policy?: RetryPolicy;
-  /** @defaultValue false */
+  /** Every occurrence sends a text when it ends missed, unconfirmed or failed. @defaultValue false */
   smsFallback?: boolean;
-  /** @defaultValue false */
+  /** Every occurrence has the app backup alarm on. @defaultValue false */
   backupAlarm?: boolean;
   /** False turns the series off: its pending occurrence is cancelled and no other is made. @defaultValue true */
   enabled?: boolean;
+  /** The embedder's own fields, stored with the series and never read ({@link SeriesRecord.attributes}). @defaultValue null */
+  attributes?: string | null;
 }
 
 /**
@@ -104,8 +133,16 @@ export interface SeriesInput {
  *   none is stored); an occurrence already ringing or between attempts is left to finish.
  * - `'keep'`: leave the current occurrence as it is (the next one follows the new rule).
  * - `{ at }`: the current call rings at this instant (amend the pending one, or make one
- *   with `occurrenceId`); `null`: no current call (cancel the pending one). Both refuse with
- *   `occurrence_in_progress` when the current occurrence is no longer pending.
+ *   with `occurrenceId`); refused with `occurrence_in_progress` when the current occurrence is
+ *   no longer pending.
+ * - `null`: no current call: the pending one is cancelled, or the one between attempts (its
+ *   remaining retries and snoozes); refused with `occurrence_in_progress` while it is being
+ *   placed or rings.
+ *
+ * @example
+ * await runtime.saveSeries(input); // 'auto': the current call follows the new rule
+ * await runtime.saveSeries(input, 'keep'); // the current call stays as it is
+ * await runtime.saveSeries(input, { at: clock.now() + 30 * 60_000, source: 'moved' }); // the current call rings in 30 minutes
  */
 export type SeriesNext = 'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
 
@@ -114,16 +151,27 @@ export type SaveSeriesResult =
   | { ok: true; series: SeriesRecord; occurrence: OccurrenceRecord | null }
   | { ok: false; code: 'occurrence_in_progress' | 'series_not_found' | 'not_recurring' };
 
-/** A standalone call (test or demo), placed now. */
+/**
+ * A standalone call (test or demo), placed now.
+ *
+ * @example
+ * const r = await runtime.placeCall({ kind: 'test', accountId, to: '+14155550123' });
+ * if (!r.ok) console.log(r.reason); // refused by the Accounts port, e.g. daily_cap_reached
+ */
 export interface NewCall {
+  /** Defaults to a new id from the Ids port; it is the attempt's id and idempotency key. */
   id?: string;
+  /** `test` or `demo`. */
   kind: Extract<AttemptKind, 'test' | 'demo'>;
+  /** The account it is for, shown to the Accounts port; null or absent for none. */
   accountId?: string | null;
+  /** The host's phone number row, or null. */
   phoneNumberId?: string | null;
+  /** E.164 number to call. */
   to: string;
-  /** @defaultValue a test or demo script with no greeting name */
+  /** What the call says. @defaultValue a test or demo script with no greeting name */
   script?: CallScript;
-  /** @defaultValue 45 */
+  /** Seconds the phone may ring. @defaultValue 45 */
   ringTimeoutSeconds?: number;
 }
 
@@ -145,9 +193,13 @@ export interface RuntimeStats {
   units: number;
   /** Commits the store refused on a version conflict (each computed again). */
   conflicts: number;
+  /** Entries in the timer wheel now: rows due within the horizon (with leases, those this runtime claimed). */
   wheelSize: number;
+  /** Calls waiting in the pacing queue for their start (0 without `pacing.callsPerSecond`). */
   paced: number;
+  /** Work the runtime awaits now (port calls and the recording of their answers): what `idle()` waits for. */
   inFlight: number;
+  /** Hits and misses of the memoised machine steps; counted per process (every runtime in it shares them). */
   memo: { occurrence: { hits: number; misses: number }; attempt: { hits: number; misses: number } };
 }
 
@@ -210,6 +262,8 @@ export interface Runtime {
   idle(): Promise<void>;
   /** Subscribes to a runtime event; returns the unsubscribe function. */
   on<K extends keyof RuntimeEventMap>(name: K, listener: RuntimeListener<K>): () => void;
+  /** The counters at this moment (a new object at each read). */
   readonly stats: RuntimeStats;
+  /** The options in force, every default applied (validated by `createRuntime`, which throws EngineError `invalid_option`). */
   readonly options: ResolvedRuntimeOptions;
 }

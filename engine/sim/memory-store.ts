@@ -43,6 +43,7 @@ export class MemoryStore implements Store {
   /** Round trips answered so far, by method (tests check the bound per unit of work). */
   readonly calls = { load: 0, commit: 0, listDue: 0, list: 0 };
 
+  /** {@link Store.load}: copies of the named rows and of the rows that come with them. */
   async load(keys: LoadKeys): Promise<Snapshot> {
     this.calls.load++;
     const occ = new Map<string, OccurrenceRecord>();
@@ -73,6 +74,7 @@ export class MemoryStore implements Store {
     return { occurrences: [...occ.values()], attempts: [...att.values()], series: [...ser.values()] };
   }
 
+  /** {@link Store.commit}: checks every row's version, then writes copies of them all, or none. */
   async commit(changes: ChangeSet): Promise<CommitResult> {
     this.calls.commit++;
     const conflicts: RowRef[] = [];
@@ -95,6 +97,7 @@ export class MemoryStore implements Store {
     return { ok: true };
   }
 
+  /** {@link Store.listDue}: scans every row (leases are ignored: one process). */
   async listDue(query: DueQuery): Promise<DueRef[]> {
     this.calls.listDue++;
     const { until, limit, after } = query;
@@ -111,6 +114,7 @@ export class MemoryStore implements Store {
     return start < 0 ? [] : out.slice(start, start + limit);
   }
 
+  /** {@link Store.listUnacknowledgedAttempts}, by id. */
   async listUnacknowledgedAttempts(limit: number, afterId?: string): Promise<AttemptRecord[]> {
     this.calls.list++;
     return [...this.attempts.values()]
@@ -120,11 +124,13 @@ export class MemoryStore implements Store {
       .map(cloneAttempt);
   }
 
+  /** {@link Store.listAttempts}: the same as {@link MemoryStore.attemptsOf}, counted as a round trip. */
   async listAttempts(occurrenceId: string): Promise<AttemptRecord[]> {
     this.calls.list++;
     return this.attemptsOf(occurrenceId);
   }
 
+  /** {@link Store.listStaleZoneOccurrences}, by id. */
   async listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
     this.calls.list++;
     return [...this.occurrences.values()]
@@ -137,6 +143,7 @@ export class MemoryStore implements Store {
       .map(cloneOccurrence);
   }
 
+  /** {@link Store.listPendingFallbacks}, by id. */
   async listPendingFallbacks(limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
     this.calls.list++;
     return [...this.occurrences.values()]
@@ -146,6 +153,7 @@ export class MemoryStore implements Store {
       .map(cloneOccurrence);
   }
 
+  /** {@link Store.listSeriesWithoutNext}, by id. */
   async listSeriesWithoutNext(limit: number, afterId?: string): Promise<SeriesRecord[]> {
     this.calls.list++;
     return [...this.series.values()]

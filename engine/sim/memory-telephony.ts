@@ -69,15 +69,23 @@ export interface MemoryTelephonyOptions {
 
 /** One call the simulated provider accepted, kept for assertions. */
 export interface SimulatedCall {
+  /** The id `placeCall` answered with (see {@link MemoryTelephonyOptions.callId}). */
   callId: string;
+  /** The request that placed it. */
   request: PlaceCallRequest;
+  /** What the phone does with this call (its programme's next behaviour, or `confirm`). */
   behaviour: PhoneBehaviour;
+  /** When `placeCall` accepted it (the clock's now). */
   placedAt: EpochMs;
+  /** Where the call stands now. */
   state: 'placed' | 'ringing' | 'answered' | 'ended';
+  /** When it was answered, or null. */
   answeredAt: EpochMs | null;
+  /** When it ended, or null while live. */
   endedAt: EpochMs | null;
   /** What `hangUp` asked us to say, if it was called while the call was live. */
   hungUpWith: { say?: string } | null;
+  /** The events delivered for it so far, in order (kept only with `keepHistory`). */
   events: TelephonyEvent[];
 }
 
@@ -144,10 +152,15 @@ export class MemoryTelephony implements Telephony {
     return this.calls.filter((c) => c.request.to === to);
   }
 
+  /** Sets the handler every event is delivered to (the runtime's, from its `start()`). */
   onEvent(handler: TelephonyEventHandler): void {
     this.handler = handler;
   }
 
+  /**
+   * Accepts the call and plays the phone's next behaviour on the clock, or refuses it
+   * (`provider_refused`) for a `fail` phone; a known idempotency key answers its first result.
+   */
   async placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {
     if (this.o.keepHistory) this.requests.push(request);
     const known = this.byKey.get(request.idempotencyKey);
@@ -179,6 +192,7 @@ export class MemoryTelephony implements Telephony {
     return result;
   }
 
+  /** Ends a live call: `completed` if answered (after the closing sentence, if any), else `cancelled`. An ended call is left alone. */
   async hangUp(callId: string, options?: { say?: string }): Promise<void> {
     const call = this.byId.get(callId);
     if (!call || call.state === 'ended') return;

@@ -41,10 +41,12 @@ export class VirtualClock implements Clock {
     this.current = start;
   }
 
+  /** The virtual instant: the start, then the last `advance` target, or the running timer's instant. */
   now(): EpochMs {
     return this.current;
   }
 
+  /** Arms `fn` for `at`; it runs when an `advance` reaches `at` (at once on the next `advance` when `at` is past). */
   setTimer(at: EpochMs, fn: () => void | Promise<void>): TimerHandle {
     if (Number.isNaN(at)) throw new RangeError('VirtualClock.setTimer: instant is NaN');
     const entry: Entry = { at, seq: this.seq++, fn, cancelled: false };

@@ -7,6 +7,8 @@
  */
 export { createSqliteStore } from './store.js';
 export type { SqliteStore, SqliteStoreOptions } from './store.js';
+export { createSqliteReads } from './reads.js';
+export type { SqliteSettle } from './reads.js';
 export { ensureEngineSchema, ENGINE_SCHEMA_SQL } from './schema.js';
 export { OCCURRENCE_COLUMNS, occurrenceToRow, rowToOccurrence } from './rows.js';
 export type { OccurrenceRow } from './rows.js';

@@ -22,7 +22,14 @@ const seriesRows = sqliteRows(series);
 export const OCCURRENCE_COLUMNS: readonly string[] = occurrenceRows.columns;
 /** Positional parameters for an insert of `r` (column order of {@link OCCURRENCE_COLUMNS}). */
 export const occurrenceToRow: (r: OccurrenceRecord) => PositionalRow = occurrenceRows.toRow;
-/** The record for a raw row. */
+/**
+ * The record for a raw row.
+ *
+ * @example
+ * await store.settle(); // the journal's commits folded into the tables
+ * const row = db.prepare(`SELECT ${OCCURRENCE_COLUMNS.join(', ')} FROM occurrences WHERE id = ?`).raw(true).get(id) as OccurrenceRow;
+ * const occurrence = rowToOccurrence(row);
+ */
 export const rowToOccurrence: (v: OccurrenceRow) => OccurrenceRecord = occurrenceRows.fromRow;
 
 /** Columns of `attempts` in the order of {@link attemptToRow} and of the store's statements. */

@@ -18,6 +18,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ChangeSet, CommitResult, DueRef, RowRef, SettleScope, Snapshot, Store } from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
+import type { StoreMaintenance, StoreReads } from '../reads.js';
 import { startCheckpointer } from './checkpointer.js';
 import { Fold } from './fold.js';
 import { ATTEMPT, Journal, OCCURRENCE, Overlay, type Entry, type Pending } from './journal.js';
@@ -32,6 +33,7 @@ import {
   SERIES_COLUMNS,
   seriesToRow,
 } from './rows.js';
+import { createSqliteMaintenance, createSqliteReads } from './reads.js';
 import { ensureEngineSchema } from './schema.js';
 
 /** Options of {@link createSqliteStore}. */
@@ -45,7 +47,7 @@ export interface SqliteStoreOptions {
    * @defaultValue false
    */
   checkpointInWorker?: boolean;
-  /** @defaultValue 250 */
+  /** Ms between two checkpoints of the worker (with `checkpointInWorker`). @defaultValue 250 */
   checkpointIntervalMs?: number;
   /**
    * SQLite page cache for this connection, in KiB (PRAGMA cache_size = -N).
@@ -78,8 +80,8 @@ export interface SqliteStoreOptions {
   now?: () => number;
 }
 
-/** The engine's Store on SQLite. */
-export interface SqliteStore extends Store {
+/** The engine's Store on SQLite, with its read model and maintenance writes (docs/decisions/0021). */
+export interface SqliteStore extends Store, StoreReads, StoreMaintenance {
   /** Folds what a read needs (see {@link Store.settle}). */
   settle(scope?: SettleScope): Promise<void>;
   /** Journal rows not folded yet. */
@@ -333,7 +335,32 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   };
   scheduleFold(0);
 
+  /** Folds the journal rows of `scope` (see {@link Store.settle}), synchronously. */
+  const settleScope = (scope: SettleScope) => {
+    check();
+    if (overlay.rows === 0) return;
+    if (db.inTransaction) nested = true; // folded inside the caller's transaction: see check()
+    const accounts: (string | null)[] = [...(scope.accounts ?? [])];
+    const owner = (ids: readonly string[] | undefined, pending: Map<string, Pending>, stmt: Statement<[string]>) => {
+      if (!ids?.length) return;
+      const ask: string[] = [];
+      for (const id of ids) {
+        const p = pending.get(id);
+        if (p) accounts.push(p.account);
+        else ask.push(id);
+      }
+      if (ask.length > 0) for (const [account] of stmt.all(JSON.stringify(ask)) as [string | null][]) accounts.push(account);
+    };
+    owner(scope.occurrences, overlay.occurrences, q.occAccounts);
+    owner(scope.attempts, overlay.attempts, q.attAccounts);
+    fold.accounts(accounts);
+  };
+  const reads = createSqliteReads(db, settleScope);
+  const maintenance = createSqliteMaintenance(db, settleScope);
+
   const store: SqliteStore = {
+    ...reads,
+    ...maintenance,
     foldError: null,
     get unfolded() {
       return overlay.rows;
@@ -349,24 +376,8 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       return overlay.rows;
     },
     settle: async (scope) => {
-      check();
       if (!scope) return settleAll();
-      if (overlay.rows === 0) return;
-      if (db.inTransaction) nested = true; // folded inside the caller's transaction: see check()
-      const accounts: (string | null)[] = [...(scope.accounts ?? [])];
-      const owner = (ids: readonly string[] | undefined, pending: Map<string, Pending>, stmt: Statement<[string]>) => {
-        if (!ids?.length) return;
-        const ask: string[] = [];
-        for (const id of ids) {
-          const p = pending.get(id);
-          if (p) accounts.push(p.account);
-          else ask.push(id);
-        }
-        if (ask.length > 0) for (const [account] of stmt.all(JSON.stringify(ask)) as [string | null][]) accounts.push(account);
-      };
-      owner(scope.occurrences, overlay.occurrences, q.occAccounts);
-      owner(scope.attempts, overlay.attempts, q.attAccounts);
-      fold.accounts(accounts);
+      settleScope(scope);
     },
     load: async (keys): Promise<Snapshot> => {
       check();

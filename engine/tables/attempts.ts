@@ -64,6 +64,7 @@ export const attempts: Table<AttemptRecord> = {
     // The PostgreSQL store's claim of a standalone call's due work (see occurrences).
     { name: 'lease_owner', type: 'text', nullable: true, only: 'postgres' },
     { name: 'lease_until', type: 'epoch_ms', nullable: true, only: 'postgres' },
+    { name: 'rowid', type: 'int64', identity: true, only: 'postgres', note: "insertion order (SQLite's rowid)" },
   ],
   indexes: [
     { name: 'attempts_occurrence', on: ['occurrence_id', 'n'] },

@@ -45,8 +45,13 @@ export interface Column<R> {
   references?: { table: string; column: string };
   /** PostgreSQL collation (`C`: ids sort bytewise, as SQLite's BINARY does, whatever the database's locale). */
   collate?: 'C';
-  /** A column of one dialect's table only (the PostgreSQL store's leases). */
+  /** A column of one dialect's table only (the PostgreSQL store's leases and insertion order). */
   only?: Dialect;
+  /**
+   * Numbered by the database in insertion order (PostgreSQL: `GENERATED ALWAYS AS IDENTITY`),
+   * never written by a store: the `rowid` that SQLite gives every table, made real on PostgreSQL.
+   */
+  identity?: boolean;
   /** Said in a comment beside the column in the DDL. */
   note?: string;
 }

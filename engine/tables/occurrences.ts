@@ -80,6 +80,7 @@ export const occurrences: Table<OccurrenceRecord> = {
     // is bumped when the owner changes, so it is the claim's fencing value.
     { name: 'lease_owner', type: 'text', nullable: true, only: 'postgres' },
     { name: 'lease_until', type: 'epoch_ms', nullable: true, only: 'postgres' },
+    { name: 'rowid', type: 'int64', identity: true, only: 'postgres', note: "insertion order (SQLite's rowid)" },
   ],
   indexes: [
     {

@@ -19,6 +19,7 @@ const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 function columnSql<R>(c: Column<R>, dialect: Dialect): string {
   const parts = [TYPES[c.type][dialect]];
+  if (c.identity) return [...parts, 'GENERATED ALWAYS AS IDENTITY'].join(' ');
   if (c.collate && dialect === 'postgres') parts.push(`COLLATE "${c.collate}"`);
   if (c.primaryKey) parts.push('PRIMARY KEY');
   else if (!c.nullable) parts.push('NOT NULL');

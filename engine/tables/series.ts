@@ -1,6 +1,6 @@
 /**
- * The `series` table: a schedule's rule as an engine record ({@link SeriesRecord}), with the
- * same id as the host's schedule.
+ * The `series` table: a schedule's rule as an engine record ({@link SeriesRecord}): the host's
+ * schedule is this row (its id), its own display fields in `attributes` (docs/decisions/0021).
  * @module
  */
 import type { SeriesRecord } from '../model.js';
@@ -27,6 +27,8 @@ export const series: Table<SeriesRecord> = {
     { name: 'created_at', type: 'epoch_ms', field: 'createdAt' },
     { name: 'updated_at', type: 'epoch_ms', field: 'updatedAt' },
     { name: 'version', type: 'int64', field: 'version' },
+    { name: 'attributes', type: 'text', field: 'attributes', nullable: true, note: "the embedder's own, opaque to the engine" },
+    { name: 'rowid', type: 'int64', identity: true, only: 'postgres', note: "insertion order (SQLite's rowid)" },
   ],
   indexes: [
     {
@@ -35,6 +37,13 @@ export const series: Table<SeriesRecord> = {
       where: "status = 'active' AND enabled = 1",
       postgres: { where: "status = 'active' AND enabled" },
       note: 'Start-up reconciliation: active, enabled series (their next occurrence is checked).',
+    },
+    { name: 'series_account', on: ['account_id', 'created_at'], note: "An account's series, newest first (StoreReads.listSeries)." },
+    {
+      name: 'series_phone',
+      on: ['phone_number_id'],
+      where: "status = 'active'",
+      note: 'Is an active series calling this number? (StoreReads.isPhoneNumberInUse)',
     },
   ],
 };

@@ -5,6 +5,7 @@ import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js'
 
 /** What {@link runStoreConformance} needs: a fresh, empty store per call, and how to dispose of it. */
 export interface StoreHarness {
+  /** The store under test, fresh and empty. */
   store: Store;
   /**
    * A second store over the same data, as another process would open it (its own
@@ -12,6 +13,7 @@ export interface StoreHarness {
    * with it, and are skipped (saying so) without it.
    */
   another?(): Store | Promise<Store>;
+  /** Disposes of the store (closes its database) before the next test's harness is made. */
   close?(): void | Promise<void>;
 }
 
@@ -23,7 +25,13 @@ function id(prefix: string): string {
   return `${prefix}${String(counter).padStart(7, '0')}-0000-4000-8000-000000000000`;
 }
 
-/** A complete occurrence record for tests, with every field set; `overrides` wins. */
+/**
+ * A complete occurrence record for tests, with every field set; `overrides` wins.
+ *
+ * @example
+ * const o = sampleOccurrence({ status: 'waiting', accountId: 'a1' });
+ * await store.commit({ occurrences: [{ record: o, expectedVersion: null }], attempts: [], series: [] });
+ */
 export function sampleOccurrence(overrides: Partial<OccurrenceRecord> = {}): OccurrenceRecord {
   return {
     id: id('0'),
@@ -129,6 +137,7 @@ export function sampleSeries(overrides: Partial<SeriesRecord> = {}): SeriesRecor
     version: 1,
     createdAt: T0 - 86_400_000,
     updatedAt: T0 - 86_400_000,
+    attributes: '{"source":"app","shown":["07:00"]}',
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import type { PhoneBehaviour } from '../sim/memory-telephony.js';
  * a way to programme the callee's phone, and a way to let time pass.
  */
 export interface TelephonyHarness {
+  /** The implementation under test, fresh (the suite sets its event handler). */
   telephony: Telephony;
   /** Makes the phone at `to` play `behaviour` for every call it receives from now on. */
   setPhone(to: string, behaviour: PhoneBehaviour): void | Promise<void>;
@@ -16,6 +17,7 @@ export interface TelephonyHarness {
    * events are delivered. The suite never asks for more than 5 minutes in one test.
    */
   advance(ms: number): Promise<void>;
+  /** Disposes of the implementation after its test. */
   close?(): void | Promise<void>;
 }
 

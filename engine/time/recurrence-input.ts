@@ -32,20 +32,29 @@ export const MAX_SKIP_DATES = 100;
 export interface RecurrenceInput {
   /** `once` or `recurring`. */
   kind: 'once' | 'recurring';
+  /** IANA zone of the dates and the wall time (checked by {@link checkTimeZone}). */
   timezone: string;
+  /** For `once` at a wall time: the local date, `YYYY-MM-DD`, at most 400 days ahead. */
   localDate?: string | null;
+  /** `HH:MM` (24-hour): the wall time of a `once` call or of every `recurring` call. */
   localTime?: string | null;
+  /** For `once`: ring this many minutes (1 to 1440) after `now`, instead of `localDate` and `localTime`. */
   inMinutes?: number | null;
+  /** For `recurring`: `mon` to `sun`, at least one. */
   daysOfWeek?: readonly string[] | null;
+  /** For `recurring`: the first local date that may ring; null or '' means today's local date. */
   startDate?: string | null;
   /** null or '' means no end date. */
   endDate?: string | null;
+  /** For `recurring`: no call on this local date or before; null or '' when not paused. */
   pausedUntil?: string | null;
+  /** For `recurring`: local dates with no call (at most 100); dates already past are dropped. */
   skipDates?: readonly string[] | null;
 }
 
 /** A refusal, with the catalogue code and the request field at fault. */
 export interface RecurrenceInputError {
+  /** Always false: the input was refused. */
   ok: false;
   /** invalid_timezone, timezone_not_allowed, invalid_time, local_date_required, in_minutes_out_of_range, days_of_week_empty, time_in_past, date_too_far, or validation_error. */
   code: string;
@@ -59,8 +68,11 @@ export interface RecurrenceInputError {
 
 /** The compiled rule and its first occurrence after `now` (null when already completed). */
 export interface CompiledRecurrence {
+  /** Always true: the input compiled. */
   ok: true;
+  /** The rule, to store as a series' `rule` ({@link Runtime.saveSeries}). */
   recurrence: Recurrence;
+  /** Its first occurrence strictly after `now`, or null when none remains. */
   first: OccurrenceTime | null;
 }
 

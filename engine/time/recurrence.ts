@@ -27,7 +27,9 @@ import { clockChangeNotice, localDateAt, localDayAt, localTimeAt, resolveDayMinu
 
 /** A one-off call at a wall time (derivation_source `one_off`). */
 export interface OneOffRecurrence {
+  /** Always `one_off`. */
   kind: 'one_off';
+  /** IANA zone of the date and the wall time. */
   timezone: string;
   /** `YYYY-MM-DD`. */
   localDate: string;
@@ -37,15 +39,28 @@ export interface OneOffRecurrence {
 
 /** A one-off call N minutes after it was made (derivation_source `in_minutes`): a fixed instant. */
 export interface InMinutesRecurrence {
+  /** Always `in_minutes`. */
   kind: 'in_minutes';
+  /** IANA zone the call's local date and time are shown in (the instant does not depend on it). */
   timezone: string;
   /** The instant it rings: creation instant + N minutes. */
   at: EpochMs;
 }
 
-/** A recurring call on days of the week (derivation_source `weekly`). */
+/**
+ * A recurring call on days of the week (derivation_source `weekly`). {@link compileRecurrence}
+ * makes one from a client's fields; written by hand, every field is given:
+ *
+ * @example
+ * const rule: WeeklyRecurrence = {
+ *   kind: 'weekly', timezone: 'Europe/Paris', localTime: '06:30', daysOfWeek: ['mon', 'fri'],
+ *   startDate: null, endDate: null, pausedUntil: null, skipDates: [],
+ * };
+ */
 export interface WeeklyRecurrence {
+  /** Always `weekly`. */
   kind: 'weekly';
+  /** IANA zone of the dates and the wall time. */
   timezone: string;
   /** `HH:MM`, the wall time every occurrence is derived from. */
   localTime: string;

@@ -25,44 +25,67 @@ import type { OccurrenceTime } from './recurrence.js';
 
 /** What the engine reads of a `Temporal.PlainDate`. */
 export interface PlainDateLike {
+  /** `Temporal.PlainDate`: how the engine recognises the value (native Temporal or a polyfill). */
   readonly [Symbol.toStringTag]: 'Temporal.PlainDate';
+  /** ISO year; outside 0000 to 9999 it is written with a sign and six digits. */
   readonly year: number;
+  /** Month, 1 to 12. */
   readonly month: number;
+  /** Day of the month, from 1. */
   readonly day: number;
+  /** Must be `iso8601`: a date in another calendar is refused. */
   readonly calendarId: string;
 }
 
 /** What the engine reads of a `Temporal.PlainTime`. */
 export interface PlainTimeLike {
+  /** `Temporal.PlainTime`: how the engine recognises the value (native Temporal or a polyfill). */
   readonly [Symbol.toStringTag]: 'Temporal.PlainTime';
+  /** Hour, 0 to 23. */
   readonly hour: number;
+  /** Minute, 0 to 59. */
   readonly minute: number;
+  /** Must be 0: wake-up times are whole minutes. */
   readonly second: number;
+  /** Must be 0. */
   readonly millisecond: number;
+  /** Must be 0. */
   readonly microsecond: number;
+  /** Must be 0. */
   readonly nanosecond: number;
 }
 
 /** What the engine reads of a `Temporal.Instant`. */
 export interface InstantLike {
+  /** `Temporal.Instant`: how the engine recognises the value (native Temporal or a polyfill). */
   readonly [Symbol.toStringTag]: 'Temporal.Instant';
+  /** The instant, epoch ms (sub-millisecond parts already dropped). */
   readonly epochMilliseconds: number;
 }
 
 /** A `Temporal.ZonedDateTime`, as far as the engine reads and returns it. */
 export interface ZonedDateTimeLike {
+  /** `Temporal.ZonedDateTime`: how the engine recognises the value (native Temporal or a polyfill). */
   readonly [Symbol.toStringTag]: 'Temporal.ZonedDateTime';
+  /** The instant, epoch ms (what {@link epochMsFrom} returns). */
   readonly epochMilliseconds: number;
+  /** The IANA zone it is in. */
   readonly timeZoneId: string;
+  /** Its local date in that zone. */
   toPlainDate(): PlainDateLike;
+  /** Its local time in that zone. */
   toPlainTime(): PlainTimeLike;
+  /** ISO 8601 with offset and zone, e.g. `2027-03-15T07:00:00-04:00[America/New_York]`. */
   toString(): string;
 }
 
 /** The part of the `Temporal` namespace the engine calls to make values. */
 export interface TemporalNamespace {
+  /** `Temporal.Instant`: makes the `ZonedDateTime`s the functions return. */
   Instant: { fromEpochMilliseconds(ms: number): { toZonedDateTimeISO(zone: string): unknown } };
+  /** `Temporal.PlainDate`: makes {@link TemporalOccurrenceTime.date}. */
   PlainDate: { from(iso: string): unknown };
+  /** `Temporal.PlainTime`: part of the shape; no function calls it yet. */
   PlainTime: { from(iso: string): unknown };
 }
 
@@ -175,8 +198,11 @@ export interface TemporalOccurrenceTime {
   at: ZonedDateTimeLike;
   /** The local date the rule produced it for (differs from `at`'s date only when a gap pushed it past midnight). */
   date: PlainDateLike;
+  /** How the wall time resolved: `normal`, `ambiguous_first` or `nonexistent_shifted` (a gap moved it to the clock change). */
   kind: WallTimeKind;
+  /** The clock-change sentence, or null (as {@link OccurrenceTime.notice}). */
   notice: string | null;
+  /** How it was derived: `one_off`, `in_minutes` or `weekly`. */
   source: OccurrenceTime['source'];
 }
 

@@ -6,13 +6,13 @@
  * for sign-in: the fifth locks deletion for 15 minutes (429 verification_locked).
  *
  * DELETE /me, in order:
- * 1. one transaction: the code is consumed, every schedule is disabled (so the chain stores no
- *    next call), the account is marked deleted and anonymised, its sessions end, its API
- *    keys are revoked, and the deletion record (`account_deletions`) is written. A crash
- *    before the commit leaves nothing done.
- * 2. every unfinished occurrence is cancelled through the runtime (a ringing call is hung
- *    up; a cancelled occurrence sends no fallback text), then numbers, labels and messages
- *    are scrubbed from the calls' rows and the record says `calls_stopped`. Meanwhile the
+ * 1. one transaction: the code is consumed, the account is marked deleted and anonymised, its
+ *    sessions end, its API keys are revoked, and the deletion record (`account_deletions`) is
+ *    written. A crash before the commit leaves nothing done.
+ * 2. every schedule's series is turned off through the runtime (the engine makes no next
+ *    call), every unfinished occurrence is cancelled (a ringing call is hung up; a cancelled
+ *    occurrence sends no fallback text), then numbers, labels and messages are scrubbed from
+ *    the series and the calls' rows and the record says `calls_stopped`. Meanwhile the
  *    admission rules already refuse every call of a deleted account.
  * 3. the identity provider's refresh token, if any, is revoked (retried at each start and at
  *    the purge while the provider is unreachable).
@@ -22,10 +22,9 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { Clock, EpochMs, Messaging, Runtime } from '../../engine/index.js';
+import type { Clock, EpochMs, Messaging } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import {
-  accountScheduleIds,
   findAccountDeletion,
   markAccountDeleted,
   openAccountDeletions,
@@ -35,13 +34,11 @@ import {
   unfinishedOccurrenceIds,
 } from '../db/account-deletions.js';
 import { challengeStore } from '../db/code-challenges.js';
-import { getScheduleById, updateSchedule } from '../db/schedules.js';
-import { disableSeries } from '../schedules/apply.js';
 import { problem } from '../errors.js';
 import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../shared-state.js';
-import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/policy.js';
+import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/index.js';
 import { issueCode, retryAfterSeconds, runningLock, verifyCode, type CodeRules } from '../verification/code.js';
 import type { IdpService } from './idp.js';
 
@@ -54,13 +51,24 @@ const DELETION_CODES: CodeRules = { validMs: DELETION_CODE_VALID_MINUTES * 60_00
 /** Personal data is purged 30 days after deletion. */
 export const PURGE_AFTER_MS = 30 * DAY_MS;
 
+/**
+ * What a deletion stops of the account's schedules and calls. The root (host/compose.ts)
+ * gives these (host/schedules/stop.ts, the engine runtime): this feature imports neither.
+ */
+export interface AccountStops {
+  /** After the commit: the schedules' series off, so that no next occurrence is made. */
+  stopSeries(accountId: string): Promise<void>;
+  /** Cancels one unfinished occurrence (a ringing call is hung up; a cancelled occurrence sends no fallback text). */
+  cancelOccurrence(occurrenceId: string): Promise<void>;
+}
+
 /** What {@link createDeletionService} needs. */
 export interface DeletionServiceDeps {
   db: Db;
   clock: Clock;
   messaging: Messaging;
   logger: Logger;
-  runtime: Runtime;
+  stop: AccountStops;
   idp: IdpService;
   /** Where the rate windows and the check queue live (host/shared-state.ts). */
   shared: SharedState;
@@ -83,7 +91,7 @@ export interface DeletionService {
 
 /** Creates the service (its code-send limiter lives as long as the app). */
 export function createDeletionService(deps: DeletionServiceDeps): DeletionService {
-  const { db, clock, messaging, runtime, idp } = deps;
+  const { db, clock, messaging, stop, idp } = deps;
   const log = deps.logger.child({ component: 'account-deletion' });
   const sends = new RateLimiter({
     name: 'account.deletion-codes',
@@ -122,8 +130,8 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
   async function stopCalls(accountId: string): Promise<void> {
     try {
       // Series off first (no next occurrence is made from now on), then the unfinished calls go.
-      for (const id of await accountScheduleIds(db, accountId)) await disableSeries({ db, runtime }, id);
-      for (const id of await unfinishedOccurrenceIds(db, accountId)) await runtime.cancel(id);
+      await stop.stopSeries(accountId);
+      for (const id of await unfinishedOccurrenceIds(db, accountId)) await stop.cancelOccurrence(id);
       await scrubAccountCalls(db, accountId, clock.now());
     } catch (err) {
       // The deletion stands (calls are refused by admission meanwhile); the next start finishes it.
@@ -170,20 +178,6 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
           consume: (codeHash) =>
             db.tx(async (tx) => {
               if (!(await codes.consume(accountId, codeHash))) return undefined;
-              for (const id of await accountScheduleIds(tx, accountId)) {
-                const s = await getScheduleById(tx, id);
-                if (!s) continue;
-                await updateSchedule(tx, {
-                  ...s,
-                  enabled: false,
-                  status: 'disabled',
-                  nextOccurrenceId: null,
-                  label: '',
-                  message: null,
-                  greetingName: null,
-                  updatedAt: now,
-                });
-              }
               await markAccountDeleted(tx, accountId, {
                 now,
                 purgeAt: now + PURGE_AFTER_MS,

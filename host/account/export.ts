@@ -5,19 +5,22 @@
  *
  * `{format_version: 1, exported_at, account (MeOut), usage (UsageOut), phone_numbers,
  *   schedules, occurrences (each with attempts), calls (standalone test calls), api_keys,
- *   sessions, identity_links, devices, contacts, schedule_contacts, contact_texts}`
+ *   sessions, identity_links, devices, webhook_endpoints, contacts,
+ *   schedule_contacts, contact_texts}`
  *
  * Rows are as stored (instants as ISO strings); secrets never appear: no token, key, code or
- * hash of one (the API key's public `prefix` is given instead of its lookup part).
+ * hash of one (the API key's public `prefix` is given instead of its lookup part; a webhook
+ * endpoint without its signing secrets).
  * @module
  */
 import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
-import { occurrenceBatches, sectionBatches, SECTIONS } from '../db/export-rows.js';
+import { occurrenceBatches, sectionBatches, SECTIONS, standaloneCallBatches } from '../db/export-rows.js';
+import { scheduleExportBatches } from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { isoInstant } from '../instant.js';
-import { usageOut } from '../usage/usage.js';
+import { usageOut } from '../entitlement/usage.js';
 import { meOut } from './me.js';
 
 /** What {@link createExportService} needs. */
@@ -47,7 +50,12 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           `,"usage":${JSON.stringify(await usageOut(db, account!, now))}`
         );
         yield* array('occurrences', occurrenceBatches(db, accountId));
-        for (const section of SECTIONS) yield* array(section.key, sectionBatches(db, section, accountId));
+        const [numbers, ...rest] = SECTIONS;
+        yield* array(numbers!.key, sectionBatches(db, numbers!, accountId));
+        // The engine's rows, read through it: the schedules (series) and the standalone calls.
+        yield* array('schedules', scheduleExportBatches(db, accountId));
+        yield* array('calls', standaloneCallBatches(db, accountId));
+        for (const section of rest) yield* array(section.key, sectionBatches(db, section, accountId));
         yield '}\n';
       }
       return { filename: `wakeup-export-${isoInstant(now).slice(0, 10)}.json`, chunks: chunks() };

@@ -16,20 +16,8 @@ import type { Clock } from '../../engine/index.js';
 import { clearIdpToken, findIdpLink, findIdpLinkBySubject, saveIdpLink } from '../db/idp-links.js';
 import { invalid, problem } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { IdentityProvider } from '../ports/identity.js';
 import { seal, unseal } from './sealed.js';
-
-/** Result of an authorization-code exchange. */
-export type ExchangeResult =
-  { ok: true; subject: string; refreshToken: string | null } | { ok: false; reason: 'refused' | 'unavailable'; detail: string };
-
-/** Result of a revocation. */
-export type RevokeResult = { ok: true } | { ok: false; reason: 'refused' | 'unavailable' };
-
-/** The identity-provider port (host/adapters/idp/oauth-idp.ts implements it). */
-export interface IdentityProvider {
-  exchange(code: string): Promise<ExchangeResult>;
-  revoke(refreshToken: string): Promise<RevokeResult>;
-}
 
 /** What {@link createIdpService} needs. */
 export interface IdpServiceDeps {

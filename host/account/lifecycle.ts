@@ -5,15 +5,14 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { Clock, Messaging, Runtime } from '../../engine/index.js';
+import type { Clock, Messaging } from '../../engine/index.js';
 import { findAccountById, updateOnboardingState } from '../db/accounts.js';
 import { problem } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { createOAuthIdentityProvider } from '../adapters/idp/oauth-idp.js';
-import { createDeletionService, type DeletionService } from './deletion.js';
+import { createDeletionService, type AccountStops, type DeletionService } from './deletion.js';
 import { createExportService, type ExportService } from './export.js';
-import type { IdpConfig } from './config.js';
-import { createIdpService, type IdentityProvider, type IdpService } from './idp.js';
+import type { IdentityProvider } from '../ports/identity.js';
+import { createIdpService, type IdpService } from './idp.js';
 import { withFlag, withSkipped, type OnboardingFlag, type SkippableSlug } from './onboarding.js';
 import type { Account } from '../db/accounts.js';
 import type { SharedState } from '../shared-state.js';
@@ -24,11 +23,10 @@ export interface AccountLifecycleDeps {
   clock: Clock;
   messaging: Messaging;
   logger: Logger;
-  runtime: Runtime;
-  /** null: no identity provider configured. */
-  idp: IdpConfig | null;
-  /** The identity provider adapter (default: the OAuth-style adapter built from `idp`). */
-  idpProvider?: IdentityProvider | null;
+  /** What a deletion stops of the account's schedules and calls (host/account/deletion.ts). */
+  stop: AccountStops;
+  /** The identity provider (built by the root from WAKEUP_IDP_*), or null when none is configured. */
+  idp: { provider: IdentityProvider; tokenKey: Buffer } | null;
   /** Where the deletion code's rate windows and check queue live (host/shared-state.ts). */
   shared: SharedState;
 }
@@ -49,15 +47,19 @@ export interface AccountLifecycleService {
 /** Creates the service. */
 export function createAccountLifecycleService(deps: AccountLifecycleDeps): AccountLifecycleService {
   const { db, clock } = deps;
-  const provider =
-    deps.idpProvider !== undefined ? deps.idpProvider : deps.idp ? createOAuthIdentityProvider({ config: deps.idp, clock }) : null;
-  const idp = createIdpService({ db, clock, logger: deps.logger, provider, tokenKey: deps.idp?.tokenKey ?? null });
+  const idp = createIdpService({
+    db,
+    clock,
+    logger: deps.logger,
+    provider: deps.idp?.provider ?? null,
+    tokenKey: deps.idp?.tokenKey ?? null,
+  });
   const deletion = createDeletionService({
     db,
     clock,
     messaging: deps.messaging,
     logger: deps.logger,
-    runtime: deps.runtime,
+    stop: deps.stop,
     idp,
     shared: deps.shared,
   });

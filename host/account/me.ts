@@ -7,8 +7,8 @@ import type { EpochMs } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { MeBilling, MeOut } from '../generated/openapi.js';
 import { loadAccountFacts } from '../db/readiness.js';
-import { usageState } from '../usage/usage.js';
-import { planOf } from './plan.js';
+import { usageState } from '../entitlement/usage.js';
+import { planOf } from '../entitlement/plan.js';
 import { isoInstantOrNull } from '../instant.js';
 import { onboardingOut } from './onboarding.js';
 
@@ -23,8 +23,9 @@ export async function meOut(
   now: EpochMs,
   billing: ((hasPlan: boolean) => Promise<MeBilling | null>) | null = null,
 ): Promise<MeOut> {
-  const facts = await loadAccountFacts(db, account.id, now);
-  const usage = await usageState(db, account, now);
+  // The trial's calls used come with the facts (one read of the engine), not read again.
+  const facts = await loadAccountFacts(db, account, now);
+  const usage = await usageState(db, account, now, facts.trialCallsUsed);
   return {
     id: account.id,
     email: account.email,

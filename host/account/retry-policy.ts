@@ -45,8 +45,13 @@ const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
  * @throws AppError invalid_retry_policy
  */
 export function resolveRetryPolicy(input: Partial<StoredRetryPolicy>, field: string): StoredRetryPolicy {
+  return toStoredPolicy(resolveEngineRetryPolicy(input, field));
+}
+
+/** {@link resolveRetryPolicy} in the engine's spelling: the engine's resolved policy, which the runtime takes as it is. */
+export function resolveEngineRetryPolicy(input: Partial<StoredRetryPolicy>, field: string): RetryPolicy {
   try {
-    return toStoredPolicy(resolve(toEnginePolicy(input)));
+    return resolve(toEnginePolicy(input));
   } catch (err) {
     if (!EngineError.is(err) || err.code !== 'invalid_retry_policy') throw err;
     const path = `${field}.${snake(err.field ?? '')}`;

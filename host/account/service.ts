@@ -10,7 +10,7 @@ import { findAccountById, updateAccountProfile } from '../db/accounts.js';
 import type { Account, ProfileChange } from '../db/accounts.js';
 import { invalid, problem } from '../errors.js';
 import type { MeBilling, MeOut, MePatchIn, UsageOut } from '../generated/openapi.js';
-import { usageOut } from '../usage/usage.js';
+import { usageOut } from '../entitlement/usage.js';
 import { meOut } from './me.js';
 import { resolveRetryPolicy } from './retry-policy.js';
 

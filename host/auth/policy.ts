@@ -31,8 +31,5 @@ export const CODE_HASH_CONCURRENCY = 2;
 export const CODE_HASH_PER_CLIENT = 4;
 /** A sign-in row with no code and no lock is removed this long after its last change. */
 export const SIGN_IN_ROW_IDLE_MS = CODE_LOCK_MS;
-/** The trial: 7 days and 5 calls from the first sign-in. */
-export const TRIAL_DAYS = 7;
-export const TRIAL_CALLS = 5;
 /** Day length in ms. */
 export const DAY_MS = DAY;

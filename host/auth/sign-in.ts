@@ -43,9 +43,8 @@ import {
   DAY_MS,
   MAX_CODE_FAILURES,
   SIGN_IN_ROW_IDLE_MS,
-  TRIAL_CALLS,
-  TRIAL_DAYS,
 } from './policy.js';
+import { TRIAL_CALLS, TRIAL_DAYS } from '../entitlement/plan.js';
 import { createWorkGate } from './work-gate.js';
 import type { SharedState } from '../shared-state.js';
 import { hashToken, mintCsrfToken, mintToken } from './secrets.js';

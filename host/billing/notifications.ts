@@ -38,6 +38,9 @@ import {
 import { checkSignature } from './signature.js';
 import { isSubscriptionPlan, type CatalogPlan } from './plans.js';
 
+/** Path of the service's notification endpoint (the simulator sends its events there too). */
+export const WEBHOOK_PATH = '/webhooks/payments';
+
 /** What the notification handler needs. */
 export interface NotificationDeps {
   db: Db;

@@ -23,16 +23,12 @@ import { grantCredits } from '../db/credits.js';
 import { invalid, problem } from '../errors.js';
 import type { BillingPlan, InappSyncOut, MeBilling, Plan } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
-import { randomBase62 } from '../auth/secrets.js';
-import { startWebSession, webSessionAccountId } from '../auth/web-session.js';
-import { currentPlan, isLive } from '../usage/usage.js';
+import { randomBase62, startWebSession, webSessionAccountId } from '../auth/index.js';
+import { currentPlan, isLive } from '../entitlement/usage.js';
 import type { BillingConfig } from './config.js';
-import { createInappProvider, type InappProvider } from './inapp.js';
 import { handleNotification, type NotificationReply } from './notifications.js';
 import { displayPrice, isSubscriptionPlan, sortPlans, type CatalogPlan } from './plans.js';
-import { ProviderError, type PaymentProvider } from './provider.js';
-import { createSimulatedPayments, type SimulatedPayments } from './simulator.js';
-import { createStripeProvider } from './stripe.js';
+import { ProviderError, type InappProvider, type PaymentProvider } from '../ports/payments.js';
 
 /** How long a web checkout link lasts. */
 export const WEB_CHECKOUT_LINK_MS = 10 * 60_000;
@@ -46,14 +42,12 @@ export interface BillingDeps {
   ids: Ids;
   logger: Logger;
   config: BillingConfig;
-  /** Public origin (links, return urls, the simulator's webhook target). */
+  /** Public origin (links, return urls). */
   siteUrl: () => string;
-  /** Replaces the provider built from config (tests, embedders). */
-  provider?: PaymentProvider | null;
-  /** Replaces the in-app purchase provider built from config. */
-  inapp?: InappProvider | null;
-  /** Wraps the payment provider (the host reports its failures to the operator: host/ops/provider-health.ts). */
-  watchProvider?: (provider: PaymentProvider) => PaymentProvider;
+  /** The payment provider (WAKEUP_PAYMENTS; built by the root: host/adapters/payments/), or null when none is set up. */
+  provider: PaymentProvider | null;
+  /** The in-app purchase provider (WAKEUP_INAPP_*), or null when none is set up. */
+  inapp: InappProvider | null;
 }
 
 /** The state of a one-time link when opened. */
@@ -66,14 +60,7 @@ export type BillingService = ReturnType<typeof createBillingService>;
 /** Creates the service. */
 export function createBillingService(deps: BillingDeps) {
   const { db, clock, logger, config } = deps;
-  const simulator: SimulatedPayments | null =
-    deps.provider === undefined && config.payments === 'simulator'
-      ? createSimulatedPayments({ db, clock, logger, plans: config.plans, webhookSecret: config.webhookSecret, siteUrl: deps.siteUrl })
-      : null;
-  const built: PaymentProvider | null =
-    deps.provider !== undefined ? deps.provider : (simulator ?? (config.stripe ? createStripeProvider(config.stripe) : null));
-  const provider = built && deps.watchProvider ? deps.watchProvider(built) : built;
-  const inapp: InappProvider | null = deps.inapp !== undefined ? deps.inapp : config.inapp ? createInappProvider(config.inapp) : null;
+  const { provider, inapp } = deps;
   const priceToPlan = Object.fromEntries(Object.entries(config.stripe?.prices ?? {}).map(([plan, price]) => [price, plan]));
 
   const findPlan = (code: string) => config.plans.find((p) => p.code === code);
@@ -130,9 +117,6 @@ export function createBillingService(deps: BillingDeps) {
   const webPlans = () => WEB_CHECKOUT_PLANS.map((c) => findPlan(c)).filter((p): p is CatalogPlan => p !== undefined && p.purchasable);
 
   return {
-    /** The simulator, when it is the provider (its pages and the dev endpoint). */
-    simulator,
-
     /** The account (and its plan now) of a browser's web session cookie, or null (the /app/subscribe/done page). */
     async webSessionAccount(cookie: string | undefined): Promise<{ account: Account; plan: Plan } | null> {
       const now = clock.now();

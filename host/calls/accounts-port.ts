@@ -1,6 +1,6 @@
 /**
  * The engine's {@link Accounts} port on the host's tables: admission by the rules of
- * `admission.ts`, and key 9 (calls off for the account, the line blocked with reason key_9).
+ * host/entitlement/admission.ts, and key 9 (calls off for the account, the line blocked with reason key_9).
  *
  * The runtime awaits `prepare` after each unit's load, with every call the unit may admit
  * (one unit at a time holds the facts, until the runtime releases it at the unit's end):
@@ -10,7 +10,7 @@
  * (credits taken, calls revoked, the number blocked by key 9) are queued and written right
  * after the unit's Store commit succeeded (inside the commit wrapper, awaited there); a unit
  * refused by a conflict drops them (it is computed again, with a new `prepare`). Key 9's
- * writes are idempotent.
+ * writes are idempotent, its `calls.revoked` webhook event (written with them) included.
  *
  * Why a ledger: the runtime writes a unit's new attempt rows only at its commit, after every
  * admission of the unit was asked. Counting rows alone would let two calls due in the same
@@ -25,7 +25,9 @@ import type { Accounts, Store, StopRequest } from '../../engine/index.js';
 import { revokeCalls } from '../db/account-calls.js';
 import { blockNumber } from '../db/phone-numbers.js';
 import { spendCredits } from '../db/credits.js';
-import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from './admission.js';
+import { recordEvent } from '../db/webhook-outbox.js';
+import { isoInstant } from '../instant.js';
+import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from '../entitlement/admission.js';
 
 /** Options of {@link createAccountsPort}. */
 export interface AccountsPortOptions {
@@ -99,7 +101,21 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     stopCalls(request) {
       const { accountId, to, at, attemptId } = request;
       queued.push(async (tx) => {
-        if (accountId !== null) await revokeCalls(tx, accountId, at);
+        if (accountId !== null && (await revokeCalls(tx, accountId, at))) {
+          // Outbound webhooks: in the transaction that turns the calls off; once per call (its id is the key).
+          await recordEvent(tx, {
+            accountId,
+            type: 'calls.revoked',
+            key: `calls.revoked:${attemptId}`,
+            at,
+            data: {
+              calls_revoked_at: isoInstant(at),
+              call_id: attemptId,
+              occurrence_id: request.occurrenceId,
+              phone_number_id: request.phoneNumberId,
+            },
+          });
+        }
         await blockNumber(tx, to, 'key_9', 'keypad', at, `key 9 on call ${attemptId}`);
       });
       // Later admissions of the same unit see the account's calls off and the line blocked.

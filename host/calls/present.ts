@@ -8,9 +8,8 @@ import { isLiveAttempt, isTerminalAttempt } from '../../engine/internals.js';
 import type { OccurrenceView } from '../db/calls.js';
 import type { AttemptOut, OccurrenceDetailOut, OccurrenceOut } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
-import { maskE164 } from '../phone/numbers.js';
-import { toPhoneRef } from '../phone/present.js';
-import { presentOccurrenceRecordTime } from '../schedules/occurrence-time.js';
+import { maskE164, toPhoneRef } from '../phone/index.js';
+import { presentOccurrenceRecordTime } from '../schedules/index.js';
 
 /** Label shown for an occurrence stored without one (the schedules' default label). */
 export const DEFAULT_LABEL = 'Wake-up call';

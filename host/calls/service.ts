@@ -26,7 +26,7 @@ import { getPhoneNumber } from '../db/phone-numbers.js';
 import { getSchedule } from '../db/schedules.js';
 import { invalid, problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
-import { policyInEffect } from '../schedules/rule.js';
+import { policyInEffect } from '../schedules/index.js';
 import { attemptOut, occurrenceDetailOut, occurrenceOut, type OccurrenceContext } from './present.js';
 import { placeTestCall, type TestCallResult } from './test-calls.js';
 
@@ -136,7 +136,7 @@ export function createCallService(deps: CallServiceDeps): CallService {
 
     async getOccurrence(accountId, id) {
       const v = await owned(accountId, id);
-      return occurrenceDetailOut(v, await listOccurrenceAttempts(db, v.record.id), await context(accountId));
+      return occurrenceDetailOut(v, await listOccurrenceAttempts(db, accountId, v.record.id), await context(accountId));
     },
 
     async cancelOccurrence(accountId, id) {
@@ -149,7 +149,7 @@ export function createCallService(deps: CallServiceDeps): CallService {
         throw problem('not_found', { detail: 'No occurrence with that id.' });
       }
       const after = await owned(accountId, v.record.id);
-      return occurrenceDetailOut(after, await listOccurrenceAttempts(db, after.record.id), await context(accountId));
+      return occurrenceDetailOut(after, await listOccurrenceAttempts(db, accountId, after.record.id), await context(accountId));
     },
 
     async testCallPhoneNumber(accountId, phoneNumberId) {

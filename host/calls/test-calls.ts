@@ -5,7 +5,7 @@
  * - A test call to that number still live (requested, ringing or answered): 200 with it,
  *   nothing placed (checked first, so a repeated tap never fails on the call it started).
  * - The number must be verified now: 400 phone_number_unverified.
- * - The account rules (`admission.ts`) decide inside the runtime's unit of work; a refusal
+ * - The account rules (host/entitlement/admission.ts) decide inside the runtime's unit of work; a refusal
  *   stores nothing and answers 403 calls_revoked / 403 number_blocked / 402 no_entitlement /
  *   429 daily_cap_reached (Retry-After to midnight UTC).
  * - Otherwise 201 with the new attempt (kind `test`, status `requested`); the number's
@@ -19,8 +19,8 @@ import type { PhoneNumber } from '../db/phone-numbers.js';
 import { setLastTestCallAt } from '../db/phone-numbers.js';
 import { findLiveTestCall, getAttemptById } from '../db/calls.js';
 import { problem } from '../errors.js';
-import { isVerified } from '../phone/present.js';
-import { refusalProblem } from './admission.js';
+import { isVerified } from '../phone/index.js';
+import { refusalProblem } from '../entitlement/admission.js';
 import { attemptOut } from './present.js';
 
 /** What a test call says and how long it rings. */

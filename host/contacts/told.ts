@@ -1,11 +1,13 @@
 /**
  * The one place a contact is known told: {@link onContactTold} runs inside the transaction
  * that records a text to a contact as sent (host/contacts/tell.ts), so that whatever it
- * writes commits with that record or not at all. Issue 31's outbound webhooks connect their
- * `contact.told` event here (an outbox row written in `tx`); until then it does nothing.
+ * writes commits with that record or not at all: the `contact.told` webhook event, an outbox
+ * row written in `tx` (docs/decisions/0023), once per contact and call.
  * @module
  */
 import type { Db } from '../db/sql.js';
+import { getContact } from '../db/contacts.js';
+import { recordContactTold } from '../db/webhook-outbox.js';
 import type { EpochMs } from '../../engine/index.js';
 
 /** A contact was told, by one text, that a call went unanswered. */
@@ -21,12 +23,16 @@ export interface ContactTold {
   sentAt: EpochMs;
 }
 
-/**
- * Called once per text to a contact, inside the transaction (`tx`) that records it sent.
- * The webhook outbox (`contact.told`) is to be written here.
- */
+/** Called once per text to a contact, inside the transaction (`tx`) that records it sent: writes `contact.told`. */
 export async function onContactTold(tx: Db, told: ContactTold): Promise<void> {
-  void tx;
-  void told;
-  await Promise.resolve();
+  const contact = await getContact(tx, told.accountId, told.contactId);
+  await recordContactTold(tx, {
+    accountId: told.accountId,
+    contactId: told.contactId,
+    contactName: contact?.name ?? '',
+    occurrenceId: told.occurrenceId,
+    scheduleId: told.scheduleId,
+    outcome: told.outcome,
+    at: told.sentAt,
+  });
 }

@@ -4,20 +4,21 @@
  * - {@link markAccountDeleted} (one transaction, with the caller's other writes): the
  *   account row gets `deleted_at` and loses its personal data (e-mail replaced by a unique
  *   placeholder so that the address can sign up again, names, zone, onboarding flags),
- *   every session ends, every API key is revoked, the devices and the contacts to tell (with
- *   their rules and texts) are removed, and the deletion record is written.
- * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers,
- *   occurrences and finished attempts (run once the calls are cancelled, so that the
- *   runtime does not write a stored occurrence back over the scrub).
- * - {@link purgeAccount}: deletes every row the account owns; the account row goes last and
- *   takes by cascade what references it (sessions, API keys, numbers, schedules, codes,
- *   the identity link and tables later features add with ON DELETE CASCADE). Safe to run
- *   twice.
+ *   every session ends, every API key is revoked, the devices, the webhook endpoints
+ *   (with their queued events) and the contacts to tell (with their rules and texts) are removed, and the deletion record is written.
+ * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers, and
+ *   through the engine its series, occurrences and finished attempts (run once the calls are
+ *   cancelled, so that the runtime does not write a stored occurrence back over the scrub).
+ * - {@link purgeAccount}: deletes every row the account owns: the engine's (series,
+ *   occurrences, attempts) through the engine, then the account row, which takes by cascade
+ *   what references it (sessions, API keys, numbers, codes, the identity link and tables later
+ *   features add with ON DELETE CASCADE). Safe to run twice.
  * @module
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { settleEngine } from './engine-store.js';
+import { engineReads, engineStore } from './engine-store.js';
+import { deleteAccountWebhooks } from './webhook-endpoints.js';
 import { deleteAccountContacts } from './contacts.js';
 
 /** One deletion record. */
@@ -73,6 +74,8 @@ export async function markAccountDeleted(
   await db.run('DELETE FROM deletion_codes WHERE account_id = ?', [accountId]);
   // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
   await db.run('DELETE FROM devices WHERE account_id = ?', [accountId]);
+  // Webhook endpoints (URLs, secrets) and their queued events go at once: nothing more is sent.
+  await deleteAccountWebhooks(db, accountId);
   // Contacts are other people's numbers: gone at once (with their rules and texts), so none is texted again.
   await deleteAccountContacts(db, accountId);
   await db.run(
@@ -82,53 +85,25 @@ export async function markAccountDeleted(
   );
 }
 
-/** Ids of the account's schedules. */
-export async function accountScheduleIds(db: Db, accountId: string): Promise<string[]> {
-  return (await db.all<{ id: string }>('SELECT id FROM schedules WHERE account_id = ?', [accountId])).map((r) => r.id);
-}
-
 /** Ids of the account's unfinished occurrences (pending, dispatching, calling, waiting). */
 export async function unfinishedOccurrenceIds(db: Db, accountId: string): Promise<string[]> {
-  await settleEngine(db, { accounts: [accountId] });
-  return (
-    await db.all<{ id: string }>(
-      `SELECT id FROM occurrences WHERE account_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')`,
-      [accountId],
-    )
-  ).map((r) => r.id);
+  return await engineReads(db).listUnfinishedOccurrenceIds(accountId);
 }
 
 /**
- * Removes numbers, labels and messages from the account's phone numbers, occurrences and
- * attempts (those still live are left to the purge: the runtime rewrites their rows), and
- * records that its calls are stopped.
+ * Removes numbers, labels and messages from the account's phone numbers and, through the
+ * engine, from its finished occurrences and attempts and its series that are off (those still
+ * live are left to the purge: the runtime rewrites their rows), and records that its calls are
+ * stopped.
  */
 export async function scrubAccountCalls(db: Db, accountId: string, now: EpochMs): Promise<void> {
-  // Rows still in the engine's journal would be folded back over the scrub: fold them first.
-  await settleEngine(db, { accounts: [accountId] });
+  await engineStore(db).eraseAccount(accountId);
   await db.tx(async (tx) => {
     await tx.run(
       `UPDATE phone_numbers SET e164 = '', label = '', code_hash = NULL, code_salt = NULL, code_expires_at = NULL,
          deleted_at = COALESCE(deleted_at, ?), updated_at = ?
        WHERE account_id = ?`,
       [now, now, accountId],
-    );
-    await tx.run(
-      `UPDATE occurrences SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL
-       WHERE account_id = ? AND status NOT IN ('pending', 'dispatching', 'calling', 'waiting')`,
-      [accountId],
-    );
-    // The engine's series (host/schedules/series.ts) copy the number, label and message; they
-    // were turned off before this scrub, so the engine writes them no more.
-    await tx.run(
-      `UPDATE series SET to_e164 = '', label = NULL, message = NULL, greeting_name = NULL, version = version + 1
-       WHERE account_id = ? AND NOT enabled`,
-      [accountId],
-    );
-    await tx.run(
-      `UPDATE attempts SET to_e164 = '', digits = NULL, script = NULL
-       WHERE account_id = ? AND status NOT IN ('scheduled', 'requested', 'ringing', 'answered')`,
-      [accountId],
     );
     await tx.run('UPDATE account_deletions SET calls_stopped = 1 WHERE account_id = ?', [accountId]);
   });
@@ -152,14 +127,12 @@ export async function openAccountDeletions(db: Db): Promise<AccountDeletion[]> {
 
 /** Deletes every row the account owns (see the module header); idempotent. */
 export async function purgeAccount(db: Db, accountId: string, now: EpochMs): Promise<void> {
-  // Rows still in the engine's journal would be folded back after the purge: fold them first.
-  await settleEngine(db, { accounts: [accountId] });
+  // The engine's rows first (its series, occurrences and attempts): a purge cut short is run again.
+  await engineStore(db).purgeAccount(accountId);
   await db.tx(async (tx) => {
-    await tx.run('DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)', [accountId]);
-    await tx.run('DELETE FROM occurrences WHERE account_id = ?', [accountId]);
-    await tx.run('DELETE FROM attempts WHERE account_id = ?', [accountId]);
-    await tx.run('DELETE FROM schedules WHERE account_id = ?', [accountId]);
     await tx.run('DELETE FROM idempotency_keys WHERE scope = ?', [`account:${accountId}`]);
+    // Events recorded since the deletion (its calls' cancellations) were never sent: no endpoint is left.
+    await tx.run('DELETE FROM webhook_outbox WHERE account_id = ?', [accountId]);
     await tx.run('DELETE FROM accounts WHERE id = ?', [accountId]);
     await tx.run('UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?', [now, accountId]);
   });

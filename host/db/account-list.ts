@@ -4,6 +4,7 @@
  * @module
  */
 import type { Db } from './sql.js';
+import { engineReads } from './engine-store.js';
 import type { EpochMs } from '../../engine/index.js';
 
 /** One listed account. */
@@ -26,13 +27,13 @@ export async function listAccounts(db: Db): Promise<AccountListRow[]> {
     trial_ends_at: number;
     calls_revoked_at: number | null;
     phone_numbers: number;
-    schedules: number;
   }>(
     `SELECT a.id, a.email, a.created_at, a.trial_ends_at, a.calls_revoked_at,
-              (SELECT COUNT(*) FROM phone_numbers p WHERE p.account_id = a.id) AS phone_numbers,
-              (SELECT COUNT(*) FROM schedules s WHERE s.account_id = a.id) AS schedules
+              (SELECT COUNT(*) FROM phone_numbers p WHERE p.account_id = a.id) AS phone_numbers
          FROM accounts a WHERE a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
   );
+  // The schedules are the engine's series: counted through its read model.
+  const series = await engineReads(db).countSeries(rows.map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
     email: r.email,
@@ -40,6 +41,6 @@ export async function listAccounts(db: Db): Promise<AccountListRow[]> {
     trialEndsAt: r.trial_ends_at,
     callsRevoked: r.calls_revoked_at !== null,
     phoneNumbers: r.phone_numbers,
-    schedules: r.schedules,
+    schedules: series.get(r.id)?.series ?? 0,
   }));
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Db } from './sql.js';
+import { engineReads } from './engine-store.js';
 import type { EpochMs } from '../../engine/index.js';
 
 /** An outcome that tells contacts. */
@@ -206,42 +207,58 @@ export async function expirePendingTexts(db: Db, before: EpochMs, now: EpochMs):
 /**
  * The catch-up: calls of schedules naming contacts that ended since `since` as a rule tells
  * (missed, or unconfirmed where the rule says so), that rang, with an agreed contact not yet
- * claimed for them. Reads the engine's occurrences table (settle the engine first).
+ * claimed for them (at most `limit`). The calls come from the engine's read model (only the
+ * engine's stores read its tables, docs/decisions/0021), one account with a rule at a time.
  */
 export async function untoldCalls(db: Db, since: EpochMs, limit: number): Promise<TellCall[]> {
-  const rows = await db.all<{
-    id: string;
-    account_id: string;
-    schedule_id: string;
-    status: TextOutcome;
-    finished_at: number;
-    scheduled_at: number;
-    timezone: string | null;
-    label: string | null;
-  }>(
-    `SELECT DISTINCT o.id, o.account_id, o.schedule_id, o.status, o.finished_at, o.scheduled_at, o.timezone, o.label
-     FROM schedule_contacts sc
-     JOIN occurrences o ON o.schedule_id = sc.schedule_id
-     JOIN contacts c ON c.id = sc.contact_id
-     WHERE o.scheduled_at >= @scheduledFrom AND o.finished_at >= @since
-       AND (o.status = 'missed' OR (o.status = 'unconfirmed' AND sc.tell_unconfirmed = 1))
-       AND (o.reached_person OR o.reached_voicemail OR o.miss_reason IS NOT NULL)
-       AND c.status = 'agreed' AND c.agreed_at <= o.finished_at
-       AND NOT EXISTS (SELECT 1 FROM contact_texts t WHERE t.occurrence_id = o.id AND t.contact_id = c.id)
-     ORDER BY o.id
-     LIMIT @limit`,
-    // A call finishes within a day of its instant (retries and snoozes are bounded), so the
-    // index on (schedule_id, scheduled_at) bounds the scan.
-    { scheduledFrom: since - 86_400_000, since, limit },
+  const rules = await db.all<{ account_id: string; schedule_id: string; tell_unconfirmed: number }>(
+    `SELECT DISTINCT sc.account_id, sc.schedule_id, sc.tell_unconfirmed FROM schedule_contacts sc
+     JOIN contacts c ON c.id = sc.contact_id WHERE c.status = 'agreed' ORDER BY sc.account_id`,
   );
-  return rows.map((r) => ({
-    occurrenceId: r.id,
-    accountId: r.account_id,
-    scheduleId: r.schedule_id,
-    outcome: r.status,
-    finishedAt: r.finished_at,
-    scheduledAt: r.scheduled_at,
-    timezone: r.timezone,
-    label: r.label,
-  }));
+  const byAccount = new Map<string, Map<string, boolean>>();
+  for (const r of rules) {
+    let schedules = byAccount.get(r.account_id);
+    if (!schedules) byAccount.set(r.account_id, (schedules = new Map<string, boolean>()));
+    schedules.set(r.schedule_id, r.tell_unconfirmed === 1);
+  }
+  const out: TellCall[] = [];
+  const reads = engineReads(db);
+  for (const [accountId, schedules] of byAccount) {
+    for (const status of ['missed', 'unconfirmed'] as const) {
+      // A call finishes within a day of its instant (retries and snoozes are bounded).
+      let after: { scheduledAt: EpochMs; id: string } | null = null;
+      for (;;) {
+        const { occurrences } = await reads.listOccurrences({ accountId, status, from: since - 86_400_000, after, limit: 200 });
+        for (const o of occurrences) {
+          const tellUnconfirmed = o.scheduleId === null ? undefined : schedules.get(o.scheduleId);
+          if (tellUnconfirmed === undefined || (status === 'unconfirmed' && !tellUnconfirmed)) continue;
+          if (o.finishedAt === null || o.finishedAt < since) continue;
+          if (!o.reachedPerson && !o.reachedVoicemail && o.missReason === null) continue;
+          const untold = await db.get(
+            `SELECT 1 AS one FROM schedule_contacts sc JOIN contacts c ON c.id = sc.contact_id
+             WHERE sc.schedule_id = ? AND c.status = 'agreed' AND c.agreed_at <= ?
+               AND NOT EXISTS (SELECT 1 FROM contact_texts t WHERE t.occurrence_id = ? AND t.contact_id = c.id)
+             LIMIT 1`,
+            [o.scheduleId, o.finishedAt, o.id],
+          );
+          if (!untold) continue;
+          out.push({
+            occurrenceId: o.id,
+            accountId,
+            scheduleId: o.scheduleId!,
+            outcome: status,
+            finishedAt: o.finishedAt,
+            scheduledAt: o.scheduledAt,
+            timezone: o.timezone,
+            label: o.label,
+          });
+          if (out.length >= limit) return out;
+        }
+        if (occurrences.length < 200) break;
+        const last = occurrences[occurrences.length - 1]!;
+        after = { scheduledAt: last.scheduledAt, id: last.id };
+      }
+    }
+  }
+  return out;
 }

@@ -7,8 +7,9 @@
  * strings and JSON columns parsed; secret columns are never selected (see {@link SECTIONS}).
  * @module
  */
-import { idsIn, type Db } from './sql.js';
-import { settleEngine } from './engine-store.js';
+import type { Db } from './sql.js';
+import { ATTEMPT_COLUMNS, attemptToRow, OCCURRENCE_COLUMNS, occurrenceToRow } from '../../engine/sqlite/index.js';
+import { engineReads } from './engine-store.js';
 
 type Row = Record<string, unknown>;
 
@@ -24,11 +25,12 @@ export interface ExportSection {
   extra?: (row: Row) => Row;
 }
 
-/** The flat sections, in document order (occurrences with their attempts are read separately). */
+/**
+ * The flat sections of the host's tables, in document order (the engine's rows, read through
+ * the engine, come apart: occurrences with their attempts, schedules, calls).
+ */
 export const SECTIONS: readonly ExportSection[] = [
   { key: 'phone_numbers', table: 'phone_numbers', where: 'account_id = ?', omit: ['code_hash', 'code_salt'] },
-  { key: 'schedules', table: 'schedules', where: 'account_id = ?', omit: [] },
-  { key: 'calls', table: 'attempts', where: 'account_id = ? AND occurrence_id IS NULL', omit: ['script'] },
   {
     key: 'api_keys',
     table: 'api_keys',
@@ -39,13 +41,15 @@ export const SECTIONS: readonly ExportSection[] = [
   { key: 'sessions', table: 'sessions', where: 'account_id = ?', omit: ['token_hash', 'csrf_hash', 'lookup'] },
   { key: 'identity_links', table: 'idp_links', where: 'account_id = ?', omit: ['refresh_token_sealed'] },
   { key: 'devices', table: 'devices', where: 'account_id = ?', omit: ['push_token_hash'] },
+  // Outbound webhooks: where the account's events go; the signing secrets never leave.
+  { key: 'webhook_endpoints', table: 'webhook_endpoints', where: 'account_id = ?', omit: ['secret', 'previous_secret'] },
   // Contacts to tell (issue 31): the invitation code's hash never leaves.
   { key: 'contacts', table: 'contacts', where: 'account_id = ?', omit: ['code_hash', 'code_salt'] },
   { key: 'schedule_contacts', table: 'schedule_contacts', where: 'account_id = ?', omit: [] },
   { key: 'contact_texts', table: 'contact_texts', where: 'account_id = ?', omit: [] },
 ];
 
-const JSON_COLUMNS = new Set(['offsets_minutes', 'days_of_week', 'skip_dates', 'retry_policy', 'scopes']);
+const JSON_COLUMNS = new Set(['offsets_minutes', 'days_of_week', 'skip_dates', 'retry_policy', 'scopes', 'event_types']);
 const INSTANT_COLUMNS = /(_at|_until|^scheduled_at|^series_base)$/;
 
 function present(raw: Row, omit: readonly string[], extra?: (row: Row) => Row): Row {
@@ -80,24 +84,45 @@ export async function* sectionBatches(db: Db, section: ExportSection, accountId:
   }
 }
 
-/** Batches of the account's occurrences, each with its attempts (by number). */
+/** An engine record as the row its table stores, by column name (as SQLite holds it: flags 0 and 1, JSON as text). */
+function engineRow(columns: readonly string[], values: readonly unknown[]): Row {
+  const row: Row = {};
+  columns.forEach((c, i) => (row[c] = values[i]));
+  return row;
+}
+
+/** Batches of the account's occurrences, each with its attempts (by number), read through the engine. */
 export async function* occurrenceBatches(db: Db, accountId: string, batchSize = 200): AsyncGenerator<Row[]> {
-  await settleEngine(db, { accounts: [accountId] });
-  let after = 0;
-  const occ = 'SELECT rowid AS _rowid, * FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?';
-  // The batch's ids travel as one JSON array.
-  const att = `SELECT * FROM attempts WHERE occurrence_id IN ${idsIn(db)} ORDER BY occurrence_id, n`;
-  for (;;) {
-    const rows = await db.all<Row>(occ, [accountId, after, batchSize]);
-    if (rows.length === 0) return;
-    after = rows[rows.length - 1]!._rowid as number;
+  for (let after = 0; ;) {
+    const { occurrences, attempts } = await engineReads(db).exportOccurrences(accountId, after, batchSize);
+    if (occurrences.length === 0) return;
+    after = occurrences[occurrences.length - 1]!.seq;
     const byOccurrence = new Map<string, Row[]>();
-    for (const a of await db.all<Row>(att, [JSON.stringify(rows.map((r) => r.id))])) {
-      const list = byOccurrence.get(a.occurrence_id as string) ?? [];
-      list.push(present(a, ['script']));
-      byOccurrence.set(a.occurrence_id as string, list);
+    for (const a of attempts) {
+      const list = byOccurrence.get(a.occurrenceId!) ?? [];
+      list.push(present(engineRow(ATTEMPT_COLUMNS, attemptToRow(a)), ['script']));
+      byOccurrence.set(a.occurrenceId!, list);
     }
-    yield rows.map((r) => ({ ...present(r, []), attempts: byOccurrence.get(r.id as string) ?? [] }));
+    yield occurrences.map(({ record }) => ({
+      ...present(engineRow(OCCURRENCE_COLUMNS, occurrenceToRow(record)), []),
+      attempts: byOccurrence.get(record.id) ?? [],
+    }));
+    if (occurrences.length < batchSize) return;
+  }
+}
+
+/** Batches of the account's standalone calls (test calls), read through the engine. */
+export async function* standaloneCallBatches(db: Db, accountId: string, batchSize = 500): AsyncGenerator<Row[]> {
+  for (let after = 0; ;) {
+    const rows = await engineReads(db).exportStandaloneAttempts(accountId, after, batchSize);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.seq;
+    yield rows.map(({ record }) => present(engineRow(ATTEMPT_COLUMNS, attemptToRow(record)), ['script']));
     if (rows.length < batchSize) return;
   }
+}
+
+/** Rows built elsewhere (a feature's own, such as the schedules), presented as exported. */
+export function exportedRows(rows: readonly Row[]): Row[] {
+  return rows.map((r) => present(r, []));
 }

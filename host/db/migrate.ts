@@ -35,7 +35,9 @@ const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
  * which all of them are still to run, gets the tables from `ensureEngineSchema` instead (the
  * same shape: test/host/migrate-engine-tables.test.ts) and records them without running them,
  * all in one transaction at the first one's turn. A later change to an engine table's
- * definition comes with a migration for the databases made before it, named here too.
+ * definition comes with a migration for the databases made before it, named here too when it
+ * does nothing else; one that also changes the host's tables runs on every database instead and
+ * so must suit a new one too (0019 makes the series table again, whatever shape it found).
  */
 export const ENGINE_HISTORY: ReadonlySet<string> = new Set(['0002_engine.sql', '0005_calls.sql', '0010_engine_series.sql']);
 const ENGINE_TABLES = ['occurrences', 'attempts', 'series'];

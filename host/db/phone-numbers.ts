@@ -6,7 +6,8 @@
  */
 import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { settleEngine } from './engine-store.js';
+import { engineReads } from './engine-store.js';
+import { recordNumberEvent } from './webhook-outbox.js';
 import { afterWrongTry, type CodeRules, type WrongTry } from '../verification/code.js';
 
 /** Why a number is blocked (PhoneNumberOut.blocked_reason). */
@@ -128,6 +129,20 @@ export async function getPhoneNumber(db: Db, accountId: string, id: string): Pro
   return r && fromRow(r);
 }
 
+/** The ids of the account's numbers that are not deleted. */
+export async function livePhoneNumberIds(db: Db, accountId: string): Promise<Set<string>> {
+  const rows = await db.all<{ id: string }>('SELECT id FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL', [accountId]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The id of the account's primary (not deleted) phone number, if any. */
+export async function primaryPhoneNumberId(db: Db, accountId: string): Promise<string | undefined> {
+  const r = await db.get<{ id: string }>('SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL', [
+    accountId,
+  ]);
+  return r?.id;
+}
+
 /** The account's primary (not deleted) number, if any: the number a call without phone_number_id rings. */
 export async function getPrimaryPhoneNumber(db: Db, accountId: string): Promise<PhoneNumber | undefined> {
   const r = await db.get<Row>(`${SELECT} WHERE p.account_id = ? AND p.is_primary = 1 AND p.deleted_at IS NULL`, [accountId]);
@@ -196,7 +211,6 @@ export async function deletePhoneNumber(db: Db, accountId: string, id: string, a
        WHERE id = ?`,
       [at, at, id],
     );
-    await tx.run('UPDATE schedules SET phone_number_id = NULL WHERE phone_number_id = ?', [id]);
     if (was.is_primary === 1) {
       await tx.run(
         `UPDATE phone_numbers SET is_primary = 1, updated_at = ?
@@ -333,6 +347,8 @@ export async function blockNumber(
       note,
       at,
     ]);
+    // Outbound webhooks: each account holding the line hears of it, in this transaction.
+    await recordNumberEvent(tx, { e164, type: 'phone_number.blocked', reason, source, at });
     return reason;
   });
 }
@@ -361,6 +377,7 @@ export async function unblockNumber(
       note,
       at,
     ]);
+    await recordNumberEvent(tx, { e164, type: 'phone_number.unblocked', reason: current.reason, source, at });
     return true;
   });
 }
@@ -383,16 +400,5 @@ export async function listBlockEvents(
  */
 export async function numberInUse(db: Db, phoneNumberId: string): Promise<boolean> {
   const owner = await db.get<{ account_id: string }>('SELECT account_id FROM phone_numbers WHERE id = ?', [phoneNumberId]);
-  if (owner) await settleEngine(db, { accounts: [owner.account_id] });
-  const schedule = await db.get(
-    `SELECT 1 FROM schedules s LEFT JOIN series se ON se.id = s.id
-     WHERE s.phone_number_id = ? AND COALESCE(se.status, s.status) = 'active' AND s.enabled = 1 LIMIT 1`,
-    [phoneNumberId],
-  );
-  if (schedule) return true;
-  const live = await db.get(
-    `SELECT 1 FROM occurrences WHERE phone_number_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting') LIMIT 1`,
-    [phoneNumberId],
-  );
-  return live !== undefined;
+  return owner !== undefined && (await engineReads(db).isPhoneNumberInUse(owner.account_id, phoneNumberId));
 }

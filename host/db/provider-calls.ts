@@ -33,9 +33,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlacementDeferred } from '../../engine/index.js';
-import { realTime } from '../adapters/clock/system-clock.js';
-import type { PlacementLedger } from '../adapters/twilio/telephony.js';
+import type { PlacementLedger } from '../ports/telephony.js';
 import type { Db } from './sql.js';
+import { engineReads } from './engine-store.js';
 
 /** A number's placement lock lapses this long after it was taken. */
 export const PLACEMENT_LOCK_TTL_MS = 30_000;
@@ -57,12 +57,24 @@ const SENDING = 'sending:';
 /** Recorded calls are kept this long (the adapter looks back 30 minutes). */
 export const PROVIDER_CALL_TTL_MS = 86_400_000;
 
-/** The ledger on `db`; `now` is the host's clock (the records' times; locks use real time). */
+/** The two times the ledger reads. */
+export interface LedgerTime {
+  /** The host's clock: the records' times, and when a deferred placement is asked again. */
+  now: () => number;
+  /**
+   * Real wall time, for the locks: they wait out real network requests, and a virtual clock
+   * (dev mode) may stand still. The root passes the system clock's `realTime`.
+   */
+  realTime: () => number;
+}
+
+/** The ledger on `db`. */
 export function createPlacementLedger(
   db: Db,
-  now: () => number,
+  time: LedgerTime,
   options: { unknownOutcomeHoldMs?: number; lockWaitMs?: number } = {},
 ): PlacementLedger {
+  const { now, realTime } = time;
   const holdMs = options.unknownOutcomeHoldMs ?? UNKNOWN_OUTCOME_HOLD_MS;
   const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   const owner = randomUUID();
@@ -113,13 +125,9 @@ export function createPlacementLedger(
     },
 
     async ownerOf(callSid) {
-      const row = await db.get<{ k: string }>(
-        `SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?
-         UNION ALL SELECT idempotency_key AS k FROM attempts WHERE provider_call_id = ?
-         LIMIT 1`,
-        [callSid, callSid],
-      );
-      return row?.k ?? null;
+      const row = await db.get<{ k: string }>('SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?', [callSid]);
+      // A call placed before the ledger kept it: the attempt the engine stored it on.
+      return row?.k ?? (await engineReads(db).findAttemptByProviderCallId(callSid))?.idempotencyKey ?? null;
     },
 
     async placedFor(idempotencyKey) {

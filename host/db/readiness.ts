@@ -1,12 +1,13 @@
 /**
- * Read-only facts about an account for GET /me onboarding: its phone numbers' verification,
- * its calls' outcomes and whether it has wake-up calls (host/db/schedules.ts' `scheduleFacts`) (trial usage lives in host/db/account-calls.ts). Reads tables other
- * modules write (phone_numbers, attempts); never writes.
+ * Read-only facts about an account for GET /me onboarding: its phone numbers' verification
+ * (the host's table), its calls' outcomes and whether it has wake-up calls (through the
+ * engine's read model); trial usage lives in host/db/account-calls.ts. Never writes.
  * @module
  */
 import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { settleEngine } from './engine-store.js';
+import type { Account } from './accounts.js';
+import { engineReads } from './engine-store.js';
 
 /** What the account's numbers and calls say. */
 export interface AccountFacts {
@@ -24,51 +25,45 @@ export interface AccountFacts {
   /** The account has a wake-up call (schedule), and one enabled and active. */
   hasSchedule: boolean;
   hasEnabledSchedule: boolean;
+  /** Wake-up calls used in the trial window (host/db/account-calls.ts' definition), read with the rest. */
+  trialCallsUsed: number;
 }
 
-/** Loads the facts at `now`. */
-export async function loadAccountFacts(db: Db, accountId: string, now: EpochMs): Promise<AccountFacts> {
-  await settleEngine(db, { accounts: [accountId] });
-  // One statement for every fact (issue 27: each account fact read once, by one query).
-  const f = (await db.get<{
-    verified_now: number | null;
-    ever: number | null;
-    success_at: number | null;
-    test_done: number;
-    last_test_at: number | null;
-    last_test_status: string | null;
-    schedules: number;
-    enabled_schedules: number;
-  }>(
-    `SELECT
-       (SELECT SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > @now) THEN 1 ELSE 0 END)
-          FROM phone_numbers WHERE account_id = @account AND deleted_at IS NULL) AS verified_now,
-       (SELECT SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END)
-          FROM phone_numbers WHERE account_id = @account AND deleted_at IS NULL) AS ever,
-       (SELECT MAX(COALESCE(ended_at, answered_at, updated_at)) FROM attempts
-          WHERE account_id = @account AND status = 'confirmed' AND kind IN ('first', 'retry', 'snooze', 'test')) AS success_at,
-       (SELECT COUNT(*) FROM attempts
-          WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test' AND status = 'confirmed') AS test_done,
-       (SELECT COUNT(*) FROM schedules s WHERE s.account_id = @account) AS schedules,
-       (SELECT COUNT(*) FROM schedules s LEFT JOIN series se ON se.id = s.id
-          WHERE s.account_id = @account AND s.enabled = 1 AND COALESCE(se.status, s.status) = 'active') AS enabled_schedules,
-       t.created_at AS last_test_at, t.status AS last_test_status
-     FROM (SELECT 1 AS one) AS x
-     LEFT JOIN (SELECT created_at, status FROM attempts
-          WHERE account_id = @account AND occurrence_id IS NULL AND kind = 'test' AND requested_at IS NOT NULL
-          ORDER BY created_at DESC, id DESC LIMIT 1) AS t ON 1 = 1`,
-    { account: accountId, now },
-  ))!;
-  const verifiedNow = f.verified_now ?? 0;
-  const ever = f.ever ?? 0;
+/**
+ * Loads the facts at `now`: the numbers in one statement, the calls, the schedules and the
+ * trial's calls used in one read of the engine, at once.
+ */
+export async function loadAccountFacts(
+  db: Db,
+  account: Pick<Account, 'id' | 'trialStartedAt' | 'trialEndsAt'>,
+  now: EpochMs,
+): Promise<AccountFacts> {
+  const accountId = account.id;
+  const [phones, calls] = await Promise.all([
+    db.get<{ verified_now: number | null; ever: number | null }>(
+      `SELECT SUM(CASE WHEN verified_at IS NOT NULL AND (verification_expires_at IS NULL OR verification_expires_at > @now) THEN 1 ELSE 0 END) AS verified_now,
+              SUM(CASE WHEN verified_at IS NOT NULL THEN 1 ELSE 0 END) AS ever
+         FROM phone_numbers WHERE account_id = @account AND deleted_at IS NULL`,
+      { account: accountId, now },
+    ),
+    engineReads(db).summarizeAccount({
+      accountId,
+      kinds: ['first', 'retry', 'snooze', 'test'],
+      standaloneKind: 'test',
+      usedIn: { from: account.trialStartedAt, to: account.trialEndsAt },
+    }),
+  ]);
+  const verifiedNow = phones?.verified_now ?? 0;
+  const ever = phones?.ever ?? 0;
   return {
     phoneVerified: verifiedNow > 0,
     phoneExpired: ever > 0 && verifiedNow === 0,
-    testCallDone: f.test_done > 0,
-    lastSuccessAt: f.success_at,
-    lastTestAt: f.last_test_at,
-    lastTestStatus: f.last_test_status,
-    hasSchedule: f.schedules > 0,
-    hasEnabledSchedule: f.enabled_schedules > 0,
+    testCallDone: calls.standaloneConfirmed > 0,
+    lastSuccessAt: calls.lastConfirmedAt,
+    lastTestAt: calls.lastStandalone?.createdAt ?? null,
+    lastTestStatus: calls.lastStandalone?.status ?? null,
+    hasSchedule: calls.series > 0,
+    hasEnabledSchedule: calls.activeSeries > 0,
+    trialCallsUsed: calls.callsUsed,
   };
 }

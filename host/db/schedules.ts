@@ -1,43 +1,53 @@
 /**
- * Schedules: queries on the `schedules` table (migration 0004). Every function takes the
- * database handle; callers wrap multi-statement changes in one transaction.
+ * A schedule is the engine's series of the same id, and lives nowhere else (docs/decisions/0021):
+ * the series holds the rule, the call's texts, the number, the switches, the status and the
+ * next occurrence; what only the API shows (where the call was made from, the zone it was made
+ * in, its own greeting and retry policy as given, when it was last changed) rides in the
+ * series' `attributes`, which the engine stores and never reads. This module maps one to the
+ * other and reads schedules through the engine's read model; saving is one `saveSeries`
+ * (`host/schedules/apply.ts`), so one commit. It is the schedule feature's storage, on the database
+ * floor, so that export, devices and calls read schedules without importing that feature.
  * @module
  */
-import type { Db } from './sql.js';
-import type { EpochMs, OccurrenceRecord } from '../../engine/index.js';
+import type { EpochMs, OccurrenceRecord, Recurrence, SeriesRecord } from '../../engine/index.js';
+import { localTimeAt } from '../../engine/internals.js';
 import type { StoredRetryPolicy } from './accounts.js';
-import { occurrenceOf, occurrenceSelect } from './engine-rows.js';
-import { settleEngine } from './engine-store.js';
+import { engineReads, engineStore } from './engine-store.js';
+import { exportedRows } from './export-rows.js';
+import { livePhoneNumberIds } from './phone-numbers.js';
+import type { Db } from './sql.js';
 
 /** How a schedule's instants are derived. */
 export type ScheduleMode = 'one_off' | 'in_minutes' | 'weekly';
-/** ScheduleOut.status. */
+/** ScheduleOut.status (the series' status). */
 export type ScheduleStatus = 'active' | 'completed' | 'disabled';
 /** ScheduleOut.source: the credential that created it. */
 export type ScheduleSource = 'app' | 'web' | 'api';
 
-/** One schedule as stored, instants as epoch ms. */
-export interface Schedule {
-  id: string;
-  /** Insertion order (rowid): breaks ties between equal created_at. */
-  seq: number;
-  accountId: string;
+/** The timing fields of a schedule, as its rule holds them. */
+export interface Timing {
   kind: 'once' | 'recurring';
   mode: ScheduleMode;
-  label: string;
-  message: string | null;
-  greetingName: string | null;
+  timezone: string;
   localDate: string | null;
   localTime: string;
-  /** in_minutes only: the instant it rings. */
   fixedAt: EpochMs | null;
-  timezone: string;
-  createdInTimezone: string | null;
   daysOfWeek: string[];
   startDate: string | null;
   endDate: string | null;
   pausedUntil: string | null;
   skipDates: string[];
+}
+
+/** One schedule, instants as epoch ms. */
+export interface Schedule extends Timing {
+  id: string;
+  accountId: string;
+  label: string;
+  message: string | null;
+  /** The schedule's own greeting, or null for the account's. */
+  greetingName: string | null;
+  createdInTimezone: string | null;
   enabled: boolean;
   status: ScheduleStatus;
   backupAlarm: boolean;
@@ -51,142 +61,120 @@ export interface Schedule {
   updatedAt: EpochMs;
 }
 
-/** A schedule to write: everything but `seq`. */
-export type ScheduleWrite = Omit<Schedule, 'seq'>;
+/** A schedule to write (a plan's draft). */
+export type ScheduleWrite = Schedule;
 
-interface Row {
-  id: string;
-  seq: number;
-  account_id: string;
-  kind: 'once' | 'recurring';
-  mode: ScheduleMode;
-  label: string;
-  message: string | null;
-  greeting_name: string | null;
-  local_date: string | null;
-  local_time: string;
-  fixed_at: number | null;
-  timezone: string;
-  created_in_timezone: string | null;
-  days_of_week: string;
-  start_date: string | null;
-  end_date: string | null;
-  paused_until: string | null;
-  skip_dates: string;
-  enabled: number;
-  status: ScheduleStatus;
-  backup_alarm: number;
-  sms_fallback: number;
-  retry_policy: string | null;
-  phone_number_id: string | null;
-  next_occurrence_id: string | null;
+/** What the series' `attributes` hold: the API's own fields, snake_case as the API spells them. */
+interface Attributes {
   source: ScheduleSource;
-  created_at: number;
-  updated_at: number;
-  /** The engine's series of the same id (status and next occurrence are the engine's), or nulls. */
-  series_id: string | null;
-  series_status: ScheduleStatus | null;
-  series_next: string | null;
+  created_in_timezone: string | null;
+  greeting_name: string | null;
+  retry_policy: StoredRetryPolicy | null;
+  /** Null until a change after the creation (the series' createdAt then). */
+  updated_at: EpochMs | null;
 }
 
-const fromRow = (r: Row): Schedule => ({
-  id: r.id,
-  seq: r.seq,
-  accountId: r.account_id,
-  kind: r.kind,
-  mode: r.mode,
-  label: r.label,
-  message: r.message,
-  greetingName: r.greeting_name,
-  localDate: r.local_date,
-  localTime: r.local_time,
-  fixedAt: r.fixed_at,
-  timezone: r.timezone,
-  createdInTimezone: r.created_in_timezone,
-  daysOfWeek: JSON.parse(r.days_of_week) as string[],
-  startDate: r.start_date,
-  endDate: r.end_date,
-  pausedUntil: r.paused_until,
-  skipDates: JSON.parse(r.skip_dates) as string[],
-  enabled: r.enabled === 1,
-  status: r.series_id !== null ? r.series_status! : r.status,
-  backupAlarm: r.backup_alarm === 1,
-  smsFallback: r.sms_fallback === 1,
-  retryPolicy: r.retry_policy === null ? null : (JSON.parse(r.retry_policy) as StoredRetryPolicy),
-  phoneNumberId: r.phone_number_id,
-  nextOccurrenceId: r.series_id !== null ? r.series_next : r.next_occurrence_id,
-  source: r.source,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+const ONE_OFF_EMPTY = { kind: 'once' as const, daysOfWeek: [], startDate: null, endDate: null, pausedUntil: null, skipDates: [] };
 
-const toParams = (s: ScheduleWrite) => ({
-  id: s.id,
-  account_id: s.accountId,
-  kind: s.kind,
-  mode: s.mode,
-  label: s.label,
-  message: s.message,
-  greeting_name: s.greetingName,
-  local_date: s.localDate,
-  local_time: s.localTime,
-  fixed_at: s.fixedAt,
-  timezone: s.timezone,
-  created_in_timezone: s.createdInTimezone,
-  days_of_week: JSON.stringify(s.daysOfWeek),
-  start_date: s.startDate,
-  end_date: s.endDate,
-  paused_until: s.pausedUntil,
-  skip_dates: JSON.stringify(s.skipDates),
-  enabled: s.enabled ? 1 : 0,
-  status: s.status,
-  backup_alarm: s.backupAlarm ? 1 : 0,
-  sms_fallback: s.smsFallback ? 1 : 0,
-  retry_policy: s.retryPolicy === null ? null : JSON.stringify(s.retryPolicy),
-  phone_number_id: s.phoneNumberId,
-  next_occurrence_id: s.nextOccurrenceId,
-  source: s.source,
-  created_at: s.createdAt,
-  updated_at: s.updatedAt,
-});
+/** The timing fields a rule makes. */
+export function timingOf(rule: Recurrence): Timing {
+  switch (rule.kind) {
+    case 'in_minutes': {
+      // The schedule shows the wall time the call rings at in its zone.
+      const local = localTimeAt(rule.timezone, rule.at);
+      return {
+        ...ONE_OFF_EMPTY,
+        mode: 'in_minutes',
+        timezone: rule.timezone,
+        localDate: local.date,
+        localTime: local.time,
+        fixedAt: rule.at,
+      };
+    }
+    case 'one_off':
+      return {
+        ...ONE_OFF_EMPTY,
+        mode: 'one_off',
+        timezone: rule.timezone,
+        localDate: rule.localDate,
+        localTime: rule.localTime,
+        fixedAt: null,
+      };
+    case 'weekly':
+      return {
+        kind: 'recurring',
+        mode: 'weekly',
+        timezone: rule.timezone,
+        localDate: null,
+        localTime: rule.localTime,
+        fixedAt: null,
+        daysOfWeek: [...rule.daysOfWeek],
+        startDate: rule.startDate,
+        endDate: rule.endDate,
+        pausedUntil: rule.pausedUntil,
+        skipDates: [...rule.skipDates],
+      };
+  }
+}
 
-const COLUMNS = Object.keys(toParams({} as ScheduleWrite));
-/**
- * A schedule's `status` and `next_occurrence_id` are the engine's (its series of the same id
- * makes each next occurrence); the row's own copies are what the host last wrote.
- */
-const SELECT = `SELECT s.*, s.rowid AS seq, se.id AS series_id, se.status AS series_status, se.next_occurrence_id AS series_next
-  FROM schedules s LEFT JOIN series se ON se.id = s.id`;
-/** The status in effect, in SQL. */
-const STATUS = 'COALESCE(se.status, s.status)';
+/** The series' `attributes` of a schedule. */
+export function scheduleAttributes(s: ScheduleWrite): string {
+  const a: Attributes = {
+    source: s.source,
+    created_in_timezone: s.createdInTimezone,
+    greeting_name: s.greetingName,
+    retry_policy: s.retryPolicy,
+    updated_at: s.updatedAt === s.createdAt ? null : s.updatedAt,
+  };
+  return JSON.stringify(a);
+}
+
+/** The schedule a series is. */
+export function scheduleOf(s: SeriesRecord): Schedule {
+  // Erased with its account (StoreMaintenance.eraseAccount): nothing of the API's own is left.
+  const a: Partial<Attributes> = s.attributes === null ? {} : (JSON.parse(s.attributes) as Attributes);
+  return {
+    id: s.id,
+    accountId: s.accountId,
+    ...timingOf(s.rule),
+    label: s.label ?? '',
+    message: s.message,
+    greetingName: a.greeting_name ?? null,
+    createdInTimezone: a.created_in_timezone ?? null,
+    enabled: s.enabled,
+    status: s.status,
+    backupAlarm: s.backupAlarm,
+    smsFallback: s.smsFallback,
+    retryPolicy: a.retry_policy ?? null,
+    phoneNumberId: s.phoneNumberId,
+    nextOccurrenceId: s.nextOccurrenceId,
+    source: a.source ?? 'api',
+    createdAt: s.createdAt,
+    updatedAt: a.updated_at ?? s.createdAt,
+  };
+}
+
+/** A schedule with its stored next occurrence when that one is unfinished. */
+export interface ScheduleWithNext {
+  schedule: Schedule;
+  /** The occurrence the series names, when it is not finished. */
+  stored: OccurrenceRecord | null;
+}
+
+const FINISHED = new Set<OccurrenceRecord['status']>(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
+const unfinished = (o: OccurrenceRecord | undefined): OccurrenceRecord | null => (o && !FINISHED.has(o.status) ? o : null);
+
+/** The schedule with this id and its stored next occurrence, in one read; `accountId` null: whatever its account. */
+export async function findSchedule(db: Db, accountId: string | null, id: string): Promise<ScheduleWithNext | undefined> {
+  const snapshot = await engineStore(db).load({ series: [id] });
+  const series = snapshot.series.find((s) => s.id === id);
+  if (!series || (accountId !== null && series.accountId !== accountId)) return undefined;
+  return { schedule: scheduleOf(series), stored: unfinished(snapshot.occurrences.find((o) => o.id === series.nextOccurrenceId)) };
+}
 
 /** The schedule with this id when it belongs to `accountId`. */
 export async function getSchedule(db: Db, accountId: string, id: string): Promise<Schedule | undefined> {
-  const row = await db.get<Row>(`${SELECT} WHERE s.id = ? AND s.account_id = ?`, [id, accountId]);
-  return row && fromRow(row);
-}
-
-/** The schedule with this id, whatever its account. */
-export async function getScheduleById(db: Db, id: string): Promise<Schedule | undefined> {
-  const row = await db.get<Row>(`${SELECT} WHERE s.id = ?`, [id]);
-  return row && fromRow(row);
-}
-
-/** Inserts a new schedule. */
-export async function insertSchedule(db: Db, s: ScheduleWrite): Promise<void> {
-  await db.run(`INSERT INTO schedules (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`, toParams(s));
-}
-
-/** Replaces every field of an existing schedule (id and account unchanged). */
-export async function updateSchedule(db: Db, s: ScheduleWrite): Promise<void> {
-  const sets = COLUMNS.filter((c) => c !== 'id' && c !== 'account_id' && c !== 'created_at').map((c) => `${c} = @${c}`);
-  await db.run(`UPDATE schedules SET ${sets.join(', ')} WHERE id = @id AND account_id = @account_id`, toParams(s));
-}
-
-/** Removes a schedule row and its series (a schedule that never rang: nothing to keep). */
-export async function deleteScheduleRow(db: Db, id: string): Promise<void> {
-  await db.run('DELETE FROM schedules WHERE id = ?', [id]);
-  await db.run('DELETE FROM series WHERE id = ?', [id]);
+  return (await findSchedule(db, accountId, id))?.schedule;
 }
 
 /** Sort key of GET /schedules (newest first): created_at, then insertion order. */
@@ -195,58 +183,80 @@ export interface ScheduleCursor {
   seq: number;
 }
 
-/** A page of an account's schedules, newest first, optionally with one status. */
+/** A page of an account's schedules, newest first, optionally with one status, each with its stored next occurrence. */
 export async function listSchedules(
   db: Db,
   accountId: string,
   options: { status: ScheduleStatus | null; limit: number; before: ScheduleCursor | null },
-): Promise<Schedule[]> {
-  const b = options.before;
-  const rows = await db.all<Row>(
-    `${SELECT} WHERE s.account_id = @account AND (CAST(@status AS TEXT) IS NULL OR ${STATUS} = @status)
-       AND (CAST(@createdAt AS BIGINT) IS NULL OR s.created_at < @createdAt OR (s.created_at = @createdAt AND s.rowid < @seq))
-     ORDER BY s.created_at DESC, s.rowid DESC LIMIT @limit`,
-    { account: accountId, status: options.status, createdAt: b?.createdAt ?? null, seq: b?.seq ?? null, limit: options.limit },
-  );
-  return rows.map(fromRow);
+): Promise<Array<ScheduleWithNext & { seq: number }>> {
+  const page = await engineReads(db).listSeries({ accountId, status: options.status, before: options.before, limit: options.limit });
+  const byId = new Map(page.occurrences.map((o) => [o.id, o]));
+  return page.series.map(({ record, seq }) => ({
+    schedule: scheduleOf(record),
+    seq,
+    stored: record.nextOccurrenceId === null ? null : unfinished(byId.get(record.nextOccurrenceId)),
+  }));
 }
 
-/** Whether any call of this schedule has been placed (its first attempt's intent stored; settle the account's engine rows first). */
-export async function scheduleHasRung(db: Db, scheduleId: string): Promise<boolean> {
-  return (
-    (await db.get('SELECT 1 FROM occurrences WHERE schedule_id = ? AND dispatched_at IS NOT NULL LIMIT 1', [scheduleId])) !== undefined
-  );
-}
-
-/** Deletes the occurrences of a schedule that never rang (their attempts follow by cascade; settle the account's engine rows first). */
-export async function deleteScheduleOccurrences(db: Db, scheduleId: string): Promise<void> {
-  await db.run('DELETE FROM occurrences WHERE schedule_id = ?', [scheduleId]);
+/** The ids of every schedule of an account. */
+export async function accountScheduleIds(db: Db, accountId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let after = 0; ;) {
+    const page = await engineReads(db).exportSeries(accountId, after, 500);
+    for (const s of page) ids.push(s.record.id);
+    if (page.length < 500) return ids;
+    after = page[page.length - 1]!.seq;
+  }
 }
 
 /**
- * Onboarding facts: whether the account has any schedule, and any that will ring (enabled
- * and active: a completed one-off no longer counts for readiness).
+ * A schedule as GET /me/export shows it: the columns of the `schedules` table that held it
+ * until migration 0019, in that order (flags as 0 and 1, lists and the policy as JSON).
+ * `phoneLive`: whether its number is still the account's (a deleted one shows null).
  */
-export async function scheduleFacts(db: Db, accountId: string): Promise<{ hasSchedule: boolean; hasEnabledSchedule: boolean }> {
-  const r = (await db.get<{ n: number; enabled: number }>(
-    `SELECT COUNT(*) AS n, COALESCE(MAX(CASE WHEN s.enabled = 1 AND ${STATUS} = 'active' THEN 1 ELSE 0 END), 0) AS enabled
-     FROM schedules s LEFT JOIN series se ON se.id = s.id WHERE s.account_id = ?`,
-    [accountId],
-  ))!;
-  return { hasSchedule: r.n > 0, hasEnabledSchedule: r.enabled === 1 };
+export function scheduleExportRow(s: Schedule, phoneLive: boolean): Record<string, unknown> {
+  const flag = (b: boolean) => (b ? 1 : 0);
+  return {
+    id: s.id,
+    account_id: s.accountId,
+    kind: s.kind,
+    mode: s.mode,
+    label: s.label,
+    message: s.message,
+    greeting_name: s.greetingName,
+    local_date: s.localDate,
+    local_time: s.localTime,
+    fixed_at: s.fixedAt,
+    timezone: s.timezone,
+    created_in_timezone: s.createdInTimezone,
+    days_of_week: s.daysOfWeek,
+    start_date: s.startDate,
+    end_date: s.endDate,
+    paused_until: s.pausedUntil,
+    skip_dates: s.skipDates,
+    enabled: flag(s.enabled),
+    status: s.status,
+    backup_alarm: flag(s.backupAlarm),
+    sms_fallback: flag(s.smsFallback),
+    retry_policy: s.retryPolicy,
+    phone_number_id: phoneLive ? s.phoneNumberId : null,
+    next_occurrence_id: s.nextOccurrenceId,
+    source: s.source,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+  };
 }
 
-/** The id of the account's primary (not deleted) phone number, if any. */
-export async function primaryPhoneNumberId(db: Db, accountId: string): Promise<string | undefined> {
-  const r = await db.get<{ id: string }>('SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL', [
-    accountId,
-  ]);
-  return r?.id;
-}
-
-/** One stored occurrence as the engine's record (read-only use: the runtime owns writes). */
-export async function getOccurrenceRecord(db: Db, id: string): Promise<OccurrenceRecord | undefined> {
-  await settleEngine(db, { occurrences: [id] });
-  const row = await db.get<Record<string, unknown>>(`SELECT ${occurrenceSelect(db.dialect, 'o')} FROM occurrences o WHERE o.id = ?`, [id]);
-  return row && occurrenceOf(db.dialect, row);
+/** Batches of the account's schedules as GET /me/export shows them ({@link scheduleExportRow}), oldest first. */
+export async function* scheduleExportBatches(db: Db, accountId: string, batchSize = 500): AsyncGenerator<Record<string, unknown>[]> {
+  const live = await livePhoneNumberIds(db, accountId);
+  for (let after = 0; ;) {
+    const page = await engineReads(db).exportSeries(accountId, after, batchSize);
+    if (page.length === 0) return;
+    after = page[page.length - 1]!.seq;
+    yield exportedRows(
+      page.map(({ record }) => scheduleExportRow(scheduleOf(record), record.phoneNumberId !== null && live.has(record.phoneNumberId))),
+    );
+    if (page.length < batchSize) return;
+  }
 }

@@ -415,7 +415,7 @@ const PG_TYPES = {
   },
 };
 
-interface PgQueryable {
+export interface PgQueryable {
   query(config: pg.QueryConfig<unknown[]>): Promise<pg.QueryResult<Record<string, unknown>>>;
 }
 
@@ -505,6 +505,16 @@ async function pgTransaction<T>(owner: object, pool: pg.Pool, fn: (tx: Db) => Pr
     scope.done = true;
     client.release(broken);
   }
+}
+
+/**
+ * The pool as node-postgres' `query`, except that a query issued inside a transaction's async
+ * flow (see Ambient) runs on that transaction's client, as every statement of a SQLite Db does:
+ * the engine's store on this pool then commits inside a host transaction when asked from one
+ * (the webhook outbox: host/webhooks/engine-outbox.ts).
+ */
+export function ambientQueryable(db: PostgresDb): PgQueryable {
+  return { query: (config) => (ambientClient(db) ?? db.pool).query(config) };
 }
 
 /** The pooled client of each PostgreSQL transaction handle. */

@@ -11,7 +11,7 @@ import type { AttemptRecord } from '../../engine/index.js';
 import { callState, isLiveAttempt } from '../../engine/internals.js';
 import type { DemoCallOut } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
-import { maskE164 } from '../phone/numbers.js';
+import { maskE164 } from '../phone/index.js';
 
 /** DemoCallOut.state. */
 export type DemoState = DemoCallOut['state'];

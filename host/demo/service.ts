@@ -22,7 +22,7 @@
  * day (reset at 00:00 UTC; Retry-After counts the seconds to it).
  *
  * Codes: 6 digits, scrypt-hashed (never stored), valid 10 minutes; the 5th wrong code ends
- * the request. Checks of one number run one at a time (see ../auth/one-at-a-time.ts).
+ * the request. Checks of one number run one at a time (see ../rate-limit/one-at-a-time.ts).
  *
  * Call: the newest live code of the number places the call (201); the code that placed
  * today's call shows it again (200, current state); anything else is 400
@@ -52,9 +52,9 @@ import { isBlocked } from '../db/phone-numbers.js';
 import { invalid, problem, type AppError } from '../errors.js';
 import type { DemoCallOut, DemoStartOut } from '../generated/openapi.js';
 import type { Logger } from '../logger.js';
-import { maskE164, parsePhone, type ParsedPhone } from '../phone/numbers.js';
-import { demoCodeText, type TextOptions } from '../phone/texts.js';
-import { secondsToUtcMidnight } from '../usage/usage.js';
+import { maskE164, parsePhone, type ParsedPhone } from '../phone/index.js';
+import { demoCodeText, type TextOptions } from '../reference/texts.js';
+import { secondsToUtcMidnight } from '../entitlement/daily-cap.js';
 import type { DemoConfig } from './config.js';
 import { demoCallOut } from './present.js';
 import { DEMO_CODES, DEMO_NUMBER_TYPES, DEMO_RULES, utcDayOf } from './rules.js';
@@ -248,7 +248,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
     }
     if (!r.ok) {
       await clearDemoCall(db, request.id);
-      // Only a blocked number refuses a demo call (host/calls/admission.ts); nothing is used up.
+      // Only a blocked number refuses a demo call (host/entitlement/admission.ts); nothing is used up.
       throw problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });
     }
     log.info({ request: request.id, attempt: attemptId, to: maskE164(phone.e164) }, 'demo call placed');

@@ -30,14 +30,11 @@ import {
 } from '../db/devices.js';
 import { getSchedule } from '../db/schedules.js';
 import { bindSessionToInstallation, endSessionsOfInstallation, findSessionById } from '../db/sessions.js';
-import { hashToken } from '../auth/secrets.js';
+import { hashToken } from '../auth/index.js';
 import { invalid, problem } from '../errors.js';
 import type { DeviceIn, DeviceOut, DevicePatchIn, DeviceTimezoneIn, MoveIn, ScheduleOut, TimezoneContext } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
-import { applyPlan } from '../schedules/apply.js';
-import { checkedZone } from '../schedules/input.js';
-import { planChange } from '../schedules/plan.js';
-import { scheduleOut } from '../schedules/present.js';
+import { applyPlan, checkedZone, planChange, scheduleOut } from '../schedules/index.js';
 import { mismatchesFor, pendingInWindow, timezoneContext } from './travel.js';
 import type { Logger } from '../logger.js';
 

@@ -19,7 +19,7 @@ import { listOccurrenceViews, type OccurrenceView } from '../db/calls.js';
 import type { Device } from '../db/devices.js';
 import type { Mismatch, TimezoneContext } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
-import { presentOccurrenceRecordTime } from '../schedules/occurrence-time.js';
+import { presentOccurrenceRecordTime } from '../schedules/index.js';
 
 /** More pending calls than this in 36 hours is not a real account (20 calls a day cap); a bound, not a rule. */
 const MAX_WINDOW_ROWS = 1000;

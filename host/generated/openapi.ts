@@ -296,6 +296,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Paged, newest first (by created_at, then id). The secrets are not shown (secret_hint tells them apart); an API key needs scope read.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Registers a URL that receives the account's events (see Outbound webhooks and the webhooks section), signed with a new secret shown in this answer (GET never shows it; POST .../rotate-secret makes another). At most 10 endpoints per account (409 webhook_endpoint_limit). The URL is checked when saved and again at every delivery: https only (http too when the operator sets WAKEUP_WEBHOOK_ALLOW_HTTP=1), at most 2,000 characters, no user name, password or fragment (400 invalid_webhook_url); its host must not be or resolve to a loopback, private, link-local or other non-public address unless the operator sets WAKEUP_WEBHOOK_ALLOW_PRIVATE=1 (400 webhook_target_not_allowed). A host that does not resolve yet is accepted (its deliveries fail until it does). An API key needs scope write.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description The endpoint, without its secret. An API key needs scope read.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log; nothing more is sent to it (an attempt already under way finishes). An API key needs scope write.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Every field optional; those sent replace the stored ones (a new url is checked as at creation). enabled false stops its deliveries (pending ones wait until it is turned on again; events that happen while it is off are not sent to it); enabled true turns on an endpoint the service turned off (disabled_reason failing) and forgets its failures. An API key needs scope write.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Makes a new secret, shown once in this answer. For the next 24 hours every delivery carries two signatures in webhook-signature (the new secret's first, then the old one's), so a receiver keeps verifying while it switches; after that only the new one signs. An API key needs scope write.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues one webhook.test event for this endpoint alone (whatever it subscribes to), delivered, signed and retried like any other; the answer is its delivery (status pending), which the delivery log shows. 409 webhook_endpoint_disabled while the endpoint is off. An API key needs scope write.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log
+         * @description Paged, newest first (by created_at, then id): one entry per event sent to this endpoint in the last 30 days, with its status, attempts, the last attempt's response code, latency and error, and the body sent. An API key needs scope read.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event again
+         * @description Sends the delivery's event again now, with the same webhook-id and body (a new webhook-timestamp and signature), whatever its status, as a new run of attempts with the usual retries; attempts keeps counting. 409 webhook_endpoint_disabled while the endpoint is off. An API key needs scope write.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/time": {
         parameters: {
             query?: never;
@@ -1325,7 +1468,228 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "occurrence.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * occurrence.confirmed
+         * @description A wake-up call was confirmed: someone pressed 1 (status confirmed). Sent once the occurrence is stored finished, in the same transaction. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onOccurrenceConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "occurrence.missed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * occurrence.missed
+         * @description A wake-up call ended missed: nobody or nothing answered any attempt (outcome_reason no_answer or busy), or it was due more than 10 minutes late after downtime (late_dispatch). Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onOccurrenceMissed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "occurrence.unconfirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * occurrence.unconfirmed
+         * @description A wake-up call ended unconfirmed: attempts ran out after somebody or a machine answered without pressing 1 (no_input, voicemail, snoozes_exhausted). Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onOccurrenceUnconfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "occurrence.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * occurrence.failed
+         * @description A wake-up call failed: the provider refused or failed its attempts (provider_error). Project addition beside the four outcomes the issue names, so that every final status is reported. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onOccurrenceFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "occurrence.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * occurrence.cancelled
+         * @description A wake-up call was cancelled: by the API (cancel, or its schedule changed, paused, skipped or deleted), by 9 on the call (stopped), or refused before dialling (calls_revoked, number_blocked, no_entitlement, daily_cap_reached). Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onOccurrenceCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "calls.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * calls.revoked
+         * @description Someone pressed 9 on a call: the account's calls are turned off (POST /me/resume-calls turns them on) and the number is blocked (a phone_number.blocked event follows). Sent once per call on which 9 was pressed, from the transaction that turns the calls off. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onCallsRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phone_number.blocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * phone_number.blocked
+         * @description A number of the account was blocked: STOP texted from it, 9 pressed on a call, the provider reporting it unreachable, or an operator's block. Blocks belong to the number: every account holding it gets the event. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onPhoneNumberBlocked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phone_number.unblocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * phone_number.unblocked
+         * @description A block was lifted: START texted, the number verified again after 9, or an operator. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onPhoneNumberUnblocked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "schedule.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * schedule.completed
+         * @description A schedule has no call left after its last occurrence finished (a one-off after its call, a recurring call after its end date), or a change ended it. Sent in the same transaction as that occurrence's event, after it. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onScheduleCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.told": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.told
+         * @description A contact was texted that a wake-up call went unanswered (issue 31: contacts to tell). Once per contact and occurrence. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onContactTold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description The test event of POST /webhook-endpoints/{endpoint_id}/test, to that endpoint only. Signed and delivered as Outbound webhooks says (at least once; deduplicate by webhook-id).
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description An error (RFC 9457 problem details, application/problem+json). */
@@ -1345,7 +1709,7 @@ export interface components {
              * @description Stable machine code; one of the catalogue (x-error-codes).
              * @enum {string}
              */
-            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "contact_limit_reached" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
+            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "invalid_webhook_url" | "webhook_target_not_allowed" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "contact_limit_reached" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
             /** @description The request field at fault when known (dotted path, as in ValidationErrorItem.field). */
             field?: string;
             /**
@@ -1635,6 +1999,265 @@ export interface components {
             items: components["schemas"]["ApiKeyOut"][];
             next_cursor: string | null;
         };
+        /**
+         * @description An event an endpoint may subscribe to; the webhooks section documents each payload.
+         * @enum {string}
+         */
+        WebhookEventType: "occurrence.confirmed" | "occurrence.missed" | "occurrence.unconfirmed" | "occurrence.failed" | "occurrence.cancelled" | "calls.revoked" | "phone_number.blocked" | "phone_number.unblocked" | "schedule.completed" | "contact.told";
+        WebhookEndpointIn: {
+            /**
+             * @description Absolute https URL (http with WAKEUP_WEBHOOK_ALLOW_HTTP=1), at most 2,000 characters, without user name, password or fragment; its host must resolve to public addresses only unless WAKEUP_WEBHOOK_ALLOW_PRIVATE=1.
+             * @example https://hooks.example.com/wakeup
+             */
+            url: string;
+            /** @description What the endpoint is for; at most 200 characters (default empty). */
+            description?: string & components["schemas"]["HumanReadableText"];
+            /** @description Events to send it; omitted: every event type. At least one, each once. */
+            event_types?: components["schemas"]["WebhookEventType"][];
+            /** @description false: registered but sent nothing (default true). */
+            enabled?: boolean;
+        };
+        WebhookEndpointPatchIn: {
+            /** @description As WebhookEndpointIn.url. */
+            url?: string;
+            description?: string & components["schemas"]["HumanReadableText"];
+            event_types?: components["schemas"]["WebhookEventType"][];
+            /** @description true also turns on an endpoint the service turned off after failing (disabled_reason failing) and forgets its failures. */
+            enabled?: boolean;
+        };
+        WebhookEndpointOut: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description failing: the service turned it off because every attempt failed for 3 days (the owner was emailed); null otherwise (on, or turned off with PATCH).
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last success (UTC); null when the last attempt succeeded or none failed.
+             */
+            failing_since: string | null;
+            /**
+             * @description `whsec_` and the first 4 characters of the secret, to tell secrets apart; the secret itself is shown only by create and rotate-secret.
+             * @example whsec_C2VjcmV0
+             */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation also signs (UTC); null when none does.
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
+            updated_at: string;
+        };
+        WebhookEndpointSecretOut: {
+            /**
+             * @description The signing secret (`whsec_` and base64 of 24 random bytes; the HMAC key is those bytes), shown in this answer only.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        } & components["schemas"]["WebhookEndpointOut"];
+        WebhookEndpointPage: {
+            items: components["schemas"]["WebhookEndpointOut"][];
+            next_cursor: string | null;
+        };
+        /** @description One event sent to one endpoint: an entry of the delivery log. */
+        WebhookDeliveryOut: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @description The webhook-id header of every attempt. */
+            event_id: string;
+            /** @description A WebhookEventType, or webhook.test. */
+            event_type: string;
+            /**
+             * @description pending: being sent or waiting for a retry (next_attempt_at). delivered: an attempt was answered 2xx. failed: no retry left after 3 days, or the endpoint was turned off or is gone.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Attempts made, redeliveries included. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt goes (pending only).
+             */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /** @description HTTP status of the last attempt's answer; null when none came (refused target, no connection, timeout). */
+            response_status: number | null;
+            /** @description Milliseconds from the last attempt's start to its answer (or failure). */
+            latency_ms: number | null;
+            /** @description Why the last attempt failed, in a few words (answered 500, redirect not followed, timed out, connection refused, target not allowed: 10.0.0.7, ...); null after a success. */
+            error: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the event was queued for this endpoint (UTC).
+             */
+            created_at: string;
+            /** @description The JSON body sent (one of the webhooks section's payloads). */
+            payload: Record<string, never>;
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDeliveryOut"][];
+            next_cursor: string | null;
+        };
+        /** @description The occurrence an occurrence.* event reports, as it finished (a subset of OccurrenceOut). */
+        WebhookOccurrence: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            schedule_id: string | null;
+            label: string;
+            /** @enum {string} */
+            status: "confirmed" | "missed" | "unconfirmed" | "failed" | "cancelled";
+            /** @description As OccurrenceOut.outcome_reason. */
+            outcome_reason: string | null;
+            /**
+             * Format: date-time
+             * @description UTC instant the call rang (or was due).
+             */
+            scheduled_at: string;
+            /** @description scheduled_at on the call's clock. */
+            local: {
+                /** Format: date */
+                date: string;
+                time: string;
+                timezone: string;
+                utc_offset: string;
+            };
+            attempt_count: number;
+            snooze_count: number;
+            /** @description Some attempt was answered by a person who did not confirm. */
+            reached_person: boolean;
+            reached_voicemail: boolean;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        WebhookPhoneNumber: {
+            /** Format: uuid */
+            id: string;
+            e164: string;
+            label: string;
+        };
+        /** @description Every delivery's body: the event's id (also the webhook-id header), type, when it happened (UTC) and its data. */
+        WebhookEvent: {
+            id: string;
+            type: string;
+            /** Format: date-time */
+            timestamp: string;
+            data: Record<string, never>;
+        };
+        OccurrenceFinishedEvent: {
+            /** @enum {string} */
+            type: "occurrence.confirmed" | "occurrence.missed" | "occurrence.unconfirmed" | "occurrence.failed" | "occurrence.cancelled";
+            data: {
+                occurrence: components["schemas"]["WebhookOccurrence"];
+            };
+        } & WithRequired<components["schemas"]["WebhookEvent"], "type" | "data">;
+        CallsRevokedEvent: {
+            /** @constant */
+            type: "calls.revoked";
+            data: {
+                /**
+                 * Format: date-time
+                 * @description When 9 was pressed (the account's calls_revoked_at).
+                 */
+                calls_revoked_at: string;
+                /**
+                 * Format: uuid
+                 * @description The attempt (GET /calls/{call_id}) on which 9 was pressed.
+                 */
+                call_id: string;
+                /** Format: uuid */
+                occurrence_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description The number called, which is now blocked (reason key_9).
+                 */
+                phone_number_id: string | null;
+            };
+        } & WithRequired<components["schemas"]["WebhookEvent"], "type" | "data">;
+        PhoneNumberBlockEvent: {
+            /** @enum {string} */
+            type: "phone_number.blocked" | "phone_number.unblocked";
+            data: {
+                phone_number: components["schemas"]["WebhookPhoneNumber"];
+                /**
+                 * @description The block's reason (blocked), or the reason of the block lifted (unblocked).
+                 * @enum {string}
+                 */
+                reason: "stop" | "complaint" | "manual" | "key_9";
+                /** @description Who or what did it: sms (STOP, START), keypad (9), provider, operator, verification. */
+                source: string;
+                /** Format: date-time */
+                blocked_at?: string;
+                /** Format: date-time */
+                unblocked_at?: string;
+            };
+        } & WithRequired<components["schemas"]["WebhookEvent"], "type" | "data">;
+        ScheduleCompletedEvent: {
+            /** @constant */
+            type: "schedule.completed";
+            data: {
+                schedule: {
+                    /** Format: uuid */
+                    id: string;
+                    label: string;
+                    /** @constant */
+                    status: "completed";
+                    /** Format: date-time */
+                    completed_at: string;
+                };
+                last_occurrence: components["schemas"]["WebhookOccurrence"];
+            };
+        } & WithRequired<components["schemas"]["WebhookEvent"], "type" | "data">;
+        ContactToldEvent: {
+            /** @constant */
+            type: "contact.told";
+            data: {
+                contact: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                /** Format: uuid */
+                occurrence_id: string;
+                /** Format: uuid */
+                schedule_id?: string | null;
+                /** @description The occurrence's final status the text reported (missed, unconfirmed). */
+                outcome: string;
+                /** Format: date-time */
+                told_at: string;
+            };
+        } & WithRequired<components["schemas"]["WebhookEvent"], "type" | "data">;
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            data: {
+                /** Format: uuid */
+                endpoint_id: string;
+                message: string;
+            };
+        } & WithRequired<components["schemas"]["WebhookEvent"], "type" | "data">;
         /** @description The next clock change of a zone, within the next two years. */
         ZoneTransition: {
             /**
@@ -1930,7 +2553,7 @@ export interface components {
              */
             trial_ends_at: string;
         };
-        /** @description Every row the account owns, streamed. Layout, in this order: format_version (1), exported_at (UTC), account (as GET /me, with onboarding and plan), usage (as GET /me/usage), then one array per kind, each row as stored, with snake_case column names, instants as UTC ISO strings and JSON columns as JSON: occurrences (each with attempts, in call order), phone_numbers (deleted ones included; verification code hashes left out), schedules, calls (standalone test calls), api_keys (prefix instead of the key; hashes left out), sessions (kind, created_at, last_used_at, ended_at, end_reason; tokens and their hashes left out), identity_links (subject and dates; the refresh token left out), devices (installs with their reported zone; the push token's hash left out). contacts (code hashes left out), schedule_contacts (each schedule's tell_contacts) and contact_texts (every text to a contact: occurrence, outcome, status). Billing records join as an array of their own when that feature stores them. Unknown keys may be added; clients must ignore them. */
+        /** @description Every row the account owns, streamed. Layout, in this order: format_version (1), exported_at (UTC), account (as GET /me, with onboarding and plan), usage (as GET /me/usage), then one array per kind, each row as stored, with snake_case column names, instants as UTC ISO strings and JSON columns as JSON: occurrences (each with attempts, in call order), phone_numbers (deleted ones included; verification code hashes left out), schedules, calls (standalone test calls), api_keys (prefix instead of the key; hashes left out), sessions (kind, created_at, last_used_at, ended_at, end_reason; tokens and their hashes left out), identity_links (subject and dates; the refresh token left out), devices (installs with their reported zone; the push token's hash left out), webhook_endpoints (url, description, event types, state; the signing secrets left out), contacts (code hashes left out), schedule_contacts (each schedule's tell_contacts) and contact_texts (every text to a contact: occurrence, outcome, status). Billing records join as an array of their own when that feature stores them. Unknown keys may be added; clients must ignore them. */
         ExportOut: {
             /** @constant */
             format_version: 1;
@@ -1952,6 +2575,7 @@ export interface components {
             sessions?: Record<string, never>[];
             identity_links?: Record<string, never>[];
             devices?: Record<string, never>[];
+            webhook_endpoints?: Record<string, never>[];
             contacts?: Record<string, never>[];
             schedule_contacts?: Record<string, never>[];
             contact_texts?: Record<string, never>[];
@@ -3020,6 +3644,12 @@ export interface components {
         Limit: number;
         /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
         IdempotencyKey: string;
+        /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+        WebhookIdHeader: string;
+        /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+        WebhookTimestampHeader: string;
+        /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+        WebhookSignatureHeader: string;
         /** @description An ETag from an earlier response; 304 when unchanged. */
         IfNoneMatch: string;
     };
@@ -3062,6 +3692,23 @@ export type ApiKeyIn = components['schemas']['ApiKeyIn'];
 export type ApiKeyOut = components['schemas']['ApiKeyOut'];
 export type ApiKeyCreatedOut = components['schemas']['ApiKeyCreatedOut'];
 export type ApiKeyPage = components['schemas']['ApiKeyPage'];
+export type WebhookEventType = components['schemas']['WebhookEventType'];
+export type WebhookEndpointIn = components['schemas']['WebhookEndpointIn'];
+export type WebhookEndpointPatchIn = components['schemas']['WebhookEndpointPatchIn'];
+export type WebhookEndpointOut = components['schemas']['WebhookEndpointOut'];
+export type WebhookEndpointSecretOut = components['schemas']['WebhookEndpointSecretOut'];
+export type WebhookEndpointPage = components['schemas']['WebhookEndpointPage'];
+export type WebhookDeliveryOut = components['schemas']['WebhookDeliveryOut'];
+export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
+export type WebhookOccurrence = components['schemas']['WebhookOccurrence'];
+export type WebhookPhoneNumber = components['schemas']['WebhookPhoneNumber'];
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+export type OccurrenceFinishedEvent = components['schemas']['OccurrenceFinishedEvent'];
+export type CallsRevokedEvent = components['schemas']['CallsRevokedEvent'];
+export type PhoneNumberBlockEvent = components['schemas']['PhoneNumberBlockEvent'];
+export type ScheduleCompletedEvent = components['schemas']['ScheduleCompletedEvent'];
+export type ContactToldEvent = components['schemas']['ContactToldEvent'];
+export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ZoneTransition = components['schemas']['ZoneTransition'];
 export type ZoneInfo = components['schemas']['ZoneInfo'];
 export type TimeContext = components['schemas']['TimeContext'];
@@ -3161,6 +3808,9 @@ export type ResponseDevNotFound = components['responses']['DevNotFound'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
+export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
+export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
+export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
 export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type HeaderRateLimitLimit = components['headers']['RateLimit-Limit'];
 export type HeaderRateLimitRemaining = components['headers']['RateLimit-Remaining'];
@@ -3704,6 +4354,285 @@ export interface operations {
             /** @description insufficient_scope (an API key). */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            /** @description validation_error (cursor or limit). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointIn"];
+            };
+        };
+        responses: {
+            /** @description The new endpoint, with its secret shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretOut"];
+                };
+            };
+            /** @description invalid_webhook_url, webhook_target_not_allowed, message_disallowed_content (description), validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description webhook_endpoint_limit (10 endpoints). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointPatchIn"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointOut"];
+                };
+            };
+            /** @description invalid_webhook_url, webhook_target_not_allowed, message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description webhook_endpoint_disabled. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only deliveries in this status. */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description validation_error (cursor */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description webhook_endpoint_disabled. */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5576,7 +6505,406 @@ export interface operations {
             404: components["responses"]["DevNotFound"];
         };
     };
+    onOccurrenceConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OccurrenceFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOccurrenceMissed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OccurrenceFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOccurrenceUnconfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OccurrenceFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOccurrenceFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OccurrenceFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOccurrenceCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OccurrenceFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCallsRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallsRevokedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPhoneNumberBlocked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneNumberBlockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPhoneNumberUnblocked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneNumberBlockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onScheduleCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactTold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactToldEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Outbound webhooks (sent by the service to an endpoint): the event's id, the same on every attempt and redelivery; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description Outbound webhooks: seconds since the epoch when this attempt was signed (real time, even under the dev virtual clock). Refuse one far from your clock (libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Outbound webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (the base64 after `whsec_`); space-separated, one per signing secret (two for 24 hours after a rotation). Standard Webhooks: verify it with a library such as the `standardwebhooks` package. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery (its body is ignored). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, no answer within 10 seconds, or a redirect (never followed): the attempt failed and is retried (see Outbound webhooks). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
 
 /** Every error code of the catalogue (schema `x-error-codes`). */
 export type ErrorCode =
@@ -5596,6 +6924,8 @@ export type ErrorCode =
   | 'invalid_phone_number'
   | 'country_not_supported'
   | 'verification_code_invalid'
+  | 'invalid_webhook_url'
+  | 'webhook_target_not_allowed'
   | 'confirmation_required'
   | 'validation_error'
   | 'unauthenticated'
@@ -5615,6 +6945,8 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'already_subscribed'
   | 'contact_limit_reached'
+  | 'webhook_endpoint_limit'
+  | 'webhook_endpoint_disabled'
   | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'

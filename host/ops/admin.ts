@@ -28,7 +28,8 @@ import { listAccounts } from '../db/account-list.js';
 import { findAccountByEmail } from '../db/accounts.js';
 import { isoInstant } from '../instant.js';
 import { sqliteOptions } from '../assets.js';
-import { callsPlacedToday, usageOut } from '../usage/usage.js';
+import { callsPlacedToday } from '../entitlement/daily-cap.js';
+import { usageOut } from '../entitlement/usage.js';
 
 /** A refusal to print: the command changed nothing. */
 export class AdminError extends Error {

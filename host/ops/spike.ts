@@ -9,6 +9,7 @@
 import type { EpochMs } from '../../engine/index.js';
 import { isoInstant } from '../instant.js';
 import type { Db } from '../db/sql.js';
+import { engineReads } from '../db/engine-store.js';
 
 /** Calls due in one second (epoch seconds). */
 export interface DueSecond {
@@ -27,22 +28,17 @@ export interface MinuteProjection {
   lastLateMs: number;
 }
 
-/** Calls of pending occurrences due in [from, to), by second, in order (one query). */
+/** Calls of pending occurrences due in [from, to), by second, in order (one read of the engine's tables as they are). */
 export async function dueSeconds(db: Db, from: EpochMs, to: EpochMs): Promise<DueSecond[]> {
-  const rows = await db.all<{ s: number | string; n: number | string }>(
-    `SELECT next_due_at / 1000 AS s, count(*) AS n FROM occurrences
-      WHERE status = 'pending' AND next_due_at IS NOT NULL AND next_due_at < ?
-      GROUP BY next_due_at / 1000 ORDER BY 1`,
-    [to],
-  );
+  const rows = await engineReads(db).countDueBySecond(to);
   // Overdue calls (due before `from`) are due now.
   const out: DueSecond[] = [];
   const nowS = Math.floor(from / 1000);
   for (const r of rows) {
-    const second = Math.max(Number(r.s), nowS);
+    const second = Math.max(r.second, nowS);
     const last = out[out.length - 1];
-    if (last && last.second === second) last.calls += Number(r.n);
-    else out.push({ second, calls: Number(r.n) });
+    if (last && last.second === second) last.calls += r.count;
+    else out.push({ second, calls: r.count });
   }
   return out;
 }

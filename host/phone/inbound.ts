@@ -20,7 +20,7 @@ import { claimKeywordOrder } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import { classifyInbound, type InboundIntent } from './keywords.js';
 import type { PhoneRuntime } from './runtime.js';
-import { helpText, startText } from './texts.js';
+import { helpText, startText } from '../reference/texts.js';
 
 /** What the handler uses. */
 export interface InboundDeps {

@@ -4,7 +4,7 @@
  * @module
  */
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
-import { findCountry, type Country } from './countries.js';
+import { findCountry, type Country } from '../reference/countries.js';
 
 /**
  * Number type as stored and served in `PhoneNumberOut.type`.

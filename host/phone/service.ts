@@ -20,8 +20,7 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, Ids } from '../../engine/index.js';
-import type { SimulatorTelephony } from '../adapters/telephony/simulator.js';
-import type { TwilioWebhooks } from '../adapters/twilio/webhooks.js';
+import type { ProviderWebhooks, SimulatedPhones } from '../ports/telephony.js';
 import {
   deletePhoneNumber,
   findPhoneNumberByE164,
@@ -69,9 +68,9 @@ export interface PhoneServiceDeps {
 export interface PhoneService {
   readonly config: PhoneConfig;
   /** The provider's webhook dispatcher when a Twilio-compatible provider is configured. */
-  readonly webhooks: TwilioWebhooks | null;
+  readonly webhooks: ProviderWebhooks | null;
   /** The simulator when it is the voice provider (PUT /dev/phones scripts it), else null. */
-  readonly simulator: SimulatorTelephony | null;
+  readonly simulator: SimulatedPhones | null;
   list(accountId: string, query: PageQuery): Promise<{ items: PhoneNumberOut[]; next_cursor: string | null }>;
   /** Adds the number (or finds the account's same number) and sends it a code. `ip` counts toward the code limits. */
   create(

@@ -13,7 +13,7 @@ import { problem } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { PHONE_CODES, VERIFICATION } from './codes.js';
 import type { PhoneRuntime } from './runtime.js';
-import { codeText } from './texts.js';
+import { codeText } from '../reference/texts.js';
 
 /** What the verification functions use (a subset of the app's deps). */
 export interface PhoneDeps {

@@ -6,13 +6,12 @@
  * @module
  */
 import type { ScheduleIn, SchedulePatchIn } from '../generated/openapi.js';
-import { checkTimeZone, compileRecurrence, type EpochMs, type OccurrenceTime, type Recurrence } from '../../engine/index.js';
-import { localTimeAt } from '../../engine/internals.js';
+import { checkTimeZone, compileRecurrence, type EpochMs, type OccurrenceTime, type RetryPolicy } from '../../engine/index.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
-import type { ScheduleMode } from '../db/schedules.js';
-import { resolveRetryPolicy } from '../account/retry-policy.js';
+import { timingOf, type Timing } from '../db/schedules.js';
+import { resolveEngineRetryPolicy } from '../account/index.js';
 import { invalid, isErrorCode, problem } from '../errors.js';
-import { checkText, TEXT_LIMITS } from '../phone/content.js';
+import { checkText, TEXT_LIMITS } from '../phone/index.js';
 
 /** The body of POST /schedules (and its preview): the schema's ScheduleIn, already validated. */
 export type ScheduleInBody = ScheduleIn;
@@ -28,9 +27,9 @@ export function checkedText(value: string, field: 'label' | 'message' | 'greetin
   return r.value;
 }
 
-/** A retry policy object completed with the built-in defaults; invalid_retry_policy otherwise. */
-export function checkedPolicy(value: Partial<StoredRetryPolicy>): StoredRetryPolicy {
-  return resolveRetryPolicy(value, 'retry_policy');
+/** A retry policy object completed with the built-in defaults, resolved by the engine; invalid_retry_policy otherwise. */
+export function checkedPolicy(value: Partial<StoredRetryPolicy>): RetryPolicy {
+  return resolveEngineRetryPolicy(value, 'retry_policy');
 }
 
 /** A zone accepted by the zone policy, canonical; invalid_timezone / timezone_not_allowed otherwise. */
@@ -46,21 +45,6 @@ export function checkedZone(value: string, field: string): string {
     });
   }
   return r.timezone;
-}
-
-/** The timing fields of a schedule draft, as compiled. */
-export interface Timing {
-  kind: 'once' | 'recurring';
-  mode: ScheduleMode;
-  timezone: string;
-  localDate: string | null;
-  localTime: string;
-  fixedAt: EpochMs | null;
-  daysOfWeek: string[];
-  startDate: string | null;
-  endDate: string | null;
-  pausedUntil: string | null;
-  skipDates: string[];
 }
 
 /** What {@link compileTiming} reads. */
@@ -114,45 +98,3 @@ export function compileTiming(
   }
   return { timing: timingOf(r.recurrence), first: r.first };
 }
-
-function timingOf(rule: Recurrence): Timing {
-  switch (rule.kind) {
-    case 'in_minutes': {
-      // The schedule shows the wall time the call rings at in its zone.
-      const local = localTimeAt(rule.timezone, rule.at);
-      return {
-        ...ONE_OFF_EMPTY,
-        mode: 'in_minutes',
-        timezone: rule.timezone,
-        localDate: local.date,
-        localTime: local.time,
-        fixedAt: rule.at,
-      };
-    }
-    case 'one_off':
-      return {
-        ...ONE_OFF_EMPTY,
-        mode: 'one_off',
-        timezone: rule.timezone,
-        localDate: rule.localDate,
-        localTime: rule.localTime,
-        fixedAt: null,
-      };
-    case 'weekly':
-      return {
-        kind: 'recurring',
-        mode: 'weekly',
-        timezone: rule.timezone,
-        localDate: null,
-        localTime: rule.localTime,
-        fixedAt: null,
-        daysOfWeek: [...rule.daysOfWeek],
-        startDate: rule.startDate,
-        endDate: rule.endDate,
-        pausedUntil: rule.pausedUntil,
-        skipDates: [...rule.skipDates],
-      };
-  }
-}
-
-const ONE_OFF_EMPTY = { kind: 'once' as const, daysOfWeek: [], startDate: null, endDate: null, pausedUntil: null, skipDates: [] };

@@ -11,13 +11,15 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime } from '../../engine/index.js';
+import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime, RetryPolicy } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
-import { getBlock, getPhoneNumber, getPrimaryPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
-import { getOccurrenceRecord, primaryPhoneNumberId, type Schedule, type ScheduleSource, type ScheduleWrite } from '../db/schedules.js';
-import { assertMayStartCalls, refusalProblem } from '../calls/admission.js';
+import { engineStore } from '../db/engine-store.js';
+import { getBlock, getPhoneNumber, getPrimaryPhoneNumber, primaryPhoneNumberId, type PhoneNumber } from '../db/phone-numbers.js';
+import { toStoredPolicy } from '../account/index.js';
+import type { Schedule, ScheduleSource, ScheduleWrite } from '../db/schedules.js';
+import { assertMayStartCalls, refusalProblem } from '../entitlement/admission.js';
 import { invalid, problem } from '../errors.js';
-import { isVerified } from '../phone/present.js';
+import { isVerified } from '../phone/index.js';
 import {
   checkedPolicy,
   checkedText,
@@ -27,7 +29,7 @@ import {
   type SchedulePatchBody,
   type TimingInput,
 } from './input.js';
-import { IN_PROGRESS, UNFINISHED, nextAfterOccurrence, nextOf } from './rule.js';
+import { IN_PROGRESS, UNFINISHED, nextAfterOccurrence, nextOf, occurrencePolicy } from './rule.js';
 
 /** What a change does to the schedule's stored occurrence. */
 export type OccurrenceAction =
@@ -54,6 +56,11 @@ export interface SchedulePlan {
   /** The next call under the new rule that the stored slot will hold (null: none). */
   first: OccurrenceTime | null;
   action: OccurrenceAction;
+  /**
+   * The retry policy in effect, in the engine's spelling: resolved here once when the request
+   * gives one (the runtime takes it as it is), else the account's default or the built-in one.
+   */
+  policy: RetryPolicy;
   /** Overrides the rule's derivation_source of the occurrence stored or amended (a travel move records `moved`). */
   derivationSource?: DerivationSource;
 }
@@ -104,6 +111,8 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
     now,
   );
   const enabled = body.enabled ?? true;
+  // The policy is resolved once, here (the runtime takes a resolved one as it is).
+  const policy = body.retry_policy == null ? null : checkedPolicy(body.retry_policy);
   const draft: ScheduleWrite = {
     id: ctx.newId(),
     accountId: account.id,
@@ -116,13 +125,14 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
     status: !enabled ? 'disabled' : first ? 'active' : 'completed',
     backupAlarm: body.backup_alarm ?? account.defaultBackupAlarm,
     smsFallback: body.sms_fallback ?? false,
-    retryPolicy: body.retry_policy == null ? null : checkedPolicy(body.retry_policy),
+    retryPolicy: null,
     phoneNumberId: null,
     nextOccurrenceId: null,
     source,
     createdAt: now,
     updatedAt: now,
   };
+  if (policy) draft.retryPolicy = toStoredPolicy(policy);
   // Without phone_number_id: the primary number, read whole in one statement (not its id, then it).
   const primary =
     body.phone_number_id === undefined || body.phone_number_id === null ? await getPrimaryPhoneNumber(ctx.db, account.id) : undefined;
@@ -138,7 +148,7 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
   const phone = await checkedPhone(ctx, phoneId, primary);
   draft.phoneNumberId = phone.id;
   if (draft.status === 'active') await assertMayRing(ctx, phone);
-  return finish(ctx, null, draft, phone, null, draft.status === 'active' ? first : null);
+  return finish(ctx, null, draft, phone, null, draft.status === 'active' ? first : null, policy);
 }
 
 /** Options of {@link planChange}. */
@@ -172,7 +182,8 @@ export async function planChange(
     draft.greetingName = body.greeting_name === null ? null : checkedText(body.greeting_name, 'greeting_name');
   if (body.backup_alarm != null) draft.backupAlarm = body.backup_alarm;
   if (body.sms_fallback != null) draft.smsFallback = body.sms_fallback;
-  if (body.retry_policy !== undefined) draft.retryPolicy = body.retry_policy === null ? null : checkedPolicy(body.retry_policy);
+  const policy = body.retry_policy == null ? null : checkedPolicy(body.retry_policy);
+  if (body.retry_policy !== undefined) draft.retryPolicy = policy && toStoredPolicy(policy);
   if (body.enabled != null) draft.enabled = body.enabled;
 
   const kind = body.kind ?? before.kind;
@@ -237,7 +248,7 @@ export async function planChange(
   }
   draft.phoneNumberId = phone?.id ?? null;
   if (draft.status === 'active' && (becomesActive || phoneChange)) await assertMayRing(ctx, phone!, becomesActive);
-  return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null);
+  return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null, policy);
 }
 
 /**
@@ -297,10 +308,11 @@ async function assertMayRing(ctx: PlanContext, phone: PhoneNumber, startsRinging
   if (startsRinging) await assertMayStartCalls(ctx.db, ctx.account, ctx.now);
 }
 
-/** The schedule's stored occurrence when it is unfinished. */
+/** The schedule's stored occurrence when it is unfinished (read through the engine). */
 export async function storedOccurrence(db: Db, s: Pick<Schedule, 'nextOccurrenceId'>): Promise<OccurrenceRecord | null> {
   if (s.nextOccurrenceId === null) return null;
-  const o = await getOccurrenceRecord(db, s.nextOccurrenceId);
+  const { occurrences } = await engineStore(db).load({ occurrences: [s.nextOccurrenceId] });
+  const o = occurrences.find((x) => x.id === s.nextOccurrenceId);
   return o && UNFINISHED.has(o.status) ? o : null;
 }
 
@@ -312,6 +324,7 @@ function finish(
   phone: PhoneNumber | null,
   stored: OccurrenceRecord | null,
   want: OccurrenceTime | null,
+  resolved: RetryPolicy | null,
 ): SchedulePlan {
   let action: OccurrenceAction;
   if (stored && stored.status !== 'pending') action = { kind: 'keep' };
@@ -319,5 +332,6 @@ function finish(
   else action = want ? { kind: 'schedule', id: ctx.newId(), at: want } : { kind: 'keep' };
   after.nextOccurrenceId = action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
   const first = action.kind === 'keep' ? (stored ? nextAfterOccurrence(after, stored.scheduledAt) : null) : want;
-  return { before, after, account: ctx.account, phone, stored, first, action };
+  const policy = resolved ?? occurrencePolicy(after, ctx.account);
+  return { before, after, account: ctx.account, phone, stored, first, action, policy };
 }

@@ -8,12 +8,11 @@ import { upcomingOccurrences, type EpochMs, type OccurrenceRecord, type Occurren
 import { zoneDisplayName } from '../../engine/internals.js';
 import type { Account } from '../db/accounts.js';
 import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
-import type { Schedule, ScheduleWrite } from '../db/schedules.js';
+import type { Schedule, ScheduleWithNext, ScheduleWrite } from '../db/schedules.js';
 import type { NextOccurrence, PhoneRef, ScheduleOut, SchedulePreview, UpcomingItem } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
-import { maskE164 } from '../phone/numbers.js';
+import { maskE164 } from '../phone/index.js';
 import type { SchedulePlan } from './plan.js';
-import { storedOccurrence } from './plan.js';
 import { presentOccurrenceRecordTime, presentOccurrenceTime } from './occurrence-time.js';
 import { policyInEffect, ruleOf } from './rule.js';
 import { describeRepeat, previewSentence } from './sentence.js';
@@ -24,10 +23,9 @@ export function phoneRef(n: PhoneNumber): PhoneRef {
   return { id: n.id, e164_masked: maskE164(n.e164), label: n.label };
 }
 
-/** ScheduleOut of a stored schedule at `now`. */
-export async function scheduleOut(db: Db, s: Schedule, account: Account, now: EpochMs): Promise<ScheduleOut> {
+/** ScheduleOut of a stored schedule (with its stored unfinished occurrence) at `now`. */
+export async function scheduleOut(db: Db, { schedule: s, stored }: ScheduleWithNext, account: Account, now: EpochMs): Promise<ScheduleOut> {
   const phone = s.phoneNumberId === null ? undefined : await getPhoneNumber(db, s.accountId, s.phoneNumberId);
-  const stored = await storedOccurrence(db, s);
   return {
     id: s.id,
     kind: s.kind,
@@ -99,8 +97,7 @@ export function upcomingItem(
  * GET /schedules/{id}/upcoming: the stored next call first, then computed ones after it,
  * `count` in all. A disabled or completed schedule has none (nothing will ring).
  */
-export async function upcomingOut(db: Db, s: Schedule, account: Account, now: EpochMs, count: number): Promise<UpcomingItem[]> {
-  const stored = await storedOccurrence(db, s);
+export function upcomingOut({ schedule: s, stored }: ScheduleWithNext, account: Account, now: EpochMs, count: number): UpcomingItem[] {
   const items: UpcomingItem[] = [];
   if (stored) {
     const t = presentOccurrenceRecordTime(stored, { wallTime: s.localTime, homeTimezone: account.homeTimezone, now });

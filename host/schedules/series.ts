@@ -1,19 +1,19 @@
 /**
- * A schedule as the engine's series: the host keeps its display columns in `schedules`, the
- * engine owns the rule's record in `series` (same id) and, from it, the schedule's next
- * occurrence. This file maps one to the other, and a plan's occurrence action to the
- * engine's {@link SeriesNext}. Pure.
+ * A schedule's save as the engine's series (schedule.ts: a schedule is its series): the
+ * series input of a plan, with the account's defaults, the number and the retry policy the plan
+ * resolved, and the schedule's own fields in `attributes`; and a plan's occurrence action as
+ * the engine's {@link SeriesNext}. Pure.
  * @module
  */
-import type { DerivationSource, SeriesInput, SeriesNext } from '../../engine/index.js';
+import type { DerivationSource, RetryPolicy, SeriesInput, SeriesNext, SeriesRecord } from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
-import type { ScheduleWrite } from '../db/schedules.js';
 import type { OccurrenceAction } from './plan.js';
-import { occurrencePolicy, ruleOf } from './rule.js';
+import { ruleOf } from './rule.js';
+import { scheduleAttributes, type ScheduleWrite } from '../db/schedules.js';
 
-/** The series of a schedule row (with its account's defaults and its number). */
-export function seriesInput(s: ScheduleWrite, account: Account, phone: PhoneNumber | null): SeriesInput {
+/** The series of a schedule draft (with its account's defaults, its number and its policy in effect). */
+export function seriesInput(s: ScheduleWrite, account: Account, phone: PhoneNumber | null, policy: RetryPolicy): SeriesInput {
   return {
     id: s.id,
     accountId: s.accountId,
@@ -25,10 +25,50 @@ export function seriesInput(s: ScheduleWrite, account: Account, phone: PhoneNumb
     message: s.message,
     greetingName: s.greetingName ?? account.greetingName,
     voice: account.voice,
-    policy: occurrencePolicy(s, account),
+    policy,
     smsFallback: s.smsFallback,
     backupAlarm: s.backupAlarm,
     enabled: s.enabled,
+    attributes: scheduleAttributes(s),
+  };
+}
+
+/** A stored series saved again as it is but for `change` (turning it off, say). */
+export function seriesAgain(s: SeriesRecord, change: Partial<SeriesInput>): SeriesInput {
+  const {
+    id,
+    accountId,
+    phoneNumberId,
+    to,
+    rule,
+    label,
+    message,
+    greetingName,
+    voice,
+    policy,
+    smsFallback,
+    backupAlarm,
+    enabled,
+    attributes,
+  } = s;
+  return {
+    ...{
+      id,
+      accountId,
+      phoneNumberId,
+      to,
+      rule,
+      label,
+      message,
+      greetingName,
+      voice,
+      policy,
+      smsFallback,
+      backupAlarm,
+      enabled,
+      attributes,
+    },
+    ...change,
   };
 }
 

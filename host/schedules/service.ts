@@ -2,15 +2,15 @@
  * The schedule service: list, create, preview, read, change (and preview a change),
  * delete, pause, resume, skip the next occurrence, and the upcoming list. Thin over the
  * rules: `plan.ts` checks, `apply.ts` saves, `present.ts` shows; each preview runs the same
- * plan as its save without saving it. The next-occurrence chain (`chain.ts`) is wired to the
- * runtime by `host/compose.ts`, not here.
+ * plan as its save without saving it. A schedule is the engine's series (`schedule.ts`): the
+ * engine makes each next occurrence itself.
  * @module
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, Ids, Runtime } from '../../engine/index.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
-import { getSchedule, listSchedules, type Schedule, type ScheduleSource, type ScheduleStatus } from '../db/schedules.js';
+import { findSchedule, listSchedules, type ScheduleSource, type ScheduleStatus, type ScheduleWithNext } from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { planPause, planResume, planSkipNext } from './actions.js';
@@ -59,12 +59,12 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     return a;
   };
   const context = (a: Account): PlanContext => ({ db, now: clock.now(), account: a, newId: () => deps.ids.uuid() });
-  const owned = async (a: Account, id: string): Promise<Schedule> => {
-    const s = await getSchedule(db, a.id, id);
+  const owned = async (a: Account, id: string): Promise<ScheduleWithNext> => {
+    const s = await findSchedule(db, a.id, id);
     if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
     return s;
   };
-  const out = async (s: Schedule, a: Account) => await scheduleOut(db, s, a, clock.now());
+  const out = async (s: ScheduleWithNext, a: Account) => await scheduleOut(db, s, a, clock.now());
 
   return {
     async list(accountId, query) {
@@ -79,7 +79,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const r = pageResponse(
         rows,
         page.limit,
-        (s) => [s.createdAt, s.seq],
+        (s) => [s.schedule.createdAt, s.seq],
         async (s) => await out(s, a),
       );
       return { ...r, items: await Promise.all(r.items) };
@@ -88,7 +88,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const a = await account(caller.accountId);
       const tell = await checkTellContacts(db, a.id, body.tell_contacts);
       const saved = await applyPlan(deps, await planCreate(context(a), body, SOURCE[caller.credential]));
-      await saveTellContacts(db, a.id, saved.id, tell, clock.now());
+      await saveTellContacts(db, a.id, saved.schedule.id, tell, clock.now());
       return await out(saved, a);
     },
     async preview(caller, body) {
@@ -105,9 +105,9 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const a = await account(accountId);
       const before = await owned(a, id);
       const tell = await checkTellContacts(db, a.id, body.tell_contacts);
-      const plan = await planChange(context(a), before, body, { refuseInProgress: true });
+      const plan = await planChange(context(a), before.schedule, body, { refuseInProgress: true });
       const saved = await applyPlan(deps, plan);
-      await saveTellContacts(db, a.id, saved.id, tell, clock.now());
+      await saveTellContacts(db, a.id, saved.schedule.id, tell, clock.now());
       return await out(saved, a);
     },
     async previewChange(accountId, id, body) {
@@ -115,27 +115,28 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const ctx = context(a);
       const before = await owned(a, id);
       await checkTellContacts(db, a.id, body.tell_contacts);
-      return previewOut(await planChange(ctx, before, body, { refuseInProgress: true }), ctx.now);
+      return previewOut(await planChange(ctx, before.schedule, body, { refuseInProgress: true }), ctx.now);
     },
     async remove(accountId, id) {
       const a = await account(accountId);
-      if ((await deleteSchedule(deps, await owned(a, id), clock.now())) === 'removed') await dropTellContacts(db, a.id, id, clock.now());
+      const s = await owned(a, id);
+      if (await deleteSchedule(deps, s.schedule, s.stored, clock.now())) await dropTellContacts(db, a.id, id, clock.now());
     },
     async pause(accountId, id, until) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planPause(context(a), await owned(a, id), until)), a);
+      return await out(await applyPlan(deps, await planPause(context(a), (await owned(a, id)).schedule, until)), a);
     },
     async resume(accountId, id) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planResume(context(a), await owned(a, id))), a);
+      return await out(await applyPlan(deps, await planResume(context(a), (await owned(a, id)).schedule)), a);
     },
     async skipNext(accountId, id) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planSkipNext(context(a), await owned(a, id))), a);
+      return await out(await applyPlan(deps, await planSkipNext(context(a), (await owned(a, id)).schedule)), a);
     },
     async upcoming(accountId, id, count) {
       const a = await account(accountId);
-      return await upcomingOut(db, await owned(a, id), a, clock.now(), count);
+      return upcomingOut(await owned(a, id), a, clock.now(), count);
     },
   };
 }

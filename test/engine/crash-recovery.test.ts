@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { PlaceCallRequest, Store, Telephony } from '../../engine/index.js';
 import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
-import { createSqliteStore } from '../../host/db/sqlite-store.js';
+import { createSqliteStore } from '../../engine/sqlite/index.js';
 import { harness, MIN, T0 } from './harness.js';
 
 /**

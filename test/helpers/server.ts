@@ -183,7 +183,7 @@ export function testDbIsPostgres(): boolean {
 }
 
 /** A fresh schema on the test PostgreSQL server, when test servers run there; else null. */
-async function testPgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+export async function testPgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   if (!testDbIsPostgres()) return null;
   const base = process.env.WAKEUP_TEST_PG_URL!;
   const schema = `t_${randomUUID().replaceAll('-', '')}`;

@@ -176,7 +176,7 @@ describe('account deletion', () => {
     const all = JSON.stringify([
       acc,
       await rows(server, 'SELECT * FROM phone_numbers WHERE account_id = ?', f.accountId),
-      await rows(server, 'SELECT * FROM schedules WHERE account_id = ?', f.accountId),
+      await rows(server, 'SELECT * FROM series WHERE account_id = ?', f.accountId),
       await rows(server, 'SELECT * FROM occurrences WHERE account_id = ?', f.accountId),
       await rows(server, 'SELECT * FROM attempts WHERE account_id = ?', f.accountId),
       await rows(server, 'SELECT * FROM email_sign_in WHERE email = ?', me.email),
@@ -204,7 +204,7 @@ describe('account deletion', () => {
     await advance(server, 29 * DAY);
     assert.equal((await rows(server, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n, 1, 'not before 30 days');
     await advance(server, DAY);
-    for (const table of ['accounts', 'phone_numbers', 'schedules', 'occurrences', 'attempts', 'sessions', 'api_keys']) {
+    for (const table of ['accounts', 'phone_numbers', 'series', 'occurrences', 'attempts', 'sessions', 'api_keys']) {
       const col = table === 'accounts' ? 'id' : 'account_id';
       assert.equal((await rows(server, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, f.accountId))[0].n, 0, `${table} purged`);
     }

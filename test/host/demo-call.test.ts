@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { signIn, type TestServer } from '../helpers/server.js';
+import { settledDb, signIn, type TestServer } from '../helpers/server.js';
 import { addNumber, call, latestCode } from '../helpers/phone.js';
 import {
   advance,
@@ -287,7 +287,7 @@ describe('key 9 on a demo call', () => {
 
 /** Demo attempts stored for `e164`. */
 async function attemptsTo(server: TestServer, e164: string): Promise<number> {
-  const r = (await server.running.deps.db.get("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?", [e164])) as {
+  const r = (await (await settledDb(server)).get("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?", [e164])) as {
     n: number;
   };
   return r.n;

@@ -10,6 +10,7 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { call } from '../helpers/phone.js';
+import { settledDb } from '../helpers/server.js';
 import { assertSchema, create, setup, snapshot, NUMBER, type Fixture } from './schedules-fixture.js';
 
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -172,7 +173,7 @@ describe('POST /occurrences/{id}/move', () => {
     );
     const o = await f.api('GET', `/occurrences/${occ}`);
     assert.deepEqual([o.body.status, o.body.derivation_source, o.body.scheduled_at], ['pending', 'moved', '2027-03-11T15:00:00Z']);
-    const rows = await f.server.running.deps.db.all('SELECT id, status FROM occurrences WHERE schedule_id = ?', [s.id]);
+    const rows = await (await settledDb(f.server)).all('SELECT id, status FROM occurrences WHERE schedule_id = ?', [s.id]);
     assert.deepEqual(rows, [{ id: occ, status: 'pending' }], 'amended in place, nothing cancelled or added');
 
     const replay = await move(f, occ, body, { 'Idempotency-Key': 'move-1' });

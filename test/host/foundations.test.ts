@@ -14,7 +14,7 @@ import { createApp } from '../../host/app.js';
 import { compose } from '../../host/compose.js';
 import { loadConfig } from '../../host/config.js';
 import type { RouteModule } from '../../host/http/registrar.js';
-import { signIn, startTestServer, type TestServer } from '../helpers/server.js';
+import { settledDb, signIn, startTestServer, type TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
 import { account, create, withDatabase, START } from './schedules-fixture.js';
@@ -32,6 +32,7 @@ describe('compose(config) and createApp(services)', () => {
     const server = await startTestServer({ env });
     const f = await account(server);
     const daily = await create(f, { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'], local_time: '07:00' });
+    await settledDb(server); // the engine's journal folded into the tables the crash below edits
     await server.close();
     // A crash left the schedule's series without its next occurrence: the engine's start-up
     // reconciliation repairs that.

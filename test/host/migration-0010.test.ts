@@ -1,7 +1,8 @@
 /**
  * Migration 0010 on a database made before it: schedules become engine series (same id, the
  * policy in the engine's spelling), attempts spelled `canceled` become `cancelled`, and the
- * engine then makes the series' next occurrences.
+ * engine then makes the series' next occurrences (and 0019, run after it, keeps the schedule in
+ * the series alone).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -69,6 +70,8 @@ describe('migration 0010 (engine series) on an existing database', () => {
       createdAt: t,
       updatedAt: t,
       version: 1,
+      // Migration 0019 then moved the schedule's own fields into the series (decision 0021).
+      attributes: `{"source":"app","created_in_timezone":null,"greeting_name":null,"retry_policy":null,"updated_at":${t}}`,
     });
     assert.equal(attempts[0]!.status, 'cancelled');
     // The schedule names an occurrence that does not exist: start-up reconciliation repairs it.

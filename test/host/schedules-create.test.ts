@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { account, create, setup, snapshot, HOME, type Fixture } from './schedules-fixture.js';
+import { settledDb } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
 
 describe('POST /schedules: the three creation modes', () => {
@@ -149,7 +150,9 @@ describe('defaults from the account', () => {
     assert.equal(s.backup_alarm, true);
     assert.equal(s.greeting_name, null, "null: the account's greeting name is used");
     assert.equal(s.next_occurrence.backup_alarm_at, '2027-03-11T12:02:00Z');
-    const row = await f.server.running.deps.db.get<Record<string, unknown>>(
+    const row = await (
+      await settledDb(f.server)
+    ).get<Record<string, unknown>>(
       'SELECT greeting_name, max_snoozes, offsets_minutes, ring_timeout_seconds, snooze_minutes, backup_alarm FROM occurrences WHERE id = ?',
       [s.next_occurrence.id],
     );
@@ -193,7 +196,7 @@ describe('defaults from the account', () => {
     const b = await f.api('POST', '/schedules', body, headers);
     assert.deepEqual([a.status, b.status], [201, 201]);
     assert.equal(b.body.id, a.body.id);
-    const n = (await f.server.running.deps.db.get("SELECT COUNT(*) AS n FROM schedules WHERE label = 'Once only'")) as { n: number };
+    const n = (await f.server.running.deps.db.get("SELECT COUNT(*) AS n FROM series WHERE label = 'Once only'")) as { n: number };
     assert.equal(n.n, 1);
     const other = await f.api('POST', '/schedules', { ...body, local_time: '06:30' }, headers);
     assert.deepEqual([other.status, other.body.code], [409, 'idempotency_key_reused']);

@@ -83,11 +83,11 @@ export function assertSchema(name: string, value: unknown): void {
   if (!v(value)) throw new Error(`${name} does not match the schema: ${JSON.stringify(v.errors)}\n${JSON.stringify(value)}`);
 }
 
-/** Every row of the schedule and engine tables, to compare before and after a request. */
+/** Every row of the engine's tables (a schedule is its series), to compare before and after a request. */
 export async function snapshot(server: TestServer): Promise<string> {
   const db = await settledDb(server);
   const dump: unknown[] = [];
-  for (const t of ['schedules', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY id`));
+  for (const t of ['series', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY id`));
   return JSON.stringify(dump);
 }
 

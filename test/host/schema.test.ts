@@ -83,6 +83,16 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['PUT', '/dev/phones/{e164}', 'putDevPhone'],
   ['POST', '/dev/sms/inbound', 'postDevInboundSms'],
   ['POST', '/dev/checkout/{session_id}/complete', 'completeDevCheckout'],
+  // Project additions (issue 31): outbound webhooks.
+  ['GET', '/webhook-endpoints', 'listWebhookEndpoints'],
+  ['POST', '/webhook-endpoints', 'createWebhookEndpoint'],
+  ['GET', '/webhook-endpoints/{endpoint_id}', 'getWebhookEndpoint'],
+  ['PATCH', '/webhook-endpoints/{endpoint_id}', 'updateWebhookEndpoint'],
+  ['DELETE', '/webhook-endpoints/{endpoint_id}', 'deleteWebhookEndpoint'],
+  ['POST', '/webhook-endpoints/{endpoint_id}/rotate-secret', 'rotateWebhookSecret'],
+  ['POST', '/webhook-endpoints/{endpoint_id}/test', 'sendWebhookTest'],
+  ['GET', '/webhook-endpoints/{endpoint_id}/deliveries', 'listWebhookDeliveries'],
+  ['POST', '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver', 'redeliverWebhook'],
 ];
 
 /** The spec's Errors table: code → status. */
@@ -129,7 +139,7 @@ const SPEC_ERRORS: Record<string, number> = {
   provider_unavailable: 503,
 };
 
-/** The spec's "Unknown fields" list (IdpAuthorizationIn is the spec's AppleAuthorizationIn). */
+/** The spec's "Unknown fields" list (IdpAuthorizationIn is the spec's AppleAuthorizationIn), and the project's additions. */
 const CLOSED_BODIES = [
   'ApiKeyIn',
   'IdpAuthorizationIn',
@@ -144,6 +154,9 @@ const CLOSED_BODIES = [
   'OnboardingSkipIn',
   'PauseIn',
   'PhoneNumberIn',
+  // Project additions (issue 31): a misspelt field of an endpoint must not pass silently.
+  'WebhookEndpointIn',
+  'WebhookEndpointPatchIn',
 ];
 
 /** Endpoints the spec marks Idem. */
@@ -347,6 +360,33 @@ describe('auth and idempotency marks', () => {
         'verifyEmailSignIn',
       ].sort(),
     );
+  });
+});
+
+describe('outbound webhooks in the document (issue 31)', () => {
+  it('documents every event type in the top-level webhooks section, signed by the three Standard Webhooks headers', () => {
+    const types: string[] = doc.components.schemas.WebhookEventType.enum;
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [...types, 'webhook.test'].sort());
+    for (const [name, item] of Object.entries<any>(doc.webhooks)) {
+      const refs = item.post.parameters.map((p: any) => p.$ref.split('/').pop());
+      assert.deepEqual(refs, ['WebhookIdHeader', 'WebhookTimestampHeader', 'WebhookSignatureHeader'], name);
+      assert.ok(item.post.requestBody.content['application/json'].schema.$ref, name);
+    }
+  });
+
+  it('asks API keys for write to manage endpoints and read for the delivery log', () => {
+    for (const id of [
+      'createWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'rotateWebhookSecret',
+      'sendWebhookTest',
+      'redeliverWebhook',
+    ]) {
+      assert.equal(op(id).scope, 'write', id);
+      assert.deepEqual(op(id).credentials, ['api_key', 'app_session', 'web_session'], id);
+    }
+    for (const id of ['listWebhookEndpoints', 'getWebhookEndpoint', 'listWebhookDeliveries']) assert.equal(op(id).scope, 'read', id);
   });
 });
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createPgKeyedQueues } from '../../host/auth/one-at-a-time.js';
+import { createPgKeyedQueues } from '../../host/rate-limit/one-at-a-time.js';
 import { createSharedIdempotencyStore, IDEMPOTENCY_CLAIM_MS, type IdempotencyRecord } from '../../host/db/idempotency.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
 import { openPostgresDb, type Db, type PostgresDb } from '../../host/db/sql.js';

@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import type { TelephonyEvent } from '../../engine/index.js';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { createTwilioClient } from '../../host/adapters/twilio/client.js';
-import { createTwilioTelephony, type EventLog } from '../../host/adapters/twilio/telephony.js';
+import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
+import type { EventLog } from '../../host/ports/telephony.js';
 
 function instance(log: EventLog, events: TelephonyEvent[]) {
   const telephony = createTwilioTelephony({

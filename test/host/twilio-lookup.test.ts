@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PlaceCallRequest } from '../../engine/index.js';
 import { VirtualClock } from '../../engine/sim/index.js';
+import { realTime } from '../../host/adapters/clock/system-clock.js';
 import { createTwilioClient } from '../../host/adapters/twilio/client.js';
 import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
 import { migrate } from '../../host/db/migrate.js';
@@ -43,7 +44,7 @@ describe('Twilio adapter: the look-up before a create', () => {
       from: '+12025550100',
       publicUrl: () => 'http://127.0.0.1:9',
       text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
-      ledger: createPlacementLedger(db, () => clock.now(), { unknownOutcomeHoldMs: 500 }),
+      ledger: createPlacementLedger(db, { now: () => clock.now(), realTime }, { unknownOutcomeHoldMs: 500 }),
     });
   const request = (key: string, to: string, extra: Partial<PlaceCallRequest> = {}): PlaceCallRequest => ({
     idempotencyKey: key,

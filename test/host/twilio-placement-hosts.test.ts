@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PlacementDeferred } from '../../engine/index.js';
 import { VirtualClock } from '../../engine/sim/index.js';
+import { realTime } from '../../host/adapters/clock/system-clock.js';
 import { createTwilioClient } from '../../host/adapters/twilio/client.js';
 import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
 import { migrate } from '../../host/db/migrate.js';
@@ -65,7 +66,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         from: '+12025550100',
         publicUrl: () => 'http://127.0.0.1:9',
         text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
-        ledger: createPlacementLedger(db, () => clock.now()),
+        ledger: createPlacementLedger(db, { now: () => clock.now(), realTime }),
       });
     const request = (key: string, to: string) => ({ idempotencyKey: key, to, script: { kind: 'demo' as const }, ringTimeoutSeconds: 30 });
 
@@ -86,7 +87,11 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const slow = await startFakeTwilio({ clock, createDelayMs: 300 });
       try {
         // The retry waits the hold out within one placeCall (a lock wait longer than the hold).
-        const ledger = createPlacementLedger(dbs[0]!, () => clock.now(), { unknownOutcomeHoldMs: 1000, lockWaitMs: 5000 });
+        const ledger = createPlacementLedger(
+          dbs[0]!,
+          { now: () => clock.now(), realTime },
+          { unknownOutcomeHoldMs: 1000, lockWaitMs: 5000 },
+        );
         const telephony = createTwilioTelephony({
           client: createTwilioClient({ baseUrl: slow.url, accountSid: slow.accountSid, authToken: slow.authToken, timeoutMs: 100 }),
           clock,
@@ -121,7 +126,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         from: '+12025550100',
         publicUrl: () => 'http://127.0.0.1:9',
         text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
-        ledger: createPlacementLedger(dbs[1]!, () => clock.now(), { lockWaitMs: 100 }),
+        ledger: createPlacementLedger(dbs[1]!, { now: () => clock.now(), realTime }, { lockWaitMs: 100 }),
       });
       const r = { ...request('attempt-locked', to), outcomeUnknown: true };
       const before = fake.createCallRequests;

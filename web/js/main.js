@@ -13,6 +13,7 @@ import * as numbers from './views/numbers.js';
 import * as contacts from './views/contacts.js';
 import * as settings from './views/settings.js';
 import * as account from './views/account.js';
+import * as webhooks from './views/webhooks.js';
 
 /** [pattern, view, nav entry]; the first match wins. */
 const ROUTES = [
@@ -27,6 +28,8 @@ const ROUTES = [
   [/^#\/contacts$/, contacts, '#/contacts'],
   [/^#\/settings$/, settings, '#/settings'],
   [/^#\/account$/, account, '#/account'],
+  [/^#\/webhooks$/, webhooks, '#/webhooks'],
+  [/^#\/webhooks\/([0-9a-f-]{36})$/, webhooks, '#/webhooks'],
 ];
 
 const main = document.getElementById('main');

@@ -34,6 +34,9 @@ const FIELDS = {
   consent: 'consent',
   tell_contacts: 'contacts to text',
   contact_ids: 'contacts to text',
+  url: 'URL',
+  description: 'description',
+  event_types: 'events',
 };
 
 /** Error code → the sentence a person reads (a function of the API field where that changes the words). */
@@ -80,6 +83,12 @@ const CODES = {
   daily_cap_reached: 'You have reached today’s limit of calls. Try again tomorrow.',
   web_checkout_disabled: 'Paying on the web is not offered for this account.',
   provider_unavailable: 'That service can’t be reached right now. Try again later.',
+  invalid_webhook_url:
+    'Enter a full https address (for example https://example.com/hooks), without a user name, password or # part, of at most 2,000 characters.',
+  webhook_target_not_allowed:
+    'That address is on a private or local network, which this server does not send to. Use a public address, or ask the server’s operator to allow local ones.',
+  webhook_endpoint_limit: 'You already have 10 webhook endpoints. Delete one first.',
+  webhook_endpoint_disabled: 'This endpoint is turned off. Turn it on first.',
   internal_error: 'Something went wrong on our side; your change may not have been saved. Try again later.',
   network_error: 'The server could not be reached. Check your connection, then try again.',
 };

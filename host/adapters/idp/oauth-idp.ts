@@ -17,8 +17,8 @@
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Clock } from '../../../engine/index.js';
-import type { IdentityProvider, ExchangeResult, RevokeResult } from '../../account/idp.js';
-import type { IdpConfig } from '../../account/config.js';
+import type { IdentityProvider, ExchangeResult, RevokeResult } from '../../ports/identity.js';
+import type { IdpConfig } from './config.js';
 
 /** Options of {@link createOAuthIdentityProvider}. */
 export interface OAuthIdpOptions {

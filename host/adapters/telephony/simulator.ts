@@ -34,6 +34,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, EpochMs, Telephony } from '../../../engine/ports.js';
 import type { CallScript } from '../../../engine/model.js';
 import { MemoryTelephony, type PhoneBehaviour } from '../../../engine/sim/index.js';
+import type { SimulatedPhone, SimulatedPhones } from '../../ports/telephony.js';
 
 export type { PhoneBehaviour };
 
@@ -48,14 +49,6 @@ export const PHONE_BEHAVIOURS: readonly PhoneBehaviour[] = [
   'busy',
   'fail',
 ];
-
-/** Configuration of one simulated phone. */
-export interface SimulatedPhone {
-  /** Behaviours in order, one per call; the last repeats. Never empty. */
-  answers: PhoneBehaviour[];
-  /** Seconds it rings before answering. */
-  ring_seconds: number;
-}
 
 /** The phone every unconfigured number is. */
 export const DEFAULT_PHONE: Readonly<SimulatedPhone> = Object.freeze<SimulatedPhone>({ answers: ['confirm'], ring_seconds: 5 });
@@ -107,9 +100,7 @@ const DEFAULT_TIMINGS: SimulatorTimings = {
 };
 
 /** The simulator: a {@link Telephony} plus the dev controls. */
-export interface SimulatorTelephony extends Telephony {
-  /** Configures the phone at `e164` (PUT /dev/phones) and restarts its behaviour list. */
-  setPhone(e164: string, phone: SimulatedPhone): void;
+export interface SimulatorTelephony extends Telephony, SimulatedPhones {
   /** The configuration of the phone at `e164` (the default when never set). */
   getPhone(e164: string): SimulatedPhone;
   /** Number of calls not yet ended. */

@@ -5,6 +5,7 @@
  * as `{WAKEUP_SITE_URL}/webhooks/twilio/sms` (POST); the call URLs are sent with each call.
  * @module
  */
+import type { WebhookResponse } from '../../ports/telephony.js';
 
 /** Webhook paths, relative to the public URL. */
 export const TWILIO_WEBHOOK_PATHS = Object.freeze({
@@ -19,23 +20,6 @@ export const TWILIO_WEBHOOK_PATHS = Object.freeze({
   /** Outbound text status callbacks (logged only). */
   smsStatus: '/webhooks/twilio/sms-status',
 });
-
-/** A webhook request as the HTTP layer hands it over. */
-export interface WebhookRequest {
-  /** The exact URL the provider requested: public URL + path + query string, byte for byte. */
-  url: string;
-  /** The form-encoded body fields. */
-  params: Record<string, string>;
-  /** The `X-Twilio-Signature` header, or undefined when absent. */
-  signature: string | undefined;
-}
-
-/** What to answer. */
-export interface WebhookResponse {
-  status: number;
-  contentType: string;
-  body: string;
-}
 
 /** An empty TwiML answer ("do nothing more"). */
 export const EMPTY_TWIML: WebhookResponse = Object.freeze({

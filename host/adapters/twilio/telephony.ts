@@ -57,10 +57,11 @@ import type {
   TelephonyEventHandler,
 } from '../../../engine/ports.js';
 import type { CallScript } from '../../../engine/model.js';
-import { renderScript } from '../../phone/speech.js';
-import type { TextOptions } from '../../phone/texts.js';
+import { renderScript } from '../../reference/speech.js';
+import type { TextOptions } from '../../reference/texts.js';
 import { classifyApiError, type TwilioCallListItem, type TwilioClient } from './client.js';
-import { TWILIO_WEBHOOK_PATHS, type WebhookResponse } from './paths.js';
+import type { EventLog, PlacementLedger, WebhookResponse } from '../../ports/telephony.js';
+import { TWILIO_WEBHOOK_PATHS } from './paths.js';
 import { twiml, type TwimlVerb } from './twiml.js';
 
 /** Options of {@link createTwilioTelephony}. */
@@ -103,41 +104,6 @@ export interface TwilioTelephonyOptions {
  * requests per account are limited too (about 100 before 429 "Too Many Requests").
  */
 export const TWILIO_DEFAULT_LIMITS = Object.freeze({ callsPerSecond: 1, requestsInFlight: 100 });
-
-/**
- * The record of placed calls that makes `placeCall` idempotent across processes (see the
- * module header).
- */
-export interface PlacementLedger {
-  /**
-   * Runs `fn` while no other placement to `to` runs, here or in another process. `fn` calls
-   * `hold()` before it sends a create: if `fn` then throws (the create's outcome is unknown: a
-   * timeout, a reset), the number stays locked for a while, because a request the provider
-   * has received may still create the call after we gave up on it; a placement listing the
-   * calls before that would not see it, and would dial again.
-   */
-  exclusive<T>(to: string, fn: (hold: () => void) => Promise<T>): Promise<T>;
-  /** The idempotency key of the attempt a provider call was created for, or null when unrecorded. */
-  ownerOf(callSid: string): Promise<string | null>;
-  /** Records that `callSid` was created for `idempotencyKey`; called inside `exclusive`. */
-  record(callSid: string, idempotencyKey: string): Promise<void>;
-  /**
-   * What the ledger knows of the attempt `idempotencyKey`, asked inside `exclusive` by a fresh
-   * placement instead of the provider: the call recorded for it (`callSid`); `'unknown'` when a placement
-   * that looks up first (a recovery, here or on another host) sent or is sending a create for
-   * it whose call is not recorded; null when nothing was ever sent for it. Without it (an
-   * older ledger) every placement looks up at the provider.
-   */
-  placedFor?(idempotencyKey: string): Promise<{ callSid: string } | 'unknown' | null>;
-  /** Notes, before a placement that looked up sends its create, that a call for `idempotencyKey` may now exist. */
-  sending?(idempotencyKey: string): Promise<void>;
-}
-
-/** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
-export interface EventLog {
-  seen(key: string): Promise<boolean>;
-  record(key: string): Promise<void>;
-}
 
 /** The adapter: the Telephony port plus the call webhooks it serves. */
 export interface TwilioTelephony extends Telephony {

@@ -10,19 +10,10 @@
  * undoes a newer one.
  * @module
  */
-import { EMPTY_TWIML, TWILIO_WEBHOOK_PATHS, type WebhookRequest, type WebhookResponse } from './paths.js';
+import type { EventLog, InboundText, ProviderWebhooks, WebhookResponse } from '../../ports/telephony.js';
+import { EMPTY_TWIML, TWILIO_WEBHOOK_PATHS } from './paths.js';
 import { verifyTwilioSignature } from './signature.js';
-import type { EventLog, TwilioTelephony } from './telephony.js';
-
-/** An inbound text, as the host's keyword handling takes it. */
-export interface InboundText {
-  from: string;
-  to: string;
-  body: string;
-  messageId: string | null;
-  /** The provider's creation time of the message (epoch ms), or null when unknown. */
-  sentAt: number | null;
-}
+import type { TwilioTelephony } from './telephony.js';
 
 /** Options of {@link createTwilioWebhooks}. */
 export interface TwilioWebhooksOptions {
@@ -42,13 +33,8 @@ export interface TwilioWebhooksOptions {
 const FORBIDDEN: WebhookResponse = Object.freeze({ status: 403, contentType: 'text/plain', body: 'invalid signature' });
 const NOT_FOUND: WebhookResponse = Object.freeze({ status: 404, contentType: 'text/plain', body: 'not found' });
 
-/** The dispatcher: `handle(path, request)` for every path in {@link TWILIO_WEBHOOK_PATHS}. */
-export interface TwilioWebhooks {
-  handle(path: string, request: WebhookRequest): Promise<WebhookResponse>;
-}
-
 /** Creates the dispatcher. */
-export function createTwilioWebhooks(options: TwilioWebhooksOptions): TwilioWebhooks {
+export function createTwilioWebhooks(options: TwilioWebhooksOptions): ProviderWebhooks {
   return {
     async handle(path, request) {
       if (!verifyTwilioSignature(options.authToken, request.url, request.params, request.signature)) return FORBIDDEN;

@@ -1,6 +1,6 @@
 /**
  * The payment simulator's hosted pages and `POST /dev/checkout/{session_id}/complete` (dev
- * mode only, and only while WAKEUP_PAYMENTS is `simulator`): see host/billing/simulator.ts.
+ * mode only, and only while WAKEUP_PAYMENTS is `simulator`): see host/adapters/payments/simulator.ts.
  *
  * - `GET /dev/payments/checkout/{id}`: the simulated checkout with a Pay button;
  *   `POST .../pay` pays it (the notifications go to `POST /webhooks/payments`) and redirects
@@ -16,7 +16,7 @@ import type { Routes } from '../registrar.js';
 import { escapeHtml } from '../site/html.js';
 import { page } from '../site/subscribe-page.js';
 import { displayPrice } from '../../billing/plans.js';
-import type { PortalAction } from '../../billing/simulator.js';
+import type { PortalAction } from '../../adapters/payments/simulator.js';
 
 function html(ctx: AppContext, status: number, body: string): void {
   ctx.status = status;
@@ -30,7 +30,7 @@ const findPlan = (services: AppServices, code: string | null) => services.config
 /** Registers the simulator's routes. */
 export function register(routes: Routes, services: AppServices): void {
   const sim = () => {
-    const s = services.billing.simulator;
+    const s = services.dev.payments;
     if (!s) throw problem('not_found', { detail: 'The payment simulator is not the payment provider (WAKEUP_PAYMENTS).' });
     return s;
   };

@@ -5,7 +5,7 @@
  * @module
  */
 import type { AppServices } from '../../services.js';
-import type { PhoneBehaviour } from '../../adapters/telephony/simulator.js';
+import type { PhoneBehaviour } from '../../ports/telephony.js';
 import { invalid } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 

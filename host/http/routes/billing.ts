@@ -7,7 +7,7 @@
  * @module
  */
 import type { AppServices } from '../../services.js';
-import { WEBHOOK_PATH } from '../../billing/simulator.js';
+import { WEBHOOK_PATH } from '../../billing/notifications.js';
 import { SIGNATURE_HEADER } from '../../billing/signature.js';
 import { problem } from '../../errors.js';
 import type { AppContext } from '../context.js';

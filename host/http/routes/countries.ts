@@ -6,7 +6,7 @@
  * @module
  */
 import type { AppServices } from '../../services.js';
-import { COUNTRIES } from '../../phone/countries.js';
+import { COUNTRIES } from '../../reference/countries.js';
 import { contactCard } from '../../phone/vcard.js';
 import { etagOf, ifNoneMatch } from '../etag.js';
 import type { Routes } from '../registrar.js';

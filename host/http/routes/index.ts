@@ -38,6 +38,7 @@ import * as devPhone from '../dev/phone.js';
 import * as billing from './billing.js';
 import * as subscribePages from '../site/subscribe-page.js';
 import * as devPayments from '../dev/payments.js';
+import * as webhookEndpoints from './webhook-endpoints.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
@@ -65,6 +66,7 @@ export const routeModules: RouteModule[] = [
   demo,
   billing,
   subscribePages,
+  webhookEndpoints,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

@@ -1,0 +1,58 @@
+/**
+ * Outbound webhook configuration: which targets the operator lets endpoints reach. Parsed once
+ * from the environment by {@link loadWebhookConfig} (called from `host/config.ts`);
+ * {@link WEBHOOK_ENV_VARS} documents the variables for the README. The fixed limits (endpoints
+ * per account, URL length, retry schedule, timeouts) are constants in `./rules.ts`.
+ * @module
+ */
+
+/** The validated webhook configuration. */
+export interface WebhookConfig {
+  /**
+   * Whether endpoints may point at loopback, private (RFC 1918, unique local, CGNAT) and
+   * link-local addresses: a self-hoster's home automation on the LAN. Off, such a target is
+   * refused when the endpoint is saved and again at every delivery (the address the
+   * connection uses is the one checked). @default false (env WAKEUP_WEBHOOK_ALLOW_PRIVATE)
+   */
+  readonly allowPrivate: boolean;
+  /** Whether endpoint URLs may be plain `http://` (else `https://` only). @default false (env WAKEUP_WEBHOOK_ALLOW_HTTP) */
+  readonly allowHttp: boolean;
+}
+
+/** One documented variable (same shape as `host/config.ts`'s). */
+export interface WebhookEnvVarDoc {
+  name: string;
+  default: string;
+  meaning: string;
+}
+
+/** The variables {@link loadWebhookConfig} reads, in README order. */
+export const WEBHOOK_ENV_VARS: readonly WebhookEnvVarDoc[] = [
+  {
+    name: 'WAKEUP_WEBHOOK_ALLOW_PRIVATE',
+    default: '0',
+    meaning:
+      '`1` lets webhook endpoints reach loopback, private and link-local addresses (IPv4 and IPv6; a LAN home automation); `0` refuses them when saved and at every delivery.',
+  },
+  {
+    name: 'WAKEUP_WEBHOOK_ALLOW_HTTP',
+    default: '0',
+    meaning: '`1` accepts `http://` webhook endpoint URLs; `0` requires `https://`.',
+  },
+];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Parses and validates the webhook variables.
+ * @throws the error `fail` makes, naming the variable at fault.
+ */
+export function loadWebhookConfig(env: Env, fail: (message: string) => Error): WebhookConfig {
+  const flag = (name: string): boolean => {
+    const v = env[name]?.trim();
+    if (v === undefined || v === '' || v === '0' || v === 'false') return false;
+    if (v === '1' || v === 'true') return true;
+    throw fail(`${name}=${v}: expected 1 or 0`);
+  };
+  return Object.freeze({ allowPrivate: flag('WAKEUP_WEBHOOK_ALLOW_PRIVATE'), allowHttp: flag('WAKEUP_WEBHOOK_ALLOW_HTTP') });
+}

@@ -1,0 +1,50 @@
+/**
+ * The fixed rules of outbound webhooks (schema/openapi.yaml states them; docs/decisions/0023
+ * says why): limits, the retry schedule, when a failing endpoint is turned off, timeouts and
+ * how long the log is kept.
+ * @module
+ */
+
+/** Endpoints one account may have. */
+export const MAX_ENDPOINTS = 10;
+
+/** Longest endpoint URL, in characters. */
+export const MAX_URL_LENGTH = 2000;
+
+/**
+ * Waits before each retry after a failed attempt: the first attempt at once, then 5 s, 5 min,
+ * 30 min, 2 h, 5 h, then 10 h, 10 h, 10 h, 15 h and 20 h: 11 attempts over 72 h 35 min, then the
+ * delivery is `failed` (a redelivery starts a new run).
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 36_000_000, 54_000_000, 72_000_000,
+];
+
+/**
+ * An endpoint whose every attempt failed for this long is turned off (reason `failing`) and its
+ * owner emailed: the last attempt of a delivery that failed its three days of retries does it.
+ */
+export const DISABLE_AFTER_MS = 3 * 86_400_000;
+
+/** One attempt's time limit, connection and TLS included. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/** How long a host holds the deliveries it claimed (longer than an attempt can take). */
+export const LEASE_MS = 60_000;
+
+/** Deliveries sent at once by one host. */
+export const BATCH = 16;
+
+/** Events and their deliveries are kept this long (the delivery log), then deleted. */
+export const RETENTION_MS = 30 * 86_400_000;
+
+/** After a rotation, the old secret signs as well (a second signature) for this long. */
+export const PREVIOUS_SECRET_GRACE_MS = 86_400_000;
+
+/** Bytes of a receiver's answer read (then dropped): nothing of it is kept. */
+export const MAX_RESPONSE_BYTES = 4096;
+
+/** The wait after the `tries`-th failed attempt of a run, or null when no try is left. */
+export function retryDelay(tries: number): number | null {
+  return tries >= 1 && tries <= RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[tries - 1]! : null;
+}

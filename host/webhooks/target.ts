@@ -1,0 +1,179 @@
+/**
+ * Which targets a webhook may reach (server-side request forgery): the URL's shape, and the
+ * addresses its host resolves to.
+ *
+ * - Shape: an absolute `https://` URL (`http://` too with WAKEUP_WEBHOOK_ALLOW_HTTP), at most
+ *   2,000 characters, with a host and without user name, password or fragment.
+ * - Addresses: every address the host resolves to (or the literal address) is classified
+ *   ({@link classifyAddress}); `private` ones (loopback, RFC 1918, CGNAT, link-local, unique
+ *   local, documentation and benchmark ranges, IPv4 inside IPv6 by mapping, NAT64 or 6to4 when
+ *   the IPv4 is one) are refused unless WAKEUP_WEBHOOK_ALLOW_PRIVATE; `forbidden` ones
+ *   (unspecified, multicast, broadcast, reserved) always are. One refused address refuses the
+ *   target: a name that resolves to a public and a private address reaches neither.
+ * - The delivery connects to the address checked here, never resolving the name again
+ *   (host/webhooks/send.ts): no window between the check and the connection.
+ * @module
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { MAX_URL_LENGTH } from './rules.js';
+import type { WebhookConfig } from './config.js';
+
+/** `public`: any target; `private`: only with WAKEUP_WEBHOOK_ALLOW_PRIVATE; `forbidden`: never. */
+export type AddressClass = 'public' | 'private' | 'forbidden';
+
+/** A resolved address. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to all its addresses (node:dns `lookup` with `all: true` in production). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The system's resolver (node:dns `lookup`: /etc/hosts, then DNS), every address of the name. */
+export const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+/** IPv4 ranges as [first octets..., prefix length] and their class, most specific where they overlap. */
+const V4: ReadonlyArray<[number, number, AddressClass]> = [
+  [0x00000000, 8, 'forbidden'], // "this network" (0.0.0.0 reaches the local host on Linux)
+  [0x7f000000, 8, 'private'], // loopback
+  [0x0a000000, 8, 'private'], // RFC 1918
+  [0xac100000, 12, 'private'],
+  [0xc0a80000, 16, 'private'],
+  [0x64400000, 10, 'private'], // carrier-grade NAT (RFC 6598)
+  [0xa9fe0000, 16, 'private'], // link-local (cloud metadata services live here)
+  [0xc0000000, 24, 'private'], // IETF protocol assignments
+  [0xc0000200, 24, 'private'], // documentation (TEST-NET-1..3)
+  [0xc6336400, 24, 'private'],
+  [0xcb007100, 24, 'private'],
+  [0xc6120000, 15, 'private'], // benchmarking
+  [0xe0000000, 4, 'forbidden'], // multicast
+  [0xf0000000, 4, 'forbidden'], // reserved, and 255.255.255.255
+];
+
+function v4Number(text: string): number {
+  return text.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+
+function classifyV4(n: number): AddressClass {
+  for (const [base, bits, cls] of V4) {
+    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+    if ((n & mask) >>> 0 === base) return cls;
+  }
+  return 'public';
+}
+
+/** The 16 bytes of an IPv6 address (brackets and zone id dropped), or null when it is not one. */
+export function ipv6Bytes(text: string): number[] | null {
+  let s = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (isIP(s) !== 6) return null;
+  let tail: number[] = [];
+  const lastColon = s.lastIndexOf(':');
+  const last = s.slice(lastColon + 1);
+  if (last.includes('.')) {
+    // A trailing dotted IPv4 (::ffff:127.0.0.1) is the last two 16-bit words.
+    const n = v4Number(last);
+    tail = [n >>> 16, n & 0xffff];
+    s = s.slice(0, lastColon + 1);
+    if (!s.endsWith('::')) s = s.slice(0, -1);
+  }
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((w) => parseInt(w, 16)));
+  const halves = s.split('::');
+  let words: number[];
+  if (halves.length === 2) {
+    const left = parse(halves[0]!);
+    const right = [...parse(halves[1]!), ...tail];
+    words = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  } else words = [...parse(halves[0]!), ...tail];
+  if (words.length !== 8) return null;
+  return words.flatMap((w) => [(w >> 8) & 0xff, w & 0xff]);
+}
+
+function classifyV6(b: number[]): AddressClass {
+  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const v4At = (i: number) => ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
+  if (zero(0, 16)) return 'forbidden'; // ::
+  if (zero(0, 15) && b[15] === 1) return 'private'; // ::1
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return classifyV4(v4At(12)); // ::ffff:a.b.c.d (mapped)
+  if (zero(0, 12)) return classifyV4(v4At(12)); // ::a.b.c.d (compatible, deprecated)
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
+    // 64:ff9b::/96 (NAT64, the IPv4 it reaches); 64:ff9b:1::/48 (local-use NAT64)
+    return zero(4, 12) ? classifyV4(v4At(12)) : 'private';
+  }
+  if (b[0] === 0x20 && b[1] === 0x02) return classifyV4(v4At(2)); // 2002::/16, 6to4
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00) return 'private'; // 2001::/32, Teredo
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return 'private'; // 2001:db8::/32, documentation
+  if (b[0] === 0x01 && b[1] === 0x00 && zero(2, 8)) return 'forbidden'; // 100::/64, discard
+  if (b[0] === 0xff) return 'forbidden'; // multicast
+  if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'private'; // fe80::/10, link-local
+  if (b[0] === 0xfe && (b[1]! & 0xc0) === 0xc0) return 'private'; // fec0::/10, site-local (deprecated)
+  if ((b[0]! & 0xfe) === 0xfc) return 'private'; // fc00::/7, unique local
+  return 'public';
+}
+
+/** The class of an IP address (IPv4, IPv6 with or without brackets or zone id); `forbidden` for anything else. */
+export function classifyAddress(address: string): AddressClass {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (isIP(bare) === 4) return classifyV4(v4Number(bare));
+  const bytes = ipv6Bytes(bare);
+  return bytes ? classifyV6(bytes) : 'forbidden';
+}
+
+/** Whether the operator's settings let a delivery reach an address of this class. */
+export function addressAllowed(cls: AddressClass, config: Pick<WebhookConfig, 'allowPrivate'>): boolean {
+  return cls === 'public' || (cls === 'private' && config.allowPrivate);
+}
+
+/** An endpoint URL checked for shape, or why not. */
+export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** Checks a URL's shape (see the module header). */
+export function checkUrlShape(raw: string, config: Pick<WebhookConfig, 'allowHttp'>): UrlCheck {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'is not an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && config.allowHttp)) {
+    return { ok: false, reason: config.allowHttp ? 'must start with https:// or http://' : 'must start with https://' };
+  }
+  if (url.hostname === '') return { ok: false, reason: 'has no host' };
+  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not carry a user name or password' };
+  if (url.hash !== '' || raw.includes('#')) return { ok: false, reason: 'must not carry a fragment (#...)' };
+  return { ok: true, url };
+}
+
+/** The address a delivery may connect to, or why none. */
+export type TargetCheck =
+  | { ok: true; address: ResolvedAddress }
+  | { ok: false; reason: 'not_allowed'; address: string }
+  | { ok: false; reason: 'unresolvable'; detail: string };
+
+/**
+ * Resolves `hostname` (a literal address is its own resolution) and checks every address: the
+ * first one when all are allowed (the one to connect to), else the first refused.
+ */
+export async function resolveTarget(
+  hostname: string,
+  config: Pick<WebhookConfig, 'allowPrivate'>,
+  resolve: Resolver,
+): Promise<TargetCheck> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  let addresses: ResolvedAddress[];
+  if (isIP(bare) !== 0) addresses = [{ address: bare, family: isIP(bare) === 4 ? 4 : 6 }];
+  else {
+    try {
+      addresses = await resolve(bare);
+    } catch (err) {
+      return { ok: false, reason: 'unresolvable', detail: (err as { code?: string }).code ?? String(err) };
+    }
+    if (addresses.length === 0) return { ok: false, reason: 'unresolvable', detail: 'no address' };
+  }
+  for (const a of addresses)
+    if (!addressAllowed(classifyAddress(a.address), config)) return { ok: false, reason: 'not_allowed', address: a.address };
+  return { ok: true, address: addresses[0]! };
+}

@@ -1,0 +1,122 @@
+/**
+ * The engine runtime as the host runs it: the engine's Store on the host's database (SQLite
+ * or PostgreSQL, host/db/engine-store.ts) with the admission ledger, the
+ * configured telephony (simulator or Twilio-compatible), the guarded messaging (fallback
+ * texts never reach a blocked number), the service clock and the Accounts port.
+ *
+ * Besides building it, this file subscribes the host's reactions to runtime events:
+ * - logs: every call handed to the provider (one `call placed` line per attempt, with the
+ *   attempt id: the crash test counts them), status changes at debug, failures at warn/error;
+ * - `last_confirmed_at` of the phone number when an attempt is confirmed (a display field,
+ *   written after the unit of work commits).
+ * @module
+ */
+import type { Db } from '../db/sql.js';
+import {
+  createRuntime,
+  type Clock,
+  type Ids,
+  type Messaging,
+  type Runtime,
+  type RuntimeOptions,
+  type Store,
+  type Telephony,
+} from '../../engine/index.js';
+import { createEngineStore } from '../db/engine-store.js';
+import { setLastConfirmedAt } from '../db/phone-numbers.js';
+import type { Logger } from '../logger.js';
+import { maskE164 } from '../phone/numbers.js';
+import { createAccountsPort } from '../calls/accounts-port.js';
+import { fallbackText } from '../calls/fallback-text.js';
+
+/** What {@link createCallRuntime} needs. */
+export interface CallRuntimeDeps {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+  telephony: Telephony;
+  /** Guarded messaging (the block guard refuses texts to blocked numbers). */
+  messaging: Messaging;
+  logger: Logger;
+  /** Calls placed per account per UTC day. */
+  dailyCap: number;
+  /** Name that starts the fallback text (WAKEUP_SERVICE_NAME). */
+  serviceName: string;
+  /** Engine options (defaults: 10 minutes late grace, no pacing). */
+  options?: RuntimeOptions;
+  /** Wraps the engine's store before the admission ledger does (the webhook outbox: host/webhooks/engine-outbox.ts). */
+  wrapStore?: (store: Store) => Store;
+}
+
+/** Creates the runtime (not started: call `start()`). */
+export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
+  const log = deps.logger.child({ component: 'runtime' });
+  const port = createAccountsPort({
+    db: deps.db,
+    dailyCap: deps.dailyCap,
+    onStop: (r) =>
+      log.info({ attempt: r.attemptId, occurrence: r.occurrenceId, account: r.accountId }, 'key 9: calls turned off, number blocked'),
+  });
+  const runtime = createRuntime({
+    clock: deps.clock,
+    ids: deps.ids,
+    store: port.wrapStore((deps.wrapStore ?? ((s: Store) => s))(createEngineStore(deps.db))),
+    telephony: loggedTelephony(deps.telephony, log),
+    messaging: deps.messaging,
+    accounts: port.accounts,
+    options: { fallbackText: (o) => fallbackText(o, deps.serviceName), ...deps.options },
+  });
+
+  runtime.on('occurrence:status', ({ occurrence: o, from }) => {
+    log.debug({ occurrence: o.id, from, to: o.status, reason: o.outcomeReason }, 'occurrence status');
+  });
+  runtime.on('attempt:status', ({ attempt: a, from }) => {
+    log.debug({ attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status }, 'attempt status');
+    if (a.status === 'confirmed' && a.phoneNumberId !== null) {
+      setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt).catch((err: unknown) =>
+        log.error({ err, attempt: a.id }, 'could not record last_confirmed_at'),
+      );
+    }
+  });
+  runtime.on('effect:failed', ({ effect, error, willRetry }) =>
+    log.warn({ err: error, effect: effect.type, willRetry }, 'runtime effect failed'),
+  );
+  runtime.on('runtime:error', ({ error, where }) => log.error({ err: error, where }, 'runtime error'));
+  runtime.on('telephony:unknown', ({ event }) =>
+    log.warn({ callId: event.callId, type: event.type }, 'telephony event for an unknown call'),
+  );
+  return runtime;
+}
+
+/** The provider, with one log line per call handed to it and per answer. */
+function loggedTelephony(telephony: Telephony, log: Logger): Telephony {
+  return {
+    async placeCall(request) {
+      const result = await telephony.placeCall(request);
+      log.info(
+        {
+          attempt: request.idempotencyKey,
+          to: maskE164(request.to),
+          script: request.script.kind,
+          ok: result.ok,
+          ...(result.ok ? { callId: result.callId } : { code: result.code }),
+        },
+        'call placed',
+      );
+      return result;
+    },
+    hangUp: (callId, options) => telephony.hangUp(callId, options),
+    onEvent: (handler) => telephony.onEvent(handler),
+  };
+}
+
+/**
+ * Stops the runtime at shutdown, waiting at most `graceMs` (on `wait`, a real-time timer)
+ * for calls being handed to the provider; after that, work in flight is abandoned and
+ * reconciled at the next start.
+ */
+export async function stopCallRuntime(runtime: Runtime, graceMs: number, wait: (ms: number) => Promise<void>): Promise<void> {
+  const drained = runtime.stop({ drain: true }).then(() => true);
+  const finished = await Promise.race([drained, wait(graceMs).then(() => false)]);
+  if (!finished) await runtime.stop({ drain: false });
+}

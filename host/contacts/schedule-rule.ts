@@ -56,8 +56,9 @@ export async function saveTellContacts(
   );
 }
 
-/** Removes a removed schedule's rule. */
+/** Removes a removed schedule's rule, if it has one (a schedule without one is removed with no write here). */
 export async function dropTellContacts(db: Db, accountId: string, scheduleId: string, now: EpochMs): Promise<void> {
+  if (!(await tellRulesOf(db, [scheduleId])).has(scheduleId)) return;
   await replaceTellRule(db, { accountId, scheduleId, contactIds: [], tellUnconfirmed: false }, now);
 }
 

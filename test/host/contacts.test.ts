@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.js';
 import { withTestDb } from '../helpers/server.js';
 import { call, latestCode } from '../helpers/phone.js';
+import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 import {
   advance,
   assertSchema,
@@ -28,11 +29,20 @@ const TOLD = /^Wakeup: Sam did not confirm the (\d\d:\d\d) wake-up call(?: "([^"
 
 describe('contacts to tell', () => {
   let server: TestServer;
+  let receiver: Receiver;
   before(async () => {
-    server = await startCallsServer({ WAKEUP_CONTACTS_PER_ACCOUNT: '3', WAKEUP_CONTACT_TEXTS_PER_DAY: '2' });
+    server = await startCallsServer({
+      WAKEUP_CONTACTS_PER_ACCOUNT: '3',
+      WAKEUP_CONTACT_TEXTS_PER_DAY: '2',
+      // The webhook receiver of the contact.told test listens on loopback over http.
+      WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1',
+      WAKEUP_WEBHOOK_ALLOW_HTTP: '1',
+    });
+    receiver = await startReceiver();
   });
   after(async () => {
     await server.close();
+    await receiver?.close();
   });
 
   /** A new account, its holder named Sam. */
@@ -166,6 +176,29 @@ describe('contacts to tell', () => {
     const read = await f.api('GET', `/schedules/${schedule.id}`);
     assertSchema('ScheduleOut', read.body);
     assert.equal(read.body.tell_contacts.contacts.length, 2);
+  });
+
+  it('a contact told sends one contact.told webhook event, signed, in the transaction that records the text', async () => {
+    const f = await holder();
+    const agreed = await agreedContact(f, 'Robin');
+    const hook = await f.api('POST', '/webhook-endpoints', { url: `${receiver.url}/told`, event_types: ['contact.told'] });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    await phone(server, f.number, ['no_answer']);
+    const { occurrenceId, schedule } = await createCall(f, { label: 'Run', tell_contacts: { contact_ids: [agreed.id] } });
+    await advance(server, 5 * 60);
+    assert.equal((await told(agreed.e164)).length, 1);
+    const mine = () => receiver.received.filter((r) => r.path === '/told');
+    await receiver.waitFor(() => mine().length >= 1, 15_000, 'contact.told');
+    await advance(server, 3600);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(mine().length, 1, 'once');
+    const event = verifyDelivery(hook.body.secret as string, mine()[0]!) as any;
+    assert.equal(event.type, 'contact.told');
+    assert.deepEqual(event.data.contact, { id: agreed.id, name: 'Robin' });
+    assert.equal(event.data.occurrence_id, occurrenceId);
+    assert.equal(event.data.schedule_id, schedule.id);
+    assert.equal(event.data.outcome, 'missed');
+    assertSchema('ContactToldEvent', event);
   });
 
   it('an unconfirmed call tells only a schedule whose rule says missed_or_unconfirmed; a confirmed call tells nobody', async () => {

@@ -52,7 +52,7 @@ const FLOORS = [
   { id: '3', name: 'shared state', units: ['rate-limit/', 'shared-state.ts'] },
   { id: '4', name: 'entitlement', units: ['entitlement/'] },
   { id: '5a', name: 'features: auth and phone', units: ['auth/', 'phone/'], apart: true },
-  { id: '5b', name: 'features: account', units: ['account/'] },
+  { id: '5b', name: 'features: account and contacts', units: ['account/', 'contacts/'], apart: true },
   { id: '5c', name: 'features: schedules', units: ['schedules/'] },
   {
     id: '5d',

@@ -52,6 +52,11 @@ import { createSignIn } from './auth/sign-in.js';
 import { createSharedState } from './shared-state.js';
 import { pingDatabase } from './db/open.js';
 import { createScheduleService } from './schedules/service.js';
+import { createContactsService } from './contacts/service.js';
+import { createContactTeller } from './contacts/tell.js';
+import { onContactKeyword } from './contacts/replies.js';
+import { findAccountById } from './db/accounts.js';
+import { currentPlan } from './entitlement/usage.js';
 import { stopAccountSeries } from './schedules/stop.js';
 import type { AppServices } from './services.js';
 import { createProviderHealth } from './ops/provider-health.js';
@@ -142,7 +147,15 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     rawTexts: providerHealth.watchMessaging(metrics.countMessages(builtPhone.rawTexts)),
     telephony: providerHealth.watchTelephony(builtPhone.telephony),
   };
-  phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone }, text).then(() => undefined));
+  // Inbound texts: STOP, START, HELP for the number; then the contacts of that number (STOP ends them, YES agrees).
+  const contactWords = () => ({ serviceName: config.phone.serviceName });
+  // The number's block is applied first; a failure here is logged, never the text's answer
+  // (a stopped contact's number is blocked anyway, so the guard refuses every text to it).
+  const onKeyword = (text: { from: string; body: string }, intent: Parameters<typeof onContactKeyword>[2]) =>
+    onContactKeyword({ db, clock, messaging: phone.messaging, logger, text: contactWords }, text, intent).catch((err: unknown) =>
+      logger.error({ err, intent }, 'inbound text: contacts not updated'),
+    );
+  phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone, onKeyword }, text).then(() => undefined));
   const runtime = createCallRuntime({
     db,
     clock,
@@ -171,9 +184,23 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
         : {}),
     },
   });
+  // Contacts told when a call ends unanswered (host/contacts/tell.ts): the outcome comes from
+  // the runtime's event, after its commit; what a stop left untold is caught up at start.
+  const teller = createContactTeller({
+    db,
+    clock,
+    messaging: phone.messaging,
+    logger,
+    config: config.contacts,
+    text: contactWords,
+    staleAfterMs: db.dialect === 'postgres' ? 120_000 : 0,
+  });
+  runtime.on('occurrence:status', ({ occurrence }) => teller.onOccurrenceStatus(occurrence));
   if (smtp) lifecycle.onClose(() => smtp.close());
   // Registered early, so it runs among the last of the close hooks: no code check queues by then.
   lifecycle.onClose(() => shared.close());
+  // Runs after the runtime stopped (hooks run newest first): the texts its last events started finish.
+  lifecycle.onClose(() => teller.stop());
   // Registered early, so it runs among the last of the close hooks, just before the database closes.
   lifecycle.onClose(() =>
     stopCallRuntime(
@@ -271,7 +298,22 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       shared,
     }),
     apiKeys: createApiKeyService({ db, clock, ids }),
-    phone: createPhoneService({ db, clock, ids, logger, phone }),
+    phone: createPhoneService({ db, clock, ids, logger, phone, onKeyword }),
+    contacts: createContactsService({
+      db,
+      clock,
+      ids,
+      logger,
+      messaging: phone.messaging,
+      text: contactWords,
+      config: config.contacts,
+      limits: phone.limits,
+      checks: shared.queues.queue('contact-agree'),
+      async entitled(accountId) {
+        const account = await findAccountById(db, accountId);
+        return account !== undefined && (await currentPlan(db, account, clock.now())).entitled;
+      },
+    }),
     schedules: createScheduleService({ db, clock, ids, runtime }),
     calls: createCallService({ db, clock, runtime }),
     billing,
@@ -294,7 +336,12 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       virtualClock,
       settleClock(target) {
         if (!virtualClock) throw new Error('settleClock: the service clock is not virtual');
-        return settleClock(virtualClock, runtime, target);
+        // Idle means the runtime's work and the texts to contacts its outcomes started.
+        const idle = async () => {
+          await runtime.idle();
+          await teller.idle();
+        };
+        return settleClock(virtualClock, { idle }, target);
       },
     },
   };
@@ -311,6 +358,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       // Takes provider events and commands at once; reconciles what a crash left and loads
       // the due calls in the background, so the server listens at once (decisions/0014).
       await runtime.start({ background: true });
+      // Texts to contacts a stop left untold or unsent (in the background, as the recovery).
+      void teller.catchUp();
       // Deletions a crash interrupted finish now; the purge timers are armed.
       await services.accountLifecycle.start();
       // Sends what the outbox holds (what a crash left included), in the background.

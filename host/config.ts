@@ -13,6 +13,7 @@
 import { loadPhoneConfig, PHONE_ENV_VARS, type PhoneConfig } from './phone/config.js';
 import { BILLING_ENV_VARS, loadBillingConfig, type BillingConfig } from './billing/config.js';
 import { DEMO_ENV_VARS, loadDemoConfig, type DemoConfig } from './demo/config.js';
+import { CONTACTS_ENV_VARS, loadContactsConfig, type ContactsConfig } from './contacts/config.js';
 import { loadWebhookConfig, WEBHOOK_ENV_VARS, type WebhookConfig } from './webhooks/config.js';
 import { IDP_ENV_VARS, loadIdpConfig, type IdpConfig } from './adapters/idp/config.js';
 import { EMAIL_ENV_VARS, loadEmailConfig, type EmailConfig } from './adapters/email/config.js';
@@ -106,6 +107,8 @@ export interface HostConfig {
   readonly billing: BillingConfig;
   /** Daily caps of the public demo (host/demo/config.ts). */
   readonly demo: DemoConfig;
+  /** Contacts to tell: how many per account, texts per day (host/contacts/config.ts). */
+  readonly contacts: ContactsConfig;
   /** Targets outbound webhook endpoints may reach (host/webhooks/config.ts). */
   readonly webhooks: WebhookConfig;
   /** Identity provider for POST /me/idp-authorization; null when none (host/adapters/idp/config.ts). */
@@ -189,6 +192,7 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   ...EMAIL_ENV_VARS,
   ...BILLING_ENV_VARS,
   ...DEMO_ENV_VARS,
+  ...CONTACTS_ENV_VARS,
   ...WEBHOOK_ENV_VARS,
   ...IDP_ENV_VARS,
   {
@@ -287,6 +291,7 @@ export function loadConfig(env: Env): HostConfig {
     phone: loadPhoneConfig(env, (message) => new ConfigError(message)),
     billing: loadBillingConfig(env, dev, (message) => new ConfigError(message)),
     demo: loadDemoConfig(env, (message) => new ConfigError(message)),
+    contacts: loadContactsConfig(env, (message) => new ConfigError(message)),
     webhooks: loadWebhookConfig(env, (message) => new ConfigError(message)),
     idp: loadIdpConfig(env, (message) => new ConfigError(message)),
     email,

@@ -21,6 +21,7 @@ import type { Credentials } from './auth/credentials.js';
 import type { SignIn } from './auth/sign-in.js';
 import type { BillingService } from './billing/service.js';
 import type { CallService } from './calls/service.js';
+import type { ContactsService } from './contacts/service.js';
 import type { DemoService } from './demo/service.js';
 import type { DevicesService } from './devices/service.js';
 import type { HostConfig } from './config.js';
@@ -84,6 +85,8 @@ export interface AppServices {
   readonly accountLifecycle: AccountLifecycleService;
   readonly apiKeys: ApiKeyService;
   readonly phone: PhoneService;
+  /** Contacts to tell when a call goes unanswered (issue 31). */
+  readonly contacts: ContactsService;
   readonly schedules: ScheduleService;
   readonly calls: CallService;
   /** Plans, usage periods, checkout and portal, payment notifications, in-app sync, web checkout links. */

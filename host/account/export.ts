@@ -5,7 +5,8 @@
  *
  * `{format_version: 1, exported_at, account (MeOut), usage (UsageOut), phone_numbers,
  *   schedules, occurrences (each with attempts), calls (standalone test calls), api_keys,
- *   sessions, identity_links, devices, webhook_endpoints}`
+ *   sessions, identity_links, devices, webhook_endpoints, contacts,
+ *   schedule_contacts, contact_texts}`
  *
  * Rows are as stored (instants as ISO strings); secrets never appear: no token, key, code or
  * hash of one (the API key's public `prefix` is given instead of its lookup part; a webhook

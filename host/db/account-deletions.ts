@@ -4,8 +4,8 @@
  * - {@link markAccountDeleted} (one transaction, with the caller's other writes): the
  *   account row gets `deleted_at` and loses its personal data (e-mail replaced by a unique
  *   placeholder so that the address can sign up again, names, zone, onboarding flags),
- *   every session ends, every API key is revoked, the devices and the webhook endpoints
- *   (with their queued events) are removed, and the deletion record is written.
+ *   every session ends, every API key is revoked, the devices, the webhook endpoints
+ *   (with their queued events) and the contacts to tell (with their rules and texts) are removed, and the deletion record is written.
  * - {@link scrubAccountCalls}: numbers, labels and messages leave the phone numbers, and
  *   through the engine its series, occurrences and finished attempts (run once the calls are
  *   cancelled, so that the runtime does not write a stored occurrence back over the scrub).
@@ -19,6 +19,7 @@ import type { Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
 import { engineReads, engineStore } from './engine-store.js';
 import { deleteAccountWebhooks } from './webhook-endpoints.js';
+import { deleteAccountContacts } from './contacts.js';
 
 /** One deletion record. */
 export interface AccountDeletion {
@@ -75,6 +76,8 @@ export async function markAccountDeleted(
   await db.run('DELETE FROM devices WHERE account_id = ?', [accountId]);
   // Webhook endpoints (URLs, secrets) and their queued events go at once: nothing more is sent.
   await deleteAccountWebhooks(db, accountId);
+  // Contacts are other people's numbers: gone at once (with their rules and texts), so none is texted again.
+  await deleteAccountContacts(db, accountId);
   await db.run(
     `INSERT INTO account_deletions (account_id, deleted_at, purge_at, calls_stopped, idp_revoke) VALUES (?, ?, ?, 0, ?)
      ON CONFLICT (account_id) DO NOTHING`,

@@ -1040,6 +1040,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contacts to tell
+         * @description Paged, oldest first (by created_at, then the order they were added). An API key needs scope read.
+         */
+        get: operations["listContacts"];
+        put?: never;
+        /**
+         * Add a contact and invite it
+         * @description Stores the contact (status pending) and texts it one invitation naming the account holder (the account's greeting_name, else its display_name; see Contacts to tell), saying what it will receive, with a 6-digit code valid 7 days: "<service>: <holder> asks you to get a text when they miss a wake-up call. Reply YES to agree, or give <holder> the code 123456. Reply STOP to opt out." invitation.sent says whether it went out (a provider failure is not an error). The contact agrees by replying YES, or by the account entering the code (POST /contacts/{contact_id}/agree).
+         *
+         *     Checks, in order: the body (400 invalid_phone_number, also for a pure landline, which cannot receive texts; country_not_supported, the destination list of GET /countries; message_disallowed_content for the name, or field display_name when the holder's name cannot be put in a text); a number the account already named answers 200 with that contact, unchanged, and sends nothing; then 403 number_blocked (the number is blocked: STOP, complaint, key 9 or manual), 402 no_entitlement (the account has no plan, trial or credits: it may not send texts), 409 contact_limit_reached (at most 5 contacts per account, WAKEUP_CONTACTS_PER_ACCOUNT), and the code-send limits of Phone numbers (429 rate_limited). A refused request stores and sends nothing. An API key needs scope write.
+         */
+        post: operations["createContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{contact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        /** One contact */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a contact
+         * @description Removes the contact at once, with its place in every schedule's tell_contacts and its text history; it is texted nothing more (no goodbye either).
+         */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a contact
+         * @description name null leaves it unchanged. The name is only shown to the account; it is never texted.
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/contacts/{contact_id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the invitation again
+         * @description A new invitation with a new code, valid 7 days (the earlier code stops working), to a contact that is pending, expired, or stopped whose number is no longer blocked (its number texted START since): it becomes pending. An agreed contact answers 200 with invitation null and nothing is sent. Checks as POST /contacts: 403 number_blocked, 402 no_entitlement, 429 verification_locked (the code is locked after 5 wrong tries, for 15 minutes), 429 rate_limited (code-send limits).
+         */
+        post: operations["inviteContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{contact_id}/agree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the contact's agreement with the code it read out
+         * @description The code the contact received in its invitation, read out to the account holder: the right code (within 7 days of the invitation) makes the contact agreed (agreed_by code) and texts it a confirmation. A wrong or expired code: 400 verification_code_invalid; the 5th wrong code voids the code and locks agreement for 15 minutes (429 verification_locked with Retry-After; send a new invitation after it). An agreed contact answers 200 unchanged.
+         */
+        post: operations["agreeContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schedules": {
         parameters: {
             query?: never;
@@ -1612,7 +1709,7 @@ export interface components {
              * @description Stable machine code; one of the catalogue (x-error-codes).
              * @enum {string}
              */
-            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "invalid_webhook_url" | "webhook_target_not_allowed" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
+            code: "invalid_timezone" | "timezone_not_allowed" | "time_in_past" | "date_too_far" | "invalid_time" | "days_of_week_empty" | "local_date_required" | "in_minutes_out_of_range" | "invalid_retry_policy" | "phone_number_unverified" | "phone_number_not_owned" | "message_disallowed_content" | "not_recurring" | "invalid_phone_number" | "country_not_supported" | "verification_code_invalid" | "invalid_webhook_url" | "webhook_target_not_allowed" | "confirmation_required" | "validation_error" | "unauthenticated" | "api_key_revoked" | "session_expired" | "no_entitlement" | "insufficient_scope" | "calls_revoked" | "demo_not_available" | "web_checkout_disabled" | "number_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "occurrence_in_progress" | "occurrence_terminal" | "number_in_use" | "idempotency_key_reused" | "already_subscribed" | "contact_limit_reached" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "payload_too_large" | "unsupported_media_type" | "verification_locked" | "rate_limited" | "demo_rate_limited" | "daily_cap_reached" | "internal_error" | "provider_unavailable";
             /** @description The request field at fault when known (dotted path, as in ValidationErrorItem.field). */
             field?: string;
             /**
@@ -2456,7 +2553,7 @@ export interface components {
              */
             trial_ends_at: string;
         };
-        /** @description Every row the account owns, streamed. Layout, in this order: format_version (1), exported_at (UTC), account (as GET /me, with onboarding and plan), usage (as GET /me/usage), then one array per kind, each row as stored, with snake_case column names, instants as UTC ISO strings and JSON columns as JSON: occurrences (each with attempts, in call order), phone_numbers (deleted ones included; verification code hashes left out), schedules, calls (standalone test calls), api_keys (prefix instead of the key; hashes left out), sessions (kind, created_at, last_used_at, ended_at, end_reason; tokens and their hashes left out), identity_links (subject and dates; the refresh token left out), devices (installs with their reported zone; the push token's hash left out), webhook_endpoints (url, description, event types, state; the signing secrets left out). Billing records join as an array of their own when that feature stores them. Unknown keys may be added; clients must ignore them. */
+        /** @description Every row the account owns, streamed. Layout, in this order: format_version (1), exported_at (UTC), account (as GET /me, with onboarding and plan), usage (as GET /me/usage), then one array per kind, each row as stored, with snake_case column names, instants as UTC ISO strings and JSON columns as JSON: occurrences (each with attempts, in call order), phone_numbers (deleted ones included; verification code hashes left out), schedules, calls (standalone test calls), api_keys (prefix instead of the key; hashes left out), sessions (kind, created_at, last_used_at, ended_at, end_reason; tokens and their hashes left out), identity_links (subject and dates; the refresh token left out), devices (installs with their reported zone; the push token's hash left out), webhook_endpoints (url, description, event types, state; the signing secrets left out), contacts (code hashes left out), schedule_contacts (each schedule's tell_contacts) and contact_texts (every text to a contact: occurrence, outcome, status). Billing records join as an array of their own when that feature stores them. Unknown keys may be added; clients must ignore them. */
         ExportOut: {
             /** @constant */
             format_version: 1;
@@ -2479,6 +2576,9 @@ export interface components {
             identity_links?: Record<string, never>[];
             devices?: Record<string, never>[];
             webhook_endpoints?: Record<string, never>[];
+            contacts?: Record<string, never>[];
+            schedule_contacts?: Record<string, never>[];
+            contact_texts?: Record<string, never>[];
         };
         /** @description The call as it would be moved: timezone is the device's zone and local_time the schedule's wall time. local_date is the occurrence's own local date (the day meant, e.g. Tuesday's 07:00), unless that wall time on that date in the device's zone has already passed; then the first later date on which it has not (a traveller whose Tuesday morning is over gets Wednesday 07:00, never a time in the past). scheduled_at, utc_offset and wall_time_kind are where the moved call would ring, under the same clock-change rules (see Time zones). Send timezone and local_date to POST /occurrences/{occurrence_id}/move. */
         Suggestion: {
@@ -3025,6 +3125,118 @@ export interface components {
             /** @description The 6-digit code (valid 10 minutes; 5 wrong tries lock verification of the number for 15 minutes: 429 verification_locked). */
             code: string;
         };
+        /** @description A contact to tell. Unknown fields are ignored. */
+        ContactIn: {
+            /** @description How the account names the contact (shown to the account only, never texted): at most 60 characters, content rule as MePatchIn.greeting_name. */
+            name: string;
+            /**
+             * @description E.164, with the rules of PhoneNumberIn.e164 (the same destination countries: 400 country_not_supported outside GET /countries). A pure landline (fixed_line) cannot receive texts: 400 invalid_phone_number.
+             * @example +12015550123
+             */
+            e164: string;
+        };
+        /** @description Every field optional; null leaves it unchanged. */
+        ContactPatchIn: {
+            name?: string | null;
+        };
+        ContactAgreeIn: {
+            /** @description The 6-digit code of the contact's latest invitation (valid 7 days). */
+            code: string;
+        };
+        ContactOut: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            e164: string;
+            e164_masked: string;
+            country_code: string;
+            /**
+             * @description pending: invited, told nothing until it agrees (a reply YES to the invitation, or its code through POST /contacts/{contact_id}/agree); expired: the invitation's 7 days passed without agreement (send it again with POST /contacts/{contact_id}/invite); agreed: told, by one text, when a call of a schedule naming it ends as its rule says (see Contacts to tell); stopped: its number texted STOP (or a stop word): nothing more is sent to it, ever, unless the account invites it again after the number texted START and it agrees again.
+             * @enum {string}
+             */
+            status: "pending" | "expired" | "agreed" | "stopped";
+            /** @description The number is blocked now (STOP, complaint, key 9 or manual block, as PhoneNumberOut.blocked): no text goes to it, whatever the status. */
+            blocked: boolean;
+            /**
+             * Format: date-time
+             * @description The latest invitation (UTC, ending in Z).
+             */
+            invited_at: string | null;
+            /**
+             * Format: date-time
+             * @description invited_at plus 7 days (UTC, ending in Z).
+             */
+            invitation_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z. A contact is told only of calls that ended after it agreed.
+             */
+            agreed_at: string | null;
+            /**
+             * @description reply: it texted YES; code: the account entered the code it read out.
+             * @enum {string|null}
+             */
+            agreed_by: "reply" | "code" | null;
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
+            stopped_at: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ending in Z.
+             */
+            updated_at: string;
+        };
+        ContactInvitation: {
+            /** @description Whether the invitation text went out. */
+            sent: boolean;
+            /** @description Present when sending failed (sent false); the code is stored anyway, so POST /contacts/{contact_id}/invite sends a new one. */
+            error?: {
+                /**
+                 * @description As Verification.error.code.
+                 * @enum {string}
+                 */
+                code: "provider_refused" | "invalid_number" | "provider_unavailable" | "number_blocked";
+                /** @description A human sentence from the provider; never branch on it. */
+                detail: string;
+            };
+        };
+        ContactCreatedOut: {
+            /** @description How the invitation went; null when nothing was sent (the contact already existed, or had already agreed). */
+            invitation: components["schemas"]["ContactInvitation"] | null;
+        } & components["schemas"]["ContactOut"];
+        ContactPage: {
+            items: components["schemas"]["ContactOut"][];
+            next_cursor: string | null;
+        };
+        ContactRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "expired" | "agreed" | "stopped";
+        };
+        /** @description Contacts to text when a call of this schedule ends unanswered; null (or, in PATCH, an empty contact_ids) removes the rule. Only contacts that agreed before the call ended are texted. */
+        TellContactsIn: {
+            /** @description Contacts of this account (any status; only agreed ones are texted). An id naming no contact of this account gives 400 validation_error (field tell_contacts.contact_ids). */
+            contact_ids: string[];
+            /**
+             * @description missed (default): when the call ends missed (it rang out or was busy, on every attempt); missed_or_unconfirmed: also when it ends unconfirmed (answered, by a person or voicemail, without pressing 1).
+             * @enum {string|null}
+             */
+            when?: "missed" | "missed_or_unconfirmed" | null;
+        } | null;
+        TellContactsOut: {
+            /** @enum {string} */
+            when: "missed" | "missed_or_unconfirmed";
+            contacts: components["schemas"]["ContactRef"][];
+        };
         /**
          * @description A wake-up call to create (or preview). kind is required; every other field is optional and nullable (null = not given). Three creation modes:
          *     - one-off at a wall time: kind once, local_date and local_time (local_time without local_date gives 400 local_date_required);
@@ -3083,6 +3295,8 @@ export interface components {
             start_date?: string | null;
             /** @description IANA city zone or UTC (400 invalid_timezone, timezone_not_allowed; see Time zones); stored under its canonical name. */
             timezone?: string | null;
+            /** @description Project addition (issue 31): contacts to text when a call ends missed (or also unconfirmed); null: none. See Contacts to tell. */
+            tell_contacts?: components["schemas"]["TellContactsIn"];
         };
         /**
          * @description The fields of ScheduleIn except created_in_timezone and in_minutes; kind is optional too. Every field is optional: a field left out is unchanged. Unknown fields are ignored.
@@ -3120,6 +3334,8 @@ export interface components {
             /** Format: date */
             start_date?: string | null;
             timezone?: string | null;
+            /** @description Left out: unchanged; null or an empty contact_ids: the rule is removed; otherwise it replaces the rule. */
+            tell_contacts?: components["schemas"]["TellContactsIn"];
         };
         PauseIn: {
             /**
@@ -3196,6 +3412,8 @@ export interface components {
              * @enum {string}
              */
             source: "app" | "web" | "api";
+            /** @description Project addition (issue 31): the contacts texted when a call of this schedule ends as `when` says, or null; older servers omit it. */
+            tell_contacts?: components["schemas"]["TellContactsOut"] | null;
             /**
              * Format: date-time
              * @description UTC, ending in Z.
@@ -3555,6 +3773,16 @@ export type PhoneNumberCreatedOut = components['schemas']['PhoneNumberCreatedOut
 export type PhoneNumberPage = components['schemas']['PhoneNumberPage'];
 export type VerifyStartIn = components['schemas']['VerifyStartIn'];
 export type VerifyCheckIn = components['schemas']['VerifyCheckIn'];
+export type ContactIn = components['schemas']['ContactIn'];
+export type ContactPatchIn = components['schemas']['ContactPatchIn'];
+export type ContactAgreeIn = components['schemas']['ContactAgreeIn'];
+export type ContactOut = components['schemas']['ContactOut'];
+export type ContactInvitation = components['schemas']['ContactInvitation'];
+export type ContactCreatedOut = components['schemas']['ContactCreatedOut'];
+export type ContactPage = components['schemas']['ContactPage'];
+export type ContactRef = components['schemas']['ContactRef'];
+export type TellContactsIn = components['schemas']['TellContactsIn'];
+export type TellContactsOut = components['schemas']['TellContactsOut'];
 export type ScheduleIn = components['schemas']['ScheduleIn'];
 export type SchedulePatchIn = components['schemas']['SchedulePatchIn'];
 export type PauseIn = components['schemas']['PauseIn'];
@@ -5416,6 +5644,257 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listContacts: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactPage"];
+                };
+            };
+            /** @description validation_error (cursor or limit). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactIn"];
+            };
+        };
+        responses: {
+            /** @description The account already names this number; nothing changed or was sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactCreatedOut"];
+                };
+            };
+            /** @description The contact, pending, and how its invitation went. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactCreatedOut"];
+                };
+            };
+            /** @description invalid_phone_number, country_not_supported, message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (no plan, trial or credits). */
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), number_blocked. */
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description contact_limit_reached, idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description rate_limited (code-send limits or the general limit). */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactPatchIn"];
+            };
+        };
+        responses: {
+            /** @description The contact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactOut"];
+                };
+            };
+            /** @description message_disallowed_content, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact and how its invitation went (null when it had already agreed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactCreatedOut"];
+                };
+            };
+            /** @description validation_error (Idempotency-Key). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description no_entitlement (no plan, trial or credits). */
+            402: components["responses"]["PaymentRequired"];
+            /** @description insufficient_scope (read-only key), number_blocked. */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            /** @description verification_locked, rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    agreeContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1 to 200 characters (a UUID is a good choice). The same key with the same request within 24 hours replays the first 2xx response; with a different request it gives 409 idempotency_key_reused. A key of 0 or more than 200 characters gives 400 validation_error. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactAgreeIn"];
+            };
+        };
+        responses: {
+            /** @description The contact, agreed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactOut"];
+                };
+            };
+            /** @description verification_code_invalid, validation_error. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (read-only key). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description idempotency_key_reused. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description verification_locked, rate_limited. */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listSchedules: {
         parameters: {
             query?: {
@@ -6465,6 +6944,7 @@ export type ErrorCode =
   | 'number_in_use'
   | 'idempotency_key_reused'
   | 'already_subscribed'
+  | 'contact_limit_reached'
   | 'webhook_endpoint_limit'
   | 'webhook_endpoint_disabled'
   | 'request_timeout'

@@ -8,6 +8,9 @@
  * STOP and START apply in the order the provider received them: each records its provider
  * time (`sentAt`, else the service clock) per number, and one older than the last recorded
  * changes nothing (a late delivery, or a replayed START after a newer STOP).
+ *
+ * Every text applied is then handed to `onKeyword` (contacts to tell: STOP ends them, YES
+ * agrees; wired by the composition root, so this feature imports none of theirs).
  * @module
  */
 import type { Db } from '../db/sql.js';
@@ -25,6 +28,8 @@ export interface InboundDeps {
   clock: Clock;
   logger: Logger;
   phone: Pick<PhoneRuntime, 'messaging' | 'text'>;
+  /** Told of each text applied, with what it asked for (after the number's block changed). */
+  onKeyword?: (text: { from: string; body: string }, intent: InboundIntent) => Promise<void>;
 }
 
 /** Handles one inbound text; returns what it understood (for logs and tests). */
@@ -59,6 +64,7 @@ export async function handleInboundText(
     case 'other':
       break;
   }
+  await deps.onKeyword?.({ from: text.from, body: text.body }, intent);
   deps.logger.info({ from: text.from, intent }, 'inbound text');
   return intent;
 }

@@ -38,7 +38,7 @@ import type { Logger } from '../logger.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import type { PhoneConfig } from './config.js';
 import { checkText, TEXT_LIMITS } from './content.js';
-import { handleInboundText } from './inbound.js';
+import { handleInboundText, type InboundDeps } from './inbound.js';
 import type { InboundIntent } from './keywords.js';
 import { defaultChannel, defaultLabel, parsePhone } from './numbers.js';
 import { isVerified, toPhoneNumberOut } from './present.js';
@@ -60,6 +60,8 @@ export interface PhoneServiceDeps {
   ids: Ids;
   logger: Logger;
   phone: PhoneRuntime;
+  /** Told of each inbound text applied (./inbound.ts). */
+  onKeyword?: InboundDeps['onKeyword'];
 }
 
 /** The phone operations routes use. */

@@ -16,6 +16,7 @@ import type { SchedulePlan } from './plan.js';
 import { presentOccurrenceRecordTime, presentOccurrenceTime } from './occurrence-time.js';
 import { policyInEffect, ruleOf } from './rule.js';
 import { describeRepeat, previewSentence } from './sentence.js';
+import { tellContactsOut } from '../contacts/schedule-rule.js';
 
 /** PhoneRef of a number. */
 export function phoneRef(n: PhoneNumber): PhoneRef {
@@ -51,6 +52,8 @@ export async function scheduleOut(db: Db, { schedule: s, stored }: ScheduleWithN
     source: s.source,
     created_at: isoInstant(s.createdAt),
     updated_at: isoInstant(s.updatedAt),
+    // Issue 31: the contacts to tell, stored beside the schedule (host/contacts/schedule-rule.ts).
+    tell_contacts: await tellContactsOut(db, s.id, now),
   };
 }
 

@@ -18,6 +18,7 @@ import { applyPlan, deleteSchedule } from './apply.js';
 import type { ScheduleInBody, SchedulePatchBody } from './input.js';
 import { planChange, planCreate, type PlanContext } from './plan.js';
 import { previewOut, scheduleOut, upcomingOut } from './present.js';
+import { checkTellContacts, dropTellContacts, saveTellContacts } from '../contacts/schedule-rule.js';
 
 type ScheduleOut = Awaited<ReturnType<typeof scheduleOut>>;
 type PreviewOut = Awaited<ReturnType<typeof previewOut>>;
@@ -85,11 +86,15 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     },
     async create(caller, body) {
       const a = await account(caller.accountId);
-      return await out(await applyPlan(deps, await planCreate(context(a), body, SOURCE[caller.credential])), a);
+      const tell = await checkTellContacts(db, a.id, body.tell_contacts);
+      const saved = await applyPlan(deps, await planCreate(context(a), body, SOURCE[caller.credential]));
+      await saveTellContacts(db, a.id, saved.schedule.id, tell, clock.now());
+      return await out(saved, a);
     },
     async preview(caller, body) {
       // Read-only: the account the credential check read in this request.
       const ctx = context(caller.account ?? (await account(caller.accountId)));
+      await checkTellContacts(db, ctx.account.id, body.tell_contacts);
       return previewOut(await planCreate(ctx, body, SOURCE[caller.credential]), ctx.now);
     },
     async get(accountId, id) {
@@ -98,18 +103,24 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     },
     async update(accountId, id, body) {
       const a = await account(accountId);
-      const plan = await planChange(context(a), (await owned(a, id)).schedule, body, { refuseInProgress: true });
-      return await out(await applyPlan(deps, plan), a);
+      const before = await owned(a, id);
+      const tell = await checkTellContacts(db, a.id, body.tell_contacts);
+      const plan = await planChange(context(a), before.schedule, body, { refuseInProgress: true });
+      const saved = await applyPlan(deps, plan);
+      await saveTellContacts(db, a.id, saved.schedule.id, tell, clock.now());
+      return await out(saved, a);
     },
     async previewChange(accountId, id, body) {
       const a = await account(accountId);
       const ctx = context(a);
-      return previewOut(await planChange(ctx, (await owned(a, id)).schedule, body, { refuseInProgress: true }), ctx.now);
+      const before = await owned(a, id);
+      await checkTellContacts(db, a.id, body.tell_contacts);
+      return previewOut(await planChange(ctx, before.schedule, body, { refuseInProgress: true }), ctx.now);
     },
     async remove(accountId, id) {
       const a = await account(accountId);
       const s = await owned(a, id);
-      await deleteSchedule(deps, s.schedule, s.stored, clock.now());
+      if (await deleteSchedule(deps, s.schedule, s.stored, clock.now())) await dropTellContacts(db, a.id, id, clock.now());
     },
     async pause(accountId, id, until) {
       const a = await account(accountId);

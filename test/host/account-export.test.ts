@@ -54,6 +54,9 @@ describe('GET /me/export', () => {
       'identity_links',
       'devices',
       'webhook_endpoints',
+      'contacts',
+      'schedule_contacts',
+      'contact_texts',
     ]);
     assert.equal(doc.account.id, f.accountId);
     const occ = doc.occurrences.find((o: any) => o.id === occurrenceId);

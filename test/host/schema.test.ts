@@ -10,7 +10,7 @@ import { COMPONENTS_ID, createAjv, getErrorCatalogue, getOperations, loadOpenApi
 import { GENERATED_PATH, generateTypes } from '../../schema/gen.js';
 import { checkText, TEXT_LIMITS } from '../../host/phone/content.js';
 
-/** interfaces.md: every operation, exactly (method, path, operationId). */
+/** interfaces.md: every operation, exactly (method, path, operationId), with the project's additions (contacts, issue 31). */
 const OPERATIONS: Array<[string, string, string]> = [
   ['POST', '/auth/email/start', 'startEmailSignIn'],
   ['POST', '/auth/email/verify', 'verifyEmailSignIn'],
@@ -55,6 +55,13 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['POST', '/phone-numbers/{phone_number_id}/test-call', 'testCallPhoneNumber'],
   ['POST', '/phone-numbers/{phone_number_id}/verify/start', 'startPhoneVerification'],
   ['POST', '/phone-numbers/{phone_number_id}/verify/check', 'checkPhoneVerification'],
+  ['GET', '/contacts', 'listContacts'],
+  ['POST', '/contacts', 'createContact'],
+  ['GET', '/contacts/{contact_id}', 'getContact'],
+  ['PATCH', '/contacts/{contact_id}', 'updateContact'],
+  ['DELETE', '/contacts/{contact_id}', 'deleteContact'],
+  ['POST', '/contacts/{contact_id}/invite', 'inviteContact'],
+  ['POST', '/contacts/{contact_id}/agree', 'agreeContact'],
   ['GET', '/schedules', 'listSchedules'],
   ['POST', '/schedules', 'createSchedule'],
   ['POST', '/schedules/preview', 'previewSchedule'],
@@ -176,6 +183,10 @@ const IDEMPOTENT = [
   'resumeSchedule',
   'skipNextOccurrence',
   'testCallSchedule',
+  // Project additions (issue 31: contacts to tell).
+  'createContact',
+  'inviteContact',
+  'agreeContact',
 ];
 
 const doc = loadOpenApi();

@@ -10,6 +10,7 @@ import * as callForm from './views/call-form.js';
 import * as occurrence from './views/occurrence.js';
 import * as history from './views/history.js';
 import * as numbers from './views/numbers.js';
+import * as contacts from './views/contacts.js';
 import * as settings from './views/settings.js';
 import * as account from './views/account.js';
 import * as webhooks from './views/webhooks.js';
@@ -24,6 +25,7 @@ const ROUTES = [
   [/^#\/attempts\/([0-9a-f-]{36})$/, occurrence, '#/history'],
   [/^#\/history$/, history, '#/history'],
   [/^#\/numbers$/, numbers, '#/numbers'],
+  [/^#\/contacts$/, contacts, '#/contacts'],
   [/^#\/settings$/, settings, '#/settings'],
   [/^#\/account$/, account, '#/account'],
   [/^#\/webhooks$/, webhooks, '#/webhooks'],

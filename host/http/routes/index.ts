@@ -24,6 +24,7 @@ import * as accountLifecycle from './account-lifecycle.js';
 import * as apiKeys from './api-keys.js';
 import * as countries from './countries.js';
 import * as phoneNumbers from './phone-numbers.js';
+import * as contacts from './contacts.js';
 import * as providerWebhooks from './provider-webhooks.js';
 import * as time from './time.js';
 import * as schedules from './schedules.js';
@@ -53,6 +54,7 @@ export const routeModules: RouteModule[] = [
   apiKeys,
   countries,
   phoneNumbers,
+  contacts,
   providerWebhooks,
   time,
   occurrences,

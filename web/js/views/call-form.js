@@ -10,7 +10,11 @@ import { zonePicker } from '../zone-picker.js';
 export async function render(root, ctx) {
   const id = ctx.params[0] || null;
   const zoneDefault = ctx.me.home_timezone || fmt.browserZone();
-  const [schedule, numbers] = await Promise.all([id ? get(`/schedules/${id}`) : null, get('/phone-numbers?limit=200')]);
+  const [schedule, numbers, contacts] = await Promise.all([
+    id ? get(`/schedules/${id}`) : null,
+    get('/phone-numbers?limit=200'),
+    get('/contacts?limit=200').catch(() => ({ items: [] })),
+  ]);
   const zone = schedule ? schedule.timezone : zoneDefault;
   const now = (await get(`/time?zones=${encodeURIComponent(zone)}`)).zones[0].now_local;
   const tomorrow = addDays(now.slice(0, 10), 1);
@@ -98,6 +102,7 @@ export async function render(root, ctx) {
   const enabled = h('input', { type: 'checkbox', name: 'enabled', checked: s.enabled !== false });
   const rp = s.retry_policy ||
     ctx.me.default_retry_policy || { max_snoozes: 2, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 };
+  const tell = tellFields(contacts.items, s.tell_contacts || null);
   const custom = h('input', { type: 'checkbox', name: 'custom_retry' });
   const retry = retryFields(rp);
 
@@ -120,6 +125,7 @@ export async function render(root, ctx) {
     field('Spoken note (optional)', message, 'Up to 200 characters, read out after the greeting.'),
     h('label', { class: 'choice' }, smsFallback, 'Text me if I don’t confirm'),
     h('label', { class: 'choice' }, backup, 'Also ring the app’s backup alarm'),
+    tell.el,
     id ? h('label', { class: 'choice' }, enabled, 'On') : null,
     h(
       'details',
@@ -174,6 +180,9 @@ export async function render(root, ctx) {
     if (custom.checked) b.retry_policy = retry.value();
     else if (!id) b.retry_policy = null;
     if (!id) b.created_in_timezone = fmt.browserZone();
+    const told = tell.value();
+    // An edit sends the rule as shown (none ticked removes it); a new call only when one is ticked.
+    if (told || id) b.tell_contacts = told;
     return b;
   }
 
@@ -225,6 +234,46 @@ export async function render(root, ctx) {
     await ctx.reloadMe();
     ctx.go('#/calls');
   });
+}
+
+/**
+ * Contacts to tell when the call goes unanswered (issue 31): one box per contact (only those
+ * who agreed are texted), and whether an answered but unconfirmed call tells them too.
+ * `value()` reads them as TellContactsIn, or null when none is ticked.
+ */
+function tellFields(contacts, rule) {
+  const named = new Set(rule ? rule.contacts.map((c) => c.id) : []);
+  const also = h('input', { type: 'checkbox', name: 'tell_unconfirmed', checked: rule ? rule.when === 'missed_or_unconfirmed' : false });
+  const NOTE = { pending: ' (not agreed yet)', expired: ' (invitation expired)', stopped: ' (stopped)' };
+  const boxes = contacts.map((c) =>
+    h('input', { type: 'checkbox', name: 'tell_contacts', value: c.id, 'data-group': '1', checked: named.has(c.id) }),
+  );
+  const el = h(
+    'fieldset',
+    { class: 'tell' },
+    h('legend', {}, 'Text someone if I don’t wake up'),
+    contacts.length === 0
+      ? h(
+          'p',
+          { class: 'small muted' },
+          'No contacts yet. ',
+          h('a', { href: '#/contacts' }, 'Add a contact'),
+          ' to have them texted when you miss a call.',
+        )
+      : [
+          contacts.map((c, i) => h('label', { class: 'choice' }, boxes[i], `${c.name} ${c.e164}${NOTE[c.status] || ''}`)),
+          h('label', { class: 'choice' }, also, 'Also when I answer but don’t press 1'),
+          h('p', { class: 'small muted' }, 'Only contacts who agreed are texted, once per call, if the call rang and went unanswered.'),
+        ],
+    h('p', { class: 'field-error', 'data-error-for': 'tell_contacts' }),
+  );
+  return {
+    el,
+    value() {
+      const ids = boxes.filter((b) => b.checked).map((b) => b.value);
+      return ids.length ? { contact_ids: ids, when: also.checked ? 'missed_or_unconfirmed' : 'missed' } : null;
+    },
+  };
 }
 
 /** Retry-policy fields; `value()` reads them as a RetryPolicy. */

@@ -35,11 +35,28 @@ interface Expected {
 
 const expected = (dialect: 'sqlite' | 'postgres') => JSON.parse(readFileSync(join(here, `db-752e89c.${dialect}.json`), 'utf8')) as Expected;
 
+/**
+ * Fields ScheduleOut gained after 752e89c, with the value a schedule made before them shows
+ * (issue 31's contacts rule): checked, then left out, so the rest compares with 752e89c's answers.
+ */
+const ADDED_SINCE: Record<string, unknown> = { tell_contacts: null };
+
+function withoutAdded(body: any): any {
+  if (Array.isArray(body)) return body.map(withoutAdded);
+  if (body === null || typeof body !== 'object') return body;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (k in ADDED_SINCE && 'kind' in body) assert.deepEqual(v, ADDED_SINCE[k], `${k} of an upgraded schedule`);
+    else out[k] = withoutAdded(v);
+  }
+  return out;
+}
+
 async function checkUpgrade(server: TestServer, e: Expected): Promise<void> {
   const get = async (path: string) => {
     const r = await call(server, 'GET', path, { token: e.token });
     assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
-    return r.body;
+    return withoutAdded(r.body);
   };
   assert.deepEqual((await get('/schedules?limit=100')).items, e.schedules);
   assert.deepEqual([await get('/schedules?limit=3'), await get('/schedules?status=active')], e.schedulePages);

@@ -64,7 +64,7 @@ import { describeProviders } from './ops/providers.js';
 import { ProviderError } from './ports/payments.js';
 import { createPayments } from './wiring/payments.js';
 import { nudgeWebhookWorkers } from './db/webhook-outbox.js';
-import { withWebhookOutbox } from './webhooks/engine-outbox.js';
+import { outcomeEventWrites } from './webhooks/engine-outbox.js';
 import { createWebhookService } from './webhooks/service.js';
 import { systemResolver } from './webhooks/target.js';
 import { createDeliveryWorker } from './webhooks/worker.js';
@@ -166,7 +166,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     dailyCap: config.dailyCap,
     serviceName: config.phone.serviceName,
     // An outcome's webhook events are written in the same transaction as the outcome (docs/decisions/0023).
-    wrapStore: (store) => withWebhookOutbox(db, store, nudgeWebhookWorkers),
+    unitWrites: outcomeEventWrites,
+    unitWritten: nudgeWebhookWorkers,
     options: {
       maxInFlight: config.callsInFlight,
       // The provider's rate: due calls in due order at exactly that rate, none before its instant.

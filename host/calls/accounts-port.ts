@@ -7,10 +7,10 @@
  * it reads the facts admission needs ({@link prepareAdmission}: accounts, blocked numbers,
  * usage, calls placed today, occurrences counted) into a per-unit cache, and `admit` answers
  * synchronously from that cache and the ledger. The writes `admit` and `stopCalls` make
- * (credits taken, calls revoked, the number blocked by key 9) are queued and written right
- * after the unit's Store commit succeeded (inside the commit wrapper, awaited there); a unit
- * refused by a conflict drops them (it is computed again, with a new `prepare`). Key 9's
- * writes are idempotent, its `calls.revoked` webhook event (written with them) included.
+ * (credits taken, calls revoked, the number blocked by key 9, its `calls.revoked` webhook
+ * event) are queued and handed over by {@link AccountsPort.unitWrites} at the unit's commit,
+ * which makes them in the commit's transaction (host/db/unit-writes.ts); a unit refused by a
+ * conflict writes none of them (it is computed again, with a new `prepare`).
  *
  * Why a ledger: the runtime writes a unit's new attempt rows only at its commit, after every
  * admission of the unit was asked. Counting rows alone would let two calls due in the same
@@ -22,6 +22,7 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Accounts, Store, StopRequest } from '../../engine/index.js';
+import { delegateStore, type UnitWrite } from '../db/unit-writes.js';
 import { revokeCalls } from '../db/account-calls.js';
 import { blockNumber } from '../db/phone-numbers.js';
 import { spendCredits } from '../db/credits.js';
@@ -43,6 +44,8 @@ export interface AccountsPort {
   accounts: Accounts;
   /** Wraps the runtime's Store: must be the Store the runtime uses for the ledger to work. */
   wrapStore(store: Store): Store;
+  /** The writes of the unit being committed (taken: asked once per commit, by host/db/unit-writes.ts). */
+  unitWrites(): UnitWrite[];
 }
 
 /** Creates the port. */
@@ -58,8 +61,8 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
   });
   let facts = empty();
   let turn: Promise<void> = Promise.resolve();
-  // Writes of the unit being computed, made once its commit succeeded.
-  let queued: Array<(db: Db) => Promise<unknown>> = [];
+  // Writes of the unit being computed, made in its commit's transaction.
+  let queued: UnitWrite[] = [];
 
   const accounts: Accounts = {
     // One prepared unit at a time: `facts` belongs to the unit between its prepare and its
@@ -132,30 +135,23 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     accounts,
     wrapStore(store) {
       return {
+        ...delegateStore(store),
         load: (keys) => {
           ledger = [];
           queued = [];
           return store.load(keys);
         },
-        commit: async (changes) => {
+        commit: (changes) => {
           ledger = [];
-          const writes = queued;
           queued = [];
-          const result = await store.commit(changes);
-          if (result.ok && writes.length > 0) {
-            await db.tx(async (tx) => {
-              for (const write of writes) await write(tx);
-            });
-          }
-          return result;
+          return store.commit(changes);
         },
-        listDue: (query) => store.listDue(query),
-        listAttempts: (id) => store.listAttempts(id),
-        listUnacknowledgedAttempts: (limit, afterId) => store.listUnacknowledgedAttempts(limit, afterId),
-        listPendingFallbacks: (limit, afterId) => store.listPendingFallbacks(limit, afterId),
-        listStaleZoneOccurrences: (version, limit, afterId) => store.listStaleZoneOccurrences(version, limit, afterId),
-        listSeriesWithoutNext: (limit, afterId) => store.listSeriesWithoutNext(limit, afterId),
       };
+    },
+    unitWrites() {
+      const writes = queued;
+      queued = [];
+      return writes;
     },
   };
 }

@@ -511,7 +511,7 @@ async function pgTransaction<T>(owner: object, pool: pg.Pool, fn: (tx: Db) => Pr
  * The pool as node-postgres' `query`, except that a query issued inside a transaction's async
  * flow (see Ambient) runs on that transaction's client, as every statement of a SQLite Db does:
  * the engine's store on this pool then commits inside a host transaction when asked from one
- * (the webhook outbox: host/webhooks/engine-outbox.ts).
+ * (a unit's host writes: host/db/unit-writes.ts).
  */
 export function ambientQueryable(db: PostgresDb): PgQueryable {
   return { query: (config) => (ambientClient(db) ?? db.pool).query(config) };

@@ -19,10 +19,11 @@ import {
   type Messaging,
   type Runtime,
   type RuntimeOptions,
-  type Store,
   type Telephony,
 } from '../../engine/index.js';
+import type { ChangeSet } from '../../engine/internals.js';
 import { createEngineStore } from '../db/engine-store.js';
+import { withUnitWrites, type UnitWrite } from '../db/unit-writes.js';
 import { setLastConfirmedAt } from '../db/phone-numbers.js';
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
@@ -44,8 +45,13 @@ export interface CallRuntimeDeps {
   serviceName: string;
   /** Engine options (defaults: 10 minutes late grace, no pacing). */
   options?: RuntimeOptions;
-  /** Wraps the engine's store before the admission ledger does (the webhook outbox: host/webhooks/engine-outbox.ts). */
-  wrapStore?: (store: Store) => Store;
+  /**
+   * The host's writes a unit's change set asks for beyond admission's (the webhook events an
+   * outcome reports: host/webhooks/engine-outbox.ts), made in the unit's commit transaction.
+   */
+  unitWrites?: (changes: ChangeSet) => readonly UnitWrite[];
+  /** Called after a commit that made host writes (nudges the webhook delivery worker). */
+  unitWritten?: () => void;
 }
 
 /** Creates the runtime (not started: call `start()`). */
@@ -60,7 +66,14 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   const runtime = createRuntime({
     clock: deps.clock,
     ids: deps.ids,
-    store: port.wrapStore((deps.wrapStore ?? ((s: Store) => s))(createEngineStore(deps.db))),
+    // Admission's ledger sees each unit's load and commit; the unit's host writes (admission's
+    // and the outcome's events) go in its commit's transaction (host/db/unit-writes.ts).
+    store: withUnitWrites(
+      deps.db,
+      port.wrapStore(createEngineStore(deps.db)),
+      (changes) => [...port.unitWrites(), ...(deps.unitWrites?.(changes) ?? [])],
+      deps.unitWritten,
+    ),
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
     accounts: port.accounts,

@@ -1,6 +1,6 @@
 /**
  * The engine's commits and their webhook events are one transaction
- * (host/webhooks/engine-outbox.ts, docs/decisions/0023), on SQLite and on PostgreSQL
+ * (host/webhooks/engine-outbox.ts through host/db/unit-writes.ts, docs/decisions/0023), on SQLite and on PostgreSQL
  * (WAKEUP_TEST_DB=postgres): a commit that finishes an occurrence stores its event with it;
  * writing the row again stores nothing new; a commit the store refuses (version conflict)
  * stores no event; and when the event cannot be stored, the outcome is not stored either.
@@ -17,7 +17,9 @@ import { createEngineStore, settleEngine } from '../../host/db/engine-store.js';
 import { openDatabase } from '../../host/db/open.js';
 import type { Db } from '../../host/db/sql.js';
 import { webhookEventId } from '../../host/db/webhook-outbox.js';
-import { withWebhookOutbox } from '../../host/webhooks/engine-outbox.js';
+import { blockNumber, getBlock } from '../../host/db/phone-numbers.js';
+import { withUnitWrites } from '../../host/db/unit-writes.js';
+import { outcomeEventWrites } from '../../host/webhooks/engine-outbox.js';
 import { testPgDatabase } from '../helpers/server.js';
 
 const changes = (occurrences: Array<[OccurrenceRecord, number | null]>, series: ChangeSet['series'] = []): ChangeSet => ({
@@ -31,11 +33,11 @@ describe('webhook events in the engine commit', () => {
   let pg: Awaited<ReturnType<typeof testPgDatabase>> = null;
   let db: Db;
   let nudges = 0;
-  let store: ReturnType<typeof withWebhookOutbox>;
+  let store: ReturnType<typeof withUnitWrites>;
   before(async () => {
     pg = await testPgDatabase();
     db = await openDatabase(pg?.url ?? join(dir, 'wakeup.sqlite'));
-    store = withWebhookOutbox(db, createEngineStore(db), () => nudges++);
+    store = withUnitWrites(db, createEngineStore(db), outcomeEventWrites, () => nudges++);
   });
   after(async () => {
     await db?.close();
@@ -158,5 +160,24 @@ describe('webhook events in the engine commit', () => {
     };
     assert.deepEqual(await store.commit(changes([[missed, 1]])), { ok: true });
     assert.ok((await events()).some(([id]) => id === webhookEventId(`occurrence:${o.id}:missed`)));
+  });
+
+  it("a unit's other host writes (key 9's line blocked, credits) commit with it or not at all", async () => {
+    const o = sampleOccurrence();
+    await store.commit(changes([[o, null]]));
+    const ringing = { ...o, status: 'calling' as const, version: 2 };
+    const blocking = withUnitWrites(db, createEngineStore(db), () => [
+      (tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)'),
+      () => Promise.reject(new Error('a later write failed')),
+    ]);
+    await assert.rejects(blocking.commit(changes([[ringing, 1]])), /a later write failed/);
+    assert.deepEqual([(await stored(o.id))!.status, (await stored(o.id))!.version], ['pending', 1], 'the unit was rolled back');
+    assert.equal(await getBlock(db, o.to), undefined, 'and the write before the failure too');
+    const working = withUnitWrites(db, createEngineStore(db), () => [
+      (tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)'),
+    ]);
+    assert.deepEqual(await working.commit(changes([[ringing, 1]])), { ok: true });
+    assert.equal((await stored(o.id))!.version, 2);
+    assert.notEqual(await getBlock(db, o.to), undefined);
   });
 });

@@ -8,12 +8,16 @@
 import { createMemoryKeyedQueues, createPgKeyedQueues, type KeyedQueues } from './rate-limit/one-at-a-time.js';
 import { createIdempotencyStore, createSharedIdempotencyStore, type IdempotencyStore } from './db/idempotency.js';
 import type { PostgresDb, SqliteDb } from './db/sql.js';
-import { createDbWindowStore, createMemoryWindowStore, type WindowStore } from './rate-limit/windows.js';
+import { createDbWindowStore, createMemoryWindowStore } from './rate-limit/windows.js';
+import { realTimeWindows, type RealTimeWindows } from './rate-limit/real-time.js';
 
 /** Shared (or, on SQLite, per-process) state. */
 export interface SharedState {
-  /** Rate-limit windows (host/rate-limit/windows.ts). */
-  readonly rateWindows: WindowStore;
+  /**
+   * Rate-limit windows (host/rate-limit/windows.ts), on time that really passes once the root
+   * calls `countRealTime` (host/rate-limit/real-time.ts).
+   */
+  readonly rateWindows: RealTimeWindows;
   /** Keyed one-at-a-time queues for code checks (host/rate-limit/one-at-a-time.ts). */
   readonly queues: KeyedQueues;
   /** Idempotency records and the claims of requests in flight (host/db/idempotency.ts). */
@@ -26,7 +30,12 @@ export interface SharedState {
 export function createSharedState(db: SqliteDb | PostgresDb): SharedState {
   const parts =
     db.dialect === 'postgres'
-      ? { rateWindows: createDbWindowStore(db), queues: createPgKeyedQueues(db), idempotency: createSharedIdempotencyStore(db) }
-      : { rateWindows: createMemoryWindowStore(), queues: createMemoryKeyedQueues(), idempotency: createIdempotencyStore(db) };
-  return { ...parts, close: () => parts.queues.close() };
+      ? { windows: createDbWindowStore(db), queues: createPgKeyedQueues(db), idempotency: createSharedIdempotencyStore(db) }
+      : { windows: createMemoryWindowStore(), queues: createMemoryKeyedQueues(), idempotency: createIdempotencyStore(db) };
+  return {
+    rateWindows: realTimeWindows(parts.windows),
+    queues: parts.queues,
+    idempotency: parts.idempotency,
+    close: () => parts.queues.close(),
+  };
 }

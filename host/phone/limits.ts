@@ -16,7 +16,8 @@
  * counted: one hit on the host's {@link WindowStore} names every window and counts on all of
  * them or on none (a `RateLimiter` per limit would let a refusal by the account limit eat
  * into the IP's allowance). Same fixed-window rule and 429 problem as the host's general
- * limits; windows run on the service clock and live where the store keeps them (process
+ * limits; windows run on the service clock (and on real time while a virtual clock stands
+ * still: host/rate-limit/real-time.ts) and live where the store keeps them (process
  * memory on SQLite, table `rate_windows` on PostgreSQL), named `phone-codes.<key>.<seconds>`.
  * @module
  */

@@ -8,8 +8,9 @@
  * memory on SQLite (one process owns the database; a restart forgets them, which errs on the
  * side of the client), in table `rate_windows` on PostgreSQL, where several hosts count
  * together. Each limiter has a stable `name` naming its windows there. Counting is
- * asynchronous. The clock is the service clock, so with `WAKEUP_CLOCK=virtual` windows reset
- * only when POST /dev/clock moves time.
+ * asynchronous. The clock is the service clock; with `WAKEUP_CLOCK=virtual` the shared store
+ * also counts the real time that passes while it stands still (`real-time.ts`), so a window
+ * resets when its seconds have really passed or when POST /dev/clock moves past it.
  *
  * The general API limit (120 per account and 300 per client IP per 60 s by default) uses two
  * limiters; endpoints with limits of their own (device registration, web checkout, ...) make

@@ -4,6 +4,7 @@ import { VirtualClock } from '../../engine/sim/index.js';
 import { countLimit } from '../../host/http/rate-limit.js';
 import { RateLimiter, tighter } from '../../host/rate-limit/limiter.js';
 import { createMemoryWindowStore } from '../../host/rate-limit/windows.js';
+import { realTimeWindows } from '../../host/rate-limit/real-time.js';
 import * as auth from '../../host/http/routes/auth.js';
 import type { RouteModule } from '../../host/http/registrar.js';
 import { signIn, startTestServer } from '../helpers/server.js';
@@ -31,6 +32,68 @@ describe('RateLimiter', () => {
     assert.equal(tighter([r(true, 5), r(true, 2)])!.remaining, 2);
     assert.equal(tighter([r(true, 5), r(false, 0)])!.allowed, false);
     assert.equal(tighter([]), undefined);
+  });
+});
+
+describe('rate windows on real time (WAKEUP_CLOCK=virtual)', () => {
+  it('reset when their seconds pass in real time while the service clock stands still, and when it is moved', async () => {
+    const clock = new VirtualClock(Date.parse('2027-01-01T00:00:00Z'));
+    let real = 5_000_000;
+    const store = realTimeWindows(createMemoryWindowStore());
+    store.countRealTime(() => real);
+    const limiter = new RateLimiter({ name: 't', limit: 1, windowSeconds: 60, clock, store });
+    assert.equal((await limiter.hit('a')).allowed, true);
+    real += 15_000;
+    const refused = await limiter.hit('a');
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.resetSeconds, 45, 'Retry-After counts the real seconds already passed');
+    real += 45_000;
+    assert.equal((await limiter.hit('a')).allowed, true, 'a new window after 60 real seconds');
+    await clock.advanceBy(60_000);
+    assert.equal((await limiter.hit('a')).allowed, true, 'moving the clock past the window also resets it');
+    // Moving the clock while real time passes counts once, not twice.
+    real += 30_000;
+    await clock.advanceBy(30_000);
+    assert.equal((await limiter.hit('a')).resetSeconds, 30);
+  });
+
+  it('count service time alone until told to count real time', async () => {
+    const clock = new VirtualClock(Date.parse('2027-01-01T00:00:00Z'));
+    const limiter = new RateLimiter({ name: 't', limit: 1, windowSeconds: 60, clock, store: realTimeWindows(createMemoryWindowStore()) });
+    assert.equal((await limiter.hit('a')).allowed, true);
+    assert.equal((await limiter.hit('a')).resetSeconds, 60);
+  });
+
+  it('over HTTP: after a 429, waiting Retry-After real seconds is enough, without moving the clock', async () => {
+    const own: RouteModule = {
+      register(routes, services) {
+        const limiter = new RateLimiter({
+          name: 'test.short',
+          limit: 1,
+          windowSeconds: 2,
+          clock: services.clock,
+          store: services.shared.rateWindows,
+        });
+        routes.operation('getMe', async ({ ctx, principal }) => {
+          await countLimit(ctx, limiter, principal!.accountId);
+          return { status: 200, body: {} };
+        });
+      },
+    };
+    const server = await startTestServer({ modules: [auth, own] });
+    try {
+      const { token } = await signIn(server);
+      assert.equal((await req(server.api, 'GET', '/me', { token })).status, 200);
+      const over = await req(server.api, 'GET', '/me', { token });
+      assert.equal(over.status, 429);
+      assert.equal(over.body.code, 'rate_limited');
+      const wait = Number(over.headers.get('retry-after'));
+      assert.ok(wait >= 1 && wait <= 2, `Retry-After ${wait}`);
+      await new Promise((res) => setTimeout(res, wait * 1000 + 100));
+      assert.equal((await req(server.api, 'GET', '/me', { token })).status, 200, 'the window reset in real time');
+    } finally {
+      await server.close();
+    }
   });
 });
 

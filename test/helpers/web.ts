@@ -92,3 +92,14 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${tag}.png`), fullPage: true });
   }
 }
+
+/** The two widths every page is checked at: a phone and a desktop. */
+export const WIDTHS = [390, 1280] as const;
+
+/** Runs `check` at each of {@link WIDTHS} (height 800), ending at the desktop width. */
+export async function atBothWidths(page: Page, check: (width: number) => Promise<void>): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    await check(width);
+  }
+}

@@ -14,6 +14,7 @@ import * as contacts from './views/contacts.js';
 import * as settings from './views/settings.js';
 import * as account from './views/account.js';
 import * as webhooks from './views/webhooks.js';
+import * as unavailable from './views/unavailable.js';
 
 /** [pattern, view, nav entry]; the first match wins. */
 const ROUTES = [
@@ -66,14 +67,21 @@ function leave() {
 async function render({ focus = true } = {}) {
   const seq = ++renderSeq;
   leave();
+  unavailable.cancel();
   const hash = location.hash || '#/';
   // The account is read again on every page, so readiness, plan and calls-off state are current.
-  if (me) await loadMe();
+  // When it cannot be read (rate limit, server down), the page says why instead of hanging.
+  try {
+    await loadMe();
+  } catch (err) {
+    if (seq === renderSeq) unavailable.render(main, err, () => render());
+    return;
+  }
   if (seq !== renderSeq) return;
   if (!me) {
     nav.hidden = true;
     fill(main);
-    await signin.render(main, { onSignedIn: async () => (await loadMe(), render()) });
+    await signin.render(main, { onSignedIn: () => render() });
     return;
   }
   nav.hidden = false;
@@ -179,8 +187,6 @@ setUnauthenticatedHandler(() => {
 });
 
 window.addEventListener('hashchange', () => render());
-(async () => {
-  await loadMe();
-  await render({ focus: false });
-  devBar();
-})();
+// The dev bar does not depend on the account: it stays usable when the page cannot load.
+devBar();
+render({ focus: false });

@@ -12,8 +12,9 @@ export function onboarding(me, ctx) {
   const wrap = h('section', { class: 'card', 'aria-label': 'Onboarding' });
   if (r.stale && t.stale_notice) wrap.append(h('p', { class: 'card notice', role: 'note' }, t.stale_notice));
   const list = h('ol', { class: 'steps' });
-  list.append(stepItem({ number: 1, title: 'Sign in', done: true, skipped: false }, null));
-  for (const step of ob.steps) list.append(stepItem(step, ob.next === step.slug ? body(step) : null, step.slug === ob.next));
+  // Numbered in the order shown: the API's numbers skip step 6 (app permissions, app-only).
+  list.append(stepItem({ title: 'Sign in', done: true, skipped: false }, 1, null));
+  ob.steps.forEach((step, i) => list.append(stepItem(step, i + 2, ob.next === step.slug ? body(step) : null, step.slug === ob.next)));
   wrap.append(list);
   wrap.append(
     h('h3', {}, 'Readiness'),
@@ -44,7 +45,7 @@ export function onboarding(me, ctx) {
   );
   return wrap;
 
-  function stepItem(step, content, current = false) {
+  function stepItem(step, number, content, current = false) {
     const state = step.done
       ? h('span', { class: 'badge ok' }, 'Done')
       : step.skipped
@@ -59,7 +60,7 @@ export function onboarding(me, ctx) {
         'aria-current': current ? 'step' : false,
         'data-step': step.slug || 'sign-in',
       },
-      h('span', { class: 'num', 'aria-hidden': 'true' }, String(step.number)),
+      h('span', { class: 'num', 'aria-hidden': 'true' }, String(number)),
       h('div', { class: 'body' }, h('div', { class: 'spread' }, h('strong', {}, step.title), state), content),
     );
   }

@@ -75,7 +75,7 @@ export async function addNumberThroughPage(page: Page, server: TestServer, e164:
   const card = page.locator(`article[data-number="${e164}"]`);
   await card.getByLabel('Code we sent to this number').fill(await outboxCode(server, e164, 'sms'));
   await card.getByRole('button', { name: 'Verify' }).click();
-  await card.locator('.badge', { hasText: 'Verified' }).waitFor();
+  await card.locator('.badge', { hasText: /^Verified$/ }).waitFor();
 }
 
 /** Screenshots of the page at phone (390x844) and desktop (1280x800) widths. */
@@ -102,4 +102,31 @@ export async function atBothWidths(page: Page, check: (width: number) => Promise
     await page.setViewportSize({ width, height: 800 });
     await check(width);
   }
+}
+
+/**
+ * Sends a request under /api/v1 from inside the page, with its session cookie and CSRF token,
+ * and a fresh Idempotency-Key; answers the status and the parsed body (null when empty).
+ */
+export async function apiSend(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  // A string: the tests have no DOM types.
+  return page.evaluate(`(async () => {
+    const csrf = /(?:^|;\\s*)csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+    const body = ${JSON.stringify(body === undefined ? null : JSON.stringify(body))};
+    const headers = { 'x-csrftoken': decodeURIComponent(csrf), 'idempotency-key': crypto.randomUUID() };
+    if (body !== null) headers['content-type'] = 'application/json';
+    const r = await fetch(${JSON.stringify('/api/v1' + path)}, { method: ${JSON.stringify(method)}, headers, body: body ?? undefined });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  })()`);
+}
+
+/** Moves the virtual clock on by `seconds` and waits for every due timer to run. */
+export async function advanceClock(server: TestServer, seconds: number): Promise<void> {
+  const r = await fetch(`${server.url}/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_seconds: seconds }),
+  });
+  if (r.status !== 200) throw new Error(`POST /dev/clock answered ${r.status}: ${await r.text()}`);
 }

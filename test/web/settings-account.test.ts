@@ -58,24 +58,26 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await page.getByRole('link', { name: 'Numbers' }).click();
     const card = page.locator(`article[data-number="${E164}"]`);
     await card.getByText('Someone pressed 9').waitFor();
-    await card.getByLabel('Code we sent to this number').waitFor();
+    // No code was sent to it yet: no field claims one was.
+    await card.getByRole('button', { name: 'Send a code' }).waitFor();
+    assert.equal(await card.getByLabel('Code we sent to this number').isVisible(), false);
 
     await page.getByRole('link', { name: 'Home' }).click();
-    await page.getByRole('heading', { name: 'Your calls are turned off' }).waitFor();
+    await page.getByRole('heading', { name: 'Your wake-up calls are off' }).waitFor();
     await page.getByRole('button', { name: 'Turn calls back on' }).click();
     await page.locator('[role=alert][data-code="confirmation_required"]').filter({ hasText: 'Please confirm' }).waitFor();
     await page.getByLabel('I agree to receive automated wake-up calls again.').check();
     await page.getByRole('button', { name: 'Turn calls back on' }).click();
-    await page.getByRole('heading', { name: 'Your calls are turned off' }).waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Your wake-up calls are off' }).waitFor({ state: 'detached' });
     assert.equal((await apiFromPage(page, '/me')).calls_revoked_at, null);
 
     // Verifying again lifts the key-9 block.
     await page.getByRole('link', { name: 'Numbers' }).click();
-    await card.getByRole('button', { name: 'Send a new code' }).click();
+    await card.getByRole('button', { name: 'Send a code' }).click();
     await page.getByText('A new code is on its way.').waitFor();
     await card.getByLabel('Code we sent to this number').fill(await outboxCode(server, E164, 'sms'));
     await card.getByRole('button', { name: 'Verify' }).click();
-    await card.locator('.badge', { hasText: 'Verified' }).waitFor();
+    await card.locator('.badge', { hasText: /^Verified$/ }).waitFor();
     assert.equal((await apiFromPage(page, '/phone-numbers')).items[0].blocked, false);
   });
 

@@ -74,21 +74,6 @@ export function repeat(s) {
   return `Once, ${date(s.local_date)} at ${hhmm(s.local_time)}`;
 }
 
-const OCC = {
-  pending: ['Scheduled', ''],
-  dispatching: ['Placing the call', 'warn'],
-  calling: ['Ringing', 'warn'],
-  waiting: ['Waiting for the next attempt', 'warn'],
-  confirmed: ['Confirmed', 'ok'],
-  unconfirmed: ['Not confirmed', 'bad'],
-  missed: ['Missed', 'bad'],
-  failed: ['Failed', 'bad'],
-  cancelled: ['Cancelled', ''],
-};
-/** [text, tone] of an occurrence status. */
-export const occStatus = (s) => OCC[s] || [s, ''];
-export const FINISHED = new Set(['confirmed', 'unconfirmed', 'missed', 'failed', 'cancelled']);
-
 const ATT = {
   requested: 'Calling',
   ringing: 'Ringing',
@@ -104,15 +89,6 @@ const ATT = {
   cancelled: 'Hung up by the service',
 };
 export const attStatus = (s) => ATT[s] || s;
-
-const BLOCKED = {
-  stop: 'This number texted STOP, so no calls or texts go to it. Text START to the service from this phone to lift it.',
-  key_9: 'Someone pressed 9 on a call to this number, so it is blocked. Verify it again with a code to lift the block.',
-  complaint: 'A complaint was filed about calls to this number. Only the operator of this service can lift the block.',
-  manual: 'The operator of this service blocked this number. Only the operator can lift the block.',
-};
-export const blockedText = (reason) =>
-  BLOCKED[reason] || `This number is blocked (${reason || 'no reason given'}): no calls or texts go to it.`;
 
 /** The browser's IANA zone. */
 export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

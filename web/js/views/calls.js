@@ -1,11 +1,14 @@
-// Wake-up calls (schedules): each with its next call; pause until a date, skip the next call,
-// resume, test call, edit, delete.
+// Wake-up calls (schedules): each with its next call, or how its last call ended once it is
+// finished; pause until a date, skip the next call, resume, test call, edit, delete.
 import { del, get, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { occurrenceState, scheduleState } from '../states.js';
 
 export async function render(root, ctx) {
-  const list = await get('/schedules?limit=200');
+  const [list, numbers] = await Promise.all([get('/schedules?limit=200'), get('/phone-numbers?limit=200')]);
+  const last = await lastCalls(list.items.filter((s) => s.status === 'completed'));
+  const why = { callsOff: Boolean(ctx.me.calls_revoked_at), blocked: new Set(numbers.items.filter((n) => n.blocked).map((n) => n.id)) };
   root.append(h('div', { class: 'spread' }, h('h1', {}, 'Wake-up calls'), h('a', { class: 'button', href: '#/calls/new' }, 'New call')));
   const live = list.items.filter((s) => s.status === 'active');
   const old = list.items.filter((s) => s.status !== 'active');
@@ -14,7 +17,7 @@ export async function render(root, ctx) {
     h(
       'ul',
       { class: 'list', 'aria-label': 'Active calls' },
-      live.map((s) => h('li', {}, scheduleCard(s, ctx))),
+      live.map((s) => h('li', {}, scheduleCard(s, ctx, why))),
     ),
   );
   if (old.length) {
@@ -23,15 +26,35 @@ export async function render(root, ctx) {
       h(
         'ul',
         { class: 'list' },
-        old.map((s) => h('li', {}, scheduleCard(s, ctx))),
+        old.map((s) => h('li', {}, scheduleCard(s, ctx, why, last.get(s.id)))),
       ),
     );
   }
 }
 
-function scheduleCard(s, ctx) {
+/**
+ * The newest finished call of each finished wake-up call (schedule id → occurrence), read from
+ * the calls since the oldest of them was created, so its card can say how it ended.
+ */
+async function lastCalls(finished) {
+  const out = new Map();
+  if (!finished.length) return out;
+  const from = finished.map((s) => s.created_at).sort()[0];
+  const wanted = new Set(finished.map((s) => s.id));
+  let cursor = null;
+  for (let page = 0; page < 5; page++) {
+    const q = `/occurrences?limit=200&from=${encodeURIComponent(from)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const got = await get(q);
+    // Soonest first: a later item of a schedule replaces an earlier one.
+    for (const o of got.items) if (wanted.has(o.schedule_id) && o.status !== 'pending') out.set(o.schedule_id, o);
+    if (!(cursor = got.next_cursor)) break;
+  }
+  return out;
+}
+
+function scheduleCard(s, ctx, why, lastCall) {
   const n = s.next_occurrence;
-  const status = s.status === 'active' ? (s.enabled ? null : ['Off', '']) : s.status === 'completed' ? ['Done', ''] : ['Off', ''];
+  const status = scheduleState(s, lastCall);
   const card = h(
     'article',
     { class: 'card', 'data-schedule': s.id },
@@ -43,7 +66,7 @@ function scheduleCard(s, ctx) {
         'span',
         { class: 'row' },
         s.paused_until ? h('span', { class: 'badge warn' }, `Paused until ${s.paused_until}`) : null,
-        status ? h('span', { class: `badge ${status[1]}` }, status[0]) : null,
+        status ? h('span', { class: `badge ${status[1]}`, 'data-state': s.status }, status[0]) : null,
       ),
     ),
     h(
@@ -56,7 +79,7 @@ function scheduleCard(s, ctx) {
     ),
   );
   if (n) {
-    const [text, tone] = fmt.occStatus(n.status);
+    const [text, tone] = occurrenceState(n, why);
     card.append(
       h(
         'div',
@@ -76,6 +99,15 @@ function scheduleCard(s, ctx) {
       ),
     );
   } else if (s.status === 'active') card.append(h('p', { class: 'muted small' }, 'No call is due.'));
+  if (lastCall)
+    card.append(
+      h(
+        'p',
+        { class: 'small' },
+        h('strong', {}, 'Last call: '),
+        h('a', { href: `#/occurrences/${lastCall.id}` }, fmt.local(lastCall.local)),
+      ),
+    );
   if (s.skip_dates && s.skip_dates.length) card.append(h('p', { class: 'small muted' }, `Skipped: ${s.skip_dates.join(', ')}`));
 
   const acts = h('div', { class: 'actions' });

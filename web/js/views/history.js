@@ -2,10 +2,15 @@
 import { get } from '../api.js';
 import { h } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { occurrenceState } from '../states.js';
 import { attemptsTable } from './occurrence.js';
 
 export async function render(root) {
   const [occ, calls] = await Promise.all([get('/occurrences?limit=100'), get('/calls?limit=50')]);
+  const badge = (o) => {
+    const [text, tone] = occurrenceState(o);
+    return h('span', { class: `badge ${tone}`, 'data-status': o.status }, text);
+  };
   root.append(h('h1', {}, 'History'));
   root.append(h('h2', {}, 'Wake-up calls, last day and next seven days'));
   if (!occ.items.length) root.append(h('p', { class: 'muted' }, 'Nothing in this window.'));
@@ -35,7 +40,7 @@ export async function render(root) {
                 {},
                 h('td', {}, h('a', { href: `#/occurrences/${o.id}` }, fmt.local(o.local))),
                 h('td', {}, o.label),
-                h('td', {}, fmt.occStatus(o.status)[0]),
+                h('td', {}, badge(o)),
                 h('td', {}, String(o.attempt_count)),
               ),
             ),

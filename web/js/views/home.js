@@ -1,22 +1,30 @@
-// Home: calls turned off (key 9) with the resume consent, the travel prompt, the next calls
-// with their local and home times and any clock-change notice, and the onboarding stepper.
+// Home: calls turned off (key 9) with what to do about it, blocked numbers, the travel prompt,
+// the next calls with their local and home times and any clock-change notice, and the
+// onboarding stepper.
 import { get, patch, post, uuid } from '../api.js';
 import { action, announce, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { blockedText, FINISHED, occurrenceState } from '../states.js';
 import { onboarding } from './onboarding.js';
 
 export async function render(root, ctx) {
   const { me } = ctx;
   root.append(h('h1', {}, `Hello, ${me.display_name}`));
 
-  if (me.calls_revoked_at) root.append(revokedCard(ctx));
+  const [occ, numbers, travel] = await Promise.all([
+    get('/occurrences?limit=50'),
+    get('/phone-numbers?limit=200'),
+    travelContext().catch(() => null),
+  ]);
+  const blocked = numbers.items.filter((n) => n.blocked);
+  if (me.calls_revoked_at) root.append(revokedCard(ctx, blocked));
+  else if (blocked.length) root.append(blockedCard(blocked));
   if (!me.home_timezone) root.append(homeZoneCard(ctx));
-
-  const [occ, travel] = await Promise.all([get('/occurrences?limit=50'), travelContext().catch(() => null)]);
   if (travel) root.append(...travelCards(travel, ctx));
 
   root.append(h('h2', {}, 'Next calls'));
-  const next = occ.items.filter((o) => !fmt.FINISHED.has(o.status));
+  const why = { callsOff: Boolean(me.calls_revoked_at), blocked: new Set(blocked.map((n) => n.id)) };
+  const next = occ.items.filter((o) => !FINISHED.has(o.status));
   if (next.length === 0) {
     root.append(
       h(
@@ -31,7 +39,7 @@ export async function render(root, ctx) {
       h(
         'ul',
         { class: 'list', 'aria-label': 'Next calls' },
-        next.map((o) => h('li', {}, occurrenceCard(o))),
+        next.map((o) => h('li', {}, occurrenceCard(o, why))),
       ),
     );
     root.append(h('p', {}, h('a', { class: 'button', href: '#/calls/new' }, 'Set another call')));
@@ -41,13 +49,13 @@ export async function render(root, ctx) {
     root.append(h('h2', {}, 'Getting ready'));
     root.append(onboarding(me, ctx));
   } else {
-    root.append(readinessLine(me.onboarding.readiness));
+    root.append(readinessLine(me, blocked));
   }
 }
 
-/** A card for an upcoming occurrence (also used by the calls list). */
-export function occurrenceCard(o) {
-  const [text, tone] = fmt.occStatus(o.status);
+/** A card for an upcoming occurrence; `why` says what keeps it from ringing (states.js). */
+function occurrenceCard(o, why) {
+  const [text, tone] = occurrenceState(o, why);
   return h(
     'article',
     { class: 'card', 'data-occurrence': o.id },
@@ -65,26 +73,49 @@ export function occurrenceCard(o) {
   );
 }
 
-function readinessLine(r) {
+/** One line on whether calls will ring: never "ready" while calls are off or a number is blocked. */
+function readinessLine(me, blocked) {
+  const r = me.onboarding.readiness;
   const bits = [
-    r.phone_verified ? 'number verified' : 'no verified number',
+    me.calls_revoked_at ? 'calls are turned off' : null,
+    blocked.length ? `${blocked.length === 1 ? 'number' : 'numbers'} blocked` : r.phone_verified ? 'number verified' : 'no verified number',
     r.test_call_done ? 'test call done' : 'no test call yet',
     r.last_success_at ? `last confirmed call ${fmt.instant(r.last_success_at)}` : 'no confirmed call yet',
   ];
-  return h('p', { class: 'small muted' }, `Ready: ${bits.join(' · ')}.`);
+  const ready = !me.calls_revoked_at && !blocked.length && r.phone_verified;
+  return h('p', { class: 'small muted', id: 'readiness' }, `${ready ? 'Ready' : 'Not ready'}: ${bits.filter(Boolean).join(' · ')}.`);
 }
 
-function revokedCard(ctx) {
+const numberName = (n) => `${n.label || 'Phone'} ${n.e164}`;
+
+/** Calls turned off by key 9: what that means, and the steps to turn them back on. */
+function revokedCard(ctx, blocked) {
   const consent = h('input', { type: 'checkbox', name: 'consent', required: true });
+  const byKey9 = blocked.filter((n) => n.blocked_reason === 'key_9');
   const form = h(
     'form',
-    { class: 'card danger', novalidate: true },
-    h('h2', {}, 'Your calls are turned off'),
+    { class: 'card danger', novalidate: true, id: 'calls-off' },
+    h('h2', {}, 'Your wake-up calls are off'),
     h(
       'p',
       {},
-      `Someone pressed 9 on a call on ${fmt.instant(ctx.me.calls_revoked_at)}, which turns off every wake-up call of this account. No call rings until you turn them back on. ` +
-        'A number blocked by that key press stays blocked until you verify it again with a code (see Numbers).',
+      `Someone pressed 9 during a call on ${fmt.instant(ctx.me.calls_revoked_at)}. That turns off every wake-up call of this account: ` +
+        'none of the calls below will ring until you turn calls back on.',
+    ),
+    h('h3', {}, 'To get your calls back'),
+    h(
+      'ol',
+      {},
+      h('li', {}, 'Tick the box below and press “Turn calls back on”.'),
+      byKey9.map((n) =>
+        h(
+          'li',
+          {},
+          `Unblock ${numberName(n)}: the same key press blocked it. `,
+          h('a', { href: '#/numbers' }, 'Verify it again with a code'),
+          '.',
+        ),
+      ),
     ),
     h('label', { class: 'choice' }, consent, 'I agree to receive automated wake-up calls again.'),
     h('p', { class: 'field-error', 'data-error-for': 'consent' }),
@@ -96,6 +127,22 @@ function revokedCard(ctx) {
     await ctx.reloadMe();
     ctx.reload();
   });
+}
+
+/** Numbers no call or text goes to, each with how to lift its block. */
+function blockedCard(blocked) {
+  return h(
+    'div',
+    { class: 'card danger', id: 'numbers-blocked' },
+    h('h2', {}, blocked.length === 1 ? 'A number is blocked' : 'Some numbers are blocked'),
+    h('p', {}, 'Calls to a blocked number do not ring.'),
+    h(
+      'ul',
+      {},
+      blocked.map((n) => h('li', {}, h('strong', {}, numberName(n)), ': ', blockedText(n.blocked_reason))),
+    ),
+    h('a', { class: 'button secondary', href: '#/numbers' }, 'See how to unblock'),
+  );
 }
 
 function homeZoneCard(ctx) {

@@ -4,6 +4,10 @@ import { del, get, patch, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
+import { blockedText, numberState } from '../states.js';
+
+/** Numbers sent a code from this page since it was opened: their code field is shown. */
+const codeSent = new Map();
 
 export async function render(root, ctx) {
   const [list, countries] = await Promise.all([get('/phone-numbers?limit=200'), get('/countries').catch(() => ({ items: [] }))]);
@@ -20,12 +24,11 @@ export async function render(root, ctx) {
 }
 
 function numberCard(n, ctx) {
-  const badges = [];
-  if (n.is_primary) badges.push(h('span', { class: 'badge ok' }, 'Primary'));
-  if (n.blocked) badges.push(h('span', { class: 'badge bad' }, 'Blocked'));
-  else if (n.verified) badges.push(h('span', { class: 'badge ok' }, 'Verified'));
-  else if (n.verified_at) badges.push(h('span', { class: 'badge warn' }, 'Verification expired'));
-  else badges.push(h('span', { class: 'badge warn' }, 'Not verified'));
+  const [state, tone] = numberState(n);
+  const badges = [
+    n.is_primary ? h('span', { class: 'badge info' }, 'Primary') : null,
+    h('span', { class: `badge ${tone}`, 'data-state': n.blocked ? 'blocked' : n.verified ? 'verified' : 'unverified' }, state),
+  ];
   const card = h(
     'article',
     { class: 'card', 'data-number': n.e164 },
@@ -43,7 +46,7 @@ function numberCard(n, ctx) {
       n.last_confirmed_at ? ` · last confirmed call ${fmt.instant(n.last_confirmed_at)}` : '',
     ),
   );
-  if (n.blocked) card.append(h('p', { class: 'card danger small', role: 'note' }, fmt.blockedText(n.blocked_reason)));
+  if (n.blocked) card.append(h('p', { class: 'card danger small', role: 'note' }, blockedText(n.blocked_reason)));
   // A key-9 block is lifted by verifying again; other blocks are not lifted by a code.
   if ((!n.verified && !n.blocked) || n.blocked_reason === 'key_9') card.append(verifyForm(n, ctx));
 
@@ -88,7 +91,20 @@ function numberCard(n, ctx) {
   return card;
 }
 
+/**
+ * Verifying a number by code. A new number was sent its code when it was added; a blocked or
+ * expired one is sent none until asked, so its code field appears only once a code is sent.
+ */
 function verifyForm(n, ctx) {
+  const channel = codeSent.get(n.id) ?? (!n.blocked && !n.verified_at ? 'added' : null);
+  const howSent = (c) =>
+    c === 'added'
+      ? n.type === 'fixed_line'
+        ? 'A landline gets the code by a phone call, sent when you added it.'
+        : 'Sent by text message when you added it.'
+      : c === 'call'
+        ? 'Sent just now by a phone call.'
+        : 'Sent just now by text message.';
   const code = h('input', {
     type: 'text',
     name: 'code',
@@ -97,28 +113,34 @@ function verifyForm(n, ctx) {
     maxlength: 6,
     required: true,
   });
+  const codeField = field('Code we sent to this number', code, channel ? howSent(channel) : ' ');
+  const verify = h('button', { type: 'submit' }, 'Verify');
   const form = h(
     'form',
     { class: 'verify', novalidate: true, 'aria-label': `Verify ${n.e164}` },
-    field(
-      'Code we sent to this number',
-      code,
-      n.type === 'fixed_line' ? 'A landline gets the code by a phone call.' : 'Sent by text message.',
-    ),
-    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Verify')),
+    codeField,
+    h('div', { class: 'actions' }, verify),
   );
+  codeField.hidden = verify.hidden = !channel;
   onSubmit(form, async () => {
     await post(`/phone-numbers/${n.id}/verify/check`, { code: code.value.trim() }, { idem: true });
     announce(`${n.e164} is verified.`);
     await ctx.reloadMe();
     ctx.reload();
   });
-  const resend = h('form', { class: 'inline-action' }, h('button', { type: 'submit', class: 'link' }, 'Send a new code'));
+  const sendButton = h('button', { type: 'submit', class: channel ? 'link' : '' }, channel ? 'Send a new code' : 'Send a code');
+  const resend = h('form', { class: 'inline-action' }, sendButton);
   form.querySelector('.actions').append(resend);
   onSubmit(resend, async () => {
     const v = await post(`/phone-numbers/${n.id}/verify/start`, {}, { idem: true });
     if (!v.sent)
       throw v.error ? { ...v.error, field: undefined } : { local: true, detail: 'The code could not be sent. Try again in a moment.' };
+    codeSent.set(n.id, v.channel || 'sms');
+    codeField.hidden = verify.hidden = false;
+    codeField.querySelector('.hint').textContent = howSent(v.channel || 'sms');
+    sendButton.className = 'link';
+    sendButton.textContent = 'Send a new code';
+    code.focus();
     announce('A new code is on its way.');
   });
   return form;

@@ -3,6 +3,7 @@
 import { get, post } from '../api.js';
 import { action, announce, fill, h } from '../dom.js';
 import * as fmt from '../fmt.js';
+import { FINISHED, occurrenceState, reasonSentence } from '../states.js';
 
 const POLL_MS = 2000;
 
@@ -15,7 +16,7 @@ export async function render(root, ctx) {
   root.append(h('h1', {}, isAttempt ? (data.kind === 'test' ? 'Test call' : 'Call') : data.label), body);
   const draw = () => fill(body, isAttempt ? attemptView(data) : occurrenceView(data, ctx));
   draw();
-  const live = () => (isAttempt ? data.live : !fmt.FINISHED.has(data.status) || data.attempts.some((a) => a.live));
+  const live = () => (isAttempt ? data.live : !FINISHED.has(data.status) || data.attempts.some((a) => a.live));
   let timer = null;
   const tick = async () => {
     timer = null;
@@ -33,15 +34,13 @@ export async function render(root, ctx) {
 }
 
 function occurrenceView(o, ctx) {
-  const [text, tone] = fmt.occStatus(o.status);
+  const [text, tone] = occurrenceState(o);
   const parts = [
     h(
       'p',
       {},
       h('span', { class: `badge ${tone}`, id: 'occurrence-status', 'data-status': o.status }, text),
-      o.outcome_reason && o.outcome_reason !== o.status
-        ? h('span', { class: 'muted small' }, ` (${o.outcome_reason.replace(/_/g, ' ')})`)
-        : null,
+      o.outcome_reason ? h('span', { class: 'muted small' }, ` ${reasonSentence(o.outcome_reason)}`) : null,
     ),
     h('p', { class: 'big' }, fmt.hhmm(o.local.time), ' ', h('span', { class: 'small muted' }, fmt.relative(o.in_seconds))),
     h('p', {}, fmt.local(o.local)),
@@ -56,7 +55,7 @@ function occurrenceView(o, ctx) {
       o.confirmed_at ? ` Confirmed ${fmt.instant(o.confirmed_at)}.` : '',
     ),
   ];
-  if (!fmt.FINISHED.has(o.status))
+  if (!FINISHED.has(o.status))
     parts.push(
       h(
         'div',

@@ -1,4 +1,5 @@
 // Small DOM helpers: element building, forms, problem display, announcements.
+import { forget } from './keep-input.js';
 import { describeProblem } from './messages.js';
 
 /**
@@ -123,6 +124,7 @@ export function onSubmit(form, fn) {
     buttons.forEach((b) => (b.disabled = true));
     try {
       await fn(ev);
+      forget(form);
     } catch (err) {
       if (err && (err.code || err.local)) showProblem(form, err);
       else {

@@ -2,6 +2,7 @@
 import { get, post, setUnauthenticatedHandler } from './api.js';
 import { fill, h, announce } from './dom.js';
 import { instant, setTimeFormat } from './fmt.js';
+import * as keepInput from './keep-input.js';
 import { problemSentence } from './messages.js';
 import * as signin from './views/signin.js';
 import * as home from './views/home.js';
@@ -38,6 +39,9 @@ const nav = document.getElementById('nav');
 let me = null;
 let leaving = [];
 let renderSeq = 0;
+/** The hash of the page on screen: a redraw of it keeps what was typed (keep-input.js). */
+let shown = null;
+const SIGN_IN = 'sign-in';
 /** Set by the dev bar: reads the service time again. */
 let refreshDevClock = () => {};
 
@@ -74,14 +78,19 @@ async function render({ focus = true } = {}) {
   try {
     await loadMe();
   } catch (err) {
-    if (seq === renderSeq) unavailable.render(main, err, () => render());
+    if (seq !== renderSeq) return;
+    shown = null;
+    unavailable.render(main, err, () => render());
     return;
   }
   if (seq !== renderSeq) return;
   if (!me) {
     nav.hidden = true;
+    const kept = shown === SIGN_IN ? keepInput.read(main) : null;
     fill(main);
     await signin.render(main, { onSignedIn: () => render() });
+    shown = SIGN_IN;
+    if (kept) keepInput.write(main, kept);
     return;
   }
   nav.hidden = false;
@@ -92,6 +101,7 @@ async function render({ focus = true } = {}) {
     else a.removeAttribute('aria-current');
   }
   if (!view) {
+    shown = null;
     fill(main, h('h1', {}, 'Not found'), h('p', {}, 'Nothing here. ', h('a', { href: '#/' }, 'Go home')));
     return;
   }
@@ -115,9 +125,12 @@ async function render({ focus = true } = {}) {
     );
   }
   if (seq !== renderSeq) return;
+  const kept = hash === shown ? keepInput.read(main) : null;
   fill(main, frag);
+  shown = hash;
+  const refocused = kept ? keepInput.write(main, kept) : false;
   refreshDevClock();
-  if (focus) {
+  if (focus && !refocused) {
     const h1 = main.querySelector('h1');
     if (h1) {
       h1.setAttribute('tabindex', '-1');
@@ -187,6 +200,7 @@ setUnauthenticatedHandler(() => {
 });
 
 window.addEventListener('hashchange', () => render());
+keepInput.watch(main);
 // The dev bar does not depend on the account: it stays usable when the page cannot load.
 devBar();
 render({ focus: false });

@@ -20,7 +20,8 @@ export function zonePicker(labelText, name, value, hint) {
   let seq = 0;
   const close = () => (results.replaceChildren(), input.setAttribute('aria-expanded', 'false'));
   input.addEventListener('input', (ev) => {
-    if (ev.detail === 'picked') return;
+    // A pick, or a value put back after a redraw (keep-input.js): no search to show.
+    if (ev.detail === 'picked' || ev.detail === 'restored') return;
     clearTimeout(timer);
     const q = input.value.trim();
     if (q.length < 2) return close();

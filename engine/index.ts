@@ -30,6 +30,7 @@ export type {
   SeriesInput,
   SeriesNext,
   StartOptions,
+  UnitWriter,
 } from './runtime/types.js';
 export type { EffectRetryOptions, LeaseOptions, PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './runtime/options.js';
 export type { ClosingPhrase } from './machines/attempt.machine.js';
@@ -43,15 +44,19 @@ export type {
   Accounts,
   CallEndReason,
   CallToAdmit,
+  ChangeSet,
   Clock,
+  CommitOptions,
   Ids,
   Messaging,
   PlaceCallRequest,
   PlaceCallResult,
   RefusalReason,
+  RowWrite,
   SendResult,
   StopRequest,
   Store,
+  StoreWrite,
   Telephony,
   TelephonyEvent,
   TelephonyEventHandler,

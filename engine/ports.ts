@@ -251,13 +251,17 @@ export interface Snapshot {
 export interface RowWrite<R> {
   /** The row as it must be stored, `version` included (the engine sets it to expectedVersion + 1, or 1). */
   record: R;
+  /** The version the unit read (the stored row must still be at it), or null for a new row. */
   expectedVersion: number | null;
 }
 
 /** Everything one unit of work writes, committed all together or not at all. */
 export interface ChangeSet {
+  /** Occurrences inserted or updated. */
   occurrences: RowWrite<OccurrenceRecord>[];
+  /** Attempts inserted or updated. */
   attempts: RowWrite<AttemptRecord>[];
+  /** Series inserted or updated. */
   series: RowWrite<SeriesRecord>[];
 }
 
@@ -282,6 +286,25 @@ export interface SettleScope {
 export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
 
 /**
+ * One write of the embedder's own, made by the store inside a unit's commit transaction, on the
+ * store's own connection `tx` (a better-sqlite3 `Database` for the SQLite store, the node-postgres
+ * client holding the transaction for the PostgreSQL store, nothing for the memory store). It
+ * runs after the unit's version checks and row writes; when it throws (or its promise rejects)
+ * the whole unit is rolled back and `commit` rejects with that error.
+ */
+export type StoreWrite<Tx = unknown> = (tx: Tx) => unknown;
+
+/** Options of {@link Store.commit}. */
+export interface CommitOptions<Tx = unknown> {
+  /**
+   * Writes of the embedder's own that must be stored with the unit or not at all (credits
+   * spent, outbound events): run in order inside the commit's transaction, only when no row
+   * conflicts (a refused commit runs none of them). Docs: docs/decisions/0025.
+   */
+  writes?: readonly StoreWrite<Tx>[];
+}
+
+/**
  * Store: durable state of series, occurrences and attempts, shaped for a networked database.
  *
  * A unit of work of the runtime makes a bounded number of round trips whatever the number of
@@ -299,9 +322,11 @@ export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
  *   (`liveAttemptId`) and its series (`scheduleId`); for each attempt its occurrence (with
  *   that occurrence's live attempt and series); for each series its `nextOccurrenceId`
  *   occurrence (with its live attempt). One consistent read; unknown ids are left out.
- * - `commit(changes)`: atomic and all-or-nothing. An insert (`expectedVersion` null) whose id
- *   exists, or an update whose row is missing or at another version, is a conflict: nothing is
- *   written and the conflicting rows are named. Other failures reject the promise.
+ * - `commit(changes, { writes })`: atomic and all-or-nothing. An insert (`expectedVersion` null)
+ *   whose id exists, or an update whose row is missing or at another version, is a conflict:
+ *   nothing is written, no write is run, and the conflicting rows are named. The `writes` run
+ *   in the same transaction after the rows; one that throws rolls everything back and the
+ *   promise rejects with its error. Other failures reject the promise too.
  * - Records read back equal records written (every field, arrays included); the store never
  *   hands out an object through which a caller could change stored state, nor keeps one it
  *   was given.
@@ -312,11 +337,16 @@ export type CommitResult = { ok: true } | { ok: false; conflicts: RowRef[] };
  * those through its read model and maintenance writes (`StoreReads`, `StoreMaintenance` in
  * engine/reads.ts), which the runtime never calls.
  */
-export interface Store {
+export interface Store<Tx = unknown> {
   /** One round trip: the rows a unit of work needs (see the promises above). */
   load(keys: LoadKeys): Promise<Snapshot>;
-  /** One round trip: writes a unit's changes atomically, or refuses them all on a version conflict. */
-  commit(changes: ChangeSet): Promise<CommitResult>;
+  /**
+   * One round trip (or one transaction, with `options.writes`): writes a unit's changes
+   * atomically, with the caller's writes in the same transaction, or refuses them all on a
+   * version conflict. A store never joins a transaction its caller opened: what must commit
+   * with the unit is passed here, explicitly.
+   */
+  commit(changes: ChangeSet, options?: CommitOptions<Tx>): Promise<CommitResult>;
   /**
    * Everything due at or before `until`: occurrences by `nextDueAt` and standalone attempts
    * (occurrenceId null) by `deadlineAt`, ordered by (at, kind, id) with kind 'attempt' before

@@ -21,4 +21,4 @@ export {
   SERIES_COLUMNS,
   seriesToRow,
 } from './rows.js';
-export type { Queryable, Row } from './rows.js';
+export type { PooledConnection, Queryable, Row } from './rows.js';

@@ -20,7 +20,20 @@ export type Row = NamedRow;
 /** What the store needs of a node-postgres `Pool` (or a `Client`): `query`. */
 export interface Queryable {
   /** Runs one query, atomic on its own, on any pooled connection (the store's are named statements, prepared once per connection). */
-  query(config: QueryConfig<unknown[]>): Promise<QueryResult<Row>>;
+  query(config: QueryConfig<unknown[]> | string): Promise<QueryResult<Row>>;
+  /**
+   * A connection of its own (a node-postgres `Pool`'s): needed only for a commit with writes of
+   * the caller's, which holds one connection for its transaction.
+   */
+  connect?(): Promise<PooledConnection>;
+}
+
+/** A connection taken from a pool for one transaction (node-postgres' `PoolClient`). */
+export interface PooledConnection {
+  /** Runs one query on this connection. */
+  query(config: QueryConfig<unknown[]> | string): Promise<QueryResult<Row>>;
+  /** Gives it back; `true` (or an error) when it is broken and must be closed. */
+  release(destroy?: boolean | Error): void;
 }
 
 const occurrenceRows = postgresRows(occurrences);

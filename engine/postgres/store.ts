@@ -3,7 +3,10 @@
  * of the engine package), for several processes sharing one database.
  *
  * Every port call is ONE statement, so one round trip on any pooled connection, and atomic on
- * its own (a statement is its own transaction): nothing is held open between calls.
+ * its own (a statement is its own transaction): nothing is held open between calls. The one
+ * exception is a commit with writes of the caller's: its statement and those writes run in one
+ * SERIALIZABLE transaction on a connection of the pool's own (run again after a serialization
+ * failure), docs/decisions/0025.
  * - `load`: one statement of CTEs reads the named rows and the rows that come with them,
  *   under one snapshot, and answers one row of three `json_agg` arrays.
  * - `commit`: one statement of CTEs. Each table's rows arrive as one `jsonb` array
@@ -21,7 +24,7 @@
  * @module
  */
 import type { QueryConfig } from 'pg';
-import type { ChangeSet, CommitResult, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store } from '../ports.js';
+import type { ChangeSet, CommitOptions, CommitResult, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store, StoreWrite } from '../ports.js';
 import {
   ATTEMPT_COLUMNS,
   attemptToRow,
@@ -51,12 +54,14 @@ export interface PostgresStoreOptions {
 }
 
 /** The engine's Store on PostgreSQL, with its read model and maintenance writes (docs/decisions/0021). */
-export interface PostgresStore extends Store, StoreReads, StoreMaintenance {}
+export interface PostgresStore extends Store<Queryable>, StoreReads, StoreMaintenance {}
 
 // A due cursor's `at` when there is none: below every epoch-ms instant.
 const NO_CURSOR_AT = -Number.MAX_SAFE_INTEGER;
 /** SQLSTATEs after which a commit is run again: unique_violation (a concurrent insert won), deadlock_detected. */
 const RETRY_CODES = new Set(['23505', '40P01']);
+/** Also run again, for a commit with writes (a SERIALIZABLE transaction): serialization_failure. */
+const TX_RETRY_CODES = new Set(['40001']);
 
 interface TableSpec {
   table: string;
@@ -201,6 +206,37 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     const config: QueryConfig<unknown[]> = { name: `${prefix}_${name}`, text, values };
     return (await db.query(config)).rows;
   };
+  /**
+   * The commit statement and the caller's writes in one transaction on one pooled connection:
+   * the statement answers the conflicts (then the transaction is rolled back and no write runs).
+   */
+  const commitWithWrites = async (values: unknown[], writes: readonly StoreWrite<Queryable>[]): Promise<Row[]> => {
+    if (!db.connect) throw new Error('createPostgresStore: a commit with writes needs a pool (its connect())');
+    const client = await db.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      try {
+        const rows = (await client.query({ name: `${prefix}_commit`, text: COMMIT_SQL, values })).rows;
+        if (rows.length > 0) {
+          await client.query('ROLLBACK');
+          return rows;
+        }
+        for (const write of writes) await write(client);
+        await client.query('COMMIT');
+        return rows;
+      } catch (err) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        throw err;
+      }
+    } finally {
+      client.release(broken);
+    }
+  };
   const listOf = (table: string, where: string, order: string) => `SELECT * FROM ${table} WHERE ${where} ORDER BY ${order}`;
 
   const store: PostgresStore = {
@@ -218,7 +254,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       };
     },
 
-    async commit(changes: ChangeSet): Promise<CommitResult> {
+    async commit(changes: ChangeSet, options?: CommitOptions<Queryable>): Promise<CommitResult> {
       const dup: RowRef[] = [];
       duplicates('series', changes.series, dup);
       duplicates('occurrence', changes.occurrences, dup);
@@ -234,14 +270,16 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
         ids(changes.occurrences),
         ids(changes.attempts),
       ];
+      const writes = options?.writes ?? [];
       for (let attempt = 0; ; attempt++) {
         try {
-          const rows = await q('commit', COMMIT_SQL, values);
+          const rows = writes.length === 0 ? await q('commit', COMMIT_SQL, values) : await commitWithWrites(values, writes);
           if (rows.length === 0) return { ok: true };
           return { ok: false, conflicts: rows.map((r) => ({ kind: r.kind as RowRef['kind'], id: r.id as string })) };
         } catch (err) {
           const code = (err as { code?: unknown }).code;
-          if (attempt < retries && typeof code === 'string' && RETRY_CODES.has(code)) continue;
+          if (attempt < retries && typeof code === 'string' && (RETRY_CODES.has(code) || (writes.length > 0 && TX_RETRY_CODES.has(code))))
+            continue;
           throw err;
         }
       }

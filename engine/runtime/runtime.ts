@@ -76,8 +76,8 @@ function copyResult(r: SaveSeriesResult): SaveSeriesResult {
  * await runtime.start();
  * await runtime.schedule({ accountId: 'a1', to: '+14155550123', scheduledAt: clock.now() + 60_000 });
  */
-export function createRuntime(deps: RuntimeDeps): Runtime {
-  return new RuntimeImpl(deps);
+export function createRuntime<Tx = unknown>(deps: RuntimeDeps<Tx>): Runtime {
+  return new RuntimeImpl(deps as RuntimeDeps);
 }
 
 /**
@@ -444,10 +444,14 @@ class RuntimeImpl implements Runtime {
           const u = new UnitOfWork(snapshot, now, { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
           fn(u);
           const { writes, keys: wheelKeys, changes } = u.finish();
+          let wrote = false;
           if (writes.occurrences.length + writes.attempts.length + writes.series.length > 0) {
             // No await between the computation and this call: a store that commits synchronously
             // (SQLite) sees the unit's writes right after its computation.
-            const result = await this.store.commit(writes);
+            // The embedder's writes of this unit (asked here, in the computation's synchronous turn).
+            const own = this.deps.unitWrites?.writes(writes) ?? [];
+            wrote = own.length > 0;
+            const result = await this.store.commit(writes, wrote ? { writes: own } : undefined);
             if (!result.ok) {
               this.counters.conflicts++;
               const inserted = result.conflicts.some((c) =>
@@ -469,6 +473,7 @@ class RuntimeImpl implements Runtime {
             }
           }
           this.counters.units++;
+          if (wrote) this.deps.unitWrites?.committed?.();
           const after = this.clock.now();
           for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at, false, after);
           this.notify(changes);

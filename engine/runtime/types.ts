@@ -3,20 +3,39 @@
  * the {@link Runtime} interface itself.
  * @module
  */
-import type { Accounts, Clock, EpochMs, Ids, Messaging, RefusalReason, Store, Telephony } from '../ports.js';
+import type { Accounts, ChangeSet, Clock, EpochMs, Ids, Messaging, RefusalReason, Store, StoreWrite, Telephony } from '../ports.js';
 import type { AttemptKind, AttemptRecord, CallScript, DerivationSource, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import type { Recurrence } from '../time/recurrence.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 
+/**
+ * The embedder's own writes of each unit of work (credits spent, outbound events), which the
+ * store makes in the unit's commit transaction: both are stored, or neither.
+ * `Tx` is the store's connection type (see {@link StoreWrite}).
+ */
+export interface UnitWriter<Tx = unknown> {
+  /**
+   * The writes of the unit whose `changes` are about to be committed: asked once per commit,
+   * synchronously right after the unit's computation (so what the Accounts port queued during
+   * that computation is this unit's). A commit the store refuses runs none of them, and the
+   * unit is computed and asked again.
+   */
+  writes(changes: ChangeSet): readonly StoreWrite<Tx>[];
+  /** Called after a commit that stored some writes (to wake a worker that sends them). */
+  committed?(): void;
+}
+
 /** What the runtime needs from its embedder. */
-export interface RuntimeDeps {
+export interface RuntimeDeps<Tx = unknown> {
   /** The only source of now and of timers (`VirtualClock` from engine/sim in tests). */
   clock: Clock;
   /** Makes the ids of new occurrences, attempts and series, and the default lease owner's name. */
   ids: Ids;
   /** Where series, occurrences and attempts are kept: `MemoryStore`, `createSqliteStore`, `createPostgresStore`, or your own. */
-  store: Store;
+  store: Store<Tx>;
+  /** Writes of the embedder's own made in each unit's commit transaction (see {@link UnitWriter}). */
+  unitWrites?: UnitWriter<Tx>;
   /** Places the calls and reports their progress; the runtime sets its event handler in `start()`. */
   telephony: Telephony;
   /** Needed for fallback texts; without it, a decided fallback stays `pending`. */

@@ -1,4 +1,4 @@
-import type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store } from '../ports.js';
+import type { ChangeSet, CommitOptions, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store } from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 
 /** Copies an occurrence so that neither the caller nor the store can change the other's object. */
@@ -27,6 +27,16 @@ function compareDue(a: DueRef | DueCursor, b: DueRef | DueCursor): number {
 const FINISHED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
 
 /**
+ * The memory store's transaction, given to each of a commit's `writes`: what a write changes
+ * in memory of its own it registers with `onCommit`, which runs only once the whole unit is
+ * stored (never when a check fails or a later write throws).
+ */
+export interface MemoryTransaction {
+  /** Runs `fn` once the unit is stored. */
+  onCommit(fn: () => void): void;
+}
+
+/**
  * An in-memory {@link Store} for tests, examples and small embeddings. Each call works on
  * the maps at once and answers with a resolved promise; a commit checks every row's version
  * before it writes any. Listing due work scans every row (O(n) per refill), which is fine up
@@ -36,12 +46,14 @@ const FINISHED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfi
  * const store = new MemoryStore();
  * const { occurrences } = await store.load({ occurrences: ['…'] });
  */
-export class MemoryStore implements Store {
+export class MemoryStore implements Store<MemoryTransaction> {
   private readonly occurrences = new Map<string, OccurrenceRecord>();
   private readonly attempts = new Map<string, AttemptRecord>();
   private readonly series = new Map<string, SeriesRecord>();
   /** Round trips answered so far, by method (tests check the bound per unit of work). */
   readonly calls = { load: 0, commit: 0, listDue: 0, list: 0 };
+  /** A commit running the caller's writes, which the next commit waits for. */
+  private writing: Promise<void> | null = null;
 
   /** {@link Store.load}: copies of the named rows and of the rows that come with them. */
   async load(keys: LoadKeys): Promise<Snapshot> {
@@ -74,9 +86,15 @@ export class MemoryStore implements Store {
     return { occurrences: [...occ.values()], attempts: [...att.values()], series: [...ser.values()] };
   }
 
-  /** {@link Store.commit}: checks every row's version, then writes copies of them all, or none. */
-  async commit(changes: ChangeSet): Promise<CommitResult> {
+  /**
+   * {@link Store.commit}: checks every row's version, runs the caller's `writes` with a
+   * {@link MemoryTransaction}, then writes copies of them all and runs what the writes asked to
+   * run on commit; or none of it when a check fails or a write throws. While a write awaits,
+   * the store's other commits wait for it.
+   */
+  async commit(changes: ChangeSet, options?: CommitOptions<MemoryTransaction>): Promise<CommitResult> {
     this.calls.commit++;
+    while (this.writing) await this.writing.catch(() => undefined);
     const conflicts: RowRef[] = [];
     const check = <R extends { id: string; version: number }>(map: Map<string, R>, kind: RowRef['kind'], writes: RowWrite<R>[]) => {
       const seen = new Set<string>();
@@ -91,9 +109,24 @@ export class MemoryStore implements Store {
     check(this.occurrences, 'occurrence', changes.occurrences);
     check(this.attempts, 'attempt', changes.attempts);
     if (conflicts.length > 0) return { ok: false, conflicts };
+    const writes = options?.writes ?? [];
+    const onCommit: (() => void)[] = [];
+    if (writes.length > 0) {
+      const tx: MemoryTransaction = { onCommit: (fn) => void onCommit.push(fn) };
+      const running = (async () => {
+        for (const write of writes) await write(tx);
+      })();
+      this.writing = running;
+      try {
+        await running;
+      } finally {
+        this.writing = null;
+      }
+    }
     for (const w of changes.series) this.series.set(w.record.id, cloneSeries(w.record));
     for (const w of changes.occurrences) this.occurrences.set(w.record.id, cloneOccurrence(w.record));
     for (const w of changes.attempts) this.attempts.set(w.record.id, cloneAttempt(w.record));
+    for (const fn of onCommit) fn();
     return { ok: true };
   }
 

@@ -275,10 +275,13 @@ export class Journal {
   }
 
   /**
-   * Appends `entries` in order (inside the caller's transaction) and notes each in `overlay`.
+   * Appends `entries` in order (inside the caller's transaction) and answers the journal key
+   * (`seq`) of each. The overlay is told only once the transaction has committed
+   * ({@link Journal.note}): a rolled-back append leaves it as it was.
    * Consecutive rows of one statement get consecutive keys: the statement's last key tells them.
    */
-  append(entries: readonly Entry[], overlay: Overlay): void {
+  append(entries: readonly Entry[]): number[] {
+    const seqs = new Array<number>(entries.length);
     let i = 0;
     for (const size of CHUNKS) {
       const stmt = this.inserts.get(size)!;
@@ -295,12 +298,18 @@ export class Journal {
           params[p + 5] = JSON.stringify(e.row);
         }
         const last = Number(stmt.run(params).lastInsertRowid);
-        for (let k = 0; k < size; k++) {
-          const e = entries[i + k]!;
-          overlay.add(e.kind, e.id, last - size + 1 + k, e.version, e.at, e.account, e.row);
-        }
+        for (let k = 0; k < size; k++) seqs[i + k] = last - size + 1 + k;
         i += size;
       }
+    }
+    return seqs;
+  }
+
+  /** Notes committed `entries` (appended at `seqs`) in `overlay`. */
+  static note(entries: readonly Entry[], seqs: readonly number[], overlay: Overlay): void {
+    for (let k = 0; k < entries.length; k++) {
+      const e = entries[k]!;
+      overlay.add(e.kind, e.id, seqs[k]!, e.version, e.at, e.account, e.row);
     }
   }
 

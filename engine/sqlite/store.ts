@@ -1,11 +1,15 @@
 /**
  * The engine's {@link Store} port on better-sqlite3 (the `./sqlite` entry of the engine
  * package), with a dispatch journal (docs/decisions/0016). Each port call does its work
- * synchronously in one database transaction and answers with a settled promise.
+ * synchronously in one database transaction and answers with a settled promise, except a
+ * commit with writes of the caller's, whose transaction stays open across their awaits.
  * - `commit` checks every row's version (the overlay's for rows with unfolded images, the
  *   table's for the others: one set-based statement per table), writes series to their table,
  *   and appends every occurrence and attempt as one journal row (multi-row INSERTs): a unit's
- *   appends touch one B-tree's right edge and no secondary index.
+ *   appends touch one B-tree's right edge and no secondary index. The caller's `writes` run
+ *   next, on this connection, in the same transaction. The overlay notes the unit's rows only
+ *   once the transaction has committed, so a conflict, a failing write or a crash leaves it as
+ *   the database is, and it is rebuilt from the journal only at open (docs/decisions/0025).
  * - `load` reads a row's newest image from the overlay (or its journal row) and the others
  *   from the tables (`WHERE id IN (SELECT value FROM json_each(?))`), with the closure rules of
  *   {@link Store.load}.
@@ -16,7 +20,7 @@
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { ChangeSet, CommitResult, DueRef, RowRef, SettleScope, Snapshot, Store } from '../ports.js';
+import type { ChangeSet, CommitResult, DueRef, RowRef, SettleScope, Snapshot, Store, StoreWrite } from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import type { StoreMaintenance, StoreReads } from '../reads.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -81,11 +85,17 @@ export interface SqliteStoreOptions {
 }
 
 /** The engine's Store on SQLite, with its read model and maintenance writes (docs/decisions/0021). */
-export interface SqliteStore extends Store, StoreReads, StoreMaintenance {
+export interface SqliteStore extends Store<Database>, StoreReads, StoreMaintenance {
   /** Folds what a read needs (see {@link Store.settle}). */
   settle(scope?: SettleScope): Promise<void>;
   /** Journal rows not folded yet. */
   readonly unfolded: number;
+  /**
+   * How often the overlay was rebuilt from the whole journal since open (open's own rebuild not
+   * counted): only after a read's fold inside a transaction of the caller's. Commits never cause
+   * one; a test asserts it stays 0 through a spike.
+   */
+  readonly restores: number;
   /**
    * Folds the oldest journal rows for one slice of `fold.sliceMs` and answers how many are
    * left: for a caller that must not hold its connection through a whole `settle()` (the host
@@ -102,6 +112,9 @@ export interface SqliteStore extends Store, StoreReads, StoreMaintenance {
 const NO_CURSOR_AT = -Number.MAX_SAFE_INTEGER;
 /** Journal rows one fold transaction takes at most (a slice runs several while time is left). */
 const FOLD_CHUNK = 256;
+
+const IN_TRANSACTION =
+  "the engine's SQLite store commits in a transaction of its own: pass what must commit with the unit as commit's `writes`, not a transaction around it";
 
 class Conflict extends Error {
   constructor(readonly conflicts: RowRef[]) {
@@ -254,7 +267,12 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       seen.add(w.record.id);
     }
   };
-  const commit = db.transaction((changes: ChangeSet) => {
+  /**
+   * A unit's checks and writes, inside the transaction: conflicts throw; the series are written
+   * to their table and the occurrences and attempts appended to the journal. Answers what the
+   * overlay must note once the transaction has committed.
+   */
+  const stage = (changes: ChangeSet): { entries: Entry[]; seqs: number[] } => {
     const conflicts: RowRef[] = [];
     checkVersions(q.serVersions, 'series', changes.series, null, conflicts);
     checkVersions(q.occVersions, 'occurrence', changes.occurrences, overlay.occurrences, conflicts);
@@ -276,15 +294,43 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       const at = r.occurrenceId === null ? r.deadlineAt : null;
       entries.push({ kind: ATTEMPT, id: r.id, version: r.version, at, account: r.accountId, row: attemptToRow(r) });
     }
-    journal.append(entries, overlay);
-  });
+    return { entries, seqs: journal.append(entries) };
+  };
+  const commitRows = db.transaction(stage);
+  /**
+   * A unit with writes of the caller's: the same transaction, held across the writes' awaits.
+   * The store's other calls wait for it ({@link gate}), so none of their statements lands inside it.
+   */
+  const commitWithWrites = async (changes: ChangeSet, writes: readonly StoreWrite<Database>[]) => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const staged = stage(changes);
+      for (const write of writes) {
+        const done = write(db);
+        if (done instanceof Promise) await done;
+      }
+      db.exec('COMMIT');
+      return staged;
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  };
+  /** Settles while a commit with writes holds the connection's transaction; null when none does. */
+  let gate: Promise<unknown> | null = null;
+  const waitGate = async () => {
+    while (gate) await gate.catch(() => undefined);
+  };
 
-  // A commit inside a transaction of the caller's is a savepoint: if the caller rolls back, the
-  // overlay noted rows that are gone. After such a commit, the next call reads the overlay again.
+  /** How often the overlay was rebuilt from the journal since open: a settle inside a caller's transaction that rolled back. */
+  let restores = 0;
+  // A fold inside a transaction of the caller's (a read's settle) is a savepoint: if the caller
+  // rolls back, the overlay forgot rows that are back. The next call then reads it again.
   let nested = false;
   const check = () => {
     if (nested && !db.inTransaction) {
       nested = false;
+      restores++;
       journal.restore(overlay);
     }
   };
@@ -365,6 +411,9 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     get unfolded() {
       return overlay.rows;
     },
+    get restores() {
+      return restores;
+    },
     close: async () => {
       closed = true;
       if (foldTimer) clearTimeout(foldTimer);
@@ -372,33 +421,48 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       await checkpointer?.close();
     },
     foldSome: async () => {
+      if (gate) await waitGate();
       foldSlice(foldOptions?.sliceMs ?? 8);
       return overlay.rows;
     },
     settle: async (scope) => {
+      if (gate) await waitGate();
       if (!scope) return settleAll();
       settleScope(scope);
     },
     load: async (keys): Promise<Snapshot> => {
+      if (gate) await waitGate();
       check();
       return load(keys);
     },
-    commit: async (changes): Promise<CommitResult> => {
+    commit: async (changes, options): Promise<CommitResult> => {
+      if (gate) await waitGate();
       check();
-      if (db.inTransaction) nested = true;
+      if (db.inTransaction) throw new Error(IN_TRANSACTION);
+      const writes = options?.writes ?? [];
+      let staged: { entries: Entry[]; seqs: number[] };
       try {
-        commit(changes);
+        if (writes.length === 0) staged = commitRows(changes);
+        else {
+          const running = commitWithWrites(changes, writes);
+          gate = running;
+          try {
+            staged = await running;
+          } finally {
+            gate = null;
+          }
+        }
       } catch (err) {
         if (err instanceof Conflict) return { ok: false, conflicts: err.conflicts };
-        // A failed transaction may have noted rows that were rolled back: read the overlay again.
-        journal.restore(overlay);
         throw err;
       }
+      Journal.note(staged.entries, staged.seqs, overlay);
       lastCommitAt = now();
       scheduleFold(foldOptions?.idleMs ?? 0);
       return { ok: true };
     },
     listDue: async ({ until, limit, after }) => {
+      if (gate) await waitGate();
       check();
       const page = (from: { at: number; kind: DueRef['kind']; id: string }, n: number) =>
         (due.all({ at: from.at, until, kind: from.kind, id: from.id, limit: n }) as [DueRef['kind'], string, number][]).map(

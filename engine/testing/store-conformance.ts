@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { ChangeSet, DueCursor, Store } from '../ports.js';
+import type { ChangeSet, DueCursor, Store, StoreWrite } from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 
 /** What {@link runStoreConformance} needs: a fresh, empty store per call, and how to dispose of it. */
@@ -15,6 +15,16 @@ export interface StoreHarness {
   another?(): Store | Promise<Store>;
   /** Disposes of the store (closes its database) before the next test's harness is made. */
   close?(): void | Promise<void>;
+  /**
+   * Writes of the caller's for {@link Store.commit}'s `writes`, over this store's connection:
+   * `write(tag)` records `tag` (say, a row in a table of the caller's), and `written()` answers
+   * the tags stored so far, in order. The cases of writes that commit with the unit, or roll it
+   * back, run with it, and are skipped (saying so) without it.
+   */
+  writes?: {
+    write(tag: string): StoreWrite;
+    written(): Promise<string[]>;
+  };
 }
 
 const T0 = Date.UTC(2027, 2, 14, 7, 0, 0);
@@ -709,6 +719,65 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.equal(seen, rows.length);
       const snap = await store.load({ occurrences: rows.map((r) => r.id) });
       assert.equal(snap.occurrences.length, rows.length);
+    });
+    describe("the caller's writes in the commit", () => {
+      const NO_WRITES = 'the harness gives no writes: the cases of writes made in the commit are not run';
+      const writesOf = () => {
+        if (!h?.writes) throw new Error(NO_WRITES);
+        return h.writes;
+      };
+      const failing: StoreWrite = async () => {
+        await Promise.resolve();
+        throw new Error('the caller refused');
+      };
+
+      it('stores them with the unit, in order, after its rows', async (t) => {
+        const store = await fresh();
+        if (!h?.writes) return t.skip(NO_WRITES);
+        const w = writesOf();
+        const o = sampleOccurrence({ nextDueAt: T0 });
+        assert.deepEqual(await store.commit(inserts({ occurrences: [o] }), { writes: [w.write('a'), w.write('b')] }), { ok: true });
+        assert.deepEqual(await w.written(), ['a', 'b']);
+        assert.deepEqual(await one(store, 'occurrences', o.id), o);
+        assert.deepEqual(await store.commit(bump(o, { status: 'dispatching' })), { ok: true }, 'no writes: a commit as before');
+        assert.deepEqual(await w.written(), ['a', 'b']);
+      });
+
+      it('runs none when the commit is refused', async (t) => {
+        const store = await fresh();
+        if (!h?.writes) return t.skip(NO_WRITES);
+        const w = writesOf();
+        const o = sampleOccurrence();
+        await store.commit(inserts({ occurrences: [o] }));
+        const r = await store.commit(inserts({ occurrences: [o] }), { writes: [w.write('never')] });
+        assert.equal(r.ok, false);
+        assert.deepEqual(await w.written(), []);
+      });
+
+      it('rolls the whole unit back when one throws, and the store goes on as the database is', async (t) => {
+        const store = await fresh();
+        if (!h?.writes) return t.skip(NO_WRITES);
+        const w = writesOf();
+        const o = sampleOccurrence({ nextDueAt: T0 });
+        await store.commit(inserts({ occurrences: [o] }));
+        const fresh2 = sampleOccurrence({ nextDueAt: T0 + 1 });
+        const change = bump(o, { status: 'dispatching', nextDueAt: T0 + 5 });
+        change.occurrences.push({ record: fresh2, expectedVersion: null });
+        await assert.rejects(store.commit(change, { writes: [w.write('first'), failing, w.write('after')] }), /the caller refused/);
+        assert.deepEqual(await w.written(), [], 'the write before the failure is rolled back too');
+        assert.deepEqual(await one(store, 'occurrences', o.id), o, 'the row is as it was');
+        assert.equal(await one(store, 'occurrences', fresh2.id), undefined, 'the insert is gone');
+        assert.deepEqual(
+          (await store.listDue({ until: T0 + 10, limit: 10 })).filter((r) => r.id === o.id || r.id === fresh2.id).map((r) => [r.id, r.at]),
+          [[o.id, T0]],
+          'due as before the failed unit',
+        );
+        // The same unit again, from the rows the caller kept: written now, with its writes.
+        assert.deepEqual(await store.commit(change, { writes: [w.write('again')] }), { ok: true });
+        assert.deepEqual(await w.written(), ['again']);
+        assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).status, 'dispatching');
+        assert.deepEqual((await one(store, 'occurrences', fresh2.id))!, fresh2);
+      });
     });
   });
 }

@@ -175,16 +175,14 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
         const now = clock.now();
         // The code is consumed in the transaction that deletes the account.
         const checked = await verifyCode(codes, DELETION_CODES, accountId, input.code ?? '', now, {
-          consume: (codeHash) =>
-            db.tx(async (tx) => {
-              if (!(await codes.consume(accountId, codeHash))) return undefined;
-              await markAccountDeleted(tx, accountId, {
-                now,
-                purgeAt: now + PURGE_AFTER_MS,
-                idpRevoke: (await idp.hasToken(accountId)) ? 'pending' : 'none',
-              });
+          consume: async (codeHash) => {
+            const idpRevoke = (await idp.hasToken(accountId)) ? 'pending' : 'none';
+            return db.tx(async (tx) => {
+              if (!(await codes.consume(accountId, codeHash, tx))) return undefined;
+              await markAccountDeleted(tx, accountId, { now, purgeAt: now + PURGE_AFTER_MS, idpRevoke });
               return true;
-            }),
+            });
+          },
         });
         if (!checked.ok) {
           const until = checked.locked !== null ? checked.locked : checked.wrong.lockedUntil;

@@ -63,21 +63,21 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps): Accou
     idp,
     shared: deps.shared,
   });
-  const live = async (accountId: string): Promise<Account> => {
-    const a = await findAccountById(db, accountId);
+  const live = async (tx: Db, accountId: string): Promise<Account> => {
+    const a = await findAccountById(tx, accountId);
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
   return {
     async setOnboardingFlag(accountId, flag, done) {
       return await db.tx(async (tx) => {
-        const a = await live(accountId);
+        const a = await live(tx, accountId);
         return (await updateOnboardingState(tx, accountId, withFlag(a.onboardingState, flag, done), clock.now()))!;
       });
     },
     async skipOnboardingStep(accountId, slug) {
       return await db.tx(async (tx) => {
-        const a = await live(accountId);
+        const a = await live(tx, accountId);
         return (await updateOnboardingState(tx, accountId, withSkipped(a.onboardingState, slug), clock.now()))!;
       });
     },

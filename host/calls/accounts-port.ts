@@ -9,20 +9,20 @@
  * synchronously from that cache and the ledger. The writes `admit` and `stopCalls` make
  * (credits taken, calls revoked, the number blocked by key 9, its `calls.revoked` webhook
  * event) are queued and handed over by {@link AccountsPort.unitWrites} at the unit's commit,
- * which makes them in the commit's transaction (host/db/unit-writes.ts); a unit refused by a
- * conflict writes none of them (it is computed again, with a new `prepare`).
+ * which the engine's store makes in the commit's transaction (docs/decisions/0025); a unit
+ * refused by a conflict writes none of them (it is computed again, with a new `prepare`).
  *
  * Why a ledger: the runtime writes a unit's new attempt rows only at its commit, after every
  * admission of the unit was asked. Counting rows alone would let two calls due in the same
- * unit both take the last trial call or the last call of the day. {@link createAccountsPort}
- * therefore also wraps the Store: the calls admitted since the last commit are kept in a
- * ledger, added to what the cache says, and dropped at each commit (then they are rows, or
- * refused).
+ * unit both take the last trial call or the last call of the day. The calls admitted since the
+ * unit's `prepare` are therefore kept in a ledger, added to what the cache says, and dropped
+ * when the unit's writes are taken at its commit (then they are rows, or refused: the next
+ * `prepare` waits for the unit's end).
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { Accounts, Store, StopRequest } from '../../engine/index.js';
-import { delegateStore, type UnitWrite } from '../db/unit-writes.js';
+import type { Accounts, StopRequest } from '../../engine/index.js';
+import type { UnitWrite } from '../db/engine-store.js';
 import { revokeCalls } from '../db/account-calls.js';
 import { blockNumber } from '../db/phone-numbers.js';
 import { spendCredits } from '../db/credits.js';
@@ -39,12 +39,13 @@ export interface AccountsPortOptions {
   onStop?: (request: StopRequest) => void;
 }
 
-/** The port and the Store wrapper that gives each unit of work its ledger. */
+/** The port, and the writes of the unit it admitted. */
 export interface AccountsPort {
   accounts: Accounts;
-  /** Wraps the runtime's Store: must be the Store the runtime uses for the ledger to work. */
-  wrapStore(store: Store): Store;
-  /** The writes of the unit being committed (taken: asked once per commit, by host/db/unit-writes.ts). */
+  /**
+   * The writes of the unit being committed, taken: asked once per commit by the runtime's unit
+   * writer (host/wiring/calls.ts), which also ends the unit's ledger (its calls are rows now, or refused).
+   */
   unitWrites(): UnitWrite[];
 }
 
@@ -72,6 +73,9 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       let release!: () => void;
       turn = new Promise<void>((resolve) => (release = resolve));
       await previous;
+      // A new unit (or one computed again after a conflict): nothing admitted yet.
+      ledger = [];
+      queued = [];
       try {
         facts = await prepareAdmission(db, calls);
       } catch (err) {
@@ -133,24 +137,10 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
 
   return {
     accounts,
-    wrapStore(store) {
-      return {
-        ...delegateStore(store),
-        load: (keys) => {
-          ledger = [];
-          queued = [];
-          return store.load(keys);
-        },
-        commit: (changes) => {
-          ledger = [];
-          queued = [];
-          return store.commit(changes);
-        },
-      };
-    },
     unitWrites() {
       const writes = queued;
       queued = [];
+      ledger = [];
       return writes;
     },
   };

@@ -226,7 +226,7 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
         const now = clock.now();
         const checked = await verifyCode(codes, INVITATION_CODES, c.id, code, now, {
           consume: (codeHash) =>
-            db.tx(async () => ((await codes.consume(c.id, codeHash)) && (await markAgreed(db, c.id, 'code', now)) ? true : undefined)),
+            db.tx(async (tx) => ((await codes.consume(c.id, codeHash, tx)) && (await markAgreed(tx, c.id, 'code', now)) ? true : undefined)),
         });
         if (!checked.ok) {
           if (checked.locked !== null) throw locked(checked.locked, now);

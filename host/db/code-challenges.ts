@@ -30,7 +30,7 @@ const toState = (r: Row): CodeState => ({
 });
 
 /** The store of one challenge table. */
-export function challengeStore(db: Db, table: keyof typeof TABLES): CodeStore<string> {
+export function challengeStore(db: Db, table: keyof typeof TABLES): CodeStore<string, Db> {
   const key = TABLES[table];
   const find = async (tx: Db, id: string) => {
     const r = await tx.get<Row>(`SELECT * FROM ${table} WHERE ${key} = ?`, [id]);
@@ -66,8 +66,8 @@ export function challengeStore(db: Db, table: keyof typeof TABLES): CodeStore<st
       });
     },
 
-    async consume(id, codeHash) {
-      return (await db.run(`DELETE FROM ${table} WHERE ${key} = ? AND code_hash = ?`, [id, codeHash])).changes === 1;
+    async consume(id, codeHash, tx = db) {
+      return (await tx.run(`DELETE FROM ${table} WHERE ${key} = ? AND code_hash = ?`, [id, codeHash])).changes === 1;
     },
   };
 }

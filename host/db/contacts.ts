@@ -217,7 +217,7 @@ interface CodeRow {
 }
 
 /** The invitation codes, one per contact (key: the contact id). */
-export function contactCodeStore(db: Db): CodeStore<string> {
+export function contactCodeStore(db: Db): CodeStore<string, Db> {
   const find = async (tx: Db, id: string): Promise<CodeState | undefined> => {
     const r = await tx.get<CodeRow>('SELECT code_hash, code_salt, code_expires_at, failed_count, locked_until FROM contacts WHERE id = ?', [
       id,
@@ -257,9 +257,9 @@ export function contactCodeStore(db: Db): CodeStore<string> {
         return wrong;
       });
     },
-    async consume(id, codeHash) {
+    async consume(id, codeHash, tx = db) {
       return (
-        (await db.run('UPDATE contacts SET code_hash = NULL, code_salt = NULL WHERE id = ? AND code_hash = ?', [id, codeHash])).changes ===
+        (await tx.run('UPDATE contacts SET code_hash = NULL, code_salt = NULL WHERE id = ? AND code_hash = ?', [id, codeHash])).changes ===
         1
       );
     },

@@ -8,14 +8,24 @@
  * ({@link engineReads}) and maintenance writes ({@link engineStore}) go through too.
  * @module
  */
-import type { Store } from '../../engine/index.js';
+import type { CommitOptions, Store, StoreWrite } from '../../engine/index.js';
 import type { SettleScope, StoreMaintenance, StoreReads } from '../../engine/internals.js';
-import { createPostgresReads, createPostgresStore } from '../../engine/postgres/index.js';
+import { createPostgresReads, createPostgresStore, type PostgresStore, type Queryable } from '../../engine/postgres/index.js';
 import { createSqliteReads, createSqliteStore, type SqliteStore } from '../../engine/sqlite/index.js';
-import { ambientQueryable, type Db, type PostgresDb, type SqliteDb } from './sql.js';
+import { pgClientDb, type Db, type PostgresDb, type SqliteDb } from './sql.js';
 
-/** The engine's Store with its read model and maintenance writes. */
-export type EngineStore = Store & StoreReads & StoreMaintenance;
+/**
+ * The engine's Store with its read model and maintenance writes. A commit's `writes` are the
+ * host's: each gets a {@link Db} whose statements are the commit's transaction
+ * (docs/decisions/0025).
+ */
+export type EngineStore = Store<Db> & StoreReads & StoreMaintenance;
+
+/** The engine's SQLite store, as the runtime and the guard test see it (its rebuild count). */
+export type SqliteEngineStore = EngineStore & Pick<SqliteStore, 'restores' | 'unfolded'>;
+
+/** One write of the host's made in a unit's commit transaction, on the handle `tx` of that transaction. */
+export type UnitWrite = StoreWrite<Db>;
 
 /** Each database's store (one per database and process). */
 const stores = new WeakMap<Db, EngineStore>();
@@ -36,14 +46,14 @@ export async function settleEngine(db: Db, scope?: SettleScope): Promise<void> {
 
 /**
  * The Store for `db` (the Db that openDatabase returned, not a transaction's handle), made once.
- * Called from inside a host transaction's flow, its statements join that transaction, on either
- * dialect (docs/decisions/0023).
+ * It never joins a host transaction: never call it from inside one (on SQLite it would wait for
+ * it); what must commit with a unit goes in its commit's `writes`.
  */
 export function createEngineStore(db: Db): EngineStore {
   const known = stores.get(db);
   if (known) return known;
   let store: EngineStore;
-  if (db.dialect === 'postgres') store = createPostgresStore(ambientQueryable(db as PostgresDb));
+  if (db.dialect === 'postgres') store = withHostWrites(createPostgresStore((db as PostgresDb).pool));
   else {
     const sqlite = sqliteOf(db);
     const engine = createSqliteStore(sqlite.raw);
@@ -100,7 +110,7 @@ function locked<T extends object>(db: SqliteDb, target: T): T {
  * that the server's requests (its health check, the API) are answered between slices: a
  * restart after a spike may find hundreds of thousands of journal rows to fold.
  */
-function lockedStore(db: SqliteDb, store: SqliteStore): EngineStore {
+function lockedStore(db: SqliteDb, store: SqliteStore): SqliteEngineStore {
   const settleAll = async () => {
     while (store.unfolded > 0) {
       await db.exclusive(() => store.foldSome());
@@ -117,8 +127,15 @@ function lockedStore(db: SqliteDb, store: SqliteStore): EngineStore {
   return {
     // The read model and the maintenance writes fold what they cover themselves.
     ...locked(db, store),
+    get restores() {
+      return store.restores;
+    },
+    get unfolded() {
+      return store.unfolded;
+    },
     load: (keys) => db.exclusive(() => store.load(keys)),
-    commit: (changes) => db.exclusive(() => store.commit(changes)),
+    commit: (changes, options) =>
+      db.exclusive(() => store.commit(changes, options?.writes ? { writes: options.writes.map((w) => () => w(db.direct)) } : undefined)),
     listDue: (query) => db.exclusive(() => store.listDue(query)),
     listAttempts: settled((occurrenceId: string) => store.listAttempts(occurrenceId)),
     listUnacknowledgedAttempts: settled((limit: number, afterId?: string) => store.listUnacknowledgedAttempts(limit, afterId)),
@@ -132,4 +149,13 @@ function lockedStore(db: SqliteDb, store: SqliteStore): EngineStore {
     settle: async (scope) =>
       scope ? (store.unfolded === 0 && store.foldError === null ? undefined : db.exclusive(() => store.settle(scope))) : settleAll(),
   };
+}
+
+/** The PostgreSQL store, its commit's writes given the transaction's connection as a {@link Db}. */
+function withHostWrites(store: PostgresStore): EngineStore {
+  const commit = store.commit.bind(store);
+  return Object.assign(store, {
+    commit: (changes: Parameters<PostgresStore['commit']>[0], options?: CommitOptions<Db>) =>
+      commit(changes, options?.writes ? { writes: options.writes.map((w) => (client: Queryable) => w(pgClientDb(client))) } : undefined),
+  });
 }

@@ -136,7 +136,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
   });
 
   /** A number that gets the silent 202: blocked, or it had its demo call today. */
-  const silent = async (e164: string, day: string) => (await isBlocked(db, e164)) || (await findCalledRequest(db, e164, day)) !== undefined;
+  const silent = async (q: Db, e164: string, day: string) => (await isBlocked(q, e164)) || (await findCalledRequest(q, e164, day)) !== undefined;
 
   return {
     async start(input) {
@@ -149,10 +149,10 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       assertOn();
       const phone = eligible(input.e164);
       const prefix = phone.country.calling_code;
-      /** Throws 429 when a cap is reached; false for the silent 202. */
-      const admit = async (now: EpochMs, day: string): Promise<boolean> => {
-        if (await silent(phone.e164, day)) return false;
-        const n = await countDemoCodes(db, day, prefix, phone.e164);
+      /** Throws 429 when a cap is reached; false for the silent 202. `q`: the Db, or the transaction that inserts. */
+      const admit = async (q: Db, now: EpochMs, day: string): Promise<boolean> => {
+        if (await silent(q, phone.e164, day)) return false;
+        const n = await countDemoCodes(q, day, prefix, phone.e164);
         if (n.number >= DEMO_RULES.codesPerNumberPerDay) {
           throw limited(`This number got its ${DEMO_RULES.codesPerNumberPerDay} demo codes for today.`, now);
         }
@@ -161,7 +161,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
         return true;
       };
       // Checked before the (deliberately slow) hash, so that refused starts cost no CPU...
-      if (!(await admit(clock.now(), utcDayOf(clock.now())))) return answer(phone);
+      if (!(await admit(db, clock.now(), utcDayOf(clock.now())))) return answer(phone);
 
       const code = newCode();
       const { hash, salt } = await hashCode(code);
@@ -170,7 +170,7 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       const day = utcDayOf(now);
       const id = deps.ids.uuid();
       const stored = await db.tx(async (tx) => {
-        if (!(await admit(now, day))) return false;
+        if (!(await admit(tx, now, day))) return false;
         await insertDemoRequest(tx, {
           id,
           e164: phone.e164,

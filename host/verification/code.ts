@@ -67,15 +67,18 @@ export interface WrongTry {
  * Storage of one use whose rows are one per key (an address, an account): what
  * {@link verifyCode} needs. Each method is one statement or one transaction.
  */
-export interface CodeStore<K> {
+export interface CodeStore<K, Tx = unknown> {
   /** The key's state, if it ever had a code or a wrong try. */
   find(key: K): Promise<CodeState | undefined>;
   /** Stores a fresh code, replacing any earlier one; the wrong-try count is kept (an expired lock resets it). */
   save(key: K, code: IssuedCode, now: EpochMs): Promise<void>;
   /** Counts one wrong try by {@link afterWrongTry} (a row is made for an unknown key) and returns the result. */
   recordWrongTry(key: K, rules: CodeRules, now: EpochMs): Promise<WrongTry>;
-  /** Consumes the code with that hash: true for one caller only (single use). */
-  consume(key: K, codeHash: string): Promise<boolean>;
+  /**
+   * Consumes the code with that hash: true for one caller only (single use). `tx`: the
+   * transaction to do it in (a caller that consumes the code with its own writes).
+   */
+  consume(key: K, codeHash: string, tx?: Tx): Promise<boolean>;
 }
 
 /** Runs the slow hash (a caller may queue it, e.g. through a per-client work gate). */
@@ -161,7 +164,7 @@ export type Verified<T> =
  * Callers run it one at a time per key, so parallel guesses cannot outrun the lock.
  */
 export async function verifyCode<K, T = true>(
-  store: CodeStore<K>,
+  store: CodeStore<K, never>,
   rules: CodeRules,
   key: K,
   code: string,

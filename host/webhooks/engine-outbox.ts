@@ -1,12 +1,12 @@
 /**
  * The engine's commits write their webhook events in the same transaction
  * (docs/decisions/0023): the writes a unit's change set reports (host/webhooks/events.ts),
- * handed to the Store wrapper that runs a commit and the host's writes of its unit in one
- * transaction (host/db/unit-writes.ts). A change set that reports nothing gives no write.
+ * which the runtime's unit writer passes to the engine store's commit, made in its transaction
+ * (docs/decisions/0025). A change set that reports nothing gives no write.
  * @module
  */
 import type { ChangeSet } from '../../engine/internals.js';
-import type { UnitWrite } from '../db/unit-writes.js';
+import type { UnitWrite } from '../db/engine-store.js';
 import { recordEvents } from '../db/webhook-outbox.js';
 import { changeSetEvents } from './events.js';
 

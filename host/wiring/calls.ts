@@ -22,8 +22,7 @@ import {
   type Telephony,
 } from '../../engine/index.js';
 import type { ChangeSet } from '../../engine/internals.js';
-import { createEngineStore } from '../db/engine-store.js';
-import { withUnitWrites, type UnitWrite } from '../db/unit-writes.js';
+import { createEngineStore, type UnitWrite } from '../db/engine-store.js';
 import { setLastConfirmedAt } from '../db/phone-numbers.js';
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
@@ -66,14 +65,17 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   const runtime = createRuntime({
     clock: deps.clock,
     ids: deps.ids,
-    // Admission's ledger sees each unit's load and commit; the unit's host writes (admission's
-    // and the outcome's events) go in its commit's transaction (host/db/unit-writes.ts).
-    store: withUnitWrites(
-      deps.db,
-      port.wrapStore(createEngineStore(deps.db)),
-      (changes) => [...port.unitWrites(), ...(deps.unitWrites?.(changes) ?? [])],
-      deps.unitWritten,
-    ),
+    store: createEngineStore(deps.db),
+    // The unit's host writes (admission's and the outcome's events) go in its commit's
+    // transaction, passed to the store's commit (docs/decisions/0025).
+    unitWrites: {
+      writes: (changes) => {
+        const own = port.unitWrites();
+        const outcome = deps.unitWrites?.(changes) ?? [];
+        return own.length === 0 ? outcome : outcome.length === 0 ? own : [...own, ...outcome];
+      },
+      ...(deps.unitWritten ? { committed: deps.unitWritten } : {}),
+    },
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
     accounts: port.accounts,

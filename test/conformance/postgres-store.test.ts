@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createRuntime } from '../../engine/index.js';
-import { createPostgresStore, ensurePostgresEngineSchema } from '../../engine/postgres/index.js';
+import { createPostgresStore, ensurePostgresEngineSchema, type Queryable } from '../../engine/postgres/index.js';
 import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { runStoreConformance } from '../../engine/testing/index.js';
 
@@ -84,8 +84,13 @@ if (!url) {
     };
     const main = open();
     await ensurePostgresEngineSchema(main);
+    await main.query('CREATE TABLE conformance_writes (seq serial PRIMARY KEY, tag text NOT NULL)');
     return {
       store: createPostgresStore(main),
+      writes: {
+        write: (tag) => (client) => (client as Queryable).query({ text: 'INSERT INTO conformance_writes (tag) VALUES ($1)', values: [tag] }),
+        written: async () => (await main.query<{ tag: string }>('SELECT tag FROM conformance_writes ORDER BY seq')).rows.map((r) => r.tag),
+      },
       another: () => createPostgresStore(open()),
       close: async () => {
         await Promise.all(pools.map((p) => p.end()));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import Sqlite from 'better-sqlite3';
+import Sqlite, { type Database } from 'better-sqlite3';
 import { runStoreConformance, sampleOccurrence } from '../../engine/testing/index.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
 import { createSqliteStore, type SqliteStoreOptions } from '../../engine/sqlite/index.js';
@@ -26,18 +26,27 @@ for (const [name, options, settleEachCommit] of variants) {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
     const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
     const inner = createSqliteStore(db, { cacheKiB: 4096, ...options });
-    const store: Store = settleEachCommit
+    db.exec('CREATE TABLE conformance_writes (seq INTEGER PRIMARY KEY, tag TEXT NOT NULL)');
+    const store: Store<Database> = settleEachCommit
       ? {
           ...inner,
-          commit: async (changes) => {
-            const r = await inner.commit(changes);
+          commit: async (changes, commitOptions) => {
+            const r = await inner.commit(changes, commitOptions);
             await inner.settle();
             return r;
           },
         }
       : inner;
     return {
-      store,
+      store: store,
+      writes: {
+        // Awaits before it writes: the store's transaction stays open across the caller's awaits.
+        write: (tag) => async (tx) => {
+          await Promise.resolve();
+          (tx as Database).prepare('INSERT INTO conformance_writes (tag) VALUES (?)').run(tag);
+        },
+        written: async () => db.prepare('SELECT tag FROM conformance_writes ORDER BY seq').pluck().all() as string[],
+      },
       close: async () => {
         await inner.close();
         db.close();
@@ -47,8 +56,8 @@ for (const [name, options, settleEachCommit] of variants) {
   });
 }
 
-describe('SqliteStore inside the host’s own transaction', () => {
-  it('keeps writing correctly after the host rolls back a transaction that contained a commit', async () => {
+describe('SqliteStore and a transaction of the caller’s', () => {
+  it('refuses a commit inside it, and never rebuilds its overlay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-store-'));
     const db = openSqliteDatabase(join(dir, 'test.sqlite')).raw;
     try {
@@ -61,18 +70,15 @@ describe('SqliteStore inside the host’s own transaction', () => {
         attempts: [],
         series: [],
       };
-      assert.throws(() =>
-        db.transaction(() => {
-          void store.commit(change); // commits synchronously, as a savepoint of the host's transaction
-          throw new Error('host rolls back');
-        })(),
-      );
-      // Same change again, from the record the caller kept: it must really be written now.
+      db.exec('BEGIN');
+      await assert.rejects(store.commit(change), /pass what must commit with the unit as commit's `writes`/);
+      db.exec('ROLLBACK');
+      // Same change again, outside: written now.
       assert.deepEqual(await store.commit(change), { ok: true });
       const [after] = (await store.load({ occurrences: [o.id] })).occurrences;
       assert.equal(after!.status, 'waiting');
-      assert.equal(after!.attemptCount, 2);
       assert.equal(after!.version, 2);
+      assert.equal(store.restores, 0);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

@@ -13,12 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import type { OccurrenceRecord } from '../../engine/index.js';
 import type { ChangeSet } from '../../engine/internals.js';
 import { sampleOccurrence, sampleSeries } from '../../engine/testing/index.js';
-import { createEngineStore, settleEngine } from '../../host/db/engine-store.js';
+import { createEngineStore, settleEngine, type EngineStore, type UnitWrite } from '../../host/db/engine-store.js';
 import { openDatabase } from '../../host/db/open.js';
 import type { Db } from '../../host/db/sql.js';
 import { webhookEventId } from '../../host/db/webhook-outbox.js';
 import { blockNumber, getBlock } from '../../host/db/phone-numbers.js';
-import { withUnitWrites } from '../../host/db/unit-writes.js';
 import { outcomeEventWrites } from '../../host/webhooks/engine-outbox.js';
 import { testPgDatabase } from '../helpers/server.js';
 
@@ -33,11 +32,21 @@ describe('webhook events in the engine commit', () => {
   let pg: Awaited<ReturnType<typeof testPgDatabase>> = null;
   let db: Db;
   let nudges = 0;
-  let store: ReturnType<typeof withUnitWrites>;
+  let engine: EngineStore;
+  /** A unit's commit as the runtime makes it: the outcome's events are the commit's writes. */
+  const store = {
+    commit: async (c: ChangeSet) => {
+      const writes = outcomeEventWrites(c);
+      const result = await engine.commit(c, { writes });
+      if (result.ok && writes.length > 0) nudges++;
+      return result;
+    },
+    load: (keys: Parameters<EngineStore['load']>[0]) => engine.load(keys),
+  };
   before(async () => {
     pg = await testPgDatabase();
     db = await openDatabase(pg?.url ?? join(dir, 'wakeup.sqlite'));
-    store = withUnitWrites(db, createEngineStore(db), outcomeEventWrites, () => nudges++);
+    engine = createEngineStore(db);
   });
   after(async () => {
     await db?.close();
@@ -166,17 +175,15 @@ describe('webhook events in the engine commit', () => {
     const o = sampleOccurrence();
     await store.commit(changes([[o, null]]));
     const ringing = { ...o, status: 'calling' as const, version: 2 };
-    const blocking = withUnitWrites(db, createEngineStore(db), () => [
+    const failing: UnitWrite[] = [
       (tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)'),
       () => Promise.reject(new Error('a later write failed')),
-    ]);
-    await assert.rejects(blocking.commit(changes([[ringing, 1]])), /a later write failed/);
+    ];
+    await assert.rejects(engine.commit(changes([[ringing, 1]]), { writes: failing }), /a later write failed/);
     assert.deepEqual([(await stored(o.id))!.status, (await stored(o.id))!.version], ['pending', 1], 'the unit was rolled back');
     assert.equal(await getBlock(db, o.to), undefined, 'and the write before the failure too');
-    const working = withUnitWrites(db, createEngineStore(db), () => [
-      (tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)'),
-    ]);
-    assert.deepEqual(await working.commit(changes([[ringing, 1]])), { ok: true });
+    const working: UnitWrite[] = [(tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)')];
+    assert.deepEqual(await engine.commit(changes([[ringing, 1]]), { writes: working }), { ok: true });
     assert.equal((await stored(o.id))!.version, 2);
     assert.notEqual(await getBlock(db, o.to), undefined);
   });

@@ -1,0 +1,148 @@
+/**
+ * The call's whole path, guarded by counts (issue 37; docs/decisions/0025): a spike of calls
+ * played through the host (placement, the simulated provider's events, key 1) with what a
+ * unit writes besides its rows: credits that admission spends, the outcome's webhook events
+ * for an endpoint, and a contact told of a missed call. Run at two sizes, on the test server's
+ * database (SQLite, or PostgreSQL under WAKEUP_TEST_DB=postgres).
+ *
+ * Asserted, never timed:
+ * - the SQLite store's overlay is never rebuilt from the journal after open;
+ * - the SQL statements per call stay under a fixed bound;
+ * - the statements and rows per call do not grow with the spike's size: a change that makes a
+ *   unit's work grow with the journal (or with anything the spike accumulates) fails here.
+ */
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import { grantCredits } from '../../host/db/credits.js';
+import { createEngineStore, type SqliteEngineStore } from '../../host/db/engine-store.js';
+import { call } from '../helpers/phone.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
+import { testDbIsPostgres } from '../helpers/server.js';
+import { advance, createCall, freshNumber, newAccount, phone, startCallsServer } from './calls-fixture.js';
+
+const require = createRequire(import.meta.url);
+
+/** Statements a call may cost at most, all of its units and the fold included. */
+const MOST_STATEMENTS_PER_CALL = 60;
+/** How much a count per call may grow from the small spike to the large one (noise: the fold's chunks, the last batch). */
+const GROWTH = 1.2;
+
+interface Counts {
+  statements: number;
+  rows: number;
+}
+
+/**
+ * Counts every statement run in this process and the rows it answered: better-sqlite3's
+ * statements and `exec`, and node-postgres' queries (the test server runs in this process).
+ */
+function countStatements(): { read(): Counts; stop(): void } {
+  const counts: Counts = { statements: 0, rows: 0 };
+  const undo: Array<() => void> = [];
+  const patch = (proto: Record<string, unknown>, name: string, rowsOf: (result: unknown) => number) => {
+    const original = proto[name] as (...args: unknown[]) => unknown;
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      counts.statements++;
+      const result = original.apply(this, args);
+      if (result instanceof Promise) return result.then((r) => ((counts.rows += rowsOf(r)), r));
+      counts.rows += rowsOf(result);
+      return result;
+    };
+    undo.push(() => (proto[name] = original));
+  };
+  const Sqlite = require('better-sqlite3') as { prototype: Record<string, unknown> } & (new (f: string) => {
+    prepare(s: string): object;
+    close(): void;
+  });
+  const probe = new Sqlite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  const many = (r: unknown) => (Array.isArray(r) ? r.length : r === undefined ? 0 : 1);
+  patch(statement, 'run', () => 0);
+  patch(statement, 'get', many);
+  patch(statement, 'all', many);
+  // An iterator's rows are counted as they are read.
+  const iterate = statement.iterate as (...args: unknown[]) => Iterable<unknown>;
+  statement.iterate = function* (this: unknown, ...args: unknown[]) {
+    counts.statements++;
+    for (const row of iterate.apply(this, args)) {
+      counts.rows++;
+      yield row;
+    }
+  };
+  undo.push(() => (statement.iterate = iterate));
+  patch(Sqlite.prototype, 'exec', () => 0);
+  const pg = require('pg') as { Client: { prototype: Record<string, unknown> } };
+  patch(pg.Client.prototype, 'query', (r) => (r && typeof r === 'object' && 'rows' in r ? (r as { rows: unknown[] }).rows.length : 0));
+  return { read: () => ({ ...counts }), stop: () => undo.reverse().forEach((u) => u()) };
+}
+
+/** One spike of `calls` calls on a fresh server; the statements and rows of the whole path, per call. */
+async function spike(calls: number): Promise<{ perCall: Counts; restores: number | null }> {
+  const receiver = await startReceiver();
+  const server = await startCallsServer({
+    WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1',
+    WAKEUP_WEBHOOK_ALLOW_HTTP: '1',
+    WAKEUP_DAILY_CAP: '100000',
+  });
+  try {
+    const { db, runtime, clock } = server.running.deps;
+    const f = await newAccount(server);
+    assert.equal((await f.api('PATCH', '/me', { greeting_name: 'Sam' })).status, 200);
+    // Every call takes a credit: admission writes the spend in the unit's commit.
+    await db.run('UPDATE accounts SET trial_calls_included = 0 WHERE id = ?', [f.accountId]);
+    await grantCredits(db, { accountId: f.accountId, calls: calls * 2, planCode: 'pack', planName: 'Pack', tierBMultiplier: 1, ref: 'test' }, clock.now());
+    const endpoint = await f.api('POST', '/webhook-endpoints', { url: `${receiver.url}/hook` });
+    assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+    // One call of the spike tells a contact: its phone never answers, so it ends missed.
+    const contact = await f.api('POST', '/contacts', { name: 'Alex', e164: freshNumber() });
+    assert.equal(contact.status, 201, JSON.stringify(contact.body));
+    const agreed = await call(server, 'POST', '/dev/sms/inbound', { body: { from: contact.body.e164, body: 'yes' } });
+    assert.equal(agreed.status, 204);
+    await phone(server, f.number, ['no_answer']);
+    const told = await createCall(f, { tell_contacts: { contact_ids: [contact.body.id] } }, 2);
+    const due = clock.now() + 2 * 60_000;
+    for (let i = 1; i < calls; i++) await runtime.schedule({ accountId: f.accountId, to: freshNumber(), scheduledAt: due });
+
+    const counter = countStatements();
+    try {
+      await advance(server, 600);
+      // The whole path: the journal folded too (its cost is the spike's, paid later).
+      const store = createEngineStore(db);
+      await store.settle?.();
+      const seen = counter.read();
+      const finished = await db.get<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM occurrences WHERE status IN ('confirmed', 'missed') AND account_id = ?",
+        [f.accountId],
+      );
+      assert.equal(finished!.n, calls, 'every call of the spike finished');
+      const missed = await f.api('GET', `/occurrences/${told.occurrenceId}`);
+      assert.equal(missed.body.status, 'missed');
+      const restores = db.dialect === 'sqlite' ? (store as SqliteEngineStore).restores : null;
+      return { perCall: { statements: seen.statements / calls, rows: seen.rows / calls }, restores };
+    } finally {
+      counter.stop();
+    }
+  } finally {
+    await server.close();
+    await receiver.close();
+  }
+}
+
+describe('the call’s whole path, by counts', () => {
+  it('costs a bounded number of statements per call, which does not grow with the spike', async () => {
+    const small = await spike(100);
+    const large = await spike(300);
+    const where = testDbIsPostgres() ? 'PostgreSQL' : 'SQLite';
+    const show = (c: Counts) => `${c.statements.toFixed(1)} statements and ${c.rows.toFixed(1)} rows per call`;
+    console.log(`call path on ${where}: 100 calls ${show(small.perCall)}; 300 calls ${show(large.perCall)}`);
+    if (small.restores !== null) {
+      assert.equal(small.restores, 0, 'the overlay was never rebuilt from the journal');
+      assert.equal(large.restores, 0, 'the overlay was never rebuilt from the journal');
+    }
+    assert.ok(large.perCall.statements <= MOST_STATEMENTS_PER_CALL, `at most ${MOST_STATEMENTS_PER_CALL} statements a call: ${show(large.perCall)}`);
+    assert.ok(large.perCall.statements <= small.perCall.statements * GROWTH + 1, `statements per call grew: ${show(small.perCall)} → ${show(large.perCall)}`);
+    assert.ok(large.perCall.rows <= small.perCall.rows * GROWTH + 2, `rows per call grew: ${show(small.perCall)} → ${show(large.perCall)}`);
+  });
+});

@@ -87,16 +87,17 @@ export function createDevicesService(deps: DevicesDeps) {
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
-  const owned = async (accountId: string, id: string): Promise<Device> => {
-    const d = await getDevice(db, accountId, id);
+  /** The caller's device `id`, read on `q` (the Db, or the transaction that changes it). */
+  const owned = async (q: Db, accountId: string, id: string): Promise<Device> => {
+    const d = await getDevice(q, accountId, id);
     if (!d) throw problem('not_found', { detail: 'No device with that id.' });
     return d;
   };
 
-  /** Removes a device and ends the app sessions bound to its installation. */
-  const removeDevice = async (d: Device, reason: string, now: EpochMs): Promise<number> => {
-    const ended = await endSessionsOfInstallation(db, d.accountId, d.installationId, reason, now);
-    await deleteDeviceRow(db, d.id);
+  /** Removes a device and ends the app sessions bound to its installation, in the transaction `tx`. */
+  const removeDevice = async (tx: Db, d: Device, reason: string, now: EpochMs): Promise<number> => {
+    const ended = await endSessionsOfInstallation(tx, d.accountId, d.installationId, reason, now);
+    await deleteDeviceRow(tx, d.id);
     return ended;
   };
 
@@ -159,7 +160,7 @@ export function createDevicesService(deps: DevicesDeps) {
           while ((await countDevices(tx, caller.accountId)) > MAX_DEVICES) {
             const oldest = await leastRecentlySeenDevice(tx, caller.accountId, device.id);
             if (!oldest) break;
-            const ended = await removeDevice(oldest, 'device_evicted', now);
+            const ended = await removeDevice(tx, oldest, 'device_evicted', now);
             log.info({ account: caller.accountId, device: oldest.id, sessionsEnded: ended }, 'device evicted (21st install)');
           }
         }
@@ -175,7 +176,7 @@ export function createDevicesService(deps: DevicesDeps) {
       const now = clock.now();
       const zone = body.timezone == null ? null : checkedZone(body.timezone, 'timezone');
       return await db.tx(async (tx) => {
-        const d: Device = { ...(await owned(caller.accountId, id)), lastSeenAt: now };
+        const d: Device = { ...(await owned(tx, caller.accountId, id)), lastSeenAt: now };
         if (body.alarm_capability != null) d.alarmCapability = body.alarm_capability;
         if (body.app_version != null) d.appVersion = body.app_version;
         if (body.os_version != null) d.osVersion = body.os_version;
@@ -193,8 +194,8 @@ export function createDevicesService(deps: DevicesDeps) {
     /** DELETE /devices/{id}: the device, its push token and the app sessions bound to it go. */
     async remove(caller: Caller, id: string): Promise<void> {
       const now = clock.now();
-      await db.tx(async () => {
-        await removeDevice(await owned(caller.accountId, id), 'device_removed', now);
+      await db.tx(async (tx) => {
+        await removeDevice(tx, await owned(tx, caller.accountId, id), 'device_removed', now);
       });
     },
 
@@ -204,7 +205,7 @@ export function createDevicesService(deps: DevicesDeps) {
       const zone = checkedZone(body.timezone, 'timezone');
       const reportedAt = body.reported_at == null ? now : Math.min(Date.parse(body.reported_at), now);
       const device = await db.tx(async (tx) => {
-        const d: Device = { ...(await owned(caller.accountId, id)), lastSeenAt: now };
+        const d: Device = { ...(await owned(tx, caller.accountId, id)), lastSeenAt: now };
         const stale = d.timezoneReportedAt !== null && reportedAt < d.timezoneReportedAt;
         if (!stale) {
           d.timezone = zone;

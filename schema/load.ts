@@ -17,6 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { patternWords } from './pattern-words.js';
 import { inSingleFile, readAssetText } from '../host/assets.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -307,9 +308,9 @@ function describe(e: ErrorObject, code: string): string {
       return `must be one of: ${((p.allowedValues as unknown[]) ?? [p.allowedValue]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'format':
       return `must be a valid ${String(p.format)}`;
-    // Long patterns (the content rule) say nothing useful when quoted back.
+    // A pattern quoted back says nothing to a person: say what a valid value looks like.
     case 'pattern':
-      return String(p.pattern).length <= 40 ? `must match ${String(p.pattern)}` : 'contains characters or content that are not allowed';
+      return patternWords(String(p.pattern));
     default:
       return e.message ?? 'is invalid';
   }

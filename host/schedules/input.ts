@@ -10,7 +10,7 @@ import { checkTimeZone, compileRecurrence, type EpochMs, type OccurrenceTime, ty
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import { timingOf, type Timing } from '../db/schedules.js';
 import { resolveEngineRetryPolicy } from '../account/index.js';
-import { invalid, isErrorCode, problem } from '../errors.js';
+import { AppError, isErrorCode, problem } from '../errors.js';
 import { checkText, TEXT_LIMITS } from '../phone/index.js';
 
 /** The body of POST /schedules (and its preview): the schema's ScheduleIn, already validated. */
@@ -25,6 +25,18 @@ export function checkedText(value: string, field: 'label' | 'message' | 'greetin
   const r = checkText(value, max);
   if (!r.ok) throw problem('message_disallowed_content', { field, detail: `${field} ${r.reason}.` });
   return r.value;
+}
+
+/**
+ * The engine's sentence about a timing field (`end_date must not be before start_date.`) as a
+ * validation_error: the sentence, with the field renamed as the request names it, is the
+ * detail; the item's message is the sentence without the field's name it starts with, as every
+ * item's message is (`must not be before start_date`), so no text says the name twice.
+ */
+function timingInvalid(engineField: string, field: string, reason: string, sentence: string): AppError {
+  const said = sentence.startsWith(`${engineField} `) ? `${field}${sentence.slice(engineField.length)}` : sentence;
+  const message = (said.startsWith(`${field} `) ? said.slice(field.length + 1) : said).replace(/\.$/, '');
+  return new AppError('validation_error', { detail: said, field, errors: [{ field, in: 'body', code: reason, message }] });
 }
 
 /** A retry policy object completed with the built-in defaults, resolved by the engine; invalid_retry_policy otherwise. */
@@ -91,8 +103,7 @@ export function compileTiming(
   );
   if (!r.ok) {
     const field = fieldNames[r.field] ?? r.field;
-    if (r.code === 'validation_error')
-      throw invalid({ field, in: 'body', code: r.reason ?? 'invalid', message: r.message.replace(/\.$/, '') });
+    if (r.code === 'validation_error') throw timingInvalid(r.field, field, r.reason ?? 'invalid', r.message);
     if (!isErrorCode(r.code)) throw new Error(`compileRecurrence: code ${r.code} is not in the error catalogue`);
     throw problem(r.code, { field, detail: r.message });
   }

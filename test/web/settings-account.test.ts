@@ -86,7 +86,8 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await goHash(page, '#/calls/new');
     await page.getByLabel('In a few minutes').check();
     await page.getByLabel('Minutes from now').fill('5000');
-    await page.locator('.preview.error[data-code="in_minutes_out_of_range"]').filter({ hasText: 'from 1 to 1440' }).waitFor();
+    // The preview's refusal is shown once, at its field.
+    await page.locator('.field-error[data-code="in_minutes_out_of_range"]').filter({ hasText: 'from 1 to 1440' }).waitFor();
     await page.getByLabel('Minutes from now').fill('15');
     await page.locator('#preview-sentence').waitFor();
     await page.getByRole('button', { name: 'Set the call' }).click();
@@ -142,6 +143,8 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await page.getByLabel('Code from the email').fill(await outboxCode(server, email, 'email'));
     await page.getByLabel('Type DELETE to confirm').fill('DELETE');
     await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByRole('heading', { name: 'Your account was deleted' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the start' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 });

@@ -72,7 +72,7 @@ describe('web app: webhook endpoints and their delivery log', () => {
     // A bad URL is explained at its field, in words.
     await form.getByLabel('URL').fill('ftp://lights.example/hook');
     await form.getByRole('button', { name: 'Add endpoint' }).click();
-    await form.locator('.form-error[data-code="invalid_webhook_url"]', { hasText: 'Enter a full https address' }).waitFor();
+    await form.locator('.field-error[data-code="invalid_webhook_url"]', { hasText: 'Enter a full https address' }).waitFor();
 
     await form.getByLabel('URL').fill(`${receiver.url}/lights`);
     await form.getByLabel('Description (optional)').fill('Hall lights');

@@ -1,6 +1,6 @@
 // Small DOM helpers: element building, forms, problem display, announcements.
 import { forget } from './keep-input.js';
-import { describeProblem } from './messages.js';
+import { describeProblem, enterSentence } from './messages.js';
 
 /**
  * h('button', { class: 'x', onclick: fn }, 'Text', child...). Attributes starting with "on"
@@ -50,7 +50,7 @@ export function field(labelText, control, hint) {
   return h('div', { class: 'field' }, h('label', { for: id }, labelText), control, hintEl, err);
 }
 
-/** The form-level error box (role=alert), created once per form. */
+/** The form-level error box (role=alert), created once per form: for problems no field can show. */
 function errorBox(form) {
   let box = form.querySelector(':scope > .form-error');
   if (!box) {
@@ -60,44 +60,106 @@ function errorBox(form) {
   return box;
 }
 
+/** The error slot beside a control: the one field() tied to it, else its group's (a set of boxes). */
+function slotFor(form, control) {
+  for (const id of (control.getAttribute('aria-describedby') || '').split(' ')) {
+    const el = id && document.getElementById(id);
+    if (el && el.classList.contains('field-error')) return el;
+  }
+  return form.querySelector(`[data-error-for="${CSS.escape(control.name)}"]`);
+}
+
+/** Clears the error of one control (it was changed). */
+function clearField(form, control) {
+  for (const el of form.querySelectorAll(`[name="${CSS.escape(control.name)}"][aria-invalid]`)) el.removeAttribute('aria-invalid');
+  const slot = slotFor(form, control);
+  if (slot) {
+    slot.replaceChildren();
+    slot.removeAttribute('role');
+    delete slot.dataset.code;
+  }
+}
+
 /** Clears the errors shown on a form. */
 export function clearProblem(form) {
   const box = errorBox(form);
   box.replaceChildren();
   delete box.dataset.code;
-  for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-  for (const el of form.querySelectorAll('.field-error')) el.replaceChildren();
+  clearFieldErrors(form);
+}
+
+/** Whether a control holds nothing yet (then its error says what to enter). */
+const isEmpty = (c) => c.type !== 'checkbox' && c.type !== 'radio' && typeof c.value === 'string' && c.value.trim() === '';
+
+/**
+ * Puts each of a problem's sentences next to the field it names (marked invalid; an empty one
+ * is asked to be filled in). Answers the first invalid control, the sentences no visible field
+ * could take, and the problem's one-sentence summary.
+ */
+function placeAtFields(form, err) {
+  const { summary, fields } = describeProblem(err);
+  let first = null;
+  const unplaced = [];
+  for (const item of fields) {
+    const control = controlFor(form, item.field);
+    const slot = control && control.closest('[hidden]') === null ? slotFor(form, control) : null;
+    if (!slot) {
+      unplaced.push(item.message);
+      continue;
+    }
+    control.setAttribute('aria-invalid', 'true');
+    if (!slot.textContent) {
+      slot.textContent = isEmpty(control) && !err.local ? enterSentence(item.field) : item.message;
+      slot.setAttribute('role', 'alert');
+      if (err.code) slot.dataset.code = err.code;
+    }
+    first ??= control;
+  }
+  return { first, unplaced, summary };
 }
 
 /**
- * Shows an API problem on a form in words (messages.js): one sentence at the top
- * (role=alert), and one next to each field it names, which is marked invalid; the first such
- * control is focused. Never the code, the API field name or the server's developer detail.
+ * Shows an API problem on a form in words (messages.js), each sentence once: next to the field
+ * it names, or, for a problem no visible field can show, in the box at the top. The first
+ * invalid control is focused. The code is kept in a data-code attribute, for tests and scripts
+ * reading the page; it is never shown.
  */
 export function showProblem(form, err) {
   clearProblem(form);
   const box = errorBox(form);
-  const { summary, fields } = describeProblem(err);
-  // The code, for tests and scripts reading the page; never shown.
-  if (err.code) box.dataset.code = err.code;
-  box.append(h('strong', {}, summary));
-  let first = null;
-  for (const item of fields) {
-    const control = controlFor(form, item.field);
-    if (control) {
-      control.setAttribute('aria-invalid', 'true');
-      const slot = form.querySelector(`[data-error-for="${CSS.escape(control.name)}"]`);
-      if (slot && !slot.textContent) slot.textContent = item.message;
-      first ??= control;
-    } else if (fields.length > 1 && item.message !== summary) {
-      box.append(h('div', { class: 'small' }, item.message));
-    }
+  const { first, unplaced, summary } = placeAtFields(form, err);
+  if (!first || unplaced.length) {
+    if (err.code) box.dataset.code = err.code;
+    const lines = first ? unplaced : [summary, ...unplaced.filter((m) => m !== summary)];
+    box.append(
+      h('strong', {}, lines[0]),
+      lines.slice(1).map((m) => h('div', { class: 'small' }, m)),
+    );
   }
-  if (first && first.closest('[hidden]') === null) first.focus?.();
+  if (first) first.focus?.();
   else {
     box.setAttribute('tabindex', '-1');
     box.focus();
   }
+}
+
+/**
+ * A live check's problem (the call form's preview) at its fields only, without moving the
+ * focus; false when no field can show it all (the caller shows it itself).
+ */
+export function showAtFields(form, err) {
+  clearFieldErrors(form);
+  const probe = describeProblem(err);
+  if (!probe.fields.length) return false;
+  const { first, unplaced } = placeAtFields(form, err);
+  if (first && !unplaced.length) return true;
+  clearFieldErrors(form);
+  return false;
+}
+
+/** Clears the errors shown next to fields (the top box stays). */
+export function clearFieldErrors(form) {
+  for (const el of form.querySelectorAll('[aria-invalid]')) clearField(form, el);
 }
 
 /** The enabled control of the form for an API field path (`retry_policy.offsets_minutes.1`: the deepest named one). */
@@ -114,9 +176,14 @@ function controlFor(form, path) {
 
 /**
  * Wires a form: on submit, clears errors, disables the submit button, runs `fn(values)` and
- * shows any ApiError on the form. Returns the form.
+ * shows any ApiError on the form; a field's error is cleared as soon as the field is changed.
+ * Returns the form.
  */
 export function onSubmit(form, fn) {
+  // An error goes away once its field is changed.
+  const changed = (ev) => ev.target.name && ev.target.hasAttribute('aria-invalid') && clearField(form, ev.target);
+  form.addEventListener('input', changed);
+  form.addEventListener('change', changed);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const buttons = [...form.querySelectorAll('button[type=submit], button:not([type])')];

@@ -1,8 +1,10 @@
 // What a person reads when the API refuses something. The API's problems carry a stable
-// `code`, a developer's `detail` and the API names of the fields at fault (`e164`,
+// `code`, a `detail` and the API names of the fields at fault (`e164`,
 // `retry_policy.offsets_minutes.1`); this module is the ONE place that turns them into
-// sentences: each code into words, each field into what its label says. The page never shows
-// a code, an API field name or a pattern.
+// sentences: each code into words, each field into what its label says. Where the server says
+// something the page cannot know (a validation item's own message: "until must be today
+// (2026-11-27 in Europe/Paris) or later"), its words are kept, with every API field name in
+// them turned into the field's words. The page never shows a code or an API field name.
 
 /** API field (first segment of its dotted path) → how the forms name it. */
 const FIELDS = {
@@ -16,7 +18,10 @@ const FIELDS = {
   in_minutes: 'minutes from now',
   days_of_week: 'days',
   end_date: 'last date',
+  start_date: 'first date',
   until: 'last date with no call',
+  paused_until: 'last date with no call',
+  skip_dates: 'skipped dates',
   timezone: 'time zone',
   home_timezone: 'home time zone',
   phone_number_id: 'number to call',
@@ -30,7 +35,7 @@ const FIELDS = {
   ring_timeout_seconds: 'ringing time',
   retry_policy: 'retries and snooze',
   default_retry_policy: 'retries and snooze',
-  confirm: 'confirmation',
+  confirm: 'confirmation word',
   consent: 'consent',
   tell_contacts: 'contacts to text',
   contact_ids: 'contacts to text',
@@ -62,7 +67,8 @@ const CODES = {
   invalid_phone_number: 'That is not a phone number we can call. Write it with its country code, for example +1 201 555 0123.',
   country_not_supported: 'We cannot call numbers in that country yet.',
   verification_code_invalid: 'That code is wrong or has expired. Check it, or ask for a new one.',
-  confirmation_required: 'Please confirm before going on.',
+  confirmation_required: (field) =>
+    field === 'confirm' ? 'Type the word DELETE, in capital letters, to confirm.' : 'Please confirm before going on.',
   unauthenticated: 'Please sign in again.',
   session_expired: 'Your session ended. Please sign in again.',
   api_key_revoked: 'That API key was deleted.',
@@ -93,21 +99,29 @@ const CODES = {
   network_error: 'The server could not be reached. Check your connection, then try again.',
 };
 
-/** How a field's value breaks a rule (validation_error items), with the field's words. */
+/** Field words that name several things: "the days are", not "the days is". */
+const PLURAL = new Set(['days', 'permissions', 'events', 'retry minutes', 'contacts to text', 'skipped dates']);
+const is = (f) => (PLURAL.has(f) ? 'are' : 'is');
+
+/**
+ * How a field's value breaks a rule (validation_error items), with the field's words. The
+ * server's own message is used where it says what the page cannot: `invalid` (a rule of the
+ * service, such as a date that must not be in the past) and `pattern` (what a valid value looks
+ * like).
+ */
 const ITEMS = {
   required: (f) => `Enter the ${f}.`,
-  type: (f) => `The ${f} is not in the right form.`,
+  type: (f) => `The ${f} ${is(f)} not in the right form.`,
   enum: (f) => `Choose one of the offered values for the ${f}.`,
-  format: (f) => `The ${f} is not in the right form.`,
-  pattern: (f) => `The ${f} is not in the right form.`,
-  minimum: (f) => `The ${f} is too small.`,
-  maximum: (f) => `The ${f} is too large.`,
-  min_length: (f) => `The ${f} is too short.`,
-  max_length: (f) => `The ${f} is too long.`,
+  format: (f) => `The ${f} ${is(f)} not in the right form.`,
+  minimum: (f) => `The ${f} ${is(f)} too small.`,
+  maximum: (f) => `The ${f} ${is(f)} too large.`,
+  min_length: (f) => `The ${f} ${is(f)} too short.`,
+  max_length: (f) => `The ${f} ${is(f)} too long.`,
   min_items: (f) => `Choose more values for the ${f}.`,
   max_items: (f) => `Choose fewer values for the ${f}.`,
-  invalid: (f) => `The ${f} contains something we can’t accept. Check it and try again.`,
 };
+const SERVER_WORDS = new Set(['invalid', 'pattern']);
 
 /** The words for an API field path (`retry_policy.offsets_minutes.1` → "retry minutes"). */
 export function fieldWords(path) {
@@ -118,11 +132,22 @@ export function fieldWords(path) {
   return 'entry';
 }
 
+/** The server's message with each API field name in it said in words ("before start_date" → "before the first date"). */
+function inWords(message) {
+  return message.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) => (FIELDS[name] ? `the ${FIELDS[name]}` : name));
+}
+
 /** A validation item's sentence. */
 function itemSentence(item) {
   const words = fieldWords(item.field);
-  const make = ITEMS[item.code] || ITEMS.invalid;
-  return make(words);
+  if ((SERVER_WORDS.has(item.code) || !ITEMS[item.code]) && item.message)
+    return `The ${words} ${inWords(String(item.message)).replace(/\.$/, '')}.`;
+  return (ITEMS[item.code] || ITEMS.format)(words);
+}
+
+/** The sentence for an empty field the server refused: what to enter. */
+export function enterSentence(path) {
+  return `Enter the ${fieldWords(path)}.`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Account: usage and plan (with checkout when billing is served), API keys (created with
 // scopes, the key shown once, revoke), export, deletion by emailed code, sign out.
 import { api, del, get, post } from '../api.js';
-import { action, announce, field, h, onSubmit } from '../dom.js';
+import { action, announce, field, fill, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
 
@@ -205,6 +205,18 @@ function keysSection(keys, ctx) {
   return sec;
 }
 
+/** The page after deletion: every session has ended, so it leads back to sign-in. */
+function deletedPage(r) {
+  document.getElementById('nav').hidden = true;
+  fill(
+    document.getElementById('main'),
+    h('h1', { tabindex: '-1' }, 'Your account was deleted'),
+    h('p', {}, `It was deleted on ${fmt.instant(r.deleted_at)}. Every call is stopped, and your personal data is purged 30 days later.`),
+    h('p', {}, h('a', { class: 'button', href: '/' }, 'Back to the start')),
+  );
+  document.querySelector('main h1').focus();
+}
+
 function dataSection() {
   const sec = h('section', { 'aria-labelledby': 'data-h' }, h('h2', { id: 'data-h' }, 'Your data'));
   sec.append(
@@ -225,19 +237,21 @@ function dataSection() {
     ),
   );
   const code = h('input', { type: 'text', name: 'code', inputmode: 'numeric', maxlength: 6, autocomplete: 'one-time-code' });
-  const confirmWord = h('input', { type: 'text', name: 'confirm', autocomplete: 'off' });
+  const confirmWord = h('input', { type: 'text', name: 'confirm', autocomplete: 'off', autocapitalize: 'characters' });
   const delForm = h(
     'form',
-    { class: 'card danger', novalidate: true, hidden: true },
+    { class: 'card danger', novalidate: true, hidden: true, 'aria-label': 'Delete the account' },
     field('Code from the email', code),
     field('Type DELETE to confirm', confirmWord),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'danger' }, 'Delete my account')),
   );
   onSubmit(delForm, async () => {
-    const r = await api('DELETE', '/me', { code: code.value.trim() || null, confirm: confirmWord.value.trim() || null });
-    alert(`Your account was deleted on ${fmt.instant(r.deleted_at)}. Its data is purged 30 days later.`);
-    location.hash = '#/';
-    location.reload();
+    // The word is known here: a wrong one is said at once, without a request (the server checks
+    // it before the code, so the code is checked only with the right word).
+    if (confirmWord.value.trim() !== 'DELETE')
+      throw { local: true, field: 'confirm', detail: 'Type the word DELETE, in capital letters, to confirm.' };
+    const r = await api('DELETE', '/me', { code: code.value.trim() || null, confirm: 'DELETE' });
+    deletedPage(r);
   });
   const start = h(
     'form',

@@ -2,7 +2,7 @@
 // preview sentence (POST /schedules/preview, or /schedules/{id}/preview) updates live as the
 // form changes, before anything is saved.
 import { get, patch, post, uuid } from '../api.js';
-import { announce, clearProblem, field, fill, h, onSubmit, showProblem } from '../dom.js';
+import { announce, clearFieldErrors, field, fill, h, onSubmit, showAtFields } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
 import { zonePicker } from '../zone-picker.js';
@@ -193,6 +193,8 @@ export async function render(root, ctx) {
     try {
       const p = await post(id ? `/schedules/${id}/preview` : '/schedules/preview', body());
       if (mine !== seq) return;
+      // The form is right as it stands: any error still shown at a field is out of date.
+      clearFieldErrors(form);
       preview.className = 'preview';
       fill(
         preview,
@@ -205,6 +207,13 @@ export async function render(root, ctx) {
       );
     } catch (err) {
       if (mine !== seq) return;
+      // Shown once: next to its field when it has one, else here.
+      if (showAtFields(form, err)) {
+        preview.className = 'preview';
+        delete preview.dataset.code;
+        fill(preview, h('span', { class: 'muted' }, 'The preview comes back once the field marked in red is fixed.'));
+        return;
+      }
       preview.className = 'preview error';
       preview.dataset.code = err.code || '';
       fill(preview, h('strong', {}, problemSentence(err)));
@@ -222,14 +231,8 @@ export async function render(root, ctx) {
 
   const key = uuid();
   onSubmit(form, async () => {
-    clearProblem(form);
-    try {
-      if (id) await patch(`/schedules/${id}`, body());
-      else await post('/schedules', body(), { idem: key });
-    } catch (err) {
-      showProblem(form, err);
-      return;
-    }
+    if (id) await patch(`/schedules/${id}`, body());
+    else await post('/schedules', body(), { idem: key });
     announce(id ? 'Changes saved.' : 'Wake-up call set.');
     await ctx.reloadMe();
     ctx.go('#/calls');

@@ -24,7 +24,19 @@
  * @module
  */
 import type { QueryConfig } from 'pg';
-import type { ChangeSet, CommitOptions, CommitResult, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store, StoreWrite } from '../ports.js';
+import type {
+  ChangeSet,
+  CommitOptions,
+  CommitResult,
+  DueQuery,
+  DueRef,
+  LoadKeys,
+  RowRef,
+  RowWrite,
+  Snapshot,
+  Store,
+  StoreWrite,
+} from '../ports.js';
 import {
   ATTEMPT_COLUMNS,
   attemptToRow,
@@ -67,15 +79,14 @@ interface TableSpec {
   table: string;
   kind: RowRef['kind'];
   columns: readonly string[];
-  param: number;
-  /** Parameter number of the ids (text[]) of the rows sent, so that stored rows are found by index. */
-  idsParam: number;
+  /** Its place in a change set (series, occurrences, attempts): the order conflicts are named in. */
+  tab: number;
 }
 
 const TABLES: TableSpec[] = [
-  { table: 'series', kind: 'series', columns: SERIES_COLUMNS, param: 1, idsParam: 4 },
-  { table: 'occurrences', kind: 'occurrence', columns: OCCURRENCE_COLUMNS, param: 2, idsParam: 5 },
-  { table: 'attempts', kind: 'attempt', columns: ATTEMPT_COLUMNS, param: 3, idsParam: 6 },
+  { table: 'series', kind: 'series', columns: SERIES_COLUMNS, tab: 1 },
+  { table: 'occurrences', kind: 'occurrence', columns: OCCURRENCE_COLUMNS, tab: 2 },
+  { table: 'attempts', kind: 'attempt', columns: ATTEMPT_COLUMNS, tab: 3 },
 ];
 
 /**
@@ -86,30 +97,37 @@ const TABLES: TableSpec[] = [
  * `id = ANY($ids)` (the ids sent again as a text[]), which the planner answers from the
  * primary key; a join against the jsonb rows, whose count it cannot know (it guesses 100),
  * made it scan whole tables: a one-row commit cost a few ms at 2,000 rows, more as they grew.
+ *
+ * Made for the tables a change set writes only (`tables`, in change-set order): each present
+ * table takes two parameters, its rows (jsonb) then their ids (text[]). A unit on the call's
+ * path (an attempt and its occurrence) does not run the series' CTEs.
  */
-function commitSql(): string {
+function commitSql(tables: readonly TableSpec[]): string {
   const ctes: string[] = [];
-  for (const t of TABLES) {
+  const params = new Map(tables.map((t, i) => [t, { rows: 2 * i + 1, ids: 2 * i + 2 }]));
+  for (const t of tables) {
     const x = t.table;
+    const p = params.get(t)!;
     ctes.push(
       `${x}_in AS MATERIALIZED (
         SELECT e.ord, (e.value->>'_expected')::bigint AS _expected, r.*
-        FROM jsonb_array_elements($${t.param}::jsonb) WITH ORDINALITY AS e(value, ord),
+        FROM jsonb_array_elements($${p.rows}::jsonb) WITH ORDINALITY AS e(value, ord),
              LATERAL jsonb_populate_record(NULL::${x}, e.value) AS r)`,
       `${x}_lock AS MATERIALIZED (
-        SELECT t.id, t.version FROM ${x} t WHERE t.id = ANY($${t.idsParam}::text[]) ORDER BY t.id FOR NO KEY UPDATE OF t)`,
+        SELECT t.id, t.version FROM ${x} t WHERE t.id = ANY($${p.ids}::text[]) ORDER BY t.id FOR NO KEY UPDATE OF t)`,
       `${x}_bad AS (
-        SELECT '${t.kind}'::text AS kind, i.id::text AS id, ${t.param} AS tab, i.ord FROM ${x}_in i LEFT JOIN ${x}_lock l ON l.id = i.id
+        SELECT '${t.kind}'::text AS kind, i.id::text AS id, ${t.tab} AS tab, i.ord FROM ${x}_in i LEFT JOIN ${x}_lock l ON l.id = i.id
         WHERE CASE WHEN i._expected IS NULL THEN l.id IS NOT NULL ELSE l.id IS NULL OR l.version <> i._expected END)`,
     );
   }
-  ctes.push(`conflicts AS MATERIALIZED (${TABLES.map((t) => `SELECT * FROM ${t.table}_bad`).join(' UNION ALL ')})`);
-  for (const t of TABLES) {
+  ctes.push(`conflicts AS MATERIALIZED (${tables.map((t) => `SELECT * FROM ${t.table}_bad`).join(' UNION ALL ')})`);
+  for (const t of tables) {
     const x = t.table;
+    const p = params.get(t)!;
     const rest = t.columns.filter((c) => c !== 'id');
     ctes.push(
       `${x}_upd AS (UPDATE ${x} t SET (${rest.join(', ')}) = (${rest.map((c) => `i.${c}`).join(', ')})
-        FROM ${x}_in i WHERE t.id = ANY($${t.idsParam}::text[]) AND t.id = i.id AND i._expected IS NOT NULL
+        FROM ${x}_in i WHERE t.id = ANY($${p.ids}::text[]) AND t.id = i.id AND i._expected IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM conflicts) RETURNING 1)`,
       `${x}_ins AS (INSERT INTO ${x} (${t.columns.join(', ')})
         SELECT ${t.columns.map((c) => `i.${c}`).join(', ')} FROM ${x}_in i
@@ -201,7 +219,16 @@ function payload<R>(writes: RowWrite<R>[], toRow: (r: R) => Row): string {
 export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): PostgresStore {
   const prefix = options.statementPrefix ?? 'wakeup_engine';
   const retries = options.commitRetries ?? 5;
-  const COMMIT_SQL = commitSql();
+  /** The commit statement of each set of tables written (bit 1 series, 2 occurrences, 4 attempts), made on first use. */
+  const commitStatements = new Map<number, { name: string; text: string }>();
+  const commitStatement = (mask: number) => {
+    let statement = commitStatements.get(mask);
+    if (!statement) {
+      const text = commitSql(TABLES.filter((_, i) => mask & (1 << i)));
+      commitStatements.set(mask, (statement = { name: `commit_${mask}`, text }));
+    }
+    return statement;
+  };
   const q = async (name: string, text: string, values: unknown[]): Promise<Row[]> => {
     const config: QueryConfig<unknown[]> = { name: `${prefix}_${name}`, text, values };
     return (await db.query(config)).rows;
@@ -210,14 +237,18 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
    * The commit statement and the caller's writes in one transaction on one pooled connection:
    * the statement answers the conflicts (then the transaction is rolled back and no write runs).
    */
-  const commitWithWrites = async (values: unknown[], writes: readonly StoreWrite<Queryable>[]): Promise<Row[]> => {
+  const commitWithWrites = async (
+    statement: { name: string; text: string },
+    values: unknown[],
+    writes: readonly StoreWrite<Queryable>[],
+  ): Promise<Row[]> => {
     if (!db.connect) throw new Error('createPostgresStore: a commit with writes needs a pool (its connect())');
     const client = await db.connect();
     let broken = false;
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
       try {
-        const rows = (await client.query({ name: `${prefix}_commit`, text: COMMIT_SQL, values })).rows;
+        const rows = (await client.query({ name: `${prefix}_${statement.name}`, text: statement.text, values })).rows;
         if (rows.length > 0) {
           await client.query('ROLLBACK');
           return rows;
@@ -262,18 +293,27 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       if (dup.length > 0) return { ok: false, conflicts: dup };
       if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0) return { ok: true };
       const ids = (writes: RowWrite<{ id: string }>[]) => writes.map((w) => w.record.id);
-      const values = [
-        payload(changes.series, seriesToRow),
-        payload(changes.occurrences, occurrenceToRow),
-        payload(changes.attempts, attemptToRow),
-        ids(changes.series),
-        ids(changes.occurrences),
-        ids(changes.attempts),
-      ];
+      // Only the tables written: their rows and ids, in change-set order (see commitSql).
+      let mask = 0;
+      const values: unknown[] = [];
+      if (changes.series.length > 0) {
+        mask |= 1;
+        values.push(payload(changes.series, seriesToRow), ids(changes.series));
+      }
+      if (changes.occurrences.length > 0) {
+        mask |= 2;
+        values.push(payload(changes.occurrences, occurrenceToRow), ids(changes.occurrences));
+      }
+      if (changes.attempts.length > 0) {
+        mask |= 4;
+        values.push(payload(changes.attempts, attemptToRow), ids(changes.attempts));
+      }
+      const statement = commitStatement(mask);
       const writes = options?.writes ?? [];
       for (let attempt = 0; ; attempt++) {
         try {
-          const rows = writes.length === 0 ? await q('commit', COMMIT_SQL, values) : await commitWithWrites(values, writes);
+          const rows =
+            writes.length === 0 ? await q(statement.name, statement.text, values) : await commitWithWrites(statement, values, writes);
           if (rows.length === 0) return { ok: true };
           return { ok: false, conflicts: rows.map((r) => ({ kind: r.kind as RowRef['kind'], id: r.id as string })) };
         } catch (err) {

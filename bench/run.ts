@@ -22,6 +22,15 @@
  * Each size also runs the database's floor (bench/floor.ts, on SQLite, and on PostgreSQL with a
  * server), and every engine cell is printed as a share of it.
  *
+ * The whole path (issue 37): the `e2e` cell (bench/e2e.ts) places N one-off wake-up calls due at
+ * one instant through ONE host (`dist/server.cjs`) and the fake Twilio-compatible provider
+ * (status callbacks, a keypad confirm), with a trial account's credit spends and outbound
+ * webhooks on, once on SQLite and once on PostgreSQL when there is a server; it prints calls/s,
+ * lateness, host (and PostgreSQL) CPU per call and that CPU over the bare Koa handler's per
+ * request. N is `--e2e-n` (default 2,000, whatever the dispatch sizes: the whole path runs tens
+ * of calls a second); `--only-e2e` runs this cell alone (then `--n` is its N), `--no-e2e` skips
+ * it, `--e2e-cap-s 600` stops waiting for unfinished calls.
+ *
  * Options: `--n 100000` one size; `--sizes 10000,100000` several; `--no-bullmq` skip the peer; `--no-host` skip the host cell;
  * `--no-time` skip bench/time.ts;
  * `--cap-s 180` stop waiting for a spike that has not drained after that many seconds (the
@@ -40,6 +49,8 @@ const sizes = opt.has('n')
   : opt.has('sizes')
     ? opt.get('sizes')!.split(',').map(Number)
     : [10_000, 100_000, 1_000_000];
+const onlyE2e = opt.has('only-e2e');
+const e2eN = opt.get(onlyE2e && opt.has('n') ? 'n' : 'e2e-n') ?? '2000';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const results: Result[] = [];
 
@@ -68,7 +79,7 @@ function cell(script: string, extra: string[]): Promise<void> {
 }
 
 let redis: RedisServer | null = null;
-if (!opt.has('no-bullmq') && !opt.has('only-pg')) {
+if (!opt.has('no-bullmq') && !opt.has('only-pg') && !onlyE2e) {
   if (ensureRedisInstalled()) {
     redis = await startRedis();
     console.error(`bench: redis-server pid ${redis.pid} on 127.0.0.1:${redis.port} (no persistence)`);
@@ -90,7 +101,7 @@ if (!pgUrl && (opt.has('pg') || onlyPg)) {
 }
 
 try {
-  for (const n of sizes) {
+  for (const n of onlyE2e ? [] : sizes) {
     const cap = ['--cap-s', opt.get('cap-s') ?? '180'];
     if (!onlyPg) {
       await cell('floor.ts', ['--n', String(n)]);
@@ -106,6 +117,12 @@ try {
       await cell('dispatch-pgboss.ts', ['--n', String(n), '--url', pgUrl, ...cap]);
     }
   }
+  if (!opt.has('no-e2e')) {
+    const e2e = ['--n', e2eN, '--cap-s', opt.get('e2e-cap-s') ?? '600'];
+    if (!onlyPg) await cell('e2e.ts', e2e);
+    // The server's folder, for its CPU (a server of WAKEUP_TEST_PG_URL: the cell reads WAKEUP_TEST_PG_DIR).
+    if (pgUrl) await cell('e2e.ts', [...e2e, '--url', pgUrl, ...(pgDir ? ['--pg-dir', pgDir] : [])]);
+  }
 } finally {
   await redis?.stop();
   if (pgDir) execFileSync(here + '../scripts/pg-test-server.sh', ['stop', pgDir], { stdio: 'inherit' });
@@ -116,12 +133,14 @@ const text = (v: unknown): string =>
   typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : v == null ? '—' : JSON.stringify(v);
 const fmt = (v: unknown, w: number) => text(v).padStart(w);
 const spikes = results.filter((r) => r.workload === 'spike_0700');
-console.log('\n07:00 spike (N due in the same second)');
-console.log(
-  ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s', 'cpu µs']
-    .map((h, i) => fmt(h, i === 0 ? 12 : 10))
-    .join(''),
-);
+if (spikes.length > 0) {
+  console.log('\n07:00 spike (N due in the same second)');
+  console.log(
+    ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s', 'cpu µs']
+      .map((h, i) => fmt(h, i === 0 ? 12 : 10))
+      .join(''),
+  );
+}
 for (const r of spikes) {
   console.log(
     [
@@ -194,20 +213,47 @@ if (floors.length > 0) {
     );
   }
 }
-if (results.some((x) => x.workload !== 'spike_0700' && x.workload !== 'floor')) console.log('\nAdd / cancel cost with N pending');
-for (const r of results.filter((x) => x.workload !== 'spike_0700' && x.workload !== 'floor')) {
+const addCancel = results.filter((x) => x.workload !== 'spike_0700' && x.workload !== 'floor' && x.workload !== 'e2e_calls');
+if (addCancel.length > 0) console.log('\nAdd / cancel cost with N pending');
+for (const r of addCancel) {
   const unit =
     r.workload === 'wheel_add_cancel'
       ? `${text(r.add_ns_per_op)} ns / ${text(r.cancel_ns_per_op)} ns (wheel, ${text(r.pending_rss_mib)} MiB for N pending)`
       : `${text(r.add_us_per_op)} µs / ${text(r.cancel_us_per_op)} µs (durable)`;
   console.log(`  ${String(r.system).padEnd(7)} n=${String(r.n).padEnd(8)} ${r.workload.padEnd(20)} add/cancel ${unit}`);
 }
-console.log(
-  '\nTargets (issue 26, 2 cores): 100k: ≥10× BullMQ and ≥50 % of the floor (CPU ≤ 2× its), p99 ≤ 500 ms, loop ≤ 20 ms, 0 early; 1M: drained ≤ 5 s, peak RSS ≤ 500 MiB, add/cancel at 1M within 1.2× of 10k; PostgreSQL ≥ 2× pg-boss at 100k; host ≥ 0.8× engine.',
-);
+const e2es = results.filter((r) => r.workload === 'e2e_calls');
+if (e2es.length > 0) {
+  console.log('\nThe whole path (e2e: N calls due at once on one host, the fake provider, webhooks, credits)');
+  console.log(
+    ['system', 'n', 'calls/s', 'p50 ms', 'p99 ms', 'host µs', 'pg µs', 'bare µs', 'host/bare', 'ok']
+      .map((h, i) => fmt(h, i === 0 ? 12 : 10))
+      .join(''),
+  );
+  for (const r of e2es) {
+    console.log(
+      [
+        fmt(r.system, 12),
+        fmt(r.n, 10),
+        fmt(r.calls_per_s, 10),
+        fmt(r.lateness_p50_ms, 10),
+        fmt(r.lateness_p99_ms, 10),
+        fmt(r.host_cpu_us_per_call, 10),
+        fmt(r.postgres_cpu_us_per_call, 10),
+        fmt(r.bare_koa_cpu_us_per_request, 10),
+        fmt(r.host_cpu_per_call_over_bare_request, 10),
+        fmt(r.ok, 10),
+      ].join(''),
+    );
+  }
+}
+if (!onlyE2e)
+  console.log(
+    '\nTargets (issue 26, 2 cores): 100k: ≥10× BullMQ and ≥50 % of the floor (CPU ≤ 2× its), p99 ≤ 500 ms, loop ≤ 20 ms, 0 early; 1M: drained ≤ 5 s, peak RSS ≤ 500 MiB, add/cancel at 1M within 1.2× of 10k; PostgreSQL ≥ 2× pg-boss at 100k; host ≥ 0.8× engine.',
+  );
 
 // ---- the time functions, when their benchmark exists ---------------------------------------
-if (!opt.has('no-time') && !opt.has('only-pg') && existsSync(here + 'time.ts')) {
+if (!opt.has('no-time') && !opt.has('only-pg') && !onlyE2e && existsSync(here + 'time.ts')) {
   const mod = (await import(pathToFileURL(here + 'time.ts').href)) as { runTimeBench?: () => Promise<unknown> };
   if (typeof mod.runTimeBench === 'function') {
     console.log('\nTime functions (bench/time.ts)');

@@ -88,7 +88,8 @@ if (!url) {
     return {
       store: createPostgresStore(main),
       writes: {
-        write: (tag) => (client) => (client as Queryable).query({ text: 'INSERT INTO conformance_writes (tag) VALUES ($1)', values: [tag] }),
+        write: (tag) => (client) =>
+          (client as Queryable).query({ text: 'INSERT INTO conformance_writes (tag) VALUES ($1)', values: [tag] }),
         written: async () => (await main.query<{ tag: string }>('SELECT tag FROM conformance_writes ORDER BY seq')).rows.map((r) => r.tag),
       },
       another: () => createPostgresStore(open()),

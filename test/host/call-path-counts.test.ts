@@ -92,7 +92,11 @@ async function spike(calls: number): Promise<{ perCall: Counts; restores: number
     assert.equal((await f.api('PATCH', '/me', { greeting_name: 'Sam' })).status, 200);
     // Every call takes a credit: admission writes the spend in the unit's commit.
     await db.run('UPDATE accounts SET trial_calls_included = 0 WHERE id = ?', [f.accountId]);
-    await grantCredits(db, { accountId: f.accountId, calls: calls * 2, planCode: 'pack', planName: 'Pack', tierBMultiplier: 1, ref: 'test' }, clock.now());
+    await grantCredits(
+      db,
+      { accountId: f.accountId, calls: calls * 2, planCode: 'pack', planName: 'Pack', tierBMultiplier: 1, ref: 'test' },
+      clock.now(),
+    );
     const endpoint = await f.api('POST', '/webhook-endpoints', { url: `${receiver.url}/hook` });
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
     // One call of the spike tells a contact: its phone never answers, so it ends missed.
@@ -141,8 +145,14 @@ describe('the call’s whole path, by counts', () => {
       assert.equal(small.restores, 0, 'the overlay was never rebuilt from the journal');
       assert.equal(large.restores, 0, 'the overlay was never rebuilt from the journal');
     }
-    assert.ok(large.perCall.statements <= MOST_STATEMENTS_PER_CALL, `at most ${MOST_STATEMENTS_PER_CALL} statements a call: ${show(large.perCall)}`);
-    assert.ok(large.perCall.statements <= small.perCall.statements * GROWTH + 1, `statements per call grew: ${show(small.perCall)} → ${show(large.perCall)}`);
+    assert.ok(
+      large.perCall.statements <= MOST_STATEMENTS_PER_CALL,
+      `at most ${MOST_STATEMENTS_PER_CALL} statements a call: ${show(large.perCall)}`,
+    );
+    assert.ok(
+      large.perCall.statements <= small.perCall.statements * GROWTH + 1,
+      `statements per call grew: ${show(small.perCall)} → ${show(large.perCall)}`,
+    );
     assert.ok(large.perCall.rows <= small.perCall.rows * GROWTH + 2, `rows per call grew: ${show(small.perCall)} → ${show(large.perCall)}`);
   });
 });

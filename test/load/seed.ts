@@ -1,8 +1,8 @@
 /**
  * Seeding many due wake-up calls straight into the service's database, through its own
  * modules (accounts, phone numbers, the engine's Store on SQLite or PostgreSQL): what HTTP would take minutes
- * and the rate limits to do. Shared by the host spike benchmark (bench/dispatch-host.ts) and
- * the crash loop (test/load/crash-loop.ts).
+ * and the rate limits to do. Shared by the host spike benchmark (bench/dispatch-host.ts), the
+ * end-to-end cell (bench/e2e.ts) and the load tests (test/load/crash-loop.ts, spike-run.ts).
  * @module
  */
 import { DEFAULT_RETRY_POLICY, type OccurrenceRecord, type RetryPolicy } from '../../engine/index.js';
@@ -116,6 +116,16 @@ export interface SeedDueCallsOptions {
   batch: number;
   /** @defaultValue DEFAULT_RETRY_POLICY without retries, 15 s ring timeout */
   policy?: RetryPolicy;
+  /**
+   * The index (0 ≤ index < n) of the seeded account that owns call i, which calls its own
+   * number: several calls of one account due together. @defaultValue each call its own account (i)
+   */
+  accountOf?: (i: number) => number;
+}
+
+/** The id of the i-th account of a seeded batch. */
+export function seededAccountId(batch: number, i: number): string {
+  return `crash-b${batch}-acct-${i}`;
 }
 
 /** The occurrence ids of a seeded batch. */
@@ -128,7 +138,8 @@ export interface SeededBatch {
 /**
  * N accounts on a trial, each with one verified number of its own (+1 2xx…, distinct across
  * batches, so that no two calls share a destination) and one one-off wake-up call to it due
- * at `dueAt`.
+ * at `dueAt`. With `accountOf`, call i and its number belong to account `accountOf(i)`
+ * instead (accounts that own no call are still seeded).
  */
 export async function seedDueCalls(db: Db, o: SeedDueCallsOptions): Promise<SeededBatch> {
   if (o.n > 100_000 || o.batch < 0 || o.batch > 79) throw new Error('seedDueCalls: at most 100,000 calls per batch, batches 0 to 79');
@@ -138,7 +149,10 @@ export async function seedDueCalls(db: Db, o: SeedDueCallsOptions): Promise<Seed
   const rows: OccurrenceRecord[] = [];
   await db.tx(async (tx) => {
     for (let i = 0; i < o.n; i++) {
-      const accountId = `${prefix}acct-${i}`;
+      const owner = o.accountOf ? o.accountOf(i) : i;
+      if (!Number.isInteger(owner) || owner < 0 || owner >= o.n)
+        throw new Error(`seedDueCalls: accountOf(${i}) = ${owner}, not an account index`);
+      const accountId = seededAccountId(o.batch, owner);
       const e164 = `+1${2_010_000_000 + o.batch * 100_000 + i}`;
       const number = await insertPhoneNumber(tx, {
         id: `${prefix}num-${i}`,

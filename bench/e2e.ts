@@ -18,7 +18,8 @@
  * its own, dropped after) instead of a SQLite file, with `--pg-dir` its scripts/pg-test-server.sh
  * folder for its CPU; `--trial-calls` the trial account's calls (default a tenth of N);
  * `--webhook-accounts 5`; `--cap-s 600` stop waiting for unfinished calls; `--in-flight 64`;
- * `--speed 20` the fake's clock; `--bare-seconds 5`; `--connections 20` (the bare handler's load).
+ * `--speed 20` the fake's clock; `--bare-seconds 5`; `--connections 20` (the bare handler's load);
+ * `--cpu-prof DIR` the host's CPU profile (node --cpu-prof) into DIR.
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -98,6 +99,7 @@ try {
     diagSimulator: false,
     random: Math.random,
     proxyStats: newProxyStats(),
+    cpuProf: opt.get('cpu-prof'),
     accountOf: e2eAccountOf(accounts),
     afterSeed: async (db, seeded) => {
       batch = seeded;

@@ -1,8 +1,7 @@
 /**
  * Outbound webhook deliveries (migration 0020): the delivery log of each endpoint and the
- * delivery worker's queue. A host claims due deliveries under a lease (PostgreSQL: `FOR UPDATE
- * SKIP LOCKED`, so hosts claiming at once take different rows), sends them, and records each
- * attempt only while it still holds the lease; a host that dies leaves its claims to the others
+ * delivery worker's queue. A host claims due deliveries under a lease (./webhook-claims.ts),
+ * sends them, and records each attempt only while it still holds the lease; a host that dies leaves its claims to the others
  * once the lease expires (at least once: the receiver deduplicates by `webhook-id`).
  * @module
  */
@@ -109,57 +108,6 @@ export async function redeliverWebhook(db: Db, accountId: string, endpointId: st
     [now, now, id, endpointId, accountId],
   );
   return r.changes === 1;
-}
-
-/** What the worker needs to send one claimed delivery. */
-export interface ClaimedDelivery {
-  id: string;
-  eventId: string;
-  endpointId: string;
-  accountId: string;
-  tries: number;
-  payload: string;
-}
-
-/**
- * Claims up to `limit` due deliveries (pending, due by `now`, not leased to a live claim, of an
- * endpoint that is on: those of an endpoint turned off wait for it) for `owner` until `until`,
- * oldest due first.
- */
-export async function claimWebhookDeliveries(
-  db: Db,
-  owner: string,
-  now: EpochMs,
-  until: EpochMs,
-  limit: number,
-): Promise<ClaimedDelivery[]> {
-  const lock = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-  const claimed = await db.all<{ id: string }>(
-    `UPDATE webhook_deliveries SET claimed_by = @owner, claimed_until = @until
-     WHERE id IN (SELECT id FROM webhook_deliveries
-                  WHERE status = 'pending' AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)
-                    AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE enabled = 1)
-                  ORDER BY next_attempt_at, id LIMIT @limit ${lock})
-       AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= @now)
-     RETURNING id`,
-    { owner, until, now, limit },
-  );
-  if (claimed.length === 0) return [];
-  const rows = await db.all<{ id: string; event_id: string; endpoint_id: string; account_id: string; tries: number; payload: string }>(
-    `SELECT d.id, d.event_id, d.endpoint_id, d.account_id, d.tries, o.payload
-     FROM webhook_deliveries d JOIN webhook_outbox o ON o.id = d.event_id
-     WHERE d.claimed_by = ? AND d.id IN (${claimed.map(() => '?').join(', ')})
-     ORDER BY d.next_attempt_at, d.id`,
-    [owner, ...claimed.map((c) => c.id)],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    eventId: r.event_id,
-    endpointId: r.endpoint_id,
-    accountId: r.account_id,
-    tries: r.tries,
-    payload: r.payload,
-  }));
 }
 
 /** One attempt's result, and what comes next. */

@@ -183,6 +183,15 @@ export async function markEndpointHealthy(db: Db, id: string): Promise<void> {
   await db.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [id]);
 }
 
+/**
+ * Counts a timed-out attempt (the slow lane's measure, host/webhooks/rules.ts), or resets the
+ * count after an attempt that got an answer or failed at once.
+ */
+export async function noteEndpointTimeout(db: Db, id: string, timedOut: boolean): Promise<void> {
+  if (timedOut) await db.run('UPDATE webhook_endpoints SET timeouts = timeouts + 1 WHERE id = ?', [id]);
+  else await db.run('UPDATE webhook_endpoints SET timeouts = 0 WHERE id = ? AND timeouts <> 0', [id]);
+}
+
 /** A delivery failed: the start of the failure run (kept when one is going on). */
 export async function markEndpointFailing(db: Db, id: string, at: EpochMs): Promise<EpochMs | null> {
   await db.run('UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = ?', [at, id]);

@@ -198,14 +198,29 @@ export async function recordNumberEvent(
   );
 }
 
+/** What {@link recordTestEvent} did: the delivery's id, or the oldest test event of a full window. */
+export type TestEventRecord = { ok: true; deliveryId: string } | { ok: false; oldestAt: EpochMs };
+
 /**
  * Records a test event for one endpoint (whatever it subscribes to) with its delivery (POST
- * /webhook-endpoints/{id}/test); the delivery's id.
+ * /webhook-endpoints/{id}/test), unless the endpoint already got `limit.max` test events since
+ * `limit.since`. The count and the insert are one transaction, the endpoint's row locked on
+ * PostgreSQL, so requests at once cannot pass the limit together.
  */
-export async function recordTestEvent(db: Db, e: NewWebhookEvent & { endpointId: string }): Promise<string> {
+export async function recordTestEvent(
+  db: Db,
+  e: NewWebhookEvent & { endpointId: string },
+  limit: { max: number; since: EpochMs },
+): Promise<TestEventRecord> {
   const eventId = webhookEventId(e.key);
   const deliveryId = webhookDeliveryId(eventId, e.endpointId);
-  await db.tx(async (tx) => {
+  const result = await db.tx(async (tx): Promise<TestEventRecord> => {
+    if (tx.dialect === 'postgres') await tx.get('SELECT id FROM webhook_endpoints WHERE id = ? FOR UPDATE', [e.endpointId]);
+    const recent = await tx.get<{ n: number; oldest: number | null }>(
+      'SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM webhook_outbox WHERE endpoint_id = ? AND created_at > ?',
+      [e.endpointId, limit.since],
+    );
+    if (Number(recent!.n) >= limit.max) return { ok: false, oldestAt: Number(recent!.oldest) };
     await tx.run('INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       eventId,
       e.accountId,
@@ -219,9 +234,10 @@ export async function recordTestEvent(db: Db, e: NewWebhookEvent & { endpointId:
        VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
       [deliveryId, eventId, e.endpointId, e.accountId, e.at, e.at, e.at],
     );
+    return { ok: true, deliveryId };
   });
-  nudgeWebhookWorkers();
-  return deliveryId;
+  if (result.ok) nudgeWebhookWorkers();
+  return result;
 }
 
 /** Deletes events (and by cascade their deliveries) recorded before `before`, at most `limit`; how many. */

@@ -385,7 +385,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues one webhook.test event for this endpoint alone (whatever it subscribes to), delivered, signed and retried like any other; the answer is its delivery (status pending), which the delivery log shows. 409 webhook_endpoint_disabled while the endpoint is off. An API key needs scope write.
+         * @description Queues one webhook.test event for this endpoint alone (whatever it subscribes to), delivered, signed and retried like any other; the answer is its delivery (status pending), which the delivery log shows. At most 5 test events an hour per endpoint (429 rate_limited with Retry-After). 409 webhook_endpoint_disabled while the endpoint is off. An API key needs scope write.
          */
         post: operations["sendWebhookTest"];
         delete?: never;
@@ -4567,6 +4567,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description webhook_endpoint_disabled. */
             409: components["responses"]["Conflict"];
+            /** @description rate_limited (5 test events an hour per endpoint, or the general limit). */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -29,11 +29,40 @@ export const DISABLE_AFTER_MS = 3 * 86_400_000;
 /** One attempt's time limit, connection and TLS included. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * The connection's own limit (TCP, and TLS for https), within the attempt's: a target that
+ * drops packets is given up quickly instead of holding a slot for the whole attempt.
+ */
+export const CONNECT_TIMEOUT_MS = 3_000;
+
 /** How long a host holds the deliveries it claimed (longer than an attempt can take). */
 export const LEASE_MS = 60_000;
 
-/** Deliveries sent at once by one host. */
-export const BATCH = 16;
+/**
+ * How one host shares its sending among endpoints and accounts (host/webhooks/worker.ts): a
+ * lane is a pool of `slots` attempts in flight, refilled as each ends. A claim takes at most
+ * `perEndpoint` deliveries in flight per endpoint and `perAccount` per account (counted over
+ * every host's leases), the least busy account first, so one account's silent endpoints cannot
+ * hold the pool another account's delivery waits for.
+ */
+export interface Lane {
+  readonly slow: boolean;
+  readonly slots: number;
+  readonly perEndpoint: number;
+  readonly perAccount: number;
+}
+
+/** The lane of endpoints that answer (or fail fast). */
+export const MAIN_LANE: Lane = { slow: false, slots: 16, perEndpoint: 2, perAccount: 8 };
+
+/** The lane of endpoints whose last {@link SLOW_AFTER_TIMEOUTS} attempts timed out: one at a time each. */
+export const SLOW_LANE: Lane = { slow: true, slots: 4, perEndpoint: 1, perAccount: 2 };
+
+/** Consecutive timed-out attempts that move an endpoint to the slow lane (any answer moves it back). */
+export const SLOW_AFTER_TIMEOUTS = 3;
+
+/** Test events (POST /webhook-endpoints/{id}/test) one endpoint may get per hour (429 rate_limited past it). */
+export const TEST_EVENTS_PER_HOUR = 5;
 
 /** Events and their deliveries are kept this long (the delivery log), then deleted. */
 export const RETENTION_MS = 30 * 86_400_000;

@@ -2,14 +2,14 @@
  * One delivery attempt: POST the signed body to the endpoint, connecting only to an address the
  * target policy allowed (host/webhooks/target.ts: the name is resolved here, checked, and the
  * socket connects to that very address, never resolving again), following no redirect (a 3xx
- * is a failed attempt), within {@link REQUEST_TIMEOUT_MS} for the whole exchange. A 2xx answer
- * is a success; the answer's body is read up to a few KiB and dropped.
+ * is a failed attempt), within {@link CONNECT_TIMEOUT_MS} for the connection (and TLS) and
+ * {@link REQUEST_TIMEOUT_MS} for the whole exchange. A 2xx answer is a success; the answer's body is read up to a few KiB and dropped.
  * @module
  */
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from './rules.js';
+import { CONNECT_TIMEOUT_MS, MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from './rules.js';
 import { checkUrlShape, resolveTarget, type ResolvedAddress, type Resolver } from './target.js';
 import type { WebhookConfig } from './config.js';
 
@@ -30,6 +30,8 @@ export interface WebhookAttempt {
   latencyMs: number;
   /** Why it failed, in a few words (null on success). */
   error: string | null;
+  /** No answer within the time limits (the connection's or the attempt's): what sends an endpoint to the slow lane. */
+  timedOut: boolean;
 }
 
 /** What {@link sendWebhook} needs besides the request. */
@@ -38,6 +40,8 @@ export interface SendOptions {
   resolve: Resolver;
   /** Milliseconds, real time (tests shorten it). @defaultValue REQUEST_TIMEOUT_MS */
   timeoutMs?: number;
+  /** Milliseconds to connect (TCP, and TLS for https), real time. @defaultValue CONNECT_TIMEOUT_MS */
+  connectTimeoutMs?: number;
   /** `User-Agent` header. */
   userAgent: string;
   /** Real time in ms (the system clock, even under the dev virtual clock), for the latency. */
@@ -50,7 +54,13 @@ export interface SendOptions {
 export async function sendWebhook(req: WebhookRequest, options: SendOptions): Promise<WebhookAttempt> {
   const started = options.wallNow();
   const elapsed = () => Math.max(0, Math.round(options.wallNow() - started));
-  const fail = (error: string, status: number | null = null): WebhookAttempt => ({ ok: false, status, latencyMs: elapsed(), error });
+  const fail = (error: string, status: number | null = null, timedOut = false): WebhookAttempt => ({
+    ok: false,
+    status,
+    latencyMs: elapsed(),
+    error,
+    timedOut,
+  });
   const shape = checkUrlShape(req.url, options.config);
   if (!shape.ok) return fail(`invalid URL: it ${shape.reason}`);
   const url = shape.url;
@@ -62,11 +72,12 @@ export async function sendWebhook(req: WebhookRequest, options: SendOptions): Pr
     const res = await post(url, target.address, req, options, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
     const status = res.statusCode ?? 0;
     const latencyMs = elapsed();
-    if (status >= 200 && status < 300) return { ok: true, status, latencyMs, error: null };
+    if (status >= 200 && status < 300) return { ok: true, status, latencyMs, error: null, timedOut: false };
     const why = status >= 300 && status < 400 ? 'redirect not followed' : `answered ${status}`;
-    return { ok: false, status, latencyMs, error: why };
+    return { ok: false, status, latencyMs, error: why, timedOut: false };
   } catch (err) {
-    return fail(describe(err));
+    const code = (err as { code?: unknown }).code;
+    return fail(describe(err), null, code === 'ETIMEDOUT' || code === 'ECONNTIMEOUT');
   }
 }
 
@@ -117,6 +128,15 @@ function post(url: URL, address: ResolvedAddress, req: WebhookRequest, options: 
       });
     });
     const timer = setTimeout(() => r.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), timeoutMs);
+    // The connection's own, shorter limit: cleared once connected (and, for https, once TLS is up).
+    r.on('socket', (socket) => {
+      const connectTimer = setTimeout(
+        () => r.destroy(Object.assign(new Error('connect timed out'), { code: 'ECONNTIMEOUT' })),
+        options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      );
+      socket.once(https ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      socket.once('close', () => clearTimeout(connectTimer));
+    });
     r.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
@@ -128,6 +148,7 @@ function post(url: URL, address: ResolvedAddress, req: WebhookRequest, options: 
 function describe(err: unknown): string {
   const code = (err as { code?: unknown }).code;
   if (code === 'ETIMEDOUT') return 'timed out';
+  if (code === 'ECONNTIMEOUT') return 'connection timed out';
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET') return 'connection reset';
   if (typeof code === 'string' && /^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return `TLS: ${code}`;

@@ -33,7 +33,7 @@ import type {
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import type { WebhookConfig } from './config.js';
 import { deliveryOut, endpointOut } from './present.js';
-import { MAX_ENDPOINTS, PREVIOUS_SECRET_GRACE_MS } from './rules.js';
+import { MAX_ENDPOINTS, PREVIOUS_SECRET_GRACE_MS, TEST_EVENTS_PER_HOUR } from './rules.js';
 import { newWebhookSecret } from './signing.js';
 import { checkUrlShape, resolveTarget, type Resolver } from './target.js';
 
@@ -172,15 +172,26 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
     async test(accountId, endpointId) {
       await enabled(accountId, endpointId);
       const now = clock.now();
-      const deliveryId = await recordTestEvent(db, {
-        accountId,
-        type: TEST_EVENT_TYPE,
-        key: `${TEST_EVENT_TYPE}:${ids.uuid()}`,
-        at: now,
-        endpointId,
-        data: { endpoint_id: endpointId, message: 'A test event: this endpoint receives and verifies deliveries.' },
-      });
-      return deliveryOut((await getWebhookDelivery(db, accountId, endpointId, deliveryId))!);
+      const recorded = await recordTestEvent(
+        db,
+        {
+          accountId,
+          type: TEST_EVENT_TYPE,
+          key: `${TEST_EVENT_TYPE}:${ids.uuid()}`,
+          at: now,
+          endpointId,
+          data: { endpoint_id: endpointId, message: 'A test event: this endpoint receives and verifies deliveries.' },
+        },
+        { max: TEST_EVENTS_PER_HOUR, since: now - 3_600_000 },
+      );
+      if (!recorded.ok) {
+        const wait = Math.max(1, Math.ceil((recorded.oldestAt + 3_600_000 - now) / 1000));
+        throw problem('rate_limited', {
+          detail: `An endpoint gets at most ${TEST_EVENTS_PER_HOUR} test events an hour. Try again in ${wait} seconds.`,
+          headers: { 'Retry-After': String(wait) },
+        });
+      }
+      return deliveryOut((await getWebhookDelivery(db, accountId, endpointId, recorded.deliveryId))!);
     },
 
     async deliveries(accountId, endpointId, query) {

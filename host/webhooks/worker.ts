@@ -2,7 +2,13 @@
  * The delivery worker, one per host: claims the due deliveries (made with their events,
  * host/db/webhook-outbox.ts) under a lease, sends them (host/webhooks/send.ts, signed by ./signing.ts), and
  * records each attempt: delivered, a retry at the next step of the schedule (./rules.ts), or
- * failed. An endpoint whose every attempt failed for {@link DISABLE_AFTER_MS} is turned off, its
+ * failed.
+ *
+ * Sending is a pool per lane (./rules.ts `MAIN_LANE`, `SLOW_LANE`), not batches: a slot freed
+ * by an attempt that ends is refilled at once, by a claim fair across accounts
+ * (host/db/webhook-claims.ts), so an account whose endpoints never answer holds a bounded share
+ * of the slots and another account's delivery leaves within a claim. Endpoints whose attempts
+ * keep timing out move to the slow lane, a few slots of their own. An endpoint whose every attempt failed for {@link DISABLE_AFTER_MS} is turned off, its
  * pending deliveries end, and its owner is emailed (one host does it: the one whose update
  * turned it off).
  *
@@ -17,26 +23,22 @@
 import type { Clock, Ids, Messaging, TimerHandle } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
 import type { Db } from '../db/sql.js';
-import {
-  claimWebhookDeliveries,
-  dropWebhookDelivery,
-  failPendingWebhookDeliveries,
-  nextWebhookDueAt,
-  recordWebhookAttempt,
-  type ClaimedDelivery,
-} from '../db/webhook-deliveries.js';
+import { setMaxListeners } from 'node:events';
+import { claimWebhookDeliveries, type ClaimedDelivery } from '../db/webhook-claims.js';
+import { dropWebhookDelivery, failPendingWebhookDeliveries, nextWebhookDueAt, recordWebhookAttempt } from '../db/webhook-deliveries.js';
 import {
   disableFailingEndpoint,
   findWebhookEndpoint,
   markEndpointFailing,
   markEndpointHealthy,
+  noteEndpointTimeout,
   type WebhookEndpoint,
 } from '../db/webhook-endpoints.js';
 import { onWebhookEventRecorded, pruneWebhookOutbox } from '../db/webhook-outbox.js';
 import { isoInstant } from '../instant.js';
 import type { Logger } from '../logger.js';
 import type { WebhookConfig } from './config.js';
-import { BATCH, DISABLE_AFTER_MS, LEASE_MS, RETENTION_MS, retryDelay } from './rules.js';
+import { DISABLE_AFTER_MS, LEASE_MS, MAIN_LANE, RETENTION_MS, retryDelay, SLOW_AFTER_TIMEOUTS, SLOW_LANE, type Lane } from './rules.js';
 import { sendWebhook, type WebhookAttempt } from './send.js';
 import { webhookHeaders } from './signing.js';
 import type { Resolver } from './target.js';
@@ -63,13 +65,15 @@ export interface DeliveryWorkerDeps {
   timeoutMs?: number;
 }
 
+const LANES: readonly Lane[] = [MAIN_LANE, SLOW_LANE];
+
 /** See the module header. */
 export interface DeliveryWorker {
   /** Starts polling and runs once. */
   start(): void;
   /** Runs soon (coalesced with a run under way). */
   kick(): void;
-  /** Stops; attempts under way are abandoned (not recorded: sent again once their lease lapses). */
+  /** Stops; attempts under way are abandoned (not recorded: sent again once their lease lapses); resolves once they ended. */
   stop(): Promise<void>;
 }
 
@@ -87,6 +91,9 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
   let unsubscribe: (() => void) | null = null;
   // Aborts the attempts under way at shutdown: their leases lapse and they are sent again.
   let aborter = new AbortController();
+  // Attempts under way on this host, per lane, and their promises (awaited by stop).
+  const inFlight = new Map<Lane, number>(LANES.map((l) => [l, 0]));
+  const sending = new Set<Promise<void>>();
 
   function kick(): void {
     if (stopped) return;
@@ -124,15 +131,45 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
         armDue(next);
         break;
       }
-      const claimed = await claimWebhookDeliveries(d.db, owner, now, now + LEASE_MS, BATCH);
-      if (claimed.length === 0) break;
-      await Promise.all(claimed.map((c) => deliver(c)));
+      let started = 0;
+      for (const lane of LANES) {
+        const free = lane.slots - inFlight.get(lane)!;
+        if (free <= 0 || stopped) continue;
+        const claimed = await claimWebhookDeliveries(d.db, {
+          owner,
+          now,
+          until: now + LEASE_MS,
+          limit: free,
+          slow: lane.slow,
+          slowAfter: SLOW_AFTER_TIMEOUTS,
+          perEndpoint: lane.perEndpoint,
+          perAccount: lane.perAccount,
+        });
+        for (const c of claimed) launch(c, lane);
+        started += claimed.length;
+      }
+      // Nothing more to take now: the lanes are full, or what is due waits for its endpoint's
+      // or account's attempts under way; an attempt that ends runs the worker again.
+      if (started === 0) break;
     }
     const now = d.clock.now();
     if (now - lastPrune >= 3_600_000) {
       lastPrune = now;
       await pruneWebhookOutbox(d.db, now - RETENTION_MS);
     }
+  }
+
+  /** Sends a claimed delivery in a slot of `lane`; the slot is freed, and refilled, when it ends. */
+  function launch(c: ClaimedDelivery, lane: Lane): void {
+    inFlight.set(lane, inFlight.get(lane)! + 1);
+    const attempt: Promise<void> = deliver(c)
+      .catch((err: unknown) => log.error({ err, delivery: c.id }, 'webhook delivery failed'))
+      .finally(() => {
+        inFlight.set(lane, inFlight.get(lane)! - 1);
+        sending.delete(attempt);
+        kick();
+      });
+    sending.add(attempt);
   }
 
   /** A timer on the service clock at `at`, the soonest pending delivery (the poll covers the rest). */
@@ -168,6 +205,7 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     );
     // Stopped meanwhile: nothing is recorded; the lease lapses and the delivery is sent again.
     if (stopped) return;
+    await noteEndpointTimeout(d.db, endpoint.id, attempt.timedOut);
     await settle(c, endpoint, attempt);
   }
 
@@ -226,6 +264,8 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
       if (!stopped) return;
       stopped = false;
       aborter = new AbortController();
+      // Every attempt under way listens on it.
+      setMaxListeners(LANES.reduce((n, l) => n + l.slots, 0) + 1, aborter.signal);
       unsubscribe = onWebhookEventRecorded(kick);
       armPoll();
       kick();
@@ -239,6 +279,7 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
       due?.timer.cancel();
       due = null;
       await running;
+      await Promise.all([...sending]);
     },
   };
 }

@@ -76,6 +76,12 @@ export interface HostConfig {
    * @default 0 (env WAKEUP_TRUST_PROXY)
    */
   readonly trustProxy: number;
+  /**
+   * Every per-IP window (the general limit, sign-in codes, texts, the demo) counts an IPv6
+   * client by this network prefix, since one subscriber holds a whole /64 (or /56).
+   * @default 64 (env WAKEUP_IPV6_PREFIX)
+   */
+  readonly ipv6Prefix: number;
   /** Calls placed per account per UTC day. @default 20 (env WAKEUP_DAILY_CAP) */
   readonly dailyCap: number;
   /** General limit: requests per account per 60 s. @default 120 (env WAKEUP_RATE_LIMIT_ACCOUNT) */
@@ -165,6 +171,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     default: '0',
     meaning:
       '`N` (1 or more): N proxies of your own in front: the client IP is the Nth address from the right of `X-Forwarded-For` (`1`: the address the nearest proxy saw; entries a client writes further left change nothing) for rate limits, and `X-Forwarded-Proto: https` makes cookies Secure. `0`: the socket address.',
+  },
+  {
+    name: 'WAKEUP_IPV6_PREFIX',
+    default: '64',
+    meaning:
+      'Prefix length (32 to 64) by which every per-IP limit counts an IPv6 client: all its addresses in one /64 count as one client; `56` where providers give each subscriber a /56. IPv4 addresses count one by one.',
   },
   { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
   { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
@@ -278,6 +290,7 @@ export function loadConfig(env: Env): HostConfig {
     clock: clockRaw,
     clockStart,
     trustProxy: trustProxy(env),
+    ipv6Prefix: integer(env, 'WAKEUP_IPV6_PREFIX', 64, 32, 64),
     dailyCap: integer(env, 'WAKEUP_DAILY_CAP', 20, 0, 100_000),
     rateLimitAccount: integer(env, 'WAKEUP_RATE_LIMIT_ACCOUNT', 120, 1, 1_000_000),
     rateLimitIp: integer(env, 'WAKEUP_RATE_LIMIT_IP', 300, 1, 1_000_000),

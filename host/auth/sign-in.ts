@@ -11,7 +11,7 @@
  * - A code is single use: consuming it is a conditional DELETE, so two concurrent verifies
  *   with the right code create one session, not two.
  * - The first verified sign-in creates the account and starts its trial.
- * - Per client address (the HTTP layer's `ctx.ip`): at most
+ * - Per client address (the HTTP layer's `ctx.state.client`, an IPv6 one by its prefix): at most
  *   {@link CODE_SENDS_PER_CLIENT_PER_HOUR} code emails an hour whatever the addresses (no
  *   mail bombing across addresses) and {@link CODE_CHECKS_PER_CLIENT_PER_MINUTE} checks a
  *   minute by default (WAKEUP_SIGN_IN_CODES_PER_CLIENT, WAKEUP_SIGN_IN_CHECKS_PER_CLIENT); the slow hashes (scrypt) of starts and checks share a gate

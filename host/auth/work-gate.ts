@@ -4,7 +4,7 @@
  * flood from one address delays another address's sign-in by at most one job per address
  * ahead of it, not by the whole flood), and one address may have at most `perClient` jobs
  * waiting or running: beyond that it is refused at once with 429 rate_limited, without
- * hashing. Client addresses come from the HTTP layer (`ctx.ip`, WAKEUP_TRUST_PROXY).
+ * hashing. Client addresses come from the HTTP layer (`ctx.state.client`: `ctx.ip`, WAKEUP_TRUST_PROXY, an IPv6 one by its prefix).
  * @module
  */
 import { problem } from '../errors.js';

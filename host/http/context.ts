@@ -18,6 +18,11 @@ export interface AppState {
   log: Logger;
   /** Set for authenticated operations. */
   principal: Principal | null;
+  /**
+   * The client as every per-IP limit counts it: its address (`ctx.ip`), an IPv6 one by its
+   * network prefix (host/rate-limit/client-key.ts, WAKEUP_IPV6_PREFIX).
+   */
+  client: string;
   /** Rate results counted for this request (general limits), described in the headers. */
   rate: RateResult[];
   /** operationId of the matched operation, for the access log. */

@@ -18,7 +18,8 @@ export function isApiPath(path: string): boolean {
 
 /**
  * Counts every API request against the client IP's general limit (the socket address, or
- * the Nth X-Forwarded-For address from the right with WAKEUP_TRUST_PROXY=N) and
+ * the Nth X-Forwarded-For address from the right with WAKEUP_TRUST_PROXY=N; an IPv6 one by
+ * its prefix, `ctx.state.client`) and
  * sets the RateLimit-* headers, which stay on the response whatever happens next.
  */
 export function ipRateLimit(limits: GeneralLimits): Middleware<AppState> {
@@ -27,7 +28,7 @@ export function ipRateLimit(limits: GeneralLimits): Middleware<AppState> {
       await next();
       return;
     }
-    const r = await limits.ip.hit(ctx.ip);
+    const r = await limits.ip.hit(ctx.state.client);
     ctx.state.rate.push(r);
     setRateHeaders(ctx);
     if (!r.allowed) throw rateLimited(r);

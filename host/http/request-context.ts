@@ -11,6 +11,7 @@ import type { AppServices } from '../services.js';
 import { startStopwatch } from '../adapters/clock/system-clock.js';
 import type { AppState, Principal } from './context.js';
 import { accessLogger, type Logger } from '../logger.js';
+import { clientKey } from '../rate-limit/client-key.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET_PATHS = new Set(['/livez', '/healthz', '/readyz', '/metrics']);
@@ -32,6 +33,7 @@ export function requestContext(services: AppServices): Middleware<AppState> {
       enumerable: true,
     });
     ctx.state.principal = null;
+    ctx.state.client = clientKey(ctx.ip, services.config.ipv6Prefix);
     ctx.state.rate = [];
     ctx.set('X-Request-Id', requestId);
     // While shutting down, do not invite the client to reuse this connection.

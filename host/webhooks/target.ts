@@ -16,6 +16,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { ipv6Bytes, v4Number } from '../rate-limit/ip-address.js';
 import { MAX_URL_LENGTH } from './rules.js';
 import type { WebhookConfig } from './config.js';
 
@@ -53,42 +54,12 @@ const V4: ReadonlyArray<[number, number, AddressClass]> = [
   [0xf0000000, 4, 'forbidden'], // reserved, and 255.255.255.255
 ];
 
-function v4Number(text: string): number {
-  return text.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-}
-
 function classifyV4(n: number): AddressClass {
   for (const [base, bits, cls] of V4) {
     const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
     if ((n & mask) >>> 0 === base) return cls;
   }
   return 'public';
-}
-
-/** The 16 bytes of an IPv6 address (brackets and zone id dropped), or null when it is not one. */
-export function ipv6Bytes(text: string): number[] | null {
-  let s = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (isIP(s) !== 6) return null;
-  let tail: number[] = [];
-  const lastColon = s.lastIndexOf(':');
-  const last = s.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // A trailing dotted IPv4 (::ffff:127.0.0.1) is the last two 16-bit words.
-    const n = v4Number(last);
-    tail = [n >>> 16, n & 0xffff];
-    s = s.slice(0, lastColon + 1);
-    if (!s.endsWith('::')) s = s.slice(0, -1);
-  }
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((w) => parseInt(w, 16)));
-  const halves = s.split('::');
-  let words: number[];
-  if (halves.length === 2) {
-    const left = parse(halves[0]!);
-    const right = [...parse(halves[1]!), ...tail];
-    words = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-  } else words = [...parse(halves[0]!), ...tail];
-  if (words.length !== 8) return null;
-  return words.flatMap((w) => [(w >> 8) & 0xff, w & 0xff]);
 }
 
 function classifyV6(b: number[]): AddressClass {

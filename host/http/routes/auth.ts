@@ -15,7 +15,7 @@ export function register(routes: Routes, services: AppServices): void {
   const { signIn } = services;
 
   routes.operation<EmailStartIn>('startEmailSignIn', async ({ body, ctx }) => {
-    const out: CodeSentOut = await signIn.start(body.email, ctx.ip);
+    const out: CodeSentOut = await signIn.start(body.email, ctx.state.client);
     return { status: 202, body: out };
   });
 
@@ -24,7 +24,13 @@ export function register(routes: Routes, services: AppServices): void {
     if (installationId !== null && body.client !== 'app') {
       throw invalid({ field: 'installation_id', in: 'body', code: 'invalid', message: 'is for client app only' });
     }
-    const result = await signIn.verify({ email: body.email, code: body.code, client: body.client, installationId, clientAddress: ctx.ip });
+    const result = await signIn.verify({
+      email: body.email,
+      code: body.code,
+      client: body.client,
+      installationId,
+      clientAddress: ctx.state.client,
+    });
     const out: SignInOut = {
       account: await services.account.present(result.account),
       created: result.created,

@@ -22,7 +22,7 @@ export function register(routes: Routes, services: AppServices): void {
   }));
 
   routes.operation<ContactIn>('createContact', async ({ principal, body, ctx }) => {
-    const r = await contacts.create(me(principal), body, ctx.ip);
+    const r = await contacts.create(me(principal), body, ctx.state.client);
     return { status: r.created ? 201 : 200, body: r.contact };
   });
 
@@ -43,7 +43,7 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<unknown, unknown, IdParams>('inviteContact', async ({ principal, params, ctx }) => ({
     status: 200,
-    body: await contacts.invite(me(principal), params.contact_id, ctx.ip),
+    body: await contacts.invite(me(principal), params.contact_id, ctx.state.client),
   }));
 
   routes.operation<ContactAgreeIn, unknown, IdParams>('agreeContact', async ({ principal, body, params }) => ({

@@ -2,8 +2,8 @@
  * Demo routes (public): POST /demo/start and POST /demo/call. Rules in `host/demo/service.ts`.
  *
  * The per-address limit (3 starts an hour) lives here because the client address is an HTTP
- * fact: it is `ctx.ip`, the one address the host derives (the socket, or X-Forwarded-For
- * under WAKEUP_TRUST_PROXY). Every start that reaches the handler counts, whatever it
+ * fact: it is `ctx.state.client`, the one address the host derives (the socket, or
+ * X-Forwarded-For under WAKEUP_TRUST_PROXY; an IPv6 one by its prefix). Every start that reaches the handler counts, whatever it
  * answers; past the limit, 429 demo_rate_limited with Retry-After and RateLimit-* headers.
  * @module
  */
@@ -27,7 +27,7 @@ export function register(routes: Routes, services: AppServices): void {
   });
 
   routes.operation<DemoStartInput>('startDemo', async ({ body, ctx }) => {
-    const r = await perAddress.hit(ctx.ip);
+    const r = await perAddress.hit(ctx.state.client);
     ctx.state.rate.push(r);
     setRateHeaders(ctx);
     if (!r.allowed) {

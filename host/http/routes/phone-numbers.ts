@@ -23,7 +23,7 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<{ e164: string; label?: string | null }>('createPhoneNumber', async ({ principal, body, ctx }) => ({
     status: 201,
-    body: await phone.create(requirePrincipal(principal).accountId, body, ctx.ip),
+    body: await phone.create(requirePrincipal(principal).accountId, body, ctx.state.client),
   }));
 
   routes.operation<{ is_primary?: boolean | null; label?: string | null }, unknown, IdParams>(
@@ -43,7 +43,7 @@ export function register(routes: Routes, services: AppServices): void {
     'startPhoneVerification',
     async ({ principal, body, params, ctx }) => ({
       status: 200,
-      body: await phone.startVerification(requirePrincipal(principal).accountId, params.phone_number_id, body?.channel, ctx.ip),
+      body: await phone.startVerification(requirePrincipal(principal).accountId, params.phone_number_id, body?.channel, ctx.state.client),
     }),
   );
 

@@ -5,8 +5,8 @@
  * Every port call is ONE statement, so one round trip on any pooled connection, and atomic on
  * its own (a statement is its own transaction): nothing is held open between calls. The one
  * exception is a commit with writes of the caller's: its statement and those writes run in one
- * SERIALIZABLE transaction on a connection of the pool's own (run again after a serialization
- * failure), docs/decisions/0025.
+ * READ COMMITTED transaction (the statement locks and checks the rows it writes itself, as it
+ * does on its own) on a connection of the pool's own, docs/decisions/0025.
  * - `load`: one statement of CTEs reads the named rows and the rows that come with them,
  *   under one snapshot, and answers one row of three `json_agg` arrays.
  * - `commit`: one statement of CTEs. Each table's rows arrive as one `jsonb` array
@@ -72,7 +72,7 @@ export interface PostgresStore extends Store<Queryable>, StoreReads, StoreMainte
 const NO_CURSOR_AT = -Number.MAX_SAFE_INTEGER;
 /** SQLSTATEs after which a commit is run again: unique_violation (a concurrent insert won), deadlock_detected. */
 const RETRY_CODES = new Set(['23505', '40P01']);
-/** Also run again, for a commit with writes (a SERIALIZABLE transaction): serialization_failure. */
+/** Also run again, for a commit with writes: serialization_failure (a caller's write may raise the isolation level). */
 const TX_RETRY_CODES = new Set(['40001']);
 
 interface TableSpec {
@@ -246,7 +246,7 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     const client = await db.connect();
     let broken = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      await client.query('BEGIN');
       try {
         const rows = (await client.query({ name: `${prefix}_${statement.name}`, text: statement.text, values })).rows;
         if (rows.length > 0) {

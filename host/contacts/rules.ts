@@ -8,6 +8,7 @@ import type { EpochMs, OccurrenceRecord } from '../../engine/index.js';
 import type { CodeRules } from '../verification/code.js';
 import { checkText, TEXT_LIMITS } from '../phone/content.js';
 import type { Contact } from '../db/contacts.js';
+import { holderNameProblem } from './holder-name.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -26,21 +27,29 @@ const HOLDER_NAME_MAX = TEXT_LIMITS.greetingName;
 
 /**
  * The name a contact is told the account holder by: the account's greeting name, else its
- * display name, the first that passes the content rule of spoken and texted words; a display
- * name made from an e-mail address (`sam.smith`, `sam_smith+wake`) is read with spaces
- * (`sam smith`). Null when none can be put in a text.
+ * display name, the first that passes the content rule of spoken and texted words and the rule
+ * of holder names (./holder-name.ts: a name, not a link or a message); a display name made from
+ * an e-mail address (`sam.smith`, `sam_smith+wake`) is read with spaces (`sam smith`). Null when
+ * none can be put in a text.
  *
  * @example holderName({ greetingName: null, displayName: 'sam.smith' }) // 'sam smith'
  */
 export function holderName(account: { greetingName: string | null; displayName: string }): string | null {
-  const candidates = [account.greetingName, account.displayName, spaced(account.displayName)];
+  const candidates = [
+    account.greetingName,
+    account.displayName,
+    EMAIL_LOCAL_PART.test(account.displayName) ? spaced(account.displayName) : null,
+  ];
   for (const c of candidates) {
     if (c === null) continue;
     const r = checkText(c, HOLDER_NAME_MAX);
-    if (r.ok) return r.value;
+    if (r.ok && holderNameProblem(r.value) === null) return r.value;
   }
   return null;
 }
+
+/** A display name made from an e-mail address's local part: no spaces, only its usual characters. */
+const EMAIL_LOCAL_PART = /^[\p{L}\p{Nd}._+=~-]+$/u;
 
 /** `sam.smith+wake` → `sam smith wake`: separators of e-mail local parts read as spaces. */
 function spaced(name: string): string {

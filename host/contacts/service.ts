@@ -8,6 +8,8 @@
  * - a blocked number is refused (403 number_blocked), so is an account that may not send
  *   texts (402 no_entitlement), one past its contacts (409 contact_limit_reached), and a send
  *   past the code-send limits (429 rate_limited), in that order, before anything is stored;
+ *   an invitation's per-number budget is the sending account's own ({@link invitationBudget}),
+ *   apart from the one the number's owner verifies it with;
  * - the invitation carries a code valid 7 days (./rules.ts); the code entered by the account
  *   (or a YES reply, ./replies.ts) makes the contact agreed; either way it gets a confirmation.
  * @module
@@ -100,7 +102,8 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
         field: 'display_name',
         detail:
           'Your contact is texted your name, and neither your greeting name nor your display name can be put in a text ' +
-          '(letters, digits, spaces and simple punctuation, at most 40 characters). Set a greeting name with PATCH /me.',
+          "(a person's name: letters, spaces and . ' -, at most 40 characters, not a link, an address or a message). " +
+          'Set a greeting name with PATCH /me.',
       });
     }
     return name;
@@ -173,7 +176,7 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       if (known) return { created: false, contact: { ...toContactOut(known, clock.now()), invitation: null } };
       await assertMayText(accountId, e164);
       if ((await countContacts(db, accountId)) >= deps.config.maxPerAccount) throw limitReached(deps.config.maxPerAccount);
-      await deps.limits.count({ number: e164, account: accountId, ip });
+      await deps.limits.count({ number: invitationBudget(accountId, e164), account: accountId, ip });
       const id = deps.ids.uuid();
       const inserted = await insertContact(
         db,
@@ -214,7 +217,7 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       await assertMayText(accountId, c.e164);
       const lock = runningLock(await codes.find(c.id), now);
       if (lock !== null) throw locked(lock, now);
-      await deps.limits.count({ number: c.e164, account: accountId, ip });
+      await deps.limits.count({ number: invitationBudget(accountId, c.e164), account: accountId, ip });
       const invitation = await sendInvitation(c, holder);
       return { ...toContactOut(await owned(accountId, id), clock.now()), invitation };
     },
@@ -226,7 +229,9 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
         const now = clock.now();
         const checked = await verifyCode(codes, INVITATION_CODES, c.id, code, now, {
           consume: (codeHash) =>
-            db.tx(async (tx) => ((await codes.consume(c.id, codeHash, tx)) && (await markAgreed(tx, c.id, 'code', now)) ? true : undefined)),
+            db.tx(async (tx) =>
+              (await codes.consume(c.id, codeHash, tx)) && (await markAgreed(tx, c.id, 'code', now)) ? true : undefined,
+            ),
         });
         if (!checked.ok) {
           if (checked.locked !== null) throw locked(checked.locked, now);
@@ -244,6 +249,16 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       });
     },
   };
+}
+
+/**
+ * The key an invitation counts on in the per-number code-send windows: the sending account and
+ * the number. Invitations from other accounts then never use up the budget the number's owner
+ * verifies it with (keyed by the number alone), and one account still gets the per-number limit
+ * for each number it invites.
+ */
+export function invitationBudget(accountId: string, e164: string): string {
+  return `invite:${accountId}:${e164}`;
 }
 
 function limitReached(max: number) {

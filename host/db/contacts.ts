@@ -181,19 +181,34 @@ export async function markAgreed(db: Db, id: string, by: 'reply' | 'code', at: E
   return r.changes === 1;
 }
 
-/**
- * A YES from `e164`: the newest invitation to that number still valid at `at` is agreed (one
- * per reply). Returns that contact, or undefined when none was waiting.
- */
-export async function agreeNewestByReply(db: Db, e164: string, at: EpochMs): Promise<Contact | undefined> {
+/** A pending contact whose invitation is still valid, with its code's hash (a reply YES <code> is checked against it). */
+export interface ValidInvitation {
+  contact: Contact;
+  code: { hash: string; salt: string } | null;
+}
+
+/** The invitations to `e164` a reply may agree to at `at`: pending, not expired, in every account, newest first. */
+export async function validInvitations(db: Db, e164: string, at: EpochMs): Promise<ValidInvitation[]> {
+  const rows = await db.all<Row & { code_hash: string | null; code_salt: string | null; code_expires_at: number | null }>(
+    `${SELECT} WHERE c.e164 = ? AND c.status = 'pending' AND c.invitation_expires_at > ?
+     ORDER BY c.invited_at DESC, c.rowid DESC`,
+    [e164, at],
+  );
+  return rows.map((r) => ({
+    contact: fromRow(r),
+    code:
+      r.code_hash !== null && r.code_salt !== null && (r.code_expires_at === null || Number(r.code_expires_at) > at)
+        ? { hash: r.code_hash, salt: r.code_salt }
+        : null,
+  }));
+}
+
+/** A reply agreed to this contact's invitation: agreed unless it stopped being pending meanwhile. The contact, or undefined. */
+export async function agreeByReply(db: Db, contactId: string, at: EpochMs): Promise<Contact | undefined> {
   return await db.tx(async (tx) => {
-    const r = await tx.get<Row>(
-      `${SELECT} WHERE c.e164 = ? AND c.status = 'pending' AND c.invitation_expires_at > ?
-       ORDER BY c.invited_at DESC, c.rowid DESC LIMIT 1`,
-      [e164, at],
-    );
-    if (!r || !(await markAgreed(tx, r.id, 'reply', at))) return undefined;
-    return fromRow({ ...r, status: 'agreed', agreed_at: at, agreed_by: 'reply', updated_at: at });
+    if (!(await markAgreed(tx, contactId, 'reply', at))) return undefined;
+    const r = await tx.get<Row>(`${SELECT} WHERE c.id = ?`, [contactId]);
+    return r && fromRow(r);
   });
 }
 

@@ -19,6 +19,7 @@ import { blockNumber, isBlocked, unblockNumber } from '../db/phone-numbers.js';
 import { claimKeywordOrder } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import { classifyInbound, type InboundIntent } from './keywords.js';
+import { maskE164 } from './numbers.js';
 import type { PhoneRuntime } from './runtime.js';
 import { helpText, startText } from '../reference/texts.js';
 
@@ -41,11 +42,14 @@ export async function handleInboundText(
   const intent = classifyInbound(text.body);
   const now = clock.now();
   if (!/^\+[1-9]\d{1,14}$/.test(text.from)) {
-    deps.logger.warn({ from: text.from }, 'inbound text from a number that is not E.164: ignored');
+    deps.logger.warn({ fromLength: text.from.length }, 'inbound text from a number that is not E.164: ignored');
     return 'other';
   }
   if ((intent === 'stop' || intent === 'start') && !(await claimKeywordOrder(db, text.from, text.sentAt ?? now, text.messageId ?? null))) {
-    deps.logger.info({ from: text.from, intent, messageId: text.messageId }, 'inbound text older than the last STOP/START: ignored');
+    deps.logger.info(
+      { from: maskE164(text.from), intent, messageId: text.messageId },
+      'inbound text older than the last STOP/START: ignored',
+    );
     return intent;
   }
   switch (intent) {
@@ -65,6 +69,6 @@ export async function handleInboundText(
       break;
   }
   await deps.onKeyword?.({ from: text.from, body: text.body }, intent);
-  deps.logger.info({ from: text.from, intent }, 'inbound text');
+  deps.logger.info({ from: maskE164(text.from), intent }, 'inbound text');
   return intent;
 }

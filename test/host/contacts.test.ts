@@ -25,7 +25,8 @@ import {
   type CallsAccount,
 } from './calls-fixture.js';
 
-const TOLD = /^Wakeup: Sam did not confirm the (\d\d:\d\d) wake-up call(?: "([^"]+)")?, ([A-Za-z_/]+)\. Reply STOP to opt out\.$/;
+const TOLD =
+  /^Wakeup: the user named "Sam" did not confirm the (\d\d:\d\d) wake-up call(?: "([^"]+)")?, ([A-Za-z_/]+)\. Reply STOP to opt out\.$/;
 
 describe('contacts to tell', () => {
   let server: TestServer;
@@ -85,7 +86,7 @@ describe('contacts to tell', () => {
     assert.equal(sent.length, 1);
     assert.match(
       sent[0]!.body,
-      /^Wakeup: Sam asks you to get a text when they miss a wake-up call\. Reply YES to agree, or give Sam the code \d{6}\. Reply STOP to opt out\.$/,
+      /^Wakeup: the user named "Sam" asks you to get a text when they miss a wake-up call\. Reply YES \d{6} to agree, or give them the code\. Reply STOP to opt out\.$/,
     );
     assert.ok(sent[0]!.code);
 
@@ -105,17 +106,21 @@ describe('contacts to tell', () => {
     assert.deepEqual([renamed.status, renamed.body.name], [200, 'Mother']);
   });
 
-  it('agrees by a YES reply (the newest invitation to the number) or by the code the account enters', async () => {
+  it('agrees by a YES reply (YES <code> when several invitations are valid) or by the code the account enters', async () => {
     const f = await holder();
     const g = await holder();
     const number = freshNumber();
     const first = await addContact(f, 'Alex', number);
+    const firstCode = await latestCode(server, number);
     const second = await addContact(g, 'Alex', number);
     await inbound(number, 'Yes!');
-    assert.equal((await g.api('GET', `/contacts/${second.id}`)).body.status, 'agreed', 'the newest invitation');
-    assert.equal((await f.api('GET', `/contacts/${first.id}`)).body.status, 'pending', 'one YES agrees one');
+    assert.equal((await g.api('GET', `/contacts/${second.id}`)).body.status, 'pending', 'a bare YES to two invitations agrees none');
+    assert.equal((await f.api('GET', `/contacts/${first.id}`)).body.status, 'pending');
+    await inbound(number, `yes ${firstCode}`);
+    assert.equal((await f.api('GET', `/contacts/${first.id}`)).body.status, 'agreed', 'the invitation whose code it is');
+    assert.equal((await g.api('GET', `/contacts/${second.id}`)).body.status, 'pending', 'one YES agrees one');
     const confirmation = (await texts(server, number))[0]!.body;
-    assert.match(confirmation, /^Wakeup: you will get a text when Sam misses a wake-up call\./);
+    assert.match(confirmation, /^Wakeup: you will get a text when the user named "Sam" misses a wake-up call\./);
 
     const byCode = await addContact(f, 'Robin');
     const code = await latestCode(server, byCode.e164);

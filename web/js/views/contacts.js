@@ -114,7 +114,7 @@ function agreeForm(c, ctx) {
   const form = h(
     'form',
     { class: 'verify', novalidate: true, 'aria-label': `Code from ${c.name}` },
-    field('Code they read out to you', code, 'Or they can simply reply YES to the invitation.'),
+    field('Code they read out to you', code, 'Or they can reply YES and the code to the invitation.'),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Confirm agreement')),
   );
   return onSubmit(form, async () => {

@@ -33,6 +33,7 @@ import { createOAuthIdentityProvider } from './adapters/idp/oauth-idp.js';
 import { createMetrics } from './ops/metrics.js';
 import type { HostConfig } from './config.js';
 import { openDatabase } from './db/open.js';
+import { isPostgresUrl } from './db/sql.js';
 import type { AppDeps, Lifecycle } from './deps.js';
 import { createLogger } from './logger.js';
 import { handleInboundText } from './phone/inbound.js';
@@ -68,6 +69,7 @@ import { outcomeEventWrites } from './webhooks/engine-outbox.js';
 import { createWebhookService } from './webhooks/service.js';
 import { systemResolver } from './webhooks/target.js';
 import { createDeliveryWorker } from './webhooks/worker.js';
+import { createSecretBox, resolveSecretsKey } from './webhooks/secret-box.js';
 
 /** Dependencies plus the hooks only the server may call. */
 export interface Composed {
@@ -211,7 +213,18 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     ),
   );
 
-  // Outbound webhooks: the delivery worker sends what the outbox holds (host/webhooks/worker.ts).
+  // Outbound webhooks: signing secrets sealed with the server's key (host/webhooks/secret-box.ts);
+  // the delivery worker sends what the outbox holds (host/webhooks/worker.ts).
+  const webhookSecrets = createSecretBox(
+    resolveSecretsKey({
+      configured: config.webhooks.secretsKey,
+      fallback: config.idp?.tokenKey ?? null,
+      sqliteFile: isPostgresUrl(config.dbFile) ? null : config.dbFile,
+    }),
+  );
+  if (!webhookSecrets.sealing) {
+    logger.warn('webhook signing secrets are stored readable: set WAKEUP_SECRETS_KEY (the same on every host) to seal them');
+  }
   const webhookWorker = createDeliveryWorker({
     db,
     clock,
@@ -221,6 +234,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     messaging: phone.messaging,
     config: config.webhooks,
     resolve: systemResolver,
+    secrets: webhookSecrets,
     serviceName: config.phone.serviceName,
     siteUrl: () => boundUrl,
   });
@@ -319,7 +333,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     calls: createCallService({ db, clock, runtime }),
     billing,
     devices: createDevicesService({ db, clock, ids, runtime, logger }),
-    webhooks: createWebhookService({ db, clock, ids, config: config.webhooks, resolve: systemResolver }),
+    webhooks: createWebhookService({ db, clock, ids, config: config.webhooks, secrets: webhookSecrets }),
     demo: createDemoService({
       db,
       clock,

@@ -1,7 +1,7 @@
 /**
  * Outbound webhook endpoints (migration 0020): queries on `webhook_endpoints`. The signing
- * secret is stored as given (`whsec_…`): it is the HMAC key every delivery is signed with, so
- * it must be readable (docs/decisions/0023). Not the provider's inbound webhooks
+ * secrets are stored as the caller gives them: sealed by host/webhooks/secret-box.ts, which
+ * also opens them (this module never sees them readable, except rows stored before sealing). Not the provider's inbound webhooks
  * (host/db/webhook-events.ts).
  * @module
  */
@@ -176,6 +176,40 @@ export async function rotateWebhookSecret(
     [previousUntil, secret, now, id, accountId],
   );
   return r.changes === 1 ? getWebhookEndpoint(db, accountId, id) : undefined;
+}
+
+/** Erases the previous secrets whose grace period ended by `now` (they sign nothing more). */
+export async function erasePreviousSecrets(db: Db, now: EpochMs): Promise<void> {
+  await db.run(
+    'UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_until = NULL WHERE previous_secret_until IS NOT NULL AND previous_secret_until <= ?',
+    [now],
+  );
+}
+
+/** Endpoints with a secret (or previous secret) stored without the sealed `prefix`. */
+export async function listReadableSecrets(
+  db: Db,
+  prefix: string,
+): Promise<Array<{ id: string; secret: string; previousSecret: string | null }>> {
+  const rows = await db.all<{ id: string; secret: string; previous_secret: string | null }>(
+    `SELECT id, secret, previous_secret FROM webhook_endpoints
+     WHERE substr(secret, 1, ?) <> ? OR (previous_secret IS NOT NULL AND substr(previous_secret, 1, ?) <> ?)`,
+    [prefix.length, prefix, prefix.length, prefix],
+  );
+  return rows.map((r) => ({ id: r.id, secret: r.secret, previousSecret: r.previous_secret }));
+}
+
+/** Replaces an endpoint's stored secrets when they are still `from` (a rotation meanwhile wins). */
+export async function storeSecrets(
+  db: Db,
+  id: string,
+  change: { from: { secret: string; previousSecret: string | null }; to: { secret: string; previousSecret: string | null } },
+): Promise<void> {
+  await db.run(
+    `UPDATE webhook_endpoints SET secret = ?, previous_secret = ?
+     WHERE id = ? AND secret = ? AND (previous_secret = ? OR (previous_secret IS NULL AND CAST(? AS text) IS NULL))`,
+    [change.to.secret, change.to.previousSecret, id, change.from.secret, change.from.previousSecret, change.from.previousSecret],
+  );
 }
 
 /** A delivery succeeded: the endpoint is not failing. */

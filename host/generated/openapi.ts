@@ -311,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Registers a URL that receives the account's events (see Outbound webhooks and the webhooks section), signed with a new secret shown in this answer (GET never shows it; POST .../rotate-secret makes another). At most 10 endpoints per account (409 webhook_endpoint_limit). The URL is checked when saved and again at every delivery: https only (http too when the operator sets WAKEUP_WEBHOOK_ALLOW_HTTP=1), at most 2,000 characters, no user name, password or fragment (400 invalid_webhook_url); its host must not be or resolve to a loopback, private, link-local or other non-public address unless the operator sets WAKEUP_WEBHOOK_ALLOW_PRIVATE=1 (400 webhook_target_not_allowed). A host that does not resolve yet is accepted (its deliveries fail until it does). An API key needs scope write.
+         * @description Registers a URL that receives the account's events (see Outbound webhooks and the webhooks section), signed with a new secret shown in this answer (GET never shows it; POST .../rotate-secret makes another). At most 10 endpoints per account (409 webhook_endpoint_limit). The URL is checked when saved and again at every delivery: https only (http too when the operator sets WAKEUP_WEBHOOK_ALLOW_HTTP=1), at most 2,000 characters as given and as stored (percent-encoded), no user name, password or fragment (400 invalid_webhook_url); a literal address must be public and a name must not be a local one (localhost, *.local, *.internal, *.lan, a single label) unless the operator sets WAKEUP_WEBHOOK_ALLOW_PRIVATE=1 (400 webhook_target_not_allowed). No name is resolved when saving: a name is resolved at each delivery, where it must resolve to public addresses only (else the attempt fails). An API key needs scope write.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -2006,7 +2006,7 @@ export interface components {
         WebhookEventType: "occurrence.confirmed" | "occurrence.missed" | "occurrence.unconfirmed" | "occurrence.failed" | "occurrence.cancelled" | "calls.revoked" | "phone_number.blocked" | "phone_number.unblocked" | "schedule.completed" | "contact.told";
         WebhookEndpointIn: {
             /**
-             * @description Absolute https URL (http with WAKEUP_WEBHOOK_ALLOW_HTTP=1), at most 2,000 characters, without user name, password or fragment; its host must resolve to public addresses only unless WAKEUP_WEBHOOK_ALLOW_PRIVATE=1.
+             * @description Absolute https URL (http with WAKEUP_WEBHOOK_ALLOW_HTTP=1), at most 2,000 characters as given and as stored (percent-encoded), without user name, password or fragment; a literal address must be public and a name not a local one when saved, and a name must resolve to public addresses only at each delivery, unless WAKEUP_WEBHOOK_ALLOW_PRIVATE=1.
              * @example https://hooks.example.com/wakeup
              */
             url: string;

@@ -17,6 +17,12 @@ export interface WebhookConfig {
   readonly allowPrivate: boolean;
   /** Whether endpoint URLs may be plain `http://` (else `https://` only). @default false (env WAKEUP_WEBHOOK_ALLOW_HTTP) */
   readonly allowHttp: boolean;
+  /**
+   * The server's key (32 bytes) that seals signing secrets at rest (AES-256-GCM, as the identity
+   * provider's refresh tokens). Null: the identity provider's token key when set, else a key
+   * file beside a SQLite database (host/webhooks/secret-box.ts). (env WAKEUP_SECRETS_KEY)
+   */
+  readonly secretsKey: Buffer | null;
 }
 
 /** One documented variable (same shape as `host/config.ts`'s). */
@@ -39,6 +45,12 @@ export const WEBHOOK_ENV_VARS: readonly WebhookEnvVarDoc[] = [
     default: '0',
     meaning: '`1` accepts `http://` webhook endpoint URLs; `0` requires `https://`.',
   },
+  {
+    name: 'WAKEUP_SECRETS_KEY',
+    default: '(none)',
+    meaning:
+      "Base64 of 32 random bytes: the server's key sealing webhook signing secrets at rest (AES-256-GCM). Unset: `WAKEUP_IDP_TOKEN_KEY` when set, else on SQLite a key file created beside the database (`<database>.key`, mode 0600; keep it with the backups, apart from them); on PostgreSQL set it (the same on every host), or secrets stay readable in the database (a warning at start).",
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -54,5 +66,8 @@ export function loadWebhookConfig(env: Env, fail: (message: string) => Error): W
     if (v === '1' || v === 'true') return true;
     throw fail(`${name}=${v}: expected 1 or 0`);
   };
-  return Object.freeze({ allowPrivate: flag('WAKEUP_WEBHOOK_ALLOW_PRIVATE'), allowHttp: flag('WAKEUP_WEBHOOK_ALLOW_HTTP') });
+  const keyRaw = env.WAKEUP_SECRETS_KEY?.trim();
+  const secretsKey = keyRaw ? Buffer.from(keyRaw, 'base64') : null;
+  if (secretsKey && secretsKey.length !== 32) throw fail('WAKEUP_SECRETS_KEY: expected base64 of exactly 32 bytes');
+  return Object.freeze({ allowPrivate: flag('WAKEUP_WEBHOOK_ALLOW_PRIVATE'), allowHttp: flag('WAKEUP_WEBHOOK_ALLOW_HTTP'), secretsKey });
 }

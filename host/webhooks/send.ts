@@ -8,7 +8,7 @@
  */
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { CONNECT_TIMEOUT_MS, MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from './rules.js';
 import { checkUrlShape, resolveTarget, type ResolvedAddress, type Resolver } from './target.js';
 import type { WebhookConfig } from './config.js';
@@ -66,7 +66,9 @@ export async function sendWebhook(req: WebhookRequest, options: SendOptions): Pr
   const url = shape.url;
   const target = await resolveTarget(url.hostname, options.config, options.resolve);
   if (!target.ok) {
-    return fail(target.reason === 'not_allowed' ? `target not allowed: ${target.address}` : `host not found (${target.detail})`);
+    // The same words whether the name did not resolve or resolved to a refused address: the
+    // log is the account's to read, and must not tell what a name resolves to.
+    return fail(isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 ? 'target not allowed' : 'host did not resolve to public addresses only');
   }
   try {
     const res = await post(url, target.address, req, options, options.timeoutMs ?? REQUEST_TIMEOUT_MS);

@@ -1,9 +1,9 @@
 /**
  * The webhook endpoint service: an account's endpoints (create, list, get, change, delete,
  * rotate the secret, send a test event) and their delivery log (list, redeliver one). The
- * rules: at most {@link MAX_ENDPOINTS} endpoints; a URL of the right shape whose host resolves
- * only to addresses the operator allows (host/webhooks/target.ts), checked when saved (and
- * again at each delivery, by the worker); the secret shown by create and rotate only.
+ * rules: at most {@link MAX_ENDPOINTS} endpoints; a URL of the right shape (at most 2,000
+ * characters as stored) whose host is not a refused address or local name when saved, and
+ * resolves only to addresses the operator allows at each delivery (host/webhooks/target.ts); the secret shown by create and rotate only.
  * @module
  */
 import type { Clock, Ids } from '../../engine/index.js';
@@ -35,7 +35,8 @@ import type { WebhookConfig } from './config.js';
 import { deliveryOut, endpointOut } from './present.js';
 import { MAX_ENDPOINTS, PREVIOUS_SECRET_GRACE_MS, TEST_EVENTS_PER_HOUR } from './rules.js';
 import { newWebhookSecret } from './signing.js';
-import { checkUrlShape, resolveTarget, type Resolver } from './target.js';
+import type { SecretBox } from './secret-box.js';
+import { checkSavedHost, checkUrlShape } from './target.js';
 
 /** What {@link createWebhookService} needs. */
 export interface WebhookServiceDeps {
@@ -43,8 +44,8 @@ export interface WebhookServiceDeps {
   clock: Clock;
   ids: Ids;
   config: WebhookConfig;
-  /** Name resolution for the target check (node:dns in production). */
-  resolve: Resolver;
+  /** Seals secrets for storage, opens them for the hint (./secret-box.ts). */
+  secrets: SecretBox;
 }
 
 /** The delivery log's query. */
@@ -67,6 +68,13 @@ export interface WebhookService {
 /** Creates the service. */
 export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
   const { db, clock, ids } = deps;
+  const box = deps.secrets;
+  /** The endpoint with its secrets opened (the hint is made from the readable one). */
+  const opened = (e: WebhookEndpoint): WebhookEndpoint => ({
+    ...e,
+    secret: box.open(e.secret),
+    previousSecret: e.previousSecret === null ? null : box.open(e.previousSecret),
+  });
 
   const notFound = () => problem('not_found', { detail: 'No webhook endpoint with that id.' });
   const endpoint = async (accountId: string, id: string): Promise<WebhookEndpoint> => {
@@ -84,11 +92,12 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
   async function checkedUrl(raw: string): Promise<string> {
     const shape = checkUrlShape(raw, deps.config);
     if (!shape.ok) throw problem('invalid_webhook_url', { field: 'url', detail: `The URL ${shape.reason}.` });
-    const target = await resolveTarget(shape.url.hostname, deps.config, deps.resolve);
-    if (!target.ok && target.reason === 'not_allowed') {
+    if (!checkSavedHost(shape.url.hostname, deps.config)) {
       throw problem('webhook_target_not_allowed', {
         field: 'url',
-        detail: `The URL's host is or resolves to ${target.address}, which is not a public address; this server sends only to public ones.`,
+        detail:
+          "The URL's host is a local name or a non-public address; this server sends only to public ones. " +
+          'A name is resolved at each delivery, where it must resolve to public addresses only.',
       });
     }
     return shape.url.href;
@@ -104,7 +113,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
         rows,
         page.limit,
         (e) => [e.createdAt, e.id],
-        (e) => endpointOut(e, now),
+        (e) => endpointOut(opened(e), now),
       );
     },
 
@@ -122,16 +131,16 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
           url,
           description: (body.description ?? '').trim(),
           eventTypes: body.event_types ?? [...WEBHOOK_EVENT_TYPES],
-          secret,
+          secret: box.seal(secret),
           enabled: body.enabled ?? true,
           createdAt: now,
         });
       });
-      return { ...endpointOut(created, now), secret };
+      return { ...endpointOut({ ...created, secret }, now), secret };
     },
 
     async get(accountId, endpointId) {
-      return endpointOut(await endpoint(accountId, endpointId), clock.now());
+      return endpointOut(opened(await endpoint(accountId, endpointId)), clock.now());
     },
 
     async update(accountId, endpointId, body) {
@@ -153,7 +162,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       if (!updated) throw notFound();
       // Turned on again: deliveries that waited go out now.
       if (body.enabled === true) nudgeWebhookWorkers();
-      return endpointOut(updated, now);
+      return endpointOut(opened(updated), now);
     },
 
     async remove(accountId, endpointId) {
@@ -164,9 +173,9 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       await endpoint(accountId, endpointId);
       const now = clock.now();
       const secret = newWebhookSecret();
-      const rotated = await rotateWebhookSecret(db, accountId, endpointId, secret, now + PREVIOUS_SECRET_GRACE_MS, now);
+      const rotated = await rotateWebhookSecret(db, accountId, endpointId, box.seal(secret), now + PREVIOUS_SECRET_GRACE_MS, now);
       if (!rotated) throw notFound();
-      return { ...endpointOut(rotated, now), secret };
+      return { ...endpointOut(opened(rotated), now), secret };
     },
 
     async test(accountId, endpointId) {

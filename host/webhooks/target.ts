@@ -3,7 +3,7 @@
  * addresses its host resolves to.
  *
  * - Shape: an absolute `https://` URL (`http://` too with WAKEUP_WEBHOOK_ALLOW_HTTP), at most
- *   2,000 characters, with a host and without user name, password or fragment.
+ *   2,000 characters as given and as stored (encoded), with a host and without user name, password or fragment.
  * - Addresses: every address the host resolves to (or the literal address) is classified
  *   ({@link classifyAddress}); `private` ones (loopback, RFC 1918, CGNAT, link-local, unique
  *   local, documentation and benchmark ranges, IPv4 inside IPv6 by mapping, NAT64 or 6to4 when
@@ -12,6 +12,8 @@
  *   target: a name that resolves to a public and a private address reaches neither.
  * - The delivery connects to the address checked here, never resolving the name again
  *   (host/webhooks/send.ts): no window between the check and the connection.
+ * - Saving an endpoint resolves nothing ({@link checkSavedHost}): only literal addresses and
+ *   local names are refused then, so the answer never tells what a name resolves to.
  * @module
  */
 import { lookup } from 'node:dns/promises';
@@ -62,25 +64,35 @@ function classifyV4(n: number): AddressClass {
   return 'public';
 }
 
+/**
+ * IPv6: an IPv4-mapped address (`::ffff:0:0/96`) and a NAT64 one (`64:ff9b::/96`) are the IPv4
+ * address they carry; loopback, link-local, site-local and unique local ones are private; of
+ * the rest only global unicast (`2000::/3`) may be public, less its special ranges (Teredo,
+ * 6to4 by its IPv4, ORCHID, benchmarking and documentation). Everything else (unspecified,
+ * multicast, IPv4-compatible and IPv4-translated forms, reserved and unassigned space) is
+ * forbidden.
+ */
 function classifyV6(b: number[]): AddressClass {
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   const v4At = (i: number) => ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
-  if (zero(0, 16)) return 'forbidden'; // ::
+  const word = (i: number) => (b[2 * i]! << 8) | b[2 * i + 1]!;
   if (zero(0, 15) && b[15] === 1) return 'private'; // ::1
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return classifyV4(v4At(12)); // ::ffff:a.b.c.d (mapped)
-  if (zero(0, 12)) return classifyV4(v4At(12)); // ::a.b.c.d (compatible, deprecated)
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return classifyV4(v4At(12)); // ::ffff:0:0/96, IPv4-mapped
+  if (word(0) === 0x0064 && word(1) === 0xff9b) {
     // 64:ff9b::/96 (NAT64, the IPv4 it reaches); 64:ff9b:1::/48 (local-use NAT64)
     return zero(4, 12) ? classifyV4(v4At(12)) : 'private';
   }
-  if (b[0] === 0x20 && b[1] === 0x02) return classifyV4(v4At(2)); // 2002::/16, 6to4
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00) return 'private'; // 2001::/32, Teredo
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return 'private'; // 2001:db8::/32, documentation
-  if (b[0] === 0x01 && b[1] === 0x00 && zero(2, 8)) return 'forbidden'; // 100::/64, discard
-  if (b[0] === 0xff) return 'forbidden'; // multicast
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'private'; // fe80::/10, link-local
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0xc0) return 'private'; // fec0::/10, site-local (deprecated)
   if ((b[0]! & 0xfe) === 0xfc) return 'private'; // fc00::/7, unique local
+  if ((b[0]! & 0xe0) !== 0x20) return 'forbidden'; // outside 2000::/3: not global unicast
+  if (word(0) === 0x2002) return classifyV4(v4At(2)); // 2002::/16, 6to4
+  if (word(0) === 0x2001 && word(1) === 0x0000) return 'private'; // 2001::/32, Teredo
+  if (word(0) === 0x2001 && word(1) === 0x0002 && word(2) === 0x0000) return 'private'; // 2001:2::/48, benchmarking
+  if (word(0) === 0x2001 && (word(1) & 0xfff0) === 0x0020) return 'forbidden'; // 2001:20::/28, ORCHIDv2
+  if (word(0) === 0x2001 && (word(1) & 0xfff0) === 0x0010) return 'forbidden'; // 2001:10::/28, ORCHID
+  if (word(0) === 0x2001 && word(1) === 0x0db8) return 'private'; // 2001:db8::/32, documentation
+  if (word(0) === 0x3fff && (word(1) & 0xf000) === 0) return 'private'; // 3fff::/20, documentation
   return 'public';
 }
 
@@ -115,7 +127,26 @@ export function checkUrlShape(raw: string, config: Pick<WebhookConfig, 'allowHtt
   if (url.hostname === '') return { ok: false, reason: 'has no host' };
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not carry a user name or password' };
   if (url.hash !== '' || raw.includes('#')) return { ok: false, reason: 'must not carry a fragment (#...)' };
+  // The limit holds for the URL as stored and sent: percent-encoding and punycode lengthen it.
+  if (url.href.length > MAX_URL_LENGTH) return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters once encoded` };
   return { ok: true, url };
+}
+
+/** Names that only a local network resolves: refused when saved, without asking any resolver. */
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)\.?$/i;
+
+/**
+ * The check of a host when an endpoint is saved, which never resolves a name: a literal address
+ * must be allowed by its class; a name must not be a local one (`localhost`, `*.local`,
+ * `*.internal`, ..., or a single label) unless the operator allows private targets. Any other
+ * name is accepted and resolved at each attempt only, so that saving an endpoint tells nothing
+ * of what a name resolves to.
+ */
+export function checkSavedHost(hostname: string, config: Pick<WebhookConfig, 'allowPrivate'>): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare) !== 0) return addressAllowed(classifyAddress(bare), config);
+  if (config.allowPrivate) return true;
+  return !LOCAL_NAME.test(bare) && bare.replace(/\.$/, '').includes('.');
 }
 
 /** The address a delivery may connect to, or why none. */

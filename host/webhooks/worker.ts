@@ -41,6 +41,7 @@ import type { WebhookConfig } from './config.js';
 import { DISABLE_AFTER_MS, LEASE_MS, MAIN_LANE, RETENTION_MS, retryDelay, SLOW_AFTER_TIMEOUTS, SLOW_LANE, type Lane } from './rules.js';
 import { sendWebhook, type WebhookAttempt } from './send.js';
 import { webhookHeaders } from './signing.js';
+import { sealStoredSecrets, type SecretBox } from './secret-box.js';
 import type { Resolver } from './target.js';
 
 /** What {@link createDeliveryWorker} needs. */
@@ -56,6 +57,8 @@ export interface DeliveryWorkerDeps {
   messaging: Messaging;
   config: WebhookConfig;
   resolve: Resolver;
+  /** Opens the signing secrets; its pass seals those stored readable and erases previous ones past their grace. */
+  secrets: SecretBox;
   /** WAKEUP_SERVICE_NAME, in the User-Agent and the email. */
   serviceName: string;
   siteUrl(): string;
@@ -156,6 +159,7 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     if (now - lastPrune >= 3_600_000) {
       lastPrune = now;
       await pruneWebhookOutbox(d.db, now - RETENTION_MS);
+      await sealStoredSecrets(d.db, d.secrets, now);
     }
   }
 
@@ -190,8 +194,9 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
       return;
     }
     const signedAt = d.clock.now();
-    const secrets = [endpoint.secret];
-    if (endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > signedAt) secrets.push(endpoint.previousSecret);
+    const secrets = [d.secrets.open(endpoint.secret)];
+    if (endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > signedAt)
+      secrets.push(d.secrets.open(endpoint.previousSecret));
     const attempt = await sendWebhook(
       { url: endpoint.url, headers: webhookHeaders(secrets, c.eventId, Math.floor(d.wallClock.now() / 1000), c.payload), body: c.payload },
       {

@@ -45,7 +45,18 @@ describe('classifyAddress', () => {
     ['::ffff:7f00:1', 'private'],
     ['::ffff:10.1.2.3', 'private'],
     ['::ffff:8.8.8.8', 'public'],
-    ['::127.0.0.1', 'private'],
+    ['::127.0.0.1', 'forbidden'],
+    ['::8.8.8.8', 'forbidden'],
+    ['::ffff:169.254.169.254', 'private'],
+    ['::ffff:0:7f00:1', 'forbidden'],
+    ['::ffff:0:808:808', 'forbidden'],
+    ['4000::1', 'forbidden'],
+    ['1::1', 'forbidden'],
+    ['2001:2::1', 'private'],
+    ['2001:10::1', 'forbidden'],
+    ['2001:20::1', 'forbidden'],
+    ['3fff::1', 'private'],
+    ['2a00:1450:4001::1', 'public'],
     ['64:ff9b::a9fe:a9fe', 'private'],
     ['64:ff9b::808:808', 'public'],
     ['2002:c0a8:0101::1', 'private'],
@@ -158,7 +169,7 @@ describe('sendWebhook', () => {
   it('refuses a name that resolves to a private address before connecting', async () => {
     seen.length = 0;
     const r = await sendWebhook(request(`http://hooks.example:${port}/in`), options(false));
-    assert.deepEqual([r.ok, r.status, r.error], [false, null, 'target not allowed: 127.0.0.1']);
+    assert.deepEqual([r.ok, r.status, r.error], [false, null, 'host did not resolve to public addresses only']);
     assert.equal(seen.length, 0, 'nothing reached the server');
   });
 

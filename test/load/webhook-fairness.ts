@@ -1,8 +1,9 @@
 /**
  * Webhook delivery fairness under attack (issue 39, item 1): one account points 10 endpoints at
  * a receiver that accepts the connection and never answers, and queues 60 test events on them
- * (6 each; those refused by the test-event limit are counted); then another account, with one
- * endpoint on a healthy receiver, sends a test event every 2 s for `--seconds`. Prints how long
+ * (6 each; those refused by the test-event limit are counted); then another account, with 10
+ * endpoints on a healthy receiver (taken in turn: an endpoint takes 5 test events an hour),
+ * sends a test event every 2 s for `--seconds`. Prints how long
  * each of the victim's deliveries took to leave (from its POST's answer to the receiver getting
  * it), and `RESULT {json}` with p50 and max. The real clock runs (WAKEUP_CLOCK=system), so the
  * attacker's failed attempts come back as retries, as in production.
@@ -43,7 +44,8 @@ try {
   };
   const silentIds: string[] = [];
   for (let i = 0; i < endpoints; i++) silentIds.push(await create(attacker.token, `${silent.url}/never/${i}`));
-  const victimId = await create(victim.token, `${healthy.url}/victim`);
+  const victimIds: string[] = [];
+  for (let i = 0; i < 10; i++) victimIds.push(await create(victim.token, `${healthy.url}/victim/${i}`));
 
   const attackStart = Date.now();
   const statuses = await Promise.all(
@@ -58,7 +60,9 @@ try {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
     const before = healthy.received.length;
-    const r = await req(server.api, 'POST', `/webhook-endpoints/${victimId}/test`, { token: victim.token });
+    const r = await req(server.api, 'POST', `/webhook-endpoints/${victimIds[waits.length % victimIds.length]}/test`, {
+      token: victim.token,
+    });
     if (r.status >= 300) throw new Error(`victim test: ${r.status} ${r.text}`);
     const sent = Date.now();
     await healthy.waitFor((got) => got.length > before, 120_000, "the victim's delivery");

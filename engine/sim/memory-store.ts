@@ -1,4 +1,16 @@
-import type { ChangeSet, CommitOptions, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, Snapshot, Store } from '../ports.js';
+import type {
+  ChangeSet,
+  CommitOptions,
+  CommitResult,
+  DueCursor,
+  DueQuery,
+  DueRef,
+  LoadKeys,
+  RowRef,
+  RowWrite,
+  Snapshot,
+  Store,
+} from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 
 /** Copies an occurrence so that neither the caller nor the store can change the other's object. */

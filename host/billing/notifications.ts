@@ -87,7 +87,13 @@ export async function handleNotification(
   const applied = await db.tx(async (tx) => {
     if (!(await recordEvent(tx, deps.provider, event.id, event.type, now))) return false;
     // Every read and write of the notification in this transaction: its handle is the db.
-    await apply({ ...deps, db: tx }, event.type, event.data.object as Obj, typeof event.created === 'number' ? event.created * 1000 : now, now);
+    await apply(
+      { ...deps, db: tx },
+      event.type,
+      event.data.object as Obj,
+      typeof event.created === 'number' ? event.created * 1000 : now,
+      now,
+    );
     return true;
   });
   if (!applied) logger.info({ event: event.id, type: event.type }, 'payment notification replayed: not applied again');

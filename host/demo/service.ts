@@ -136,7 +136,8 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
   });
 
   /** A number that gets the silent 202: blocked, or it had its demo call today. */
-  const silent = async (q: Db, e164: string, day: string) => (await isBlocked(q, e164)) || (await findCalledRequest(q, e164, day)) !== undefined;
+  const silent = async (q: Db, e164: string, day: string) =>
+    (await isBlocked(q, e164)) || (await findCalledRequest(q, e164, day)) !== undefined;
 
   return {
     async start(input) {

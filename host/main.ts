@@ -1,7 +1,7 @@
 /**
  * Entry point of `npm start`: reads the environment (the only file that touches
  * `process.env`), starts the server and shuts it down gracefully on SIGTERM/SIGINT
- * (exit 0; a second signal exits at once with 1). A fatal error (uncaught exception, unhandled
+ * (exit 0; a second signal exits at once with 1). A taken port is one line naming PORT (exit 1). A fatal error (uncaught exception, unhandled
  * rejection) is logged, the log flushed, and the process exits 1.
  * @module
  */
@@ -21,7 +21,19 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const running = await startServer(config);
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config);
+  } catch (err) {
+    // A taken port is the operator's to fix: one line that names the setting, not a stack.
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      process.stderr.write(
+        `wakeup: ${config.host}:${config.port} is already in use: stop what listens there, or set PORT to a free port\n`,
+      );
+      process.exit(1);
+    }
+    throw err;
+  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

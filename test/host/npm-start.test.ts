@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,4 +96,26 @@ describe('npm start and signals', () => {
       assert.ok(await refused(s.url), 'nothing listens on the port any more (node did not outlive npm)');
     });
   }
+
+  it('a taken port: one line naming PORT on stderr, exit 1 (dist/server.cjs, built by npm start above)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const node = spawn(process.execPath, [join(ROOT, 'dist/server.cjs')], {
+        cwd: ROOT,
+        env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), WAKEUP_DB: join(dir, 'taken.sqlite'), WAKEUP_LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      node.stderr.setEncoding('utf8');
+      node.stderr.on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => node.once('exit', (c) => resolve(c)));
+      assert.equal(code, 1);
+      assert.deepEqual(stderr.trim().split('\n').length, 1, stderr);
+      assert.match(stderr, new RegExp(`127\\.0\\.0\\.1:${port} is already in use: .*set PORT`));
+    } finally {
+      taken.close();
+    }
+  });
 });

@@ -2144,7 +2144,7 @@ export interface components {
             };
             attempt_count: number;
             snooze_count: number;
-            /** @description Some attempt was answered by a person who did not confirm. */
+            /** @description A person answered some attempt: true for every confirmed call, and for an unconfirmed one whose call a person answered without confirming. */
             reached_person: boolean;
             reached_voicemail: boolean;
             /** Format: date-time */

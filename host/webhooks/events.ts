@@ -33,7 +33,9 @@ export function webhookOccurrence(o: OccurrenceRecord): Record<string, unknown> 
     local: { date: local.date, time: local.time, timezone: local.timezone, utc_offset: local.utcOffset },
     attempt_count: o.attemptCount,
     snooze_count: o.snoozeCount,
-    reached_person: o.reachedPerson,
+    // The engine's flag means "a person answered without confirming" (its unconfirmed-or-missed
+    // rule); a receiver asks whether anyone answered, which a confirmation also says.
+    reached_person: o.reachedPerson || o.status === 'confirmed',
     reached_voicemail: o.reachedVoicemail,
     confirmed_at: isoInstantOrNull(o.confirmedAt),
     finished_at: isoInstantOrNull(o.finishedAt),

@@ -241,6 +241,7 @@ describe('outbound webhooks', () => {
     const confirmed = got.find((r) => r.json.type === 'occurrence.confirmed')!;
     assert.equal(confirmed.json.data.occurrence.id, occurrenceId);
     assert.deepEqual([confirmed.json.data.occurrence.status, confirmed.json.data.occurrence.outcome_reason], ['confirmed', 'confirmed']);
+    assert.equal(confirmed.json.data.occurrence.reached_person, true, 'the person who confirmed was reached');
     assert.equal(confirmed.headers['content-type'], 'application/json');
     const completed = got.find((r) => r.json.type === 'schedule.completed')!;
     assert.deepEqual([completed.json.data.schedule.id, completed.json.data.last_occurrence.id], [scheduleId, occurrenceId]);

@@ -73,8 +73,25 @@ function countStatements(): { read(): Counts; stop(): void } {
   };
   undo.push(() => (statement.iterate = iterate));
   patch(Sqlite.prototype, 'exec', () => 0);
+  // node-postgres answers by promise or, from its pool, by a callback: count the rows of both.
   const pg = require('pg') as { Client: { prototype: Record<string, unknown> } };
-  patch(pg.Client.prototype, 'query', (r) => (r && typeof r === 'object' && 'rows' in r ? (r as { rows: unknown[] }).rows.length : 0));
+  const rowsOf = (r: unknown) => (r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows.length : 0);
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    counts.statements++;
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (err: unknown, result: unknown) => {
+        counts.rows += rowsOf(result);
+        return (callback as (e: unknown, r: unknown) => unknown)(err, result);
+      };
+      return query.apply(this, args);
+    }
+    const result = query.apply(this, args);
+    return result instanceof Promise ? result.then((r: unknown) => ((counts.rows += rowsOf(r)), r)) : result;
+  };
+  undo.push(() => (pg.Client.prototype.query = query));
   return { read: () => ({ ...counts }), stop: () => undo.reverse().forEach((u) => u()) };
 }
 

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { getOperations, loadOpenApi } from '../../schema/load.js';
 import { openTestDb, signIn, startTestServer } from '../helpers/server.js';
+import { settleEngine } from '../../host/db/engine-store.js';
 import type { Db } from '../../host/db/sql.js';
 import type { TestServer } from '../helpers/server.js';
 import { addVerifiedNumber, PHONE_TEST_ENV } from '../helpers/phone.js';
@@ -123,8 +124,13 @@ describe('no generated input to any implemented operation gives a 5xx or changes
 
   /** Whether the last request succeeded (and so may have left work running). */
   let settling = true;
-  /** Returns once the database has stopped changing: two reads 50 ms apart agree (at most 5 s). */
+  /**
+   * Returns once the database has stopped changing: the engine's journal folded (SQLite: its
+   * background fold would otherwise write the tables during a later request), then two reads
+   * 50 ms apart agree (at most 5 s).
+   */
   async function quiet(): Promise<void> {
+    await settleEngine(server.running.deps.db);
     let last = await version();
     for (let i = 0; i < 100; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -112,7 +112,10 @@ describe('webhook delivery fair across accounts', () => {
 
     assert.equal((await test(victim.token, victimId)).status, 202);
     await healthy.waitFor((got) => got.some((r) => r.path === '/victim'), 20_000, "the victim's delivery");
-    assert.equal(silent.ended, 0, "the victim's delivery left before any of the attacker's attempts ended");
+    // The attacker's first wave hangs until its 10 s timeout; on a loaded machine that may pass
+    // before the victim's delivery leaves. Fair means the victim never waits behind a second
+    // wave: claim-and-wait batches (16 at once, then the next 16) fail this.
+    assert.ok(silent.ended <= 8, `the victim's delivery left before the attacker's second wave ended (${silent.ended} ended)`);
     assert.ok(silent.peakTotal <= 8, `at most 8 of one account's attempts in flight (saw ${silent.peakTotal})`);
     for (const [path, n] of silent.peak) assert.ok(n <= 2, `at most 2 attempts in flight to ${path} (saw ${n})`);
   });

@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import type { DestinationStream } from 'pino';
 import type { Ids, Messaging } from '../engine/index.js';
 import { VirtualClock } from '../engine/sim/index.js';
-import { createSystemClock } from './adapters/clock/system-clock.js';
+import { createSystemClock, realTime } from './adapters/clock/system-clock.js';
 import { createOutboxMessaging } from './adapters/messaging/outbox.js';
 import { createSmtpEmail } from './adapters/email/smtp.js';
 import { createOAuthIdentityProvider } from './adapters/idp/oauth-idp.js';
@@ -110,6 +110,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
   const db = await openDatabase(config.dbFile);
   // Rate windows, code-check queues, idempotency claims: memory on SQLite, the database on PostgreSQL.
   const shared = createSharedState(db);
+  // A virtual clock stands still between moves: rate windows count real time too, so that
+  // Retry-After is true (host/rate-limit/real-time.ts).
+  if (virtualClock) shared.rateWindows.countRealTime(realTime);
   const outbox = createOutboxMessaging({ db, clock, ids, logger, logCodes: config.dev });
   // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
   // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.

@@ -38,9 +38,6 @@ export interface RunningServer {
 export async function startServer(config: HostConfig, options: ComposeOptions & AppOptions = {}): Promise<RunningServer> {
   const composed = await compose(config, options);
   const { deps, services } = composed;
-  // A virtual clock stands still between moves: rate windows count real time too, so that
-  // Retry-After is true (host/rate-limit/real-time.ts).
-  if (config.clock === 'virtual') services.shared.rateWindows.countRealTime(realTime);
   const app = createApp(services, options.modules ? { modules: options.modules } : {});
   const handle = app.callback();
   // Koa's handler settles every request itself (ctx.onerror); its promise never rejects.

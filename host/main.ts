@@ -1,7 +1,8 @@
 /**
  * Entry point of `npm start`: reads the environment (the only file that touches
  * `process.env`), starts the server and shuts it down gracefully on SIGTERM/SIGINT
- * (exit 0; a second signal exits at once with 1). A taken port is one line naming PORT (exit 1). A fatal error (uncaught exception, unhandled
+ * (exit 0; a second signal a second or more after the first exits at once with 1). A taken
+ * port is one line naming PORT (exit 1). A fatal error (uncaught exception, unhandled
  * rejection) is logged, the log flushed, and the process exits 1.
  * @module
  */
@@ -9,6 +10,9 @@ import { ConfigError, loadConfig } from './config.js';
 import type { HostConfig } from './config.js';
 import { flushLogger, flushLoggerSync } from './logger.js';
 import { startServer } from './server.js';
+
+/** A signal this soon after the first is the same stop delivered twice (see `stop`). */
+const REPEAT_WINDOW_MS = 1000;
 
 async function main(): Promise<void> {
   let config: HostConfig;
@@ -34,13 +38,18 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  let stopping = false;
+  // One stop can arrive twice: a signal sent to `npm start`'s process group (a terminal's
+  // Ctrl-C, `kill -TERM -<pgid>`, some supervisors) reaches node directly and again through
+  // npm, which forwards SIGTERM and SIGINT to its child a few milliseconds later. Only a signal
+  // a second or more after the first is a person insisting: that one exits at once.
+  let stoppingSince: number | null = null;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (performance.now() - stoppingSince < REPEAT_WINDOW_MS) return;
       running.deps.logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     running.deps.logger.info({ signal }, 'signal received');
     running.close().then(
       () => process.exit(0),

@@ -2,7 +2,9 @@
  * The signal path through `npm start` (contract §1, Shutdown): a container runtime sends
  * SIGTERM to the process it started, here npm. `npm start` builds (prestart), then runs
  * `exec node dist/server.cjs`, so npm's child IS node and npm forwards the signal to it:
- * node drains, closes the database and exits 0, the port closes, and npm exits 0.
+ * node drains, closes the database and exits 0, the port closes, and npm exits 0. A signal to
+ * the whole process group (a terminal's Ctrl-C, `kill -TERM -<pgid>`) reaches node twice,
+ * directly and forwarded by npm: still one graceful stop and exit 0.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -22,9 +24,11 @@ interface Started {
   npm: ReturnType<typeof spawn>;
 }
 
-async function npmStart(dir: string): Promise<Started> {
+async function npmStart(dir: string, group = false): Promise<Started> {
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
+    // Its own process group, as a shell job or a supervisor's child has.
+    detached: group,
     env: {
       ...process.env,
       HOST: '127.0.0.1',
@@ -94,6 +98,22 @@ describe('npm start and signals', () => {
         'node ran its graceful shutdown',
       );
       assert.ok(await refused(s.url), 'nothing listens on the port any more (node did not outlive npm)');
+    });
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} to npm start's process group (node gets it twice): one graceful stop, exit 0`, async () => {
+      const s = await npmStart(dir, true);
+      assert.equal((await fetch(`${s.url}/healthz`)).status, 200);
+      process.kill(-s.npm.pid!, signal);
+      const e = await s.exited;
+      assert.deepEqual(e, { code: 0, signal: null }, s.lines.join('\n'));
+      assert.ok(
+        s.lines.some((l) => l.includes('stopped: database closed')),
+        'node ran its graceful shutdown',
+      );
+      assert.ok(!s.lines.some((l) => l.includes('second signal')), s.lines.join('\n'));
+      assert.ok(await refused(s.url), 'nothing listens on the port any more');
     });
   }
 

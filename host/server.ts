@@ -117,7 +117,7 @@ function logStart(deps: AppDeps, url: string): void {
   const { config, logger } = deps;
   logger.info(
     { url, api: `${url}/api/v1`, docs: `${url}/docs`, db: config.dbFile, clock: config.clock },
-    `Wake-Up service listening on ${url}`,
+    `Wake-Up Call service listening on ${url}`,
   );
   if (config.dev) {
     logger.warn(

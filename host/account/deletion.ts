@@ -157,9 +157,9 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
       const code = issued.code;
       const sent = await messaging.sendEmail({
         to: account.email,
-        subject: 'Your Wake-Up account deletion code',
+        subject: 'Your Wake-Up Call account deletion code',
         body:
-          `Your code to delete your Wake-Up account is ${code}. It is valid for ${DELETION_CODE_VALID_MINUTES} minutes.\n\n` +
+          `Your code to delete your Wake-Up Call account is ${code}. It is valid for ${DELETION_CODE_VALID_MINUTES} minutes.\n\n` +
           'Deleting the account stops every wake-up call at once. If you did not ask for this, ignore this email.',
       });
       if (!sent.ok) log.warn({ code: sent.code }, 'deletion code email not sent');

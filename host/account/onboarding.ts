@@ -87,13 +87,13 @@ export const ONBOARDING_TEXTS: OnboardingCopy = {
     why: 'Do Not Disturb, sleep focus and call screening silence unknown callers at night, exactly when we call.',
     steps_ios: [
       'Open Settings, then Focus, then Sleep (and Do Not Disturb).',
-      'Under Allow Notifications, choose People and add the Wake-Up contact.',
+      'Under Allow Notifications, choose People and add the Wake-Up Call contact.',
       'Turn off Silence Unknown Callers, or keep the contact saved.',
     ],
     steps_android: [
       'Open Settings, then Sound, then Do Not Disturb.',
       'Under People, allow calls from your contacts or starred contacts.',
-      'Make sure the Wake-Up contact is saved (and starred if you allow starred contacts only).',
+      'Make sure the Wake-Up Call contact is saved (and starred if you allow starred contacts only).',
     ],
   },
   test_call: TEST_CALL_COPY,

@@ -131,9 +131,9 @@ export function createSignIn(deps: SignInDeps): SignIn {
       const code = issued.code;
       const sent = await messaging.sendEmail({
         to: email,
-        subject: 'Your Wake-Up sign-in code',
+        subject: 'Your Wake-Up Call sign-in code',
         body:
-          `Your Wake-Up sign-in code is ${code}. It is valid for ${CODE_VALID_MINUTES} minutes.\n\n` +
+          `Your Wake-Up Call sign-in code is ${code}. It is valid for ${CODE_VALID_MINUTES} minutes.\n\n` +
           'If you did not ask for it, you can ignore this email.',
       });
       // A refused send answers the same 202: the answer must not tell whether the address works.

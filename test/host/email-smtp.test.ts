@@ -21,7 +21,7 @@ function capture() {
 }
 
 const codeIn = (raw: string): string => {
-  const m = /code (?:is|to delete your Wake-Up account is) (\d{6})/.exec(raw);
+  const m = /code (?:is|to delete your Wake-Up Call account is) (\d{6})/.exec(raw);
   assert.ok(m, 'a 6-digit code in the message');
   return m[1]!;
 };
@@ -40,7 +40,7 @@ describe('email over SMTP in production mode', () => {
       assert.equal(start.status, 202);
       const signInMail = await sink.waitFor(email, /sign-in code/);
       assert.equal(signInMail.from, 'wake@example.test');
-      assert.match(signInMail.raw, /^Subject: Your Wake-Up sign-in code/m);
+      assert.match(signInMail.raw, /^Subject: Your Wake-Up Call sign-in code/m);
       const code = codeIn(signInMail.raw);
       const verify = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
       assert.equal(verify.status, 200, verify.text);
@@ -49,7 +49,7 @@ describe('email over SMTP in production mode', () => {
 
       const deletion = await req(server.api, 'POST', '/me/deletion-code', { token });
       assert.equal(deletion.status, 202, deletion.text);
-      const deletionCode = codeIn((await sink.waitFor(email, /delete your Wake-Up account/)).raw);
+      const deletionCode = codeIn((await sink.waitFor(email, /delete your Wake-Up Call account/)).raw);
       const deleted = await req(server.api, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: deletionCode } });
       assert.ok(deleted.status >= 200 && deleted.status < 300, deleted.text);
 

@@ -58,7 +58,7 @@ async function npmStart(dir: string, group = false): Promise<Started> {
         lines.push(line);
         if (!line.startsWith('{')) continue;
         const entry = JSON.parse(line) as { url?: string; msg?: string };
-        if (entry.url && entry.msg?.startsWith('Wake-Up service listening')) {
+        if (entry.url && entry.msg?.startsWith('Wake-Up Call service listening')) {
           clearTimeout(timer);
           resolve(entry.url);
         }

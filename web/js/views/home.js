@@ -20,7 +20,7 @@ export async function render(root, ctx) {
   if (me.calls_revoked_at) root.append(revokedCard(ctx, blocked));
   else if (blocked.length) root.append(blockedCard(blocked));
   if (!me.home_timezone) root.append(homeZoneCard(ctx));
-  if (travel) root.append(...travelCards(travel, ctx));
+  if (travel) root.append(...travelCards(travel, ctx, new Map(occ.items.map((o) => [o.id, o.label]))));
 
   root.append(h('h2', {}, 'Next calls'));
   const why = { callsOff: Boolean(me.calls_revoked_at), blocked: new Set(blocked.map((n) => n.id)) };
@@ -192,42 +192,88 @@ async function travelContext() {
   }
 }
 
-function travelCards(tc, ctx) {
+/** Where the calls the person chose to keep on their own clock are remembered (this browser). */
+const KEPT_KEY = 'wakeup.travel_kept';
+
+/** "occurrence id|device zone" of each mismatch kept as it is: asked again only in another zone. */
+function keptSet() {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEPT_KEY) || '[]');
+    return new Set(Array.isArray(list) ? list : []);
+  } catch {
+    return new Set();
+  }
+}
+
+const keptId = (m) => `${m.occurrence_id}|${m.device_zone}`;
+
+/**
+ * The travel prompt: one card per call whose clock differs from this browser's, each naming its
+ * call and with its own buttons. "Keep it as it is" is remembered for that call and zone, so the
+ * card stays gone across pages and reloads; calls that no longer mismatch are forgotten.
+ */
+function travelCards(tc, ctx, labels) {
+  const kept = keptSet();
+  const current = new Set(tc.mismatches.map(keptId));
+  const stillKept = [...kept].filter((k) => current.has(k));
+  if (stillKept.length !== kept.size) localStorage.setItem(KEPT_KEY, JSON.stringify(stillKept));
+  const keep = (m, card) => {
+    localStorage.setItem(KEPT_KEY, JSON.stringify([...new Set([...keptSet(), keptId(m)])]));
+    const list = card.parentElement;
+    card.remove();
+    if (list && !list.querySelector('[data-mismatch]')) list.remove();
+    announce('Kept as it is.');
+  };
+  const shown = tc.mismatches.filter((m) => !kept.has(keptId(m)));
   const out = [];
-  for (const m of tc.mismatches) {
-    const s = m.suggested;
-    const card = h(
+  if (shown.length) {
+    const section = h(
       'section',
-      { class: 'card notice', 'aria-label': 'Travel' },
-      h('h2', {}, 'Are you travelling?'),
-      h(
-        'p',
-        {},
-        `This browser is in ${m.device_zone} (UTC${m.device_utc_offset}). Your call at ${fmt.hhmm(m.scheduled_local)} on ${m.scheduled_local_date} ${m.scheduled_zone} ` +
-          `rings at ${fmt.hhmm(m.in_device_zone)} on ${m.in_device_zone_date} here.`,
-      ),
+      { class: 'travel', 'aria-labelledby': 'travel-title' },
+      h('h2', { id: 'travel-title' }, 'Are you travelling?'),
+      h('p', { class: 'small muted' }, `This browser is in ${shown[0].device_zone} (UTC${shown[0].device_utc_offset}).`),
     );
-    if (s) {
-      card.append(
-        h('p', {}, `Move it to ${fmt.hhmm(s.local_time)} on ${s.local_date} ${s.timezone} (UTC${s.utc_offset})?`),
-        h(
-          'div',
-          { class: 'row' },
-          action(
-            'Move the call',
-            async () => {
-              await post(`/occurrences/${m.occurrence_id}/move`, { timezone: s.timezone, local_date: s.local_date }, { idem: true });
-              announce('Call moved.');
-              ctx.reload();
-            },
-            { class: '' },
-          ),
-          h('button', { type: 'button', class: 'secondary', onclick: () => card.remove() }, 'Keep it as it is'),
-        ),
-      );
-    }
-    out.push(card);
+    for (const m of shown) section.append(travelCard(m, ctx, labels.get(m.occurrence_id), keep));
+    out.push(section);
   }
   for (const c of tc.clock_changes || []) out.push(h('p', { class: 'card notice small', role: 'note' }, 'Clock change: ', c.notice));
   return out;
+}
+
+function travelCard(m, ctx, label, keep) {
+  const s = m.suggested;
+  const name = label || 'Wake-up call';
+  const here = `${fmt.hhmm(m.in_device_zone)} on ${fmt.date(m.in_device_zone_date)} here`;
+  const card = h(
+    'article',
+    { class: 'card notice', 'data-mismatch': m.occurrence_id, 'aria-label': `Travel: ${name}` },
+    h('h3', {}, name),
+    h('p', {}, `Set for ${fmt.hhmm(m.scheduled_local)} on ${fmt.date(m.scheduled_local_date)} ${m.scheduled_zone}: it rings at ${here}.`),
+  );
+  const keepButton = h('button', { type: 'button', class: 'secondary', onclick: () => keep(m, card) }, 'Keep it as it is');
+  if (s) {
+    card.append(
+      h('p', {}, `Move it to ${fmt.hhmm(s.local_time)} on ${fmt.date(s.local_date)} ${s.timezone} (UTC${s.utc_offset})?`),
+      h(
+        'div',
+        { class: 'row' },
+        action(
+          'Move the call',
+          async () => {
+            await post(`/occurrences/${m.occurrence_id}/move`, { timezone: s.timezone, local_date: s.local_date }, { idem: true });
+            announce('Call moved.');
+            ctx.reload();
+          },
+          { class: '' },
+        ),
+        keepButton,
+      ),
+    );
+  } else {
+    card.append(
+      h('p', {}, 'It was set to ring in a number of minutes, so it rings at that moment wherever you are.'),
+      h('div', { class: 'row' }, keepButton),
+    );
+  }
+  return card;
 }

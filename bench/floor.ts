@@ -3,7 +3,7 @@
  * N dispatches cost when nothing but the bytes of a dispatch is written, in 1,000-row
  * transactions, so each engine cell can be read as a share of it.
  * - `floor`: per dispatch one narrow row updated (the occurrence's state) and one inserted (the
- *   attempt's intent), the loop docs/spike-profile.md quotes;
+ *   attempt's intent), the loop docs/performance/spike-profile.md quotes;
  * - `floor-append`: per dispatch one narrow row appended with a multi-row INSERT, nothing else.
  * SQLite (WAL, synchronous NORMAL, as the service opens it) on a temp file, or PostgreSQL with
  * `--url` (one statement per batch and table: `unnest`). Prints RESULT lines with

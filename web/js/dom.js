@@ -36,6 +36,41 @@ export function fill(el, ...children) {
   return el;
 }
 
+/**
+ * A table that turns into one card per row on a phone (app.css, table.stack): the first cell
+ * is the card's title; each cell carries its column's name (data-label), shown before the
+ * others there (class `stack numbered`: before the title too); empty cells are left out.
+ * `rows` are arrays of cells (text, a node, or null for none), in the order of `headers`.
+ */
+export function stackTable(headers, rows, attrs = {}) {
+  const cell = (c, i) => {
+    const empty = c === null || c === undefined || c === '';
+    return h('td', { 'data-label': headers[i], class: empty ? 'empty' : null }, empty ? null : c);
+  };
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { ...attrs, class: attrs.class || 'stack' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r) => h('tr', {}, r.map(cell))),
+      ),
+    ),
+  );
+}
+
 let fieldSeq = 0;
 /**
  * A labelled field: label, control, hint and an error slot tied to the control with

@@ -1,6 +1,6 @@
 // History: recent and coming calls (GET /occurrences) and every phone call placed (GET /calls).
 import { get } from '../api.js';
-import { h } from '../dom.js';
+import { h, stackTable } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { occurrenceState } from '../states.js';
 import { attemptsTable } from './occurrence.js';
@@ -16,36 +16,10 @@ export async function render(root) {
   if (!occ.items.length) root.append(h('p', { class: 'muted' }, 'Nothing in this window.'));
   else
     root.append(
-      h(
-        'div',
-        { class: 'table-wrap' },
-        h(
-          'table',
-          {},
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['When (call’s clock)', 'Call', 'Status', 'Attempts'].map((t) => h('th', { scope: 'col' }, t)),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            occ.items.map((o) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, h('a', { href: `#/occurrences/${o.id}` }, fmt.local(o.local))),
-                h('td', {}, o.label),
-                h('td', {}, badge(o)),
-                h('td', {}, String(o.attempt_count)),
-              ),
-            ),
-          ),
-        ),
+      stackTable(
+        ['When (call’s clock)', 'Call', 'Status', 'Attempts'],
+        occ.items.map((o) => [h('a', { href: `#/occurrences/${o.id}` }, fmt.local(o.local)), o.label, badge(o), String(o.attempt_count)]),
+        { 'aria-label': 'Wake-up calls' },
       ),
     );
   root.append(h('h2', {}, 'Phone calls placed'));

@@ -1,7 +1,7 @@
 // One call's progress and history: an occurrence (#/occurrences/<id>) with its attempts, or a
 // standalone test call (#/attempts/<id>). Polled every 2 seconds while it is live.
 import { get, post } from '../api.js';
-import { action, announce, fill, h } from '../dom.js';
+import { action, announce, fill, h, stackTable } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { FINISHED, occurrenceState, reasonSentence } from '../states.js';
 
@@ -94,39 +94,18 @@ function attemptView(a) {
 }
 
 export function attemptsTable(list) {
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h(
-      'table',
-      {},
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ['#', 'Kind', 'Result', 'Rang at', 'Answered by', 'Keys', 'Length', 'Error'].map((t) => h('th', { scope: 'col' }, t)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        list.map((a) =>
-          h(
-            'tr',
-            {},
-            h('td', {}, String(a.n)),
-            h('td', {}, a.kind),
-            h('td', {}, fmt.attStatus(a.status)),
-            h('td', {}, fmt.instant(a.ringing_at || a.requested_at || a.due_at)),
-            h('td', {}, a.answered_by === 'machine' ? 'voicemail' : a.answered_by || ''),
-            h('td', {}, a.digits || ''),
-            h('td', {}, a.duration_seconds === null ? '' : `${a.duration_seconds} s`),
-            h('td', {}, a.error_code || ''),
-          ),
-        ),
-      ),
-    ),
+  return stackTable(
+    ['Attempt', 'Kind', 'Result', 'Rang at', 'Answered by', 'Keys', 'Length', 'Error'],
+    list.map((a) => [
+      String(a.n),
+      a.kind,
+      fmt.attStatus(a.status),
+      fmt.instant(a.ringing_at || a.requested_at || a.due_at),
+      a.answered_by === 'machine' ? 'voicemail' : a.answered_by,
+      a.digits,
+      a.duration_seconds === null ? null : `${a.duration_seconds} s`,
+      a.error_code,
+    ]),
+    { 'aria-label': 'Attempts', class: 'stack numbered' },
   );
 }

@@ -376,6 +376,8 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       // Takes provider events and commands at once; reconciles what a crash left and loads
       // the due calls in the background, so the server listens at once (decisions/0014).
       await runtime.start({ background: true });
+      // Calls whose last webhooks came while no host answered end as the provider says (in the background).
+      void phone.resumeCalls();
       // Texts to contacts a stop left untold or unsent (in the background, as the recovery).
       void teller.catchUp();
       // Deletions a crash interrupted finish now; the purge timers are armed.

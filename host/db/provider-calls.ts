@@ -143,6 +143,17 @@ export function createPlacementLedger(
       );
     },
 
+    async unended(since, limit) {
+      const rows = await db.all<{ sid: string; k: string }>(
+        `SELECT p.call_sid AS sid, p.idempotency_key AS k FROM provider_calls p
+         WHERE p.created_at >= ? AND p.call_sid NOT LIKE 'sending:%'
+           AND NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.event_key = 'call:' || p.call_sid || ':ended')
+         ORDER BY p.created_at LIMIT ?`,
+        [since, limit],
+      );
+      return rows.map((r) => ({ callSid: r.sid, idempotencyKey: r.k }));
+    },
+
     async record(callSid, idempotencyKey) {
       const t = now();
       await db.run(

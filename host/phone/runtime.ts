@@ -33,4 +33,9 @@ export interface PhoneRuntime {
   readonly webhooks: ProviderWebhooks | null;
   /** Words for texts and calls. */
   text(): TextOptions;
+  /**
+   * At start, after the engine's runtime: reads back from the voice provider the calls whose
+   * end no host handled (a restart), and ends them as the provider says (a no-op on the simulator).
+   */
+  resumeCalls(): Promise<void>;
 }

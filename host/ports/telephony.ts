@@ -38,6 +38,12 @@ export interface PlacementLedger {
   placedFor?(idempotencyKey: string): Promise<{ callSid: string } | 'unknown' | null>;
   /** Notes, before a placement that looked up sends its create, that a call for `idempotencyKey` may now exist. */
   sending?(idempotencyKey: string): Promise<void>;
+  /**
+   * Calls recorded since `since` whose end was never handled (no `call:<sid>:ended` in the
+   * {@link EventLog}), oldest first, at most `limit`: what a restarted host reads back from
+   * the provider, since their last webhooks may have come while no host answered.
+   */
+  unended?(since: number, limit: number): Promise<Array<{ callSid: string; idempotencyKey: string }>>;
 }
 
 /** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */

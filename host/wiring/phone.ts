@@ -135,6 +135,15 @@ export function createPhoneRuntime(
     checks: options.shared.queues.queue('phone-verification'),
     webhooks,
     text,
+    async resumeCalls() {
+      if (!twilioTelephony) return;
+      try {
+        const counts = await twilioTelephony.resume();
+        if (counts.checked > 0) logger.info(counts, 'calls read back from the provider after a restart');
+      } catch (err) {
+        logger.warn({ err }, 'reading calls back from the provider failed');
+      }
+    },
     setInboundHandler(fn) {
       inbound = fn;
     },

@@ -7,8 +7,11 @@
  * pressed digit.
  *
  * Like Twilio, it ignores the Idempotency-Key header unless `honourIdempotencyKey` is set,
- * and lists calls at GET /Calls.json (filters To, From, PageSize; newest first; RFC 2822
- * dates; no field of the caller's on a call). `dropCreateResponses` makes it accept that
+ * lists calls at GET /Calls.json (filters To, From, PageSize; newest first; RFC 2822
+ * dates; no field of the caller's on a call), reads one at GET /Calls/{sid}.json (its status
+ * now, `duration`, `answered_by`), and tries a failed webhook again as its URL's connection
+ * overrides say (the `#rc=…&rp=…` fragment; Twilio's default without one: one retry when the
+ * connection fails). `dropCreateResponses` makes it accept that
  * many create-call requests and then drop the connection without answering, as a crash or
  * a network cut while the answer is in flight would.
  *
@@ -46,6 +49,10 @@ export interface FakeCall {
   timers: TimerHandle[];
   /** Provider time of creation (the fake's clock). */
   createdAt: number;
+  /** Provider time of the end, once over. */
+  endedAt: number | null;
+  /** The digit the phone pressed whose Gather action the service answered (2xx), or null. */
+  pressed: string | null;
   /** Bumped when the call's TwiML program is replaced, to retire the old program's steps. */
   program: number;
 }
@@ -73,6 +80,10 @@ export interface FakeTwilio {
   createCallRequests: number;
   /** Number of call-list requests that reached the fake. */
   listCallRequests: number;
+  /** Number of single-call reads (GET /Calls/{sid}.json) that reached the fake. */
+  readonly getCallRequests: number;
+  /** Webhook requests tried again after a failure, as their URLs' connection overrides asked. */
+  readonly webhookRetries: number;
   /** Webhooks that did not answer 2xx, by status (0: no answer: a network error). */
   webhookFailures: Record<string, number>;
   /** Webhooks sent and not answered yet. */
@@ -107,6 +118,27 @@ export interface FakeTwilioOptions {
   createDelayMs?: number;
   /** How a number not set with `setPhone` behaves. @defaultValue confirm after 5 s of ringing */
   defaultPhone?: SimulatedPhone;
+  /**
+   * Try failed webhooks again as their URLs' connection overrides say. False plays an outage
+   * longer than any retry: each webhook is sent once. @defaultValue true
+   */
+  retryWebhooks?: boolean;
+}
+
+/**
+ * A webhook URL's connection overrides, as Twilio reads them from its fragment
+ * (`#rc=5&rp=ct,rt,5xx&ct=1000&tt=15000`): `rc` retries (0 to 5, default 1), on the failures
+ * `rp` names (`ct` no connection, `rt` no answer in time, `4xx`, `5xx`, `all`; default `ct`),
+ * within `tt` ms in all (at most 15000). `url` is the URL without the fragment.
+ */
+export function connectionOverrides(href: string): { url: string; rc: number; rp: Set<string>; tt: number } {
+  const hash = href.indexOf('#');
+  const fragment = new URLSearchParams(hash < 0 ? '' : href.slice(hash + 1));
+  const rc = Math.min(5, Math.max(0, Number(fragment.get('rc') ?? 1) || 0));
+  const rp = new Set((fragment.get('rp') ?? 'ct').split(','));
+  if (rp.has('all')) for (const p of ['ct', 'rt', '4xx', '5xx']) rp.add(p);
+  const tt = Math.min(15_000, Math.max(100, Number(fragment.get('tt') ?? 15_000) || 15_000));
+  return { url: hash < 0 ? href : href.slice(0, hash), rc, rp, tt };
 }
 
 /** RFC 2822 in UTC, as Twilio writes dates: `Tue, 04 May 2027 12:00:00 +0000`. */
@@ -162,29 +194,58 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const optedOut = new Set<string>();
   let createCallRequests = 0;
   let listCallRequests = 0;
+  let getCallRequests = 0;
   const webhookFailures: Record<string, number> = {};
   let webhooksInFlight = 0;
+  let webhookRetries = 0;
   const inbound = new Map<string, number>();
   let lastInboundSid: string | null = null;
   let dropCreateResponses = 0;
 
-  /** POSTs a signed webhook; returns the response text ('' on failure). */
+  /**
+   * POSTs a signed webhook; returns the response text ('' on failure). A URL's connection
+   * overrides (its fragment: `rc`, `rp`, `ct`, `tt`; see {@link connectionOverrides}) say how
+   * often a failed request is tried again, in real time; the request carries the URL without
+   * its fragment, and the signature is over that URL.
+   */
   async function webhook(
     url: string,
     params: Record<string, string>,
     signature?: string | null,
   ): Promise<{ status: number; text: string }> {
+    const o = connectionOverrides(url);
+    if (options.retryWebhooks === false) o.rc = 0;
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-    const sig = signature === undefined ? computeTwilioSignature(authToken, url, params) : signature;
+    const sig = signature === undefined ? computeTwilioSignature(authToken, o.url, params) : signature;
     if (sig !== null) headers['x-twilio-signature'] = sig;
+    const started = Date.now();
     webhooksInFlight++;
     try {
-      const r = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
-      if (r.status >= 300) webhookFailures[r.status] = (webhookFailures[r.status] ?? 0) + 1;
-      return { status: r.status, text: await r.text() };
-    } catch {
-      webhookFailures[0] = (webhookFailures[0] ?? 0) + 1;
-      return { status: 0, text: '' };
+      for (let retry = 0; ; retry++) {
+        let failure: 'ct' | 'rt' | '4xx' | '5xx';
+        try {
+          const r = await fetch(o.url, {
+            method: 'POST',
+            headers,
+            body: new URLSearchParams(params).toString(),
+            signal: AbortSignal.timeout(Math.max(100, o.tt - (Date.now() - started))),
+          });
+          if (r.status < 400) return { status: r.status, text: await r.text() };
+          webhookFailures[r.status] = (webhookFailures[r.status] ?? 0) + 1;
+          failure = r.status >= 500 ? '5xx' : '4xx';
+          if (retry >= o.rc || !o.rp.has(failure)) return { status: r.status, text: await r.text() };
+          await r.body?.cancel();
+        } catch (err) {
+          webhookFailures[0] = (webhookFailures[0] ?? 0) + 1;
+          failure = (err as Error).name === 'TimeoutError' ? 'rt' : 'ct';
+          if (retry >= o.rc || !o.rp.has(failure)) return { status: 0, text: '' };
+        }
+        // Tried again after 0.5, 1, 2, 4… s, within the total time.
+        const wait = 500 * 2 ** retry;
+        if (Date.now() - started + wait >= o.tt) return { status: 0, text: '' };
+        webhookRetries++;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
     } finally {
       webhooksInFlight--;
     }
@@ -215,6 +276,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   async function end(call: FakeCall, status: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled') {
     if (isOver(call)) return;
     call.status = status;
+    call.endedAt = clock.now();
     for (const t of call.timers) t.cancel();
     call.timers = [];
     const cb = call.params.get('StatusCallback');
@@ -246,6 +308,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
             speech,
             async () => {
               const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
+              if (r.status >= 200 && r.status < 300) call.pressed = digit;
               if (call.program === program) await run(call, parseTwiml(r.text));
             },
             program,
@@ -323,6 +386,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         spoken: [],
         timers: [],
         createdAt: clock.now(),
+        endedAt: null,
+        pressed: null,
         program: 0,
       };
       calls.set(call.sid, call);
@@ -362,6 +427,25 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     }
 
     const update = /^\/Calls\/([^/]+)\.json$/.exec(path);
+    if (req.method === 'GET' && update) {
+      getCallRequests += 1;
+      const call = calls.get(update[1]!);
+      if (!call) return send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      return send(200, {
+        sid: call.sid,
+        account_sid: accountSid,
+        to: call.to,
+        from: call.from,
+        status: call.status,
+        direction: 'outbound-api',
+        date_created: rfc2822(call.createdAt),
+        duration: isOver(call)
+          ? String(call.answeredAt === null ? 0 : Math.round(((call.endedAt ?? clock.now()) - call.answeredAt) / 1000))
+          : null,
+        answered_by: call.answeredAt === null ? null : call.behaviour === 'voicemail' ? 'machine_start' : 'human',
+        uri: `${prefix}/Calls/${call.sid}.json`,
+      });
+    }
     if (req.method === 'POST' && update) {
       const call = calls.get(update[1]!);
       if (!call) return send(404, { code: 20404, message: 'not found', status: 404 });
@@ -432,6 +516,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     },
     get listCallRequests() {
       return listCallRequests;
+    },
+    get getCallRequests() {
+      return getCallRequests;
+    },
+    get webhookRetries() {
+      return webhookRetries;
     },
     get dropCreateResponses() {
       return dropCreateResponses;

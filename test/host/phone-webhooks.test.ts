@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { computeTwilioSignature } from '../../host/adapters/twilio/signature.js';
+import { CALL_WEBHOOK_RETRIES } from '../../host/adapters/twilio/paths.js';
 import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
 import { addNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { signIn, startTestServer } from '../helpers/server.js';
@@ -95,6 +96,24 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
       });
       assert.equal(w.status, 403, path);
     }
+  });
+
+  it('a call webhook signed over its URL with the retry fragment handed to the provider passes; another fragment does not', async () => {
+    const url = `${server.url}/webhooks/twilio/call-status?k=unknown-attempt`;
+    const params = { AccountSid: fake.accountSid, CallSid: 'CA0000000000000000000000000000fragment', CallStatus: 'ringing' };
+    const post = (signedUrl: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': computeTwilioSignature(fake.authToken, signedUrl, params),
+        },
+        body: new URLSearchParams(params).toString(),
+      });
+    assert.equal((await post(url)).status, 204, 'signed over the URL requested');
+    assert.equal((await post(url + CALL_WEBHOOK_RETRIES)).status, 204, 'signed over the URL with its fragment');
+    assert.equal((await post(`${url}#rc=1`)).status, 403, 'another fragment');
+    assert.match(CALL_WEBHOOK_RETRIES, /^#rc=5&/);
   });
 
   it('when the carrier says the recipient opted out (21610), the code is not sent and the number shows blocked', async () => {

@@ -4,6 +4,7 @@
  * - every attempt the provider accepted a call for has exactly one call (no attempt key was
  *   dialled twice), every accepted call belongs to an attempt, and the attempt recorded that
  *   very call; no attempt is left in `requested` (the recovery path resolved each one);
+ * - every attempt whose phone pressed 1, with the service told, ended confirmed;
  * - no seeded occurrence is lost: each is finished, or still due (an instant in next_due_at);
  * - `PRAGMA integrity_check` answers ok.
  * @module
@@ -45,6 +46,11 @@ export interface Audit {
   unresolved: number;
   /** Attempts the fake accepted a call for but that never recorded it (ended without it). */
   unrecorded: number;
+  /** Attempts whose phone pressed 1 and the service was told (the fake's `pressed`). */
+  pressedOne: number;
+  /** Of those, attempts that did not end confirmed (first 20 keys in notConfirmedKeys). */
+  notConfirmed: number;
+  notConfirmedKeys: string[];
   occurrences: number;
   /** Seeded occurrences by status. */
   occurrenceStatuses: Record<string, number>;
@@ -60,7 +66,12 @@ export interface Audit {
  * Audits `dbFile` against the fake's calls by attempt key, once no server has it open: the
  * engine's journal (docs/decisions/0016) is folded into the tables first.
  */
-export async function audit(dbFile: string, occurrenceIds: readonly string[], fakeKeys: Record<string, string[]>): Promise<Audit> {
+export async function audit(
+  dbFile: string,
+  occurrenceIds: readonly string[],
+  fakeKeys: Record<string, string[]>,
+  pressed: Record<string, string> = {},
+): Promise<Audit> {
   await foldJournal(dbFile);
   const db = new Sqlite(dbFile, { readonly: true });
   try {
@@ -76,7 +87,17 @@ export async function audit(dbFile: string, occurrenceIds: readonly string[], fa
     let mismatched = 0;
     let unresolved = 0;
     let unrecorded = 0;
+    let pressedOne = 0;
+    let notConfirmed = 0;
+    const notConfirmedKeys: string[] = [];
     for (const a of attempts) {
+      if (pressed[a.key] === '1') {
+        pressedOne++;
+        if (a.status !== 'confirmed') {
+          notConfirmed++;
+          if (notConfirmedKeys.length < 20) notConfirmedKeys.push(`${a.key} (${a.status})`);
+        }
+      }
       attemptStatuses[a.status] = (attemptStatuses[a.status] ?? 0) + 1;
       byKey.add(a.key);
       const calls = fakeKeys[a.key] ?? [];
@@ -124,6 +145,9 @@ export async function audit(dbFile: string, occurrenceIds: readonly string[], fa
       mismatched,
       unresolved,
       unrecorded,
+      pressedOne,
+      notConfirmed,
+      notConfirmedKeys,
       occurrences: occurrenceIds.length,
       occurrenceStatuses,
       unfinished,

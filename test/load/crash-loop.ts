@@ -240,17 +240,23 @@ try {
 }
 
 const keys = await fake.keys();
+const pressed = await fake.pressed();
 const fakeCounts = await fake.counts();
 await fake.stop();
 const a = await audit(
   dbFile,
   batches.flatMap((b) => b.occurrenceIds),
   keys,
+  pressed,
 );
 if (a.duplicates > 0) failures.push(`${a.duplicates} doubled calls (keys ${a.duplicateKeys.join(', ')})`);
 if (a.unknownCalls > 0) failures.push(`${a.unknownCalls} accepted calls belong to no attempt`);
 if (a.mismatched > 0) failures.push(`${a.mismatched} attempts recorded a call the fake does not hold for them`);
 if (a.unresolved > 0) failures.push(`${a.unresolved} attempts left in requested`);
+if (a.notConfirmed > 0)
+  failures.push(
+    `${a.notConfirmed} of ${a.pressedOne} calls that pressed 1 did not end confirmed (e.g. ${a.notConfirmedKeys.slice(0, 5).join(', ')})`,
+  );
 if (a.unfinished > 0) failures.push(`${a.unfinished} calls not finished after the final run (${a.unfinished - a.lost} still due)`);
 if (a.lost > 0) failures.push(`${a.lost} occurrences lost (e.g. ${a.lostIds.slice(0, 5).join(', ')})`);
 if (a.integrity !== 'ok') failures.push(`integrity_check: ${a.integrity}`);
@@ -286,6 +292,8 @@ const result = {
   mismatched: a.mismatched,
   unresolved: a.unresolved,
   unrecorded: a.unrecorded,
+  pressed_one: a.pressedOne,
+  pressed_one_not_confirmed: a.notConfirmed,
   unacknowledged_at_kills: records.reduce((n, r) => n + (r.unacknowledgedAfterKill ?? 0), 0),
   adopted_after_restart: adopted,
   unfinished: a.unfinished,
@@ -295,6 +303,9 @@ const result = {
   attempt_statuses: a.attemptStatuses,
   provider_create_requests: fakeCounts.createRequests,
   provider_list_requests: fakeCounts.listRequests,
+  provider_get_requests: fakeCounts.getRequests,
+  provider_webhook_retries: fakeCounts.webhookRetries,
+  provider_webhook_failures: fakeCounts.webhookFailures,
   recovery_ready_p50_ms: percentile(ready, 50),
   recovery_ready_p99_ms: percentile(ready, 99),
   recovery_ready_max_ms: percentile(ready, 100),

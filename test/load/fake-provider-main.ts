@@ -10,7 +10,9 @@
  * - `GET /counts`: `{accepted, createRequests, listRequests, keys, duplicates, statuses}`;
  * - `GET /keys`: `{ [idempotencyKey]: [callSid, ...] }`, every accepted call by the attempt
  *   key it carries (the `k` of its answer URL, the key the adapter also sends as
- *   `Idempotency-Key`): a key with two sids is a doubled call.
+ *   `Idempotency-Key`): a key with two sids is a doubled call;
+ * - `GET /pressed`: `{ [idempotencyKey]: digit }`, the calls whose phone pressed a key that
+ *   the service's Gather action answered (the service was told).
  *
  * Prints one line `FAKE {"url", "control", "accountSid", "authToken"}` once listening; on
  * SIGTERM prints `FAKE_FINAL {counts}` and exits 0.
@@ -67,6 +69,8 @@ function counts() {
     accepted: fake.calls.size,
     createRequests: fake.createCallRequests,
     listRequests: fake.listCallRequests,
+    getRequests: fake.getCallRequests,
+    webhookRetries: fake.webhookRetries,
     webhookFailures: fake.webhookFailures,
     webhooksInFlight: fake.webhooksInFlight,
     // This process's own CPU (user + system, µs), so the harness can sum every process of a run.
@@ -89,6 +93,8 @@ const control = createServer((req, res) => {
     return send(res, 200, { accepted: fake.calls.size, createRequests: fake.createCallRequests });
   if (req.method === 'GET' && req.url === '/counts') return send(res, 200, counts());
   if (req.method === 'GET' && req.url === '/keys') return send(res, 200, Object.fromEntries(byKey()));
+  if (req.method === 'GET' && req.url === '/pressed')
+    return send(res, 200, Object.fromEntries([...fake.calls.values()].filter((c) => c.pressed !== null).map((c) => [keyOf(c), c.pressed])));
   send(res, 404, { error: 'not found' });
 });
 await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));

@@ -25,6 +25,10 @@ export interface FakeCounts {
   accepted: number;
   createRequests: number;
   listRequests: number;
+  /** Single-call reads (GET /Calls/{sid}.json): a restarted host reading calls back. */
+  getRequests: number;
+  /** Webhooks tried again after a failure (the URLs' connection overrides). */
+  webhookRetries: number;
   /** Webhooks that did not answer 2xx, by status (0: a network error). */
   webhookFailures: Record<string, number>;
   /** Webhooks sent and not answered yet. */
@@ -51,6 +55,8 @@ export interface FakeProviderProcess {
   accepted(): Promise<number>;
   /** Every accepted call's sid by the attempt key it carries. */
   keys(): Promise<Record<string, string[]>>;
+  /** The digit each call's phone pressed and the service was told of, by attempt key. */
+  pressed(): Promise<Record<string, string>>;
   /** The env a server needs to use this fake (telephony only; texts stay simulated). */
   serverEnv(): Record<string, string>;
   /** SIGTERM; resolves with its final counts. */
@@ -79,6 +85,7 @@ export async function spawnFakeProvider(options: FakeProviderOptions = {}): Prom
     counts: () => get<FakeCounts>('/counts'),
     accepted: async () => (await get<{ accepted: number }>('/accepted')).accepted,
     keys: () => get<Record<string, string[]>>('/keys'),
+    pressed: () => get<Record<string, string>>('/pressed'),
     serverEnv: () => ({
       WAKEUP_TELEPHONY: 'twilio',
       WAKEUP_TWILIO_API_URL: info.url,

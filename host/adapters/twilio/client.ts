@@ -46,8 +46,18 @@ export interface TwilioCallListItem {
   date_created: string;
 }
 
+/** One call as `GET /Calls/{sid}.json` answers it, the fields the service reads. */
+export interface TwilioCall extends TwilioCallListItem {
+  /** Seconds the call was connected, as a string (null while it lasts). */
+  duration?: string | null;
+  /** `human`, `machine_start`, `fax`, `unknown`… with answering-machine detection; else null. */
+  answered_by?: string | null;
+}
+
 /** The REST client. */
 export interface TwilioClient {
+  /** GET /Calls/{sid}.json: one call and its status now. */
+  getCall(callSid: string): Promise<TwilioResponse<TwilioCall>>;
   /**
    * GET /Calls.json filtered by `To` and `From`, newest first, one page of `pageSize`
    * (the provider's list, as its API returns it).
@@ -118,6 +128,7 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
   }
 
   return {
+    getCall: (sid) => get(`/Calls/${encodeURIComponent(sid)}.json`, {}),
     getMessage: (sid) => get(`/Messages/${encodeURIComponent(sid)}.json`, {}),
     listCalls: (filter) => get('/Calls.json', { To: filter.to, From: filter.from, PageSize: String(filter.pageSize) }),
     createCall: (params, key) => post('/Calls.json', params, key),

@@ -21,6 +21,15 @@ export const TWILIO_WEBHOOK_PATHS = Object.freeze({
   smsStatus: '/webhooks/twilio/sms-status',
 });
 
+/**
+ * Connection overrides (Twilio's URL fragment extension) on every call webhook URL the service
+ * hands the provider: a request that cannot connect, times out or gets a 5xx is tried again,
+ * up to 5 times within 15 s, so a host that restarts within that time loses no webhook. The
+ * fragment never reaches the server (a URL's fragment is not sent), and no 4xx is retried (a
+ * refused signature stays refused).
+ */
+export const CALL_WEBHOOK_RETRIES = '#rc=5&rp=ct,rt,5xx&ct=1000&tt=15000';
+
 /** An empty TwiML answer ("do nothing more"). */
 export const EMPTY_TWIML: WebhookResponse = Object.freeze({
   status: 200,

@@ -61,7 +61,7 @@ import { renderScript } from '../../reference/speech.js';
 import type { TextOptions } from '../../reference/texts.js';
 import { classifyApiError, type TwilioCallListItem, type TwilioClient } from './client.js';
 import type { EventLog, PlacementLedger, WebhookResponse } from '../../ports/telephony.js';
-import { TWILIO_WEBHOOK_PATHS } from './paths.js';
+import { CALL_WEBHOOK_RETRIES, TWILIO_WEBHOOK_PATHS } from './paths.js';
 import { twiml, type TwimlVerb } from './twiml.js';
 
 /** Options of {@link createTwilioTelephony}. */
@@ -111,12 +111,33 @@ export interface TwilioTelephony extends Telephony {
   memory(): { calls: number; placements: number };
   /** Look-ups of the provider's call list so far (placements flagged `outcomeUnknown`, or told so by the ledger). */
   lookups(): number;
+  /**
+   * Reads back from the provider each call of the last hour whose end was never handled (the
+   * ledger's `unended`: its last webhooks may have come while no host answered, a restart), and
+   * applies what the provider says now: an ended call ends here as its status callback would
+   * have ended it. Calls still live are read again a minute later while any is left (the
+   * provider retries their webhooks; this catches one it gave up on). Resolves with the
+   * first pass's counts; without a ledger that lists them it does nothing.
+   */
+  resume(): Promise<ResumeCounts>;
   /** Handles a (signature-checked) call webhook. `query` is the URL's query string parsed. */
   handleCallWebhook(
     kind: 'voice' | 'gather' | 'callStatus',
     query: URLSearchParams,
     params: Record<string, string>,
   ): Promise<WebhookResponse>;
+}
+
+/** What one read-back pass of {@link TwilioTelephony.resume} found. */
+export interface ResumeCounts {
+  /** Calls read back. */
+  checked: number;
+  /** Of those, calls the provider said had ended: ended here now. */
+  ended: number;
+  /** Calls still live at the provider (read again later). */
+  live: number;
+  /** Calls whose read failed: read again later. */
+  unknown: number;
 }
 
 type Stage = 'placed' | 'ringing' | 'answered' | 'ended';
@@ -153,6 +174,15 @@ const KEEP_UNENDED_MS = 6 * 60 * 60_000;
 const LOOKUP_SKEW_MS = 60_000;
 /** Placement results (per idempotency key) are kept this long for in-process retries. */
 const KEEP_PLACING_MS = 60 * 60_000;
+
+/** How far back a restart reads calls back (no call of ours lasts longer). */
+const RESUME_WINDOW_MS = 60 * 60_000;
+/** Live calls are read back again this long after a pass, at most {@link RESUME_PASSES} passes. */
+const RESUME_AGAIN_MS = 60_000;
+const RESUME_PASSES = 15;
+/** Calls read back per pass, and at once. */
+const RESUME_PAGE = 10_000;
+const RESUME_PARALLEL = 4;
 
 const VOICES: Record<string, string> = { female: 'woman', male: 'man' };
 
@@ -203,7 +233,9 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   };
   let handler: TelephonyEventHandler = () => undefined;
 
-  const url = (path: string, query: Record<string, string>) => `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}`;
+  /** A call webhook's URL, with the connection overrides that make the provider retry it. */
+  const url = (path: string, query: Record<string, string>) =>
+    `${options.publicUrl()}${path}?${new URLSearchParams(query).toString()}${CALL_WEBHOOK_RETRIES}`;
 
   /** Forgets ended calls after an hour, unended ones after six, placements after an hour. */
   const prune = () => {
@@ -411,7 +443,48 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     );
   }
 
+  /** One read-back pass (see {@link TwilioTelephony.resume}). */
+  async function readBack(): Promise<ResumeCounts> {
+    const counts: ResumeCounts = { checked: 0, ended: 0, live: 0, unknown: 0 };
+    if (!ledger.unended) return counts;
+    const todo = await ledger.unended(clock.now() - RESUME_WINDOW_MS, RESUME_PAGE);
+    counts.checked = todo.length;
+    const one = async ({ callSid, idempotencyKey }: { callSid: string; idempotencyKey: string }) => {
+      const r = await client.getCall(callSid).catch(() => null);
+      if (!r?.ok) {
+        if (r?.error.status !== 404) counts.unknown++; // a call the provider does not know is not read again
+        return;
+      }
+      const status = r.body.status;
+      if (!END_REASONS[status]) {
+        counts.live++;
+        return;
+      }
+      counts.ended++;
+      // What its status callback says; answered (completed) first, as a lost Gather's caller would.
+      const s = stateOf(callSid, idempotencyKey);
+      await serial(s, () => onStatus(s, { CallStatus: status, CallDuration: r.body.duration ?? '', AnsweredBy: r.body.answered_by ?? '' }));
+    };
+    for (let i = 0; i < todo.length; i += RESUME_PARALLEL) await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
+    return counts;
+  }
+
+  async function resume(pass = 1): Promise<ResumeCounts> {
+    const counts = await readBack();
+    if ((counts.live > 0 || counts.unknown > 0) && pass < RESUME_PASSES) {
+      clock.setTimer(clock.now() + RESUME_AGAIN_MS, () =>
+        resume(pass + 1).then(
+          (again) => (again.ended > 0 ? warn('twilio: calls ended while no host answered, read back', { ...again }) : undefined),
+          (err: unknown) => warn('twilio: reading calls back failed', { err: String(err) }),
+        ),
+      );
+    }
+    return counts;
+  }
+
   return {
+    resume: () => resume(),
+
     placeCall(request: PlaceCallRequest): Promise<PlaceCallResult> {
       prune();
       const known = placing.get(request.idempotencyKey);

@@ -10,8 +10,8 @@
  * undoes a newer one.
  * @module
  */
-import type { EventLog, InboundText, ProviderWebhooks, WebhookResponse } from '../../ports/telephony.js';
-import { EMPTY_TWIML, TWILIO_WEBHOOK_PATHS } from './paths.js';
+import type { EventLog, InboundText, ProviderWebhooks, WebhookRequest, WebhookResponse } from '../../ports/telephony.js';
+import { CALL_WEBHOOK_RETRIES, EMPTY_TWIML, TWILIO_WEBHOOK_PATHS } from './paths.js';
 import { verifyTwilioSignature } from './signature.js';
 import type { TwilioTelephony } from './telephony.js';
 
@@ -33,11 +33,24 @@ export interface TwilioWebhooksOptions {
 const FORBIDDEN: WebhookResponse = Object.freeze({ status: 403, contentType: 'text/plain', body: 'invalid signature' });
 const NOT_FOUND: WebhookResponse = Object.freeze({ status: 404, contentType: 'text/plain', body: 'not found' });
 
+const CALL_PATHS: ReadonlySet<string> = new Set([TWILIO_WEBHOOK_PATHS.voice, TWILIO_WEBHOOK_PATHS.gather, TWILIO_WEBHOOK_PATHS.callStatus]);
+
+/**
+ * The signature check. A call webhook's URL was handed to the provider with the connection
+ * overrides' fragment, which the request does not carry: the signature is accepted over the
+ * URL as requested, or over that URL with the fragment (whichever of the two the provider
+ * signed, nothing else is accepted).
+ */
+function signedByProvider(authToken: string, path: string, request: WebhookRequest): boolean {
+  if (verifyTwilioSignature(authToken, request.url, request.params, request.signature)) return true;
+  return CALL_PATHS.has(path) && verifyTwilioSignature(authToken, request.url + CALL_WEBHOOK_RETRIES, request.params, request.signature);
+}
+
 /** Creates the dispatcher. */
 export function createTwilioWebhooks(options: TwilioWebhooksOptions): ProviderWebhooks {
   return {
     async handle(path, request) {
-      if (!verifyTwilioSignature(options.authToken, request.url, request.params, request.signature)) return FORBIDDEN;
+      if (!signedByProvider(options.authToken, path, request)) return FORBIDDEN;
       const query = new URL(request.url).searchParams;
       switch (path) {
         case TWILIO_WEBHOOK_PATHS.voice:

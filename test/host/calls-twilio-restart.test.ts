@@ -1,0 +1,153 @@
+/**
+ * Calls live while their host restarts end with their true outcome (Twilio mode, the fake
+ * provider on its own virtual clock):
+ * - a key pressed while no host answers reaches the restarted host, because every call
+ *   webhook URL asks the provider to retry (connection overrides);
+ * - a call that ended during an outage longer than those retries is read back from the
+ *   provider (GET /Calls/{sid}.json) when the host starts, and ends as the provider says,
+ *   without waiting for its watchdog.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { VirtualClock } from '../../engine/sim/index.js';
+import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
+import { addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
+import { signIn, startTestServer, testPgDatabase, type TestServer } from '../helpers/server.js';
+
+const START = '2027-05-04T12:00:00Z';
+const NUMBER = '+12015550177';
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Two servers, one after the other, on one database (a SQLite file, or a PostgreSQL schema
+ * when the suite runs there) and one address, against `fake`.
+ */
+async function restartHarness(fake: FakeTwilio) {
+  const dir = mkdtempSync(join(tmpdir(), 'wakeup-twilio-restart-'));
+  const pg = await testPgDatabase();
+  const port = await freePort();
+  const env = (clockStart: string) => ({
+    ...PHONE_TEST_ENV,
+    PORT: String(port),
+    WAKEUP_DB: pg?.url ?? join(dir, 'wakeup.sqlite'),
+    WAKEUP_CLOCK_START: clockStart,
+    WAKEUP_TELEPHONY: 'twilio',
+    WAKEUP_TWILIO_API_URL: fake.url,
+    WAKEUP_TWILIO_ACCOUNT_SID: fake.accountSid,
+    WAKEUP_TWILIO_AUTH_TOKEN: fake.authToken,
+    WAKEUP_TWILIO_FROM: '+12025550100',
+  });
+  const first = await startTestServer({ env: env(START) });
+  const { token } = await signIn(first);
+  const n = await addVerifiedNumber(first, token, NUMBER);
+  const s = await call(first, 'POST', '/schedules', {
+    token,
+    body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, retry_policy: { offsets_minutes: [] } },
+  });
+  assert.equal(s.status, 201, JSON.stringify(s.body));
+  const occurrenceId = s.body.next_occurrence.id as string;
+  // Due: the call is placed.
+  await call(first, 'POST', '/dev/clock', { body: { advance_seconds: 60 } });
+  await first.running.deps.runtime.idle();
+  assert.equal(fake.createCallRequests, 1);
+  return {
+    first,
+    token,
+    occurrenceId,
+    /** Stops `first` and returns the starter of the second server (its clock where the first stopped). */
+    async stopFirst(): Promise<() => Promise<TestServer>> {
+      const stoppedAt = (await call(first, 'GET', '/dev/clock')).body.now as string;
+      await first.close();
+      return () => startTestServer({ env: env(stoppedAt) });
+    },
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+      await pg?.drop();
+    },
+  };
+}
+
+describe('Twilio mode: calls live while the host restarts', () => {
+  it('a key pressed while no host answers arrives by the provider retry, and the call ends confirmed', async () => {
+    const fakeClock = new VirtualClock(Date.parse(START));
+    const fake = await startFakeTwilio({ clock: fakeClock });
+    fake.setPhone(NUMBER, { answers: ['confirm'], ring_seconds: 5 });
+    const h = await restartHarness(fake);
+    let second: TestServer | null = null;
+    try {
+      // Ringing, then answered: the call is at the keypad prompt.
+      await fakeClock.advanceBy(5_000);
+      await h.first.running.deps.runtime.idle();
+      const startSecond = await h.stopFirst();
+      // The person presses 1 while no host listens; the provider tries again while the host restarts.
+      const pressing = fakeClock.advanceBy(10_000);
+      for (let i = 0; i < 200 && !fake.webhookFailures[0]; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(fake.webhookFailures[0], 'the keypress found no host');
+      // Down for longer than the provider's default (one retry after half a second).
+      await new Promise((r) => setTimeout(r, 1500));
+      second = await startSecond();
+      await pressing;
+      await fakeClock.advanceBy(60_000);
+      await second.running.deps.runtime.idle();
+      assert.ok(fake.webhookRetries > 0, 'the provider tried the webhook again');
+      const o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      assert.equal(o.status, 200);
+      assert.deepEqual([o.body.status, o.body.attempts.length, o.body.attempts[0].digits], ['confirmed', 1, '1']);
+      assert.equal(fake.calls.size, 1, 'dialled once');
+    } finally {
+      await second?.close();
+      await fake.close();
+      await h.cleanup();
+    }
+  });
+
+  it('a call that ended during a longer outage is read back at start and ends as the provider says', async () => {
+    const fakeClock = new VirtualClock(Date.parse(START));
+    // An outage longer than every retry: each webhook goes once.
+    const fake = await startFakeTwilio({ clock: fakeClock, retryWebhooks: false });
+    fake.setPhone(NUMBER, { answers: ['no_answer'], ring_seconds: 5 });
+    const h = await restartHarness(fake);
+    let second: TestServer | null = null;
+    try {
+      await fakeClock.advanceBy(1_000);
+      await h.first.running.deps.runtime.idle();
+      const startSecond = await h.stopFirst();
+      // Nobody answers; the provider's last webhook finds no host.
+      await fakeClock.advanceBy(120_000);
+      assert.equal([...fake.calls.values()][0]!.status, 'no-answer');
+      const failuresBefore = fake.webhookFailures[0] ?? 0;
+      assert.ok(failuresBefore > 0, 'the end was not delivered');
+      second = await startSecond();
+      // The host's clock has not moved: no watchdog ran; the read-back ended the call.
+      for (let i = 0; i < 100 && fake.getCallRequests === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await second.running.deps.runtime.idle();
+      let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      for (let i = 0; i < 100 && o.body.status !== 'missed'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        await second.running.deps.runtime.idle();
+        o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      }
+      assert.equal(fake.getCallRequests, 1, 'one read of the one call whose end was not handled');
+      assert.deepEqual(
+        [o.body.status, o.body.attempts.length, o.body.attempts[0].status],
+        ['missed', 1, 'no_answer'],
+        JSON.stringify(o.body),
+      );
+    } finally {
+      await second?.close();
+      await fake.close();
+      await h.cleanup();
+    }
+  });
+});

@@ -69,7 +69,7 @@ export function createLogger(config: LoggerOptions, destination?: DestinationStr
       pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname,service' }),
     );
   }
-  // Asynchronous (issue 27): a write never blocks the event loop; lines wait in sonic-boom's
+  // Asynchronous, so a write never blocks the event loop; lines wait in sonic-boom's
   // buffer while a write is in flight, so a busy server writes them in batches. Flushed by
   // {@link flushLogger} at a clean stop (server close) and on a fatal
   // error (host/main.ts); pino also flushes it on process exit. A SIGKILL or an OOM may lose

@@ -1,5 +1,5 @@
 /**
- * The state several hosts must share (issue 17, docs/decisions/0013-shared-state.md), picked
+ * The state several hosts must share (docs/decisions/0013-shared-state.md), picked
  * once per app by the database's dialect: on SQLite (one process owns the database) in
  * process memory; on PostgreSQL (several hosts on one database) in the database. Built in
  * host/compose.ts and handed to the modules that count, queue or claim.

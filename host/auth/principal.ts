@@ -20,7 +20,7 @@ export interface Principal {
   sessionId: string | null;
   /**
    * The account as the credential check read it, in the same statement, during this request
-   * (issue 27: read once per request). Read-only operations use it instead of reading the
+   * (each fact is read once per request: docs/decisions/0019). Read-only operations use it instead of reading the
    * account again; an operation that writes the account reads it afresh.
    */
   account?: Account;

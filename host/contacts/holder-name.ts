@@ -1,5 +1,5 @@
 /**
- * Which names may be texted to a contact as the account holder's (issue 39): a person's name,
+ * Which names may be texted to a contact as the account holder's: a person's name,
  * on top of the content rule of every text (host/phone/content.ts: no link in `word.tld` shape,
  * no phone number, plain characters). The holder's name goes to any number the account names,
  * so it must not carry a link however it is disguised, nor read as an instruction:

@@ -1,5 +1,5 @@
 /**
- * What a text from a contact's number does to its contacts (issue 31). The phone feature
+ * What a text from a contact's number does to its contacts. The phone feature
  * handles every inbound text (host/phone/inbound.ts: STOP blocks the number, START lifts a
  * STOP block) and tells this module of each keyword it applied:
  * - a stop word ends every contact with that number, in every account, at once and for good

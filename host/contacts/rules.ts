@@ -1,5 +1,5 @@
 /**
- * The rules of contacts to tell (issue 31, docs/decisions/0024-contacts.md), as values and
+ * The rules of contacts to tell (docs/decisions/0024-contacts.md), as values and
  * pure functions: the invitation's code, the holder's name a contact is texted, a contact's
  * shown status, and which finished calls tell whom.
  * @module

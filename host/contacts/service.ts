@@ -1,5 +1,5 @@
 /**
- * The contacts service (issue 31): the account's contacts to tell (list, add and invite,
+ * The contacts service: the account's contacts to tell (list, add and invite,
  * read, rename, remove, invite again, agree with the code the contact read out). Rules:
  * - a number as for the account's own numbers (host/phone/numbers.ts: invalid_phone_number,
  *   country_not_supported), and one that can receive texts (a pure landline cannot);

@@ -1,5 +1,5 @@
 /**
- * Telling contacts (issue 31, docs/decisions/0024-contacts.md): when a call of a schedule
+ * Telling contacts (docs/decisions/0024-contacts.md): when a call of a schedule
  * naming contacts ends as its rule says ({@link tellOutcome}), each named contact that agreed
  * gets one text. The outcome comes from the engine: the runtime's `occurrence:status` event,
  * emitted after the unit of work that finished the call committed.

@@ -1,5 +1,5 @@
 /**
- * Texts to contacts telling them a call went unanswered (issue 31): queries on
+ * Texts to contacts telling them a call went unanswered: queries on
  * `contact_texts` (migration 0021), one row per occurrence and contact. A row is claimed
  * (`pending`, with the text fixed) in one transaction with the daily cap's count, before the
  * text is sent; the send's result is recorded on it. The rules are host/contacts/tell.ts.

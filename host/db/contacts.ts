@@ -1,5 +1,5 @@
 /**
- * Contacts to tell (issue 31): queries on `contacts` and `schedule_contacts` (migration 0021).
+ * Contacts to tell: queries on `contacts` and `schedule_contacts` (migration 0021).
  * The rules are in host/contacts; the texts sent to contacts are in ./contact-texts.ts. The
  * invitation's code is kept here as hash, expiry and wrong tries, and this module is its
  * {@link CodeStore} (the rules are host/verification/code.ts).

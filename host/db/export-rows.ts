@@ -43,7 +43,7 @@ export const SECTIONS: readonly ExportSection[] = [
   { key: 'devices', table: 'devices', where: 'account_id = ?', omit: ['push_token_hash'] },
   // Outbound webhooks: where the account's events go; the signing secrets never leave.
   { key: 'webhook_endpoints', table: 'webhook_endpoints', where: 'account_id = ?', omit: ['secret', 'previous_secret'] },
-  // Contacts to tell (issue 31): the invitation code's hash never leaves.
+  // Contacts to tell: the invitation code's hash never leaves.
   { key: 'contacts', table: 'contacts', where: 'account_id = ?', omit: ['code_hash', 'code_salt'] },
   { key: 'schedule_contacts', table: 'schedule_contacts', where: 'account_id = ?', omit: [] },
   { key: 'contact_texts', table: 'contact_texts', where: 'account_id = ?', omit: [] },

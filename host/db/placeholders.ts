@@ -11,7 +11,7 @@ export interface PgText {
   text: string;
   /**
    * The name of its prepared statement: node-postgres prepares a named statement once per
-   * pooled connection and then only binds and executes it (issue 27: no Parse per query).
+   * pooled connection and then only binds and executes it (no Parse per query: docs/decisions/0019).
    */
   name: string;
   /** Positional: how many `?`. */

@@ -142,7 +142,7 @@ export async function recordEvent(db: Db, event: NewWebhookEvent): Promise<strin
 }
 
 /**
- * `contact.told` (issue 31, part 1): a contact was texted about an occurrence. Call it with the
+ * `contact.told`: a contact was texted about an occurrence. Call it with the
  * transaction handle that records the text, once per contact and occurrence.
  */
 export async function recordContactTold(

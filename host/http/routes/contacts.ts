@@ -1,5 +1,5 @@
 /**
- * Contact routes (issue 31): list (paged, oldest first), add and invite, get, rename,
+ * Contact routes: list (paged, oldest first), add and invite, get, rename,
  * remove, invite again, agree with the code. Rules in `host/contacts/service.ts`.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Outbound webhook routes (project addition, issue 31): /webhook-endpoints (list, create),
+ * Outbound webhook routes (a project addition): /webhook-endpoints (list, create),
  * /webhook-endpoints/{endpoint_id} (get, change, delete), its rotate-secret and test, its
  * delivery log and the redelivery of one event (rules in host/webhooks/service.ts).
  * @module

@@ -17,7 +17,9 @@ export type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, Ro
 export type {
   AccountSummary,
   AccountWindow,
+  AttemptHour,
   AttemptQuery,
+  LatenessMinute,
   OccurrencePage,
   OccurrenceQuery,
   Sequenced,

@@ -14,6 +14,7 @@
  */
 import type { EpochMs } from './time/epoch.js';
 import type { AttemptKind, AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus, SeriesRecord, SeriesStatus } from './model.js';
+import type { Recurrence } from './time/recurrence.js';
 
 /** A page of an account's series (see {@link StoreReads.listSeries}). */
 export interface SeriesQuery {
@@ -104,6 +105,35 @@ export interface Sequenced<R> {
   seq: number;
 }
 
+/**
+ * One minute's lateness of the first attempts placed in it (see {@link StoreReads.latenessByMinute}):
+ * from the attempt's `dueAt` to `requestedAt` (`measure` `requested`) or to `ringingAt`
+ * (`ringing`, the attempts that rang), in ms; percentiles by nearest rank.
+ */
+export interface LatenessMinute {
+  /** Start of the minute of `requestedAt`, epoch ms. */
+  minute: EpochMs;
+  measure: 'requested' | 'ringing';
+  count: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  /** How many were at most the objective's ms late. */
+  onTime: number;
+}
+
+/** One hour's attempts placed (see {@link StoreReads.attemptsByHour}). */
+export interface AttemptHour {
+  /** Start of the hour of `requestedAt`, epoch ms. */
+  hour: EpochMs;
+  placed: number;
+  answered: number;
+  /** Answered and at most the short call's seconds long. */
+  short: number;
+  /** Failed attempts by the provider's error code (`unknown` without one). */
+  errors: Record<string, number>;
+}
+
 /** See the module header. */
 export interface StoreReads {
   // ---- series ----
@@ -165,6 +195,23 @@ export interface StoreReads {
   occurrencesWithPlacedAttempt(occurrenceIds: readonly string[]): Promise<Set<string>>;
   /** An account's series counts and call facts, and the calls it used in a window, in one read. */
   summarizeAccount(query: SummaryQuery): Promise<AccountSummary>;
+
+  // ---- an operator's figures (the tables as they are: the caller settles first; each a range of one window) ----
+  /** Unfinished occurrences being placed or awaiting an answer, per status (dispatching, calling, waiting). */
+  countInFlight(): Promise<Partial<Record<OccurrenceStatus, number>>>;
+  /**
+   * The series held back by a call in flight: active, enabled series whose current occurrence
+   * is dispatching, calling or waiting (their next occurrence is made when it finishes).
+   */
+  listInFlightSeries(): Promise<{ rule: Recurrence; scheduledAt: EpochMs }[]>;
+  /** Per minute of `requestedAt` in [from, to), the first attempts' lateness (to the request and to the ring). */
+  latenessByMinute(from: EpochMs, to: EpochMs, onTimeMs: number): Promise<LatenessMinute[]>;
+  /** Per hour of `scheduledAt` in [from, to), the finished occurrences by status. */
+  outcomesByHour(from: EpochMs, to: EpochMs): Promise<{ hour: EpochMs; status: OccurrenceStatus; count: number }[]>;
+  /** Per hour of `requestedAt` in [from, to), the attempts placed, answered, short and failed. */
+  attemptsByHour(from: EpochMs, to: EpochMs, shortSeconds: number): Promise<AttemptHour[]>;
+  /** Leases held at `now` on rows with due work, per owner (empty where there are none: SQLite). */
+  countLeases(now: EpochMs): Promise<{ owner: string; occurrences: number; until: EpochMs }[]>;
 
   // ---- an account's rows in insertion order (a data export) ----
   /** The account's series after `afterSeq`, oldest first. */

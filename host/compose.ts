@@ -62,6 +62,7 @@ import { stopAccountSeries } from './schedules/stop.js';
 import type { AppServices } from './services.js';
 import { createProviderHealth } from './ops/provider-health.js';
 import { describeProviders } from './ops/providers.js';
+import { createOpsService } from './ops/service.js';
 import { ProviderError } from './ports/payments.js';
 import { createPayments } from './wiring/payments.js';
 import { nudgeWebhookWorkers } from './db/webhook-outbox.js';
@@ -273,6 +274,7 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     inapp: payments.inapp,
   });
 
+  const webhooks = createWebhookService({ db, clock, ids, config: config.webhooks, secrets: webhookSecrets });
   // Services: what route modules receive (host/services.ts). One line per feature.
   const services: AppServices = {
     config,
@@ -336,7 +338,17 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     calls: createCallService({ db, clock, runtime }),
     billing,
     devices: createDevicesService({ db, clock, ids, runtime, logger }),
-    webhooks: createWebhookService({ db, clock, ids, config: config.webhooks, secrets: webhookSecrets }),
+    webhooks,
+    ops: createOpsService({
+      db,
+      clock,
+      ids,
+      runtime,
+      webhooks,
+      config: config.operators,
+      callsPerSecond: config.callsPerSecond,
+      providers: () => providerHealth.snapshot(),
+    }),
     demo: createDemoService({
       db,
       clock,

@@ -123,6 +123,20 @@ export interface HostConfig {
   readonly email: EmailConfig;
   /** Bearer token GET /metrics asks for; null: /metrics is open (env WAKEUP_METRICS_TOKEN). */
   readonly metricsToken: string | null;
+  /** Who may read `/api/v1/ops/…` and act on it (docs/operations/operator-view.md). */
+  readonly operators: OperatorConfig;
+}
+
+/** The operators and the objective the operator's view measures lateness against. */
+export interface OperatorConfig {
+  /** Accounts (emails, lower case) that read the ops endpoints and act on them. (env WAKEUP_OPERATOR_EMAILS) */
+  readonly emails: readonly string[];
+  /** Accounts that read the ops endpoints only. (env WAKEUP_OPERATOR_READONLY_EMAILS) */
+  readonly readonlyEmails: readonly string[];
+  /** Lateness objective: the share of calls (percent) placed within `objectiveSeconds`. @default 95 (env WAKEUP_LATENESS_OBJECTIVE_PERCENT) */
+  readonly objectivePercent: number;
+  /** Seconds after its instant within which a call is on time; also the forecast's warning. @default 30 (env WAKEUP_LATENESS_OBJECTIVE_SECONDS) */
+  readonly objectiveSeconds: number;
 }
 
 /** One documented variable: name, default as written in the README, and meaning. */
@@ -211,6 +225,28 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     name: 'WAKEUP_METRICS_TOKEN',
     default: '(none)',
     meaning: 'When set, `GET /metrics` asks for `Authorization: Bearer <token>` (401 without it); unset: open.',
+  },
+  {
+    name: 'WAKEUP_OPERATOR_EMAILS',
+    default: '(none)',
+    meaning:
+      'Comma-separated emails of the accounts that are operators: they read `/api/v1/ops/…` and the web page `#/ops`, act there (block a number, cancel a call, turn a webhook endpoint back on, redeliver), and create API keys with scope `ops`.',
+  },
+  {
+    name: 'WAKEUP_OPERATOR_READONLY_EMAILS',
+    default: '(none)',
+    meaning: 'Comma-separated emails of read-only operators: they read `/api/v1/ops/…` and `#/ops` but take no action there.',
+  },
+  {
+    name: 'WAKEUP_LATENESS_OBJECTIVE_PERCENT',
+    default: '95',
+    meaning: 'Lateness objective of the operator view: this share of calls (1 to 100) placed within WAKEUP_LATENESS_OBJECTIVE_SECONDS.',
+  },
+  {
+    name: 'WAKEUP_LATENESS_OBJECTIVE_SECONDS',
+    default: '30',
+    meaning:
+      'Seconds after its instant within which a call counts as on time (1 to 3600); the forecast warns of minutes whose last call rings later.',
   },
 ];
 
@@ -309,6 +345,27 @@ export function loadConfig(env: Env): HostConfig {
     idp: loadIdpConfig(env, (message) => new ConfigError(message)),
     email,
     metricsToken,
+    operators: operators(env),
+  });
+}
+
+/** The operator lists (an email in both is a full operator) and the lateness objective. */
+function operators(env: Env): OperatorConfig {
+  const list = (name: string): string[] => {
+    const emails = (value(env, name) ?? '')
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e !== '');
+    for (const e of emails) if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError(`${name}: ${e} is not an email address`);
+    return [...new Set(emails)];
+  };
+  const emails = list('WAKEUP_OPERATOR_EMAILS');
+  const readonlyEmails = list('WAKEUP_OPERATOR_READONLY_EMAILS').filter((e) => !emails.includes(e));
+  return Object.freeze({
+    emails: Object.freeze(emails),
+    readonlyEmails: Object.freeze(readonlyEmails),
+    objectivePercent: integer(env, 'WAKEUP_LATENESS_OBJECTIVE_PERCENT', 95, 1, 100),
+    objectiveSeconds: integer(env, 'WAKEUP_LATENESS_OBJECTIVE_SECONDS', 30, 1, 3600),
   });
 }
 

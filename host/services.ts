@@ -28,6 +28,7 @@ import type { HostConfig } from './config.js';
 import type { IdempotencyStore } from './db/idempotency.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './ops/metrics.js';
+import type { OpsService } from './ops/service.js';
 import type { PhoneService } from './phone/service.js';
 import type { ScheduleService } from './schedules/service.js';
 import type { SharedState } from './shared-state.js';
@@ -97,5 +98,7 @@ export interface AppServices {
   readonly demo: DemoService;
   /** Outbound webhook endpoints and their delivery log. */
   readonly webhooks: WebhookService;
+  /** The operator's view: figures, actions, audit log (issue 43). */
+  readonly ops: OpsService;
   readonly dev: DevService;
 }

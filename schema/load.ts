@@ -76,7 +76,7 @@ export interface OperationInfo {
   /** Credential kinds accepted (`x-credentials`; all three when absent). */
   credentials: CredentialKind[];
   /** API-key scope required (`x-scope`; read for GET/HEAD, write otherwise); null when API keys are refused or the operation is public. */
-  scope: 'read' | 'write' | 'export' | null;
+  scope: 'read' | 'write' | 'export' | 'ops' | null;
   /** `x-idempotent: true`: accepts Idempotency-Key. */
   idempotent: boolean;
   /** Validates the JSON body (no coercion, no defaults). */

@@ -4,8 +4,9 @@
  * several tables), prepared once per pooled connection, so one round trip, atomic on its own.
  * @module
  */
-import type { AttemptRecord, SeriesRecord } from '../model.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import type { AccountSummary, Sequenced, StoreMaintenance, StoreReads } from '../reads.js';
+import * as ops from '../ops-reads.js';
 import { type Queryable, type Row, rowToAttempt, rowToOccurrence, rowToSeries } from './rows.js';
 
 const UNFINISHED = `('pending', 'dispatching', 'calling', 'waiting')`;
@@ -23,7 +24,41 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
   const q = async (name: string, text: string, values: unknown[]): Promise<Row[]> =>
     (await db.query({ name: `${prefix}_${name}`, text, values })).rows;
 
+  const named = async (name: string, sql: string, params: Record<string, unknown>): Promise<Row[]> => {
+    const { text, values } = ops.numbered(sql, params);
+    return q(name, text, values);
+  };
+
   return {
+    async countInFlight() {
+      return Object.fromEntries((await named('ops_in_flight', ops.COUNT_IN_FLIGHT, {})).map((r) => [r.status as string, num(r.n)]));
+    },
+    async listInFlightSeries() {
+      return (await named('ops_in_flight_series', ops.IN_FLIGHT_SERIES, { enabled: true })).map((r) => ({
+        rule: ops.ruleOf(r.rule),
+        scheduledAt: num(r.scheduled_at),
+      }));
+    },
+    async latenessByMinute(from, to, onTimeMs) {
+      return ops.latenessRows(await named('ops_lateness', ops.LATENESS_BY_MINUTE, { from, to, ontime: onTimeMs }));
+    },
+    async outcomesByHour(from, to) {
+      return (await named('ops_outcomes', ops.OUTCOMES_BY_HOUR, { from, to })).map((r) => ({
+        hour: num(r.hour),
+        status: r.status as OccurrenceRecord['status'],
+        count: num(r.n),
+      }));
+    },
+    async attemptsByHour(from, to, shortSeconds) {
+      return ops.attemptHours(await named('ops_attempts', ops.ATTEMPTS_BY_HOUR, { from, to, short: shortSeconds }));
+    },
+    async countLeases(now) {
+      return (await named('ops_leases', ops.LEASES, { now })).map((r) => ({
+        owner: r.owner as string,
+        occurrences: num(r.n),
+        until: num(r.until),
+      }));
+    },
     async listSeries(query) {
       const b = query.before;
       const [row] = await q(

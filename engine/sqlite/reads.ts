@@ -10,6 +10,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import type { SettleScope } from '../ports.js';
 import type { AccountSummary, Sequenced, StoreMaintenance, StoreReads } from '../reads.js';
+import * as ops from '../ops-reads.js';
 import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS, rowToAttempt, rowToOccurrence, rowToSeries, SERIES_COLUMNS } from './rows.js';
 
 type Raw = unknown[];
@@ -111,7 +112,27 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
     return { occurrences, attempts: attempts.map(rowToAttempt) };
   });
 
+  // The operator's figures: rows as objects (the other reads' statements are raw).
+  const named = new Map<string, Statement<unknown[]>>();
+  const objects = (text: string, params: Record<string, unknown>): Record<string, unknown>[] => {
+    let s = named.get(text);
+    if (!s) named.set(text, (s = db.prepare<unknown[]>(text)));
+    return s.all(params) as Record<string, unknown>[];
+  };
+
   return {
+    countInFlight: async () => Object.fromEntries(objects(ops.COUNT_IN_FLIGHT, {}).map((r) => [r.status as string, r.n as number])),
+    listInFlightSeries: async () =>
+      objects(ops.IN_FLIGHT_SERIES, { enabled: 1 }).map((r) => ({ rule: ops.ruleOf(r.rule), scheduledAt: r.scheduled_at as number })),
+    latenessByMinute: async (from, to, onTimeMs) => ops.latenessRows(objects(ops.LATENESS_BY_MINUTE, { from, to, ontime: onTimeMs })),
+    outcomesByHour: async (from, to) =>
+      objects(ops.OUTCOMES_BY_HOUR, { from, to }).map((r) => ({
+        hour: r.hour as number,
+        status: r.status as OccurrenceRecord['status'],
+        count: r.n as number,
+      })),
+    attemptsByHour: async (from, to, shortSeconds) => ops.attemptHours(objects(ops.ATTEMPTS_BY_HOUR, { from, to, short: shortSeconds })),
+    countLeases: async () => [],
     listSeries: async (q) => {
       accounts([q.accountId]);
       return listSeries(q);

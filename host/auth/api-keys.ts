@@ -29,7 +29,7 @@ export function apiKeyOut(k: ApiKey): ApiKeyOut {
   };
 }
 
-const SCOPE_ORDER: Scope[] = ['read', 'write', 'export'];
+const SCOPE_ORDER: Scope[] = ['read', 'write', 'export', 'ops'];
 
 /** The API key operations of an account. */
 export interface ApiKeyService {

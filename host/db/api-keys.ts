@@ -8,7 +8,8 @@ import type { EpochMs } from '../../engine/index.js';
 import { accountOfRow, type Account, type AccountRow } from './accounts.js';
 
 /** API key scopes. */
-export type Scope = 'read' | 'write' | 'export';
+/** `ops`: the operator's endpoints (/ops/…), for an operator's key only. */
+export type Scope = 'read' | 'write' | 'export' | 'ops';
 
 /** One stored key. */
 export interface ApiKey {

@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Scopes default to [read, write]; export is opt-in and needs read. The full key is in the response once and is never shown again. API keys cannot manage API keys (403 insufficient_scope): use the app or the web. API keys never expire; DELETE revokes them.
+         * @description Scopes default to [read, write]; export is opt-in and needs read; ops only an operator may give (403 insufficient_scope otherwise). The full key is in the response once and is never shown again. API keys cannot manage API keys (403 insufficient_scope): use the app or the web. API keys never expire; DELETE revokes them.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -433,6 +433,259 @@ export interface paths {
          * @description Sends the delivery's event again now, with the same webhook-id and body (a new webhook-timestamp and signature), whatever its status, as a new run of attempts with the usual retries; attempts keeps counting. 409 webhook_endpoint_disabled while the endpoint is off. An API key needs scope write.
          */
         post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller is an operator
+         * @description The caller's operator role: `act` (WAKEUP_OPERATOR_EMAILS) or `read` (WAKEUP_OPERATOR_READONLY_EMAILS). Every /ops operation answers 403 insufficient_scope to an account that is neither, and an API key needs scope `ops` (which only an operator can give a key). The web app shows `#/ops` when this answers 200.
+         */
+        get: operations["getOpsRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls due per minute in the coming hours, against the provider's rate
+         * @description Operators only (403 insufficient_scope otherwise; an API key needs scope ops). Each minute of the next `hours` that has calls due: the calls (the pending occurrences, plus `projected`: the next calls of recurring series whose current call is in flight, which the engine stores only when that call finishes), and how late that minute's last call will be placed when due calls go in due order at `calls_per_second` (WAKEUP_CALLS_PER_SECOND, or `rate`; null: no limit, nothing is late). Calls already due count at now. `warning` marks a minute whose last call is placed more than `warn_seconds` late (default WAKEUP_LATENESS_OBJECTIVE_SECONDS). Not counted: on a day a clock change shortens to 23 hours, a series' second call within the window. Minutes without calls are left out.
+         */
+        get: operations["getOpsForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/lateness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How late the calls placed in a window were, per minute
+         * @description Operators only. The first attempts of the occurrences placed in [from, to) (default: the last 24 hours; at most 7 days, else 400 validation_error), per minute of placement: the count, and the lateness from the call's instant (the attempt's due instant) to `requested` (when the service asked the provider to place it: the provider's acceptance is not recorded apart; it answers within the request, typically under a second) and to `ringing` (the first ring the provider reported, for the calls that rang), as p50, p95 (nearest rank) and max in milliseconds; `on_time` counts the calls requested within the objective (WAKEUP_LATENESS_OBJECTIVE_SECONDS, or `objective_seconds`), and `objective_met` says whether their share reaches WAKEUP_LATENESS_OBJECTIVE_PERCENT. Minutes without calls are left out.
+         */
+        get: operations["getOpsLateness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Outcomes, answers, short calls and provider errors per hour
+         * @description Operators only. Per hour of [from, to) (default: the last 24 hours; at most 7 days): the finished occurrences due in that hour by outcome (confirmed, unconfirmed, missed, failed, cancelled), and of the attempts placed in that hour (every kind: first calls, retries, snoozes, test and demo calls) how many, how many were answered (`answer_rate` = answered / placed), how many answered calls lasted `short_call_seconds` (6) or less (`short_share` = short / answered: Plivo bills extra past 20 % a month; carriers flag numbers with many) and the failed ones by the provider's error code (`unknown` without one). Hours without any are left out.
+         */
+        get: operations["getOpsOutcomes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Providers, failing webhook endpoints, backlog, journal, hosts
+         * @description Operators only. The providers as this host sees them (as GET /readyz), the webhook endpoints failing or turned off for failing (at most 50, the longest failing first), the engine's backlog (pending calls already due) and calls in flight by status, the journal rows not yet folded into the engine's tables (SQLite, read before this request folds them; null on PostgreSQL, which has no journal), and on PostgreSQL each host holding leases on due calls.
+         */
+        get: operations["getOpsHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent calls of a number or an account
+         * @description Operators only. `q` is an E.164 number (the calls to it of the accounts holding it) or an account's email (its calls); newest first, every kind, the number in full.
+         */
+        get: operations["searchOpsCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operators' actions
+         * @description Operators only. Every operator action (block, unblock, enable a webhook endpoint, cancel a call, redeliver), newest first (in the order they were recorded), paged.
+         */
+        get: operations["listOpsAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/numbers/{e164}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, E.164 (`+` URL-encoded as %2B or not). */
+                e164: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block calls and texts to a number
+         * @description Operators who may act (WAKEUP_OPERATOR_EMAILS) only: a read-only operator gets 403 insufficient_scope. Blocks the number for every account (as `admin block`): the stronger reason stays in force (a complaint or manual block over STOP or key 9). Written to the audit log.
+         */
+        post: operations["blockOpsNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/numbers/{e164}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, E.164. */
+                e164: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a number's block, whatever its reason
+         * @description Operators who may act only. `lifted` is false when the number was not blocked. Written to the audit log.
+         */
+        post: operations["unblockOpsNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/webhook-endpoints/{endpoint_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn any account's webhook endpoint back on
+         * @description Operators who may act only. As the owner's PATCH with enabled true: the endpoint is on again (its failure run reset), whatever account holds it. Written to the audit log.
+         */
+        post: operations["enableOpsWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send any account's webhook event again
+         * @description Operators who may act only. As the owner's redeliver (409 webhook_endpoint_disabled while the endpoint is off). Written to the audit log.
+         */
+        post: operations["redeliverOpsWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/occurrences/{occurrence_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel any account's call
+         * @description Operators who may act only. As the owner's cancel: a call ringing now is hung up; a finished one gives 409 occurrence_terminal. Written to the audit log.
+         */
+        post: operations["cancelOpsOccurrence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1967,8 +2220,229 @@ export interface components {
         ApiKeyIn: {
             /** @description What uses the key. Blank or longer than 100 characters gives 400 validation_error; no control, bidirectional formatting or line-separator characters (400 message_disallowed_content, as every human-readable field). */
             name: string & components["schemas"]["HumanReadableText"];
-            /** @description Scopes of the key; null or omitted gives [read, write]. export is opt-in, never a default, and needs read (export without read gives 400 validation_error). */
-            scopes?: ("read" | "write" | "export")[] | null;
+            /** @description Scopes of the key; null or omitted gives [read, write]. export is opt-in, never a default, and needs read (export without read gives 400 validation_error). ops (the /ops operations) is given only by an operator (WAKEUP_OPERATOR_EMAILS or WAKEUP_OPERATOR_READONLY_EMAILS; anyone else gets 403 insufficient_scope), and works only while the account is one. */
+            scopes?: ("read" | "write" | "export" | "ops")[] | null;
+        };
+        OpsRoleOut: {
+            email: string;
+            /**
+             * @description act: may block, cancel, re-enable and redeliver; read: reads only.
+             * @enum {string}
+             */
+            role: "act" | "read";
+        };
+        OpsForecastMinute: {
+            /**
+             * Format: date-time
+             * @description Start of the minute (UTC).
+             */
+            minute: string;
+            /** @description Calls due in it, `projected` included. */
+            calls: number;
+            /** @description Of those, the next calls of series whose call is in flight (not stored yet). */
+            projected: number;
+            /** @description How late its last call is placed at the rate. */
+            last_late_seconds: number;
+            /** @description last_late_seconds over warn_seconds. */
+            warning: boolean;
+        };
+        OpsForecastOut: {
+            /** Format: date-time */
+            now: string;
+            /** Format: date-time */
+            until: string;
+            /** @description The rate projected with; null: no limit. */
+            calls_per_second: number | null;
+            warn_seconds: number;
+            total_calls: number;
+            projected_calls: number;
+            /** @description Calls already due and not placed (counted in the first minute). */
+            overdue_calls: number;
+            /** @description Minutes with a warning. */
+            warnings: number;
+            worst_late_seconds: number;
+            minutes: components["schemas"]["OpsForecastMinute"][];
+        };
+        OpsLatenessMeasure: {
+            count: number;
+            p50_ms: number;
+            p95_ms: number;
+            max_ms: number;
+        };
+        OpsLatenessMinute: {
+            /** Format: date-time */
+            minute: string;
+            count: number;
+            on_time: number;
+            on_time_share: number;
+            requested: components["schemas"]["OpsLatenessMeasure"];
+            /** @description Null when none of its calls rang. */
+            ringing: components["schemas"]["OpsLatenessMeasure"] | null;
+        };
+        OpsLatenessOut: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            objective: {
+                percent: number;
+                seconds: number;
+            };
+            count: number;
+            on_time: number;
+            /** @description Null without calls. */
+            on_time_share: number | null;
+            objective_met: boolean | null;
+            max_ms: number;
+            minutes: components["schemas"]["OpsLatenessMinute"][];
+        };
+        OpsOutcomesHour: {
+            /** Format: date-time */
+            hour: string;
+            outcomes: {
+                confirmed: number;
+                unconfirmed: number;
+                missed: number;
+                failed: number;
+                cancelled: number;
+            };
+            placed: number;
+            answered: number;
+            answer_rate: number | null;
+            short: number;
+            short_share: number | null;
+            provider_errors: {
+                [key: string]: number;
+            };
+        };
+        OpsOutcomesOut: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            short_call_seconds: number;
+            hours: components["schemas"]["OpsOutcomesHour"][];
+        };
+        OpsHealthOut: {
+            /** Format: date-time */
+            now: string;
+            /** @enum {string} */
+            database: "sqlite" | "postgres";
+            /** @description As GET /readyz's providers. */
+            providers: Record<string, never>;
+            failing_providers: string[];
+            webhook_endpoints_failing: {
+                /** Format: uuid */
+                id: string;
+                account_id: string;
+                url: string;
+                enabled: boolean;
+                disabled_reason: string | null;
+                /** Format: date-time */
+                failing_since: string | null;
+            }[];
+            engine: {
+                overdue_calls: number;
+                /** Format: date-time */
+                oldest_due_at: string | null;
+                in_flight: {
+                    dispatching: number;
+                    calling: number;
+                    waiting: number;
+                };
+            };
+            journal: {
+                /** @description SQLite: journal rows not yet folded (the fold's lag, in rows); null on PostgreSQL. */
+                unfolded: number | null;
+            };
+            hosts: {
+                owner: string;
+                leased_calls: number;
+                /** Format: date-time */
+                lease_until: string;
+            }[];
+        };
+        OpsCall: {
+            attempt_id: string;
+            occurrence_id: string | null;
+            account_id: string | null;
+            /** @description E.164, in full. */
+            to: string;
+            /** @enum {string} */
+            kind: "first" | "retry" | "snooze" | "test" | "demo";
+            status: string;
+            /** Format: date-time */
+            due_at: string;
+            /** Format: date-time */
+            requested_at: string | null;
+            /** Format: date-time */
+            ringing_at: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            duration_seconds: number | null;
+            error_code: string | null;
+            late_ms: number | null;
+        };
+        OpsCallsOut: {
+            query: string;
+            accounts: {
+                id: string;
+                email: string;
+            }[];
+            calls: components["schemas"]["OpsCall"][];
+        };
+        OpsAuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The operator's account. */
+            account_id: string;
+            /** @description The operator's email then. */
+            email: string;
+            /** @enum {string} */
+            action: "block_number" | "unblock_number" | "enable_webhook_endpoint" | "cancel_occurrence" | "redeliver_webhook";
+            /** @description The number, endpoint, occurrence or delivery acted on. */
+            target: string;
+            detail: Record<string, never>;
+        };
+        OpsAuditPage: {
+            items: components["schemas"]["OpsAuditEntry"][];
+            next_cursor: string | null;
+        };
+        OpsBlockIn: {
+            /**
+             * @default manual
+             * @enum {string}
+             */
+            reason: "manual" | "complaint";
+            note?: ((string & components["schemas"]["HumanReadableText"]) | null) & components["schemas"]["HumanReadableText"];
+        };
+        OpsBlockOut: {
+            e164: string;
+            /** @constant */
+            blocked: true;
+            /**
+             * @description The reason in force.
+             * @enum {string}
+             */
+            reason: "stop" | "complaint" | "manual" | "key_9";
+        };
+        OpsUnblockIn: {
+            note?: ((string & components["schemas"]["HumanReadableText"]) | null) & components["schemas"]["HumanReadableText"];
+        };
+        OpsUnblockOut: {
+            e164: string;
+            /** @constant */
+            blocked: false;
+            lifted: boolean;
+        };
+        OpsCancelOut: {
+            id: string;
+            status: string;
+            account_id: string;
         };
         ApiKeyOut: {
             /** Format: uuid */
@@ -1979,7 +2453,7 @@ export interface components {
              * @example wuk_3fQx9LbA
              */
             prefix: string;
-            scopes: ("read" | "write" | "export")[];
+            scopes: ("read" | "write" | "export" | "ops")[];
             /**
              * Format: date-time
              * @description UTC, ending in Z.
@@ -3689,6 +4163,24 @@ export type MeOut = components['schemas']['MeOut'];
 export type MePatchIn = components['schemas']['MePatchIn'];
 export type HumanReadableText = components['schemas']['HumanReadableText'];
 export type ApiKeyIn = components['schemas']['ApiKeyIn'];
+export type OpsRoleOut = components['schemas']['OpsRoleOut'];
+export type OpsForecastMinute = components['schemas']['OpsForecastMinute'];
+export type OpsForecastOut = components['schemas']['OpsForecastOut'];
+export type OpsLatenessMeasure = components['schemas']['OpsLatenessMeasure'];
+export type OpsLatenessMinute = components['schemas']['OpsLatenessMinute'];
+export type OpsLatenessOut = components['schemas']['OpsLatenessOut'];
+export type OpsOutcomesHour = components['schemas']['OpsOutcomesHour'];
+export type OpsOutcomesOut = components['schemas']['OpsOutcomesOut'];
+export type OpsHealthOut = components['schemas']['OpsHealthOut'];
+export type OpsCall = components['schemas']['OpsCall'];
+export type OpsCallsOut = components['schemas']['OpsCallsOut'];
+export type OpsAuditEntry = components['schemas']['OpsAuditEntry'];
+export type OpsAuditPage = components['schemas']['OpsAuditPage'];
+export type OpsBlockIn = components['schemas']['OpsBlockIn'];
+export type OpsBlockOut = components['schemas']['OpsBlockOut'];
+export type OpsUnblockIn = components['schemas']['OpsUnblockIn'];
+export type OpsUnblockOut = components['schemas']['OpsUnblockOut'];
+export type OpsCancelOut = components['schemas']['OpsCancelOut'];
 export type ApiKeyOut = components['schemas']['ApiKeyOut'];
 export type ApiKeyCreatedOut = components['schemas']['ApiKeyCreatedOut'];
 export type ApiKeyPage = components['schemas']['ApiKeyPage'];
@@ -3962,7 +4454,7 @@ export interface operations {
             /** @description confirmation_required, verification_code_invalid, validation_error. */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description insufficient_scope (an API key). */
+            /** @description insufficient_scope (an API key; scope ops asked by an account that is not an operator). */
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4633,6 +5125,377 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description webhook_endpoint_disabled. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpsRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsRoleOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpsForecast: {
+        parameters: {
+            query?: {
+                /** @description How far ahead, 1 to 48 hours (default 24). */
+                hours?: number;
+                /** @description Calls per second to project with instead of WAKEUP_CALLS_PER_SECOND, 0.01 to 10000. */
+                rate?: number;
+                /** @description Warn of minutes whose last call is placed more than this late, 1 to 3600 (default WAKEUP_LATENESS_OBJECTIVE_SECONDS). */
+                warn_seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecast. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsForecastOut"];
+                };
+            };
+            /** @description validation_error (hours, rate or warn_seconds out of bounds). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpsLateness: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive, UTC); default: 24 hours before to. */
+                from?: string;
+                /** @description End (exclusive, UTC); default: now. */
+                to?: string;
+                /** @description On time: requested within this many seconds, 1 to 3600 (default WAKEUP_LATENESS_OBJECTIVE_SECONDS). */
+                objective_seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lateness per minute. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsLatenessOut"];
+                };
+            };
+            /** @description validation_error (from not before to, a window over 7 days, a bad instant or objective). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpsOutcomes: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive, UTC); default: 24 hours before to. */
+                from?: string;
+                /** @description End (exclusive, UTC); default: now. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Outcomes per hour. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsOutcomesOut"];
+                };
+            };
+            /** @description validation_error (from not before to, a window over 7 days, a bad instant). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpsHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The health. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsHealthOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchOpsCalls: {
+        parameters: {
+            query: {
+                /** @description An E.164 number (+ and 2 to 15 digits) or an email, at most 254 characters. */
+                q: string;
+                /** @description 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsCallsOut"];
+                };
+            };
+            /** @description validation_error (q neither a number nor an email, limit out of bounds). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOpsAudit: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor (base64url) from a previous page's next_cursor; omit or send empty for the first page. A cursor that cannot be decoded gives 400 validation_error. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 200 (default 50); above 200 gives 400 validation_error. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsAuditPage"];
+                };
+            };
+            /** @description validation_error (cursor or limit). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    blockOpsNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, E.164 (`+` URL-encoded as %2B or not). */
+                e164: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OpsBlockIn"];
+            };
+        };
+        responses: {
+            /** @description The block in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsBlockOut"];
+                };
+            };
+            /** @description validation_error (the number, reason or note). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator who may act, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unblockOpsNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The number, E.164. */
+                e164: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OpsUnblockIn"];
+            };
+        };
+        responses: {
+            /** @description The number, unblocked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsUnblockOut"];
+                };
+            };
+            /** @description validation_error (the number or note). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator who may act, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    enableOpsWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator who may act, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverOpsWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator who may act, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description webhook_endpoint_disabled. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelOpsOccurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                occurrence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The occurrence, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsCancelOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description insufficient_scope (not an operator who may act, or an API key without scope ops). */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description occurrence_terminal. */
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -3,10 +3,19 @@
  * last call of each minute will ring. Calls go in due order at `callsPerSecond` (the
  * dispatcher's pacing, WAKEUP_CALLS_PER_SECOND), so a minute whose calls, plus the backlog
  * the minutes before it left, exceed a minute's worth of slots ends late by exactly that
- * backlog. `admin spike` prints the busiest minutes of the next 24 hours with it.
+ * backlog. `admin spike` prints the busiest minutes of the next 24 hours with it, and
+ * GET /ops/forecast answers each minute (host/ops/figures.ts).
+ *
+ * The due calls are the pending occurrences, plus those the recurring series will create that
+ * are not stored yet: a series stores its next occurrence when the current one finishes, so a
+ * series whose call is in flight (placing, ringing, retrying) has its next call unstored. A
+ * series rings at most once per local date, so that next call is the only one of it missing
+ * from the next 24 hours, but on a day shortened by a clock change (23 hours): then the one
+ * after a stored call may fall in the window too, and is not counted.
  * @module
  */
 import type { EpochMs } from '../../engine/index.js';
+import { nextAfterOccurrence } from '../../engine/internals.js';
 import { isoInstant } from '../instant.js';
 import type { Db } from '../db/sql.js';
 import { engineReads } from '../db/engine-store.js';
@@ -28,10 +37,39 @@ export interface MinuteProjection {
   lastLateMs: number;
 }
 
-/** Calls of pending occurrences due in [from, to), by second, in order (one read of the engine's tables as they are). */
+/**
+ * Calls due in [from, to), by second, in order: the pending occurrences', and (the `projected`
+ * ones, also counted in `due`) the next calls of the series whose call is in flight. Reads the
+ * engine's tables as they are (the server settles its journal first).
+ */
+export async function forecastSeconds(db: Db, from: EpochMs, to: EpochMs): Promise<{ due: DueSecond[]; projected: DueSecond[] }> {
+  const reads = engineReads(db);
+  const rows = await reads.countDueBySecond(to);
+  const projected = new Map<number, number>();
+  for (const s of await reads.listInFlightSeries()) {
+    const next = nextAfterOccurrence(s.rule, s.scheduledAt, from);
+    if (next === null || next.at >= to) continue;
+    const second = Math.floor(next.at / 1000);
+    projected.set(second, (projected.get(second) ?? 0) + 1);
+  }
+  const extra = [...projected].map(([second, count]) => ({ second, count }));
+  const merged = [...rows, ...extra].sort((a, b) => a.second - b.second);
+  return {
+    due: bySecond(merged, from),
+    projected: bySecond(
+      extra.sort((a, b) => a.second - b.second),
+      from,
+    ),
+  };
+}
+
+/** Calls due in [from, to), by second, in order, those of series in flight included (see {@link forecastSeconds}). */
 export async function dueSeconds(db: Db, from: EpochMs, to: EpochMs): Promise<DueSecond[]> {
-  const rows = await engineReads(db).countDueBySecond(to);
-  // Overdue calls (due before `from`) are due now.
+  return (await forecastSeconds(db, from, to)).due;
+}
+
+/** Counts per second (in order) summed per second, overdue ones (before `from`) counted at `from`. */
+function bySecond(rows: readonly { second: number; count: number }[], from: EpochMs): DueSecond[] {
   const out: DueSecond[] = [];
   const nowS = Math.floor(from / 1000);
   for (const r of rows) {

@@ -17,6 +17,8 @@ export function register(routes: Routes, services: AppServices): void {
   }));
 
   routes.operation<ApiKeyIn>('createApiKey', async ({ principal, body }) => {
+    // Scope ops is an operator's to give (403 insufficient_scope otherwise).
+    if (body.scopes?.includes('ops')) services.ops.require(requirePrincipal(principal), 'read');
     const out = await services.apiKeys.create(requirePrincipal(principal).accountId, body);
     // `key` is shown once: never kept for an Idempotency-Key replay.
     return { status: 201, body: out, secretFields: ['key'] };

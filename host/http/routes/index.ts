@@ -39,6 +39,7 @@ import * as billing from './billing.js';
 import * as subscribePages from '../site/subscribe-page.js';
 import * as devPayments from '../dev/payments.js';
 import * as webhookEndpoints from './webhook-endpoints.js';
+import * as ops from './ops.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
@@ -67,6 +68,7 @@ export const routeModules: RouteModule[] = [
   billing,
   subscribePages,
   webhookEndpoints,
+  ops,
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */

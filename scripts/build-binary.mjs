@@ -90,7 +90,7 @@ const postject = join(dirname(require.resolve('postject/package.json')), 'dist/c
 // postject's ELF reader (LIEF) warns "Can't find string offset for section name '.note.100'"
 // (and '.note') for each note of Node's own linux binary whose section has no name in the
 // string table: it only reads them, the injected blob goes into a section of its own, and the
-// binary runs (postject issue 83; test/host/single-file.test.ts runs it). Those lines are
+// binary runs (postject issue 83; test/e2e/single-file.test.ts runs it). Those lines are
 // dropped; every other line postject prints passes through, and its exit status counts.
 const injected = spawnSync(
   process.execPath,

@@ -9,7 +9,7 @@
 // that path. Then the API report of each entry, engine/api/<entry>.api.md (scripts/api-report.mjs,
 // api-extractor): rewritten, or with --check-api compared, failing on a difference. That is
 // the only thing written under engine/ (Markdown: no built code reaches lint or the type
-// check); test/engine/package.test.ts runs this script into a temporary folder, with --check-api.
+// check); test/e2e/package.test.ts runs this script into a temporary folder, with --check-api.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, testDbIsPostgres, withTestDb, type TestServer } from '../helpers/server.js';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
-import { advance, createCall, freshNumber, newAccount, nowMs, occurrence, phone, startCallsServer } from './calls-fixture.js';
+import { advance, createCall, freshNumber, newAccount, nowMs, occurrence, phone, startCallsServer } from '../host/calls-fixture.js';
 
 /** How long the server is down. */
 const RESTART_AFTER_MS = 3 * 60_000;

@@ -1,6 +1,6 @@
 /**
  * The deploy recipes (Dockerfile, deploy/wakeup.service) use only commands the tests prove:
- * the production command is the one `npm start` runs (test/host/npm-start.test.ts), the
+ * the production command is the one `npm start` runs (test/e2e/npm-start.test.ts), the
  * container's HEALTHCHECK command answers 0 on a ready server and 1 otherwise, the production
  * environment they set loads, and the systemd unit passes `systemd-analyze verify` where
  * systemd is installed.

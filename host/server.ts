@@ -14,6 +14,7 @@ import { createApp } from './app.js';
 import type { AppOptions } from './app.js';
 import { compose } from './compose.js';
 import type { ComposeOptions } from './compose.js';
+import { readDevClock, saveDevClock } from './db/dev-clock.js';
 import type { HostConfig } from './config.js';
 import type { AppDeps } from './deps.js';
 import { flushLogger, type Logger } from './logger.js';
@@ -67,6 +68,7 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
 
   try {
     await composed.start();
+    await resumeVirtualClock(config, composed);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
@@ -110,6 +112,25 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
     })());
 
   return { url, server, services, deps, close };
+}
+
+/**
+ * Dev mode, virtual clock: the time goes on from where the last server left it when that is
+ * later than now (unless WAKEUP_CLOCK_START is set), and is saved when this one stops, so a
+ * restart never takes the clock back behind the calls, codes and sessions made at a moved time.
+ * Moving forward runs what fell due on the way, as `POST /dev/clock` does.
+ */
+async function resumeVirtualClock(config: HostConfig, composed: Awaited<ReturnType<typeof compose>>): Promise<void> {
+  const { deps, services } = composed;
+  const clock = deps.virtualClock;
+  if (!clock) return;
+  const saved = config.clockStart === null ? await readDevClock(deps.db) : null;
+  if (saved !== null && saved > clock.now()) {
+    await services.dev.settleClock(saved);
+    deps.logger.info({ now: new Date(saved).toISOString() }, 'virtual clock resumed from the last run');
+  }
+  // Newest first: runs before the runtime stops, while the database is open.
+  deps.lifecycle.onClose(() => saveDevClock(deps.db, clock.now()));
 }
 
 /** The first log lines: where it listens and in which mode. */

@@ -6,6 +6,7 @@
  * - Koa/http errors with a client status map to the matching catalogue code;
  * - anything else is logged with its stack and answered as 500 internal_error without any
  *   detail of the cause.
+ * A 404 for a browser's page load outside /api/ is a page instead (site/not-found-page.ts).
  * @module
  */
 import type { Middleware } from 'koa';
@@ -16,6 +17,7 @@ import { EngineError } from '../../engine/index.js';
 import { AppError, isErrorCode } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { ProblemBody } from './problem.js';
+import { sendNotFoundPage, wantsNotFoundPage } from './site/not-found-page.js';
 
 /** Client statuses raised by Koa or Node (not by our code) and their catalogue codes. */
 const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
@@ -54,6 +56,10 @@ export function errorHandler(services: AppServices): Middleware<AppState> {
           ctx.state.log.error({ err }, 'unhandled error');
           body = internalProblemBody(site, ctx.path);
         }
+      }
+      if (body.code === 'not_found' && wantsNotFoundPage(ctx)) {
+        sendNotFoundPage(ctx);
+        return;
       }
       ctx.status = body.status;
       ctx.set(headers);

@@ -82,7 +82,7 @@ export async function addNumberThroughPage(page: Page, server: TestServer, e164:
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // The toast is transient; keep it out of the pictures.
-  await page.evaluate("document.getElementById('toast').replaceChildren()");
+  await page.evaluate("document.getElementById('toast')?.replaceChildren()");
   for (const [w, hgt, tag] of [
     [390, 844, 'phone'],
     [1280, 800, 'desktop'],

@@ -16,6 +16,8 @@ import * as settings from './views/settings.js';
 import * as account from './views/account.js';
 import * as webhooks from './views/webhooks.js';
 import * as unavailable from './views/unavailable.js';
+import * as devOutbox from './views/dev-outbox.js';
+import { devClock } from './dev.js';
 
 /** [pattern, view, nav entry]; the first match wins. */
 const ROUTES = [
@@ -32,7 +34,10 @@ const ROUTES = [
   [/^#\/account$/, account, '#/account'],
   [/^#\/webhooks$/, webhooks, '#/webhooks'],
   [/^#\/webhooks\/([0-9a-f-]{36})$/, webhooks, '#/webhooks'],
+  [/^#\/dev\/outbox$/, devOutbox, null],
 ];
+/** Pages shown signed out too (the outbox holds the sign-in code). */
+const PUBLIC = /^#\/dev\/outbox$/;
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -84,7 +89,7 @@ async function render({ focus = true } = {}) {
     return;
   }
   if (seq !== renderSeq) return;
-  if (!me) {
+  if (!me && !PUBLIC.test(hash)) {
     nav.hidden = true;
     const kept = shown === SIGN_IN ? keepInput.read(main) : null;
     fill(main);
@@ -93,7 +98,7 @@ async function render({ focus = true } = {}) {
     if (kept) keepInput.write(main, kept);
     return;
   }
-  nav.hidden = false;
+  nav.hidden = !me;
   const found = ROUTES.map(([re, view, tab]) => [hash.match(re), view, tab]).find(([m]) => m);
   const [match, view, tab] = found || [null, null, null];
   for (const a of nav.querySelectorAll('a')) {
@@ -141,12 +146,8 @@ async function render({ focus = true } = {}) {
 
 async function devBar() {
   const bar = document.getElementById('devbar');
-  let state;
-  try {
-    state = await get('/dev/clock', { quiet401: true });
-  } catch {
-    return; // not dev mode: /dev answers 404
-  }
+  const state = await devClock();
+  if (!state) return; // not dev mode: /dev answers 404
   const now = h('span', { id: 'dev-now' });
   const show = (iso) => (now.textContent = `${instant(iso)} (${state.mode} clock)`);
   show(state.now);
@@ -157,6 +158,8 @@ async function devBar() {
         type: 'button',
         class: 'secondary',
         disabled: state.mode !== 'virtual',
+        'aria-describedby': state.mode !== 'virtual' ? 'dev-clock-why' : null,
+        title: state.mode !== 'virtual' ? 'Needs WAKEUP_CLOCK=virtual' : null,
         onclick: async () => {
           try {
             const r = await post('/dev/clock', { advance_seconds: seconds });
@@ -179,7 +182,14 @@ async function devBar() {
     move(600, '10 min'),
     move(3600, '1 h'),
     move(86400, '1 day'),
-    h('a', { href: '/dev/outbox' }, 'Outbox'),
+    state.mode !== 'virtual'
+      ? h(
+          'span',
+          { id: 'dev-clock-why', class: 'small' },
+          'The clock moves only with WAKEUP_CLOCK=virtual; this server runs on the system clock.',
+        )
+      : null,
+    h('a', { href: '/#/dev/outbox', target: '_blank' }, 'Outbox'),
   );
   bar.hidden = false;
   refreshDevClock = async () => {

@@ -2,6 +2,7 @@
 // scopes, the key shown once, revoke), export, deletion by emailed code, sign out.
 import { api, del, get, post } from '../api.js';
 import { action, announce, field, fill, h, onSubmit } from '../dom.js';
+import { devCodeHint } from '../dev.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
 
@@ -10,7 +11,7 @@ export async function render(root, ctx) {
   root.append(h('h1', {}, 'Account'), h('p', {}, `Signed in as ${ctx.me.email}.`));
   root.append(planSection(usage, plans));
   root.append(keysSection(keys, ctx));
-  root.append(dataSection());
+  root.append(dataSection(ctx));
 }
 
 function planSection(u, plans) {
@@ -217,7 +218,7 @@ function deletedPage(r) {
   document.querySelector('main h1').focus();
 }
 
-function dataSection() {
+function dataSection(ctx) {
   const sec = h('section', { 'aria-labelledby': 'data-h' }, h('h2', { id: 'data-h' }, 'Your data'));
   sec.append(
     h(
@@ -242,6 +243,7 @@ function dataSection() {
     'form',
     { class: 'card danger', novalidate: true, hidden: true, 'aria-label': 'Delete the account' },
     field('Code from the email', code),
+    h('div', { class: 'dev-slot' }),
     field('Type DELETE to confirm', confirmWord),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'danger' }, 'Delete my account')),
   );
@@ -264,6 +266,7 @@ function dataSection() {
     const sent = await post('/me/deletion-code', undefined, { idem: true });
     announce(`Code sent to ${sent.sent_to}.`);
     delForm.hidden = false;
+    delForm.querySelector('.dev-slot').replaceChildren(devCodeHint(code, ctx.me.email, 'email'));
     code.focus();
   });
   sec.append(start, delForm);

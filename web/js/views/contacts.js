@@ -3,6 +3,7 @@
 // you, send the invitation again, remove. A contact is named on a call in the call form.
 import { del, get, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
+import { devCodeHint } from '../dev.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
 
@@ -115,6 +116,7 @@ function agreeForm(c, ctx) {
     'form',
     { class: 'verify', novalidate: true, 'aria-label': `Code from ${c.name}` },
     field('Code they read out to you', code, 'Or they can reply YES and the code to the invitation.'),
+    devCodeHint(code, c.e164, 'sms'),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Confirm agreement')),
   );
   return onSubmit(form, async () => {

@@ -2,6 +2,7 @@
 // make primary, label, test call, delete; a blocked number says why and how to lift it.
 import { del, get, patch, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
+import { devCodeHint } from '../dev.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
 import { blockedText, numberState } from '../states.js';
@@ -114,6 +115,8 @@ function verifyForm(n, ctx) {
     required: true,
   });
   const codeField = field('Code we sent to this number', code, channel ? howSent(channel) : ' ');
+  const devHint = devCodeHint(code, n.e164, 'sms');
+  codeField.append(devHint);
   const verify = h('button', { type: 'submit' }, 'Verify');
   const form = h(
     'form',
@@ -138,6 +141,7 @@ function verifyForm(n, ctx) {
     codeSent.set(n.id, v.channel || 'sms');
     codeField.hidden = verify.hidden = false;
     codeField.querySelector('.hint').textContent = howSent(v.channel || 'sms');
+    devHint.refresh();
     sendButton.className = 'link';
     sendButton.textContent = 'Send a new code';
     code.focus();

@@ -4,6 +4,7 @@ import { get, post } from '../api.js';
 import { action, announce, fill, h, stackTable } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { FINISHED, occurrenceState, reasonSentence } from '../states.js';
+import { devClock, virtualClockNote } from '../dev.js';
 
 const POLL_MS = 2000;
 
@@ -12,11 +13,15 @@ export async function render(root, ctx) {
   const id = ctx.params[0];
   const load = () => get(isAttempt ? `/calls/${id}` : `/occurrences/${id}`);
   const body = h('div', { 'aria-live': 'polite' });
-  let data = await load();
+  const [first, dev] = await Promise.all([load(), devClock()]);
+  let data = first;
   root.append(h('h1', {}, isAttempt ? (data.kind === 'test' ? 'Test call' : 'Call') : data.label), body);
-  const draw = () => fill(body, isAttempt ? attemptView(data) : occurrenceView(data, ctx));
-  draw();
   const live = () => (isAttempt ? data.live : !FINISHED.has(data.status) || data.attempts.some((a) => a.live));
+  // On the virtual clock a call in progress waits for the clock: say so while one rings.
+  const ringing = () => (isAttempt ? data.live : data.attempts.some((a) => a.live));
+  const draw = () =>
+    fill(body, ringing() ? virtualClockNote(dev, 'this call') : null, isAttempt ? attemptView(data) : occurrenceView(data, ctx));
+  draw();
   let timer = null;
   const tick = async () => {
     timer = null;

@@ -1,6 +1,7 @@
 // Sign-in by emailed code: POST /auth/email/start, then /auth/email/verify with client "web"
 // (the server sets the sessionid and csrftoken cookies).
-import { get, post } from '../api.js';
+import { post } from '../api.js';
+import { devCodeHint } from '../dev.js';
 import { field, h, onSubmit } from '../dom.js';
 
 export async function render(root, { onSignedIn }) {
@@ -41,13 +42,7 @@ export async function render(root, { onSignedIn }) {
       { class: 'card', novalidate: true },
       h('p', {}, `We sent a code to ${sent.sent_to}. It is valid for ${sent.valid_minutes} minutes.`),
       field('6-digit code', code),
-      h(
-        'p',
-        { class: 'hint', id: 'dev-hint', hidden: true },
-        'Dev mode: the code is also in ',
-        h('a', { href: `/dev/outbox?to=${encodeURIComponent(address)}`, target: '_blank' }, 'the outbox'),
-        ' and the server log.',
-      ),
+      devCodeHint(code, address, 'email'),
       h(
         'div',
         { class: 'actions' },
@@ -58,10 +53,6 @@ export async function render(root, { onSignedIn }) {
           'Use another address',
         ),
       ),
-    );
-    get('/dev/clock', { quiet401: true }).then(
-      () => (form.querySelector('#dev-hint').hidden = false),
-      () => {},
     );
     onSubmit(form, async () => {
       await post('/auth/email/verify', { email: address, code: code.value.trim(), client: 'web' });

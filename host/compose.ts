@@ -63,6 +63,7 @@ import type { AppServices } from './services.js';
 import { createProviderHealth } from './ops/provider-health.js';
 import { describeProviders } from './ops/providers.js';
 import { createOpsService } from './ops/service.js';
+import { seedMorning } from './ops/seed-morning.js';
 import { ProviderError } from './ports/payments.js';
 import { createPayments } from './wiring/payments.js';
 import { nudgeWebhookWorkers } from './db/webhook-outbox.js';
@@ -373,6 +374,13 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
         };
         return settleClock(virtualClock, { idle }, target);
       },
+      seedMorning: phone.simulator
+        ? (n) =>
+            seedMorning(
+              { db, clock, ids, simulator: phone.simulator!, createSchedule: (caller, body) => services.schedules.create(caller, body) },
+              n,
+            )
+        : null,
     },
   };
 

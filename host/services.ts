@@ -55,6 +55,8 @@ export interface DevService {
    * (the calls and texts they start included); the new now. Only with a virtual clock.
    */
   settleClock(target: EpochMs): Promise<EpochMs>;
+  /** Seeds `n` sleepers with a daily call each (host/ops/seed-morning.ts); null without the telephony simulator. */
+  readonly seedMorning: ((n: number) => Promise<{ accounts: number; schedules: number; zones: string[] }>) | null;
 }
 
 /** Everything a route module may use. */

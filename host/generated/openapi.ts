@@ -1677,6 +1677,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/seed-morning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seed a realistic morning (dev)
+         * @description Makes `accounts` new accounts (trial, one verified number each) with a daily wake-up call each, most at 07:00 and the rest between 06:30 and 08:00, in eight zones (New York, Chicago, Los Angeles, London, Paris, Kolkata, Tokyo, Sydney), and scripts each simulated phone as people answer (most confirm; some ring out, snooze, reach voicemail, are busy or press 9; a few fail at the provider). With `advance_hours`, the virtual clock then moves that far, the calls it reaches playing on the way (with WAKEUP_CALLS_PER_SECOND set, the spike makes calls late). `npm run dev:morning` calls it. Only with the telephony simulator (else 400 validation_error).
+         */
+        post: operations["postDevSeedMorning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/sms/inbound": {
         parameters: {
             query?: never;
@@ -2443,6 +2463,28 @@ export interface components {
             id: string;
             status: string;
             account_id: string;
+        };
+        DevSeedMorningIn: {
+            /**
+             * @description Sleepers to make, each with one daily call.
+             * @default 2000
+             */
+            accounts: number;
+            /**
+             * @description Then move the virtual clock this many hours (0: not at all).
+             * @default 0
+             */
+            advance_hours: number;
+        };
+        DevSeedMorningOut: {
+            accounts: number;
+            schedules: number;
+            zones: string[];
+            /**
+             * Format: date-time
+             * @description The service clock afterwards.
+             */
+            now: string;
         };
         ApiKeyOut: {
             /** Format: uuid */
@@ -4181,6 +4223,8 @@ export type OpsBlockOut = components['schemas']['OpsBlockOut'];
 export type OpsUnblockIn = components['schemas']['OpsUnblockIn'];
 export type OpsUnblockOut = components['schemas']['OpsUnblockOut'];
 export type OpsCancelOut = components['schemas']['OpsCancelOut'];
+export type DevSeedMorningIn = components['schemas']['DevSeedMorningIn'];
+export type DevSeedMorningOut = components['schemas']['DevSeedMorningOut'];
 export type ApiKeyOut = components['schemas']['ApiKeyOut'];
 export type ApiKeyCreatedOut = components['schemas']['ApiKeyCreatedOut'];
 export type ApiKeyPage = components['schemas']['ApiKeyPage'];
@@ -7318,6 +7362,33 @@ export interface operations {
                 content?: never;
             };
             /** @description invalid_phone_number (e164 not E.164), validation_error (body, or the telephony provider is not the simulator). */
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["DevNotFound"];
+        };
+    };
+    postDevSeedMorning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DevSeedMorningIn"];
+            };
+        };
+        responses: {
+            /** @description What was made, and the clock after it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevSeedMorningOut"];
+                };
+            };
+            /** @description validation_error (body out of bounds, no telephony simulator, advance_hours without the virtual clock). */
             400: components["responses"]["BadRequest"];
             404: components["responses"]["DevNotFound"];
         };

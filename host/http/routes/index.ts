@@ -40,6 +40,7 @@ import * as subscribePages from '../site/subscribe-page.js';
 import * as devPayments from '../dev/payments.js';
 import * as webhookEndpoints from './webhook-endpoints.js';
 import * as ops from './ops.js';
+import * as devSeedMorning from '../dev/seed-morning.js';
 
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
@@ -72,4 +73,4 @@ export const routeModules: RouteModule[] = [
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
-export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone, devPayments];
+export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone, devPayments, devSeedMorning];

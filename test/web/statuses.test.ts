@@ -129,7 +129,8 @@ describe('web app: states in their own words and colours', () => {
       assert.deepEqual(await badge(card('Weekly skipped'), '.next .badge'), ['Scheduled', 'info']);
       assert.equal(
         await card('Weekly skipped')
-          .getByText(/^Skipped: \d{4}-\d\d-\d\d$/)
+          .getByRole('group', { name: 'Skipped dates' })
+          .getByText(/^\w{3} \d{4}-\d\d-\d\d/)
           .isVisible(),
         true,
       );

@@ -109,7 +109,25 @@ export async function render(root, ctx) {
   const atBox = h('div', { class: 'grid2' }, field('Date', localDate, 'In the call’s time zone.'), field('Time', localTime));
   const inBox = h('div', {}, field('Minutes from now', inMinutes, '1 to 1440.'));
   const weeklyTime = h('input', { type: 'time', name: 'local_time', value: localTime.value, required: true });
-  const weeklyBox = h('div', {}, h('div', { class: 'grid2' }, field('Time', weeklyTime), field('Last date (optional)', endDate)), days);
+  // The dates skipped with "Skip next" (or by the API): untick one to ring on it after all.
+  const skipped = (s.skip_dates || []).length
+    ? h(
+        'fieldset',
+        { class: 'skip-dates' },
+        h('legend', {}, 'Skipped dates'),
+        h('p', { class: 'hint' }, 'No call rings on a ticked date. Untick one to ring on it after all.'),
+        s.skip_dates.map((d) =>
+          h('label', { class: 'choice' }, h('input', { type: 'checkbox', name: 'skip_dates', value: d, checked: true }), fmt.date(d)),
+        ),
+      )
+    : null;
+  const weeklyBox = h(
+    'div',
+    {},
+    h('div', { class: 'grid2' }, field('Time', weeklyTime), field('Last date (optional)', endDate)),
+    days,
+    skipped,
+  );
   const preview = h('div', { class: 'preview', role: 'status', 'aria-live': 'polite', id: 'preview' }, 'Preview…');
 
   const form = h(
@@ -126,7 +144,7 @@ export async function render(root, ctx) {
     h('label', { class: 'choice' }, smsFallback, 'Text me if I don’t confirm'),
     h('label', { class: 'choice' }, backup, 'Also ring the app’s backup alarm'),
     tell.el,
-    id ? h('label', { class: 'choice' }, enabled, 'On') : null,
+    id ? h('label', { class: 'choice' }, enabled, 'This call is on (untick to turn it off without deleting it)') : null,
     h(
       'details',
       {},
@@ -168,6 +186,7 @@ export async function render(root, ctx) {
       b.local_time = weeklyTime.value || null;
       b.days_of_week = [...days.querySelectorAll('input:checked')].map((x) => x.value);
       b.end_date = endDate.value || (id ? '' : null);
+      if (skipped) b.skip_dates = [...skipped.querySelectorAll('input:checked')].map((x) => x.value);
     }
     b.timezone = zonePick.input.value.trim() || null;
     b.phone_number_id = phone.value || null;

@@ -1,6 +1,6 @@
 // Wake-up calls (schedules): each with its next call, or how its last call ended once it is
 // finished; pause until a date, skip the next call, resume, test call, edit, delete.
-import { del, get, post } from '../api.js';
+import { del, get, patch, post } from '../api.js';
 import { action, announce, field, h, onSubmit } from '../dom.js';
 import * as fmt from '../fmt.js';
 import { occurrenceState, scheduleState } from '../states.js';
@@ -10,7 +10,9 @@ export async function render(root, ctx) {
   const last = await lastCalls(list.items.filter((s) => s.status === 'completed'));
   const why = { callsOff: Boolean(ctx.me.calls_revoked_at), blocked: new Set(numbers.items.filter((n) => n.blocked).map((n) => n.id)) };
   root.append(h('div', { class: 'spread' }, h('h1', {}, 'Wake-up calls'), h('a', { class: 'button', href: '#/calls/new' }, 'New call')));
-  const live = list.items.filter((s) => s.status === 'active');
+  // Soonest to ring first; those with no call due after them.
+  const ringsAt = (s) => (s.next_occurrence ? Date.parse(s.next_occurrence.scheduled_at) : Infinity);
+  const live = list.items.filter((s) => s.status === 'active').sort((a, b) => ringsAt(a) - ringsAt(b));
   const old = list.items.filter((s) => s.status !== 'active');
   if (list.items.length === 0) root.append(h('p', {}, 'No wake-up call yet.'));
   root.append(
@@ -108,7 +110,7 @@ function scheduleCard(s, ctx, why, lastCall) {
         h('a', { href: `#/occurrences/${lastCall.id}` }, fmt.local(lastCall.local)),
       ),
     );
-  if (s.skip_dates && s.skip_dates.length) card.append(h('p', { class: 'small muted' }, `Skipped: ${s.skip_dates.join(', ')}`));
+  if (s.skip_dates && s.skip_dates.length) card.append(skippedLine(s, ctx));
 
   const acts = h('div', { class: 'actions' });
   const done = (msg) => async () => (announce(msg), ctx.reload());
@@ -148,6 +150,32 @@ function scheduleCard(s, ctx, why, lastCall) {
   card.append(acts);
   if (s.kind === 'recurring' && s.status === 'active') card.append(pauseForm(s, ctx));
   return card;
+}
+
+/** The skipped dates, each with Undo: the call rings on that date again. */
+function skippedLine(s, ctx) {
+  return h(
+    'div',
+    { class: 'small skipped', role: 'group', 'aria-label': 'Skipped dates' },
+    h('strong', {}, 'Skipped: '),
+    s.skip_dates.map((d) =>
+      h(
+        'span',
+        { class: 'skipped-date', 'data-date': d },
+        fmt.date(d),
+        ' ',
+        action(
+          'Undo',
+          async () => {
+            await patch(`/schedules/${s.id}`, { skip_dates: s.skip_dates.filter((x) => x !== d) });
+            announce(`It rings on ${fmt.date(d)} again.`);
+            ctx.reload();
+          },
+          { class: 'link', 'aria-label': `Undo skipping ${fmt.date(d)}` },
+        ),
+      ),
+    ),
+  );
 }
 
 function pauseForm(s, ctx) {

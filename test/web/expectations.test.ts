@@ -1,0 +1,125 @@
+/**
+ * Issue 38, item 8: what users of such an app expect. "Skip next" can be undone, on the card
+ * and in the edit form, which lists the skipped dates; the calls are listed soonest to ring
+ * first; the edit form's on/off box says what it turns on; a long name without spaces wraps
+ * inside its card. At 390 px and 1280 px. Screenshots: .screenshots/expect-*.png.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
+import { startTestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { PHONE_TEST_ENV } from '../helpers/phone.js';
+import { addNumberThroughPage, apiFromPage, apiSend, atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+
+const ZONE = 'Europe/Paris';
+const E164 = '+12015550174';
+const LONG = 'Wakeupwakeupwakeupwakeupwakeupwakeupwakeupwakeupwakeup';
+
+describe('web app: what users expect', () => {
+  let skip = '';
+  let browser: Browser | undefined;
+  let page: Page;
+  let server: TestServer;
+
+  before(async () => {
+    const got = await launchChromium();
+    if ('skip' in got) {
+      skip = got.skip;
+      console.log(`browser tests skipped: ${skip}`);
+      return;
+    }
+    browser = got.browser;
+    server = await startTestServer({ env: PHONE_TEST_ENV });
+    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('dialog', (d) => void d.accept());
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const noSidewaysScroll = async (width: number, what: string) =>
+    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${what} ${width}: no sideways scroll`);
+
+  it('lists calls soonest first; a skip is undone on the card and in the edit form; a long label wraps', async (t) => {
+    if (skip) return t.skip(skip);
+    await signInThroughPage(page, server, `expect-${randomUUID()}@example.com`);
+    assert.equal((await apiSend(page, 'PATCH', '/me', { home_timezone: ZONE })).status, 200);
+    await addNumberThroughPage(page, server, E164);
+    const every = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+    // Made latest-first, so that the list's order is not the order they were made in.
+    for (const [label, time] of [
+      ['Late', '23:30'],
+      [LONG, '09:00'],
+    ] as const) {
+      const r = await apiSend(page, 'POST', '/schedules', {
+        kind: 'recurring',
+        days_of_week: every,
+        local_time: time,
+        timezone: ZONE,
+        label,
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const soon = await apiSend(page, 'POST', '/schedules', { kind: 'once', in_minutes: 30, timezone: ZONE, label: 'Soon' });
+    assert.equal(soon.status, 201);
+
+    await goHash(page, '#/calls');
+    const cards = page.getByRole('list', { name: 'Active calls' }).locator('article[data-schedule]');
+    await cards.nth(2).waitFor();
+    const schedules = (await apiFromPage(page, '/schedules')).items as Array<{ label: string; next_occurrence: { scheduled_at: string } }>;
+    const expected = [...schedules]
+      .sort((a, b) => Date.parse(a.next_occurrence.scheduled_at) - Date.parse(b.next_occurrence.scheduled_at))
+      .map((s) => s.label);
+    assert.deepEqual(await cards.locator('h2').allInnerTexts(), expected, 'soonest to ring first');
+    assert.equal(expected[0], 'Soon');
+
+    const card = cards.filter({ hasText: 'Late' });
+    const first = (schedules.find((s) => s.label === 'Late') as any).next_occurrence.local.date as string;
+    await card.getByRole('button', { name: 'Skip next' }).click();
+    const skipped = card.getByRole('group', { name: 'Skipped dates' });
+    await skipped.locator(`[data-date="${first}"]`).waitFor();
+    await atBothWidths(page, async (width) => {
+      assert.ok(await skipped.getByRole('button', { name: /^Undo skipping/ }).isVisible(), `${width}: Undo beside the date`);
+      const long = cards.filter({ hasText: LONG }).first();
+      const [box, title] = await Promise.all([long.boundingBox(), long.locator('h2').boundingBox()]);
+      assert.ok(box && title && title.x + title.width <= box.x + box.width + 0.5, `${width}: the long label stays in its card`);
+      await noSidewaysScroll(width, 'calls');
+    });
+    await screenshots(page, 'expect-calls-skipped');
+
+    // Undo on the card: the date is no longer skipped and the call rings on it again.
+    await skipped.getByRole('button', { name: /^Undo skipping/ }).click();
+    await skipped.waitFor({ state: 'detached' });
+    const late = () => apiFromPage(page, '/schedules').then((l) => l.items.find((s: { label: string }) => s.label === 'Late'));
+    assert.deepEqual((await late()).skip_dates, []);
+    assert.equal((await late()).next_occurrence.local.date, first);
+
+    // Skipped again, then un-ticked in the edit form.
+    await cards.filter({ hasText: 'Late' }).getByRole('button', { name: 'Skip next' }).click();
+    await cards.filter({ hasText: 'Late' }).getByRole('group', { name: 'Skipped dates' }).waitFor();
+    await cards.filter({ hasText: 'Late' }).getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit “Late”' }).waitFor();
+    const dates = page.getByRole('group', { name: 'Skipped dates' });
+    await dates.waitFor();
+    const box = dates.getByRole('checkbox');
+    assert.equal(await box.count(), 1);
+    assert.equal(await box.isChecked(), true);
+    const on = page.getByLabel(/^This call is on/);
+    await atBothWidths(page, async (width) => {
+      assert.ok(await on.isVisible(), `${width}: the on box says what it turns on`);
+      await noSidewaysScroll(width, 'edit');
+    });
+    await screenshots(page, 'expect-edit-skipped');
+    await box.uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Wake-up calls' }).waitFor();
+    assert.deepEqual((await late()).skip_dates, []);
+    assert.equal((await late()).next_occurrence.local.date, first);
+  });
+});

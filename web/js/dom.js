@@ -71,6 +71,34 @@ export function stackTable(headers, rows, attrs = {}) {
   );
 }
 
+/**
+ * A one-time secret (an API key, a signing secret) with a Copy button. The clipboard API
+ * needs a secure context (https, localhost); elsewhere the text is selected and copied the
+ * old way, and stays selected for a manual copy if that fails too.
+ */
+export function secretBox(text, id) {
+  const value = h('p', { class: 'key', id }, text);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(value);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      if (!document.execCommand('copy')) {
+        announce('Press Ctrl+C (or ⌘C) to copy the selected text.');
+        return;
+      }
+    }
+    button.textContent = 'Copied';
+    announce('Copied.');
+  };
+  const button = h('button', { type: 'button', class: 'secondary', onclick: copy }, 'Copy');
+  return h('div', { class: 'secret' }, value, button);
+}
+
 let fieldSeq = 0;
 /**
  * A labelled field: label, control, hint and an error slot tied to the control with

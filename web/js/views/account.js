@@ -1,7 +1,7 @@
 // Account: usage and plan (with checkout when billing is served), API keys (created with
 // scopes, the key shown once, revoke), export, deletion by emailed code, sign out.
 import { api, del, get, post } from '../api.js';
-import { action, announce, field, fill, h, onSubmit } from '../dom.js';
+import { action, announce, field, fill, h, onSubmit, secretBox } from '../dom.js';
 import { devCodeHint } from '../dev.js';
 import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
@@ -132,40 +132,44 @@ function keysSection(keys, ctx) {
       '.',
     ),
   );
-  sec.append(
-    h(
-      'ul',
-      { class: 'list', 'aria-label': 'Your API keys' },
-      keys.items.map((k) =>
-        h(
-          'li',
-          { class: 'card spread' },
+  const list = h('div', {});
+  const showKeys = (items) =>
+    list.replaceChildren(
+      h(
+        'ul',
+        { class: 'list', 'aria-label': 'Your API keys' },
+        items.map((k) =>
           h(
-            'div',
-            {},
-            h('strong', {}, k.name),
-            ' ',
-            h('code', {}, `${k.prefix}…`),
+            'li',
+            { class: 'card spread' },
             h(
               'div',
-              { class: 'small muted' },
-              `Scopes: ${k.scopes.join(', ')} · created ${fmt.instant(k.created_at)} · ${k.last_used_at ? `last used ${fmt.instant(k.last_used_at)}` : 'never used'}`,
+              {},
+              h('strong', {}, k.name),
+              ' ',
+              h('code', {}, `${k.prefix}…`),
+              h(
+                'div',
+                { class: 'small muted' },
+                `Scopes: ${k.scopes.join(', ')} · created ${fmt.instant(k.created_at)} · ${k.last_used_at ? `last used ${fmt.instant(k.last_used_at)}` : 'never used'}`,
+              ),
             ),
-          ),
-          action(
-            'Revoke',
-            async () => {
-              if (!confirm(`Revoke “${k.name}”? Programs using it stop working.`)) return;
-              await del(`/api-keys/${k.id}`);
-              announce('Key revoked.');
-              ctx.reload();
-            },
-            { class: 'danger' },
+            action(
+              'Revoke',
+              async () => {
+                if (!confirm(`Revoke “${k.name}”? Programs using it stop working.`)) return;
+                await del(`/api-keys/${k.id}`);
+                announce('Key revoked.');
+                ctx.reload();
+              },
+              { class: 'danger' },
+            ),
           ),
         ),
       ),
-    ),
-  );
+    );
+  showKeys(keys.items);
+  sec.append(list);
   const name = h('input', { type: 'text', name: 'name', maxlength: 100, required: true });
   const scope = (v, label, on) =>
     h('label', { class: 'choice' }, h('input', { type: 'checkbox', name: 'scopes', value: v, 'data-group': '1', checked: on }), label);
@@ -196,10 +200,13 @@ function keysSection(keys, ctx) {
         'div',
         { class: 'card notice' },
         h('p', {}, h('strong', {}, 'Copy this key now: it is shown only once.')),
-        h('p', { class: 'key', id: 'new-key' }, k.key),
+        secretBox(k.key, 'new-key'),
         ok,
       ),
     );
+    // The list shows the new key at once, and the form is ready for another.
+    name.value = '';
+    showKeys((await get('/api-keys?limit=200')).items);
     ok.focus();
   });
   sec.append(form);

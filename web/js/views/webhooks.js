@@ -2,7 +2,7 @@
 // rotate the secret, send a test event, delete) and each endpoint's delivery log (status,
 // attempts, response code, latency, error) with "send again" for one event.
 import { del, get, patch, post } from '../api.js';
-import { action, announce, field, h, onSubmit } from '../dom.js';
+import { action, announce, field, h, onSubmit, secretBox } from '../dom.js';
 import * as fmt from '../fmt.js';
 
 /** Event types, in the API's order, with what a person reads. */
@@ -35,18 +35,24 @@ export async function render(root, ctx) {
       ').',
     ),
   );
-  if (list.items.length === 0) root.append(h('p', { class: 'muted' }, 'No endpoint yet.'));
-  root.append(
-    h(
-      'ul',
-      { class: 'list', 'aria-label': 'Your webhook endpoints' },
-      list.items.map((e) => h('li', {}, endpointCard(e))),
-    ),
-  );
-  root.append(addForm(ctx));
+  const endpoints = h('div', {});
+  const show = (items) =>
+    endpoints.replaceChildren(
+      items.length === 0
+        ? h('p', { class: 'muted' }, 'No endpoint yet.')
+        : h(
+            'ul',
+            { class: 'list', 'aria-label': 'Your webhook endpoints' },
+            items.map((e) => h('li', {}, endpointCard(e))),
+          ),
+    );
+  show(list.items);
+  root.append(endpoints);
+  root.append(addForm(ctx, async () => show((await get('/webhook-endpoints?limit=200')).items)));
 }
 
 function stateBadge(e) {
+  if (e.enabled && e.failing_since) return h('span', { class: 'badge bad' }, 'Failing');
   if (e.enabled) return h('span', { class: 'badge ok' }, 'On');
   if (e.disabled_reason === 'failing') return h('span', { class: 'badge bad' }, 'Turned off: failing');
   return h('span', { class: 'badge warn' }, 'Off');
@@ -90,7 +96,7 @@ function secretNotice(secret, onDone) {
     'div',
     { class: 'card notice' },
     h('p', {}, h('strong', {}, 'Copy this signing secret now: it is shown only once.')),
-    h('p', { class: 'key', id: 'webhook-secret' }, secret),
+    secretBox(secret, 'webhook-secret'),
     h('p', { class: 'small muted' }, 'Your receiver verifies each request’s webhook-signature header with it.'),
     ok,
   );
@@ -98,7 +104,8 @@ function secretNotice(secret, onDone) {
   return box;
 }
 
-function addForm(ctx) {
+/** The form to add an endpoint; `refreshList` shows the new one in the list above. */
+function addForm(ctx, refreshList) {
   const url = h('input', { type: 'url', name: 'url', maxlength: 2000, required: true, placeholder: 'https://example.com/hooks/wakeup' });
   const description = h('input', { type: 'text', name: 'description', maxlength: 200 });
   const shown = h('div', { 'aria-live': 'polite' });
@@ -117,7 +124,12 @@ function addForm(ctx) {
     if (!types.length) throw { local: true, detail: 'Choose at least one event.', field: 'event_types' };
     const e = await post('/webhook-endpoints', { url: url.value.trim(), description: description.value.trim(), event_types: types });
     announce('Endpoint added.');
+    // The list shows it at once; the form is cleared for the next one; the secret stays below.
+    url.value = '';
+    description.value = '';
+    for (const box of form.querySelectorAll('input[name=event_types]')) box.checked = true;
     shown.replaceChildren(secretNotice(e.secret, () => ctx.go(`#/webhooks/${e.id}`)));
+    await refreshList();
   });
   return form;
 }

@@ -1,0 +1,100 @@
+/**
+ * Issue 38, item 8: one-time secrets. An API key and a webhook signing secret are shown with
+ * a Copy button that puts them on the clipboard; after a create the list shows the new item at
+ * once (no "No endpoint yet" beside the new secret) and the form is empty again. A failing
+ * endpoint reads "Failing", not a green "On". At 390 px and 1280 px. Screenshots:
+ * .screenshots/secrets-*.png.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
+import { startTestServer, withTestDb } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { PHONE_TEST_ENV } from '../helpers/phone.js';
+import { atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+
+describe('web app: one-time secrets', () => {
+  let skip = '';
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let page: Page;
+  let server: TestServer;
+
+  before(async () => {
+    const got = await launchChromium();
+    if ('skip' in got) {
+      skip = got.skip;
+      console.log(`browser tests skipped: ${skip}`);
+      return;
+    }
+    browser = got.browser;
+    server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' } });
+    context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
+
+  it('an API key: Copy puts it on the clipboard, the list shows it, the form is empty', async (t) => {
+    if (skip) return t.skip(skip);
+    await signInThroughPage(page, server, `secrets-${randomUUID()}@example.com`);
+    await goHash(page, '#/account');
+    await page.getByLabel('Name', { exact: true }).fill('home automation');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.locator('#new-key').innerText();
+    assert.match(key, /^\S{20,}$/);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+    assert.equal(await clipboard(), key);
+    const keys = page.getByRole('list', { name: 'Your API keys' });
+    await keys.getByText('home automation').waitFor();
+    assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), '');
+    await atBothWidths(page, async (width) => {
+      assert.ok(await page.locator('#new-key').isVisible(), `${width}: the key stays shown`);
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+    });
+    await screenshots(page, 'secrets-api-key');
+  });
+
+  it('a webhook secret: Copy, the new endpoint in the list, the form empty; a failing one reads Failing', async (t) => {
+    if (skip) return t.skip(skip);
+    await goHash(page, '#/webhooks');
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await page.getByText('No endpoint yet.').waitFor();
+    const url = 'http://127.0.0.1:9/hooks/wakeup';
+    await page.getByLabel('URL').fill(url);
+    await page.getByLabel('Description (optional)').fill('Pager');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await page.locator('#webhook-secret').innerText();
+    assert.match(secret, /^whsec_/);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+    assert.equal(await clipboard(), secret);
+    const list = page.getByRole('list', { name: 'Your webhook endpoints' });
+    await list.getByRole('link', { name: url }).waitFor();
+    assert.equal(await page.getByText('No endpoint yet.').count(), 0, 'no "No endpoint yet" beside the new secret');
+    assert.equal(await page.getByLabel('URL').inputValue(), '');
+    assert.equal(await page.getByLabel('Description (optional)').inputValue(), '');
+    await atBothWidths(page, async (width) => {
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+    });
+    await screenshots(page, 'secrets-webhook');
+
+    // An endpoint whose deliveries fail (still on) is "Failing", in red.
+    await withTestDb(server, (db) => db.run('UPDATE webhook_endpoints SET failing_since = ?', [Date.now()]));
+    await page.reload();
+    const badge = list.locator('.badge').first();
+    await badge.waitFor();
+    assert.equal((await badge.innerText()).trim(), 'Failing');
+    assert.match((await badge.getAttribute('class')) ?? '', /\bbad\b/);
+    await screenshots(page, 'secrets-webhook-failing');
+  });
+});

@@ -55,6 +55,10 @@ folders['swagger-ui'] = [
   'favicon-16x16.png',
 ];
 for (const f of folders['swagger-ui']) assets[`swagger-ui/${f}`] = join(swagger, f);
+// The operator's charts (host/http/site/vendor.ts).
+const uplot = join(dirname(require.resolve('uplot/package.json')), 'dist');
+folders.uplot = ['uPlot.esm.js', 'uPlot.min.css'];
+for (const f of folders.uplot) assets[`uplot/${f}`] = join(uplot, f);
 // The web app (host/http/site/web-assets.ts): every file under web/, by its relative path.
 const web = join(root, 'web');
 const webFiles = (dir) =>

@@ -17,6 +17,7 @@ import * as account from './views/account.js';
 import * as webhooks from './views/webhooks.js';
 import * as unavailable from './views/unavailable.js';
 import * as devOutbox from './views/dev-outbox.js';
+import * as ops from './views/ops.js';
 import { devClock } from './dev.js';
 
 /** [pattern, view, nav entry]; the first match wins. */
@@ -34,6 +35,7 @@ const ROUTES = [
   [/^#\/account$/, account, '#/account'],
   [/^#\/webhooks$/, webhooks, '#/webhooks'],
   [/^#\/webhooks\/([0-9a-f-]{36})$/, webhooks, '#/webhooks'],
+  [/^#\/ops$/, ops, '#/ops'],
   [/^#\/dev\/outbox$/, devOutbox, null],
 ];
 /** Pages shown signed out too (the outbox holds the sign-in code). */
@@ -99,6 +101,7 @@ async function render({ focus = true } = {}) {
     return;
   }
   nav.hidden = !me;
+  await ops.navLink(nav, me);
   const found = ROUTES.map(([re, view, tab]) => [hash.match(re), view, tab]).find(([m]) => m);
   const [match, view, tab] = found || [null, null, null];
   for (const a of nav.querySelectorAll('a')) {

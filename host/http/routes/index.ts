@@ -12,6 +12,7 @@
 import type { RouteModule } from '../registrar.js';
 import * as docs from '../site/docs.js';
 import * as webApp from '../site/web-app.js';
+import * as vendor from '../site/vendor.js';
 import * as errorsPage from '../site/errors-page.js';
 import * as health from '../site/health.js';
 import * as metrics from '../site/metrics.js';
@@ -45,6 +46,7 @@ import * as devSeedMorning from '../dev/seed-morning.js';
 /** Always mounted. */
 export const routeModules: RouteModule[] = [
   webApp,
+  vendor,
   docs,
   errorsPage,
   health,

@@ -46,6 +46,23 @@ export interface PlacementLedger {
   unended?(since: number, limit: number): Promise<Array<{ callSid: string; idempotencyKey: string }>>;
 }
 
+/**
+ * Texts sent with an idempotency key, kept durably (host/db/provider-texts.ts), so that a
+ * provider which ignores such keys sends each text at most once across a crash.
+ */
+export interface TextLedger {
+  /**
+   * Notes that a send of `idempotencyKey` begins. Null when it is the first; otherwise what an
+   * earlier send noted: the message the provider accepted for it, or null (the outcome of that
+   * send is unknown: look at the provider's messages since `since`).
+   */
+  begin(idempotencyKey: string): Promise<{ messageSid: string | null; since: number } | null>;
+  /** Records the message the provider accepted for `idempotencyKey`. */
+  sent(idempotencyKey: string, messageSid: string): Promise<void>;
+  /** The provider refused the text: nothing was sent, so a later send is a first one again. */
+  refused(idempotencyKey: string): Promise<void>;
+}
+
 /** Webhook events handled, by key, kept durably with an expiry (host/db/webhook-events.ts). */
 export interface EventLog {
   seen(key: string): Promise<boolean>;

@@ -15,6 +15,7 @@ import { createTwilioTelephony } from '../adapters/twilio/telephony.js';
 import { createTwilioWebhooks } from '../adapters/twilio/webhooks.js';
 import { blockNumber } from '../db/phone-numbers.js';
 import { createPlacementLedger } from '../db/provider-calls.js';
+import { createTextLedger } from '../db/provider-texts.js';
 import { recordWebhookEvent, webhookEventSeen } from '../db/webhook-events.js';
 import type { Logger } from '../logger.js';
 import type { PhoneConfig } from '../phone/config.js';
@@ -95,6 +96,8 @@ export function createPhoneRuntime(
           from: twilio.smsFrom,
           publicUrl: options.siteUrl,
           clock,
+          // Keyed texts (contacts, fallbacks) at most once across a crash.
+          ledger: createTextLedger(db, () => clock.now()),
           // The carrier says the recipient opted out: record it as the STOP it was.
           onOptedOut: async (e164) => {
             await blockNumber(db, e164, 'stop', 'provider', clock.now(), 'provider error 21610');

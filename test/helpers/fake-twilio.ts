@@ -1,7 +1,7 @@
 /**
  * A local fake of a Twilio-compatible provider's HTTP API, for tests: it listens on
  * loopback, accepts the REST requests the adapter makes (create call, update call, list
- * calls, create message) with Basic auth, and plays each call against the service's webhooks exactly as
+ * calls, create and list messages) with Basic auth, and plays each call against the service's webhooks exactly as
  * the provider would (signed with X-Twilio-Signature): status callbacks, the answer URL with
  * AnsweredBy, the TwiML it answers (Say, Gather, Pause, Hangup), the Gather action with the
  * pressed digit.
@@ -63,6 +63,8 @@ export interface FakeMessage {
   to: string;
   from: string;
   body: string;
+  /** Provider time of creation (the fake's clock). */
+  createdAt: number;
 }
 
 /** Handle on a running fake. */
@@ -90,6 +92,10 @@ export interface FakeTwilio {
   readonly webhooksInFlight: number;
   /** Accept this many create-call requests but drop each connection instead of answering. */
   dropCreateResponses: number;
+  /** Accept this many create-message requests but drop each connection instead of answering. */
+  dropMessageResponses: number;
+  /** Number of message-list requests (GET /Messages.json) that reached the fake. */
+  readonly listMessageRequests: number;
   /**
    * Sends a signed inbound-text webhook to `webhookUrl`; resolves with the HTTP status. With
    * `messageSid` of an earlier inbound text, the same signed request goes again (a replay);
@@ -201,6 +207,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const inbound = new Map<string, number>();
   let lastInboundSid: string | null = null;
   let dropCreateResponses = 0;
+  let dropMessageResponses = 0;
+  let listMessageRequests = 0;
 
   /**
    * POSTs a signed webhook; returns the response text ('' on failure). A URL's connection
@@ -479,14 +487,42 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       if (!/^\+[1-9]\d{6,14}$/.test(to))
         return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
       if (optedOut.has(to)) return send(400, { code: 21610, message: 'Attempt to send to unsubscribed recipient', status: 400 });
-      const message = {
+      const message: FakeMessage = {
         sid: `SM${randomUUID().replaceAll('-', '')}`,
         to,
         from: form.get('From') ?? form.get('MessagingServiceSid') ?? '',
         body: form.get('Body') ?? '',
+        createdAt: clock.now(),
       };
       messages.push(message);
+      if (dropMessageResponses > 0) {
+        dropMessageResponses -= 1;
+        req.socket.destroy();
+        return;
+      }
       return send(201, { sid: message.sid, status: 'queued' });
+    }
+
+    if (req.method === 'GET' && path === '/Messages.json') {
+      listMessageRequests += 1;
+      const to = target.searchParams.get('To');
+      const pageSize = Math.min(1000, Math.max(1, Number(target.searchParams.get('PageSize') ?? 50) || 50));
+      const list = messages
+        .filter((m) => !to || m.to === to)
+        .reverse()
+        .slice(0, pageSize)
+        .map((m) => ({
+          sid: m.sid,
+          account_sid: accountSid,
+          to: m.to,
+          from: m.from,
+          body: m.body,
+          status: 'sent',
+          direction: 'outbound-api',
+          date_created: rfc2822(m.createdAt),
+          uri: `${prefix}/Messages/${m.sid}.json`,
+        }));
+      return send(200, { messages: list, page: 0, page_size: pageSize, next_page_uri: null, uri: `${prefix}/Messages.json` });
     }
     send(404, { code: 20404, message: 'not found', status: 404 });
   };
@@ -522,6 +558,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     },
     get webhookRetries() {
       return webhookRetries;
+    },
+    get dropMessageResponses() {
+      return dropMessageResponses;
+    },
+    set dropMessageResponses(n: number) {
+      dropMessageResponses = n;
+    },
+    get listMessageRequests() {
+      return listMessageRequests;
     },
     get dropCreateResponses() {
       return dropCreateResponses;

@@ -5,7 +5,9 @@
  *   webhook URL asks the provider to retry (connection overrides);
  * - a call that ended during an outage longer than those retries is read back from the
  *   provider (GET /Calls/{sid}.json) when the host starts, and ends as the provider says,
- *   without waiting for its watchdog.
+ *   without waiting for its watchdog;
+ * - a fallback text whose send was cut before its answer is not sent again by the restarted
+ *   host: it finds the text in the provider's messages (the provider ignores idempotency keys).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
-import { addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
+import { addNumber, addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { signIn, startTestServer, testPgDatabase, type TestServer } from '../helpers/server.js';
 
 const START = '2027-05-04T12:00:00Z';
@@ -29,11 +31,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Adds NUMBER and verifies it with the code the provider texted (texts go through the fake). */
+async function verifiedByProviderText(server: TestServer, fake: FakeTwilio, token: string): Promise<{ id: string }> {
+  const added = await addNumber(server, token, NUMBER);
+  const code = /\b(\d{6})\b/.exec(fake.messages.findLast((m) => m.to === NUMBER)?.body ?? '')?.[1];
+  assert.ok(code, 'a code texted through the provider');
+  const r = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, { token, body: { code } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body;
+}
+
 /**
  * Two servers, one after the other, on one database (a SQLite file, or a PostgreSQL schema
  * when the suite runs there) and one address, against `fake`.
  */
-async function restartHarness(fake: FakeTwilio) {
+async function restartHarness(fake: FakeTwilio, options: { texts?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'wakeup-twilio-restart-'));
   const pg = await testPgDatabase();
   const port = await freePort();
@@ -47,13 +59,20 @@ async function restartHarness(fake: FakeTwilio) {
     WAKEUP_TWILIO_ACCOUNT_SID: fake.accountSid,
     WAKEUP_TWILIO_AUTH_TOKEN: fake.authToken,
     WAKEUP_TWILIO_FROM: '+12025550100',
+    ...(options.texts ? { WAKEUP_SMS: 'twilio' } : {}),
   });
   const first = await startTestServer({ env: env(START) });
   const { token } = await signIn(first);
-  const n = await addVerifiedNumber(first, token, NUMBER);
+  const n = options.texts ? await verifiedByProviderText(first, fake, token) : await addVerifiedNumber(first, token, NUMBER);
   const s = await call(first, 'POST', '/schedules', {
     token,
-    body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, retry_policy: { offsets_minutes: [] } },
+    body: {
+      kind: 'once',
+      in_minutes: 1,
+      phone_number_id: n.id,
+      retry_policy: { offsets_minutes: [] },
+      sms_fallback: options.texts === true,
+    },
   });
   assert.equal(s.status, 201, JSON.stringify(s.body));
   const occurrenceId = s.body.next_occurrence.id as string;
@@ -61,7 +80,10 @@ async function restartHarness(fake: FakeTwilio) {
   await call(first, 'POST', '/dev/clock', { body: { advance_seconds: 60 } });
   await first.running.deps.runtime.idle();
   assert.equal(fake.createCallRequests, 1);
+  const textsBefore = fake.messages.length; // the verification code
   return {
+    /** Texts sent to the number since the call was placed. */
+    texts: () => fake.messages.slice(textsBefore).filter((m) => m.to === NUMBER),
     first,
     token,
     occurrenceId,
@@ -144,6 +166,32 @@ describe('Twilio mode: calls live while the host restarts', () => {
         ['missed', 1, 'no_answer'],
         JSON.stringify(o.body),
       );
+    } finally {
+      await second?.close();
+      await fake.close();
+      await h.cleanup();
+    }
+  });
+
+  it('a fallback text whose answer was lost goes once: the restarted host finds it at the provider', async () => {
+    const fakeClock = new VirtualClock(Date.parse(START));
+    const fake = await startFakeTwilio({ clock: fakeClock });
+    fake.setPhone(NUMBER, { answers: ['no_answer'], ring_seconds: 5 });
+    const h = await restartHarness(fake, { texts: true });
+    let second: TestServer | null = null;
+    try {
+      // Nobody answers; the call is missed and its fallback text is accepted, but the answer is lost.
+      fake.dropMessageResponses = 1;
+      await fakeClock.advanceBy(120_000);
+      await h.first.running.deps.runtime.idle();
+      assert.equal(h.texts().length, 1, 'the provider has the text');
+      const startSecond = await h.stopFirst();
+      second = await startSecond();
+      await second.running.deps.runtime.idle();
+      const o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      assert.equal(o.body.status, 'missed');
+      assert.ok(fake.listMessageRequests >= 1, 'looked the text up before sending again');
+      assert.equal(h.texts().length, 1, JSON.stringify(h.texts()));
     } finally {
       await second?.close();
       await fake.close();

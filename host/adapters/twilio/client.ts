@@ -54,8 +54,21 @@ export interface TwilioCall extends TwilioCallListItem {
   answered_by?: string | null;
 }
 
+/** One message of the provider's message list (`GET /Messages.json`), the fields the service reads. */
+export interface TwilioMessageListItem {
+  sid: string;
+  to: string;
+  from: string | null;
+  body: string;
+  status: string;
+  /** RFC 2822, e.g. `Tue, 04 May 2027 12:00:00 +0000`. */
+  date_created: string;
+}
+
 /** The REST client. */
 export interface TwilioClient {
+  /** GET /Messages.json filtered by `To`, newest first, one page of `pageSize`. */
+  listMessages(filter: { to: string; pageSize: number }): Promise<TwilioResponse<{ messages: TwilioMessageListItem[] }>>;
   /** GET /Calls/{sid}.json: one call and its status now. */
   getCall(callSid: string): Promise<TwilioResponse<TwilioCall>>;
   /**
@@ -134,6 +147,7 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
     createCall: (params, key) => post('/Calls.json', params, key),
     updateCall: (sid, params) => post(`/Calls/${encodeURIComponent(sid)}.json`, params),
     createMessage: (params, key) => post('/Messages.json', params, key),
+    listMessages: (filter) => get('/Messages.json', { To: filter.to, PageSize: String(filter.pageSize) }),
   };
 }
 

@@ -19,6 +19,9 @@ import type { AppContext } from '../context.js';
 import type { Routes } from '../registrar.js';
 import { escapeHtml } from './html.js';
 
+/** The way back to the web app's account page (plan and usage), on every page after checkout. */
+const BACK = '<p><a id="back" href="/#/account">Back to Wake-Up Call</a></p>';
+
 /** A small self-contained page. */
 export function page(title: string, body: string): string {
   return `<!doctype html>
@@ -57,7 +60,7 @@ export function register(routes: Routes, services: AppServices): void {
   routes.page('GET', '/app/subscribe/done', async (ctx) => {
     const signedIn = await billing.webSessionAccount(ctx.cookies.get('sessionid'));
     if (!signedIn) {
-      send(ctx, 200, page('Thank you', '<p id="message">Your payment is being processed. Open the app to see your plan.</p>'));
+      send(ctx, 200, page('Thank you', `<p id="message">Your payment is being processed. Open the app to see your plan.</p>${BACK}`));
       return;
     }
     const { account, plan } = signedIn;
@@ -68,14 +71,14 @@ export function register(routes: Routes, services: AppServices): void {
       page(
         paid ? 'You are subscribed' : 'Almost there',
         paid
-          ? `<p id="message">${escapeHtml(plan.name ?? '')} is <strong id="status">${escapeHtml(plan.status)}</strong> for ${escapeHtml(account.email)}. You can go back to the app.</p>`
-          : `<p id="message">We have not received the payment confirmation yet (status <strong id="status">${escapeHtml(plan.status)}</strong>). Reload this page in a moment.</p>`,
+          ? `<p id="message">${escapeHtml(plan.name ?? '')} is <strong id="status">${escapeHtml(plan.status)}</strong> for ${escapeHtml(account.email)}. You can go back to the app.</p>${BACK}`
+          : `<p id="message">We have not received the payment confirmation yet (status <strong id="status">${escapeHtml(plan.status)}</strong>). Reload this page in a moment.</p>${BACK}`,
       ),
     );
   });
 
   routes.page('GET', '/app/subscribe/canceled', (ctx) => {
-    send(ctx, 200, page('Checkout canceled', '<p id="message">Nothing was charged. You can subscribe later from the app.</p>'));
+    send(ctx, 200, page('Checkout canceled', `<p id="message">Nothing was charged. You can subscribe later from the app.</p>${BACK}`));
   });
 
   routes.page('GET', '/app/subscribe/{token}', async (ctx, params) => {

@@ -5,8 +5,8 @@
  * {@link loadConfig}, which returns a frozen {@link HostConfig} or throws a {@link ConfigError}
  * naming the variable at fault. Tests call {@link loadConfig} with a plain object.
  *
- * The README's environment table lists the same variables with the same defaults; keep them
- * in step (a test compares the two).
+ * docs/operations/configuration.md is generated from {@link ENV_VARS} by
+ * test/docs/configuration-doc.ts; test/docs/configuration-doc.test.ts keeps the two equal.
  * @module
  */
 
@@ -139,14 +139,14 @@ export interface OperatorConfig {
   readonly objectiveSeconds: number;
 }
 
-/** One documented variable: name, default as written in the README, and meaning. */
+/** One documented variable: name, default as the configuration page shows it, and meaning. */
 export interface EnvVarDoc {
   name: string;
   default: string;
   meaning: string;
 }
 
-/** Every variable {@link loadConfig} reads, in README order. */
+/** Every variable {@link loadConfig} reads, in the order docs/operations/configuration.md lists them. */
 export const ENV_VARS: readonly EnvVarDoc[] = [
   { name: 'HOST', default: '127.0.0.1', meaning: 'Listen address. Dev mode accepts loopback addresses only.' },
   { name: 'PORT', default: '8080', meaning: 'Listen port (0 picks a free one).' },
@@ -307,7 +307,7 @@ export function loadConfig(env: Env): HostConfig {
   if (!dev && email.provider === 'simulator') {
     throw new ConfigError(
       'WAKEUP_DEV=0 needs a real email provider, or nobody can sign in (codes would go only to the simulated outbox): ' +
-        'set WAKEUP_EMAIL=smtp, WAKEUP_SMTP_URL=smtp://user:password@host:587 and WAKEUP_EMAIL_FROM (see README, Deploy).',
+        'set WAKEUP_EMAIL=smtp, WAKEUP_SMTP_URL=smtp://user:password@host:587 and WAKEUP_EMAIL_FROM (see docs/operations/production.md).',
     );
   }
   const metricsToken = value(env, 'WAKEUP_METRICS_TOKEN') ?? null;

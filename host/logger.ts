@@ -74,7 +74,7 @@ export function createLogger(config: LoggerOptions, destination?: DestinationStr
   // {@link flushLogger} at a clean stop (server close) and on a fatal
   // error (host/main.ts); pino also flushes it on process exit. A SIGKILL or an OOM may lose
   // the lines of the last moments, which the synchronous writes kept (at about a tenth of
-  // GET /time's CPU: README, HTTP path).
+  // GET /time's CPU: CHANGELOG.md, issue 27).
   return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 

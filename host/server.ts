@@ -143,7 +143,7 @@ function logStart(deps: AppDeps, url: string): void {
   if (config.dev) {
     logger.warn(
       `DEV MODE${config.devByDefault ? ' (the default: WAKEUP_DEV is not set)' : ''}: /dev endpoints are on, sign-in codes are ` +
-        'printed in this log, and the server binds loopback only. Production: set WAKEUP_DEV=0 (see README).',
+        'printed in this log, and the server binds loopback only. Production: set WAKEUP_DEV=0 (see docs/operations/production.md).',
     );
   } else {
     logger.info('production mode: /dev endpoints are off (WAKEUP_DEV=0)');

@@ -21,7 +21,7 @@ if (args[0] === '--version' || args[0] === '-v') {
   process.stdout.write(`wakeup ${version} (node ${process.versions.node}, ${process.platform}-${process.arch})\n`);
 } else if (args[0] === '--help' || args[0] === '-h') {
   process.stdout.write(
-    `usage: wakeup                  start the server (environment: see the README's Configuration)\n` +
+    `usage: wakeup                  start the server (environment: docs/operations/configuration.md)\n` +
       `       wakeup --version\n` +
       `       wakeup admin <command>  operator commands (wakeup admin --help)\n`,
   );

@@ -1,6 +1,6 @@
 /**
  * Sign-in and credential lifetimes (decided values, also written in schema/openapi.yaml and
- * the README).
+ * docs/api.md).
  * @module
  */
 

@@ -2,7 +2,7 @@
  * Billing configuration: the plan catalogue, the payment provider (the built-in simulator or
  * a Stripe-compatible REST API), the web checkout switch and the in-app-purchase provider (a
  * RevenueCat-style REST API). Parsed once by {@link loadBillingConfig} (called from
- * `host/config.ts`); {@link BILLING_ENV_VARS} documents every variable for the README.
+ * `host/config.ts`); {@link BILLING_ENV_VARS} documents every variable for docs/operations/configuration.md.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -53,7 +53,7 @@ export interface BillingConfig {
   readonly inapp: InappConfig | null;
 }
 
-/** The variables {@link loadBillingConfig} reads, in README order. */
+/** The variables {@link loadBillingConfig} reads, in the order the configuration page lists them. */
 export const BILLING_ENV_VARS: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
   {
     name: 'WAKEUP_BILLING_PLANS',

@@ -2,7 +2,7 @@
  * Contacts configuration: how many contacts an account may name and how many texts to
  * contacts an account may cause in a UTC day. Parsed once from the environment by
  * {@link loadContactsConfig} (called from `host/config.ts`); {@link CONTACTS_ENV_VARS}
- * documents the variables for the README. The fixed rules (invitation valid 7 days, 5 wrong
+ * documents the variables for docs/operations/configuration.md. The fixed rules (invitation valid 7 days, 5 wrong
  * codes, the catch-up window) are constants in `./rules.ts`.
  * @module
  */
@@ -25,7 +25,7 @@ export interface ContactsEnvVarDoc {
   meaning: string;
 }
 
-/** The variables {@link loadContactsConfig} reads, in README order. */
+/** The variables {@link loadContactsConfig} reads, in the order the configuration page lists them. */
 export const CONTACTS_ENV_VARS: readonly ContactsEnvVarDoc[] = [
   { name: 'WAKEUP_CONTACTS_PER_ACCOUNT', default: '5', meaning: 'Contacts to tell one account may name (1 to 20).' },
   {

@@ -1,7 +1,7 @@
 /**
  * Demo configuration: the daily caps on demo codes (each code is a paid text to a stranger).
  * Parsed once from the environment by {@link loadDemoConfig} (called from `host/config.ts`);
- * {@link DEMO_ENV_VARS} documents the variables for the README. The spec's fixed limits
+ * {@link DEMO_ENV_VARS} documents the variables for docs/operations/configuration.md. The spec's fixed limits
  * (3 starts an hour per client address, 2 codes a day per number, 1 call a day per number,
  * 5 wrong codes) are constants in `./rules.ts`.
  * @module
@@ -28,7 +28,7 @@ export interface DemoEnvVarDoc {
   meaning: string;
 }
 
-/** The variables {@link loadDemoConfig} reads, in README order. */
+/** The variables {@link loadDemoConfig} reads, in the order the configuration page lists them. */
 export const DEMO_ENV_VARS: readonly DemoEnvVarDoc[] = [
   {
     name: 'WAKEUP_DEMO_DAILY_CAP',

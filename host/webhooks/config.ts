@@ -1,7 +1,7 @@
 /**
  * Outbound webhook configuration: which targets the operator lets endpoints reach. Parsed once
  * from the environment by {@link loadWebhookConfig} (called from `host/config.ts`);
- * {@link WEBHOOK_ENV_VARS} documents the variables for the README. The fixed limits (endpoints
+ * {@link WEBHOOK_ENV_VARS} documents the variables for docs/operations/configuration.md. The fixed limits (endpoints
  * per account, URL length, retry schedule, timeouts) are constants in `./rules.ts`.
  * @module
  */
@@ -32,7 +32,7 @@ export interface WebhookEnvVarDoc {
   meaning: string;
 }
 
-/** The variables {@link loadWebhookConfig} reads, in README order. */
+/** The variables {@link loadWebhookConfig} reads, in the order the configuration page lists them. */
 export const WEBHOOK_ENV_VARS: readonly WebhookEnvVarDoc[] = [
   {
     name: 'WAKEUP_WEBHOOK_ALLOW_PRIVATE',

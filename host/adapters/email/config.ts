@@ -1,7 +1,7 @@
 /**
  * Email provider settings, parsed from the environment by {@link loadEmailConfig} (called
  * from `host/config.ts`): the built-in outbox simulator (dev mode only) or an SMTP relay.
- * {@link EMAIL_ENV_VARS} documents every variable for the README.
+ * {@link EMAIL_ENV_VARS} documents every variable for docs/operations/configuration.md.
  *
  * The SMTP URL carries the relay's password: it is kept here and given to the transport,
  * and only {@link describeSmtp} (host, port, user, never the password) reaches a log line.
@@ -24,7 +24,7 @@ export interface EmailConfig {
   readonly smtp: SmtpConfig | null;
 }
 
-/** Every variable {@link loadEmailConfig} reads, in README order. */
+/** Every variable {@link loadEmailConfig} reads, in the order the configuration page lists them. */
 export const EMAIL_ENV_VARS: readonly { name: string; default: string; meaning: string }[] = [
   {
     name: 'WAKEUP_EMAIL',

@@ -2,7 +2,7 @@
  * Identity-provider settings (POST /me/idp-authorization), parsed from the environment by
  * {@link loadIdpConfig} (called from `host/config.ts`). With no `WAKEUP_IDP_CLIENT_ID` no
  * provider is configured: the endpoint answers 204 and keeps nothing (the spec's rule).
- * {@link IDP_ENV_VARS} documents every variable for the README.
+ * {@link IDP_ENV_VARS} documents every variable for docs/operations/configuration.md.
  * @module
  */
 
@@ -26,7 +26,7 @@ export interface IdpConfig {
   readonly timeoutMs: number;
 }
 
-/** Every variable {@link loadIdpConfig} reads, in README order. */
+/** Every variable {@link loadIdpConfig} reads, in the order the configuration page lists them. */
 export const IDP_ENV_VARS: readonly { name: string; default: string; meaning: string }[] = [
   {
     name: 'WAKEUP_IDP_CLIENT_ID',

@@ -9,7 +9,7 @@ import { localTimeAt } from '../../engine/internals.js';
 import { DEFAULT_LABEL } from './present.js';
 
 /**
- * @example fallbackText(o, 'Wakeup') // 'Wakeup: your wake-up call at 07:00 was not confirmed. Time to get up! Reply STOP to opt out.'
+ * @example fallbackText(o, 'Wake-Up Call') // 'Wake-Up Call: your wake-up call at 07:00 was not confirmed. Time to get up! Reply STOP to opt out.'
  */
 export function fallbackText(o: OccurrenceRecord, serviceName: string): string {
   const at = localTimeAt(o.timezone ?? 'UTC', o.scheduledAt).time;

@@ -6,7 +6,7 @@
  *
  * The holder's name is shown as a name, in quotes after "the user named", never as the text's
  * opening words: a name cannot pose as the sender or as an instruction to the contact
- * ("Wakeup: PayPal Security: act now asks you…"). ./holder-name.ts refuses the names that
+ * ("Wake-Up Call: PayPal Security: act now asks you…"). ./holder-name.ts refuses the names that
  * would still read as a link or a call to action.
  * @module
  */
@@ -27,8 +27,8 @@ const named = (holder: string) => `the user named "${holder}"`;
 /**
  * The invitation: who asks, what the contact will receive, how to agree (YES with the code, or
  * the code read out to the holder), how to refuse.
- * @example invitationText('Sam', '123456', { serviceName: 'Wakeup' })
- * // 'Wakeup: the user named "Sam" asks you to get a text when they miss a wake-up call. Reply YES 123456 to agree, or give them the code. Reply STOP to opt out.'
+ * @example invitationText('Sam', '123456', { serviceName: 'Wake-Up Call' })
+ * // 'Wake-Up Call: the user named "Sam" asks you to get a text when they miss a wake-up call. Reply YES 123456 to agree, or give them the code. Reply STOP to opt out.'
  */
 export function invitationText(holder: string, code: string, o: ContactTextOptions): string {
   return `${o.serviceName}: ${named(holder)} asks you to get a text when they miss a wake-up call. Reply YES ${code} to agree, or give them the code. Reply STOP to opt out.`;
@@ -58,8 +58,8 @@ export interface ToldCall {
 
 /**
  * The one sentence a contact is told: the holder, the call's local time and zone, its label.
- * @example toldText('Sam', { scheduledAt, timezone: 'Europe/Paris', label: null }, { serviceName: 'Wakeup' })
- * // 'Wakeup: the user named "Sam" did not confirm the 07:00 wake-up call, Europe/Paris. Reply STOP to opt out.'
+ * @example toldText('Sam', { scheduledAt, timezone: 'Europe/Paris', label: null }, { serviceName: 'Wake-Up Call' })
+ * // 'Wake-Up Call: the user named "Sam" did not confirm the 07:00 wake-up call, Europe/Paris. Reply STOP to opt out.'
  */
 export function toldText(holder: string, call: ToldCall, o: ContactTextOptions): string {
   const zone = call.timezone ?? 'UTC';

@@ -53,7 +53,7 @@ export interface PhoneConfig {
    * caller id. @default the Twilio `from` number, else '+12025550100' (env WAKEUP_CALLER_IDS)
    */
   readonly callerIds: readonly string[];
-  /** Name used in texts, spoken calls and the contact card. @default 'Wakeup' (env WAKEUP_SERVICE_NAME) */
+  /** Name used in texts, spoken calls and the contact card. @default 'Wake-Up Call' (env WAKEUP_SERVICE_NAME) */
   readonly serviceName: string;
   /** What HELP points to (an address or a page); null: the site URL. (env WAKEUP_SUPPORT_CONTACT) */
   readonly supportContact: string | null;
@@ -108,7 +108,7 @@ export const PHONE_ENV_VARS: readonly PhoneEnvVarDoc[] = [
   },
   { name: 'WAKEUP_CODE_LIMIT_ACCOUNT', default: '10/h,20/d', meaning: 'Verification codes one account may have sent, same syntax.' },
   { name: 'WAKEUP_CODE_LIMIT_IP', default: '20/h', meaning: 'Verification codes requested from one client IP, same syntax.' },
-  { name: 'WAKEUP_SERVICE_NAME', default: 'Wakeup', meaning: 'Name used in texts, spoken calls and the contact card.' },
+  { name: 'WAKEUP_SERVICE_NAME', default: 'Wake-Up Call', meaning: 'Name used in texts, spoken calls and the contact card.' },
   { name: 'WAKEUP_SUPPORT_CONTACT', default: '(the site URL)', meaning: 'Where the answer to HELP points (an address or a page).' },
 ];
 
@@ -166,7 +166,7 @@ export function loadPhoneConfig(env: Env, fail: ConfigErrorFactory = (m) => new 
   const callerIds = idsRaw
     ? idsRaw.split(',').map((s) => e164('WAKEUP_CALLER_IDS', s.trim()))
     : [twilio && telephony === 'twilio' ? twilio.from : '+12025550100'];
-  const serviceName = value(env, 'WAKEUP_SERVICE_NAME') ?? 'Wakeup';
+  const serviceName = value(env, 'WAKEUP_SERVICE_NAME') ?? 'Wake-Up Call';
   if (serviceName.length > 30 || !/^[\p{L}\p{Nd} .'&-]+$/u.test(serviceName)) {
     throw fail(`WAKEUP_SERVICE_NAME=${serviceName}: at most 30 letters, digits, spaces and . ' & -`);
   }

@@ -117,7 +117,7 @@ describe('dispatch: the occurrence and attempt machines through the API', () => 
     assert.equal(o.attempts[1].kind, 'snooze');
     const sms = await fallbackTexts(server, f.number);
     assert.equal(sms.length, 1);
-    assert.match(sms[0]!, /^Wakeup: your wake-up call at \d\d:\d\d was not confirmed\. Time to get up! Reply STOP to opt out\.$/);
+    assert.match(sms[0]!, /^Wake-Up Call: your wake-up call at \d\d:\d\d was not confirmed\. Time to get up! Reply STOP to opt out\.$/);
   });
 
   it('silent: answered without a key ends unconfirmed (no_input), fallback text on', async () => {

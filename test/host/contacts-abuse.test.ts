@@ -63,7 +63,7 @@ describe('contacts: replies, holder names, budgets and logs', () => {
     // The first inviter's code agrees to the first inviter, even though the second invited last.
     await reply(number, `Yes ${codeA.slice(0, 3)} ${codeA.slice(3)}.`);
     assert.deepEqual([await status(a, forA.id), await status(b, forB.id)], ['agreed', 'pending']);
-    assert.match((await texts(server, number))[0]!.body, /^Wakeup: you will get a text when the user named "Sam" misses/);
+    assert.match((await texts(server, number))[0]!.body, /^Wake-Up Call: you will get a text when the user named "Sam" misses/);
 
     // One invitation left valid: a bare YES agrees to it.
     await reply(number, 'yes');
@@ -75,7 +75,7 @@ describe('contacts: replies, holder names, budgets and logs', () => {
     const number = freshNumber();
     await invite(f, number);
     const body = (await texts(server, number))[0]!.body;
-    assert.match(body, /^Wakeup: the user named "Sam Lee" asks you to get a text/);
+    assert.match(body, /^Wake-Up Call: the user named "Sam Lee" asks you to get a text/);
   });
 
   it('refuses holder names that read as a link, an address or a message (400 message_disallowed_content)', async () => {

@@ -26,7 +26,7 @@ import {
 } from './calls-fixture.js';
 
 const TOLD =
-  /^Wakeup: the user named "Sam" did not confirm the (\d\d:\d\d) wake-up call(?: "([^"]+)")?, ([A-Za-z_/]+)\. Reply STOP to opt out\.$/;
+  /^Wake-Up Call: the user named "Sam" did not confirm the (\d\d:\d\d) wake-up call(?: "([^"]+)")?, ([A-Za-z_/]+)\. Reply STOP to opt out\.$/;
 
 describe('contacts to tell', () => {
   let server: TestServer;
@@ -86,7 +86,7 @@ describe('contacts to tell', () => {
     assert.equal(sent.length, 1);
     assert.match(
       sent[0]!.body,
-      /^Wakeup: the user named "Sam" asks you to get a text when they miss a wake-up call\. Reply YES \d{6} to agree, or give them the code\. Reply STOP to opt out\.$/,
+      /^Wake-Up Call: the user named "Sam" asks you to get a text when they miss a wake-up call\. Reply YES \d{6} to agree, or give them the code\. Reply STOP to opt out\.$/,
     );
     assert.ok(sent[0]!.code);
 
@@ -120,7 +120,7 @@ describe('contacts to tell', () => {
     assert.equal((await f.api('GET', `/contacts/${first.id}`)).body.status, 'agreed', 'the invitation whose code it is');
     assert.equal((await g.api('GET', `/contacts/${second.id}`)).body.status, 'pending', 'one YES agrees one');
     const confirmation = (await texts(server, number))[0]!.body;
-    assert.match(confirmation, /^Wakeup: you will get a text when the user named "Sam" misses a wake-up call\./);
+    assert.match(confirmation, /^Wake-Up Call: you will get a text when the user named "Sam" misses a wake-up call\./);
 
     const byCode = await addContact(f, 'Robin');
     const code = await latestCode(server, byCode.e164);

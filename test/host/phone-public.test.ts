@@ -45,7 +45,7 @@ describe('public phone documents: GET /countries and GET /contact-card.vcf', () 
     assert.match(r.headers.get('cache-control') ?? '', /public/);
     const text = await r.text();
     assert.match(text, /^BEGIN:VCARD\r\nVERSION:3\.0\r\n/);
-    assert.match(text, /\r\nFN:Wakeup\r\n/);
+    assert.match(text, /\r\nFN:Wake-Up Call\r\n/);
     assert.match(text, /\r\nTEL;TYPE=VOICE,WORK:\+12025550100\r\n/);
     assert.match(text, /\r\nTEL;TYPE=VOICE,WORK:\+442079460999\r\n/);
     assert.match(text, /\r\nEND:VCARD\r\n$/);

@@ -79,7 +79,7 @@ describe('web app: contacts to tell', () => {
     const invitation = (await textsTo(server, ALEX))[0]!.body;
     assert.match(
       invitation,
-      /^Wakeup: the user named "sam" asks you to get a text when they miss a wake-up call\. Reply YES \d{6} to agree/,
+      /^Wake-Up Call: the user named "sam" asks you to get a text when they miss a wake-up call\. Reply YES \d{6} to agree/,
     );
 
     // Alex replies YES; the page shows who agreed.
@@ -126,7 +126,7 @@ describe('web app: contacts to tell', () => {
     await clockTo(server, new Date(Date.parse(schedule.next_occurrence.scheduled_at) + 20 * 60_000).toISOString());
     const told = (await textsTo(server, ALEX)).map((x) => x.body).filter((b) => b.includes('did not confirm'));
     assert.deepEqual(told.length, 1, JSON.stringify(told));
-    assert.match(told[0]!, /^Wakeup: the user named "sam" did not confirm the \d\d:\d\d wake-up call "Flight", Europe\/Paris\./);
+    assert.match(told[0]!, /^Wake-Up Call: the user named "sam" did not confirm the \d\d:\d\d wake-up call "Flight", Europe\/Paris\./);
     assert.equal((await textsTo(server, KIM)).filter((x) => x.body.includes('did not confirm')).length, 0);
     assert.deepEqual(errors, []);
   });

@@ -2,7 +2,8 @@
  * Issue 38, item 8: what users of such an app expect. "Skip next" can be undone, on the card
  * and in the edit form, which lists the skipped dates; the calls are listed soonest to ring
  * first; the edit form's on/off box says what it turns on; a long name without spaces wraps
- * inside its card. At 390 px and 1280 px. Screenshots: .screenshots/expect-*.png.
+ * inside its card; typing your own wake-up number as a contact is warned about. At 390 px and
+ * 1280 px. Screenshots: .screenshots/expect-*.png.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -121,5 +122,22 @@ describe('web app: what users expect', () => {
     await page.getByRole('heading', { level: 1, name: 'Wake-up calls' }).waitFor();
     assert.deepEqual((await late()).skip_dates, []);
     assert.equal((await late()).next_occurrence.local.date, first);
+  });
+
+  it('warns when your own wake-up number is typed as a contact', async (t) => {
+    if (skip) return t.skip(skip);
+    await goHash(page, '#/contacts');
+    await page.getByRole('heading', { name: 'Add a contact' }).waitFor();
+    const number = page.getByLabel('Their mobile number, with country code');
+    const warning = page.locator('#own-number');
+    await number.fill('+1 201 555 0174');
+    await warning.waitFor();
+    await atBothWidths(page, async (width) => {
+      assert.match(await warning.innerText(), /\+12015550174 is your own number \(Bedside\): the wake-up calls ring it/, `${width}`);
+      await noSidewaysScroll(width, 'contacts');
+    });
+    await screenshots(page, 'expect-own-number');
+    await number.fill('+12015550199');
+    await warning.waitFor({ state: 'hidden' });
   });
 });

@@ -34,7 +34,7 @@ const friendly = (fn) => async (ev) => {
 };
 
 export async function render(root, ctx) {
-  const list = await get('/contacts?limit=200');
+  const [list, numbers] = await Promise.all([get('/contacts?limit=200'), get('/phone-numbers?limit=200').catch(() => ({ items: [] }))]);
   root.append(
     h('h1', {}, 'Contacts'),
     h(
@@ -52,7 +52,7 @@ export async function render(root, ctx) {
       list.items.map((c) => h('li', {}, contactCard(c, ctx))),
     ),
   );
-  root.append(addForm(ctx));
+  root.append(addForm(ctx, numbers.items));
 }
 
 function contactCard(c, ctx) {
@@ -126,21 +126,35 @@ function agreeForm(c, ctx) {
   });
 }
 
-function addForm(ctx) {
+/** The form to add a contact; `own` are the account's numbers, warned about when typed here. */
+function addForm(ctx, own) {
   const name = h('input', { type: 'text', name: 'name', maxlength: 60, required: true, autocomplete: 'off' });
   const e164 = h('input', { type: 'tel', name: 'e164', placeholder: '+14155550123', required: true });
+  const normal = () => e164.value.replace(/[\s()-]/g, '');
+  // A contact is someone else to wake you: your own wake-up number would tell only you.
+  const ownWarning = h('p', { class: 'card notice small', role: 'note', id: 'own-number', hidden: true });
+  const checkOwn = () => {
+    const mine = own.find((n) => n.e164 === normal());
+    ownWarning.hidden = !mine;
+    if (mine)
+      ownWarning.textContent =
+        `${mine.e164} is your own number (${mine.label || 'Phone'}): the wake-up calls ring it, so a text to it would tell ` +
+        'only you. A contact is someone else who can wake you.';
+  };
+  e164.addEventListener('input', checkOwn);
   const form = h(
     'form',
     { class: 'card', novalidate: true, 'aria-labelledby': 'add-contact-title' },
     h('h2', { id: 'add-contact-title' }, 'Add a contact'),
     field('Their name', name, 'Only you see it.'),
     field('Their mobile number, with country code', e164, 'They get one text asking them to agree, with a code.'),
+    ownWarning,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add and invite')),
   );
   return onSubmit(
     form,
     friendly(async () => {
-      const created = await post('/contacts', { name: name.value.trim(), e164: e164.value.replace(/[\s()-]/g, '') }, { idem: true });
+      const created = await post('/contacts', { name: name.value.trim(), e164: normal() }, { idem: true });
       const inv = created.invitation;
       announce(
         inv === null

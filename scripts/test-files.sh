@@ -66,6 +66,22 @@ fi
 
 # node --test sorts the list by path and runs three files at a time across both sets (the files
 # wait on servers and timers a good part of their time; WAKEUP_TEST_CONCURRENCY overrides).
+#
+# The fast tier holds each test to 30 s. Node 20's runner applies --test-timeout to a whole
+# file instead (later lines apply it to each test), which would fail a file of many short
+# tests: a probe of two 0.3 s tests under a 0.5 s limit tells which runner this is, and a
+# whole-file runner keeps the 180 s limit.
 timeout=180000
-((fast)) && timeout=30000
+if ((fast)); then
+  probe=$(mktemp -d "${TMPDIR:-/tmp}/wakeup-timeout-probe.XXXXXX")
+  printf '%s\n' "import { it } from 'node:test';" \
+    "it('a', () => new Promise((r) => setTimeout(r, 300)));" \
+    "it('b', () => new Promise((r) => setTimeout(r, 300)));" >"$probe/probe.test.mjs"
+  if node --test --test-timeout=500 "$probe/probe.test.mjs" >/dev/null 2>&1; then
+    timeout=30000
+  else
+    echo "test: this Node ($(node --version)) times whole files, not tests: each file gets 180 s"
+  fi
+  rm -rf "$probe"
+fi
 node --import tsx --test --test-concurrency="${WAKEUP_TEST_CONCURRENCY:-3}" --test-timeout="$timeout" "${pg[@]}" "${files[@]}"

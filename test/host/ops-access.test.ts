@@ -121,23 +121,35 @@ describe('ops: who may read and act', () => {
     });
     assert.equal(noEndpoint.status, 404);
 
-    const audit = await call(server, 'GET', '/ops/audit?limit=2', { token: reader });
+    // Send another account's event again.
+    const sent = await f.api('POST', `/webhook-endpoints/${endpoint.body.id}/test`);
+    assert.equal(sent.status, 202, JSON.stringify(sent.body));
+    const redeliverPath = `/ops/webhook-endpoints/${endpoint.body.id}/deliveries/${sent.body.id}/redeliver`;
+    assert.equal((await call(server, 'POST', redeliverPath, { token: reader })).status, 403);
+    const resent = await call(server, 'POST', redeliverPath, { token: operator });
+    assert.equal(resent.status, 202, JSON.stringify(resent.body));
+    assertSchema('WebhookDeliveryOut', resent.body);
+    assert.equal(resent.body.id, sent.body.id);
+
+    const audit = await call(server, 'GET', '/ops/audit?limit=3', { token: reader });
     assert.equal(audit.status, 200);
     assertSchema('OpsAuditPage', audit.body);
-    assert.equal(audit.body.items.length, 2);
+    assert.equal(audit.body.items.length, 3);
     const next = await call(server, 'GET', `/ops/audit?cursor=${audit.body.next_cursor}`, { token: reader });
     const all = [...audit.body.items, ...next.body.items];
     assert.deepEqual(
       all.map((e: any) => [e.action, e.target, e.email]),
       [
+        ['redeliver_webhook', sent.body.id, OPERATOR],
         ['enable_webhook_endpoint', endpoint.body.id, OPERATOR],
         ['cancel_occurrence', occurrenceId, OPERATOR],
         ['unblock_number', number, OPERATOR],
         ['block_number', number, OPERATOR],
       ],
     );
-    assert.equal(all[3].detail.reason, 'complaint');
-    assert.equal(all[3].detail.note, 'reported by carrier');
+    assert.equal(all[4].detail.reason, 'complaint');
+    assert.equal(all[4].detail.note, 'reported by carrier');
+    assert.equal(all[0].detail.endpoint_id, endpoint.body.id);
   });
 
   it('finds a number or an account and lists its calls', async () => {

@@ -2,7 +2,8 @@
  * Issue 38, item 8: one-time secrets. An API key and a webhook signing secret are shown with
  * a Copy button that puts them on the clipboard; after a create the list shows the new item at
  * once (no "No endpoint yet" beside the new secret) and the form is empty again. A failing
- * endpoint reads "Failing", not a green "On". At 390 px and 1280 px. Screenshots:
+ * endpoint reads "Failing", not a green "On", and why a delivery failed is a sentence. At
+ * 390 px and 1280 px. Screenshots:
  * .screenshots/secrets-*.png.
  */
 import assert from 'node:assert/strict';
@@ -96,5 +97,20 @@ describe('web app: one-time secrets', () => {
     assert.equal((await badge.innerText()).trim(), 'Failing');
     assert.match((await badge.getAttribute('class')) ?? '', /\bbad\b/);
     await screenshots(page, 'secrets-webhook-failing');
+
+    // Why a delivery failed reads as a sentence, the API's words after it.
+    await list.getByRole('link', { name: url }).click();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    const why = page.locator('#delivery-log .delivery-error').first();
+    await why.waitFor({ timeout: 15_000 });
+    await atBothWidths(page, async (width) => {
+      assert.match(
+        await why.innerText(),
+        /^Nothing accepted the connection at this address: is your receiver running\? \(connection refused\)$/,
+        `${width}`,
+      );
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+    });
+    await screenshots(page, 'secrets-webhook-error');
   });
 });

@@ -51,6 +51,34 @@ export async function render(root, ctx) {
   root.append(addForm(ctx, async () => show((await get('/webhook-endpoints?limit=200')).items)));
 }
 
+/** TLS error codes of Node's https client, as sentences. */
+const TLS_WORDS = [
+  [/ALTNAME|HOSTNAME|HOST_MISMATCH/, 'The site’s certificate is for another address.'],
+  [/EXPIRED/, 'The site’s certificate has expired.'],
+  [/NOT_YET_VALID/, 'The site’s certificate is not valid yet.'],
+  [/SELF_SIGNED|UNABLE_TO|UNTRUSTED|DEPTH_ZERO/, 'The site’s certificate is not signed by an authority this server trusts.'],
+];
+
+/**
+ * Why a delivery failed, as a sentence, from the API's few words ("connection refused",
+ * "answered 500", "TLS: ERR_TLS_CERT_ALTNAME_INVALID"); the words stay after it, small, for
+ * whoever fixes the receiver.
+ */
+function deliveryError(error) {
+  const tls = /^TLS: (.+)$/.exec(error);
+  let sentence = null;
+  if (tls) sentence = (TLS_WORDS.find(([re]) => re.test(tls[1])) || [null, 'The secure connection to your endpoint failed.'])[1];
+  else if (error === 'connection refused') sentence = 'Nothing accepted the connection at this address: is your receiver running?';
+  else if (error === 'connection reset') sentence = 'Your endpoint closed the connection before answering.';
+  else if (error === 'connection timed out') sentence = 'Your endpoint could not be reached in time.';
+  else if (error === 'timed out') sentence = 'Your endpoint did not answer in time.';
+  else if (/^answered \d+$/.test(error)) sentence = `Your endpoint answered ${error.slice(9)}; only a 2xx answer counts as received.`;
+  else if (/^redirect/.test(error)) sentence = 'Your endpoint answered with a redirect, which is not followed: use the final address.';
+  else if (/^target not allowed/.test(error)) sentence = 'This server does not send to that address.';
+  else if (/^(ENOTFOUND|EAI_AGAIN)$/.test(error)) sentence = 'The endpoint’s host name could not be found.';
+  return sentence ? [sentence, ' ', h('span', { class: 'muted' }, `(${error})`)] : error;
+}
+
 function stateBadge(e) {
   if (e.enabled && e.failing_since) return h('span', { class: 'badge bad' }, 'Failing');
   if (e.enabled) return h('span', { class: 'badge ok' }, 'On');
@@ -281,7 +309,7 @@ function logSection(e, log, ctx) {
                 {},
                 h('span', { class: `badge ${cls}` }, word),
                 ` ${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}`,
-                d.error ? h('div', { class: 'small' }, d.error) : null,
+                d.error ? h('div', { class: 'small delivery-error' }, deliveryError(d.error)) : null,
               ),
               h(
                 'td',

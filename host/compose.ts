@@ -386,8 +386,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
 
   // Engine listeners. Metrics count calls, outcomes and lateness from the runtime's events.
   metrics.watchRuntime(runtime);
-  // The next-occurrence chain (host/schedules/chain.ts) and its startup
-  // sweep are wired at start(), so that building the app writes nothing.
+  // A series' next occurrence needs no listener here: the engine makes it in the unit of work
+  // that ends the one before (engine/runtime/series-steps.ts), and its start-up reconciliation
+  // repairs a series left without one. start() below wires the rest, so building writes nothing.
 
   return {
     services,

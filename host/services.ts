@@ -88,7 +88,7 @@ export interface AppServices {
   readonly accountLifecycle: AccountLifecycleService;
   readonly apiKeys: ApiKeyService;
   readonly phone: PhoneService;
-  /** Contacts to tell when a call goes unanswered (issue 31). */
+  /** Contacts to tell when a call goes unanswered. */
   readonly contacts: ContactsService;
   readonly schedules: ScheduleService;
   readonly calls: CallService;
@@ -100,7 +100,7 @@ export interface AppServices {
   readonly demo: DemoService;
   /** Outbound webhook endpoints and their delivery log. */
   readonly webhooks: WebhookService;
-  /** The operator's view: figures, actions, audit log (issue 43). */
+  /** The operator's view: figures, actions, audit log (docs/decisions/0027-operator-view.md). */
   readonly ops: OpsService;
   readonly dev: DevService;
 }

@@ -16,7 +16,7 @@
  * dies holding it delays that number only; a host paused for longer than that while holding
  * it could overlap the next holder, the one case the ledger does not cover.
  *
- * A fresh placement (issue 28: no earlier request for its attempt) does not list the provider's
+ * A fresh placement (no earlier request for its attempt) does not list the provider's
  * calls: inside the number's lock it asks `placedFor` whether a recovery (which lists, then
  * notes `sending` before its create) already placed the attempt; only then does it list.
  *

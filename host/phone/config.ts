@@ -2,7 +2,7 @@
  * Phone configuration: which telephony and text providers run, the numbers the service
  * calls from, and the words texts use. Parsed once from the environment by
  * {@link loadPhoneConfig} (called from `host/config.ts`); {@link PHONE_ENV_VARS} documents
- * every variable for the README.
+ * every variable for docs/operations/configuration.md.
  * @module
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -71,7 +71,7 @@ export interface PhoneEnvVarDoc {
   meaning: string;
 }
 
-/** The variables {@link loadPhoneConfig} reads, in README order. */
+/** The variables {@link loadPhoneConfig} reads, in the order the configuration page lists them. */
 export const PHONE_ENV_VARS: readonly PhoneEnvVarDoc[] = [
   {
     name: 'WAKEUP_TELEPHONY',

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     const paths = [
       '/ops/forecast',
       '/ops/lateness',
-      '/ops/lateness?from=2027-04-27T12:00:00Z&to=2027-05-04T12:00:00Z',
+      '/ops/lateness?from=2027-05-02T12:00:00Z&to=2027-05-04T12:00:00Z',
       '/ops/outcomes',
       '/ops/outcomes?from=2027-04-27T12:00:00Z&to=2027-05-04T12:00:00Z',
       '/ops/health',

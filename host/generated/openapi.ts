@@ -488,7 +488,7 @@ export interface paths {
         };
         /**
          * How late the calls placed in a window were, per minute
-         * @description Operators only. The first attempts of the occurrences placed in [from, to) (default: the last 24 hours; at most 7 days, else 400 validation_error), per minute of placement: the count, and the lateness from the call's instant (the attempt's due instant) to `requested` (when the service asked the provider to place it: the provider's acceptance is not recorded apart; it answers within the request, typically under a second) and to `ringing` (the first ring the provider reported, for the calls that rang), as p50, p95 (nearest rank) and max in milliseconds; `on_time` counts the calls requested within the objective (WAKEUP_LATENESS_OBJECTIVE_SECONDS, or `objective_seconds`), and `objective_met` says whether their share reaches WAKEUP_LATENESS_OBJECTIVE_PERCENT. Minutes without calls are left out.
+         * @description Operators only. The first attempts of the occurrences placed in [from, to) (default: the last 24 hours; at most 48 hours, else 400 validation_error: per minute, that is 2,880 rows already), per minute of placement: the count, and the lateness from the call's instant (the attempt's due instant) to `requested` (when the service asked the provider to place it: the provider's acceptance is not recorded apart; it answers within the request, typically under a second) and to `ringing` (the first ring the provider reported, for the calls that rang), as p50, p95 (nearest rank) and max in milliseconds; `on_time` counts the calls requested within the objective (WAKEUP_LATENESS_OBJECTIVE_SECONDS, or `objective_seconds`), and `objective_met` says whether their share reaches WAKEUP_LATENESS_OBJECTIVE_PERCENT. Minutes without calls are left out.
          */
         get: operations["getOpsLateness"];
         put?: never;
@@ -5258,7 +5258,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpsLatenessOut"];
                 };
             };
-            /** @description validation_error (from not before to, a window over 7 days, a bad instant or objective). */
+            /** @description validation_error (from not before to, a window over 48 hours, a bad instant or objective). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description insufficient_scope (not an operator, or an API key without scope ops). */

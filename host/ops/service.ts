@@ -12,8 +12,10 @@ import { createOpsActions, type OpsActionDeps, type OpsActions } from './actions
 import { forecast, health, lateness, outcomes } from './figures.js';
 import { requireOperator, type OperatorRole } from './operators.js';
 
-/** The longest window of GET /ops/lateness and /ops/outcomes. */
+/** The longest window of GET /ops/outcomes (168 hours). */
 export const MAX_WINDOW_MS = 7 * 86_400_000;
+/** The longest window of GET /ops/lateness: per minute, 48 hours is 2,880 rows already. */
+export const MAX_LATENESS_WINDOW_MS = 2 * 86_400_000;
 
 /** A window query (instants as the schema's date-time strings). */
 export interface WindowQuery {
@@ -52,20 +54,21 @@ export function createOpsService(
       }),
     lateness: (q) =>
       lateness(db, {
-        ...window(clock, q),
+        ...window(clock, q, MAX_LATENESS_WINDOW_MS),
         objectivePercent: config.objectivePercent,
         objectiveSeconds: q.objective_seconds ?? config.objectiveSeconds,
       }),
-    outcomes: (q) => outcomes(db, window(clock, q)),
+    outcomes: (q) => outcomes(db, window(clock, q, MAX_WINDOW_MS)),
     health: () => health(db, { now: clock.now(), providers: deps.providers() }),
   };
 }
 
-/** [from, to): by default the last 24 hours; at most 7 days, `from` before `to` (else 400 validation_error). */
-function window(clock: Clock, q: WindowQuery): { from: EpochMs; to: EpochMs } {
+/** [from, to): by default the last 24 hours; at most `maxMs`, `from` before `to` (else 400 validation_error). */
+function window(clock: Clock, q: WindowQuery, maxMs: number): { from: EpochMs; to: EpochMs } {
   const to = q.to === undefined ? clock.now() : Date.parse(q.to);
   const from = q.from === undefined ? to - 86_400_000 : Date.parse(q.from);
   if (!(from < to)) throw invalid({ field: 'from', in: 'query', code: 'invalid', message: 'must be before to' });
-  if (to - from > MAX_WINDOW_MS) throw invalid({ field: 'from', in: 'query', code: 'maximum', message: 'the window is at most 7 days' });
+  if (to - from > maxMs)
+    throw invalid({ field: 'from', in: 'query', code: 'maximum', message: `the window is at most ${maxMs / 3_600_000} hours` });
   return { from, to };
 }

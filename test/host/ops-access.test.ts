@@ -181,6 +181,7 @@ describe('ops: who may read and act', () => {
       '/ops/lateness?from=2027-05-04T12:00:00Z&to=2027-05-01T12:00:00Z',
       '/ops/lateness?from=2027-04-01T00:00:00Z&to=2027-05-01T00:00:00Z',
       '/ops/lateness?from=yesterday',
+      '/ops/lateness?from=2027-05-01T12:00:00Z&to=2027-05-04T12:00:01Z',
       '/ops/outcomes?to=2027-13-01T00:00:00Z',
       '/ops/calls?q=nobody',
       '/ops/calls',

@@ -69,7 +69,7 @@ export async function signInThroughPage(page: Page, server: TestServer, email: s
 /** Adds a number on the Numbers page and verifies it with the texted code. */
 export async function addNumberThroughPage(page: Page, server: TestServer, e164: string): Promise<void> {
   await page.getByRole('link', { name: 'Numbers' }).click();
-  await page.getByLabel('Phone number, with country code').fill(e164);
+  await page.getByLabel('Phone number', { exact: true }).fill(e164);
   await page.getByLabel('Label (optional)').fill('Bedside');
   await page.getByRole('button', { name: 'Add and send code' }).click();
   const card = page.locator(`article[data-number="${e164}"]`);

@@ -140,4 +140,31 @@ describe('web app: what users expect', () => {
     await number.fill('+12015550199');
     await warning.waitFor({ state: 'hidden' });
   });
+
+  it('takes a number in national form with a country picker, and says what it will call', async (t) => {
+    if (skip) return t.skip(skip);
+    await goHash(page, '#/numbers');
+    await page.getByRole('heading', { name: 'Add a number' }).waitFor();
+    const country = page.getByLabel('Country', { exact: true });
+    // en-GB: the United Kingdom is chosen first.
+    assert.equal(await country.inputValue(), 'GB');
+    await country.selectOption('US');
+    const number = page.getByLabel('Phone number', { exact: true });
+    await number.fill('(201) 555-0175');
+    const reading = page.locator('#number-reading');
+    await reading.filter({ hasText: 'We will call +12015550175.' }).waitFor();
+    await atBothWidths(page, async (width) => {
+      assert.ok(await reading.isVisible(), `${width}`);
+      await noSidewaysScroll(width, 'numbers');
+    });
+    await screenshots(page, 'expect-national-number');
+    await page.getByRole('button', { name: 'Add and send code' }).click();
+    await page.locator('article[data-number="+12015550175"]').waitFor();
+
+    // A number typed with + is taken as it is, whatever the country.
+    await number.fill('+1 201 555 0176');
+    assert.equal(await reading.innerText(), '');
+    await page.getByRole('button', { name: 'Add and send code' }).click();
+    await page.locator('article[data-number="+12015550176"]').waitFor();
+  });
 });

@@ -101,19 +101,19 @@ describe('web app: what a person sees', () => {
     await signInThroughPage(page, server, `what-${randomUUID()}@example.com`);
     assert.equal(await page.locator('#nav').isVisible(), true, 'navigation shown once signed in');
     await page.getByRole('link', { name: 'Numbers' }).click();
-    await page.getByLabel('Phone number, with country code').fill('0612345678');
+    await page.getByLabel('Phone number', { exact: true }).fill('0612345678');
     await page.getByRole('button', { name: 'Add and send code' }).click();
-    const form = page.locator('form', { has: page.getByLabel('Phone number, with country code') });
+    const form = page.locator('form', { has: page.getByLabel('Phone number', { exact: true }) });
     const atField = form.locator('.field-error').filter({ hasText: /\S/ });
     await atField.waitFor();
     const text = await atField.innerText();
     assert.match(text, /phone number/i);
     assert.doesNotMatch(text, DEVELOPER_TEXT, text);
     assert.equal(await form.locator('.form-error').innerText(), '', 'shown once: at its field, not again at the top');
-    assert.equal(await page.getByLabel('Phone number, with country code').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Phone number', { exact: true }).getAttribute('aria-invalid'), 'true');
     await screenshots(page, 'what-phone-error');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByLabel('Phone number, with country code').fill('');
+    await page.getByLabel('Phone number', { exact: true }).fill('');
     await addNumberThroughPage(page, server, E164);
   });
 

@@ -150,30 +150,62 @@ function verifyForm(n, ctx) {
   return form;
 }
 
+/** The country this browser's language names (en-GB: GB), if the service calls there. */
+function browserCountry(countries) {
+  const region = (navigator.language || '').split('-')[1];
+  return countries.find((c) => c.country_code === (region || '').toUpperCase()) || countries.find((c) => c.country_code === 'US');
+}
+
+/**
+ * The number in international form from what was typed: as it is with + (or 00), else a
+ * national number in the chosen country (its leading trunk 0 dropped, except in Italy, where
+ * it belongs to the number; a leading 1 dropped in the +1 countries). The server checks it.
+ */
+export function toE164(typed, country) {
+  const raw = typed.replace(/[\s().-]/g, '');
+  if (raw.startsWith('+')) return raw;
+  if (raw.startsWith('00')) return `+${raw.slice(2)}`;
+  if (!country || !raw) return raw;
+  let national = raw;
+  if (country.calling_code === '+1' && national.length === 11 && national.startsWith('1')) national = national.slice(1);
+  else if (country.country_code !== 'IT' && national.startsWith('0')) national = national.slice(1);
+  return `${country.calling_code}${national}`;
+}
+
 function addForm(ctx, countries) {
-  const e164 = h('input', { type: 'tel', name: 'e164', autocomplete: 'tel', placeholder: '+14155550123', required: true });
+  const e164 = h('input', { type: 'tel', name: 'e164', autocomplete: 'tel', placeholder: '020 7946 0018 or +14155550123', required: true });
   const label = h('input', { type: 'text', name: 'label', maxlength: 60, placeholder: 'Mobile' });
-  const where = countries.length
+  const picked = browserCountry(countries);
+  const country = countries.length
     ? h(
-        'details',
-        { class: 'small' },
-        h('summary', {}, `Countries we call (${countries.length})`),
-        h('p', {}, countries.map((c) => `${c.name} (${c.calling_code})`).join(', ')),
+        'select',
+        { name: 'country' },
+        countries.map((c) => h('option', { value: c.country_code, selected: c === picked }, `${c.name} (${c.calling_code})`)),
       )
     : null;
+  const chosen = () => (country ? countries.find((c) => c.country_code === country.value) : null);
+  const reading = h('p', { class: 'hint', id: 'number-reading', 'aria-live': 'polite' });
+  const showReading = () => {
+    const typed = e164.value.trim();
+    const full = toE164(typed, chosen());
+    reading.textContent = typed && full !== typed.replace(/[\s().-]/g, '') ? `We will call ${full}.` : '';
+  };
+  e164.addEventListener('input', showReading);
+  if (country) country.addEventListener('change', showReading);
   const form = h(
     'form',
     { class: 'card', novalidate: true, 'aria-labelledby': 'add-number-title' },
     h('h2', { id: 'add-number-title' }, 'Add a number'),
-    field('Phone number, with country code', e164, 'International format: + and the country code, then the number.'),
-    where,
+    country ? field('Country', country, 'Where the number is from; only these countries can be called.') : null,
+    field('Phone number', e164, 'As you would dial it in that country, or in international form with + and the country code.'),
+    reading,
     field('Label (optional)', label),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add and send code')),
   );
   return onSubmit(form, async () => {
     const created = await post(
       '/phone-numbers',
-      { e164: e164.value.replace(/[\s()-]/g, ''), label: label.value.trim() || null },
+      { e164: toE164(e164.value.trim(), chosen()), label: label.value.trim() || null },
       { idem: true },
     );
     const v = created.verification;

@@ -86,7 +86,7 @@ export interface FakeTwilio {
   readonly getCallRequests: number;
   /** Webhook requests tried again after a failure, as their URLs' connection overrides asked. */
   readonly webhookRetries: number;
-  /** Webhooks that did not answer 2xx, by status (0: no answer: a network error). */
+  /** Webhooks that did not answer 2xx, by status (0: a network error; `timeout`: no answer within the total time). */
   webhookFailures: Record<string, number>;
   /** Webhooks sent and not answered yet. */
   readonly webhooksInFlight: number;
@@ -244,8 +244,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
           if (retry >= o.rc || !o.rp.has(failure)) return { status: r.status, text: await r.text() };
           await r.body?.cancel();
         } catch (err) {
-          webhookFailures[0] = (webhookFailures[0] ?? 0) + 1;
           failure = (err as Error).name === 'TimeoutError' ? 'rt' : 'ct';
+          const k = failure === 'rt' ? 'timeout' : 0;
+          webhookFailures[k] = (webhookFailures[k] ?? 0) + 1;
           if (retry >= o.rc || !o.rp.has(failure)) return { status: 0, text: '' };
         }
         // Tried again after 0.5, 1, 2, 4… s, within the total time.

@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 /** Adds NUMBER and verifies it with the code the provider texted (texts go through the fake). */
 async function verifiedByProviderText(server: TestServer, fake: FakeTwilio, token: string): Promise<{ id: string }> {
   const added = await addNumber(server, token, NUMBER);
-  const code = /\b(\d{6})\b/.exec(fake.messages.findLast((m) => m.to === NUMBER)?.body ?? '')?.[1];
+  const code = /\b(\d{6})\b/.exec(fake.messages.filter((m) => m.to === NUMBER).at(-1)?.body ?? '')?.[1];
   assert.ok(code, 'a code texted through the provider');
   const r = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, { token, body: { code } });
   assert.equal(r.status, 200, JSON.stringify(r.body));

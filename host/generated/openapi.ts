@@ -2465,10 +2465,7 @@ export interface components {
             account_id: string;
         };
         DevSeedMorningIn: {
-            /**
-             * @description Sleepers to make, each with one daily call.
-             * @default 2000
-             */
+            /** @description Sleepers to make, each with one daily call (npm run dev:morning asks for 2000). */
             accounts: number;
             /**
              * @description Then move the virtual clock this many hours (0: not at all).
@@ -7373,7 +7370,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["DevSeedMorningIn"];
             };

@@ -11,7 +11,7 @@ import type { Routes } from '../registrar.js';
 
 /** Registers postDevSeedMorning. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<{ accounts?: number; advance_hours?: number } | undefined>('postDevSeedMorning', async ({ body }) => {
+  routes.operation<{ accounts: number; advance_hours?: number }>('postDevSeedMorning', async ({ body }) => {
     const seed = services.dev.seedMorning;
     if (!seed) {
       throw invalid({
@@ -21,11 +21,11 @@ export function register(routes: Routes, services: AppServices): void {
         message: 'seeding needs the telephony simulator (WAKEUP_TELEPHONY=simulator)',
       });
     }
-    const hours = body?.advance_hours ?? 0;
+    const hours = body.advance_hours ?? 0;
     if (hours > 0 && !services.dev.virtualClock) {
       throw invalid({ field: 'advance_hours', in: 'body', code: 'invalid', message: 'moving the clock needs WAKEUP_CLOCK=virtual' });
     }
-    const made = await seed(body?.accounts ?? 2000);
+    const made = await seed(body.accounts);
     const now = hours > 0 ? await services.dev.settleClock(services.clock.now() + hours * 3_600_000) : services.clock.now();
     return { status: 200, body: { ...made, now: isoInstant(now) } };
   });

@@ -1,5 +1,5 @@
 /**
- * The operator's endpoints with a million occurrences (issue 43, item 7): fills a database with
+ * The operator's endpoints with a million occurrences: fills a database with
  * a year of finished wake-up calls (each with its first attempt: placed, some late, rung,
  * answered or missed or failed) plus tomorrow's pending spike, starts the real server on it and
  * times each GET /api/v1/ops/… operation over HTTP (median and worst of `--runs`). Prints

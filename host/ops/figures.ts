@@ -1,5 +1,5 @@
 /**
- * The operator's figures (issue 43): the forecast of the next hours against the provider's
+ * The operator's figures: the forecast of the next hours against the provider's
  * rate, the lateness of the calls placed, the outcomes per hour and the service's health.
  * Each is computed in SQL over the engine's read model (engine/ops-reads.ts) through the
  * indexes of migration 0024, one window at a time; on SQLite the engine's journal is folded

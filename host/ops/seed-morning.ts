@@ -1,5 +1,5 @@
 /**
- * A realistic morning for dev mode (issue 43, item 8): `n` accounts, each with a verified
+ * A realistic morning for dev mode: `n` accounts, each with a verified
  * number and a daily wake-up call at a usual time (most at 07:00) in one of eight zones, made
  * through the schedules' own rules; each simulated phone answers as people do (most confirm,
  * some let it ring out, are busy or reach voicemail, a few fail at the provider). With the

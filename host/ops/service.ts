@@ -1,5 +1,5 @@
 /**
- * The operator's view as a service (issue 43): who may use it, the figures with their
+ * The operator's view as a service: who may use it, the figures with their
  * defaults and bounds, and the actions. Built by the root; the routes are
  * host/http/routes/ops.ts.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The operator's routes (issue 43): /ops/me, the figures (/ops/forecast, /ops/lateness,
+ * The operator's routes: /ops/me, the figures (/ops/forecast, /ops/lateness,
  * /ops/outcomes, /ops/health), the search (/ops/calls), the audit log (/ops/audit) and the
  * actions, each written to it. Operators only: every handler asks host/ops/service.ts first
  * (403 insufficient_scope otherwise); an API key also needs scope `ops` (`x-scope`).

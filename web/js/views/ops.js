@@ -1,4 +1,4 @@
-// The operator's page (#/ops, issue 43): tomorrow's spike (forecast against the provider's
+// The operator's page (#/ops): tomorrow's spike (forecast against the provider's
 // rate, with warnings), today's lateness against the objective, outcomes per hour, the
 // service's health, a search by number or email listing recent calls, and the audit log.
 // Operators only: the API answers 403 to anyone else, and the nav link shows only for them.

@@ -153,7 +153,8 @@ describe('web app: dev mode', () => {
     await server.close();
     server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: db } });
     await page.goto(`${server.url}/`);
-    const shown = new Date(moved.now).toLocaleString('en-GB', { dateStyle: 'medium', timeZone: ZONE });
+    // The service time in the browser's zone, in the app's date format: "Sun 2026-11-29 20:15".
+    const shown = new Date(moved.now).toLocaleDateString('en-CA', { timeZone: ZONE });
     await atBothWidths(page, async () => {
       await page.locator('#dev-now').filter({ hasText: shown }).waitFor();
     });

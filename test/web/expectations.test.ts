@@ -167,4 +167,26 @@ describe('web app: what users expect', () => {
     await page.getByRole('button', { name: 'Add and send code' }).click();
     await page.locator('article[data-number="+12015550176"]').waitFor();
   });
+
+  it('shows one date format and one zone name across the pages', async (t) => {
+    if (skip) return t.skip(skip);
+    assert.equal((await apiSend(page, 'POST', '/api-keys', { name: 'script', scopes: ['read'] })).status, 201);
+    const OTHER_FORMATS = /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b|\d{1,2}\/\d{1,2}\/\d{4}/;
+    for (const [hash, heading, expected] of [
+      ['#/numbers', 'Phone numbers', /verified until \w{3} \d{4}-\d\d-\d\d \d\d:\d\d/],
+      ['#/calls', 'Wake-up calls', /Next: \w{3} \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Paris/],
+      ['#/account', 'Account', /created \w{3} \d{4}-\d\d-\d\d \d\d:\d\d/],
+    ] as const) {
+      await goHash(page, hash);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.waitForTimeout(200);
+      const text = await page.locator('#main').innerText();
+      const bar = await page.locator('#devbar').innerText();
+      assert.match(text, expected, `${hash}: the app's date format`);
+      assert.doesNotMatch(text + bar, OTHER_FORMATS, `${hash}: no other date format`);
+      assert.doesNotMatch(text, /Central European Time/, `${hash}: one zone name (the IANA name)`);
+      await screenshots(page, `expect-dates-${hash.slice(2)}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });

@@ -125,7 +125,9 @@ describe('web app: states in their own words and colours', () => {
         assert.deepEqual(await badge(card(label), '.badge[data-state="completed"]'), want, `${width}: ${label}`);
         assert.equal(await card(label).getByText('Last call:').isVisible(), true, `${width}: ${label} links its last call`);
       }
-      assert.deepEqual(await badge(card('Weekly paused'), '.badge'), [`Paused until ${until}`, 'warn']);
+      const [pausedText, pausedTone] = await badge(card('Weekly paused'), '.badge');
+      assert.match(pausedText, new RegExp(`^Paused until \\w{3} ${until}$`));
+      assert.equal(pausedTone, 'warn');
       assert.deepEqual(await badge(card('Weekly skipped'), '.next .badge'), ['Scheduled', 'info']);
       assert.equal(
         await card('Weekly skipped')

@@ -50,11 +50,25 @@ export function relative(seconds) {
   return past ? `${text} ago` : `in ${text}`;
 }
 
-/** An instant shown in the browser's zone. */
+/**
+ * An instant shown in the browser's zone, in the one format of every page: "Tue 2027-03-09
+ * 07:00" (the time as the 12/24-hour setting says).
+ */
 export function instant(iso) {
   if (!iso) return '';
-  const d = new Date(iso);
-  return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', hour12: timeFormat === '12h' });
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${date(`${parts.year}-${parts.month}-${parts.day}`)} ${hhmm(`${parts.hour}:${parts.minute}`)}`;
 }
 
 /** How a schedule repeats. */

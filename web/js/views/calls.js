@@ -67,18 +67,11 @@ function scheduleCard(s, ctx, why, lastCall) {
       h(
         'span',
         { class: 'row' },
-        s.paused_until ? h('span', { class: 'badge warn' }, `Paused until ${s.paused_until}`) : null,
+        s.paused_until ? h('span', { class: 'badge warn' }, `Paused until ${fmt.date(s.paused_until)}`) : null,
         status ? h('span', { class: `badge ${status[1]}`, 'data-state': s.status }, status[0]) : null,
       ),
     ),
-    h(
-      'p',
-      {},
-      fmt.repeat(s),
-      ' · ',
-      s.timezone_display || s.timezone,
-      s.phone_number ? ` · ${s.phone_number.label || ''} ${s.phone_number.e164_masked}` : '',
-    ),
+    h('p', {}, fmt.repeat(s), ' · ', s.timezone, s.phone_number ? ` · ${s.phone_number.label || ''} ${s.phone_number.e164_masked}` : ''),
   );
   if (n) {
     const [text, tone] = occurrenceState(n, why);
@@ -189,7 +182,7 @@ function pauseForm(s, ctx) {
   onSubmit(form, async () => {
     if (!until.value) throw { local: true, detail: 'Choose the last date with no call.', field: 'until' };
     await post(`/schedules/${s.id}/pause`, { until: until.value }, { idem: true });
-    announce(`Paused until ${until.value}.`);
+    announce(`Paused until ${fmt.date(until.value)}.`);
     ctx.reload();
   });
   return h('details', {}, h('summary', {}, 'Pause for a while'), form);

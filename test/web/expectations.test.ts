@@ -189,4 +189,30 @@ describe('web app: what users expect', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
   });
+
+  it('shows and reads the time fields on the 12-hour clock when the account asks for it', async (t) => {
+    if (skip) return t.skip(skip);
+    assert.equal((await apiSend(page, 'PATCH', '/me', { time_format: '12h' })).status, 200);
+    await goHash(page, '#/calls/new');
+    await page.getByRole('heading', { level: 1, name: 'New wake-up call' }).waitFor();
+    await page.getByRole('radio', { name: 'On a date' }).check();
+    const time = page.getByLabel('Time', { exact: true }).first();
+    await atBothWidths(page, async (width) => {
+      assert.equal(await time.inputValue(), '7:00 AM', `${width}: the default on the 12-hour clock`);
+      assert.ok(await page.getByText('For example 7:00 AM or 6:30 PM.').first().isVisible(), `${width}: the hint`);
+      await noSidewaysScroll(width, 'new call');
+    });
+    await time.fill('6:30 pm');
+    await page.getByLabel('Label', { exact: true }).fill('Evening');
+    await page
+      .locator('#preview-sentence')
+      .filter({ hasText: /18:30|6:30/ })
+      .waitFor();
+    await screenshots(page, 'expect-time-12h');
+    await page.getByRole('button', { name: 'Set the call' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Wake-up calls' }).waitFor();
+    const evening = (await apiFromPage(page, '/schedules')).items.find((x: { label: string }) => x.label === 'Evening');
+    assert.equal(evening.local_time, '18:30');
+    assert.equal((await apiSend(page, 'PATCH', '/me', { time_format: '24h' })).status, 200);
+  });
 });

@@ -13,6 +13,26 @@ export function hhmm(t) {
   return `${((hh + 11) % 12) + 1}:${String(mm).padStart(2, '0')} ${hh < 12 ? 'AM' : 'PM'}`;
 }
 
+/** The account's clock: '24h' or '12h'. */
+export const clock = () => timeFormat;
+
+/**
+ * HH:MM from a time as typed: "7:05", "07:05", "0705", "7", "7:05 pm", "7pm", "19.05"; null
+ * when it is not a time. Without am/pm it is read on the 24-hour clock.
+ */
+export function parseTime(text) {
+  const m = /^\s*(\d{1,2})(?:[:.h]?(\d{2}))?\s*([ap])?\.?\s*(?:m\.?)?\s*$/i.exec(text || '');
+  if (!m) return null;
+  let hh = Number(m[1]);
+  const mm = m[2] === undefined ? 0 : Number(m[2]);
+  if (m[3]) {
+    if (hh < 1 || hh > 12) return null;
+    hh = (hh % 12) + (m[3].toLowerCase() === 'p' ? 12 : 0);
+  }
+  if (hh > 23 || mm > 59) return null;
+  return `${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`;
+}
+
 const DAY_NAMES = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
 export const DAYS = Object.keys(DAY_NAMES);
 export const dayName = (d) => DAY_NAMES[d] || d;

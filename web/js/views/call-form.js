@@ -60,7 +60,21 @@ export async function render(root, ctx) {
     mode('weekly', 'Every week'),
   );
   const localDate = h('input', { type: 'date', name: 'local_date', value: s.local_date || tomorrow });
-  const localTime = h('input', { type: 'time', name: 'local_time', value: s.local_time || '07:00', required: true });
+  // A text field rather than the browser's time input, whose 12/24-hour clock follows the
+  // system, not the account's setting: shown and read on the account's clock (fmt.parseTime).
+  const timeInput = (value) =>
+    h('input', {
+      type: 'text',
+      name: 'local_time',
+      value: fmt.hhmm(value),
+      required: true,
+      autocomplete: 'off',
+      inputmode: fmt.clock() === '12h' ? 'text' : 'numeric',
+      placeholder: fmt.hhmm('07:00'),
+      class: 'time',
+    });
+  const timeHint = fmt.clock() === '12h' ? 'For example 7:00 AM or 6:30 PM.' : 'On the 24-hour clock, for example 07:00 or 18:30.';
+  const localTime = timeInput(s.local_time || '07:00');
   const inMinutes = h('input', { type: 'number', name: 'in_minutes', min: 1, max: 1440, value: 10, inputmode: 'numeric' });
   const days = h(
     'fieldset',
@@ -106,9 +120,9 @@ export async function render(root, ctx) {
   const custom = h('input', { type: 'checkbox', name: 'custom_retry' });
   const retry = retryFields(rp);
 
-  const atBox = h('div', { class: 'grid2' }, field('Date', localDate, 'In the call’s time zone.'), field('Time', localTime));
+  const atBox = h('div', { class: 'grid2' }, field('Date', localDate, 'In the call’s time zone.'), field('Time', localTime, timeHint));
   const inBox = h('div', {}, field('Minutes from now', inMinutes, '1 to 1440.'));
-  const weeklyTime = h('input', { type: 'time', name: 'local_time', value: localTime.value, required: true });
+  const weeklyTime = timeInput(s.local_time || '07:00');
   // The dates skipped with "Skip next" (or by the API): untick one to ring on it after all.
   const skipped = (s.skip_dates || []).length
     ? h(
@@ -124,7 +138,7 @@ export async function render(root, ctx) {
   const weeklyBox = h(
     'div',
     {},
-    h('div', { class: 'grid2' }, field('Time', weeklyTime), field('Last date (optional)', endDate)),
+    h('div', { class: 'grid2' }, field('Time', weeklyTime, timeHint), field('Last date (optional)', endDate)),
     days,
     skipped,
   );
@@ -180,10 +194,12 @@ export async function render(root, ctx) {
   function body() {
     const m = currentMode();
     const b = { kind: m === 'weekly' ? 'recurring' : 'once' };
-    if (m === 'at') Object.assign(b, { local_date: localDate.value || null, local_time: localTime.value || null });
+    // A time that cannot be read goes as typed: the server's answer marks the field.
+    const time = (input) => fmt.parseTime(input.value) || input.value.trim() || null;
+    if (m === 'at') Object.assign(b, { local_date: localDate.value || null, local_time: time(localTime) });
     if (m === 'in') b.in_minutes = inMinutes.value === '' ? null : Number(inMinutes.value);
     if (m === 'weekly') {
-      b.local_time = weeklyTime.value || null;
+      b.local_time = time(weeklyTime);
       b.days_of_week = [...days.querySelectorAll('input:checked')].map((x) => x.value);
       b.end_date = endDate.value || (id ? '' : null);
       if (skipped) b.skip_dates = [...skipped.querySelectorAll('input:checked')].map((x) => x.value);

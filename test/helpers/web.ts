@@ -4,7 +4,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { after, before } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+import { startTestServer } from './server.js';
 import type { TestServer } from './server.js';
 
 /** Screenshots of a test run (gitignored). */
@@ -129,4 +132,71 @@ export async function advanceClock(server: TestServer, seconds: number): Promise
     body: JSON.stringify({ advance_seconds: seconds }),
   });
   if (r.status !== 200) throw new Error(`POST /dev/clock answered ${r.status}: ${await r.text()}`);
+}
+
+/** What {@link webSession} sets up. */
+export interface WebSessionOptions {
+  /** Environment of the test server (see startTestServer). */
+  env?: Record<string, string>;
+  /** The browser's IANA zone. */
+  timezoneId: string;
+  /** @default 'en-GB' */
+  locale?: string;
+  /** Accept every confirm() and alert() (pages that ask before deleting). */
+  acceptDialogs?: boolean;
+}
+
+/** One browser page on one test server, shared by the tests of a describe block. */
+export interface WebSession {
+  /** Why the browser tests are skipped (no Chromium), or ''. */
+  skip: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The test server; a test may replace it (its after hook closes the current one). */
+  server: TestServer;
+}
+
+/**
+ * Registers the describe block's before and after hooks: Chromium (or the reason it is
+ * skipped), a test server, and a 1280x800 page in `timezoneId`; the fields are set once
+ * `before` has run. Call it at the top of a `describe`.
+ * @example
+ * const web = webSession({ env: PHONE_TEST_ENV, timezoneId: 'Europe/Paris' });
+ * it('…', async (t) => {
+ *   if (web.skip) return t.skip(web.skip);
+ *   const { page, server } = web;
+ * });
+ */
+export function webSession(options: WebSessionOptions): WebSession {
+  const session = { skip: '' } as WebSession;
+  before(async () => {
+    const got = await launchChromium();
+    if ('skip' in got) {
+      session.skip = got.skip;
+      console.log(`browser tests skipped: ${got.skip}`);
+      return;
+    }
+    session.browser = got.browser;
+    session.server = await startTestServer(options.env ? { env: options.env } : {});
+    session.context = await got.browser.newContext({
+      timezoneId: options.timezoneId,
+      locale: options.locale ?? 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
+    session.page = await session.context.newPage();
+    session.page.setDefaultTimeout(10_000);
+    if (options.acceptDialogs) session.page.on('dialog', (d) => void d.accept());
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+  return session;
+}
+
+/** Asserts that the page is no wider than `width` (nothing scrolls sideways). */
+export async function noSidewaysScroll(page: Page, width: number, what: string): Promise<void> {
+  const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+  if (scrollWidth > width) throw new Error(`${what} ${width}: the page is ${scrollWidth} px wide`);
 }

@@ -5,39 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
-import { startTestServer } from '../helpers/server.js';
-import type { TestServer } from '../helpers/server.js';
-import { atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+import { describe, it } from 'node:test';
+import { atBothWidths, goHash, screenshots, signInThroughPage, webSession } from '../helpers/web.js';
 
 describe('web app: back from checkout, and Sign out in the header', () => {
-  let skip = '';
-  let browser: Browser | undefined;
-  let page: Page;
-  let server: TestServer;
-
-  before(async () => {
-    const got = await launchChromium();
-    if ('skip' in got) {
-      skip = got.skip;
-      console.log(`browser tests skipped: ${skip}`);
-      return;
-    }
-    browser = got.browser;
-    server = await startTestServer();
-    const context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const web = webSession({ timezoneId: 'Europe/Paris' });
 
   it('pays in the simulator and comes back to the app by the link; signs out from the header', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await page.goto(`${server.url}/`);
     await page.getByLabel('Email address').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Sign out' }).isVisible(), false, 'no Sign out before sign-in');

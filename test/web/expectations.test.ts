@@ -7,48 +7,32 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
-import { startTestServer } from '../helpers/server.js';
-import type { TestServer } from '../helpers/server.js';
+import { describe, it } from 'node:test';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, apiSend, atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiFromPage,
+  apiSend,
+  atBothWidths,
+  goHash,
+  noSidewaysScroll as noScroll,
+  screenshots,
+  signInThroughPage,
+  webSession,
+} from '../helpers/web.js';
 
 const ZONE = 'Europe/Paris';
 const E164 = '+12015550174';
 const LONG = 'Wakeupwakeupwakeupwakeupwakeupwakeupwakeupwakeupwakeup';
 
 describe('web app: what users expect', () => {
-  let skip = '';
-  let browser: Browser | undefined;
-  let page: Page;
-  let server: TestServer;
+  const web = webSession({ env: PHONE_TEST_ENV, timezoneId: ZONE, acceptDialogs: true });
 
-  before(async () => {
-    const got = await launchChromium();
-    if ('skip' in got) {
-      skip = got.skip;
-      console.log(`browser tests skipped: ${skip}`);
-      return;
-    }
-    browser = got.browser;
-    server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    page.on('dialog', (d) => void d.accept());
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const noSidewaysScroll = async (width: number, what: string) =>
-    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${what} ${width}: no sideways scroll`);
+  const noSidewaysScroll = (width: number, what: string) => noScroll(web.page, width, what);
 
   it('lists calls soonest first; a skip is undone on the card and in the edit form; a long label wraps', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await signInThroughPage(page, server, `expect-${randomUUID()}@example.com`);
     assert.equal((await apiSend(page, 'PATCH', '/me', { home_timezone: ZONE })).status, 200);
     await addNumberThroughPage(page, server, E164);
@@ -125,7 +109,8 @@ describe('web app: what users expect', () => {
   });
 
   it('warns when your own wake-up number is typed as a contact', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page } = web;
     await goHash(page, '#/contacts');
     await page.getByRole('heading', { name: 'Add a contact' }).waitFor();
     const number = page.getByLabel('Their mobile number, with country code');
@@ -142,7 +127,8 @@ describe('web app: what users expect', () => {
   });
 
   it('takes a number in national form with a country picker, and says what it will call', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page } = web;
     await goHash(page, '#/numbers');
     await page.getByRole('heading', { name: 'Add a number' }).waitFor();
     const country = page.getByLabel('Country', { exact: true });
@@ -169,7 +155,8 @@ describe('web app: what users expect', () => {
   });
 
   it('shows one date format and one zone name across the pages', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page } = web;
     assert.equal((await apiSend(page, 'POST', '/api-keys', { name: 'script', scopes: ['read'] })).status, 201);
     const OTHER_FORMATS = /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b|\d{1,2}\/\d{1,2}\/\d{4}/;
     for (const [hash, heading, expected] of [
@@ -191,7 +178,8 @@ describe('web app: what users expect', () => {
   });
 
   it('shows and reads the time fields on the 12-hour clock when the account asks for it', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page } = web;
     assert.equal((await apiSend(page, 'PATCH', '/me', { time_format: '12h' })).status, 200);
     await goHash(page, '#/calls/new');
     await page.getByRole('heading', { level: 1, name: 'New wake-up call' }).waitFor();

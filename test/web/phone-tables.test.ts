@@ -6,11 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
-import { startTestServer } from '../helpers/server.js';
-import type { TestServer } from '../helpers/server.js';
+import { describe, it } from 'node:test';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
 import {
   addNumberThroughPage,
@@ -21,6 +17,7 @@ import {
   screenshots,
   scriptPhone,
   signInThroughPage,
+  webSession,
 } from '../helpers/web.js';
 
 const ZONE = 'Europe/Paris';
@@ -58,30 +55,10 @@ interface Measure {
 }
 
 describe('web app: History and a call on a phone', () => {
-  let skip = '';
-  let browser: Browser | undefined;
-  let page: Page;
-  let server: TestServer;
-
-  before(async () => {
-    const got = await launchChromium();
-    if ('skip' in got) {
-      skip = got.skip;
-      console.log(`browser tests skipped: ${skip}`);
-      return;
-    }
-    browser = got.browser;
-    server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const web = webSession({ env: PHONE_TEST_ENV, timezoneId: ZONE });
 
   async function check(what: string, minRows: number): Promise<void> {
+    const { page } = web;
     await atBothWidths(page, async (width) => {
       await page.waitForTimeout(50);
       const m = await page.evaluate<Measure>(MEASURE);
@@ -105,7 +82,8 @@ describe('web app: History and a call on a phone', () => {
   }
 
   it('History and the call detail: cards at 390 px, tables at 1280 px, nothing clipped', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await signInThroughPage(page, server, `tables-${randomUUID()}@example.com`);
     assert.equal((await apiSend(page, 'PATCH', '/me', { home_timezone: ZONE })).status, 200);
     await addNumberThroughPage(page, server, E164);

@@ -8,44 +8,25 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
-import { startTestServer, withTestDb } from '../helpers/server.js';
-import type { TestServer } from '../helpers/server.js';
+import { before, describe, it } from 'node:test';
+import { withTestDb } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+import { atBothWidths, goHash, screenshots, signInThroughPage, webSession } from '../helpers/web.js';
 
 describe('web app: one-time secrets', () => {
-  let skip = '';
-  let browser: Browser | undefined;
-  let context: BrowserContext;
-  let page: Page;
-  let server: TestServer;
-
+  const web = webSession({
+    env: { ...PHONE_TEST_ENV, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' },
+    timezoneId: 'Europe/Paris',
+  });
   before(async () => {
-    const got = await launchChromium();
-    if ('skip' in got) {
-      skip = got.skip;
-      console.log(`browser tests skipped: ${skip}`);
-      return;
-    }
-    browser = got.browser;
-    server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' } });
-    context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    if (!web.skip) await web.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.server.url });
   });
 
-  const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
+  const clipboard = () => web.page.evaluate<string>('navigator.clipboard.readText()');
 
   it('an API key: Copy puts it on the clipboard, the list shows it, the form is empty', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await signInThroughPage(page, server, `secrets-${randomUUID()}@example.com`);
     await goHash(page, '#/account');
     await page.getByLabel('Name', { exact: true }).fill('home automation');
@@ -66,7 +47,8 @@ describe('web app: one-time secrets', () => {
   });
 
   it('a webhook secret: Copy, the new endpoint in the list, the form empty; a failing one reads Failing', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await goHash(page, '#/webhooks');
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await page.getByText('No endpoint yet.').waitFor();

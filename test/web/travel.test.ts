@@ -8,44 +8,20 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
-import { startTestServer } from '../helpers/server.js';
-import type { TestServer } from '../helpers/server.js';
+import { describe, it } from 'node:test';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiSend, atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+import { addNumberThroughPage, apiSend, atBothWidths, goHash, screenshots, signInThroughPage, webSession } from '../helpers/web.js';
 
 const BROWSER_ZONE = 'Asia/Tokyo';
 const HOME = 'Europe/Paris';
 const E164 = '+12015550171';
 
 describe('web app: the travel prompt', () => {
-  let skip = '';
-  let browser: Browser | undefined;
-  let page: Page;
-  let server: TestServer;
-
-  before(async () => {
-    const got = await launchChromium();
-    if ('skip' in got) {
-      skip = got.skip;
-      console.log(`browser tests skipped: ${skip}`);
-      return;
-    }
-    browser = got.browser;
-    server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: BROWSER_ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const web = webSession({ env: PHONE_TEST_ENV, timezoneId: BROWSER_ZONE });
 
   it('one card per mismatch with its buttons; "Keep it as it is" is remembered across navigation and reload', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await signInThroughPage(page, server, `travel-${randomUUID()}@example.com`);
     assert.equal((await apiSend(page, 'PATCH', '/me', { home_timezone: HOME })).status, 200);
     await addNumberThroughPage(page, server, E164);

@@ -129,6 +129,6 @@ export function previewOut(plan: SchedulePlan, now: EpochMs): SchedulePreview {
     notice: first?.notice ?? null,
     phone_number: phone,
     repeat: describeRepeat(after),
-    sentence: previewSentence({ schedule: after, first: plan.first, phone, now }),
+    sentence: previewSentence({ schedule: after, first: plan.first, phone, now, timeFormat: account.timeFormat }),
   };
 }

@@ -31,15 +31,29 @@ export function longDate(date: string): string {
   return `${DAY_NAMES[weekday]} ${d} ${MONTHS[m - 1]} ${y}`;
 }
 
-/** SchedulePreview.sentence. */
-export function previewSentence(input: { schedule: Rule; first: OccurrenceTime | null; phone: PhoneRef | null; now: EpochMs }): string {
+/** `HH:MM` as the account reads times: unchanged on the 24-hour clock, `6:30 PM` on the 12-hour one. */
+export function clockTime(time: string, format: '24h' | '12h'): string {
+  if (format === '24h') return time;
+  const [hh, mm] = time.split(':') as [string, string];
+  const h = Number(hh);
+  return `${((h + 11) % 12) + 1}:${mm} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** SchedulePreview.sentence, its time on the account's clock (`timeFormat`, default 24-hour). */
+export function previewSentence(input: {
+  schedule: Rule;
+  first: OccurrenceTime | null;
+  phone: PhoneRef | null;
+  now: EpochMs;
+  timeFormat?: '24h' | '12h';
+}): string {
   const { schedule: s, first, phone } = input;
   if (first === null) {
     if (!s.enabled) return 'Turned off: it will not ring until it is enabled again.';
     return s.kind === 'once' ? 'It will not ring: its call has already passed.' : 'It will not ring: no call is left before its end date.';
   }
   const who = phone ? phone.e164_masked : 'your number';
-  const when = `${first.local.time} (${s.timezone})`;
+  const when = `${clockTime(first.local.time, input.timeFormat ?? '24h')} (${s.timezone})`;
   if (s.mode === 'in_minutes') {
     const minutes = Math.max(0, Math.round((first.at - input.now) / 60_000));
     return `Rings ${who} once, in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}: at ${when} on ${longDate(first.local.date)}.`;

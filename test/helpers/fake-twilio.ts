@@ -51,8 +51,10 @@ export interface FakeCall {
   createdAt: number;
   /** Provider time of the end, once over. */
   endedAt: number | null;
-  /** The digit the phone pressed whose Gather action the service answered (2xx), or null. */
+  /** The digit the phone pressed at the Gather, or null (whether the service heard it or not). */
   pressed: string | null;
+  /** Whether the service answered that Gather action (2xx): it was told of the key. */
+  heard: boolean;
   /** Bumped when the call's TwiML program is replaced, to retire the old program's steps. */
   program: number;
 }
@@ -129,6 +131,12 @@ export interface FakeTwilioOptions {
    * longer than any retry: each webhook is sent once. @defaultValue true
    */
   retryWebhooks?: boolean;
+  /**
+   * Give up on a webhook not answered within its total time (`tt`, 15 s), as Twilio does. The
+   * crash loop turns it off: there the fake shares two cores with the server and plays calls
+   * 20 times faster, so its own event-loop lag would count as the server's. @defaultValue true
+   */
+  answerTimeout?: boolean;
 }
 
 /**
@@ -236,7 +244,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
             method: 'POST',
             headers,
             body: new URLSearchParams(params).toString(),
-            signal: AbortSignal.timeout(Math.max(100, o.tt - (Date.now() - started))),
+            ...(options.answerTimeout === false ? {} : { signal: AbortSignal.timeout(Math.max(100, o.tt - (Date.now() - started))) }),
           });
           if (r.status < 400) return { status: r.status, text: await r.text() };
           webhookFailures[r.status] = (webhookFailures[r.status] ?? 0) + 1;
@@ -316,8 +324,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
             call,
             speech,
             async () => {
+              call.pressed = digit;
               const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
-              if (r.status >= 200 && r.status < 300) call.pressed = digit;
+              call.heard = r.status >= 200 && r.status < 300;
               if (call.program === program) await run(call, parseTwiml(r.text));
             },
             program,
@@ -397,6 +406,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         createdAt: clock.now(),
         endedAt: null,
         pressed: null,
+        heard: false,
         program: 0,
       };
       calls.set(call.sid, call);

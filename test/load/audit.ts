@@ -4,7 +4,7 @@
  * - every attempt the provider accepted a call for has exactly one call (no attempt key was
  *   dialled twice), every accepted call belongs to an attempt, and the attempt recorded that
  *   very call; no attempt is left in `requested` (the recovery path resolved each one);
- * - every attempt whose phone pressed 1, with the service told, ended confirmed;
+ * - every attempt whose phone pressed 1 ended confirmed;
  * - no seeded occurrence is lost: each is finished, or still due (an instant in next_due_at);
  * - `PRAGMA integrity_check` answers ok.
  * @module
@@ -46,8 +46,10 @@ export interface Audit {
   unresolved: number;
   /** Attempts the fake accepted a call for but that never recorded it (ended without it). */
   unrecorded: number;
-  /** Attempts whose phone pressed 1 and the service was told (the fake's `pressed`). */
+  /** Attempts whose phone pressed 1 (the fake's `pressed`), told to the service or not. */
   pressedOne: number;
+  /** Of those, the presses the service never heard (every retry of the Gather action failed). */
+  unheard: number;
   /** Of those, attempts that did not end confirmed (first 20 keys in notConfirmedKeys). */
   notConfirmed: number;
   notConfirmedKeys: string[];
@@ -70,7 +72,7 @@ export async function audit(
   dbFile: string,
   occurrenceIds: readonly string[],
   fakeKeys: Record<string, string[]>,
-  pressed: Record<string, string> = {},
+  pressed: Record<string, { digit: string; heard: boolean }> = {},
 ): Promise<Audit> {
   await foldJournal(dbFile);
   const db = new Sqlite(dbFile, { readonly: true });
@@ -88,11 +90,13 @@ export async function audit(
     let unresolved = 0;
     let unrecorded = 0;
     let pressedOne = 0;
+    let unheard = 0;
     let notConfirmed = 0;
     const notConfirmedKeys: string[] = [];
     for (const a of attempts) {
-      if (pressed[a.key] === '1') {
+      if (pressed[a.key]?.digit === '1') {
         pressedOne++;
+        if (!pressed[a.key]!.heard) unheard++;
         if (a.status !== 'confirmed') {
           notConfirmed++;
           if (notConfirmedKeys.length < 20) notConfirmedKeys.push(`${a.key} (${a.status})`);
@@ -146,6 +150,7 @@ export async function audit(
       unresolved,
       unrecorded,
       pressedOne,
+      unheard,
       notConfirmed,
       notConfirmedKeys,
       occurrences: occurrenceIds.length,

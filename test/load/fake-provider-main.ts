@@ -11,13 +11,14 @@
  * - `GET /keys`: `{ [idempotencyKey]: [callSid, ...] }`, every accepted call by the attempt
  *   key it carries (the `k` of its answer URL, the key the adapter also sends as
  *   `Idempotency-Key`): a key with two sids is a doubled call;
- * - `GET /pressed`: `{ [idempotencyKey]: digit }`, the calls whose phone pressed a key that
- *   the service's Gather action answered (the service was told).
+ * - `GET /pressed`: `{ [idempotencyKey]: { digit, heard } }`, the calls whose phone pressed a
+ *   key, and whether the service answered that Gather action (it was told).
  *
  * Prints one line `FAKE {"url", "control", "accountSid", "authToken"}` once listening; on
  * SIGTERM prints `FAKE_FINAL {counts}` and exits 0.
  *
  * Usage: node --import tsx test/load/fake-provider-main.ts [--speed 20] [--answer confirm] [--ring-seconds 1]
+ *   [--answer-timeout off] (wait for every webhook's answer: see FakeTwilioOptions.answerTimeout)
  * @module
  */
 import { createServer, type ServerResponse } from 'node:http';
@@ -35,7 +36,11 @@ const answer = (opt.get('answer') ?? 'confirm') as PhoneBehaviour;
 const ringSeconds = Number(opt.get('ring-seconds') ?? 1);
 
 const clock = createFastClock(speed);
-const fake = await startFakeTwilio({ clock, defaultPhone: { answers: [answer], ring_seconds: ringSeconds } });
+const fake = await startFakeTwilio({
+  clock,
+  defaultPhone: { answers: [answer], ring_seconds: ringSeconds },
+  answerTimeout: opt.get('answer-timeout') !== 'off',
+});
 
 const keyBySid = new Map<string, string>();
 /** The attempt key a call carries: the `k` of its answer URL. */
@@ -93,8 +98,10 @@ const control = createServer((req, res) => {
     return send(res, 200, { accepted: fake.calls.size, createRequests: fake.createCallRequests });
   if (req.method === 'GET' && req.url === '/counts') return send(res, 200, counts());
   if (req.method === 'GET' && req.url === '/keys') return send(res, 200, Object.fromEntries(byKey()));
-  if (req.method === 'GET' && req.url === '/pressed')
-    return send(res, 200, Object.fromEntries([...fake.calls.values()].filter((c) => c.pressed !== null).map((c) => [keyOf(c), c.pressed])));
+  if (req.method === 'GET' && req.url === '/pressed') {
+    const pressed = [...fake.calls.values()].filter((c) => c.pressed !== null);
+    return send(res, 200, Object.fromEntries(pressed.map((c) => [keyOf(c), { digit: c.pressed, heard: c.heard }])));
+  }
   send(res, 404, { error: 'not found' });
 });
 await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));

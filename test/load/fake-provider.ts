@@ -17,6 +17,8 @@ export interface FakeProviderOptions {
   answer?: string;
   /** Nominal ring length before the answer, seconds. @defaultValue 1 */
   ringSeconds?: number;
+  /** Give up on a webhook unanswered within 15 s, as Twilio does (FakeTwilioOptions.answerTimeout). @defaultValue true */
+  answerTimeout?: boolean;
 }
 
 /** What `GET /counts` answers. */
@@ -55,8 +57,8 @@ export interface FakeProviderProcess {
   accepted(): Promise<number>;
   /** Every accepted call's sid by the attempt key it carries. */
   keys(): Promise<Record<string, string[]>>;
-  /** The digit each call's phone pressed and the service was told of, by attempt key. */
-  pressed(): Promise<Record<string, string>>;
+  /** The digit each call's phone pressed, and whether the service was told of it, by attempt key. */
+  pressed(): Promise<Record<string, { digit: string; heard: boolean }>>;
   /** The env a server needs to use this fake (telephony only; texts stay simulated). */
   serverEnv(): Record<string, string>;
   /** SIGTERM; resolves with its final counts. */
@@ -69,6 +71,7 @@ const ENTRY = fileURLToPath(new URL('./fake-provider-main.ts', import.meta.url))
 export async function spawnFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProviderProcess> {
   const args = ['--import', 'tsx', ENTRY, '--speed', String(options.speed ?? 20)];
   args.push('--answer', options.answer ?? 'confirm', '--ring-seconds', String(options.ringSeconds ?? 1));
+  if (options.answerTimeout === false) args.push('--answer-timeout', 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await readLine(child, (line) => line.startsWith('FAKE '), 30_000);
   const info = JSON.parse(first.slice('FAKE '.length)) as { url: string; control: string; accountSid: string; authToken: string };
@@ -85,7 +88,7 @@ export async function spawnFakeProvider(options: FakeProviderOptions = {}): Prom
     counts: () => get<FakeCounts>('/counts'),
     accepted: async () => (await get<{ accepted: number }>('/accepted')).accepted,
     keys: () => get<Record<string, string[]>>('/keys'),
-    pressed: () => get<Record<string, string>>('/pressed'),
+    pressed: () => get<Record<string, { digit: string; heard: boolean }>>('/pressed'),
     serverEnv: () => ({
       WAKEUP_TELEPHONY: 'twilio',
       WAKEUP_TWILIO_API_URL: info.url,

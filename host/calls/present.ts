@@ -6,6 +6,8 @@
 import type { AttemptRecord, EpochMs } from '../../engine/index.js';
 import { isLiveAttempt, isTerminalAttempt } from '../../engine/internals.js';
 import type { OccurrenceView } from '../db/calls.js';
+import type { ToldContact } from '../db/contacts.js';
+import { toContactRef } from '../contacts/present.js';
 import type { AttemptOut, OccurrenceDetailOut, OccurrenceOut } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
 import { maskE164, toPhoneRef } from '../phone/index.js';
@@ -78,7 +80,21 @@ export function occurrenceOut(v: OccurrenceView, ctx: OccurrenceContext): Occurr
   };
 }
 
-/** Schema OccurrenceDetailOut: the occurrence with its attempts, oldest first. */
-export function occurrenceDetailOut(v: OccurrenceView, attempts: AttemptRecord[], ctx: OccurrenceContext): OccurrenceDetailOut {
-  return { ...occurrenceOut(v, ctx), attempts: attempts.map(attemptOut) };
+/** Schema OccurrenceDetailOut: the occurrence with its attempts, oldest first, and the contacts told of it. */
+export function occurrenceDetailOut(
+  v: OccurrenceView,
+  attempts: AttemptRecord[],
+  told: readonly ToldContact[],
+  ctx: OccurrenceContext,
+): OccurrenceDetailOut {
+  return {
+    ...occurrenceOut(v, ctx),
+    attempts: attempts.map(attemptOut),
+    told_contacts: told.map((t) => ({
+      contact: toContactRef(t.contact, ctx.now),
+      status: t.status,
+      reason: t.reason,
+      sent_at: isoInstantOrNull(t.sentAt),
+    })),
+  };
 }

@@ -22,6 +22,7 @@ import {
   listOccurrenceViews,
   type OccurrenceView,
 } from '../db/calls.js';
+import { toldOfOccurrence } from '../db/contacts.js';
 import { getPhoneNumber } from '../db/phone-numbers.js';
 import { getSchedule } from '../db/schedules.js';
 import { invalid, problem } from '../errors.js';
@@ -136,7 +137,12 @@ export function createCallService(deps: CallServiceDeps): CallService {
 
     async getOccurrence(accountId, id) {
       const v = await owned(accountId, id);
-      return occurrenceDetailOut(v, await listOccurrenceAttempts(db, accountId, v.record.id), await context(accountId));
+      return occurrenceDetailOut(
+        v,
+        await listOccurrenceAttempts(db, accountId, v.record.id),
+        await toldOfOccurrence(db, accountId, v.record.id),
+        await context(accountId),
+      );
     },
 
     async cancelOccurrence(accountId, id) {
@@ -149,7 +155,12 @@ export function createCallService(deps: CallServiceDeps): CallService {
         throw problem('not_found', { detail: 'No occurrence with that id.' });
       }
       const after = await owned(accountId, v.record.id);
-      return occurrenceDetailOut(after, await listOccurrenceAttempts(db, accountId, after.record.id), await context(accountId));
+      return occurrenceDetailOut(
+        after,
+        await listOccurrenceAttempts(db, accountId, after.record.id),
+        await toldOfOccurrence(db, accountId, after.record.id),
+        await context(accountId),
+      );
     },
 
     async testCallPhoneNumber(accountId, phoneNumberId) {

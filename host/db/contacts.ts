@@ -137,6 +137,32 @@ export async function listContacts(
   return rows.map(fromRow);
 }
 
+/** A contact texted about one call, with that text's state (contact_texts). */
+export interface ToldContact {
+  contact: Contact;
+  status: 'pending' | 'sent' | 'failed' | 'skipped';
+  reason: string | null;
+  sentAt: EpochMs | null;
+}
+
+/** The account's contacts texted that one call went unanswered, in the order they were claimed. */
+export async function toldOfOccurrence(db: Db, accountId: string, occurrenceId: string): Promise<ToldContact[]> {
+  const rows = await db.all<Row & { told_status: ToldContact['status']; told_reason: string | null; told_sent_at: number | null }>(
+    `SELECT c.*, c.rowid AS seq, CASE WHEN b.e164 IS NULL THEN 0 ELSE 1 END AS blocked,
+            t.status AS told_status, t.reason AS told_reason, t.sent_at AS told_sent_at
+       FROM contact_texts t JOIN contacts c ON c.id = t.contact_id LEFT JOIN phone_blocks b ON b.e164 = c.e164
+      WHERE t.occurrence_id = ? AND t.account_id = ?
+      ORDER BY t.created_at, c.created_at, c.rowid`,
+    [occurrenceId, accountId],
+  );
+  return rows.map((r) => ({
+    contact: fromRow(r),
+    status: r.told_status,
+    reason: r.told_reason,
+    sentAt: r.told_sent_at === null ? null : Number(r.told_sent_at),
+  }));
+}
+
 /** How many contacts the account has. */
 export async function countContacts(db: Db, accountId: string): Promise<number> {
   return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?', [accountId]))!.n;

@@ -3512,7 +3512,24 @@ export interface components {
         OccurrenceDetailOut: {
             /** @description Oldest first. */
             attempts: components["schemas"]["AttemptOut"][];
+            /** @description The contacts texted that this call went unanswered (contacts to tell), in the order the texts were queued; empty when none was. A contact deleted since is left out. */
+            told_contacts: components["schemas"]["ToldContact"][];
         } & components["schemas"]["OccurrenceOut"];
+        ToldContact: {
+            contact: components["schemas"]["ContactRef"];
+            /**
+             * @description The text: pending (queued, not yet handed over), sent, failed (the provider refused it), skipped (not sent: the contact no longer agreed, reason not_agreed, or the number is blocked, reason number_blocked). A contact left out by the daily cap of texts has no entry.
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed" | "skipped";
+            /** @description Why it failed or was skipped (not_agreed, number_blocked, or the provider's error code); null otherwise. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description When it was handed to the provider (UTC, ending in Z); null until then.
+             */
+            sent_at: string | null;
+        };
         OccurrencePage: {
             items: components["schemas"]["OccurrenceOut"][];
             next_cursor: string | null;
@@ -4294,6 +4311,7 @@ export type AttemptPage = components['schemas']['AttemptPage'];
 export type PhoneRef = components['schemas']['PhoneRef'];
 export type OccurrenceOut = components['schemas']['OccurrenceOut'];
 export type OccurrenceDetailOut = components['schemas']['OccurrenceDetailOut'];
+export type ToldContact = components['schemas']['ToldContact'];
 export type OccurrencePage = components['schemas']['OccurrencePage'];
 export type MoveIn = components['schemas']['MoveIn'];
 export type Country = components['schemas']['Country'];

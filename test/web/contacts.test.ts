@@ -128,6 +128,18 @@ describe('web app: contacts to tell', () => {
     assert.deepEqual(told.length, 1, JSON.stringify(told));
     assert.match(told[0]!, /^Wake-Up Call: the user named "sam" did not confirm the \d\d:\d\d wake-up call "Flight", Europe\/Paris\./);
     assert.equal((await textsTo(server, KIM)).filter((x) => x.body.includes('did not confirm')).length, 0);
+
+    // The call's page names who was texted.
+    await goHash(page, `#/occurrences/${schedule.next_occurrence.id}`);
+    const toldList = page.getByRole('list', { name: 'Contacts told' });
+    await toldList.waitFor();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      assert.deepEqual(await toldList.locator('li strong').allInnerTexts(), ['Alex'], `${width}: only Alex was texted`);
+      assert.equal((await toldList.locator('.badge').innerText()).trim(), 'Texted', `${width}`);
+    }
+    await screenshots(page, 'contacts-told-on-call');
+    await page.setViewportSize({ width: 1280, height: 800 });
     assert.deepEqual(errors, []);
   });
 });

@@ -78,7 +78,34 @@ function occurrenceView(o, ctx) {
       ),
     );
   parts.push(h('h2', {}, 'Attempts'), o.attempts.length ? attemptsTable(o.attempts) : h('p', { class: 'muted' }, 'No attempt yet.'));
+  if (o.told_contacts && o.told_contacts.length) parts.push(h('h2', {}, 'Contacts told'), toldList(o.told_contacts));
   return parts;
+}
+
+const TOLD = {
+  sent: ['Texted', 'ok'],
+  pending: ['Being texted', 'warn'],
+  failed: ['Text failed', 'bad'],
+  skipped: ['Not texted', 'off'],
+};
+const TOLD_WHY = { not_agreed: 'they no longer agree to be told', number_blocked: 'their number asked for no texts' };
+
+/** The contacts texted that this call went unanswered, each with what became of the text. */
+function toldList(told) {
+  return h(
+    'ul',
+    { class: 'list', 'aria-label': 'Contacts told' },
+    told.map((t) => {
+      const [word, tone] = TOLD[t.status] || [t.status, ''];
+      return h(
+        'li',
+        { class: 'card', 'data-told': t.contact.id },
+        h('div', { class: 'spread' }, h('strong', {}, t.contact.name), h('span', { class: `badge ${tone}` }, word)),
+        t.sent_at ? h('p', { class: 'small muted tight' }, `Texted ${fmt.instant(t.sent_at)}.`) : null,
+        t.reason ? h('p', { class: 'small muted tight' }, `Why: ${TOLD_WHY[t.reason] || t.reason}.`) : null,
+      );
+    }),
+  );
 }
 
 function attemptView(a) {

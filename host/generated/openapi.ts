@@ -3518,11 +3518,11 @@ export interface components {
         ToldContact: {
             contact: components["schemas"]["ContactRef"];
             /**
-             * @description The text: pending (queued, not yet handed over), sent, failed (the provider refused it), skipped (not sent: the contact no longer agreed, reason not_agreed, or the number is blocked, reason number_blocked). A contact left out by the daily cap of texts has no entry.
+             * @description The text: pending (queued, not yet handed over), sent, failed (the provider refused it), skipped (not sent and never sent later: the contact no longer agreed, reason not_agreed; the number is blocked, reason number_blocked; or the daily cap of texts to contacts was reached, reason daily_cap).
              * @enum {string}
              */
             status: "pending" | "sent" | "failed" | "skipped";
-            /** @description Why it failed or was skipped (not_agreed, number_blocked, or the provider's error code); null otherwise. */
+            /** @description Why it failed or was skipped (not_agreed, number_blocked, daily_cap, or the provider's error code); null otherwise. */
             reason: string | null;
             /**
              * Format: date-time

@@ -181,6 +181,13 @@ describe('contacts to tell', () => {
     const read = await f.api('GET', `/schedules/${schedule.id}`);
     assertSchema('ScheduleOut', read.body);
     assert.equal(read.body.tell_contacts.contacts.length, 2);
+    // The call's detail names who was texted.
+    const detail = await f.api('GET', `/occurrences/${occurrenceId}`);
+    assertSchema('OccurrenceDetailOut', detail.body);
+    assert.deepEqual(
+      detail.body.told_contacts.map((t: any) => [t.contact.name, t.contact.status, t.status, t.reason, typeof t.sent_at]),
+      [['Alex', 'agreed', 'sent', null, 'string']],
+    );
   });
 
   it('a contact told sends one contact.told webhook event, signed, in the transaction that records the text', async () => {
@@ -324,6 +331,13 @@ describe('contacts to tell', () => {
       rows.map((r) => `${r.status}:${r.reason}`),
       ['sent:null', 'sent:null', 'skipped:daily_cap'],
     );
+    const detail = await f.api('GET', `/occurrences/${occurrenceId}`);
+    assertSchema('OccurrenceDetailOut', detail.body);
+    assert.deepEqual(detail.body.told_contacts.map((t: any) => `${t.contact.name}:${t.status}:${t.reason}`).sort(), [
+      'A:sent:null',
+      'B:sent:null',
+      'C:skipped:daily_cap',
+    ]);
   });
 
   it('the per-account limit: the 4th contact is refused with 409 contact_limit_reached, nothing sent', async () => {

@@ -88,7 +88,11 @@ const TOLD = {
   failed: ['Text failed', 'bad'],
   skipped: ['Not texted', 'off'],
 };
-const TOLD_WHY = { not_agreed: 'they no longer agree to be told', number_blocked: 'their number asked for no texts' };
+const TOLD_WHY = {
+  not_agreed: 'they no longer agree to be told',
+  number_blocked: 'their number asked for no texts',
+  daily_cap: 'the day’s limit of texts to contacts was reached',
+};
 
 /** The contacts texted that this call went unanswered, each with what became of the text. */
 function toldList(told) {

@@ -67,7 +67,7 @@ export interface HostConfig {
   readonly devByDefault: boolean;
   /** Service clock. `virtual` needs dev mode. @default 'system' (env WAKEUP_CLOCK) */
   readonly clock: 'system' | 'virtual';
-  /** Start instant of a virtual clock (epoch ms), or null for the real now (env WAKEUP_CLOCK_START). */
+  /** Start instant of a virtual clock (epoch ms), or null: the real now, or the saved virtual time when later (env WAKEUP_CLOCK_START). */
   readonly clockStart: number | null;
   /**
    * Proxy hops trusted in front of the server: 0 means the socket address is the client's;
@@ -179,7 +179,12 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     meaning: 'Dev mode: `/dev` endpoints on, sign-in codes in the log, loopback only. Set `0` in production.',
   },
   { name: 'WAKEUP_CLOCK', default: 'system', meaning: '`system` or `virtual` (dev mode only: time moves only through `POST /dev/clock`).' },
-  { name: 'WAKEUP_CLOCK_START', default: '(real now)', meaning: 'Start instant of the virtual clock, e.g. `2027-03-14T06:00:00Z`.' },
+  {
+    name: 'WAKEUP_CLOCK_START',
+    default: '(real now)',
+    meaning:
+      'Start instant of the virtual clock, e.g. `2027-03-14T06:00:00Z`. Unset: the real now, or the time the last run stopped at when that is later (the virtual clock keeps its time across a restart).',
+  },
   {
     name: 'WAKEUP_TRUST_PROXY',
     default: '0',

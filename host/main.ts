@@ -6,6 +6,7 @@
  * rejection) is logged, the log flushed, and the process exits 1.
  * @module
  */
+import { realTime } from './adapters/clock/system-clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { HostConfig } from './config.js';
 import { flushLogger, flushLoggerSync } from './logger.js';
@@ -45,11 +46,11 @@ async function main(): Promise<void> {
   let stoppingSince: number | null = null;
   const stop = (signal: NodeJS.Signals) => {
     if (stoppingSince !== null) {
-      if (performance.now() - stoppingSince < REPEAT_WINDOW_MS) return;
+      if (realTime() - stoppingSince < REPEAT_WINDOW_MS) return;
       running.deps.logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stoppingSince = performance.now();
+    stoppingSince = realTime();
     running.deps.logger.info({ signal }, 'signal received');
     running.close().then(
       () => process.exit(0),

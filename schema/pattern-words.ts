@@ -22,12 +22,14 @@ const COUNTRY = String.raw`^[A-Z]{2}$`;
 const CALLING_CODE = String.raw`^\+\d{1,4}$`;
 const WEBHOOK_SECRET = String.raw`^whsec_[A-Za-z0-9+/]+=*$`;
 const KEY_PREFIX = String.raw`^wuk_[A-Za-z0-9_-]{8}$`;
+const E164_OR_EMAIL = String.raw`^(\+[1-9]\d{1,14}|[^\s@]+@[^\s@]+)$`;
 const CONTENT = String.raw`^(?![\s\S]*[\p{L}\p{Nd}-]\.\p{L}{2})(?![\s\S]*\p{Nd}(?:[ .()\-]*\p{Nd}){6})[\p{L}\p{M}\p{Nd} .,!?'’\-:;()&]+$`;
 
 /** Pattern → how a value breaks it, as the end of a sentence that starts with the field's name. */
 const WORDS: Record<string, string> = {
   [E164]:
     'must be a phone number in international form: + and the country code, then the number, up to 15 digits in all (for example +14155550123)',
+  [E164_OR_EMAIL]: 'must be a phone number in international form (+ and up to 15 digits) or an email address',
   [CODE]: 'must be the 6 digits of the code',
   [TIME]: 'must be a 24-hour time from 00:00 to 23:59, written HH:MM',
   [DATE_OR_EMPTY]: 'must be a date written YYYY-MM-DD, or empty',

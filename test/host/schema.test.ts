@@ -83,6 +83,20 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['PUT', '/dev/phones/{e164}', 'putDevPhone'],
   ['POST', '/dev/sms/inbound', 'postDevInboundSms'],
   ['POST', '/dev/checkout/{session_id}/complete', 'completeDevCheckout'],
+  ['POST', '/dev/seed-morning', 'postDevSeedMorning'],
+  // The operator's view (project addition: docs/operations/operator-view.md).
+  ['GET', '/ops/me', 'getOpsRole'],
+  ['GET', '/ops/forecast', 'getOpsForecast'],
+  ['GET', '/ops/lateness', 'getOpsLateness'],
+  ['GET', '/ops/outcomes', 'getOpsOutcomes'],
+  ['GET', '/ops/health', 'getOpsHealth'],
+  ['GET', '/ops/calls', 'searchOpsCalls'],
+  ['GET', '/ops/audit', 'listOpsAudit'],
+  ['POST', '/ops/numbers/{e164}/block', 'blockOpsNumber'],
+  ['POST', '/ops/numbers/{e164}/unblock', 'unblockOpsNumber'],
+  ['POST', '/ops/webhook-endpoints/{endpoint_id}/enable', 'enableOpsWebhookEndpoint'],
+  ['POST', '/ops/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver', 'redeliverOpsWebhook'],
+  ['POST', '/ops/occurrences/{occurrence_id}/cancel', 'cancelOpsOccurrence'],
   // Project additions (issue 31): outbound webhooks.
   ['GET', '/webhook-endpoints', 'listWebhookEndpoints'],
   ['POST', '/webhook-endpoints', 'createWebhookEndpoint'],
@@ -157,6 +171,9 @@ const CLOSED_BODIES = [
   // Project additions (issue 31): a misspelt field of an endpoint must not pass silently.
   'WebhookEndpointIn',
   'WebhookEndpointPatchIn',
+  'DevSeedMorningIn',
+  'OpsBlockIn',
+  'OpsUnblockIn',
 ];
 
 /** Endpoints the spec marks Idem. */

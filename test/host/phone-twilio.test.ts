@@ -43,7 +43,7 @@ describe('Twilio REST client and adapters', () => {
   it('placeCall rejects when the answer is lost; a retry, in this process or a restarted one, adopts the call instead of dialling again', async () => {
     const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
     // Like Twilio, the fake ignores Idempotency-Key: only the adapter's lookup can dedupe.
-    const fake = await startFakeTwilio({ clock });
+    const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
       const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
       const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
@@ -74,7 +74,7 @@ describe('Twilio REST client and adapters', () => {
 
   it('a call another attempt owns is never adopted: a new attempt to the same number dials', async () => {
     const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
-    const fake = await startFakeTwilio({ clock });
+    const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
       const owned = new Map<string, string>();
       const make = () =>
@@ -113,7 +113,7 @@ describe('Twilio REST client and adapters', () => {
 
   it('the adapters forget placed calls and kept texts by outcome and age', async () => {
     const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
-    const fake = await startFakeTwilio({ clock });
+    const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
       const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
       const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
@@ -140,7 +140,7 @@ describe('Twilio REST client and adapters', () => {
 
   it('an invalid destination is refused with invalid_number; bad credentials with provider_unavailable', async () => {
     const clock = new VirtualClock(0);
-    const fake = await startFakeTwilio({ clock });
+    const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
       const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
       const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
@@ -159,7 +159,7 @@ describe('Twilio REST client and adapters', () => {
   });
 
   it('sendText is idempotent by key within the process', async () => {
-    const fake = await startFakeTwilio({ clock: new VirtualClock(0) });
+    const fake = await startFakeTwilio({ clock: new VirtualClock(0), retryWebhooks: false });
     try {
       const texts = createTwilioTexts({
         client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),

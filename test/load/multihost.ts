@@ -82,7 +82,8 @@ const proxyStats = newProxyStats();
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-multihost-'));
 log(`logs in ${dir}; hosts ${hostCounts.join(',')}, calls ${calls}, lease ${leaseS} s, load average ${loadavg()[0]!.toFixed(1)}`);
 buildDist();
-const fake = await spawnFakeProvider({ speed, answer });
+// The fake waits for every webhook's answer, as in the crash loop (FakeTwilioOptions.answerTimeout).
+const fake = await spawnFakeProvider({ speed, answer, answerTimeout: false });
 let ok = true;
 try {
   for (const n of hostCounts) {

@@ -41,7 +41,7 @@ export const EMAIL_ENV_VARS: readonly { name: string; default: string; meaning: 
   {
     name: 'WAKEUP_EMAIL_FROM',
     default: '(none)',
-    meaning: 'Sender, `wake@example.com` or `Wakeup <wake@example.com>`; required with `smtp`.',
+    meaning: 'Sender, `wake@example.com` or `Wake-Up Call <wake@example.com>`; required with `smtp`.',
   },
 ];
 
@@ -72,9 +72,9 @@ export function loadEmailConfig(env: Env, fail: (message: string) => Error): Ema
     throw fail(`WAKEUP_SMTP_URL: expected smtp:// or smtps:// and a host, got ${parsed.protocol}//${parsed.hostname}`);
   }
   const from = value(env, 'WAKEUP_EMAIL_FROM');
-  if (!from) throw fail('WAKEUP_EMAIL_FROM is required when WAKEUP_EMAIL=smtp (e.g. Wakeup <wake@example.com>)');
+  if (!from) throw fail('WAKEUP_EMAIL_FROM is required when WAKEUP_EMAIL=smtp (e.g. Wake-Up Call <wake@example.com>)');
   if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(from)) {
-    throw fail(`WAKEUP_EMAIL_FROM=${from}: expected an address such as wake@example.com or Wakeup <wake@example.com>`);
+    throw fail(`WAKEUP_EMAIL_FROM=${from}: expected an address such as wake@example.com or Wake-Up Call <wake@example.com>`);
   }
   return Object.freeze({ provider, smtp: Object.freeze({ url, from }) });
 }

@@ -108,7 +108,7 @@ export function createMetrics(): Metrics {
   stat('wakeup_runtime_wheel_size', 'Timers armed in the engine timer wheel (calls due within the horizon).', (r) => r.stats.wheelSize);
   stat('wakeup_runtime_paced', 'Calls waiting in the pacing queue for a dispatch slot.', (r) => r.stats.paced);
   stat('wakeup_runtime_in_flight', 'Provider requests in flight.', (r) => r.stats.inFlight);
-  // The backlog at the provider's rate (issue 28): calls due and waiting for a slot, and how
+  // The backlog at the provider's rate: calls due and waiting for a slot, and how
   // long this host's rate (WAKEUP_CALLS_PER_SECOND) takes to place them (0 without a rate).
   stat('wakeup_spike_backlog', 'Calls due and waiting for a provider slot on this host.', (r) => r.stats.paced);
   stat('wakeup_spike_drain_seconds', "Seconds until this host's backlog is placed at the provider rate.", (r) =>

@@ -1,5 +1,5 @@
 /**
- * The spike foretold (issue 28): from the pending calls and the provider's rate, how late the
+ * The spike foretold: from the pending calls and the provider's rate, how late the
  * last call of each minute will ring. Calls go in due order at `callsPerSecond` (the
  * dispatcher's pacing, WAKEUP_CALLS_PER_SECOND), so a minute whose calls, plus the backlog
  * the minutes before it left, exceed a minute's worth of slots ends late by exactly that

@@ -275,7 +275,7 @@ export async function render(root, ctx) {
 }
 
 /**
- * Contacts to tell when the call goes unanswered (issue 31): one box per contact (only those
+ * Contacts to tell when the call goes unanswered: one box per contact (only those
  * who agreed are texted), and whether an answered but unconfirmed call tells them too.
  * `value()` reads them as TellContactsIn, or null when none is ticked.
  */

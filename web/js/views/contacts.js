@@ -1,4 +1,4 @@
-// Contacts to tell (issue 31): people texted when you sleep through a wake-up call. Add one
+// Contacts to tell: people texted when you sleep through a wake-up call. Add one
 // (it gets an invitation with a code), see who agreed, enter the code a contact read out to
 // you, send the invitation again, remove. A contact is named on a call in the call form.
 import { del, get, post } from '../api.js';

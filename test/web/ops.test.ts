@@ -9,53 +9,37 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
+import { before, describe, it } from 'node:test';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
-import { settledDb, startTestServer, type TestServer } from '../helpers/server.js';
-import { atBothWidths, goHash, signInThroughPage } from '../helpers/web.js';
+import { settledDb } from '../helpers/server.js';
+import { atBothWidths, goHash, noSidewaysScroll, signInThroughPage, webSession } from '../helpers/web.js';
 
 const OPERATOR = 'night-shift@example.com';
 const SHOTS = '/tmp/shots-43';
 
 describe('web app: the operator page', () => {
-  let skip = '';
-  let browser: Browser | undefined;
-  let page: Page;
-  let server: TestServer;
-
-  before(async () => {
-    const got = await launchChromium();
-    if ('skip' in got) {
-      skip = got.skip;
-      console.log(`browser tests skipped: ${skip}`);
-      return;
-    }
-    browser = got.browser;
-    server = await startTestServer({
-      env: {
-        ...PHONE_TEST_ENV,
-        WAKEUP_CLOCK_START: '2027-05-04T04:00:00Z',
-        WAKEUP_OPERATOR_EMAILS: OPERATOR,
-        WAKEUP_CALLS_PER_SECOND: '1',
-        WAKEUP_LATENESS_OBJECTIVE_SECONDS: '5',
-      },
-    });
-    const seeded = await call(server, 'POST', '/dev/seed-morning', { body: { accounts: 400, advance_hours: 5 } });
-    assert.equal(seeded.status, 200, JSON.stringify(seeded.body));
-    const context = await browser.newContext({ timezoneId: 'UTC', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    mkdirSync(SHOTS, { recursive: true });
+  const web = webSession({
+    env: {
+      ...PHONE_TEST_ENV,
+      WAKEUP_CLOCK_START: '2027-05-04T04:00:00Z',
+      WAKEUP_OPERATOR_EMAILS: OPERATOR,
+      WAKEUP_CALLS_PER_SECOND: '1',
+      WAKEUP_LATENESS_OBJECTIVE_SECONDS: '5',
+    },
+    timezoneId: 'UTC',
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+  // After webSession's hook: a morning to look at.
+  before(async () => {
+    if (web.skip) return;
+    const seeded = await call(web.server, 'POST', '/dev/seed-morning', { body: { accounts: 400, advance_hours: 5 } });
+    assert.equal(seeded.status, 200, JSON.stringify(seeded.body));
+    web.page.setDefaultTimeout(15_000);
+    mkdirSync(SHOTS, { recursive: true });
   });
 
   it('shows the spike, the lateness, the outcomes and the health to an operator, at both widths', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     await signInThroughPage(page, server, OPERATOR);
     await page.getByRole('link', { name: 'Operations' }).click();
     await page.getByRole('heading', { level: 1, name: 'Operations' }).waitFor();
@@ -74,14 +58,14 @@ describe('web app: the operator page', () => {
       for (const heading of ['Next 24 hours', 'Lateness, last 24 hours', 'Outcomes per hour', 'Health', 'Find calls', 'Audit log']) {
         await page.getByRole('heading', { level: 2, name: heading }).waitFor();
       }
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      assert.ok((overflow as number) <= 0, `no sideways scroll at ${width} px`);
+      await noSidewaysScroll(page, width, 'the operator page at');
       await page.screenshot({ path: join(SHOTS, `ops-${width}.png`), fullPage: true });
     });
   });
 
   it('finds a number, blocks it, and lists that in the audit log', async (t) => {
-    if (skip) return t.skip(skip);
+    if (web.skip) return t.skip(web.skip);
+    const { page, server } = web;
     // A number the morning has called already.
     const db = await settledDb(server);
     const row = await db.get<{ e164: string }>("SELECT to_e164 AS e164 FROM attempts WHERE status = 'confirmed' ORDER BY id LIMIT 1");
@@ -101,8 +85,9 @@ describe('web app: the operator page', () => {
   });
 
   it('gives no link to an account that is not an operator, and the page answers it with a refusal', async (t) => {
-    if (skip) return t.skip(skip);
-    const context = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    if (web.skip) return t.skip(web.skip);
+    const { server } = web;
+    const context = await web.browser.newContext({ viewport: { width: 390, height: 844 } });
     const other = await context.newPage();
     other.setDefaultTimeout(15_000);
     await signInThroughPage(other, server, 'sleepy@example.com');

@@ -46,13 +46,28 @@ const FLOORS = [
   {
     id: '1',
     name: 'ground',
-    units: ['generated/', 'errors.ts', 'instant.ts', 'logger.ts', 'paging.ts', 'assets.ts', 'ports/', 'reference/', 'verification/'],
+    units: [
+      'generated/',
+      'errors.ts',
+      'instant.ts',
+      'logger.ts',
+      'paging.ts',
+      'assets.ts',
+      'ports/',
+      'reference/',
+      'verification/',
+    ],
   },
   { id: '2', name: 'database', units: ['db/'] },
   { id: '3', name: 'shared state', units: ['rate-limit/', 'shared-state.ts'] },
   { id: '4', name: 'entitlement', units: ['entitlement/'] },
   { id: '5a', name: 'features: auth and phone', units: ['auth/', 'phone/'], apart: true },
-  { id: '5b', name: 'features: account and contacts', units: ['account/', 'contacts/'], apart: true },
+  {
+    id: '5b',
+    name: 'features: account and contacts',
+    units: ['account/', 'contacts/'],
+    apart: true,
+  },
   { id: '5c', name: 'features: schedules', units: ['schedules/'] },
   {
     id: '5d',
@@ -65,11 +80,16 @@ const FLOORS = [
   { id: '8', name: 'assembly', units: ['wiring/', 'ops/'], apart: true },
   { id: '9', name: 'services', units: ['services.ts', 'deps.ts'] },
   { id: '10', name: 'http', units: ['http/'] },
-  { id: '11', name: 'root', units: ['compose.ts', 'app.ts', 'server.ts', 'main.ts', 'admin.ts', 'single-file.ts'] },
+  {
+    id: '11',
+    name: 'root',
+    units: ['compose.ts', 'app.ts', 'server.ts', 'main.ts', 'admin.ts', 'single-file.ts'],
+  },
 ];
 
 /** The path pattern of units of host/. */
-const unitPath = (units) => `^host/(${units.map((u) => (u.endsWith('/') ? u : `${u.replace(/\./g, '\\.')}$`)).join('|')})`;
+const unitPath = (units) =>
+  `^host/(${units.map((u) => (u.endsWith('/') ? u : `${u.replace(/\./g, '\\.')}$`)).join('|')})`;
 
 /** One rule per floor: nothing on it imports a floor above; on an `apart` floor, no unit imports another. */
 const FLOOR_RULES = FLOORS.flatMap((floor, i) => {
@@ -104,7 +124,8 @@ const FEATURES = 'account|auth|billing|calls|demo|devices|phone|schedules';
 /** The domain: the features and the entitlement rules below them. */
 const DOMAIN = `^host/(${FEATURES}|entitlement)/`;
 /** The root and the wiring: what builds adapters and services. */
-const WIRING = '^host/(compose|app|server|main|admin|single-file|deps|services)\\.ts$|^host/wiring/';
+const WIRING =
+  '^host/(compose|app|server|main|admin|single-file|deps|services)\\.ts$|^host/wiring/';
 
 /** Node modules that do I/O (and native database drivers): never in the engine. */
 const NODE_IO = [
@@ -133,7 +154,8 @@ const config = {
   forbidden: [
     {
       name: 'no-cycles',
-      comment: 'No module may reach itself again through its imports: a cycle hides which layer owns what.',
+      comment:
+        'No module may reach itself again through its imports: a cycle hides which layer owns what.',
       severity: 'error',
       from: {},
       to: { circular: true },
@@ -147,7 +169,8 @@ const config = {
     },
     {
       name: 'engine-no-io',
-      comment: 'The engine does no I/O: time, storage and providers come in through engine/ports.ts.',
+      comment:
+        'The engine does no I/O: time, storage and providers come in through engine/ports.ts.',
       severity: 'error',
       from: { path: '^engine/', pathNot: '^engine/(testing|sqlite)/' },
       to: { dependencyTypes: ['core'], path: `^(node:)?(${NODE_IO.join('|')})(/|$)` },
@@ -159,7 +182,9 @@ const config = {
         'store shipped as its own entry of the engine package (better-sqlite3, a checkpoint worker thread).',
       severity: 'error',
       from: { path: '^engine/', pathNot: '^engine/(sqlite|postgres)/' },
-      to: { path: '(^|/)node_modules/(@types/)?(better-sqlite3|pg|ioredis|bullmq|koa|@koa|pino|undici|ws)/' },
+      to: {
+        path: '(^|/)node_modules/(@types/)?(better-sqlite3|pg|ioredis|bullmq|koa|@koa|pino|undici|ws)/',
+      },
     },
     {
       name: 'engine-postgres-only-pg',
@@ -168,11 +193,14 @@ const config = {
         'is the one driver it may use (an optional peer of the package).',
       severity: 'error',
       from: { path: '^engine/postgres/' },
-      to: { path: '(^|/)node_modules/(@types/)?(better-sqlite3|pg-[^/]+|ioredis|bullmq|koa|@koa|pino|undici|ws)/' },
+      to: {
+        path: '(^|/)node_modules/(@types/)?(better-sqlite3|pg-[^/]+|ioredis|bullmq|koa|@koa|pino|undici|ws)/',
+      },
     },
     {
       name: 'engine-core-not-to-adapters',
-      comment: 'The engine itself never reaches its SQLite adapter (engine/sqlite): an embedder chooses the store.',
+      comment:
+        'The engine itself never reaches its SQLite adapter (engine/sqlite): an embedder chooses the store.',
       severity: 'error',
       from: { path: '^engine/', pathNot: '^engine/(sqlite|testing)/' },
       to: { path: '^engine/sqlite/' },
@@ -205,7 +233,8 @@ const config = {
     ...FLOOR_RULES,
     {
       name: 'host-on-a-floor',
-      comment: 'Every folder and root file of host/ is on a floor: a new one is placed in FLOORS (and the header) first.',
+      comment:
+        'Every folder and root file of host/ is on a floor: a new one is placed in FLOORS (and the header) first.',
       severity: 'error',
       from: { path: '^host/', pathNot: unitPath(FLOORS.flatMap((f) => f.units)) },
       to: {},
@@ -213,28 +242,32 @@ const config = {
     {
       name: 'db-not-to-adapters',
       comment:
-        'The database implements the ports it stores (host/ports/) and takes the time as an argument; it never ' + 'imports an adapter.',
+        'The database implements the ports it stores (host/ports/) and takes the time as an argument; it never ' +
+        'imports an adapter.',
       severity: 'error',
       from: { path: '^host/db/' },
       to: { path: '^host/adapters/' },
     },
     {
       name: 'domain-not-to-adapters',
-      comment: "Features and entitlement use ports (the engine's, host/ports/); the root builds the adapters behind them.",
+      comment:
+        "Features and entitlement use ports (the engine's, host/ports/); the root builds the adapters behind them.",
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: '^host/adapters/' },
     },
     {
       name: 'domain-not-to-http',
-      comment: 'Domain folders throw AppError and return data; only host/http/ knows requests, responses and problem+json.',
+      comment:
+        'Domain folders throw AppError and return data; only host/http/ knows requests, responses and problem+json.',
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: '^host/http/' },
     },
     {
       name: 'domain-not-to-wiring',
-      comment: 'Domain code gets what it needs as arguments; it never imports the composition root, the wiring or the app.',
+      comment:
+        'Domain code gets what it needs as arguments; it never imports the composition root, the wiring or the app.',
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: WIRING },
@@ -258,11 +291,15 @@ const config = {
         'features and may reach their files.',
       severity: 'error',
       from: { path: `^host/((${FEATURES})/|adapters/)` },
-      to: { path: `^host/(${FEATURES})/`, pathNot: [`^host/$2/`, `^host/(${FEATURES})/index\\.ts$`] },
+      to: {
+        path: `^host/(${FEATURES})/`,
+        pathNot: [`^host/$2/`, `^host/(${FEATURES})/index\\.ts$`],
+      },
     },
     {
       name: 'feature-not-own-face',
-      comment: 'Inside a feature, files import each other directly: its index.ts is for those outside (no barrel cycles).',
+      comment:
+        'Inside a feature, files import each other directly: its index.ts is for those outside (no barrel cycles).',
       severity: 'error',
       from: { path: `^host/(${FEATURES})/` },
       to: { path: '^host/$1/index\\.ts$' },
@@ -278,14 +315,16 @@ const config = {
     },
     {
       name: 'production-not-to-test-code',
-      comment: 'engine/testing imports node:test; production code (engine/, host/) uses engine/sim and no test framework.',
+      comment:
+        'engine/testing imports node:test; production code (engine/, host/) uses engine/sim and no test framework.',
       severity: 'error',
       from: { path: '^(engine|host)/', pathNot: '^engine/testing/' },
       to: { path: '^engine/testing/' },
     },
     {
       name: 'production-no-test-framework',
-      comment: 'Nor node:test, node:assert or fast-check: test frameworks stay in test/, bench/ and engine/testing.',
+      comment:
+        'Nor node:test, node:assert or fast-check: test frameworks stay in test/, bench/ and engine/testing.',
       severity: 'error',
       from: { path: '^(engine|host)/', pathNot: '^engine/testing/' },
       to: { path: '^(node:)?(test|assert)(/|$)|(^|/)node_modules/(fast-check|@fast-check)/' },

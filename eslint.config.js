@@ -8,7 +8,15 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // Built output (dist/, engine/dist/ from engine's own `npm run build`) is never linted.
-    ignores: ['node_modules/', 'dist/', 'engine/dist/', 'data/', '.bench/', 'host/generated/', 'engine/time/data/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'engine/dist/',
+      'data/',
+      '.bench/',
+      'host/generated/',
+      'engine/time/data/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -28,7 +36,9 @@ export default tseslint.config(
         'error',
         {
           // node:test's describe/it return promises the runner itself awaits.
-          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }],
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
         },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
@@ -43,7 +53,10 @@ export default tseslint.config(
       // Port methods are async by contract (Telephony, Sms, Email); in-memory implementations have nothing to await.
       '@typescript-eslint/require-await': 'off',
       // `_`-prefixed names mark parameters a signature requires but the body does not use.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -60,7 +73,11 @@ export default tseslint.config(
   {
     // Payment and in-app providers' JSON (notifications, REST answers): read field by field with typeof checks,
     // since the providers' documents are large and loosely versioned; the any-tracking rules only add noise there.
-    files: ['host/adapters/payments/inapp.ts', 'host/billing/notifications.ts', 'host/adapters/payments/stripe.ts'],
+    files: [
+      'host/adapters/payments/inapp.ts',
+      'host/billing/notifications.ts',
+      'host/adapters/payments/stripe.ts',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -86,7 +103,10 @@ export default tseslint.config(
   {
     // CommonJS files (dependency-cruiser reads .cjs; dist/server.cjs, from scripts/server-launcher.cjs): require is how they import.
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

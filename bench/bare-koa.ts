@@ -21,9 +21,13 @@ const ENTRY = fileURLToPath(new URL('./http-bare.ts', import.meta.url));
 
 /** Starts bench/http-bare.ts, warms it for 2 s, then loads it for `seconds` with `connections` and reads its CPU before and after. */
 export async function measureBareKoa(seconds = 5, connections = 20): Promise<BareKoa> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
-    const url = (await readLine(child, (line) => line.startsWith('LISTENING '), 30_000)).slice('LISTENING '.length);
+    const url = (await readLine(child, (line) => line.startsWith('LISTENING '), 30_000)).slice(
+      'LISTENING '.length,
+    );
     await autocannon({ url, connections, duration: 2 });
     const pid = child.pid!;
     const before = cpuMs(pid);
@@ -36,7 +40,9 @@ export async function measureBareKoa(seconds = 5, connections = 20): Promise<Bar
       requests: r.requests.total,
     };
   } finally {
-    const gone = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+    const gone = new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
     child.kill('SIGTERM');
     await gone;
   }

@@ -28,7 +28,13 @@ await queue.obliterate({ force: true });
 const pilot = new Queue(`${name}-pilot`, { connection: connect() });
 const pilotN = Math.min(n, 10_000);
 const t = Date.now();
-await pilot.addBulk(Array.from({ length: pilotN }, (_, i) => ({ name: 'call', data: { due: 0, i }, opts: { delay: 86_400_000 } })));
+await pilot.addBulk(
+  Array.from({ length: pilotN }, (_, i) => ({
+    name: 'call',
+    data: { due: 0, i },
+    opts: { delay: 86_400_000 },
+  })),
+);
 const addRate = pilotN / Math.max(1, Date.now() - t); // jobs per ms
 await pilot.obliterate({ force: true });
 await pilot.close();
@@ -39,18 +45,24 @@ for (let i = 0; i < n; i += 5000) {
   await queue.addBulk(
     Array.from({ length: Math.min(5000, n - i) }, (_, k) => {
       const at = due + ((i + k) % 1000);
-      return { name: 'call', data: { due: at }, opts: { delay: at - now, removeOnComplete: true, removeOnFail: true } };
+      return {
+        name: 'call',
+        data: { due: at },
+        opts: { delay: at - now, removeOnComplete: true, removeOnFail: true },
+      };
     }),
   );
 }
-if (Date.now() > due - 500) console.error(`bench: bullmq setup overran the spike instant by ${Date.now() - due} ms`);
+if (Date.now() > due - 500)
+  console.error(`bench: bullmq setup overran the spike instant by ${Date.now() - due} ms`);
 
 // Add and cancel cost with N delayed jobs pending.
 {
   const ops = 2000;
   const t0 = performance.now();
   const jobs = [];
-  for (let i = 0; i < ops; i++) jobs.push(await queue.add('x', { due: 0 }, { delay: 86_400_000 + i }));
+  for (let i = 0; i < ops; i++)
+    jobs.push(await queue.add('x', { due: 0 }, { delay: 86_400_000 + i }));
   const t1 = performance.now();
   for (const j of jobs) await j.remove();
   const t2 = performance.now();
@@ -83,7 +95,12 @@ const worker = new Worker(
     last = now;
     await sink(job.id!);
   },
-  { connection: connect(), concurrency: 500, removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } },
+  {
+    connection: connect(),
+    concurrency: 500,
+    removeOnComplete: { count: 0 },
+    removeOnFail: { count: 0 },
+  },
 );
 await new Promise<void>((resolve) => {
   const check = setInterval(() => {

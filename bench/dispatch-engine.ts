@@ -17,7 +17,12 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type OccurrenceRecord, type Store, type Telephony } from '../engine/index.js';
+import {
+  createRuntime,
+  type OccurrenceRecord,
+  type Store,
+  type Telephony,
+} from '../engine/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { openSqliteDatabase } from '../host/db/open.js';
 import { createSqliteStore } from '../engine/sqlite/index.js';
@@ -40,7 +45,10 @@ const inner = createSqliteStore(db, { checkpointInWorker: true });
 
 // Time-ordered ids (like UUIDv7): rows of one spike sit together in the B-trees.
 let seq = 0;
-const ids = { uuid: () => `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}` };
+const ids = {
+  uuid: () =>
+    `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}`,
+};
 
 // A store that notes when each attempt's intent became durable.
 const lateness = new Float64Array(n);
@@ -83,7 +91,10 @@ const far = Date.now() + 86_400_000;
 for (let i = 0; i < n; i += 10_000) {
   const rows = [];
   for (let j = i; j < Math.min(n, i + 10_000); j++)
-    rows.push({ record: pendingRow(ids.uuid(), far + (j % 1000), Date.now()), expectedVersion: null });
+    rows.push({
+      record: pendingRow(ids.uuid(), far + (j % 1000), Date.now()),
+      expectedVersion: null,
+    });
   await inner.commit({ occurrences: rows, attempts: [], series: [] });
 }
 (globalThis as { gc?: () => void }).gc?.();
@@ -96,7 +107,15 @@ const runtime = createRuntime({ clock, ids, store, telephony, options: runtimeOp
   const t0 = performance.now();
   const made = [];
   for (let i = 0; i < ops; i++)
-    made.push((await runtime.schedule({ accountId: 'x', to: '+14155550100', scheduledAt: far + 3_600_000 + i })).id);
+    made.push(
+      (
+        await runtime.schedule({
+          accountId: 'x',
+          to: '+14155550100',
+          scheduledAt: far + 3_600_000 + i,
+        })
+      ).id,
+    );
   const t1 = performance.now();
   for (const id of made) await runtime.cancel(id);
   const t2 = performance.now();

@@ -33,7 +33,8 @@ const db = sdb.raw;
 
 let seq = 0;
 const ids = {
-  uuid: () => `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${(seq % 1e12).toString(16).padStart(12, '0')}`,
+  uuid: () =>
+    `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${(seq % 1e12).toString(16).padStart(12, '0')}`,
 };
 const telephony: Telephony = {
   placeCall: async (req) => ({ ok: true, callId: `C-${req.idempotencyKey}` }),
@@ -53,7 +54,15 @@ await seedAccounts(sdb, 'acct-', n, setupNow);
 for (let i = 0; i < n; i += 10_000) {
   const rows: OccurrenceRecord[] = [];
   for (let j = i; j < Math.min(n, i + 10_000); j++)
-    rows.push(pendingOccurrence({ id: ids.uuid(), accountId: `acct-${j}`, to: '+14155550123', at: far + (j % 1000), now: setupNow }));
+    rows.push(
+      pendingOccurrence({
+        id: ids.uuid(),
+        accountId: `acct-${j}`,
+        to: '+14155550123',
+        at: far + (j % 1000),
+        now: setupNow,
+      }),
+    );
   await commitOccurrences(sdb, rows);
 }
 

@@ -17,7 +17,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createRuntime, type OccurrenceRecord, type Store, type Telephony } from '../engine/index.js';
+import {
+  createRuntime,
+  type OccurrenceRecord,
+  type Store,
+  type Telephony,
+} from '../engine/index.js';
 import { createPostgresStore, ensurePostgresEngineSchema } from '../engine/postgres/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { pendingOccurrence } from '../test/load/seed.js';
@@ -50,12 +55,17 @@ await ensurePostgresEngineSchema(pool);
 const rttMs = Number(opt.get('rtt-ms') ?? 0);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const inner = createPostgresStore(
-  rttMs > 0 ? { query: async (config) => pool.query(config).then(async (r) => (await wait(rttMs), r)) } : pool,
+  rttMs > 0
+    ? { query: async (config) => pool.query(config).then(async (r) => (await wait(rttMs), r)) }
+    : pool,
 );
 
 // Time-ordered ids (like UUIDv7): rows of one spike sit together in the B-trees.
 let seq = 0;
-const ids = { uuid: () => `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}` };
+const ids = {
+  uuid: () =>
+    `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}`,
+};
 
 // A store that notes when each attempt's intent became durable.
 const lateness = new Float64Array(n);
@@ -92,7 +102,10 @@ const far = Date.now() + 86_400_000;
 for (let i = 0; i < n; i += 5000) {
   const rows = [];
   for (let j = i; j < Math.min(n, i + 5000); j++)
-    rows.push({ record: pendingRow(ids.uuid(), far + (j % 1000), Date.now()), expectedVersion: null });
+    rows.push({
+      record: pendingRow(ids.uuid(), far + (j % 1000), Date.now()),
+      expectedVersion: null,
+    });
   await inner.commit({ occurrences: rows, attempts: [], series: [] });
 }
 await admin.query(`ANALYZE ${schema}.occurrences`);
@@ -102,7 +115,10 @@ const runtime = createRuntime({
   ids,
   store,
   telephony,
-  options: { ...runtimeOptions, ...(lease ? { lease: { owner: 'bench-host', ttlMs: 30_000, pollMs: 1000 } } : {}) },
+  options: {
+    ...runtimeOptions,
+    ...(lease ? { lease: { owner: 'bench-host', ttlMs: 30_000, pollMs: 1000 } } : {}),
+  },
 });
 const lead = 2000 + Math.ceil(n / 200);
 const due = Date.now() + lead;
@@ -111,7 +127,8 @@ await admin.query(
    WHERE status = 'pending' AND next_due_at >= $2 AND next_due_at < $2 + 1000`,
   [due, far],
 );
-if (Date.now() > due - 500) console.error(`bench: engine-pg setup overran the spike instant by ${Date.now() - due} ms`);
+if (Date.now() > due - 500)
+  console.error(`bench: engine-pg setup overran the spike instant by ${Date.now() - due} ms`);
 (globalThis as { gc?: () => void }).gc?.();
 const w = watch();
 const cpu0 = process.cpuUsage();

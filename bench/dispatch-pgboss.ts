@@ -26,7 +26,12 @@ const n = Number(a.get('n') ?? 10_000);
 const url = a.get('url');
 if (!url) throw new Error('dispatch-pgboss: --url postgres://… is required');
 const capS = Number(a.get('cap-s') ?? 180);
-const settings = { batchSize: 512, localConcurrency: 2, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true };
+const settings = {
+  batchSize: 512,
+  localConcurrency: 2,
+  pollingIntervalSeconds: 0.5,
+  burstWhenBatchFull: true,
+};
 
 const schema = `bench_pgboss_${randomBytes(5).toString('hex')}`;
 const boss = new PgBoss({ connectionString: url, schema, max: 8 });
@@ -42,7 +47,10 @@ const pilotN = Math.min(n, 10_000);
 const t = Date.now();
 await boss.insert(
   pilotName,
-  Array.from({ length: pilotN }, (_, i) => ({ data: { due: 0, i }, startAfter: new Date(Date.now() + 86_400_000) })),
+  Array.from({ length: pilotN }, (_, i) => ({
+    data: { due: 0, i },
+    startAfter: new Date(Date.now() + 86_400_000),
+  })),
 );
 const insertRate = pilotN / Math.max(1, Date.now() - t); // jobs per ms
 await boss.deleteQueue(pilotName);
@@ -57,7 +65,8 @@ for (let i = 0; i < n; i += 5000) {
     }),
   );
 }
-if (Date.now() > due - 500) console.error(`bench: pg-boss setup overran the spike instant by ${Date.now() - due} ms`);
+if (Date.now() > due - 500)
+  console.error(`bench: pg-boss setup overran the spike instant by ${Date.now() - due} ms`);
 
 const lateness = new Float64Array(n);
 let recorded = 0;

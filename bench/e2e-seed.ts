@@ -35,13 +35,19 @@ export function e2eAccountOf(a: E2eAccounts): (i: number) => number {
 export function webhookAccountIndexes(a: E2eAccounts): number[] {
   const first = a.trialCalls > 0 ? [0] : [];
   const start = a.trialCalls > 0 ? a.trialCalls : 0;
-  const rest = Array.from({ length: Math.max(0, a.webhookAccounts - first.length) }, (_, k) => start + k).filter((i) => i < a.calls);
+  const rest = Array.from(
+    { length: Math.max(0, a.webhookAccounts - first.length) },
+    (_, k) => start + k,
+  ).filter((i) => i < a.calls);
   return a.webhookAccounts > 0 ? [...first, ...rest] : [];
 }
 
 /** Deliveries the receiver should get: one outcome event for each call of an account with an endpoint. */
 export function expectedDeliveries(a: E2eAccounts): number {
-  return webhookAccountIndexes(a).reduce((n, i) => n + (i === 0 && a.trialCalls > 0 ? a.trialCalls : 1), 0);
+  return webhookAccountIndexes(a).reduce(
+    (n, i) => n + (i === 0 && a.trialCalls > 0 ? a.trialCalls : 1),
+    0,
+  );
 }
 
 /** Credits admission should spend: the trial account's calls beyond its trial's included calls. */
@@ -50,7 +56,13 @@ export function expectedCreditSpends(a: E2eAccounts): number {
 }
 
 /** Grants the trial account a pack covering all its calls, and gives the webhook accounts an endpoint on `receiverUrl` (every event type). */
-export async function seedE2eExtras(db: Db, batch: SeededBatch, a: E2eAccounts, receiverUrl: string, now: number): Promise<void> {
+export async function seedE2eExtras(
+  db: Db,
+  batch: SeededBatch,
+  a: E2eAccounts,
+  receiverUrl: string,
+  now: number,
+): Promise<void> {
   await db.tx(async (tx) => {
     if (a.trialCalls > 0) {
       const accountId = seededAccountId(batch.batch, 0);
@@ -84,14 +96,17 @@ export async function seedE2eExtras(db: Db, batch: SeededBatch, a: E2eAccounts, 
 
 /** Credits the trial account spent so far (rows of `credit_ledger` for calls). */
 export async function creditSpends(db: Db, batch: SeededBatch): Promise<number> {
-  const row = await db.get<{ n: number }>(`SELECT count(*) AS n FROM credit_ledger WHERE account_id = ? AND reason = 'call'`, [
-    seededAccountId(batch.batch, 0),
-  ]);
+  const row = await db.get<{ n: number }>(
+    `SELECT count(*) AS n FROM credit_ledger WHERE account_id = ? AND reason = 'call'`,
+    [seededAccountId(batch.batch, 0)],
+  );
   return Number(row?.n ?? 0);
 }
 
 /** Outbound webhook deliveries still pending (not delivered, not failed). */
 export async function pendingDeliveries(db: Db): Promise<number> {
-  const row = await db.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'`);
+  const row = await db.get<{ n: number }>(
+    `SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'`,
+  );
   return Number(row?.n ?? 0);
 }

@@ -34,7 +34,14 @@ import type { SeededBatch } from '../test/load/seed.js';
 import { hostLogLines } from '../test/load/run-signals.js';
 import { runSpike } from '../test/load/spike-run.js';
 import { measureBareKoa } from './bare-koa.js';
-import { creditSpends, e2eAccountOf, expectedCreditSpends, expectedDeliveries, pendingDeliveries, seedE2eExtras } from './e2e-seed.js';
+import {
+  creditSpends,
+  e2eAccountOf,
+  expectedCreditSpends,
+  expectedDeliveries,
+  pendingDeliveries,
+  seedE2eExtras,
+} from './e2e-seed.js';
 import { printResult, r2 } from './measure.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
@@ -60,7 +67,11 @@ function peakRssMiB(pid: number): number | null {
 function commit(): string {
   try {
     const git = (...argv: string[]) =>
-      execFileSync('git', argv, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      execFileSync('git', argv, {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     const head = git('rev-parse', '--short', 'HEAD');
     const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
     return dirty ? `${head}+dirty` : head;
@@ -75,7 +86,11 @@ buildDist();
 const receiver = await startWebhookReceiver();
 // The fake waits for every webhook's answer, as in the crash loop (FakeTwilioOptions.answerTimeout):
 // the cell measures the path's cost, and runs its calls 20 times faster on the host's cores.
-const fake = await spawnFakeProvider({ speed: num('speed', 20), answer: 'confirm', answerTimeout: false });
+const fake = await spawnFakeProvider({
+  speed: num('speed', 20),
+  answer: 'confirm',
+  answerTimeout: false,
+});
 let batch: SeededBatch | null = null;
 let credits: number | null = null;
 let hostPeakRss: number | null = null;
@@ -112,7 +127,10 @@ try {
     // The host's work for a call ends with its outcome's delivery: wait for it (at most 2 min).
     settle: async (db) => {
       const until = performance.now() + 120_000;
-      while (performance.now() < until && (receiver.received() < expectedDeliveries(accounts) || (await pendingDeliveries(db)) > 0))
+      while (
+        performance.now() < until &&
+        (receiver.received() < expectedDeliveries(accounts) || (await pendingDeliveries(db)) > 0)
+      )
         await sleep(200);
       if (batch) credits = await creditSpends(db, batch);
     },
@@ -127,14 +145,18 @@ const bare = await measureBareKoa(num('bare-seconds', 5), num('connections', 20)
 await receiver.close();
 
 const firsts = run.attempts; // one attempt per call: no retries are seeded
-const perCall = (ms: number | undefined) => (ms === undefined || firsts === 0 ? null : Math.round((ms * 1000) / firsts));
+const perCall = (ms: number | undefined) =>
+  ms === undefined || firsts === 0 ? null : Math.round((ms * 1000) / firsts);
 const hostUs = perCall(run.cpu_ms_by_process.hosts);
 const failures = [...run.failures];
 if (receiver.received() < expectedDeliveries(accounts))
-  failures.push(`${receiver.received()} webhook deliveries received of ${expectedDeliveries(accounts)}`);
+  failures.push(
+    `${receiver.received()} webhook deliveries received of ${expectedDeliveries(accounts)}`,
+  );
 // The load test's audit allows `missed` (a call dispatched too late); here every phone answers and presses 1.
 const missed = run.occurrence_statuses.missed ?? 0;
-if (missed > 0) failures.push(`${missed} calls ended missed although every phone answers and presses 1`);
+if (missed > 0)
+  failures.push(`${missed} calls ended missed although every phone answers and presses 1`);
 if (credits !== expectedCreditSpends(accounts))
   failures.push(`${credits ?? '?'} credits spent, ${expectedCreditSpends(accounts)} expected`);
 printResult({
@@ -156,7 +178,10 @@ printResult({
   cpu_ms_by_process: run.cpu_ms_by_process,
   bare_koa_cpu_us_per_request: r2(bare.cpuUsPerRequest),
   bare_koa_requests_per_s: Math.round(bare.requestsPerS),
-  host_cpu_per_call_over_bare_request: hostUs === null || bare.cpuUsPerRequest === 0 ? null : Math.round(hostUs / bare.cpuUsPerRequest),
+  host_cpu_per_call_over_bare_request:
+    hostUs === null || bare.cpuUsPerRequest === 0
+      ? null
+      : Math.round(hostUs / bare.cpuUsPerRequest),
   trial_calls: accounts.trialCalls,
   credits_spent: credits,
   webhook_accounts: accounts.webhookAccounts,

@@ -27,11 +27,17 @@ const url = opt.get('url');
 const BATCH = 1000;
 let seq = 0;
 /** Time-ordered ids, as the engine cell uses. */
-const tid = () => `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}`;
+const tid = () =>
+  `${(Date.now() * 1000 + (seq++ % 1000)).toString(16).padStart(16, '0')}-${randomUUID().slice(19)}`;
 const occurrences = Array.from({ length: n }, tid);
 const attempts = Array.from({ length: n }, tid);
 
-function report(system: string, ms: number, cpu: NodeJS.CpuUsage, extra: Record<string, unknown> = {}): void {
+function report(
+  system: string,
+  ms: number,
+  cpu: NodeJS.CpuUsage,
+  extra: Record<string, unknown> = {},
+): void {
   printResult({
     system,
     workload: 'floor',
@@ -48,7 +54,9 @@ function report(system: string, ms: number, cpu: NodeJS.CpuUsage, extra: Record<
   });
 }
 
-async function timed(fn: () => Promise<void> | void): Promise<{ ms: number; cpu: NodeJS.CpuUsage }> {
+async function timed(
+  fn: () => Promise<void> | void,
+): Promise<{ ms: number; cpu: NodeJS.CpuUsage }> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await fn();
@@ -79,7 +87,9 @@ async function sqlite(): Promise<void> {
     });
     report('floor', t.ms, t.cpu, { database: 'sqlite' });
 
-    const append = db.prepare(`INSERT INTO j (ref, at) VALUES ${Array.from({ length: BATCH }, () => '(?, ?)').join(', ')}`);
+    const append = db.prepare(
+      `INSERT INTO j (ref, at) VALUES ${Array.from({ length: BATCH }, () => '(?, ?)').join(', ')}`,
+    );
     const one = db.prepare('INSERT INTO j (ref, at) VALUES (?, ?)');
     const appendBatch = db.transaction((from: number) => {
       const to = Math.min(n, from + BATCH);
@@ -115,15 +125,14 @@ async function postgres(connectionString: string): Promise<void> {
         const occ = occurrences.slice(i, i + BATCH);
         const att = attempts.slice(i, i + BATCH);
         await client.query('BEGIN');
-        await client.query('UPDATE o SET status = 1, live = v.live FROM unnest($1::text[], $2::text[]) AS v(id, live) WHERE o.id = v.id', [
-          occ,
-          att,
-        ]);
-        await client.query('INSERT INTO a (id, occurrence_id, at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])', [
-          att,
-          occ,
-          att.map((_, k) => i + k),
-        ]);
+        await client.query(
+          'UPDATE o SET status = 1, live = v.live FROM unnest($1::text[], $2::text[]) AS v(id, live) WHERE o.id = v.id',
+          [occ, att],
+        );
+        await client.query(
+          'INSERT INTO a (id, occurrence_id, at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])',
+          [att, occ, att.map((_, k) => i + k)],
+        );
         await client.query('COMMIT');
       }
     });
@@ -131,7 +140,10 @@ async function postgres(connectionString: string): Promise<void> {
     const u = await timed(async () => {
       for (let i = 0; i < n; i += BATCH) {
         const att = attempts.slice(i, i + BATCH);
-        await client.query('INSERT INTO j (ref, at) SELECT * FROM unnest($1::text[], $2::bigint[])', [att, att.map((_, k) => i + k)]);
+        await client.query(
+          'INSERT INTO j (ref, at) SELECT * FROM unnest($1::text[], $2::bigint[])',
+          [att, att.map((_, k) => i + k)],
+        );
       }
     });
     report('floor-pg-append', u.ms, u.cpu, { database: 'postgres' });

@@ -13,7 +13,10 @@ export function summarizeProfile(profDir: string, root: string): void {
     .sort();
   const file = join(profDir, files[files.length - 1]!);
   const prof = JSON.parse(readFileSync(file, 'utf8')) as {
-    nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+    nodes: Array<{
+      id: number;
+      callFrame: { functionName: string; url: string; lineNumber: number };
+    }>;
     samples: number[];
     timeDeltas: number[];
   };
@@ -45,7 +48,9 @@ export function summarizeProfile(profDir: string, root: string): void {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([k, us]) => `  ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
-  console.log(`\nCPU profile of the service (${file}), busy time only: self time by package or folder`);
+  console.log(
+    `\nCPU profile of the service (${file}), busy time only: self time by package or folder`,
+  );
   console.log(top(pkg, 20).join('\n'));
   console.log('\nby function');
   console.log(top(fn, 30).join('\n'));

@@ -36,7 +36,11 @@ import { args } from './measure.js';
 const opt = args();
 const connections = Number(opt.get('connections') ?? 20);
 const seconds = Number(opt.get('seconds') ?? 10);
-const profiled = opt.has('profile') ? (opt.get('profile') === 'true' ? 'me' : opt.get('profile')!) : null;
+const profiled = opt.has('profile')
+  ? opt.get('profile') === 'true'
+    ? 'me'
+    : opt.get('profile')!
+  : null;
 const onPg = opt.has('pg');
 const binary = opt.has('binary');
 if (profiled && binary) throw new Error('bench:http: --profile needs node (not --binary)');
@@ -54,9 +58,18 @@ function cpuMicros(pid: number): number {
 }
 
 /** Starts a child and resolves with the URL it announces; its later output is drained. */
-function start(cmd: string, argv: string[], env: Record<string, string>, pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+function start(
+  cmd: string,
+  argv: string[],
+  env: Record<string, string>,
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(cmd, argv, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out: string | null = '';
     child.stdout?.on('data', (c: Buffer) => {
       if (out === null) return; // found: keep reading (the access log) without keeping it
@@ -67,12 +80,17 @@ function start(cmd: string, argv: string[], env: Record<string, string>, pattern
         resolve({ child, url: m[1]! });
       }
     });
-    child.once('exit', (code) => reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}:\n${out ?? ''}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}:\n${out ?? ''}`)),
+    );
   });
 }
 
 async function json<T = Record<string, unknown>>(url: string, init: RequestInit = {}): Promise<T> {
-  const r = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const r = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
   const text = await r.text();
   if (!r.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${r.status} ${text}`);
   return (text ? JSON.parse(text) : null) as T;
@@ -88,7 +106,12 @@ interface Row {
   cpuUs: number;
 }
 
-async function load(name: string, pid: number, url: string, options: Partial<autocannon.Options> = {}): Promise<Row> {
+async function load(
+  name: string,
+  pid: number,
+  url: string,
+  options: Partial<autocannon.Options> = {},
+): Promise<Row> {
   const cpu0 = cpuMicros(pid);
   const r = await autocannon({ url, connections, duration: seconds, ...options });
   const cpu = cpuMicros(pid) - cpu0;
@@ -112,16 +135,23 @@ const stopChild = (c: ChildProcess) =>
 let pgDir: string | null = null;
 let pgUrl = process.env.WAKEUP_TEST_PG_URL ?? '';
 if (onPg && !pgUrl) {
-  const out = execFileSync(join(root, 'scripts/pg-test-server.sh'), ['start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(join(root, 'scripts/pg-test-server.sh'), ['start'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   pgUrl = /WAKEUP_TEST_PG_URL=(\S+)/.exec(out)![1]!;
   pgDir = /WAKEUP_TEST_PG_DIR=(\S+)/.exec(out)![1]!;
 }
 const stopPg = () => {
-  if (pgDir) execFileSync(join(root, 'scripts/pg-test-server.sh'), ['stop', pgDir], { stdio: 'inherit' });
+  if (pgDir)
+    execFileSync(join(root, 'scripts/pg-test-server.sh'), ['stop', pgDir], { stdio: 'inherit' });
   pgDir = null;
 };
 
-execFileSync('npm', ['run', binary ? 'build:binary' : 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+execFileSync('npm', ['run', binary ? 'build:binary' : 'build', '--silent'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 const serviceEnv = {
   HOST: '127.0.0.1',
   PORT: '0',
@@ -152,13 +182,31 @@ const { session_token: token } = await json<{ session_token: string }>(`${api}/a
   body: JSON.stringify({ email, code, client: 'app' }),
 });
 const auth = { authorization: `Bearer ${token}` };
-await json(`${api}/me`, { method: 'PATCH', headers: auth, body: JSON.stringify({ home_timezone: 'Europe/Paris' }) });
+await json(`${api}/me`, {
+  method: 'PATCH',
+  headers: auth,
+  body: JSON.stringify({ home_timezone: 'Europe/Paris' }),
+});
 const e164 = '+12015550123';
-const phone = await json<{ id: string }>(`${api}/phone-numbers`, { method: 'POST', headers: auth, body: JSON.stringify({ e164 }) });
-const pcode = (await json<Outbox>(`${service.url}/dev/outbox?to=${encodeURIComponent(e164)}&channel=sms`)).items[0]!.code;
-await json(`${api}/phone-numbers/${phone.id}/verify/check`, { method: 'POST', headers: auth, body: JSON.stringify({ code: pcode }) });
+const phone = await json<{ id: string }>(`${api}/phone-numbers`, {
+  method: 'POST',
+  headers: auth,
+  body: JSON.stringify({ e164 }),
+});
+const pcode = (
+  await json<Outbox>(`${service.url}/dev/outbox?to=${encodeURIComponent(e164)}&channel=sms`)
+).items[0]!.code;
+await json(`${api}/phone-numbers/${phone.id}/verify/check`, {
+  method: 'POST',
+  headers: auth,
+  body: JSON.stringify({ code: pcode }),
+});
 // A call for GET /occurrences to list, every weekday at 06:30.
-const weekdays = { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'], local_time: '06:30' };
+const weekdays = {
+  kind: 'recurring',
+  days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'],
+  local_time: '06:30',
+};
 await json(`${api}/schedules`, { method: 'POST', headers: auth, body: JSON.stringify(weekdays) });
 // The test call's phone rings out (45 s, the ring timeout): live for the whole measurement.
 await json(`${service.url}/dev/phones/${encodeURIComponent(e164)}`, {
@@ -166,7 +214,12 @@ await json(`${service.url}/dev/phones/${encodeURIComponent(e164)}`, {
   body: JSON.stringify({ answers: ['no_answer'], ring_seconds: 3600 }),
 });
 const me = await json(`${api}/me`, { headers: auth });
-const bare = await start(process.execPath, ['--import', 'tsx', 'bench/http-bare.ts'], { BARE_BODY: JSON.stringify(me) }, /LISTENING (\S+)/);
+const bare = await start(
+  process.execPath,
+  ['--import', 'tsx', 'bench/http-bare.ts'],
+  { BARE_BODY: JSON.stringify(me) },
+  /LISTENING (\S+)/,
+);
 
 const endpoints: Record<string, () => Promise<Row>> = {
   time: () => load('GET /time', servicePid, `${api}/time`),
@@ -189,11 +242,13 @@ const endpoints: Record<string, () => Promise<Row>> = {
     await load('warm-up', servicePid, url, { headers: auth, duration: 1 });
     const row = await load('GET /calls/{call_id} (live)', servicePid, url, { headers: auth });
     const after = await json<{ live: boolean; status: string }>(url, { headers: auth });
-    if (!after.live) console.error(`bench:http: the test call was no longer live at the end (${after.status})`);
+    if (!after.live)
+      console.error(`bench:http: the test call was no longer live at the end (${after.status})`);
     return row;
   },
 };
-if (profiled && !(profiled in endpoints)) throw new Error(`bench:http: --profile ${profiled}: one of ${Object.keys(endpoints).join(', ')}`);
+if (profiled && !(profiled in endpoints))
+  throw new Error(`bench:http: --profile ${profiled}: one of ${Object.keys(endpoints).join(', ')}`);
 
 const rows: Row[] = [];
 try {
@@ -201,7 +256,8 @@ try {
   await load('warm-up', servicePid, `${api}/me`, { headers: auth, duration: 2 });
   await load('warm-up', bare.child.pid!, bare.url, { duration: 2 });
   rows.push(await load('bare Koa (GET /)', bare.child.pid!, bare.url));
-  for (const [key, run] of Object.entries(endpoints)) if (!profiled || key === profiled) rows.push(await run());
+  for (const [key, run] of Object.entries(endpoints))
+    if (!profiled || key === profiled) rows.push(await run());
 } finally {
   await stopChild(bare.child);
   await stopChild(service.child);
@@ -211,7 +267,9 @@ try {
 
 const base = rows[0]!.rps;
 const what = `${binary ? 'dist/wakeup' : 'node dist/server.cjs'} on ${onPg ? 'PostgreSQL' : 'SQLite'}`;
-console.log(`\n${what}; autocannon, ${connections} connections, ${seconds} s each, node ${process.versions.node}`);
+console.log(
+  `\n${what}; autocannon, ${connections} connections, ${seconds} s each, node ${process.versions.node}`,
+);
 console.log('| endpoint | requests/s | p50 ms | p99 ms | × bare Koa | CPU µs/request | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {

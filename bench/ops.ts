@@ -45,7 +45,8 @@ function finished(i: number): { occurrence: OccurrenceRecord; attempt: AttemptRe
   const occurrence: OccurrenceRecord = {
     ...pendingOccurrence({ id, accountId, to, at, now: at - DAY }),
     status: outcome,
-    outcomeReason: outcome === 'failed' ? 'provider_error' : outcome === 'missed' ? 'no_answer' : 'confirmed',
+    outcomeReason:
+      outcome === 'failed' ? 'provider_error' : outcome === 'missed' ? 'no_answer' : 'confirmed',
     attemptCount: 1,
     nextDueAt: null,
     dispatchedAt: requestedAt,
@@ -90,7 +91,9 @@ async function fill(dbUrl: string): Promise<void> {
   const started = performance.now();
   const pendingN = Math.min(20_000, Math.floor(N / 50));
   for (let i = 0; i < N - pendingN; i += 10_000) {
-    const rows = Array.from({ length: Math.min(10_000, N - pendingN - i) }, (_, k) => finished(i + k));
+    const rows = Array.from({ length: Math.min(10_000, N - pendingN - i) }, (_, k) =>
+      finished(i + k),
+    );
     await store.commit({
       occurrences: rows.map((r) => ({ record: r.occurrence, expectedVersion: null })),
       attempts: rows.map((r) => ({ record: r.attempt, expectedVersion: null })),
@@ -110,19 +113,26 @@ async function fill(dbUrl: string): Promise<void> {
   );
   for (let i = 0; i < pending.length; i += 10_000) {
     await store.commit({
-      occurrences: pending.slice(i, i + 10_000).map((record) => ({ record, expectedVersion: null })),
+      occurrences: pending
+        .slice(i, i + 10_000)
+        .map((record) => ({ record, expectedVersion: null })),
       attempts: [],
       series: [],
     });
   }
   await store.settle?.();
-  console.log(`\r  filled ${N} occurrences (${pendingN} pending) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\r  filled ${N} occurrences (${pendingN} pending) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   await db.close();
 }
 
 async function main(): Promise<void> {
-  const pgUrl = process.env['WAKEUP_TEST_DB'] === 'postgres' ? process.env['WAKEUP_TEST_PG_URL'] : undefined;
-  const dir = (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/bench-ops-`);
+  const pgUrl =
+    process.env['WAKEUP_TEST_DB'] === 'postgres' ? process.env['WAKEUP_TEST_PG_URL'] : undefined;
+  const dir = (await import('node:fs')).mkdtempSync(
+    `${(await import('node:os')).tmpdir()}/bench-ops-`,
+  );
   const dbUrl = pgUrl ?? `${dir}/bench.sqlite`;
   console.log(`bench:ops: ${N} occurrences on ${pgUrl ? 'PostgreSQL' : 'SQLite'}`);
   if (!pgUrl) await fill(dbUrl);
@@ -152,7 +162,9 @@ async function main(): Promise<void> {
       let status = 0;
       for (let r = 0; r < RUNS + 1; r++) {
         const t = performance.now();
-        const res = await fetch(`${server.api}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await fetch(`${server.api}${path}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         await res.arrayBuffer();
         status = res.status;
         if (r > 0) times.push(performance.now() - t); // the first run warms the statement cache

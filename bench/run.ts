@@ -57,9 +57,13 @@ const results: Result[] = [];
 /** Runs one cell in a child process, echoes its output, collects its RESULT lines. */
 function cell(script: string, extra: string[]): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', here + script, ...extra], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', here + script, ...extra],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let buf = '';
     child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
@@ -82,7 +86,9 @@ let redis: RedisServer | null = null;
 if (!opt.has('no-bullmq') && !opt.has('only-pg') && !onlyE2e) {
   if (ensureRedisInstalled()) {
     redis = await startRedis();
-    console.error(`bench: redis-server pid ${redis.pid} on 127.0.0.1:${redis.port} (no persistence)`);
+    console.error(
+      `bench: redis-server pid ${redis.pid} on 127.0.0.1:${redis.port} (no persistence)`,
+    );
   } else console.error('bench: BullMQ cells skipped (no redis-server)');
 }
 
@@ -92,7 +98,10 @@ let pgUrl: string | null = opt.has('no-pg') ? null : (process.env.WAKEUP_TEST_PG
 let pgDir: string | null = null;
 if (!pgUrl && (opt.has('pg') || onlyPg)) {
   try {
-    const out = execFileSync(here + '../scripts/pg-test-server.sh', ['start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = execFileSync(here + '../scripts/pg-test-server.sh', ['start'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     pgUrl = /WAKEUP_TEST_PG_URL=(\S+)/.exec(out)?.[1] ?? null;
     pgDir = /WAKEUP_TEST_PG_DIR=(\S+)/.exec(out)?.[1] ?? null;
   } catch {
@@ -108,7 +117,8 @@ try {
       await cell('wheel-ops.ts', ['--n', String(n)]);
       await cell('dispatch-engine.ts', ['--n', String(n), ...cap]);
       if (!opt.has('no-host')) await cell('dispatch-host.ts', ['--n', String(n), ...cap]);
-      if (redis) await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), ...cap]);
+      if (redis)
+        await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), ...cap]);
     }
     if (pgUrl) {
       await cell('floor.ts', ['--n', String(n), '--url', pgUrl]);
@@ -121,22 +131,40 @@ try {
     const e2e = ['--n', e2eN, '--cap-s', opt.get('e2e-cap-s') ?? '600'];
     if (!onlyPg) await cell('e2e.ts', e2e);
     // The server's folder, for its CPU (a server of WAKEUP_TEST_PG_URL: the cell reads WAKEUP_TEST_PG_DIR).
-    if (pgUrl) await cell('e2e.ts', [...e2e, '--url', pgUrl, ...(pgDir ? ['--pg-dir', pgDir] : [])]);
+    if (pgUrl)
+      await cell('e2e.ts', [...e2e, '--url', pgUrl, ...(pgDir ? ['--pg-dir', pgDir] : [])]);
   }
 } finally {
   await redis?.stop();
-  if (pgDir) execFileSync(here + '../scripts/pg-test-server.sh', ['stop', pgDir], { stdio: 'inherit' });
+  if (pgDir)
+    execFileSync(here + '../scripts/pg-test-server.sh', ['stop', pgDir], { stdio: 'inherit' });
 }
 
 // ---- summary ------------------------------------------------------------------------------
 const text = (v: unknown): string =>
-  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : v == null ? '—' : JSON.stringify(v);
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+    ? String(v)
+    : v == null
+      ? '—'
+      : JSON.stringify(v);
 const fmt = (v: unknown, w: number) => text(v).padStart(w);
 const spikes = results.filter((r) => r.workload === 'spike_0700');
 if (spikes.length > 0) {
   console.log('\n07:00 spike (N due in the same second)');
   console.log(
-    ['system', 'n', 'disp/s', 'p50 ms', 'p99 ms', 'max ms', 'early', 'loop ms', 'rss MiB', 'drain s', 'cpu µs']
+    [
+      'system',
+      'n',
+      'disp/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'early',
+      'loop ms',
+      'rss MiB',
+      'drain s',
+      'cpu µs',
+    ]
       .map((h, i) => fmt(h, i === 0 ? 12 : 10))
       .join(''),
   );
@@ -170,7 +198,8 @@ for (const n of sizes) {
     );
   }
 }
-if (spikes.some((r) => r.system === 'pg-boss')) console.log('\nRatios engine on PostgreSQL / pg-boss (same server, same run)');
+if (spikes.some((r) => r.system === 'pg-boss'))
+  console.log('\nRatios engine on PostgreSQL / pg-boss (same server, same run)');
 for (const n of sizes) {
   const b = spikes.find((r) => r.system === 'pg-boss' && r.n === n);
   for (const system of ['engine-pg', 'engine-pg-1']) {
@@ -183,7 +212,8 @@ for (const n of sizes) {
     }
   }
 }
-if (spikes.some((r) => r.system === 'host')) console.log('\nHost composition beside engine only (same run)');
+if (spikes.some((r) => r.system === 'host'))
+  console.log('\nHost composition beside engine only (same run)');
 for (const n of sizes) {
   const e = spikes.find((r) => r.system === 'engine' && r.n === n);
   const h = spikes.find((r) => r.system === 'host' && r.n === n);
@@ -195,15 +225,30 @@ for (const n of sizes) {
 }
 const floors = results.filter((r) => r.workload === 'floor');
 if (floors.length > 0) {
-  console.log('\nThe database floor (one narrow row updated and one inserted per dispatch, 1,000 a transaction; append: one row appended)');
+  console.log(
+    '\nThe database floor (one narrow row updated and one inserted per dispatch, 1,000 a transaction; append: one row appended)',
+  );
   for (const f of floors)
     console.log(
       `  ${String(f.system).padEnd(16)} n=${String(f.n).padEnd(8)} ${f.dispatches_per_s}/s, ${text(f.cpu_us_per_dispatch)} µs CPU per dispatch`,
     );
-  console.log('Each cell as a share of its database floor (same run): throughput, and CPU per dispatch as a multiple of the floor');
+  console.log(
+    'Each cell as a share of its database floor (same run): throughput, and CPU per dispatch as a multiple of the floor',
+  );
   for (const r of spikes) {
-    const f = floors.find((x) => x.n === r.n && x.system === (String(r.system).startsWith('engine-pg') ? 'floor-pg' : 'floor'));
-    if (!f || r.system === 'bullmq' || r.system === 'pg-boss' || !r.dispatches_per_s || !f.dispatches_per_s) continue;
+    const f = floors.find(
+      (x) =>
+        x.n === r.n &&
+        x.system === (String(r.system).startsWith('engine-pg') ? 'floor-pg' : 'floor'),
+    );
+    if (
+      !f ||
+      r.system === 'bullmq' ||
+      r.system === 'pg-boss' ||
+      !r.dispatches_per_s ||
+      !f.dispatches_per_s
+    )
+      continue;
     const cpu =
       typeof r.cpu_us_per_dispatch === 'number' && typeof f.cpu_us_per_dispatch === 'number'
         ? r.cpu_us_per_dispatch / f.cpu_us_per_dispatch
@@ -213,18 +258,24 @@ if (floors.length > 0) {
     );
   }
 }
-const addCancel = results.filter((x) => x.workload !== 'spike_0700' && x.workload !== 'floor' && x.workload !== 'e2e_calls');
+const addCancel = results.filter(
+  (x) => x.workload !== 'spike_0700' && x.workload !== 'floor' && x.workload !== 'e2e_calls',
+);
 if (addCancel.length > 0) console.log('\nAdd / cancel cost with N pending');
 for (const r of addCancel) {
   const unit =
     r.workload === 'wheel_add_cancel'
       ? `${text(r.add_ns_per_op)} ns / ${text(r.cancel_ns_per_op)} ns (wheel, ${text(r.pending_rss_mib)} MiB for N pending)`
       : `${text(r.add_us_per_op)} µs / ${text(r.cancel_us_per_op)} µs (durable)`;
-  console.log(`  ${String(r.system).padEnd(7)} n=${String(r.n).padEnd(8)} ${r.workload.padEnd(20)} add/cancel ${unit}`);
+  console.log(
+    `  ${String(r.system).padEnd(7)} n=${String(r.n).padEnd(8)} ${r.workload.padEnd(20)} add/cancel ${unit}`,
+  );
 }
 const e2es = results.filter((r) => r.workload === 'e2e_calls');
 if (e2es.length > 0) {
-  console.log('\nThe whole path (e2e: N calls due at once on one host, the fake provider, webhooks, credits)');
+  console.log(
+    '\nThe whole path (e2e: N calls due at once on one host, the fake provider, webhooks, credits)',
+  );
   console.log(
     ['system', 'n', 'calls/s', 'p50 ms', 'p99 ms', 'host µs', 'pg µs', 'bare µs', 'host/bare', 'ok']
       .map((h, i) => fmt(h, i === 0 ? 12 : 10))
@@ -254,7 +305,9 @@ if (!onlyE2e)
 
 // ---- the time functions, when their benchmark exists ---------------------------------------
 if (!opt.has('no-time') && !opt.has('only-pg') && !onlyE2e && existsSync(here + 'time.ts')) {
-  const mod = (await import(pathToFileURL(here + 'time.ts').href)) as { runTimeBench?: () => Promise<unknown> };
+  const mod = (await import(pathToFileURL(here + 'time.ts').href)) as {
+    runTimeBench?: () => Promise<unknown>;
+  };
   if (typeof mod.runTimeBench === 'function') {
     console.log('\nTime functions (bench/time.ts)');
     await mod.runTimeBench();

@@ -5,7 +5,12 @@
  * through `npm run bench` (bench/run.ts calls {@link runTimeBench}).
  */
 import { pathToFileURL } from 'node:url';
-import { nextOccurrenceAfter, resolveWallTime, upcomingOccurrences, type WeeklyRecurrence } from '../engine/index.js';
+import {
+  nextOccurrenceAfter,
+  resolveWallTime,
+  upcomingOccurrences,
+  type WeeklyRecurrence,
+} from '../engine/index.js';
 import { listAcceptedZones } from '../engine/internals.js';
 
 /** One measured figure. */
@@ -50,7 +55,12 @@ function measure(name: string, durationMs: number, batch: (n: number) => void): 
     elapsed = performance.now() - start;
     if (elapsed < durationMs / 4) n *= 2;
   }
-  return { name, operations: ops, seconds: elapsed / 1000, perSecond: Math.round(ops / (elapsed / 1000)) };
+  return {
+    name,
+    operations: ops,
+    seconds: elapsed / 1000,
+    perSecond: Math.round(ops / (elapsed / 1000)),
+  };
 }
 
 /**
@@ -129,7 +139,12 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
   let rnd = lcg(1);
   figures.push(
     measure('resolveWallTime, 07:00 spike (40 zones x 400 days)', durationMs, (n) => {
-      for (let i = 0; i < n; i++) resolveWallTime(common[(rnd() * common.length) | 0]!, dates[(rnd() * dates.length) | 0]!, '07:00');
+      for (let i = 0; i < n; i++)
+        resolveWallTime(
+          common[(rnd() * common.length) | 0]!,
+          dates[(rnd() * dates.length) | 0]!,
+          '07:00',
+        );
     }),
   );
   rnd = lcg(2);
@@ -137,7 +152,11 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
     measure('resolveWallTime, any time incl. gaps/overlaps (40 zones)', durationMs, (n) => {
       for (let i = 0; i < n; i++) {
         const m = (rnd() * 1440) | 0;
-        resolveWallTime(common[(rnd() * common.length) | 0]!, dates[(rnd() * dates.length) | 0]!, `${pad((m / 60) | 0)}:${pad(m % 60)}`);
+        resolveWallTime(
+          common[(rnd() * common.length) | 0]!,
+          dates[(rnd() * dates.length) | 0]!,
+          `${pad((m / 60) | 0)}:${pad(m % 60)}`,
+        );
       }
     }),
   );
@@ -146,7 +165,10 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
     kind: 'weekly',
     timezone: zone,
     localTime: i % 3 === 0 ? '02:30' : '07:00',
-    daysOfWeek: i % 2 === 0 ? ['mon', 'tue', 'wed', 'thu', 'fri'] : ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+    daysOfWeek:
+      i % 2 === 0
+        ? ['mon', 'tue', 'wed', 'thu', 'fri']
+        : ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
     startDate: null,
     endDate: null,
     pausedUntil: null,
@@ -156,13 +178,19 @@ export async function runTimeBench(options: TimeBenchOptions = {}): Promise<Time
   rnd = lcg(3);
   figures.push(
     measure('nextOccurrenceAfter, weekly (40 zones)', durationMs, (n) => {
-      for (let i = 0; i < n; i++) nextOccurrenceAfter(rules[(rnd() * rules.length) | 0]!, after + rnd() * 300 * 86_400_000);
+      for (let i = 0; i < n; i++)
+        nextOccurrenceAfter(rules[(rnd() * rules.length) | 0]!, after + rnd() * 300 * 86_400_000);
     }),
   );
   rnd = lcg(4);
   figures.push(
     measure('upcomingOccurrences(rule, after, 100), weekly (40 zones)', durationMs, (n) => {
-      for (let i = 0; i < n; i++) upcomingOccurrences(rules[(rnd() * rules.length) | 0]!, after + rnd() * 200 * 86_400_000, 100);
+      for (let i = 0; i < n; i++)
+        upcomingOccurrences(
+          rules[(rnd() * rules.length) | 0]!,
+          after + rnd() * 200 * 86_400_000,
+          100,
+        );
     }),
   );
 

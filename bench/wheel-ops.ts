@@ -26,7 +26,9 @@ const ops = 100_000;
 // Steady state: one round of adds and cancels first, so that the arrays have grown and the
 // free list is warm (growth is amortised O(1) but would land in the first measured round).
 {
-  const warm = Array.from({ length: ops }, () => wheel.add(now + 1 + Math.floor(rand() * 86_400_000), 'warm'));
+  const warm = Array.from({ length: ops }, () =>
+    wheel.add(now + 1 + Math.floor(rand() * 86_400_000), 'warm'),
+  );
   for (const h of warm) wheel.cancel(h);
 }
 const extra = Array.from({ length: ops }, (_, i) => `new-${i}`);

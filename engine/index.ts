@@ -32,7 +32,13 @@ export type {
   StartOptions,
   UnitWriter,
 } from './runtime/types.js';
-export type { EffectRetryOptions, LeaseOptions, PacingOptions, ResolvedRuntimeOptions, RuntimeOptions } from './runtime/options.js';
+export type {
+  EffectRetryOptions,
+  LeaseOptions,
+  PacingOptions,
+  ResolvedRuntimeOptions,
+  RuntimeOptions,
+} from './runtime/options.js';
 export type { ClosingPhrase } from './machines/attempt.machine.js';
 export type { RuntimeEventMap, RuntimeListener } from './runtime/events.js';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './runtime/retry-policy.js';
@@ -89,9 +95,19 @@ export type { Transition } from './time/zone-rules.js';
 export { WEEKDAYS } from './time/civil.js';
 export type { Weekday } from './time/civil.js';
 export { nextOccurrenceAfter, upcomingOccurrences } from './time/recurrence.js';
-export type { InMinutesRecurrence, OccurrenceTime, OneOffRecurrence, Recurrence, WeeklyRecurrence } from './time/recurrence.js';
+export type {
+  InMinutesRecurrence,
+  OccurrenceTime,
+  OneOffRecurrence,
+  Recurrence,
+  WeeklyRecurrence,
+} from './time/recurrence.js';
 export { compileRecurrence } from './time/recurrence-input.js';
-export type { CompiledRecurrence, RecurrenceInput, RecurrenceInputError } from './time/recurrence-input.js';
+export type {
+  CompiledRecurrence,
+  RecurrenceInput,
+  RecurrenceInputError,
+} from './time/recurrence-input.js';
 export { checkTimeZone } from './time/zone-policy.js';
 export type { TimeZoneCheck } from './time/zone-policy.js';
 

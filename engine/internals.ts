@@ -12,7 +12,18 @@
  */
 
 // The Store's unit of work: what a store's author implements (decision 0005: its shape moves).
-export type { ChangeSet, CommitResult, DueCursor, DueQuery, DueRef, LoadKeys, RowRef, RowWrite, SettleScope, Snapshot } from './ports.js';
+export type {
+  ChangeSet,
+  CommitResult,
+  DueCursor,
+  DueQuery,
+  DueRef,
+  LoadKeys,
+  RowRef,
+  RowWrite,
+  SettleScope,
+  Snapshot,
+} from './ports.js';
 // The store's read model and its writes outside a unit of work (decision 0021): what an API reads.
 export type {
   AccountSummary,
@@ -41,12 +52,29 @@ export type { TimerWheelOptions, WheelEntry } from './wheel/timer-wheel.js';
 
 // The machines, their memoised steps and the effects they return.
 export { occurrenceMachine } from './machines/occurrence.machine.js';
-export type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent, OccurrenceFacts } from './machines/occurrence.machine.js';
+export type {
+  AttemptOutcome,
+  DueVerdict,
+  OccurrenceActionName,
+  OccurrenceEvent,
+  OccurrenceFacts,
+} from './machines/occurrence.machine.js';
 export { attemptMachine } from './machines/attempt.machine.js';
-export type { AttemptActionName, AttemptEvent, AttemptFacts, KeypadKey } from './machines/attempt.machine.js';
+export type {
+  AttemptActionName,
+  AttemptEvent,
+  AttemptFacts,
+  KeypadKey,
+} from './machines/attempt.machine.js';
 export { memoStep } from './machines/memo.js';
 export type { MemoKeys, MemoStats, MemoStep, StepAction, StepResult } from './machines/memo.js';
-export type { Effect, HangUpEffect, PlaceCallEffect, SendTextEffect, StopCallsEffect } from './machines/effects.js';
+export type {
+  Effect,
+  HangUpEffect,
+  PlaceCallEffect,
+  SendTextEffect,
+  StopCallsEffect,
+} from './machines/effects.js';
 export {
   FINISHED_OCCURRENCE_STATUSES,
   IN_PROGRESS_OCCURRENCE_STATUSES,
@@ -60,7 +88,13 @@ export {
 } from './machines/status.js';
 
 // Time: zone rules, limits, and the helpers behind the host's features.
-export { countryOfZone, getZoneRules, ZoneRules, useZoneRulesSource, zoneRulesVersion } from './time/zone-rules.js';
+export {
+  countryOfZone,
+  getZoneRules,
+  ZoneRules,
+  useZoneRulesSource,
+  zoneRulesVersion,
+} from './time/zone-rules.js';
 export type { ZoneRulesSource } from './time/zone-rules.js';
 export { listAcceptedZones, CLDR_SPELLINGS } from './time/zone-policy.js';
 export {
@@ -75,9 +109,26 @@ export {
 export type { NextTransition, ZoneInfo } from './time/zone-info.js';
 export { formatOffset } from './time/civil.js';
 export { ZONE_TAB } from './time/data/zone-tab.js';
-export { WALL_TIME_POLICY, clockChangeNotice, homeTimeAt, inHomeTimezone, localDateAt, localTimeAt } from './time/wall-time.js';
+export {
+  WALL_TIME_POLICY,
+  clockChangeNotice,
+  homeTimeAt,
+  inHomeTimezone,
+  localDateAt,
+  localTimeAt,
+} from './time/wall-time.js';
 export type { HomeTime } from './time/wall-time.js';
-export { isRecurrenceComplete, nextAfterOccurrence, pruneSkipDates, skipNextOccurrence } from './time/recurrence.js';
-export { IN_MINUTES_MAX, IN_MINUTES_MIN, MAX_DAYS_AHEAD, MAX_SKIP_DATES } from './time/recurrence-input.js';
+export {
+  isRecurrenceComplete,
+  nextAfterOccurrence,
+  pruneSkipDates,
+  skipNextOccurrence,
+} from './time/recurrence.js';
+export {
+  IN_MINUTES_MAX,
+  IN_MINUTES_MIN,
+  MAX_DAYS_AHEAD,
+  MAX_SKIP_DATES,
+} from './time/recurrence-input.js';
 export { findTravelMismatches, suggestMove, TRAVEL_WINDOW_MS } from './time/travel.js';
 export type { TravelMismatch, TravelOccurrence, TravelSuggestion } from './time/travel.js';

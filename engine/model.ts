@@ -44,7 +44,15 @@ export type CallScript =
  *   out; somebody or a machine answered but nobody pressed 1). `unconfirmed` is final.
  */
 export type OccurrenceStatus =
-  'pending' | 'dispatching' | 'calling' | 'waiting' | 'confirmed' | 'missed' | 'failed' | 'cancelled' | 'unconfirmed';
+  | 'pending'
+  | 'dispatching'
+  | 'calling'
+  | 'waiting'
+  | 'confirmed'
+  | 'missed'
+  | 'failed'
+  | 'cancelled'
+  | 'unconfirmed';
 
 /** Why a finished occurrence finished (null while it is not finished). */
 export type OutcomeReason =

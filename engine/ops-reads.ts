@@ -52,7 +52,10 @@ export const LEASES = `SELECT lease_owner AS owner, COUNT(*) AS n, MAX(lease_unt
   WHERE lease_owner IS NOT NULL AND next_due_at IS NOT NULL AND lease_until > @now GROUP BY lease_owner ORDER BY lease_owner`;
 
 /** `sql` with `@name` parameters as `$1…` and the values in that order. */
-export function numbered(sql: string, params: Record<string, unknown>): { text: string; values: unknown[] } {
+export function numbered(
+  sql: string,
+  params: Record<string, unknown>,
+): { text: string; values: unknown[] } {
   const names: string[] = [];
   const text = sql.replace(/@([a-z]+)/g, (_, name: string) => {
     let i = names.indexOf(name);
@@ -93,6 +96,10 @@ export function attemptHours(rows: readonly Record<string, unknown>[]): AttemptH
 }
 
 /** A rule read back: SQLite's JSON text or PostgreSQL's parsed jsonb. */
-export function ruleOf(v: unknown): Awaited<ReturnType<StoreReads['listInFlightSeries']>>[number]['rule'] {
-  return (typeof v === 'string' ? JSON.parse(v) : v) as Awaited<ReturnType<StoreReads['listInFlightSeries']>>[number]['rule'];
+export function ruleOf(
+  v: unknown,
+): Awaited<ReturnType<StoreReads['listInFlightSeries']>>[number]['rule'] {
+  return (typeof v === 'string' ? JSON.parse(v) : v) as Awaited<
+    ReturnType<StoreReads['listInFlightSeries']>
+  >[number]['rule'];
 }

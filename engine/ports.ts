@@ -15,7 +15,13 @@
  * @module
  */
 import type { EpochMs } from './time/epoch.js';
-import type { AttemptKind, AttemptRecord, CallScript, OccurrenceRecord, SeriesRecord } from './model.js';
+import type {
+  AttemptKind,
+  AttemptRecord,
+  CallScript,
+  OccurrenceRecord,
+  SeriesRecord,
+} from './model.js';
 
 export type { EpochMs };
 
@@ -169,7 +175,8 @@ export interface Telephony {
 }
 
 /** Result of sending a text or an email. */
-export type SendResult = { ok: true; messageId: string } | { ok: false; code: string; detail: string };
+export type SendResult =
+  { ok: true; messageId: string } | { ok: false; code: string; detail: string };
 
 /**
  * Messaging: outbound texts (SMS) and emails.
@@ -185,7 +192,12 @@ export interface Messaging {
   /** Sends a text (SMS) to an E.164 number; the runtime sends the fallback text with idempotency key `fallback:<occurrence id>`. */
   sendText(message: { to: string; body: string; idempotencyKey?: string }): Promise<SendResult>;
   /** Sends an email. The runtime never sends one: the port carries the host's own (sign-in codes, for example). */
-  sendEmail(message: { to: string; subject: string; body: string; idempotencyKey?: string }): Promise<SendResult>;
+  sendEmail(message: {
+    to: string;
+    subject: string;
+    body: string;
+    idempotencyKey?: string;
+  }): Promise<SendResult>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -365,7 +377,11 @@ export interface Store<Tx = unknown> {
    * Pending occurrences resolved from a wall time under zone rules other than `version`
    * (`tzdataVersion` not null and different), by id: re-resolved when the rules change.
    */
-  listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]>;
+  listStaleZoneOccurrences(
+    version: string,
+    limit: number,
+    afterId?: string,
+  ): Promise<OccurrenceRecord[]>;
   /** Occurrences whose fallback text is decided but not known sent (`fallbackState` 'pending'), by id. */
   listPendingFallbacks(limit: number, afterId?: string): Promise<OccurrenceRecord[]>;
   /**
@@ -384,7 +400,8 @@ export interface Store<Tx = unknown> {
 }
 
 /** Why the account rules refuse a call before dialling. */
-export type RefusalReason = 'calls_revoked' | 'number_blocked' | 'no_entitlement' | 'daily_cap_reached';
+export type RefusalReason =
+  'calls_revoked' | 'number_blocked' | 'no_entitlement' | 'daily_cap_reached';
 
 /** The call the runtime is about to place, as shown to {@link Accounts.admit}. */
 export interface CallToAdmit {

@@ -13,7 +13,15 @@
  * @module
  */
 import type { EpochMs } from './time/epoch.js';
-import type { AttemptKind, AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus, SeriesRecord, SeriesStatus } from './model.js';
+import type {
+  AttemptKind,
+  AttemptRecord,
+  AttemptStatus,
+  OccurrenceRecord,
+  OccurrenceStatus,
+  SeriesRecord,
+  SeriesStatus,
+} from './model.js';
 import type { Recurrence } from './time/recurrence.js';
 
 /** A page of an account's series (see {@link StoreReads.listSeries}). */
@@ -140,7 +148,9 @@ export interface StoreReads {
   /** A page of an account's series, with the occurrences they name. */
   listSeries(query: SeriesQuery): Promise<SeriesPage>;
   /** Per account among these, its series and those active (accounts without any are absent). */
-  countSeries(accountIds: readonly string[]): Promise<Map<string, { series: number; active: number }>>;
+  countSeries(
+    accountIds: readonly string[],
+  ): Promise<Map<string, { series: number; active: number }>>;
   /** Whether an active series, or an unfinished occurrence, of the account calls this phone number id. */
   isPhoneNumberInUse(accountId: string, phoneNumberId: string): Promise<boolean>;
 
@@ -166,7 +176,11 @@ export interface StoreReads {
   /** A page of an account's attempts of some kinds, newest first (`createdAt`, then `seq`). */
   listAccountAttempts(query: AttemptQuery): Promise<Sequenced<AttemptRecord>[]>;
   /** The newest live (requested, ringing, answered) standalone attempt of `kind` of the account to this phone number id. */
-  findLiveStandaloneAttempt(accountId: string, phoneNumberId: string, kind: AttemptKind): Promise<AttemptRecord | null>;
+  findLiveStandaloneAttempt(
+    accountId: string,
+    phoneNumberId: string,
+    kind: AttemptKind,
+  ): Promise<AttemptRecord | null>;
   /**
    * The attempt the provider knows by this call id. Reads the table as it is (the SQLite
    * store does not apply its journal first: a provider's callback must not fold it).
@@ -190,7 +204,10 @@ export interface StoreReads {
    * first such attempt), then its standalone attempts of `standaloneKind` placed in it.
    * Accounts with none are absent.
    */
-  listCallsUsed(windows: readonly AccountWindow[], standaloneKind: AttemptKind): Promise<Map<string, string[]>>;
+  listCallsUsed(
+    windows: readonly AccountWindow[],
+    standaloneKind: AttemptKind,
+  ): Promise<Map<string, string[]>>;
   /** The occurrences among these one of whose attempts did not fail. */
   occurrencesWithPlacedAttempt(occurrenceIds: readonly string[]): Promise<Set<string>>;
   /** An account's series counts and call facts, and the calls it used in a window, in one read. */
@@ -207,7 +224,10 @@ export interface StoreReads {
   /** Per minute of `requestedAt` in [from, to), the first attempts' lateness (to the request and to the ring). */
   latenessByMinute(from: EpochMs, to: EpochMs, onTimeMs: number): Promise<LatenessMinute[]>;
   /** Per hour of `scheduledAt` in [from, to), the finished occurrences by status. */
-  outcomesByHour(from: EpochMs, to: EpochMs): Promise<{ hour: EpochMs; status: OccurrenceStatus; count: number }[]>;
+  outcomesByHour(
+    from: EpochMs,
+    to: EpochMs,
+  ): Promise<{ hour: EpochMs; status: OccurrenceStatus; count: number }[]>;
   /** Per hour of `requestedAt` in [from, to), the attempts placed, answered, short and failed. */
   attemptsByHour(from: EpochMs, to: EpochMs, shortSeconds: number): Promise<AttemptHour[]>;
   /** Leases held at `now` on rows with due work, per owner (empty where there are none: SQLite). */
@@ -215,7 +235,11 @@ export interface StoreReads {
 
   // ---- an account's rows in insertion order (a data export) ----
   /** The account's series after `afterSeq`, oldest first. */
-  exportSeries(accountId: string, afterSeq: number, limit: number): Promise<Sequenced<SeriesRecord>[]>;
+  exportSeries(
+    accountId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<Sequenced<SeriesRecord>[]>;
   /** The account's occurrences after `afterSeq`, oldest first, with every attempt of each (by `n`). */
   exportOccurrences(
     accountId: string,
@@ -223,7 +247,11 @@ export interface StoreReads {
     limit: number,
   ): Promise<{ occurrences: Sequenced<OccurrenceRecord>[]; attempts: AttemptRecord[] }>;
   /** The account's standalone attempts (no occurrence) after `afterSeq`, oldest first. */
-  exportStandaloneAttempts(accountId: string, afterSeq: number, limit: number): Promise<Sequenced<AttemptRecord>[]>;
+  exportStandaloneAttempts(
+    accountId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<Sequenced<AttemptRecord>[]>;
 }
 
 /**

@@ -42,7 +42,12 @@ const telephony: Telephony = {
     }),
 };
 
-const runtime = createRuntime({ clock, ids: { uuid: randomUUID }, store: new MemoryStore(), telephony });
+const runtime = createRuntime({
+  clock,
+  ids: { uuid: randomUUID },
+  store: new MemoryStore(),
+  telephony,
+});
 runtime.on('occurrence:status', ({ occurrence, from }) =>
   console.log(
     `${at()}  occurrence ${from ?? 'new'} -> ${occurrence.status}${occurrence.outcomeReason ? ` (${occurrence.outcomeReason})` : ''}`,

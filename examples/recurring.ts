@@ -25,7 +25,9 @@ const telephony: Telephony = {
   async placeCall(request) {
     const at = clock.now();
     const { occurrences } = await store.load({ attempts: [request.idempotencyKey] });
-    console.log(`${occurrences[0]?.label ?? '?'} ${new Date(at).toISOString().replace('.000Z', 'Z')}`);
+    console.log(
+      `${occurrences[0]?.label ?? '?'} ${new Date(at).toISOString().replace('.000Z', 'Z')}`,
+    );
     return phones.placeCall(request);
   },
   hangUp: (callId, options) => phones.hangUp(callId, options),
@@ -35,7 +37,10 @@ const telephony: Telephony = {
 const runtime = createRuntime({ clock, ids, store, telephony });
 await runtime.start();
 
-const weekly = (localTime: string, daysOfWeek: WeeklyRecurrence['daysOfWeek']): WeeklyRecurrence => ({
+const weekly = (
+  localTime: string,
+  daysOfWeek: WeeklyRecurrence['daysOfWeek'],
+): WeeklyRecurrence => ({
   kind: 'weekly',
   timezone: 'America/New_York',
   localTime,

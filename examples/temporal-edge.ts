@@ -22,12 +22,24 @@ import {
   resolveWallTimeTemporal,
   zonedDateTimeAt,
 } from '../engine/index.js';
-import type { PlainDateLike, PlainTimeLike, TemporalNamespace, WeeklyRecurrence } from '../engine/index.js';
+import type {
+  PlainDateLike,
+  PlainTimeLike,
+  TemporalNamespace,
+  WeeklyRecurrence,
+} from '../engine/index.js';
 
 const native = (globalThis as { Temporal?: typeof Polyfill }).Temporal;
 const T = native ?? Polyfill;
 const temporal = T as unknown as TemporalNamespace;
-const ZONES = ['America/New_York', 'Europe/Paris', 'Australia/Sydney', 'Asia/Kolkata', 'America/Sao_Paulo', 'Pacific/Chatham'];
+const ZONES = [
+  'America/New_York',
+  'Europe/Paris',
+  'Australia/Sydney',
+  'Asia/Kolkata',
+  'America/Sao_Paulo',
+  'Pacific/Chatham',
+];
 const N = Number(process.argv[2] ?? 200_000);
 
 /** ns per call of fn over N calls, after a warm-up; the median of 5 runs. */
@@ -57,23 +69,48 @@ const plainDates = temporalDates as unknown as PlainDateLike[];
 const plainTimes = temporalTimes as unknown as PlainTimeLike[];
 const zone = (i: number) => ZONES[i % ZONES.length]!;
 
-const zonedAt = plainDates.map((_, i) => zonedDateTimeAt(1_800_000_000_000 + i * 3_600_000, zone(i), { temporal }));
+const zonedAt = plainDates.map((_, i) =>
+  zonedDateTimeAt(1_800_000_000_000 + i * 3_600_000, zone(i), { temporal }),
+);
 
 const rows: [string, number][] = [
-  ['engine resolveWallTime(zone, "YYYY-MM-DD", "HH:MM")', ns((i) => resolveWallTime(zone(i), dates[i & 1023]!, times[i & 1023]!).at)],
+  [
+    'engine resolveWallTime(zone, "YYYY-MM-DD", "HH:MM")',
+    ns((i) => resolveWallTime(zone(i), dates[i & 1023]!, times[i & 1023]!).at),
+  ],
   [
     'edge: resolveWallTime(zone, localDateFrom(PlainDate), localTimeFrom(PlainTime))',
-    ns((i) => resolveWallTime(zone(i), localDateFrom(plainDates[i & 1023]!), localTimeFrom(plainTimes[i & 1023]!)).at),
+    ns(
+      (i) =>
+        resolveWallTime(
+          zone(i),
+          localDateFrom(plainDates[i & 1023]!),
+          localTimeFrom(plainTimes[i & 1023]!),
+        ).at,
+    ),
   ],
   [
     'edge: resolveWallTimeTemporal(zone, PlainDate, PlainTime) -> ZonedDateTime',
-    ns((i) => resolveWallTimeTemporal(zone(i), plainDates[i & 1023]!, plainTimes[i & 1023]!, { temporal }).zoned),
+    ns(
+      (i) =>
+        resolveWallTimeTemporal(zone(i), plainDates[i & 1023]!, plainTimes[i & 1023]!, { temporal })
+          .zoned,
+    ),
   ],
-  ['edge: zonedDateTimeAt(epochMs, zone)', ns((i) => zonedDateTimeAt(1_800_000_000_000 + i * 60_000, zone(i), { temporal }))],
+  [
+    'edge: zonedDateTimeAt(epochMs, zone)',
+    ns((i) => zonedDateTimeAt(1_800_000_000_000 + i * 60_000, zone(i), { temporal })),
+  ],
   ['edge: epochMsFrom(ZonedDateTime)', ns((i) => epochMsFrom(zonedAt[i & 1023]!))],
   [
     'Temporal alone: PlainDate.toZonedDateTime({plainTime, timeZone}).epochMilliseconds',
-    ns((i) => temporalDates[i & 1023]!.toZonedDateTime({ plainTime: temporalTimes[i & 1023]!, timeZone: zone(i) }).epochMilliseconds),
+    ns(
+      (i) =>
+        temporalDates[i & 1023]!.toZonedDateTime({
+          plainTime: temporalTimes[i & 1023]!,
+          timeZone: zone(i),
+        }).epochMilliseconds,
+    ),
   ],
 ];
 
@@ -90,12 +127,16 @@ for (const z of ZONES) {
     for (let m = 0; m < 1440; m += 5) {
       const time = `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
       const engine = resolveWallTime(z, date, time).at;
-      const theirs = T.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(z, { disambiguation: 'compatible' }).epochMilliseconds;
+      const theirs = T.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(z, {
+        disambiguation: 'compatible',
+      }).epochMilliseconds;
       compared++;
       if (engine !== theirs) {
         differ++;
         if (examples.length < 3)
-          examples.push(`${z} ${date} ${time}: engine ${new Date(engine).toISOString()}, compatible ${new Date(theirs).toISOString()}`);
+          examples.push(
+            `${z} ${date} ${time}: engine ${new Date(engine).toISOString()}, compatible ${new Date(theirs).toISOString()}`,
+          );
       }
     }
   }
@@ -113,9 +154,13 @@ const weekly: WeeklyRecurrence = {
 };
 const next = nextOccurrenceAfter(weekly, Date.parse('2027-03-13T00:00:00Z'))!;
 
-console.log(`Node ${process.version}; Temporal: ${native ? 'native (global)' : '@js-temporal/polyfill'}; ${N} calls per run, median of 5`);
+console.log(
+  `Node ${process.version}; Temporal: ${native ? 'native (global)' : '@js-temporal/polyfill'}; ${N} calls per run, median of 5`,
+);
 for (const [name, v] of rows) console.log(`${v.toFixed(0).padStart(7)} ns  ${name}`);
-console.log(`wall times on the clock-change days of 2027 (${ZONES.length} zones, every 5 min): ${differ} of ${compared} differ`);
+console.log(
+  `wall times on the clock-change days of 2027 (${ZONES.length} zones, every 5 min): ${differ} of ${compared} differ`,
+);
 for (const e of examples) console.log(`  ${e}`);
 console.log(
   `a weekly series built from PlainDate/PlainTime, next after 13 March: ${occurrenceTimeToTemporal(next, { temporal }).at.toString()}`,

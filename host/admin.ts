@@ -12,7 +12,14 @@ import pino from 'pino';
 import { createSystemClock } from './adapters/clock/system-clock.js';
 import { openDatabase } from './db/open.js';
 import { isPostgresUrl } from './db/sql.js';
-import { accountLines, AdminError, backupDatabase, providerLines, restoreDatabase, usageLines } from './ops/admin.js';
+import {
+  accountLines,
+  AdminError,
+  backupDatabase,
+  providerLines,
+  restoreDatabase,
+  usageLines,
+} from './ops/admin.js';
 import { ADMIN_USAGE, runAdmin } from './phone/admin.js';
 import { dueSeconds, projectMinutes, spikeLines } from './ops/spike.js';
 import { loadBillingConfig } from './billing/config.js';
@@ -61,21 +68,31 @@ async function main(args: string[]): Promise<number> {
       }
       if (command === 'backup') {
         const { pages, bytes } = await backupDatabase(dbFile, arg);
-        console.log(`backup of ${dbFile} written to ${arg}: ${pages} pages, ${bytes} bytes, integrity_check ok`);
+        console.log(
+          `backup of ${dbFile} written to ${arg}: ${pages} pages, ${bytes} bytes, integrity_check ok`,
+        );
       } else {
         const { saved } = await restoreDatabase(arg, dbFile, now);
-        console.log(`${dbFile} restored from ${arg}${saved ? `; the replaced database is kept as ${saved}` : ''}`);
+        console.log(
+          `${dbFile} restored from ${arg}${saved ? `; the replaced database is kept as ${saved}` : ''}`,
+        );
       }
       return 0;
     }
     if (command === 'accounts' || command === 'usage') {
-      if ((command === 'usage' && (!arg || args.length !== 2)) || (command === 'accounts' && args.length !== 1)) {
+      if (
+        (command === 'usage' && (!arg || args.length !== 2)) ||
+        (command === 'accounts' && args.length !== 1)
+      ) {
         console.log(USAGE);
         return 1;
       }
       const db = await openDatabase(dbFile);
       try {
-        for (const line of command === 'accounts' ? await accountLines(db, now) : await usageLines(db, arg!, now)) console.log(line);
+        for (const line of command === 'accounts'
+          ? await accountLines(db, now)
+          : await usageLines(db, arg!, now))
+          console.log(line);
       } finally {
         await db.close();
       }
@@ -90,14 +107,22 @@ async function main(args: string[]): Promise<number> {
           ids: { uuid: () => randomUUID() },
           logger: pino({ level: 'silent' }),
           // The catalogue is the server's (WAKEUP_BILLING_PLANS); no provider is called.
-          config: loadBillingConfig({ ...process.env, WAKEUP_PAYMENTS: 'none' }, true, (m) => new Error(m)),
+          config: loadBillingConfig(
+            { ...process.env, WAKEUP_PAYMENTS: 'none' },
+            true,
+            (m) => new Error(m),
+          ),
           siteUrl: () => '',
           provider: null,
           inapp: null,
         });
         return await runPlanAdmin(args, { billing, now, out: (line) => console.log(line) });
       }
-      return await runAdmin(args, { db, now, out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line) });
+      return await runAdmin(args, {
+        db,
+        now,
+        out: (line) => console.log(line === ADMIN_USAGE ? USAGE : line),
+      });
     } finally {
       await db.close();
     }
@@ -148,14 +173,19 @@ async function providers(args: string[]): Promise<number> {
     return 1;
   }
   const host = process.env.HOST?.trim() || '127.0.0.1';
-  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const url = (at >= 0 ? args[at + 1]! : `http://${local}:${process.env.PORT?.trim() || '8080'}`).replace(/\/+$/, '');
+  const local =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const url = (
+    at >= 0 ? args[at + 1]! : `http://${local}:${process.env.PORT?.trim() || '8080'}`
+  ).replace(/\/+$/, '');
   let body: Parameters<typeof providerLines>[1];
   try {
     const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5000) });
     body = (await res.json()) as Parameters<typeof providerLines>[1];
   } catch (err) {
-    throw new AdminError(`no answer from the server at ${url}/readyz (${(err as Error).message}); is it running? (--url <server>)`);
+    throw new AdminError(
+      `no answer from the server at ${url}/readyz (${(err as Error).message}); is it running? (--url <server>)`,
+    );
   }
   for (const line of providerLines(url, body)) console.log(line);
   return body.failing?.length ? 3 : 0;

@@ -11,7 +11,14 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +48,9 @@ export function inSingleFile(): boolean {
 
 /** Asset `key` in the single-file build, else the file at `onDisk`. */
 export function readAsset(key: string, onDisk: string | (() => string)): Buffer {
-  return sea ? Buffer.from(sea.getAsset(key)) : readFileSync(typeof onDisk === 'string' ? onDisk : onDisk());
+  return sea
+    ? Buffer.from(sea.getAsset(key))
+    : readFileSync(typeof onDisk === 'string' ? onDisk : onDisk());
 }
 
 /** {@link readAsset} as UTF-8 text. */
@@ -52,7 +61,9 @@ export function readAssetText(key: string, onDisk: string): string {
 /** Names of the files in folder `key` of the single-file build (from its manifest), else in the folder `onDisk`. */
 export function listAssets(key: string, onDisk: string): string[] {
   if (!sea) return readdirSync(onDisk);
-  const manifest = JSON.parse(sea.getAsset('manifest.json', 'utf8')) as { folders: Record<string, string[]> };
+  const manifest = JSON.parse(sea.getAsset('manifest.json', 'utf8')) as {
+    folders: Record<string, string[]>;
+  };
   const names = manifest.folders[key];
   if (!names) throw new Error(`single-file build: no asset folder ${key}`);
   return [...names];
@@ -77,7 +88,9 @@ function loadAddon(s: SeaModule): object {
   const bytes = Buffer.from(s.getAsset('better_sqlite3.node'));
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const file = `better_sqlite3-${process.platform}-${process.arch}-${hash}.node`;
-  const candidates = [process.env.XDG_CACHE_HOME, join(homedir(), '.cache'), tmpdir()].filter((d): d is string => !!d);
+  const candidates = [process.env.XDG_CACHE_HOME, join(homedir(), '.cache'), tmpdir()].filter(
+    (d): d is string => !!d,
+  );
   let lastError: unknown;
   for (const base of candidates) {
     const dir = join(base, 'wakeup');
@@ -95,5 +108,7 @@ function loadAddon(s: SeaModule): object {
       lastError = err;
     }
   }
-  throw new Error(`cannot extract the SQLite addon to a cache folder (${candidates.join(', ')}): ${String(lastError)}`);
+  throw new Error(
+    `cannot extract the SQLite addon to a cache folder (${candidates.join(', ')}): ${String(lastError)}`,
+  );
 }

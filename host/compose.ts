@@ -99,13 +99,19 @@ export interface ComposeOptions {
 }
 
 /** Leased claims under a virtual clock (PostgreSQL, dev mode): one claim an hour of virtual time. */
-const VIRTUAL_CLOCK_LEASE = (config: HostConfig) => ({ ttlMs: Math.max(config.leaseSeconds * 1000, 7_200_000), pollMs: 3_600_000 });
+const VIRTUAL_CLOCK_LEASE = (config: HostConfig) => ({
+  ttlMs: Math.max(config.leaseSeconds * 1000, 7_200_000),
+  pollMs: 3_600_000,
+});
 
 /** Builds every adapter, the runtime and the services (see the module header). */
 export async function compose(config: HostConfig, options: ComposeOptions = {}): Promise<Composed> {
   const logger = createLogger(config, options.logStream);
-  const systemClock = createSystemClock({ onError: (err) => logger.error({ err }, 'timer failed') });
-  const virtualClock = config.clock === 'virtual' ? new VirtualClock(config.clockStart ?? systemClock.now()) : null;
+  const systemClock = createSystemClock({
+    onError: (err) => logger.error({ err }, 'timer failed'),
+  });
+  const virtualClock =
+    config.clock === 'virtual' ? new VirtualClock(config.clockStart ?? systemClock.now()) : null;
   const clock = virtualClock ?? systemClock;
   const ids: Ids = { uuid: () => randomUUID() };
   // WAKEUP_DB: a SQLite file or a postgres:// URL (host/db/open.ts), migrated here.
@@ -119,7 +125,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
   // Email: SMTP when configured (required in production), else the outbox. Texts: the outbox
   // here; the phone runtime swaps in the Twilio-compatible sender when WAKEUP_SMS=twilio.
   const smtp = config.email.smtp ? createSmtpEmail({ config: config.email.smtp, logger }) : null;
-  const hostMessaging: Messaging = smtp ? { sendText: (m) => outbox.sendText(m), sendEmail: (m) => smtp.sendEmail(m) } : outbox;
+  const hostMessaging: Messaging = smtp
+    ? { sendText: (m) => outbox.sendText(m), sendEmail: (m) => smtp.sendEmail(m) }
+    : outbox;
 
   const hooks: Array<() => void | Promise<void>> = [];
   let closing = false;
@@ -134,7 +142,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
   let boundUrl = config.siteUrl ?? `http://${config.host}:${config.port}`;
   const metrics = createMetrics();
   // Whether email, texts, calls and payments work, as this process sees them (GET /readyz, metrics).
-  const providerHealth = createProviderHealth(Object.fromEntries(describeProviders(config).map((p) => [p.port, p.provider])));
+  const providerHealth = createProviderHealth(
+    Object.fromEntries(describeProviders(config).map((p) => [p.port, p.provider])),
+  );
   metrics.watchProviders(providerHealth);
   const builtPhone = createPhoneRuntime({
     config: config.phone,
@@ -158,11 +168,18 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
   const contactWords = () => ({ serviceName: config.phone.serviceName });
   // The number's block is applied first; a failure here is logged, never the text's answer
   // (a stopped contact's number is blocked anyway, so the guard refuses every text to it).
-  const onKeyword = (text: { from: string; body: string }, intent: Parameters<typeof onContactKeyword>[2]) =>
-    onContactKeyword({ db, clock, messaging: phone.messaging, logger, text: contactWords }, text, intent).catch((err: unknown) =>
-      logger.error({ err, intent }, 'inbound text: contacts not updated'),
-    );
-  phone.setInboundHandler((text) => handleInboundText({ db, clock, logger, phone, onKeyword }, text).then(() => undefined));
+  const onKeyword = (
+    text: { from: string; body: string },
+    intent: Parameters<typeof onContactKeyword>[2],
+  ) =>
+    onContactKeyword(
+      { db, clock, messaging: phone.messaging, logger, text: contactWords },
+      text,
+      intent,
+    ).catch((err: unknown) => logger.error({ err, intent }, 'inbound text: contacts not updated'));
+  phone.setInboundHandler((text) =>
+    handleInboundText({ db, clock, logger, phone, onKeyword }, text).then(() => undefined),
+  );
   const runtime = createCallRuntime({
     db,
     clock,
@@ -178,7 +195,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     options: {
       maxInFlight: config.callsInFlight,
       // The provider's rate: due calls in due order at exactly that rate, none before its instant.
-      ...(config.callsPerSecond !== null ? { pacing: { callsPerSecond: config.callsPerSecond, maxLeadMs: 0 } } : {}),
+      ...(config.callsPerSecond !== null
+        ? { pacing: { callsPerSecond: config.callsPerSecond, maxLeadMs: 0 } }
+        : {}),
       // A virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
       // POST /dev/clock across months or years does not run a timer every minute.
       ...(virtualClock ? { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } : {}),
@@ -188,7 +207,12 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       // A virtual clock is this process's own time (no other host shares it): claim hourly, not
       // every WAKEUP_LEASE_SECONDS / 3, or POST /dev/clock across a month runs 260,000 claims.
       ...(db.dialect === 'postgres'
-        ? { lease: virtualClock ? VIRTUAL_CLOCK_LEASE(config) : { ttlMs: config.leaseSeconds * 1000 }, sliceMs: 1000 }
+        ? {
+            lease: virtualClock
+              ? VIRTUAL_CLOCK_LEASE(config)
+              : { ttlMs: config.leaseSeconds * 1000 },
+            sliceMs: 1000,
+          }
         : {}),
     },
   });
@@ -228,7 +252,9 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     }),
   );
   if (!webhookSecrets.sealing) {
-    logger.warn('webhook signing secrets are stored readable: set WAKEUP_SECRETS_KEY (the same on every host) to seal them');
+    logger.warn(
+      'webhook signing secrets are stored readable: set WAKEUP_SECRETS_KEY (the same on every host) to seal them',
+    );
   }
   const webhookWorker = createDeliveryWorker({
     db,
@@ -262,7 +288,13 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     lifecycle,
   };
 
-  const payments = createPayments({ db, clock, logger, config: config.billing, siteUrl: () => boundUrl });
+  const payments = createPayments({
+    db,
+    clock,
+    logger,
+    config: config.billing,
+    siteUrl: () => boundUrl,
+  });
   const billing = createBillingService({
     db,
     clock,
@@ -271,11 +303,23 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
     config: config.billing,
     siteUrl: () => boundUrl,
     // The host reports the payment provider's failures to the operator (host/ops/provider-health.ts).
-    provider: payments.provider && providerHealth.watchCalls('payments', payments.provider, (err) => err instanceof ProviderError),
+    provider:
+      payments.provider &&
+      providerHealth.watchCalls(
+        'payments',
+        payments.provider,
+        (err) => err instanceof ProviderError,
+      ),
     inapp: payments.inapp,
   });
 
-  const webhooks = createWebhookService({ db, clock, ids, config: config.webhooks, secrets: webhookSecrets });
+  const webhooks = createWebhookService({
+    db,
+    clock,
+    ids,
+    config: config.webhooks,
+    secrets: webhookSecrets,
+  });
   // Services: what route modules receive (host/services.ts). One line per feature.
   const services: AppServices = {
     config,
@@ -295,7 +339,10 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       ids,
       messaging: phone.messaging,
       logger,
-      clientLimits: { codesPerHour: config.signInCodesPerClient, checksPerMinute: config.signInChecksPerClient },
+      clientLimits: {
+        codesPerHour: config.signInCodesPerClient,
+        checksPerMinute: config.signInChecksPerClient,
+      },
       shared,
     }),
     account: createAccountService({
@@ -315,7 +362,12 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
           await runtime.cancel(occurrenceId);
         },
       },
-      idp: config.idp ? { provider: createOAuthIdentityProvider({ config: config.idp, clock }), tokenKey: config.idp.tokenKey } : null,
+      idp: config.idp
+        ? {
+            provider: createOAuthIdentityProvider({ config: config.idp, clock }),
+            tokenKey: config.idp.tokenKey,
+          }
+        : null,
       shared,
     }),
     apiKeys: createApiKeyService({ db, clock, ids }),
@@ -377,7 +429,13 @@ export async function compose(config: HostConfig, options: ComposeOptions = {}):
       seedMorning: phone.simulator
         ? (n) =>
             seedMorning(
-              { db, clock, ids, simulator: phone.simulator!, createSchedule: (caller, body) => services.schedules.create(caller, body) },
+              {
+                db,
+                clock,
+                ids,
+                simulator: phone.simulator!,
+                createSchedule: (caller, body) => services.schedules.create(caller, body),
+              },
               n,
             )
         : null,

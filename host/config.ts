@@ -148,12 +148,17 @@ export interface EnvVarDoc {
 
 /** Every variable {@link loadConfig} reads, in the order docs/operations/configuration.md lists them. */
 export const ENV_VARS: readonly EnvVarDoc[] = [
-  { name: 'HOST', default: '127.0.0.1', meaning: 'Listen address. Dev mode accepts loopback addresses only.' },
+  {
+    name: 'HOST',
+    default: '127.0.0.1',
+    meaning: 'Listen address. Dev mode accepts loopback addresses only.',
+  },
   { name: 'PORT', default: '8080', meaning: 'Listen port (0 picks a free one).' },
   {
     name: 'WAKEUP_DB',
     default: './data/wakeup.sqlite',
-    meaning: 'SQLite database file (the folder is created), or a postgres:// / postgresql:// URL for PostgreSQL. Migrated at start.',
+    meaning:
+      'SQLite database file (the folder is created), or a postgres:// / postgresql:// URL for PostgreSQL. Migrated at start.',
   },
   {
     name: 'WAKEUP_LEASE_SECONDS',
@@ -176,9 +181,14 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   {
     name: 'WAKEUP_DEV',
     default: '1',
-    meaning: 'Dev mode: `/dev` endpoints on, sign-in codes in the log, loopback only. Set `0` in production.',
+    meaning:
+      'Dev mode: `/dev` endpoints on, sign-in codes in the log, loopback only. Set `0` in production.',
   },
-  { name: 'WAKEUP_CLOCK', default: 'system', meaning: '`system` or `virtual` (dev mode only: time moves only through `POST /dev/clock`).' },
+  {
+    name: 'WAKEUP_CLOCK',
+    default: 'system',
+    meaning: '`system` or `virtual` (dev mode only: time moves only through `POST /dev/clock`).',
+  },
   {
     name: 'WAKEUP_CLOCK_START',
     default: '(real now)',
@@ -198,15 +208,32 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
       'Prefix length (32 to 64) by which every per-IP limit counts an IPv6 client: all its addresses in one /64 count as one client; `56` where providers give each subscriber a /56. IPv4 addresses count one by one.',
   },
   { name: 'WAKEUP_DAILY_CAP', default: '20', meaning: 'Calls placed per account per UTC day.' },
-  { name: 'WAKEUP_RATE_LIMIT_ACCOUNT', default: '120', meaning: 'General limit: API requests per account per 60 s.' },
-  { name: 'WAKEUP_RATE_LIMIT_IP', default: '300', meaning: 'General limit: API requests per client IP per 60 s.' },
+  {
+    name: 'WAKEUP_RATE_LIMIT_ACCOUNT',
+    default: '120',
+    meaning: 'General limit: API requests per account per 60 s.',
+  },
+  {
+    name: 'WAKEUP_RATE_LIMIT_IP',
+    default: '300',
+    meaning: 'General limit: API requests per client IP per 60 s.',
+  },
   {
     name: 'WAKEUP_SIGN_IN_CODES_PER_CLIENT',
     default: '20',
-    meaning: 'Sign-in code emails per client IP per hour, whatever the addresses (on top of 5 per address).',
+    meaning:
+      'Sign-in code emails per client IP per hour, whatever the addresses (on top of 5 per address).',
   },
-  { name: 'WAKEUP_SIGN_IN_CHECKS_PER_CLIENT', default: '30', meaning: 'Sign-in code checks per client IP per minute.' },
-  { name: 'WAKEUP_LOG_LEVEL', default: 'info', meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  {
+    name: 'WAKEUP_SIGN_IN_CHECKS_PER_CLIENT',
+    default: '30',
+    meaning: 'Sign-in code checks per client IP per minute.',
+  },
+  {
+    name: 'WAKEUP_LOG_LEVEL',
+    default: 'info',
+    meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
+  },
   {
     name: 'WAKEUP_LOG_PRETTY',
     default: '(auto)',
@@ -217,8 +244,16 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
     default: '(http://HOST:PORT)',
     meaning: 'Public origin, used in links such as problem `type` (`{site}/docs/errors#code`).',
   },
-  { name: 'WAKEUP_MAX_BODY_BYTES', default: '1048576', meaning: 'Largest accepted request body (larger gives 413 payload_too_large).' },
-  { name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS', default: '10', meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.' },
+  {
+    name: 'WAKEUP_MAX_BODY_BYTES',
+    default: '1048576',
+    meaning: 'Largest accepted request body (larger gives 413 payload_too_large).',
+  },
+  {
+    name: 'WAKEUP_SHUTDOWN_GRACE_SECONDS',
+    default: '10',
+    meaning: 'Time in-flight requests get to finish after SIGTERM/SIGINT.',
+  },
   ...PHONE_ENV_VARS,
   ...EMAIL_ENV_VARS,
   ...BILLING_ENV_VARS,
@@ -229,7 +264,8 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   {
     name: 'WAKEUP_METRICS_TOKEN',
     default: '(none)',
-    meaning: 'When set, `GET /metrics` asks for `Authorization: Bearer <token>` (401 without it); unset: open.',
+    meaning:
+      'When set, `GET /metrics` asks for `Authorization: Bearer <token>` (401 without it); unset: open.',
   },
   {
     name: 'WAKEUP_OPERATOR_EMAILS',
@@ -240,12 +276,14 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
   {
     name: 'WAKEUP_OPERATOR_READONLY_EMAILS',
     default: '(none)',
-    meaning: 'Comma-separated emails of read-only operators: they read `/api/v1/ops/…` and `#/ops` but take no action there.',
+    meaning:
+      'Comma-separated emails of read-only operators: they read `/api/v1/ops/…` and `#/ops` but take no action there.',
   },
   {
     name: 'WAKEUP_LATENESS_OBJECTIVE_PERCENT',
     default: '95',
-    meaning: 'Lateness objective of the operator view: this share of calls (1 to 100) placed within WAKEUP_LATENESS_OBJECTIVE_SECONDS.',
+    meaning:
+      'Lateness objective of the operator view: this share of calls (1 to 100) placed within WAKEUP_LATENESS_OBJECTIVE_SECONDS.',
   },
   {
     name: 'WAKEUP_LATENESS_OBJECTIVE_SECONDS',
@@ -257,7 +295,15 @@ export const ENV_VARS: readonly EnvVarDoc[] = [
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
 
 /**
  * Parses and validates the environment.
@@ -283,9 +329,15 @@ export function loadConfig(env: Env): HostConfig {
   const startRaw = value(env, 'WAKEUP_CLOCK_START');
   let clockStart: number | null = null;
   if (startRaw !== undefined) {
-    if (clockRaw !== 'virtual') throw new ConfigError('WAKEUP_CLOCK_START applies only with WAKEUP_CLOCK=virtual');
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/.test(startRaw) || !Number.isFinite(Date.parse(startRaw))) {
-      throw new ConfigError(`WAKEUP_CLOCK_START=${startRaw}: expected a UTC instant such as 2027-03-14T06:00:00Z`);
+    if (clockRaw !== 'virtual')
+      throw new ConfigError('WAKEUP_CLOCK_START applies only with WAKEUP_CLOCK=virtual');
+    if (
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/.test(startRaw) ||
+      !Number.isFinite(Date.parse(startRaw))
+    ) {
+      throw new ConfigError(
+        `WAKEUP_CLOCK_START=${startRaw}: expected a UTC instant such as 2027-03-14T06:00:00Z`,
+      );
     }
     clockStart = Date.parse(startRaw);
   }
@@ -317,7 +369,9 @@ export function loadConfig(env: Env): HostConfig {
   }
   const metricsToken = value(env, 'WAKEUP_METRICS_TOKEN') ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,200}$/.test(metricsToken)) {
-    throw new ConfigError('WAKEUP_METRICS_TOKEN: expected 16 to 200 printable characters without spaces');
+    throw new ConfigError(
+      'WAKEUP_METRICS_TOKEN: expected 16 to 200 printable characters without spaces',
+    );
   }
   return Object.freeze({
     host,
@@ -361,7 +415,9 @@ function operators(env: Env): OperatorConfig {
       .split(',')
       .map((e) => e.trim().toLowerCase())
       .filter((e) => e !== '');
-    for (const e of emails) if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw new ConfigError(`${name}: ${e} is not an email address`);
+    for (const e of emails)
+      if (!/^[^\s@]+@[^\s@]+$/.test(e))
+        throw new ConfigError(`${name}: ${e} is not an email address`);
     return [...new Set(emails)];
   };
   const emails = list('WAKEUP_OPERATOR_EMAILS');
@@ -376,7 +432,9 @@ function operators(env: Env): OperatorConfig {
 
 /** True for 127.0.0.0/8, ::1 and `localhost`. */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  return (
+    host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
+  );
 }
 
 function value(env: Env, name: string): string | undefined {

@@ -66,7 +66,12 @@ export function createLogger(config: LoggerOptions, destination?: DestinationStr
     // In-thread and synchronous, so the last lines before exit are never lost.
     return pino(
       options,
-      pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:standard', ignore: 'pid,hostname,service' }),
+      pretty({
+        colorize: Boolean(process.stdout.isTTY),
+        sync: true,
+        translateTime: 'SYS:standard',
+        ignore: 'pid,hostname,service',
+      }),
     );
   }
   // Asynchronous, so a write never blocks the event loop; lines wait in sonic-boom's
@@ -79,7 +84,11 @@ export function createLogger(config: LoggerOptions, destination?: DestinationStr
 }
 
 /** The destination of a pino logger (sonic-boom for the default one). */
-type Destination = { _writing?: boolean; once?: (event: 'drain', fn: () => void) => void; flushSync?: () => void };
+type Destination = {
+  _writing?: boolean;
+  once?: (event: 'drain', fn: () => void) => void;
+  flushSync?: () => void;
+};
 const destinationOf = (logger: Logger): Destination | undefined =>
   (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
 

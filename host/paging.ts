@@ -34,7 +34,12 @@ export type PageQuery = { cursor?: string | null; limit?: number };
 export function pageRequest(query: PageQuery): PageRequest {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw invalid({ field: 'limit', in: 'query', code: limit > MAX_LIMIT ? 'maximum' : 'minimum', message: 'must be 1 to 200' });
+    throw invalid({
+      field: 'limit',
+      in: 'query',
+      code: limit > MAX_LIMIT ? 'maximum' : 'minimum',
+      message: 'must be 1 to 200',
+    });
   }
   const cursor = query.cursor;
   return { limit, after: cursor ? decodeCursor(cursor) : null };
@@ -53,7 +58,12 @@ export function decodeCursor(cursor: string): unknown[] {
     if (!Array.isArray(value) || value.length === 0) throw new Error('not a key');
     return value;
   } catch {
-    throw invalid({ field: 'cursor', in: 'query', code: 'invalid', message: 'is not a cursor this list gave out' });
+    throw invalid({
+      field: 'cursor',
+      in: 'query',
+      code: 'invalid',
+      message: 'is not a cursor this list gave out',
+    });
   }
 }
 
@@ -70,17 +80,31 @@ export function pageResponse<Row, Out>(
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
-  return { items: page.map(toOut), next_cursor: more && last !== undefined ? encodeCursor(keyOf(last)) : null };
+  return {
+    items: page.map(toOut),
+    next_cursor: more && last !== undefined ? encodeCursor(keyOf(last)) : null,
+  };
 }
 
 /**
  * Checks a decoded cursor against the expected key shape (`['number', 'string']`), throwing
  * the same validation_error as an undecodable one.
  */
-export function cursorKey<T extends unknown[]>(after: unknown[] | null, types: Array<'number' | 'string'>): T | null {
+export function cursorKey<T extends unknown[]>(
+  after: unknown[] | null,
+  types: Array<'number' | 'string'>,
+): T | null {
   if (after === null) return null;
-  if (after.length !== types.length || after.some((v, i) => typeof v !== types[i] || (typeof v === 'number' && !Number.isFinite(v)))) {
-    throw invalid({ field: 'cursor', in: 'query', code: 'invalid', message: 'is not a cursor this list gave out' });
+  if (
+    after.length !== types.length ||
+    after.some((v, i) => typeof v !== types[i] || (typeof v === 'number' && !Number.isFinite(v)))
+  ) {
+    throw invalid({
+      field: 'cursor',
+      in: 'query',
+      code: 'invalid',
+      message: 'is not a cursor this list gave out',
+    });
   }
   return after as T;
 }

@@ -36,7 +36,10 @@ export interface RunningServer {
 }
 
 /** Builds the dependencies and the app, and listens on config.host:config.port. */
-export async function startServer(config: HostConfig, options: ComposeOptions & AppOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: HostConfig,
+  options: ComposeOptions & AppOptions = {},
+): Promise<RunningServer> {
   const composed = await compose(config, options);
   const { deps, services } = composed;
   const app = createApp(services, options.modules ? { modules: options.modules } : {});
@@ -81,7 +84,8 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
     throw err;
   }
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
+  const host =
+    config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   composed.setBoundUrl(url);
   logStart(deps, url);
@@ -90,7 +94,10 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
   const close = () =>
     (closing ??= (async () => {
       composed.beginShutdown();
-      deps.logger.info({ inFlight }, 'shutting down: no new connections; finishing in-flight requests');
+      deps.logger.info(
+        { inFlight },
+        'shutting down: no new connections; finishing in-flight requests',
+      );
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       if (inFlight > 0) {
@@ -101,7 +108,11 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
           new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
         ]);
         clearTimeout(timer);
-        if (timedOut) deps.logger.warn({ inFlight }, 'shutdown grace period over: closing remaining connections');
+        if (timedOut)
+          deps.logger.warn(
+            { inFlight },
+            'shutdown grace period over: closing remaining connections',
+          );
       }
       server.closeAllConnections();
       await stopped;
@@ -120,14 +131,20 @@ export async function startServer(config: HostConfig, options: ComposeOptions & 
  * restart never takes the clock back behind the calls, codes and sessions made at a moved time.
  * Moving forward runs what fell due on the way, as `POST /dev/clock` does.
  */
-async function resumeVirtualClock(config: HostConfig, composed: Awaited<ReturnType<typeof compose>>): Promise<void> {
+async function resumeVirtualClock(
+  config: HostConfig,
+  composed: Awaited<ReturnType<typeof compose>>,
+): Promise<void> {
   const { deps, services } = composed;
   const clock = deps.virtualClock;
   if (!clock) return;
   const saved = config.clockStart === null ? await readDevClock(deps.db) : null;
   if (saved !== null && saved > clock.now()) {
     await services.dev.settleClock(saved);
-    deps.logger.info({ now: new Date(saved).toISOString() }, 'virtual clock resumed from the last run');
+    deps.logger.info(
+      { now: new Date(saved).toISOString() },
+      'virtual clock resumed from the last run',
+    );
   }
   // Newest first: runs before the runtime stops, while the database is open.
   deps.lifecycle.onClose(() => saveDevClock(deps.db, clock.now()));
@@ -148,7 +165,8 @@ function logStart(deps: AppDeps, url: string): void {
   } else {
     logger.info('production mode: /dev endpoints are off (WAKEUP_DEV=0)');
   }
-  if (config.clock === 'virtual') logger.warn('virtual clock: service time moves only through POST /dev/clock');
+  if (config.clock === 'virtual')
+    logger.warn('virtual clock: service time moves only through POST /dev/clock');
   const providers = describeProviders(config);
   logger.info(
     { providers: Object.fromEntries(providers.map((p) => [p.port, p.provider])) },
@@ -157,7 +175,11 @@ function logStart(deps: AppDeps, url: string): void {
   for (const p of providers) {
     if (!p.simulated) continue;
     if (config.dev) logger.info({ port: p.port }, `${p.port}: built-in simulator (dev mode)`);
-    else logger.warn({ port: p.port }, `SIMULATOR IN PRODUCTION: ${p.port} is the built-in simulator: ${p.hint}`);
+    else
+      logger.warn(
+        { port: p.port },
+        `SIMULATOR IN PRODUCTION: ${p.port} is the built-in simulator: ${p.hint}`,
+      );
   }
 }
 
@@ -185,21 +207,30 @@ const CLIENT_ERROR_ANSWERS: Record<string, string> = {
  * is then cut), and logged, because a client that gets a 408 or a 400 here never reaches a
  * handler and would otherwise leave no trace. Resets are routine: not answered, logged at debug.
  */
-function answerClientError(logger: Logger, err: NodeJS.ErrnoException, socket: Socket, responding: boolean): void {
+function answerClientError(
+  logger: Logger,
+  err: NodeJS.ErrnoException,
+  socket: Socket,
+  responding: boolean,
+): void {
   const code = err.code ?? 'unknown';
   if (code === 'ECONNRESET') {
     logger.debug({ error_code: code }, 'client reset the connection');
     socket.destroy();
     return;
   }
-  const answer = socket.writable && !responding ? (CLIENT_ERROR_ANSWERS[code] ?? '400 Bad Request') : null;
+  const answer =
+    socket.writable && !responding ? (CLIENT_ERROR_ANSWERS[code] ?? '400 Bad Request') : null;
   const opened = OPENED_AT.get(socket);
   const connection = {
     age_ms: opened === undefined ? null : realTime() - opened,
     bytes_read: socket.bytesRead,
     bytes_written: socket.bytesWritten,
   };
-  logger.warn({ error_code: code, answered: answer, connection }, `request not read: ${err.message}`);
+  logger.warn(
+    { error_code: code, answered: answer, connection },
+    `request not read: ${err.message}`,
+  );
   if (answer) socket.write(`HTTP/1.1 ${answer}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.destroy();
 }

@@ -56,7 +56,8 @@ export interface DevService {
    */
   settleClock(target: EpochMs): Promise<EpochMs>;
   /** Seeds `n` sleepers with a daily call each (host/ops/seed-morning.ts); null without the telephony simulator. */
-  readonly seedMorning: ((n: number) => Promise<{ accounts: number; schedules: number; zones: string[] }>) | null;
+  readonly seedMorning:
+    ((n: number) => Promise<{ accounts: number; schedules: number; zones: string[] }>) | null;
 }
 
 /** Everything a route module may use. */

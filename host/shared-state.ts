@@ -5,8 +5,16 @@
  * host/compose.ts and handed to the modules that count, queue or claim.
  * @module
  */
-import { createMemoryKeyedQueues, createPgKeyedQueues, type KeyedQueues } from './rate-limit/one-at-a-time.js';
-import { createIdempotencyStore, createSharedIdempotencyStore, type IdempotencyStore } from './db/idempotency.js';
+import {
+  createMemoryKeyedQueues,
+  createPgKeyedQueues,
+  type KeyedQueues,
+} from './rate-limit/one-at-a-time.js';
+import {
+  createIdempotencyStore,
+  createSharedIdempotencyStore,
+  type IdempotencyStore,
+} from './db/idempotency.js';
 import type { PostgresDb, SqliteDb } from './db/sql.js';
 import { createDbWindowStore, createMemoryWindowStore } from './rate-limit/windows.js';
 import { realTimeWindows, type RealTimeWindows } from './rate-limit/real-time.js';
@@ -30,8 +38,16 @@ export interface SharedState {
 export function createSharedState(db: SqliteDb | PostgresDb): SharedState {
   const parts =
     db.dialect === 'postgres'
-      ? { windows: createDbWindowStore(db), queues: createPgKeyedQueues(db), idempotency: createSharedIdempotencyStore(db) }
-      : { windows: createMemoryWindowStore(), queues: createMemoryKeyedQueues(), idempotency: createIdempotencyStore(db) };
+      ? {
+          windows: createDbWindowStore(db),
+          queues: createPgKeyedQueues(db),
+          idempotency: createSharedIdempotencyStore(db),
+        }
+      : {
+          windows: createMemoryWindowStore(),
+          queues: createMemoryKeyedQueues(),
+          idempotency: createIdempotencyStore(db),
+        };
   return {
     rateWindows: realTimeWindows(parts.windows),
     queues: parts.queues,

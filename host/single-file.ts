@@ -18,7 +18,9 @@ const version = typeof __WAKEUP_VERSION__ === 'string' ? __WAKEUP_VERSION__ : 'd
 const args = process.argv.slice(2);
 
 if (args[0] === '--version' || args[0] === '-v') {
-  process.stdout.write(`wakeup ${version} (node ${process.versions.node}, ${process.platform}-${process.arch})\n`);
+  process.stdout.write(
+    `wakeup ${version} (node ${process.versions.node}, ${process.platform}-${process.arch})\n`,
+  );
 } else if (args[0] === '--help' || args[0] === '-h') {
   process.stdout.write(
     `usage: wakeup                  start the server (environment: docs/operations/configuration.md)\n` +

@@ -19,7 +19,9 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { getErrorCatalogue, loadOpenApi } from './load.js';
 
 /** Where the generated types go. */
-export const GENERATED_PATH = fileURLToPath(new URL('../host/generated/openapi.ts', import.meta.url));
+export const GENERATED_PATH = fileURLToPath(
+  new URL('../host/generated/openapi.ts', import.meta.url),
+);
 
 const HEADER = `/**
  * Generated from schema/openapi.yaml by schema/gen.ts (openapi-typescript).
@@ -33,7 +35,11 @@ const HEADER = `/**
 export async function generateTypes(): Promise<string> {
   // openapi-typescript may annotate the object it is given; hand it a private copy.
   const doc = structuredClone(loadOpenApi()) as OpenAPI3;
-  const ast = await openapiTS(doc, { rootTypes: true, rootTypesNoSchemaPrefix: true, silent: true });
+  const ast = await openapiTS(doc, {
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
+    silent: true,
+  });
   return HEADER + astToString(ast) + errorCodeUnion();
 }
 
@@ -48,7 +54,8 @@ function firstDifference(a: string, b: string): { line: number; expected: string
   const al = a.split('\n');
   const bl = b.split('\n');
   for (let i = 0; i < Math.max(al.length, bl.length); i++) {
-    if (al[i] !== bl[i]) return { line: i + 1, expected: al[i] ?? '<end of file>', actual: bl[i] ?? '<end of file>' };
+    if (al[i] !== bl[i])
+      return { line: i + 1, expected: al[i] ?? '<end of file>', actual: bl[i] ?? '<end of file>' };
   }
   return { line: 0, expected: '', actual: '' };
 }

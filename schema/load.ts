@@ -19,14 +19,20 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { patternWords } from './pattern-words.js';
 import { inSingleFile, readAssetText } from '../host/assets.js';
-import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
+import {
+  Ajv2020,
+  type ErrorObject,
+  type ValidateFunction,
+  type AnySchemaObject,
+} from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the
 // module object, so reach for `.default` when it is there.
 type FormatsPlugin = typeof addFormatsModule.default;
 const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsModule as unknown as FormatsPlugin);
 
 /** Absolute path of the OpenAPI document. */
 export const OPENAPI_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
@@ -171,7 +177,10 @@ export function createAjv(options: { coerce?: boolean; validateSchema?: boolean 
   // Annotation-only keywords: documented for clients and the host, no validation effect.
   ajv.addKeyword({ keyword: 'x-error-code', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-provisional' });
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewriteRefs(loadOpenApi().components?.schemas ?? {}) });
+  ajv.addSchema({
+    $id: COMPONENTS_ID,
+    $defs: rewriteRefs(loadOpenApi().components?.schemas ?? {}),
+  });
   return ajv;
 }
 
@@ -228,7 +237,9 @@ export function getOperations(): Map<string, OperationInfo> {
       if (!id) throw new Error(`openapi.yaml: ${method.toUpperCase()} ${path} has no operationId`);
       if (ops.has(id)) throw new Error(`openapi.yaml: operationId ${id} is used twice`);
 
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
+        deref(doc, p),
+      );
       const security: any[] = op.security ?? rootSecurity;
       const isPublic = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
       const credentials: CredentialKind[] = op['x-credentials'] ?? ALL_CREDENTIALS;
@@ -236,7 +247,8 @@ export function getOperations(): Map<string, OperationInfo> {
       const scope =
         isPublic || !credentials.includes('api_key')
           ? null
-          : ((op['x-scope'] as OperationInfo['scope']) ?? (upper === 'GET' || upper === 'HEAD' ? 'read' : 'write'));
+          : ((op['x-scope'] as OperationInfo['scope']) ??
+            (upper === 'GET' || upper === 'HEAD' ? 'read' : 'write'));
 
       const info: OperationInfo = {
         operationId: id,
@@ -338,7 +350,8 @@ export function toValidationItems(
   const items: ValidationErrorItem[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'not') continue;
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'not')
+      continue;
     const segments = pointerToField(e.instancePath);
     const p = e.params;
     if (e.keyword === 'required') segments.push(String(p.missingProperty));
@@ -349,7 +362,12 @@ export function toValidationItems(
     const key = `${field}\u0000${itemCode}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const item: ValidationErrorItem = { field, in: where, code: itemCode, message: describe(e, itemCode) };
+    const item: ValidationErrorItem = {
+      field,
+      in: where,
+      code: itemCode,
+      message: describe(e, itemCode),
+    };
     items.push(item);
     if (code === 'validation_error' && !['required', 'type', 'unknown_field'].includes(itemCode)) {
       const specific = e.parentSchema?.['x-error-code'];

@@ -29,7 +29,8 @@ const CONTENT = String.raw`^(?![\s\S]*[\p{L}\p{Nd}-]\.\p{L}{2})(?![\s\S]*\p{Nd}(
 const WORDS: Record<string, string> = {
   [E164]:
     'must be a phone number in international form: + and the country code, then the number, up to 15 digits in all (for example +14155550123)',
-  [E164_OR_EMAIL]: 'must be a phone number in international form (+ and up to 15 digits) or an email address',
+  [E164_OR_EMAIL]:
+    'must be a phone number in international form (+ and up to 15 digits) or an email address',
   [CODE]: 'must be the 6 digits of the code',
   [TIME]: 'must be a 24-hour time from 00:00 to 23:59, written HH:MM',
   [DATE_OR_EMPTY]: 'must be a date written YYYY-MM-DD, or empty',
@@ -45,7 +46,8 @@ const WORDS: Record<string, string> = {
   [WEBHOOK_SECRET]: 'must be a signing secret: whsec_ and base64',
   [KEY_PREFIX]: 'must be wuk_ and the 8 characters that follow it in the key',
   [PLAIN_TEXT]: 'must not contain an invisible control or text-direction character',
-  [CONTENT]: 'may hold only letters, digits, spaces and simple punctuation, without links, email addresses or phone numbers',
+  [CONTENT]:
+    'may hold only letters, digits, spaces and simple punctuation, without links, email addresses or phone numbers',
 };
 
 /** How a value breaks `pattern`, in words. */

@@ -56,7 +56,13 @@ export async function apiReports({ root, stage, check = false }) {
           mainEntryPointFilePath: entry,
           compiler: {
             overrideTsconfig: {
-              compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true },
+              compilerOptions: {
+                target: 'ES2022',
+                module: 'NodeNext',
+                moduleResolution: 'NodeNext',
+                strict: true,
+                skipLibCheck: true,
+              },
               files: [entry],
             },
           },
@@ -97,7 +103,8 @@ export async function apiReports({ root, stage, check = false }) {
         showVerboseMessages: false,
         // api-extractor's lines on stderr: stdout's last line is build-engine's tarball path.
         messageCallback: (message) => {
-          if (message.logLevel !== 'none' && message.logLevel !== 'verbose') console.error(message.formatMessageWithLocation(stage));
+          if (message.logLevel !== 'none' && message.logLevel !== 'verbose')
+            console.error(message.formatMessageWithLocation(stage));
           message.handled = true;
         },
       });

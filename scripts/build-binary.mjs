@@ -9,7 +9,16 @@
 // 4. a copy of this node executable gets the blob injected with postject.
 // The result runs on the same OS and CPU family as the node that built it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { bundleServer } from './bundle.mjs';
@@ -20,7 +29,8 @@ const out = join(root, 'dist', 'sea');
 const exe = join(root, 'dist', process.platform === 'win32' ? 'wakeup.exe' : 'wakeup');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 const started = Date.now();
-const step = (what) => console.log(`build:binary: ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+const step = (what) =>
+  console.log(`build:binary: ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -30,7 +40,12 @@ mkdirSync(out, { recursive: true });
 // list, the docs page's swagger-ui folder) become plain `require`, so esbuild bundles what they
 // load; `import.meta.url` is the executable's file URL.
 const bundle = join(out, 'wakeup.cjs');
-await bundleServer({ root, entry: join(root, 'host/single-file.ts'), outfile: bundle, stripCreateRequire: true });
+await bundleServer({
+  root,
+  entry: join(root, 'host/single-file.ts'),
+  outfile: bundle,
+  stripCreateRequire: true,
+});
 step(`bundled ${(statSync(bundle).size / 1e6).toFixed(1)} MB`);
 
 // 2. Assets, under the keys host/assets.ts reads.
@@ -67,7 +82,10 @@ const webFiles = (dir) =>
   );
 folders.web = webFiles('').sort();
 for (const f of folders.web) assets[`web/${f}`] = join(web, f);
-assets['better_sqlite3.node'] = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
+assets['better_sqlite3.node'] = join(
+  dirname(require.resolve('better-sqlite3/package.json')),
+  'build/Release/better_sqlite3.node',
+);
 const manifest = join(out, 'manifest.json');
 writeFileSync(manifest, JSON.stringify({ version, folders }, null, 2));
 assets['manifest.json'] = manifest;
@@ -78,7 +96,14 @@ const blob = join(out, 'sea-prep.blob');
 writeFileSync(
   config,
   JSON.stringify(
-    { main: bundle, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, assets },
+    {
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useSnapshot: false,
+      useCodeCache: false,
+      assets,
+    },
     null,
     2,
   ),
@@ -117,5 +142,10 @@ for (const [stream, text] of [
   const kept = (text ?? '').split('\n').filter((line) => !harmless.test(line.trim()));
   if (kept.join('').trim()) stream.write(kept.join('\n'));
 }
-if (injected.status !== 0) throw new Error(`postject failed (${injected.status ?? injected.signal}): ${injected.error?.message ?? ''}`);
-step(`wrote ${exe} (${(statSync(exe).size / 1e6).toFixed(0)} MB, node ${process.versions.node}, ${process.platform}-${process.arch})`);
+if (injected.status !== 0)
+  throw new Error(
+    `postject failed (${injected.status ?? injected.signal}): ${injected.error?.message ?? ''}`,
+  );
+step(
+  `wrote ${exe} (${(statSync(exe).size / 1e6).toFixed(0)} MB, node ${process.versions.node}, ${process.platform}-${process.arch})`,
+);

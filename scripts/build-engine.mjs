@@ -24,9 +24,13 @@ const stage = join(out, 'engine-package');
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', join(root, 'engine/tsconfig.build.json'), '--outDir', join(stage, 'dist')], {
-  stdio: 'inherit',
-});
+execFileSync(
+  process.execPath,
+  [tsc, '-p', join(root, 'engine/tsconfig.build.json'), '--outDir', join(stage, 'dist')],
+  {
+    stdio: 'inherit',
+  },
+);
 for (const [from, to] of [
   ['engine/package.json', 'package.json'],
   ['engine/README.md', 'README.md'],
@@ -38,6 +42,9 @@ for (const [from, to] of [
 const { name, version } = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8'));
 const file = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
 rmSync(join(out, file), { force: true });
-execFileSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync('npm', ['pack', '--silent', '--pack-destination', out], {
+  cwd: stage,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 await apiReports({ root, stage, check: process.argv.includes('--check-api') });
 console.log(join(out, file)); // last: callers read the tarball's path from the last line

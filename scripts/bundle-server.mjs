@@ -27,7 +27,10 @@ await bundleServer({
 // expression.
 const bundle = join(root, 'dist/server-bundle.cjs');
 const text = readFileSync(bundle, 'utf8');
-const ascii = text.replace(/[^\t-~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const ascii = text.replace(
+  /[^\t-~]/g,
+  (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+);
 if (ascii !== text) writeFileSync(bundle, ascii);
 copyFileSync(join(root, 'scripts/server-launcher.cjs'), join(root, 'dist/server.cjs'));
 createRequire(import.meta.url)(join(root, 'dist/server.cjs')).prime();

@@ -29,10 +29,14 @@ function sourcePlugin({ root, stripCreateRequire, moduleUrls }) {
     setup(b) {
       b.onLoad({ filter: /\/(engine|host|schema)\/.*\.ts$/ }, (args) => {
         let text = readFileSync(args.path, 'utf8');
-        if (stripCreateRequire) text = text.replace(/^\s*const require = createRequire\(import\.meta\.url\);\s*$/m, '');
+        if (stripCreateRequire)
+          text = text.replace(/^\s*const require = createRequire\(import\.meta\.url\);\s*$/m, '');
         if (moduleUrls) {
           const compiled = relative(root, args.path).split(sep).join('/').replace(/\.ts$/, '.js');
-          text = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(compiled)}, __wakeup_import_meta_url).href`);
+          text = text.replaceAll(
+            'import.meta.url',
+            `new URL(${JSON.stringify(compiled)}, __wakeup_import_meta_url).href`,
+          );
         }
         return { contents: text, loader: 'ts' };
       });
@@ -50,7 +54,14 @@ function sourcePlugin({ root, stripCreateRequire, moduleUrls }) {
  * @param {boolean} [o.moduleUrls] each module's `import.meta.url` as under dist/ (outfile must be in dist/)
  * @param {string[]} [o.external] packages left to node_modules
  */
-export async function bundleServer({ root, entry, outfile, stripCreateRequire = false, moduleUrls = false, external = [] }) {
+export async function bundleServer({
+  root,
+  entry,
+  outfile,
+  stripCreateRequire = false,
+  moduleUrls = false,
+  external = [],
+}) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   if (moduleUrls && relative(join(root, 'dist'), outfile).includes(sep))
     throw new Error('bundleServer: moduleUrls wants the bundle directly in dist/');
@@ -66,8 +77,13 @@ export async function bundleServer({ root, entry, outfile, stripCreateRequire = 
     legalComments: 'none',
     logLevel: 'warning',
     external,
-    define: { 'import.meta.url': '__wakeup_import_meta_url', __WAKEUP_VERSION__: JSON.stringify(version) },
-    banner: { js: "var __wakeup_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+    define: {
+      'import.meta.url': '__wakeup_import_meta_url',
+      __WAKEUP_VERSION__: JSON.stringify(version),
+    },
+    banner: {
+      js: "var __wakeup_import_meta_url = require('node:url').pathToFileURL(__filename).href;",
+    },
     plugins: [sourcePlugin({ root, stripCreateRequire, moduleUrls })],
   });
 }

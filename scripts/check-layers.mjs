@@ -29,10 +29,22 @@ const floors = createRequire(import.meta.url)('../.dependency-cruiser.cjs').floo
 function cruise() {
   if (jsonFile) return JSON.parse(readFileSync(jsonFile, 'utf8'));
   const pkg = new URL('../../', import.meta.resolve('dependency-cruiser'));
-  const bin = fileURLToPath(new URL(JSON.parse(readFileSync(new URL('package.json', pkg), 'utf8')).bin.depcruise, pkg));
+  const bin = fileURLToPath(
+    new URL(JSON.parse(readFileSync(new URL('package.json', pkg), 'utf8')).bin.depcruise, pkg),
+  );
   const out = execFileSync(
     process.execPath,
-    [bin, 'engine', 'host', 'schema', 'examples', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+    [
+      bin,
+      'engine',
+      'host',
+      'schema',
+      'examples',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'json',
+    ],
     { cwd: root, maxBuffer: 1 << 30, encoding: 'utf8' },
   );
   return JSON.parse(out);
@@ -129,7 +141,8 @@ let failed = result.summary.error > 0;
 const graph = folderGraph(result.modules);
 if (args.includes('--graph')) {
   const placed = new Set();
-  const line = (unit) => `    ${unit.padEnd(16)} → ${[...(graph.get(unit)?.keys() ?? [])].sort().join(' ') || '(nothing in host/)'}`;
+  const line = (unit) =>
+    `    ${unit.padEnd(16)} → ${[...(graph.get(unit)?.keys() ?? [])].sort().join(' ') || '(nothing in host/)'}`;
   console.log('The folders of host/ and what each imports, floor by floor from the ground up:');
   floors.forEach((floor) => {
     console.log(`  ${floor.id}. ${floor.name}`);
@@ -150,11 +163,16 @@ if (args.includes('--graph')) {
 for (const component of cycles(graph)) {
   failed = true;
   const path = cycleThrough(graph, component, component[0]);
-  console.log(`  error folder-cycle: the folders of host/ ${component.join(', ')} reach each other; one cycle:`);
-  for (let i = 0; i + 1 < path.length; i++) console.log(`    ${path[i]} → ${path[i + 1]}   (${graph.get(path[i]).get(path[i + 1])})`);
+  console.log(
+    `  error folder-cycle: the folders of host/ ${component.join(', ')} reach each other; one cycle:`,
+  );
+  for (let i = 0; i + 1 < path.length; i++)
+    console.log(`    ${path[i]} → ${path[i + 1]}   (${graph.get(path[i]).get(path[i + 1])})`);
 }
 if (failed) {
-  console.log('\nx npm run check:arch failed (the layers are in .dependency-cruiser.cjs and docs/decisions/0022-host-layering.md).');
+  console.log(
+    '\nx npm run check:arch failed (the layers are in .dependency-cruiser.cjs and docs/decisions/0022-host-layering.md).',
+  );
   process.exit(1);
 }
 console.log(`✔ no cycle between the ${graph.size} folders and root files of host/`);

@@ -17,4 +17,7 @@ for (const [from, to] of copies) {
 }
 // The OpenAPI document as JSON too: schema/load.ts reads it when present, because parsing
 // the YAML costs about half a second of every start (a restart's readiness).
-writeFileSync('dist/schema/openapi.json', JSON.stringify(parse(readFileSync('schema/openapi.yaml', 'utf8'))));
+writeFileSync(
+  'dist/schema/openapi.json',
+  JSON.stringify(parse(readFileSync('schema/openapi.yaml', 'utf8'))),
+);

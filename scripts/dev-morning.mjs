@@ -15,7 +15,10 @@ const flag = (name, fallback) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
 const url = flag('url', 'http://127.0.0.1:8080');
-const body = { accounts: Number(flag('accounts', '2000')), advance_hours: Number(flag('advance-hours', '6')) };
+const body = {
+  accounts: Number(flag('accounts', '2000')),
+  advance_hours: Number(flag('advance-hours', '6')),
+};
 const res = await fetch(`${url}/dev/seed-morning`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
@@ -26,5 +29,7 @@ if (!res.ok) {
   console.error(`POST /dev/seed-morning answered ${res.status}:`, out);
   process.exit(1);
 }
-console.log(`${out.accounts} sleepers with a daily call in ${out.zones.join(', ')}; the clock is now ${out.now}.`);
+console.log(
+  `${out.accounts} sleepers with a daily call in ${out.zones.join(', ')}; the clock is now ${out.now}.`,
+);
 console.log(`Open ${url}/#/ops signed in as an operator (WAKEUP_OPERATOR_EMAILS).`);

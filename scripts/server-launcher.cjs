@@ -61,7 +61,14 @@ function run() {
   const module = new Module(bundle, null);
   module.filename = bundle;
   const wrapper = script.runInThisContext();
-  wrapper.call(module.exports, module.exports, Module.createRequire(bundle), module, bundle, __dirname);
+  wrapper.call(
+    module.exports,
+    module.exports,
+    Module.createRequire(bundle),
+    module,
+    bundle,
+    __dirname,
+  );
   // After the first evaluation the cache also holds the functions start-up compiled.
   if (!cached) save();
 }

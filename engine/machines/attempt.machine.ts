@@ -67,13 +67,24 @@ const attemptActionNames = {
   stopCalls: () => {},
 };
 
-const report = (outcome: AttemptOutcome) => ({ type: 'reportOutcome' as const, params: { outcome } });
+const report = (outcome: AttemptOutcome) => ({
+  type: 'reportOutcome' as const,
+  params: { outcome },
+});
 const hangUp = (phrase: ClosingPhrase | null) => ({ type: 'hangUp' as const, params: { phrase } });
 
 /** ENDED before anybody answered. */
 const endedUnanswered = [
-  { guard: { type: 'endedWith', params: { reason: 'busy' } }, target: 'busy', actions: report('busy') },
-  { guard: { type: 'endedWith', params: { reason: 'failed' } }, target: 'failed', actions: report('failed') },
+  {
+    guard: { type: 'endedWith', params: { reason: 'busy' } },
+    target: 'busy',
+    actions: report('busy'),
+  },
+  {
+    guard: { type: 'endedWith', params: { reason: 'failed' } },
+    target: 'failed',
+    actions: report('failed'),
+  },
   { target: 'no_answer', actions: report('no_answer') },
 ] as const;
 
@@ -85,7 +96,10 @@ const endedAnswered = (withHangUp: boolean) =>
       target: 'voicemail',
       actions: withHangUp ? [hangUp(null), report('voicemail')] : [report('voicemail')],
     },
-    { target: 'no_input', actions: withHangUp ? [hangUp(null), report('no_input')] : [report('no_input')] },
+    {
+      target: 'no_input',
+      actions: withHangUp ? [hangUp(null), report('no_input')] : [report('no_input')],
+    },
   ] as const;
 
 const cancel = { target: 'cancelled', actions: [hangUp(null), report('cancelled')] } as const;
@@ -99,8 +113,10 @@ export const attemptMachine = setup({
   },
   actions: attemptActionNames,
   guards: {
-    endedWith: ({ event }, params: { reason: CallEndReason }) => event.type === 'ENDED' && event.reason === params.reason,
-    keyIs: ({ event }, params: { key: KeypadKey }) => event.type === 'DIGITS' && event.key === params.key,
+    endedWith: ({ event }, params: { reason: CallEndReason }) =>
+      event.type === 'ENDED' && event.reason === params.reason,
+    keyIs: ({ event }, params: { key: KeypadKey }) =>
+      event.type === 'DIGITS' && event.key === params.key,
     snoozeAllowed: ({ context }) => context.snoozeAllowed,
     wakeUp: ({ context }) => context.wakeUp,
     byMachine: ({ context }) => context.answeredBy === 'machine',
@@ -134,7 +150,11 @@ export const attemptMachine = setup({
       entry: 'armWatchdog',
       on: {
         DIGITS: [
-          { guard: { type: 'keyIs', params: { key: '1' } }, target: 'confirmed', actions: [hangUp('confirmed'), report('confirmed')] },
+          {
+            guard: { type: 'keyIs', params: { key: '1' } },
+            target: 'confirmed',
+            actions: [hangUp('confirmed'), report('confirmed')],
+          },
           {
             guard: { type: 'keyIs', params: { key: '9' } },
             target: 'stopped',

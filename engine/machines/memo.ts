@@ -57,7 +57,8 @@ function toResult<V extends string, N extends string>(
   actions: ReadonlyArray<{ type: string; params?: unknown }>,
   unchanged: boolean,
 ): StepResult<V, N> {
-  if (typeof value !== 'string') throw new Error(`memoStep: only flat machines are supported, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string')
+    throw new Error(`memoStep: only flat machines are supported, got ${JSON.stringify(value)}`);
   return Object.freeze({
     value: value as V,
     done: status === 'done',
@@ -65,7 +66,12 @@ function toResult<V extends string, N extends string>(
     actions: Object.freeze(
       actions
         .filter((a) => !a.type.startsWith('xstate.'))
-        .map((a) => Object.freeze({ type: a.type as N, params: a.params as Record<string, unknown> | undefined })),
+        .map((a) =>
+          Object.freeze({
+            type: a.type as N,
+            params: a.params as Record<string, unknown> | undefined,
+          }),
+        ),
     ),
   });
 }

@@ -35,7 +35,16 @@ export type DueVerdict = 'go' | 'late' | RefusalReason;
 
 /** How an attempt ended, as reported to its occurrence. `snooze_refused`: 2 pressed with no snoozes left. */
 export type AttemptOutcome =
-  'confirmed' | 'snoozed' | 'snooze_refused' | 'stopped' | 'no_input' | 'voicemail' | 'no_answer' | 'busy' | 'failed' | 'cancelled';
+  | 'confirmed'
+  | 'snoozed'
+  | 'snooze_refused'
+  | 'stopped'
+  | 'no_input'
+  | 'voicemail'
+  | 'no_answer'
+  | 'busy'
+  | 'failed'
+  | 'cancelled';
 
 /**
  * Events of the occurrence machine. `DUE` is the wheel firing `nextDueAt` (a dispatch while
@@ -76,26 +85,60 @@ const occurrenceActionNames = {
 const finish = (reason: OutcomeReason) => ({ type: 'finish' as const, params: { reason } });
 
 const due = [
-  { guard: { type: 'verdictIs', params: { verdict: 'go' } }, target: 'dispatching', actions: 'startAttempt' },
-  { guard: { type: 'verdictIs', params: { verdict: 'late' } }, target: 'missed', actions: finish('late_dispatch') },
-  ...(['calls_revoked', 'number_blocked', 'no_entitlement', 'daily_cap_reached'] as const).map((verdict) => ({
-    guard: { type: 'verdictIs' as const, params: { verdict } },
-    target: 'cancelled',
-    actions: finish(verdict),
-  })),
+  {
+    guard: { type: 'verdictIs', params: { verdict: 'go' } },
+    target: 'dispatching',
+    actions: 'startAttempt',
+  },
+  {
+    guard: { type: 'verdictIs', params: { verdict: 'late' } },
+    target: 'missed',
+    actions: finish('late_dispatch'),
+  },
+  ...(['calls_revoked', 'number_blocked', 'no_entitlement', 'daily_cap_reached'] as const).map(
+    (verdict) => ({
+      guard: { type: 'verdictIs' as const, params: { verdict } },
+      target: 'cancelled',
+      actions: finish(verdict),
+    }),
+  ),
 ] as const;
 
 const ended = [
   { guard: { type: 'outcomeIs', params: { outcome: 'cancelled' } } },
-  { guard: { type: 'outcomeIs', params: { outcome: 'confirmed' } }, target: 'confirmed', actions: finish('confirmed') },
-  { guard: { type: 'outcomeIs', params: { outcome: 'stopped' } }, target: 'cancelled', actions: finish('stopped') },
-  { guard: { type: 'outcomeIs', params: { outcome: 'snoozed' } }, target: 'waiting', actions: 'scheduleSnooze' },
-  { guard: { type: 'outcomeIs', params: { outcome: 'snooze_refused' } }, target: 'unconfirmed', actions: finish('snoozes_exhausted') },
+  {
+    guard: { type: 'outcomeIs', params: { outcome: 'confirmed' } },
+    target: 'confirmed',
+    actions: finish('confirmed'),
+  },
+  {
+    guard: { type: 'outcomeIs', params: { outcome: 'stopped' } },
+    target: 'cancelled',
+    actions: finish('stopped'),
+  },
+  {
+    guard: { type: 'outcomeIs', params: { outcome: 'snoozed' } },
+    target: 'waiting',
+    actions: 'scheduleSnooze',
+  },
+  {
+    guard: { type: 'outcomeIs', params: { outcome: 'snooze_refused' } },
+    target: 'unconfirmed',
+    actions: finish('snoozes_exhausted'),
+  },
   { guard: 'retriesLeft', target: 'waiting', actions: 'scheduleRetry' },
   { guard: 'reachedPerson', target: 'unconfirmed', actions: finish('no_input') },
   { guard: 'reachedVoicemail', target: 'unconfirmed', actions: finish('voicemail') },
-  { guard: { type: 'missedBy', params: { reason: 'no_answer' } }, target: 'missed', actions: finish('no_answer') },
-  { guard: { type: 'missedBy', params: { reason: 'busy' } }, target: 'missed', actions: finish('busy') },
+  {
+    guard: { type: 'missedBy', params: { reason: 'no_answer' } },
+    target: 'missed',
+    actions: finish('no_answer'),
+  },
+  {
+    guard: { type: 'missedBy', params: { reason: 'busy' } },
+    target: 'missed',
+    actions: finish('busy'),
+  },
   { target: 'failed', actions: finish('provider_error') },
 ] as const;
 
@@ -112,12 +155,15 @@ const occurrenceSetup = setup({
   },
   actions: occurrenceActionNames,
   guards: {
-    verdictIs: ({ event }, params: { verdict: DueVerdict }) => event.type === 'DUE' && event.verdict === params.verdict,
-    outcomeIs: ({ event }, params: { outcome: AttemptOutcome }) => event.type === 'ATTEMPT_ENDED' && event.outcome === params.outcome,
+    verdictIs: ({ event }, params: { verdict: DueVerdict }) =>
+      event.type === 'DUE' && event.verdict === params.verdict,
+    outcomeIs: ({ event }, params: { outcome: AttemptOutcome }) =>
+      event.type === 'ATTEMPT_ENDED' && event.outcome === params.outcome,
     retriesLeft: ({ context }) => context.retriesLeft,
     reachedPerson: ({ context }) => context.reachedPerson,
     reachedVoicemail: ({ context }) => context.reachedVoicemail,
-    missedBy: ({ context }, params: { reason: 'no_answer' | 'busy' }) => context.missReason === params.reason,
+    missedBy: ({ context }, params: { reason: 'no_answer' | 'busy' }) =>
+      context.missReason === params.reason,
   },
 });
 

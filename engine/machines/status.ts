@@ -14,22 +14,39 @@ function statesWhere<S extends string>(
   keep: (node: { type: string; tags: Set<string> }) => boolean,
 ): ReadonlySet<S> {
   const out = new Set<S>();
-  for (const [key, node] of Object.entries(machine.states as Record<string, { type: string; tags: Iterable<string> }>)) {
+  for (const [key, node] of Object.entries(
+    machine.states as Record<string, { type: string; tags: Iterable<string> }>,
+  )) {
     if (keep({ type: node.type, tags: new Set(node.tags) })) out.add(key as S);
   }
   return out;
 }
 
 /** Final occurrence statuses: confirmed, missed, failed, cancelled, unconfirmed. */
-export const FINISHED_OCCURRENCE_STATUSES = statesWhere<OccurrenceStatus>(occurrenceMachine, (n) => n.type === 'final');
+export const FINISHED_OCCURRENCE_STATUSES = statesWhere<OccurrenceStatus>(
+  occurrenceMachine,
+  (n) => n.type === 'final',
+);
 /** Occurrence statuses not finished: pending, dispatching, calling, waiting. */
-export const UNFINISHED_OCCURRENCE_STATUSES = statesWhere<OccurrenceStatus>(occurrenceMachine, (n) => n.type !== 'final');
+export const UNFINISHED_OCCURRENCE_STATUSES = statesWhere<OccurrenceStatus>(
+  occurrenceMachine,
+  (n) => n.type !== 'final',
+);
 /** Occurrence statuses in which a call is being placed or rings (tag `inProgress`). */
-export const IN_PROGRESS_OCCURRENCE_STATUSES = statesWhere<OccurrenceStatus>(occurrenceMachine, (n) => n.tags.has('inProgress'));
+export const IN_PROGRESS_OCCURRENCE_STATUSES = statesWhere<OccurrenceStatus>(
+  occurrenceMachine,
+  (n) => n.tags.has('inProgress'),
+);
 /** Final attempt statuses. */
-export const TERMINAL_ATTEMPT_STATUSES = statesWhere<AttemptStatus>(attemptMachine, (n) => n.type === 'final');
+export const TERMINAL_ATTEMPT_STATUSES = statesWhere<AttemptStatus>(
+  attemptMachine,
+  (n) => n.type === 'final',
+);
 /** Attempt statuses of a call still going on (the machine's non-final states). */
-export const LIVE_ATTEMPT_STATUSES = statesWhere<AttemptStatus>(attemptMachine, (n) => n.type !== 'final');
+export const LIVE_ATTEMPT_STATUSES = statesWhere<AttemptStatus>(
+  attemptMachine,
+  (n) => n.type !== 'final',
+);
 
 /** True when the occurrence status is final (confirmed, missed, failed, cancelled, unconfirmed). */
 export function isFinishedOccurrence(status: OccurrenceStatus): boolean {

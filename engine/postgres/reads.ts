@@ -20,27 +20,43 @@ function sequenced<R>(rows: Row[], toRecord: (row: Row) => R): Sequenced<R>[] {
 }
 
 /** The read model and the maintenance writes on `db` (`prefix` names its prepared statements). */
-export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): StoreReads & StoreMaintenance {
+export function createPostgresReads(
+  db: Queryable,
+  prefix = 'wakeup_engine',
+): StoreReads & StoreMaintenance {
   const q = async (name: string, text: string, values: unknown[]): Promise<Row[]> =>
     (await db.query({ name: `${prefix}_${name}`, text, values })).rows;
 
-  const named = async (name: string, sql: string, params: Record<string, unknown>): Promise<Row[]> => {
+  const named = async (
+    name: string,
+    sql: string,
+    params: Record<string, unknown>,
+  ): Promise<Row[]> => {
     const { text, values } = ops.numbered(sql, params);
     return q(name, text, values);
   };
 
   return {
     async countInFlight() {
-      return Object.fromEntries((await named('ops_in_flight', ops.COUNT_IN_FLIGHT, {})).map((r) => [r.status as string, num(r.n)]));
+      return Object.fromEntries(
+        (await named('ops_in_flight', ops.COUNT_IN_FLIGHT, {})).map((r) => [
+          r.status as string,
+          num(r.n),
+        ]),
+      );
     },
     async listInFlightSeries() {
-      return (await named('ops_in_flight_series', ops.IN_FLIGHT_SERIES, { enabled: true })).map((r) => ({
-        rule: ops.ruleOf(r.rule),
-        scheduledAt: num(r.scheduled_at),
-      }));
+      return (await named('ops_in_flight_series', ops.IN_FLIGHT_SERIES, { enabled: true })).map(
+        (r) => ({
+          rule: ops.ruleOf(r.rule),
+          scheduledAt: num(r.scheduled_at),
+        }),
+      );
     },
     async latenessByMinute(from, to, onTimeMs) {
-      return ops.latenessRows(await named('ops_lateness', ops.LATENESS_BY_MINUTE, { from, to, ontime: onTimeMs }));
+      return ops.latenessRows(
+        await named('ops_lateness', ops.LATENESS_BY_MINUTE, { from, to, ontime: onTimeMs }),
+      );
     },
     async outcomesByHour(from, to) {
       return (await named('ops_outcomes', ops.OUTCOMES_BY_HOUR, { from, to })).map((r) => ({
@@ -50,7 +66,9 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
       }));
     },
     async attemptsByHour(from, to, shortSeconds) {
-      return ops.attemptHours(await named('ops_attempts', ops.ATTEMPTS_BY_HOUR, { from, to, short: shortSeconds }));
+      return ops.attemptHours(
+        await named('ops_attempts', ops.ATTEMPTS_BY_HOUR, { from, to, short: shortSeconds }),
+      );
     },
     async countLeases(now) {
       return (await named('ops_leases', ops.LEASES, { now })).map((r) => ({
@@ -71,7 +89,10 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
                    WHERE o.id = ANY(ARRAY(SELECT next_occurrence_id FROM s WHERE next_occurrence_id IS NOT NULL))) AS occurrences`,
         [query.accountId, query.status ?? null, b?.createdAt ?? null, b?.seq ?? null, query.limit],
       );
-      return { series: sequenced(row!.series as Row[], rowToSeries), occurrences: (row!.occurrences as Row[]).map(rowToOccurrence) };
+      return {
+        series: sequenced(row!.series as Row[], rowToSeries),
+        occurrences: (row!.occurrences as Row[]).map(rowToOccurrence),
+      };
     },
 
     async countSeries(accountIds) {
@@ -83,7 +104,8 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
          FROM series WHERE account_id = ANY($1::text[]) GROUP BY account_id`,
         [[...accountIds]],
       );
-      for (const r of rows) out.set(r.account_id as string, { series: num(r.series), active: num(r.active) });
+      for (const r of rows)
+        out.set(r.account_id as string, { series: num(r.series), active: num(r.active) });
       return out;
     },
 
@@ -117,11 +139,18 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
           query.limit,
         ],
       );
-      return { occurrences: (row!.occurrences as Row[]).map(rowToOccurrence), series: (row!.series as Row[]).map(rowToSeries) };
+      return {
+        occurrences: (row!.occurrences as Row[]).map(rowToOccurrence),
+        series: (row!.series as Row[]).map(rowToSeries),
+      };
     },
 
     async listUnfinishedOccurrenceIds(accountId) {
-      const rows = await q('unfinished_ids', `SELECT id FROM occurrences WHERE account_id = $1 AND status IN ${UNFINISHED}`, [accountId]);
+      const rows = await q(
+        'unfinished_ids',
+        `SELECT id FROM occurrences WHERE account_id = $1 AND status IN ${UNFINISHED}`,
+        [accountId],
+      );
       return rows.map((r) => r.id as string);
     },
 
@@ -136,9 +165,13 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
     },
 
     async listOccurrenceAttempts(_accountId, occurrenceId) {
-      return (await q('occurrence_attempts', 'SELECT * FROM attempts WHERE occurrence_id = $1 ORDER BY n', [occurrenceId])).map(
-        rowToAttempt,
-      );
+      return (
+        await q(
+          'occurrence_attempts',
+          'SELECT * FROM attempts WHERE occurrence_id = $1 ORDER BY n',
+          [occurrenceId],
+        )
+      ).map(rowToAttempt);
     },
 
     async listAccountAttempts(query) {
@@ -165,7 +198,11 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
     },
 
     async findAttemptByProviderCallId(callId) {
-      const [row] = await q('attempt_by_call', 'SELECT * FROM attempts WHERE provider_call_id = $1 LIMIT 1', [callId]);
+      const [row] = await q(
+        'attempt_by_call',
+        'SELECT * FROM attempts WHERE provider_call_id = $1 LIMIT 1',
+        [callId],
+      );
       return row ? rowToAttempt(row) : null;
     },
 
@@ -197,7 +234,12 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
          SELECT w.account_id, t.to_e164
            FROM w JOIN attempts t ON t.account_id = w.account_id AND t.occurrence_id IS NULL AND t.kind = $4
             AND t.created_at >= w.f AND t.created_at < w.t AND t.requested_at IS NOT NULL AND t.status <> 'failed'`,
-        [windows.map((w) => w.accountId), windows.map((w) => w.from), windows.map((w) => w.to), standaloneKind],
+        [
+          windows.map((w) => w.accountId),
+          windows.map((w) => w.from),
+          windows.map((w) => w.to),
+          standaloneKind,
+        ],
       );
       for (const r of rows) {
         const account = r.account_id as string;
@@ -246,17 +288,20 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
         activeSeries: num(r!.active),
         lastConfirmedAt: numOrNull(r!.success_at),
         standaloneConfirmed: num(r!.test_done),
-        lastStandalone: lastAt === null ? null : { createdAt: lastAt, status: r!.last_status as AttemptRecord['status'] },
+        lastStandalone:
+          lastAt === null
+            ? null
+            : { createdAt: lastAt, status: r!.last_status as AttemptRecord['status'] },
         callsUsed: num(r!.used),
       };
     },
 
     async exportSeries(accountId, afterSeq, limit): Promise<Sequenced<SeriesRecord>[]> {
-      const rows = await q('export_series', 'SELECT * FROM series WHERE account_id = $1 AND rowid > $2 ORDER BY rowid LIMIT $3', [
-        accountId,
-        afterSeq,
-        limit,
-      ]);
+      const rows = await q(
+        'export_series',
+        'SELECT * FROM series WHERE account_id = $1 AND rowid > $2 ORDER BY rowid LIMIT $3',
+        [accountId, afterSeq, limit],
+      );
       return sequenced(rows, rowToSeries);
     },
 
@@ -269,7 +314,10 @@ export function createPostgresReads(db: Queryable, prefix = 'wakeup_engine'): St
                    WHERE a.occurrence_id = ANY(ARRAY(SELECT id FROM o))) AS attempts`,
         [accountId, afterSeq, limit],
       );
-      return { occurrences: sequenced(row!.occurrences as Row[], rowToOccurrence), attempts: (row!.attempts as Row[]).map(rowToAttempt) };
+      return {
+        occurrences: sequenced(row!.occurrences as Row[], rowToOccurrence),
+        attempts: (row!.attempts as Row[]).map(rowToAttempt),
+      };
     },
 
     async exportStandaloneAttempts(accountId, afterSeq, limit) {

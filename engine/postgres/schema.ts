@@ -20,7 +20,10 @@ import type { Queryable } from './rows.js';
 const SCHEMA_LOCK = 0x77616b6575;
 
 /** The schema, as idempotent statements (no parameters, several statements: the simple query protocol). */
-export const POSTGRES_ENGINE_SCHEMA_SQL: string = renderTables([occurrences, attempts, series], 'postgres');
+export const POSTGRES_ENGINE_SCHEMA_SQL: string = renderTables(
+  [occurrences, attempts, series],
+  'postgres',
+);
 
 /**
  * Creates the store's tables when absent, in one transaction under an advisory lock (so that
@@ -31,5 +34,7 @@ export async function ensurePostgresEngineSchema(db: Queryable): Promise<void> {
   // Several statements in one simple query run as one implicit transaction (all or nothing),
   // which also bounds the advisory lock; no explicit BEGIN that could leave a pooled
   // connection inside an aborted transaction.
-  await db.query({ text: `SELECT pg_advisory_xact_lock(${SCHEMA_LOCK}); ${POSTGRES_ENGINE_SCHEMA_SQL}` });
+  await db.query({
+    text: `SELECT pg_advisory_xact_lock(${SCHEMA_LOCK}); ${POSTGRES_ENGINE_SCHEMA_SQL}`,
+  });
 }

@@ -120,7 +120,9 @@ function commitSql(tables: readonly TableSpec[]): string {
         WHERE CASE WHEN i._expected IS NULL THEN l.id IS NOT NULL ELSE l.id IS NULL OR l.version <> i._expected END)`,
     );
   }
-  ctes.push(`conflicts AS MATERIALIZED (${tables.map((t) => `SELECT * FROM ${t.table}_bad`).join(' UNION ALL ')})`);
+  ctes.push(
+    `conflicts AS MATERIALIZED (${tables.map((t) => `SELECT * FROM ${t.table}_bad`).join(' UNION ALL ')})`,
+  );
   for (const t of tables) {
     const x = t.table;
     const p = params.get(t)!;
@@ -164,7 +166,12 @@ SELECT (SELECT coalesce(json_agg(o), '[]') FROM o) AS occurrences,
 function dueSide(kind: 'attempt' | 'occurrence', lease: boolean): string {
   const [table, at, extra, after] =
     kind === 'attempt'
-      ? ['attempts', 'deadline_at', 'occurrence_id IS NULL AND deadline_at IS NOT NULL AND', `($2 = 'attempt' AND id > $3)`]
+      ? [
+          'attempts',
+          'deadline_at',
+          'occurrence_id IS NULL AND deadline_at IS NOT NULL AND',
+          `($2 = 'attempt' AND id > $3)`,
+        ]
       : ['occurrences', 'next_due_at', 'next_due_at IS NOT NULL AND', `$2 = 'attempt' OR id > $3`];
   const claim = lease
     ? ' AND (lease_owner IS NULL OR lease_owner = $6 OR lease_until <= coalesce($8::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint))'
@@ -216,7 +223,10 @@ function payload<R>(writes: RowWrite<R>[], toRow: (r: R) => Row): string {
  * await ensurePostgresEngineSchema(pool);
  * const store = createPostgresStore(pool);
  */
-export function createPostgresStore(db: Queryable, options: PostgresStoreOptions = {}): PostgresStore {
+export function createPostgresStore(
+  db: Queryable,
+  options: PostgresStoreOptions = {},
+): PostgresStore {
   const prefix = options.statementPrefix ?? 'wakeup_engine';
   const retries = options.commitRetries ?? 5;
   /** The commit statement of each set of tables written (bit 1 series, 2 occurrences, 4 attempts), made on first use. */
@@ -242,13 +252,16 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
     values: unknown[],
     writes: readonly StoreWrite<Queryable>[],
   ): Promise<Row[]> => {
-    if (!db.connect) throw new Error('createPostgresStore: a commit with writes needs a pool (its connect())');
+    if (!db.connect)
+      throw new Error('createPostgresStore: a commit with writes needs a pool (its connect())');
     const client = await db.connect();
     let broken = false;
     try {
       await client.query('BEGIN');
       try {
-        const rows = (await client.query({ name: `${prefix}_${statement.name}`, text: statement.text, values })).rows;
+        const rows = (
+          await client.query({ name: `${prefix}_${statement.name}`, text: statement.text, values })
+        ).rows;
         if (rows.length > 0) {
           await client.query('ROLLBACK');
           return rows;
@@ -268,7 +281,8 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       client.release(broken);
     }
   };
-  const listOf = (table: string, where: string, order: string) => `SELECT * FROM ${table} WHERE ${where} ORDER BY ${order}`;
+  const listOf = (table: string, where: string, order: string) =>
+    `SELECT * FROM ${table} WHERE ${where} ORDER BY ${order}`;
 
   const store: PostgresStore = {
     ...createPostgresReads(db, prefix),
@@ -276,7 +290,8 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       const o = keys.occurrences ?? [];
       const a = keys.attempts ?? [];
       const s = keys.series ?? [];
-      if (o.length === 0 && a.length === 0 && s.length === 0) return { occurrences: [], attempts: [], series: [] };
+      if (o.length === 0 && a.length === 0 && s.length === 0)
+        return { occurrences: [], attempts: [], series: [] };
       const [row] = await q('load', LOAD_SQL, [[...new Set(o)], [...new Set(a)], [...new Set(s)]]);
       return {
         occurrences: (row!.occurrences as Row[]).map(rowToOccurrence),
@@ -291,7 +306,8 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       duplicates('occurrence', changes.occurrences, dup);
       duplicates('attempt', changes.attempts, dup);
       if (dup.length > 0) return { ok: false, conflicts: dup };
-      if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0) return { ok: true };
+      if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0)
+        return { ok: true };
       const ids = (writes: RowWrite<{ id: string }>[]) => writes.map((w) => w.record.id);
       // Only the tables written: their rows and ids, in change-set order (see commitSql).
       let mask = 0;
@@ -313,12 +329,21 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
       for (let attempt = 0; ; attempt++) {
         try {
           const rows =
-            writes.length === 0 ? await q(statement.name, statement.text, values) : await commitWithWrites(statement, values, writes);
+            writes.length === 0
+              ? await q(statement.name, statement.text, values)
+              : await commitWithWrites(statement, values, writes);
           if (rows.length === 0) return { ok: true };
-          return { ok: false, conflicts: rows.map((r) => ({ kind: r.kind as RowRef['kind'], id: r.id as string })) };
+          return {
+            ok: false,
+            conflicts: rows.map((r) => ({ kind: r.kind as RowRef['kind'], id: r.id as string })),
+          };
         } catch (err) {
           const code = (err as { code?: unknown }).code;
-          if (attempt < retries && typeof code === 'string' && (RETRY_CODES.has(code) || (writes.length > 0 && TX_RETRY_CODES.has(code))))
+          if (
+            attempt < retries &&
+            typeof code === 'string' &&
+            (RETRY_CODES.has(code) || (writes.length > 0 && TX_RETRY_CODES.has(code)))
+          )
             continue;
           throw err;
         }
@@ -327,31 +352,56 @@ export function createPostgresStore(db: Queryable, options: PostgresStoreOptions
 
     async listDue(query: DueQuery): Promise<DueRef[]> {
       const { until, limit, after, lease } = query;
-      const base = [after ? after.at : NO_CURSOR_AT, after ? after.kind : 'occurrence', after ? after.id : '', until, limit];
+      const base = [
+        after ? after.at : NO_CURSOR_AT,
+        after ? after.kind : 'occurrence',
+        after ? after.id : '',
+        until,
+        limit,
+      ];
       const rows = lease
         ? await q('claim', CLAIM_SQL, [...base, lease.owner, lease.until, lease.now ?? null])
         : await q('due', DUE_SQL, base);
-      return rows.map((r) => ({ kind: r.kind as DueRef['kind'], id: r.id as string, at: Number(r.at) }));
+      return rows.map((r) => ({
+        kind: r.kind as DueRef['kind'],
+        id: r.id as string,
+        at: Number(r.at),
+      }));
     },
 
     listAttempts: async (occurrenceId) =>
-      (await q('attempts_of', listOf('attempts', 'occurrence_id = $1', 'n'), [occurrenceId])).map(rowToAttempt),
+      (await q('attempts_of', listOf('attempts', 'occurrence_id = $1', 'n'), [occurrenceId])).map(
+        rowToAttempt,
+      ),
     listUnacknowledgedAttempts: async (limit, afterId) =>
       (
-        await q('unacknowledged', listOf('attempts', `status = 'requested' AND provider_call_id IS NULL AND id > $1`, 'id LIMIT $2'), [
-          afterId ?? '',
-          limit,
-        ])
+        await q(
+          'unacknowledged',
+          listOf(
+            'attempts',
+            `status = 'requested' AND provider_call_id IS NULL AND id > $1`,
+            'id LIMIT $2',
+          ),
+          [afterId ?? '', limit],
+        )
       ).map(rowToAttempt),
     listPendingFallbacks: async (limit, afterId) =>
-      (await q('fallbacks', listOf('occurrences', `fallback_state = 'pending' AND id > $1`, 'id LIMIT $2'), [afterId ?? '', limit])).map(
-        rowToOccurrence,
-      ),
+      (
+        await q(
+          'fallbacks',
+          listOf('occurrences', `fallback_state = 'pending' AND id > $1`, 'id LIMIT $2'),
+          [afterId ?? '', limit],
+        )
+      ).map(rowToOccurrence),
     listStaleZoneOccurrences: async (version, limit, afterId) =>
       (
         await q(
           'stale_zone',
-          listOf('occurrences', `status = 'pending' AND tzdata_version IS NOT NULL AND tzdata_version <> $1 AND id > $2`, 'id LIMIT $3'),
+          listOf(
+            'occurrences',
+            `status = 'pending' AND tzdata_version IS NOT NULL AND tzdata_version <> $1 AND id > $2`,
+            'id LIMIT $3',
+          ),
           [version, afterId ?? '', limit],
         )
       ).map(rowToOccurrence),

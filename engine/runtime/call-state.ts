@@ -7,7 +7,15 @@ import type { AttemptRecord } from '../model.js';
 export { isLiveAttempt } from '../machines/status.js';
 
 /** DemoCallOut.state values the engine can produce (`not_placed` is the host's: refused before an attempt existed). */
-export type CallState = 'calling' | 'ringing' | 'answered' | 'confirmed' | 'stopped' | 'unconfirmed' | 'missed' | 'failed';
+export type CallState =
+  | 'calling'
+  | 'ringing'
+  | 'answered'
+  | 'confirmed'
+  | 'stopped'
+  | 'unconfirmed'
+  | 'missed'
+  | 'failed';
 
 /**
  * The demo (or test) call's state from its attempt: calling (requested), ringing, answered,

@@ -193,6 +193,7 @@ export class DispatchLoop {
       }
     }
     // A row that moved since it was loaded (or a watchdog released early) stays at its real instant.
-    for (const s of stale) this.d.horizon.keepIfAbsent(s.ref, s.at, s.at - now <= this.d.horizon.lead);
+    for (const s of stale)
+      this.d.horizon.keepIfAbsent(s.ref, s.at, s.at - now <= this.d.horizon.lead);
   }
 }

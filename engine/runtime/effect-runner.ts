@@ -12,7 +12,14 @@
  * health checks of the event loop) and no intent waits long behind others.
  * @module
  */
-import type { Clock, Messaging, PlaceCallResult, SendResult, Telephony, TimerHandle } from '../ports.js';
+import type {
+  Clock,
+  Messaging,
+  PlaceCallResult,
+  SendResult,
+  Telephony,
+  TimerHandle,
+} from '../ports.js';
 import type { Effect, PlaceCallEffect, SendTextEffect } from '../machines/effects.js';
 import type { SafeEmitter } from './events.js';
 import type { ResolvedRuntimeOptions } from './options.js';
@@ -99,7 +106,8 @@ export class EffectRunner {
     } else {
       this.placing--;
     }
-    if (this.queued === 0 && this.slotWaiters.length > 0) for (const w of this.slotWaiters.splice(0)) w();
+    if (this.queued === 0 && this.slotWaiters.length > 0)
+      for (const w of this.slotWaiters.splice(0)) w();
   }
 
   /** Resolves when nothing is in flight (timers armed for retries excluded). */
@@ -148,9 +156,11 @@ export class EffectRunner {
           // Without a call id the provider has not acknowledged yet: `placed` hangs up then.
           if (e.callId !== null) {
             this.track(
-              this.d.telephony.hangUp(e.callId, e.say === undefined ? undefined : { say: e.say }).catch((error: unknown) => {
-                this.d.events.emit('effect:failed', { effect: e, error, willRetry: false });
-              }),
+              this.d.telephony
+                .hangUp(e.callId, e.say === undefined ? undefined : { say: e.say })
+                .catch((error: unknown) => {
+                  this.d.events.emit('effect:failed', { effect: e, error, willRetry: false });
+                }),
             );
           }
           break;
@@ -183,8 +193,11 @@ export class EffectRunner {
       const willRetry = tries + 1 < r.tries && !this.stopped;
       this.d.events.emit('effect:failed', { effect: e, error, willRetry });
       // The retry carries `outcomeUnknown`: the rejected request may have reached the provider.
-      const again: PlaceCallEffect = e.request.outcomeUnknown ? e : { ...e, request: { ...e.request, outcomeUnknown: true } };
-      if (willRetry) this.later(Math.min(r.baseMs * 2 ** tries, r.maxMs), () => this.place(again, tries + 1));
+      const again: PlaceCallEffect = e.request.outcomeUnknown
+        ? e
+        : { ...e, request: { ...e.request, outcomeUnknown: true } };
+      if (willRetry)
+        this.later(Math.min(r.baseMs * 2 ** tries, r.maxMs), () => this.place(again, tries + 1));
       return;
     } finally {
       this.release();
@@ -198,12 +211,17 @@ export class EffectRunner {
     if (!messaging || this.stopped) return;
     let result: SendResult;
     try {
-      result = await messaging.sendText({ to: e.to, body: e.body, idempotencyKey: e.idempotencyKey });
+      result = await messaging.sendText({
+        to: e.to,
+        body: e.body,
+        idempotencyKey: e.idempotencyKey,
+      });
     } catch (error) {
       const r = this.d.options.effectRetry.sendText;
       const willRetry = tries + 1 < r.tries && !this.stopped;
       this.d.events.emit('effect:failed', { effect: e, error, willRetry });
-      if (willRetry) this.later(Math.min(r.baseMs * (tries + 1), r.maxMs), () => this.text(e, tries + 1));
+      if (willRetry)
+        this.later(Math.min(r.baseMs * (tries + 1), r.maxMs), () => this.text(e, tries + 1));
       return;
     }
     if (this.stopped) return;

@@ -19,7 +19,9 @@ import type { EpochMs } from '../ports.js';
 export class EngineError extends Error {
   /** Realm-safe check (works across copies of the module). */
   static is(err: unknown): err is EngineError {
-    return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'EngineError';
+    return (
+      typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'EngineError'
+    );
   }
 
   /** Always `EngineError`: what `is` checks across copies of the module. */
@@ -49,7 +51,11 @@ export class EngineError extends Error {
 export class PlacementDeferred extends Error {
   /** Realm-safe check (works across copies of the module). */
   static is(err: unknown): err is PlacementDeferred {
-    return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'PlacementDeferred';
+    return (
+      typeof err === 'object' &&
+      err !== null &&
+      (err as { name?: unknown }).name === 'PlacementDeferred'
+    );
   }
 
   /** Always `PlacementDeferred`: what `is` checks across copies of the module. */

@@ -34,7 +34,12 @@ export interface RuntimeEventMap {
    * The zone rules changed (a new tzdata `version`) and a pending occurrence resolved under
    * the old ones moved from `from` to its `occurrence.scheduledAt`; `notice` says so in a sentence.
    */
-  'occurrence:reresolved': { occurrence: OccurrenceRecord; from: number; version: string; notice: string };
+  'occurrence:reresolved': {
+    occurrence: OccurrenceRecord;
+    from: number;
+    version: string;
+    notice: string;
+  };
   /** Work failed inside the runtime; the entry is retried after a pause. */
   'runtime:error': { error: unknown; where: string };
 }
@@ -46,7 +51,9 @@ export interface RuntimeEventMap {
  * const onAttempt: RuntimeListener<'attempt:status'> = ({ attempt, from }) => console.log(attempt.id, from, attempt.status);
  * runtime.on('attempt:status', onAttempt);
  */
-export type RuntimeListener<K extends keyof RuntimeEventMap> = (payload: RuntimeEventMap[K]) => void;
+export type RuntimeListener<K extends keyof RuntimeEventMap> = (
+  payload: RuntimeEventMap[K],
+) => void;
 
 /** A tiny typed emitter whose `emit` never throws. */
 export class SafeEmitter {

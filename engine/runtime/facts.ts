@@ -5,7 +5,12 @@
  * @module
  */
 import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus } from '../model.js';
-import { attemptMachine, type AttemptActionName, type AttemptEvent, type AttemptFacts } from '../machines/attempt.machine.js';
+import {
+  attemptMachine,
+  type AttemptActionName,
+  type AttemptEvent,
+  type AttemptFacts,
+} from '../machines/attempt.machine.js';
 import { memoStep } from '../machines/memo.js';
 import {
   occurrenceMachine,
@@ -33,19 +38,38 @@ export function isWakeUpKind(kind: AttemptRecord['kind']): boolean {
 /** Facts of an attempt row (with its occurrence, for the snooze allowance). */
 export function attemptFacts(a: AttemptRecord, o: OccurrenceRecord | undefined): AttemptFacts {
   const wakeUp = isWakeUpKind(a.kind);
-  return { wakeUp, snoozeAllowed: wakeUp && o !== undefined && o.snoozeCount < o.policy.maxSnoozes, answeredBy: a.answeredBy };
+  return {
+    wakeUp,
+    snoozeAllowed: wakeUp && o !== undefined && o.snoozeCount < o.policy.maxSnoozes,
+    answeredBy: a.answeredBy,
+  };
 }
 
 const b = (x: boolean) => (x ? '1' : '0');
 
 /** Memoised occurrence steps (process-wide; the cache holds only XState's answers). */
-export const occurrenceStep = memoStep<OccurrenceStatus, OccurrenceActionName, OccurrenceFacts, OccurrenceEvent>(occurrenceMachine, {
-  facts: (f) => `${b(f.smsFallback)}${b(f.retriesLeft)}${b(f.reachedPerson)}${b(f.reachedVoicemail)}${f.missReason ?? '-'}`,
-  event: (e) => (e.type === 'DUE' ? `DUE:${e.verdict}` : e.type === 'ATTEMPT_ENDED' ? `ENDED:${e.outcome}` : e.type),
+export const occurrenceStep = memoStep<
+  OccurrenceStatus,
+  OccurrenceActionName,
+  OccurrenceFacts,
+  OccurrenceEvent
+>(occurrenceMachine, {
+  facts: (f) =>
+    `${b(f.smsFallback)}${b(f.retriesLeft)}${b(f.reachedPerson)}${b(f.reachedVoicemail)}${f.missReason ?? '-'}`,
+  event: (e) =>
+    e.type === 'DUE'
+      ? `DUE:${e.verdict}`
+      : e.type === 'ATTEMPT_ENDED'
+        ? `ENDED:${e.outcome}`
+        : e.type,
 });
 
 /** Memoised attempt steps. */
-export const attemptStep = memoStep<AttemptStatus, AttemptActionName, AttemptFacts, AttemptEvent>(attemptMachine, {
-  facts: (f) => `${b(f.wakeUp)}${b(f.snoozeAllowed)}${f.answeredBy ?? '-'}`,
-  event: (e) => (e.type === 'DIGITS' ? `DIGITS:${e.key}` : e.type === 'ENDED' ? `ENDED:${e.reason}` : e.type),
-});
+export const attemptStep = memoStep<AttemptStatus, AttemptActionName, AttemptFacts, AttemptEvent>(
+  attemptMachine,
+  {
+    facts: (f) => `${b(f.wakeUp)}${b(f.snoozeAllowed)}${f.answeredBy ?? '-'}`,
+    event: (e) =>
+      e.type === 'DIGITS' ? `DIGITS:${e.key}` : e.type === 'ENDED' ? `ENDED:${e.reason}` : e.type,
+  },
+);

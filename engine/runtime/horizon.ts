@@ -178,7 +178,15 @@ export class DueHorizon {
       for (const r of page) {
         const key = wheelKey(r.kind, r.id);
         if (!this.timers.has(key)) {
-          this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
+          this.timers.set(
+            key,
+            this.wheel.add(this.fireAt(r.kind, r.at, false), {
+              kind: r.kind,
+              id: r.id,
+              at: r.at,
+              exact: false,
+            }),
+          );
         }
       }
       if (page.length < limit) {
@@ -206,7 +214,12 @@ export class DueHorizon {
     let after: DueCursor | undefined;
     for (;;) {
       const limit = Math.min(this.options.refillPage, maxClaimed);
-      const page = await this.store.listDue({ until, limit, ...(after ? { after } : {}), lease: { owner, until: now + ttlMs, now } });
+      const page = await this.store.listDue({
+        until,
+        limit,
+        ...(after ? { after } : {}),
+        lease: { owner, until: now + ttlMs, now },
+      });
       for (const r of page) {
         const key = wheelKey(r.kind, r.id);
         const handle = this.timers.get(key);
@@ -215,12 +228,28 @@ export class DueHorizon {
           // Ours already: in the wheel (re-key it if it moved) or in a unit of work or the pacer.
           if (handle !== undefined && this.wheel.get(handle)?.at !== r.at) {
             this.wheel.cancel(handle);
-            this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
+            this.timers.set(
+              key,
+              this.wheel.add(this.fireAt(r.kind, r.at, false), {
+                kind: r.kind,
+                id: r.id,
+                at: r.at,
+                exact: false,
+              }),
+            );
           }
           continue;
         }
         this.held.set(key, now + ttlMs);
-        this.timers.set(key, this.wheel.add(this.fireAt(r.kind, r.at, false), { kind: r.kind, id: r.id, at: r.at, exact: false }));
+        this.timers.set(
+          key,
+          this.wheel.add(this.fireAt(r.kind, r.at, false), {
+            kind: r.kind,
+            id: r.id,
+            at: r.at,
+            exact: false,
+          }),
+        );
       }
       if (page.length < limit) return;
       if (this.wheel.size >= maxClaimed) {
@@ -235,7 +264,10 @@ export class DueHorizon {
 
   /** Lease mode: a poll is due, or the last one stopped at `maxClaimed` and half of those are handled. */
   private pollDue(now: EpochMs): boolean {
-    return now >= this.nextPollAt || (this.claimMore && this.wheel.size < this.options.lease!.maxClaimed / 2);
+    return (
+      now >= this.nextPollAt ||
+      (this.claimMore && this.wheel.size < this.options.lease!.maxClaimed / 2)
+    );
   }
 
   /** When the loaded horizon has shrunk to half: time to load more. */
@@ -255,14 +287,22 @@ export class DueHorizon {
   /** A capacity-limited refill left rows due by `now` in the store. */
   leftBehind(now: EpochMs): boolean {
     if (this.options.lease) return this.claimMore && this.pollDue(now);
-    return this.cursor !== null && this.cursor.id !== MAX_ID && this.cursor.at <= now && this.needsRefill(now);
+    return (
+      this.cursor !== null &&
+      this.cursor.id !== MAX_ID &&
+      this.cursor.at <= now &&
+      this.needsRefill(now)
+    );
   }
 
   /** The next instant the horizon needs attention: its next entry, or its next refill. */
   nextWakeAt(): EpochMs | null {
     let next = this.wheel.nextEventAt();
     if (this.options.lease) {
-      const poll = this.claimMore && this.wheel.size < this.options.lease.maxClaimed / 2 ? -Infinity : this.nextPollAt;
+      const poll =
+        this.claimMore && this.wheel.size < this.options.lease.maxClaimed / 2
+          ? -Infinity
+          : this.nextPollAt;
       return next === null || poll < next ? poll : next;
     }
     if (this.cursor && this.wheel.size < this.options.wheelCapacity * 0.75) {

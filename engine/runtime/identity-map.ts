@@ -6,7 +6,13 @@
  * @module
  */
 import type { ChangeSet, EpochMs, RowWrite, Snapshot } from '../ports.js';
-import type { AttemptRecord, AttemptStatus, OccurrenceRecord, OccurrenceStatus, SeriesRecord } from '../model.js';
+import type {
+  AttemptRecord,
+  AttemptStatus,
+  OccurrenceRecord,
+  OccurrenceStatus,
+  SeriesRecord,
+} from '../model.js';
 
 /** A row's wheel key after the unit of work: `at` null means nothing is due. */
 export interface KeyChange {
@@ -118,13 +124,20 @@ export class IdentityMap {
       if (!s.dirty) continue;
       writes.occurrences.push(write(s));
       keys.push({ kind: 'occurrence', id: s.rec.id, at: s.rec.nextDueAt });
-      if (s.from !== s.rec.status) changes.push({ kind: 'occurrence', from: s.from as OccurrenceStatus | null, record: s.rec });
+      if (s.from !== s.rec.status)
+        changes.push({
+          kind: 'occurrence',
+          from: s.from as OccurrenceStatus | null,
+          record: s.rec,
+        });
     }
     for (const s of this.att.values()) {
       if (!s.dirty) continue;
       writes.attempts.push(write(s));
-      if (s.rec.occurrenceId === null) keys.push({ kind: 'attempt', id: s.rec.id, at: s.rec.deadlineAt });
-      if (s.from !== s.rec.status) changes.push({ kind: 'attempt', from: s.from as AttemptStatus | null, record: s.rec });
+      if (s.rec.occurrenceId === null)
+        keys.push({ kind: 'attempt', id: s.rec.id, at: s.rec.deadlineAt });
+      if (s.from !== s.rec.status)
+        changes.push({ kind: 'attempt', from: s.from as AttemptStatus | null, record: s.rec });
     }
     return { writes, keys, changes };
   }

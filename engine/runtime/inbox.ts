@@ -81,7 +81,8 @@ export class Inbox {
       for (const item of list) {
         if (item.type === 'placed') u.placed(item.attemptId, item.result);
         else if (item.type === 'texted') u.texted(item.occurrenceId, item.result);
-        else if (!u.telephony(item.event)) this.d.events.emit('telephony:unknown', { event: item.event });
+        else if (!u.telephony(item.event))
+          this.d.events.emit('telephony:unknown', { event: item.event });
       }
     });
   }

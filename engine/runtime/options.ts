@@ -140,7 +140,10 @@ export type ResolvedRuntimeOptions = Readonly<
     lease: Readonly<Required<LeaseOptions>> | null;
     pacing: Readonly<Required<PacingOptions>>;
     phrases: Readonly<Record<ClosingPhrase, string>>;
-    effectRetry: Readonly<{ placeCall: Readonly<Required<EffectRetryOptions>>; sendText: Readonly<Required<EffectRetryOptions>> }>;
+    effectRetry: Readonly<{
+      placeCall: Readonly<Required<EffectRetryOptions>>;
+      sendText: Readonly<Required<EffectRetryOptions>>;
+    }>;
   }
 >;
 
@@ -158,7 +161,11 @@ function defaultFallbackText(o: OccurrenceRecord): string {
 
 function positive(name: string, value: number, allowInfinity = false): number {
   if (!(value > 0) || (!allowInfinity && !Number.isFinite(value))) {
-    throw new EngineError('invalid_option', `RuntimeOptions: ${name} must be a positive number, got ${value}`, name);
+    throw new EngineError(
+      'invalid_option',
+      `RuntimeOptions: ${name} must be a positive number, got ${value}`,
+      name,
+    );
   }
   return value;
 }
@@ -167,14 +174,30 @@ function positive(name: string, value: number, allowInfinity = false): number {
  * Applies defaults and validates; throws EngineError `invalid_option` naming the field.
  * `newOwner` names a lease owner when `lease.owner` is not given (the runtime passes its Ids port).
  */
-export function resolveRuntimeOptions(o: RuntimeOptions = {}, newOwner?: () => string): ResolvedRuntimeOptions {
-  const callsPerSecond = positive('pacing.callsPerSecond', o.pacing?.callsPerSecond ?? Infinity, true);
+export function resolveRuntimeOptions(
+  o: RuntimeOptions = {},
+  newOwner?: () => string,
+): ResolvedRuntimeOptions {
+  const callsPerSecond = positive(
+    'pacing.callsPerSecond',
+    o.pacing?.callsPerSecond ?? Infinity,
+    true,
+  );
   const maxLeadMs = o.pacing?.maxLeadMs ?? 30_000;
   if (!(maxLeadMs >= 0) || !Number.isFinite(maxLeadMs)) {
-    throw new EngineError('invalid_option', `RuntimeOptions: pacing.maxLeadMs must be >= 0, got ${maxLeadMs}`, 'pacing.maxLeadMs');
+    throw new EngineError(
+      'invalid_option',
+      `RuntimeOptions: pacing.maxLeadMs must be >= 0, got ${maxLeadMs}`,
+      'pacing.maxLeadMs',
+    );
   }
   const lateGraceMs = o.lateGraceMs ?? 600_000;
-  if (!(lateGraceMs >= 0)) throw new EngineError('invalid_option', `RuntimeOptions: lateGraceMs must be >= 0`, 'lateGraceMs');
+  if (!(lateGraceMs >= 0))
+    throw new EngineError(
+      'invalid_option',
+      `RuntimeOptions: lateGraceMs must be >= 0`,
+      'lateGraceMs',
+    );
   const batchSize = positive('batchSize', o.batchSize ?? 512);
   let lease: Readonly<Required<LeaseOptions>> | null = null;
   if (o.lease) {
@@ -189,9 +212,18 @@ export function resolveRuntimeOptions(o: RuntimeOptions = {}, newOwner?: () => s
     }
     const owner = o.lease.owner ?? newOwner?.();
     if (typeof owner !== 'string' || owner.length === 0) {
-      throw new EngineError('invalid_option', 'RuntimeOptions: lease.owner must be a non-empty string', 'lease.owner');
+      throw new EngineError(
+        'invalid_option',
+        'RuntimeOptions: lease.owner must be a non-empty string',
+        'lease.owner',
+      );
     }
-    lease = Object.freeze({ owner, ttlMs, pollMs, maxClaimed: positive('lease.maxClaimed', o.lease.maxClaimed ?? 2 * batchSize) });
+    lease = Object.freeze({
+      owner,
+      ttlMs,
+      pollMs,
+      maxClaimed: positive('lease.maxClaimed', o.lease.maxClaimed ?? 2 * batchSize),
+    });
   }
   const resolved = {
     lateGraceMs,

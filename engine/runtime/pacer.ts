@@ -34,7 +34,8 @@ export class Pacer<T> {
     /** Earliest start before an instant, ms (documentation only: the caller enqueues at due − lead). */
     readonly maxLeadMs: number,
   ) {
-    if (!(callsPerSecond > 0) || !Number.isFinite(callsPerSecond)) throw new RangeError('Pacer: callsPerSecond must be finite and > 0');
+    if (!(callsPerSecond > 0) || !Number.isFinite(callsPerSecond))
+      throw new RangeError('Pacer: callsPerSecond must be finite and > 0');
     this.interval = 1000 / callsPerSecond;
   }
 
@@ -98,7 +99,8 @@ export class Pacer<T> {
     this.items.push(item);
     this.dues.push(due);
     const k = this.key(i);
-    while (this.mins.length > this.minsHead && this.key(this.mins[this.mins.length - 1]!) >= k) this.mins.pop();
+    while (this.mins.length > this.minsHead && this.key(this.mins[this.mins.length - 1]!) >= k)
+      this.mins.pop();
     this.mins.push(i);
   }
 
@@ -126,7 +128,8 @@ export class Pacer<T> {
 
   private drainAll(): { item: T; due: number }[] {
     const rest: { item: T; due: number }[] = [];
-    for (let i = this.head; i < this.items.length; i++) rest.push({ item: this.items[i]!, due: this.dues[i]! });
+    for (let i = this.head; i < this.items.length; i++)
+      rest.push({ item: this.items[i]!, due: this.dues[i]! });
     this.reset();
     return rest;
   }

@@ -48,7 +48,9 @@ export async function reconcile(d: ReconcileDeps): Promise<void> {
     const page = await d.store.listUnacknowledgedAttempts(PAGE, after);
     const owners = page.filter((a) => a.occurrenceId !== null).map((a) => a.occurrenceId!);
     const occurrences = new Map(
-      owners.length === 0 ? [] : (await d.store.load({ occurrences: owners })).occurrences.map((o) => [o.id, o] as const),
+      owners.length === 0
+        ? []
+        : (await d.store.load({ occurrences: owners })).occurrences.map((o) => [o.id, o] as const),
     );
     const effects: Effect[] = [];
     for (const a of page) {
@@ -90,7 +92,8 @@ export async function reconcile(d: ReconcileDeps): Promise<void> {
     if (await pause()) return;
     const page = await d.store.listSeriesWithoutNext(PAGE, after);
     const ids = page.map((x) => x.id);
-    if (ids.length > 0) await d.unit({ series: ids }, ids, (u) => ids.forEach((id) => u.repairSeries(id)));
+    if (ids.length > 0)
+      await d.unit({ series: ids }, ids, (u) => ids.forEach((id) => u.repairSeries(id)));
     if (page.length < PAGE) break;
     after = ids[ids.length - 1]!;
   }

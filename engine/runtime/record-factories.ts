@@ -18,7 +18,18 @@ import type { ResolvedRuntimeOptions } from './options.js';
  * with the attempt id as idempotency key and every progress field still empty.
  */
 export function requestedAttempt(
-  a: Pick<AttemptRecord, 'id' | 'occurrenceId' | 'accountId' | 'phoneNumberId' | 'kind' | 'n' | 'to' | 'dueAt' | 'ringTimeoutSeconds'> & {
+  a: Pick<
+    AttemptRecord,
+    | 'id'
+    | 'occurrenceId'
+    | 'accountId'
+    | 'phoneNumberId'
+    | 'kind'
+    | 'n'
+    | 'to'
+    | 'dueAt'
+    | 'ringTimeoutSeconds'
+  > & {
     now: EpochMs;
   },
 ): AttemptRecord {
@@ -126,7 +137,8 @@ export function occurrenceOfSeries(
   now: EpochMs,
   opt: ResolvedRuntimeOptions,
 ): OccurrenceRecord {
-  if (s.to.length === 0) throw new EngineError('invalid_series', `series ${s.id} has no number to call`, 'to');
+  if (s.to.length === 0)
+    throw new EngineError('invalid_series', `series ${s.id} has no number to call`, 'to');
   const wall = s.rule.kind !== 'in_minutes';
   return pendingOccurrence(
     {
@@ -166,5 +178,11 @@ export function wakeUpScript(o: OccurrenceRecord): CallScript {
 
 /** The fallback text effect of `o` (idempotency key `fallback:<occurrence id>`). */
 export function fallbackEffect(o: OccurrenceRecord, opt: ResolvedRuntimeOptions): Effect {
-  return { type: 'SendText', occurrenceId: o.id, to: o.to, body: opt.fallbackText(o), idempotencyKey: `fallback:${o.id}` };
+  return {
+    type: 'SendText',
+    occurrenceId: o.id,
+    to: o.to,
+    body: opt.fallbackText(o),
+    idempotencyKey: `fallback:${o.id}`,
+  };
 }

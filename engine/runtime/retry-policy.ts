@@ -36,7 +36,11 @@ export type RetryPolicyInput = Partial<RetryPolicy>;
 
 function intIn(value: unknown, min: number, max: number, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new EngineError('invalid_retry_policy', `${field} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`, field);
+    throw new EngineError(
+      'invalid_retry_policy',
+      `${field} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      field,
+    );
   }
   return value;
 }
@@ -60,14 +64,24 @@ export function resolveRetryPolicy(
   const base = options.base ?? DEFAULT_RETRY_POLICY;
   const at = (k: string) => (options.path ? `${options.path}.${k}` : k);
   const p = input ?? {};
-  const maxSnoozes = intIn(p.maxSnoozes ?? base.maxSnoozes, b.maxSnoozes.min, b.maxSnoozes.max, at('maxSnoozes'));
+  const maxSnoozes = intIn(
+    p.maxSnoozes ?? base.maxSnoozes,
+    b.maxSnoozes.min,
+    b.maxSnoozes.max,
+    at('maxSnoozes'),
+  );
   const ringTimeoutSeconds = intIn(
     p.ringTimeoutSeconds ?? base.ringTimeoutSeconds,
     b.ringTimeoutSeconds.min,
     b.ringTimeoutSeconds.max,
     at('ringTimeoutSeconds'),
   );
-  const snoozeMinutes = intIn(p.snoozeMinutes ?? base.snoozeMinutes, b.snoozeMinutes.min, b.snoozeMinutes.max, at('snoozeMinutes'));
+  const snoozeMinutes = intIn(
+    p.snoozeMinutes ?? base.snoozeMinutes,
+    b.snoozeMinutes.min,
+    b.snoozeMinutes.max,
+    at('snoozeMinutes'),
+  );
   const offsets = p.offsetsMinutes ?? base.offsetsMinutes;
   if (!Array.isArray(offsets) || offsets.length > b.offsetsMinutes.maxItems) {
     throw new EngineError(

@@ -22,7 +22,16 @@
  *   load, so several processes may share one store.
  * @module
  */
-import type { CallToAdmit, Clock, EpochMs, LoadKeys, RefusalReason, RowRef, Snapshot, Store } from '../ports.js';
+import type {
+  CallToAdmit,
+  Clock,
+  EpochMs,
+  LoadKeys,
+  RefusalReason,
+  RowRef,
+  Snapshot,
+  Store,
+} from '../ports.js';
 import type { CallScript, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
 import { DispatchLoop } from './dispatch-loop.js';
@@ -65,7 +74,13 @@ const CONFLICT_RETRIES = 5;
 
 /** A copy of a command's result, so the caller never holds a record of a unit of work. */
 function copyResult(r: SaveSeriesResult): SaveSeriesResult {
-  return r.ok ? { ok: true, series: cloneSeries(r.series), occurrence: r.occurrence && cloneOccurrence(r.occurrence) } : r;
+  return r.ok
+    ? {
+        ok: true,
+        series: cloneSeries(r.series),
+        occurrence: r.occurrence && cloneOccurrence(r.occurrence),
+      }
+    : r;
 }
 
 /**
@@ -110,7 +125,12 @@ class RuntimeImpl implements Runtime {
     this.store = deps.store;
     const { callsPerSecond, maxLeadMs } = this.options.pacing;
     this.pacer = Number.isFinite(callsPerSecond) ? new Pacer<Ref>(callsPerSecond, maxLeadMs) : null;
-    this.horizon = new DueHorizon(this.store, this.options, this.clock.now(), this.pacer ? maxLeadMs : 0);
+    this.horizon = new DueHorizon(
+      this.store,
+      this.options,
+      this.clock.now(),
+      this.pacer ? maxLeadMs : 0,
+    );
     this.sizer = new UnitSizer(this.clock, this.options);
     const unit = this.unit.bind(this);
     this.runner = new EffectRunner({
@@ -122,7 +142,13 @@ class RuntimeImpl implements Runtime {
       placed: (attemptId, result) => this.inbox.add({ type: 'placed', attemptId, result }),
       texted: (occurrenceId, result) => this.inbox.add({ type: 'texted', occurrenceId, result }),
     });
-    this.inbox = new Inbox({ clock: this.clock, events: this.events, runner: this.runner, sizer: this.sizer, unit });
+    this.inbox = new Inbox({
+      clock: this.clock,
+      events: this.events,
+      runner: this.runner,
+      sizer: this.sizer,
+      unit,
+    });
     this.loop = new DispatchLoop({
       clock: this.clock,
       options: this.options,
@@ -159,7 +185,9 @@ class RuntimeImpl implements Runtime {
     this.running = true;
     this.stopped = false;
     this.runner.start();
-    this.deps.telephony.onEvent((event) => (this.stopped ? undefined : this.inbox.add({ type: 'telephony', event })));
+    this.deps.telephony.onEvent((event) =>
+      this.stopped ? undefined : this.inbox.add({ type: 'telephony', event }),
+    );
     if (!options.background) {
       await this.recover(false);
       return;
@@ -226,7 +254,8 @@ class RuntimeImpl implements Runtime {
   async schedule(input: NewOccurrence): Promise<OccurrenceRecord> {
     if (typeof input.to !== 'string' || input.to.length === 0)
       throw new EngineError('invalid_occurrence', 'to must be an E.164 number', 'to');
-    if (!Number.isFinite(input.scheduledAt)) throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
+    if (!Number.isFinite(input.scheduledAt))
+      throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
     const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
     const record = pendingOccurrence(
       {
@@ -292,7 +321,8 @@ class RuntimeImpl implements Runtime {
   async saveSeries(input: SeriesInput, next: SeriesNext = 'auto'): Promise<SaveSeriesResult> {
     // An empty number is allowed for a series that makes no call (the host keeps a schedule
     // whose number was removed as history); making an occurrence of it throws.
-    if (typeof input.to !== 'string') throw new EngineError('invalid_series', 'to must be an E.164 number', 'to');
+    if (typeof input.to !== 'string')
+      throw new EngineError('invalid_series', 'to must be an E.164 number', 'to');
     if (next !== null && typeof next === 'object' && !Number.isFinite(next.at)) {
       throw new EngineError('invalid_series', 'next.at must be an instant', 'next.at');
     }
@@ -382,7 +412,9 @@ class RuntimeImpl implements Runtime {
       ringTimeoutSeconds: input.ringTimeoutSeconds ?? DEFAULT_RETRY_POLICY.ringTimeoutSeconds,
       now,
     });
-    const script: CallScript = input.script ?? (input.kind === 'test' ? { kind: 'test', greetingName: null } : { kind: 'demo' });
+    const script: CallScript =
+      input.script ??
+      (input.kind === 'test' ? { kind: 'test', greetingName: null } : { kind: 'demo' });
     let refused: RefusalReason | null = null;
     const call: CallToAdmit = {
       accountId: rec.accountId,
@@ -437,11 +469,17 @@ class RuntimeImpl implements Runtime {
     return this.queue.run(lock, async () => {
       const empty = !keys.occurrences?.length && !keys.attempts?.length && !keys.series?.length;
       for (let tries = 1; ; tries++) {
-        const snapshot = empty ? { occurrences: [], attempts: [], series: [] } : await this.store.load(keys);
+        const snapshot = empty
+          ? { occurrences: [], attempts: [], series: [] }
+          : await this.store.load(keys);
         const now = this.clock.now();
         const release = await this.prepareAdmission(snapshot, calls, now);
         try {
-          const u = new UnitOfWork(snapshot, now, { options: this.options, ids: this.deps.ids, accounts: this.deps.accounts });
+          const u = new UnitOfWork(snapshot, now, {
+            options: this.options,
+            ids: this.deps.ids,
+            accounts: this.deps.accounts,
+          });
           fn(u);
           const { writes, keys: wheelKeys, changes } = u.finish();
           let wrote = false;
@@ -455,11 +493,15 @@ class RuntimeImpl implements Runtime {
             if (!result.ok) {
               this.counters.conflicts++;
               const inserted = result.conflicts.some((c) =>
-                (c.kind === 'occurrence' ? writes.occurrences : c.kind === 'attempt' ? writes.attempts : writes.series).some(
-                  (w) => w.record.id === c.id && w.expectedVersion === null,
-                ),
+                (c.kind === 'occurrence'
+                  ? writes.occurrences
+                  : c.kind === 'attempt'
+                    ? writes.attempts
+                    : writes.series
+                ).some((w) => w.record.id === c.id && w.expectedVersion === null),
               );
-              const dropped = !inserted && dropConflicts !== undefined && dropConflicts(result.conflicts);
+              const dropped =
+                !inserted && dropConflicts !== undefined && dropConflicts(result.conflicts);
               if (dropped) tries--;
               const willRetry = !inserted && tries <= CONFLICT_RETRIES;
               this.events.emit('store:conflict', { conflicts: result.conflicts, willRetry });
@@ -491,7 +533,11 @@ class RuntimeImpl implements Runtime {
    * Awaits `Accounts.prepare` (when the host has one) with the calls this unit may admit: the
    * given ones and every unfinished occurrence of the snapshot that is due by `now`.
    */
-  private async prepareAdmission(snapshot: Snapshot, given: readonly CallToAdmit[], now: EpochMs): Promise<(() => void) | undefined> {
+  private async prepareAdmission(
+    snapshot: Snapshot,
+    given: readonly CallToAdmit[],
+    now: EpochMs,
+  ): Promise<(() => void) | undefined> {
     const accounts = this.deps.accounts;
     if (!accounts?.prepare) return undefined;
     const calls: CallToAdmit[] = given.map((c) => ({ ...c, at: now }));
@@ -515,8 +561,10 @@ class RuntimeImpl implements Runtime {
     const att = this.events.has('attempt:status');
     for (const c of changes) {
       if (c.kind === 'attempt' && c.from === null) this.counters.dispatched++;
-      if (c.kind === 'occurrence' && occ) this.events.emit('occurrence:status', { occurrence: { ...c.record }, from: c.from });
-      if (c.kind === 'attempt' && att) this.events.emit('attempt:status', { attempt: { ...c.record }, from: c.from });
+      if (c.kind === 'occurrence' && occ)
+        this.events.emit('occurrence:status', { occurrence: { ...c.record }, from: c.from });
+      if (c.kind === 'attempt' && att)
+        this.events.emit('attempt:status', { attempt: { ...c.record }, from: c.from });
     }
   }
 }

@@ -8,7 +8,12 @@
 import type { EpochMs, Ids } from '../ports.js';
 import type { OccurrenceRecord, SeriesRecord } from '../model.js';
 import { isFinishedOccurrence } from '../machines/status.js';
-import { nextAfterOccurrence, nextOccurrenceAfter, occurrenceOnDate, pruneSkipDates } from '../time/recurrence.js';
+import {
+  nextAfterOccurrence,
+  nextOccurrenceAfter,
+  occurrenceOnDate,
+  pruneSkipDates,
+} from '../time/recurrence.js';
 import type { ResolvedRuntimeOptions } from './options.js';
 import { occurrenceOfSeries, type SeriesTime } from './record-factories.js';
 import type { SaveSeriesResult, SeriesNext } from './types.js';
@@ -41,11 +46,22 @@ export interface SeriesDeps {
 export function advanceSeries(u: SeriesUnit, deps: SeriesDeps, o: OccurrenceRecord): void {
   const s = u.series(o.scheduleId!);
   if (!s || s.status !== 'active' || !s.enabled || s.nextOccurrenceId !== o.id) return;
-  followWith(u, deps, s, nextAfterOccurrence(s.rule, o.scheduledAt, u.now - deps.options.lateGraceMs));
+  followWith(
+    u,
+    deps,
+    s,
+    nextAfterOccurrence(s.rule, o.scheduledAt, u.now - deps.options.lateGraceMs),
+  );
 }
 
 /** Makes `time` the series' next occurrence, or completes the series when null. */
-function followWith(u: SeriesUnit, deps: SeriesDeps, s: SeriesRecord, time: SeriesTime | null, id?: string): OccurrenceRecord | null {
+function followWith(
+  u: SeriesUnit,
+  deps: SeriesDeps,
+  s: SeriesRecord,
+  time: SeriesTime | null,
+  id?: string,
+): OccurrenceRecord | null {
   u.touchSeries(s);
   if (time === null) {
     s.status = 'completed';
@@ -68,7 +84,12 @@ function currentOf(u: SeriesUnit, s: SeriesRecord | undefined): OccurrenceRecord
  * Creates or replaces a series (`record` complete but for version and times) and sets its
  * current occurrence as `next` says (see {@link SeriesNext}).
  */
-export function saveSeries(u: SeriesUnit, deps: SeriesDeps, record: SeriesRecord, next: SeriesNext): SaveSeriesResult {
+export function saveSeries(
+  u: SeriesUnit,
+  deps: SeriesDeps,
+  record: SeriesRecord,
+  next: SeriesNext,
+): SaveSeriesResult {
   const existing = u.series(record.id);
   const current = currentOf(u, existing);
   const running = current !== undefined && current.status !== 'pending';
@@ -80,14 +101,20 @@ export function saveSeries(u: SeriesUnit, deps: SeriesDeps, record: SeriesRecord
     want = running ? 'keep' : time;
   } else {
     // A call between attempts may be cancelled (null), not moved; one being placed or ringing neither.
-    const inProgress = current !== undefined && (current.status === 'dispatching' || current.status === 'calling');
+    const inProgress =
+      current !== undefined && (current.status === 'dispatching' || current.status === 'calling');
     if (next === null ? inProgress : running) return { ok: false, code: 'occurrence_in_progress' };
     want = next === null ? null : { at: next.at, source: next.source ?? record.rule.kind };
     occurrenceId = next?.occurrenceId;
   }
   let s: SeriesRecord;
   if (existing) {
-    Object.assign(existing, { ...record, version: existing.version, createdAt: existing.createdAt, nextOccurrenceId: null });
+    Object.assign(existing, {
+      ...record,
+      version: existing.version,
+      createdAt: existing.createdAt,
+      nextOccurrenceId: null,
+    });
     s = existing;
     u.touchSeries(s);
   } else {
@@ -134,9 +161,14 @@ export function skipNext(u: SeriesUnit, deps: SeriesDeps, id: string): SaveSerie
   if (!s) return { ok: false, code: 'series_not_found' };
   if (s.rule.kind !== 'weekly') return { ok: false, code: 'not_recurring' };
   const current = currentOf(u, s);
-  if (current && (current.status === 'dispatching' || current.status === 'calling')) return { ok: false, code: 'occurrence_in_progress' };
+  if (current && (current.status === 'dispatching' || current.status === 'calling'))
+    return { ok: false, code: 'occurrence_in_progress' };
   // The call to skip: the pending one, or the one after the call between attempts, or the next from now.
-  const after = !current ? u.now : current.status === 'pending' ? current.scheduledAt - 1 : current.scheduledAt;
+  const after = !current
+    ? u.now
+    : current.status === 'pending'
+      ? current.scheduledAt - 1
+      : current.scheduledAt;
   const skipped = nextOccurrenceAfter(s.rule, after);
   if (skipped === null) return { ok: true, series: s, occurrence: current ?? null };
   const rule = pruneSkipDates({ ...s.rule, skipDates: [...s.rule.skipDates, skipped.date] }, u.now);
@@ -148,9 +180,20 @@ export function skipNext(u: SeriesUnit, deps: SeriesDeps, id: string): SaveSerie
  * is resolved again from its series' wall time on the same local date (never one that is
  * being placed, ringing or between attempts). Returns the move, or null when nothing moved.
  */
-export function reresolve(u: SeriesUnit, id: string, version: string): { occurrence: OccurrenceRecord; from: EpochMs } | null {
+export function reresolve(
+  u: SeriesUnit,
+  id: string,
+  version: string,
+): { occurrence: OccurrenceRecord; from: EpochMs } | null {
   const o = u.occurrence(id);
-  if (!o || o.status !== 'pending' || o.tzdataVersion === null || o.tzdataVersion === version || o.localDate === null) return null;
+  if (
+    !o ||
+    o.status !== 'pending' ||
+    o.tzdataVersion === null ||
+    o.tzdataVersion === version ||
+    o.localDate === null
+  )
+    return null;
   const s = o.scheduleId === null ? undefined : u.series(o.scheduleId);
   if (!s || s.rule.kind === 'in_minutes' || s.nextOccurrenceId !== o.id) return null;
   const time = occurrenceOnDate(s.rule, o.localDate);
@@ -174,5 +217,12 @@ export function repairSeries(u: SeriesUnit, deps: SeriesDeps, id: string): void 
   if (!s || s.status !== 'active' || !s.enabled || currentOf(u, s)) return;
   const last = s.nextOccurrenceId ? u.occurrence(s.nextOccurrenceId) : undefined;
   const floor = u.now - deps.options.lateGraceMs;
-  followWith(u, deps, s, last ? nextAfterOccurrence(s.rule, last.scheduledAt, floor) : nextOccurrenceAfter(s.rule, floor));
+  followWith(
+    u,
+    deps,
+    s,
+    last
+      ? nextAfterOccurrence(s.rule, last.scheduledAt, floor)
+      : nextOccurrenceAfter(s.rule, floor),
+  );
 }

@@ -54,7 +54,8 @@ export function recordTelephonyEvent(u: CallUnit, e: TelephonyEvent): boolean {
   if (a.providerCallId !== null && a.providerCallId !== e.callId) {
     // Another call than the one recorded for the attempt (the provider dialled twice): its
     // events must not decide the attempt (its "9" would stop every call); hang it up.
-    if (e.type === 'call.ringing' || e.type === 'call.answered') u.effects.push({ type: 'HangUp', attemptId: a.id, callId: e.callId });
+    if (e.type === 'call.ringing' || e.type === 'call.answered')
+      u.effects.push({ type: 'HangUp', attemptId: a.id, callId: e.callId });
     return true;
   }
   if (a.providerCallId === null) a.providerCallId = e.callId;

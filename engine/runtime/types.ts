@@ -3,8 +3,27 @@
  * the {@link Runtime} interface itself.
  * @module
  */
-import type { Accounts, ChangeSet, Clock, EpochMs, Ids, Messaging, RefusalReason, Store, StoreWrite, Telephony } from '../ports.js';
-import type { AttemptKind, AttemptRecord, CallScript, DerivationSource, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
+import type {
+  Accounts,
+  ChangeSet,
+  Clock,
+  EpochMs,
+  Ids,
+  Messaging,
+  RefusalReason,
+  Store,
+  StoreWrite,
+  Telephony,
+} from '../ports.js';
+import type {
+  AttemptKind,
+  AttemptRecord,
+  CallScript,
+  DerivationSource,
+  OccurrenceRecord,
+  RetryPolicy,
+  SeriesRecord,
+} from '../model.js';
 import type { Recurrence } from '../time/recurrence.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
@@ -163,7 +182,8 @@ export interface SeriesInput {
  * await runtime.saveSeries(input, 'keep'); // the current call stays as it is
  * await runtime.saveSeries(input, { at: clock.now() + 30 * 60_000, source: 'moved' }); // the current call rings in 30 minutes
  */
-export type SeriesNext = 'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
+export type SeriesNext =
+  'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
 
 /** Result of {@link Runtime.saveSeries} and {@link Runtime.skipNext}. */
 export type SaveSeriesResult =
@@ -195,14 +215,18 @@ export interface NewCall {
 }
 
 /** Result of {@link Runtime.cancel}. */
-export type CancelResult = { ok: true; occurrence: OccurrenceRecord } | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
+export type CancelResult =
+  | { ok: true; occurrence: OccurrenceRecord }
+  | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
 
 /** Result of {@link Runtime.amend}. */
 export type AmendResult =
-  { ok: true; occurrence: OccurrenceRecord } | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
+  | { ok: true; occurrence: OccurrenceRecord }
+  | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
 
 /** Result of {@link Runtime.placeCall}. */
-export type PlaceCallOutcome = { ok: true; attempt: AttemptRecord } | { ok: false; reason: RefusalReason };
+export type PlaceCallOutcome =
+  { ok: true; attempt: AttemptRecord } | { ok: false; reason: RefusalReason };
 
 /** Counters for benchmarks and health pages. */
 export interface RuntimeStats {

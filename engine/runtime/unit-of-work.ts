@@ -11,16 +11,38 @@
  * records in `record-factories.ts`; here, the inputs, the machines and their action tables.
  * @module
  */
-import type { Accounts, EpochMs, Ids, PlaceCallResult, SendResult, Snapshot, TelephonyEvent } from '../ports.js';
+import type {
+  Accounts,
+  EpochMs,
+  Ids,
+  PlaceCallResult,
+  SendResult,
+  Snapshot,
+  TelephonyEvent,
+} from '../ports.js';
 import type { AttemptRecord, CallScript, OccurrenceRecord, SeriesRecord } from '../model.js';
-import type { AttemptActionName, AttemptEvent, ClosingPhrase } from '../machines/attempt.machine.js';
+import type {
+  AttemptActionName,
+  AttemptEvent,
+  ClosingPhrase,
+} from '../machines/attempt.machine.js';
 import type { Effect } from '../machines/effects.js';
 import type { StepAction, StepResult } from '../machines/memo.js';
-import type { AttemptOutcome, DueVerdict, OccurrenceActionName, OccurrenceEvent } from '../machines/occurrence.machine.js';
+import type {
+  AttemptOutcome,
+  DueVerdict,
+  OccurrenceActionName,
+  OccurrenceEvent,
+} from '../machines/occurrence.machine.js';
 import { attemptFacts, attemptStep, occurrenceFacts, occurrenceStep } from './facts.js';
 import { IdentityMap } from './identity-map.js';
 import type { ResolvedRuntimeOptions } from './options.js';
-import { fallbackEffect, nextAttemptKind, requestedAttempt, wakeUpScript } from './record-factories.js';
+import {
+  fallbackEffect,
+  nextAttemptKind,
+  requestedAttempt,
+  wakeUpScript,
+} from './record-factories.js';
 import * as seriesSteps from './series-steps.js';
 import { recordPlaced, recordTelephonyEvent, recordTexted } from './telephony-events.js';
 import type { SaveSeriesResult, SeriesNext } from './types.js';
@@ -58,14 +80,16 @@ export class UnitOfWork extends IdentityMap {
   due(kind: 'occurrence' | 'attempt', id: string, leadMs = 0): DueResult {
     if (kind === 'attempt') {
       const a = this.attempt(id);
-      if (!a || a.deadlineAt === null || a.deadlineAt > this.now) return { handled: false, at: a?.deadlineAt ?? null };
+      if (!a || a.deadlineAt === null || a.deadlineAt > this.now)
+        return { handled: false, at: a?.deadlineAt ?? null };
       this.timeout(a);
       return { handled: true };
     }
     const o = this.occurrence(id);
     if (!o || o.nextDueAt === null) return { handled: false, at: null };
     const dispatch = o.status === 'pending' || o.status === 'waiting';
-    if (o.nextDueAt > this.now + (dispatch ? leadMs : 0)) return { handled: false, at: o.nextDueAt };
+    if (o.nextDueAt > this.now + (dispatch ? leadMs : 0))
+      return { handled: false, at: o.nextDueAt };
     this.sendOccurrence(o, { type: 'DUE', verdict: dispatch ? this.verdict(o) : 'go' });
     return { handled: true };
   }
@@ -83,7 +107,8 @@ export class UnitOfWork extends IdentityMap {
   amend(id: string, patch: Partial<OccurrenceRecord>): StepResult | undefined {
     const o = this.occurrence(id);
     if (!o) return undefined;
-    if (o.status !== 'pending') return occurrenceStep.step(o.status, occurrenceFacts(o), { type: 'AMEND' });
+    if (o.status !== 'pending')
+      return occurrenceStep.step(o.status, occurrenceFacts(o), { type: 'AMEND' });
     Object.assign(o, patch, { id: o.id });
     return this.sendOccurrence(o, { type: 'AMEND' });
   }
@@ -202,7 +227,11 @@ export class UnitOfWork extends IdentityMap {
     this.occurrenceActions[action.type](o, action.params);
   }
 
-  private attemptAction(a: AttemptRecord, o: OccurrenceRecord | undefined, action: StepAction<AttemptActionName>): void {
+  private attemptAction(
+    a: AttemptRecord,
+    o: OccurrenceRecord | undefined,
+    action: StepAction<AttemptActionName>,
+  ): void {
     this.attemptActions[action.type](a, o, action.params);
   }
 
@@ -210,7 +239,9 @@ export class UnitOfWork extends IdentityMap {
    * The runtime's implementation of every action the occurrence machine names. A table keyed
    * by the machine's own action names: the compiler refuses a missing or unknown one.
    */
-  private readonly occurrenceActions: { [K in OccurrenceActionName]: (o: OccurrenceRecord, params: StepAction['params']) => void } = {
+  private readonly occurrenceActions: {
+    [K in OccurrenceActionName]: (o: OccurrenceRecord, params: StepAction['params']) => void;
+  } = {
     startAttempt: (o) => {
       const { now } = this;
       const id = this.deps.ids.uuid();
@@ -284,13 +315,19 @@ export class UnitOfWork extends IdentityMap {
       o.seriesBase = o.scheduledAt;
       o.retryIndex = 0;
       o.nextDueAt = o.scheduledAt;
-      o.backupAlarmAt = o.backupAlarm ? o.scheduledAt + this.deps.options.backupAlarmDelaySeconds * 1000 : null;
+      o.backupAlarmAt = o.backupAlarm
+        ? o.scheduledAt + this.deps.options.backupAlarmDelaySeconds * 1000
+        : null;
     },
   };
 
   /** The runtime's implementation of every action the attempt machine names (see above). */
   private readonly attemptActions: {
-    [K in AttemptActionName]: (a: AttemptRecord, o: OccurrenceRecord | undefined, params: StepAction['params']) => void;
+    [K in AttemptActionName]: (
+      a: AttemptRecord,
+      o: OccurrenceRecord | undefined,
+      params: StepAction['params'],
+    ) => void;
   } = {
     armWatchdog: (a, o) => {
       const opt = this.deps.options;

@@ -31,7 +31,8 @@ export class UnitSizer {
   adapt(took: number, rows: number): void {
     const max = this.options.batchSize;
     if (took > this.options.sliceMs) this.batch = Math.max(16, Math.floor(this.batch / 2));
-    else if (rows >= this.batch && took < this.options.sliceMs / 2) this.batch = Math.min(max, this.batch * 2);
+    else if (rows >= this.batch && took < this.options.sliceMs / 2)
+      this.batch = Math.min(max, this.batch * 2);
   }
 
   /** A slice of work: `after()` yields to the event loop once `sliceMs` (or `batchesPerSlice` units) are used. */
@@ -41,7 +42,11 @@ export class UnitSizer {
     return {
       after: () => {
         units++;
-        if (this.clock.now() - started < this.options.sliceMs && units < this.options.batchesPerSlice) return undefined;
+        if (
+          this.clock.now() - started < this.options.sliceMs &&
+          units < this.options.batchesPerSlice
+        )
+          return undefined;
         return this.options.yieldToLoop().then(() => {
           started = this.clock.now();
           units = 0;

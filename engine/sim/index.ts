@@ -9,6 +9,12 @@
  * @packageDocumentation
  */
 export { VirtualClock } from './virtual-clock.js';
-export { MemoryStore, cloneAttempt, cloneOccurrence, cloneSeries, type MemoryTransaction } from './memory-store.js';
+export {
+  MemoryStore,
+  cloneAttempt,
+  cloneOccurrence,
+  cloneSeries,
+  type MemoryTransaction,
+} from './memory-store.js';
 export { MemoryTelephony } from './memory-telephony.js';
 export type { MemoryTelephonyOptions, PhoneBehaviour, SimulatedCall } from './memory-telephony.js';

@@ -26,7 +26,9 @@ export function cloneAttempt(r: AttemptRecord): AttemptRecord {
 /** Copies a series (rule and policy included). */
 export function cloneSeries(r: SeriesRecord): SeriesRecord {
   const rule =
-    r.rule.kind === 'weekly' ? { ...r.rule, daysOfWeek: [...r.rule.daysOfWeek], skipDates: [...r.rule.skipDates] } : { ...r.rule };
+    r.rule.kind === 'weekly'
+      ? { ...r.rule, daysOfWeek: [...r.rule.daysOfWeek], skipDates: [...r.rule.skipDates] }
+      : { ...r.rule };
   return { ...r, rule, policy: { ...r.policy, offsetsMinutes: [...r.policy.offsetsMinutes] } };
 }
 
@@ -95,7 +97,11 @@ export class MemoryStore implements Store<MemoryTransaction> {
       if (!ser.has(id)) ser.set(id, cloneSeries(s));
       addOcc(s.nextOccurrenceId);
     }
-    return { occurrences: [...occ.values()], attempts: [...att.values()], series: [...ser.values()] };
+    return {
+      occurrences: [...occ.values()],
+      attempts: [...att.values()],
+      series: [...ser.values()],
+    };
   }
 
   /**
@@ -104,15 +110,25 @@ export class MemoryStore implements Store<MemoryTransaction> {
    * run on commit; or none of it when a check fails or a write throws. While a write awaits,
    * the store's other commits wait for it.
    */
-  async commit(changes: ChangeSet, options?: CommitOptions<MemoryTransaction>): Promise<CommitResult> {
+  async commit(
+    changes: ChangeSet,
+    options?: CommitOptions<MemoryTransaction>,
+  ): Promise<CommitResult> {
     this.calls.commit++;
     while (this.writing) await this.writing.catch(() => undefined);
     const conflicts: RowRef[] = [];
-    const check = <R extends { id: string; version: number }>(map: Map<string, R>, kind: RowRef['kind'], writes: RowWrite<R>[]) => {
+    const check = <R extends { id: string; version: number }>(
+      map: Map<string, R>,
+      kind: RowRef['kind'],
+      writes: RowWrite<R>[],
+    ) => {
       const seen = new Set<string>();
       for (const w of writes) {
         const stored = map.get(w.record.id);
-        const ok = w.expectedVersion === null ? stored === undefined : stored !== undefined && stored.version === w.expectedVersion;
+        const ok =
+          w.expectedVersion === null
+            ? stored === undefined
+            : stored !== undefined && stored.version === w.expectedVersion;
         if (!ok || seen.has(w.record.id)) conflicts.push({ kind, id: w.record.id });
         seen.add(w.record.id);
       }
@@ -136,7 +152,8 @@ export class MemoryStore implements Store<MemoryTransaction> {
       }
     }
     for (const w of changes.series) this.series.set(w.record.id, cloneSeries(w.record));
-    for (const w of changes.occurrences) this.occurrences.set(w.record.id, cloneOccurrence(w.record));
+    for (const w of changes.occurrences)
+      this.occurrences.set(w.record.id, cloneOccurrence(w.record));
     for (const w of changes.attempts) this.attempts.set(w.record.id, cloneAttempt(w.record));
     for (const fn of onCommit) fn();
     return { ok: true };
@@ -148,7 +165,8 @@ export class MemoryStore implements Store<MemoryTransaction> {
     const { until, limit, after } = query;
     const out: DueRef[] = [];
     for (const o of this.occurrences.values()) {
-      if (o.nextDueAt !== null && o.nextDueAt <= until) out.push({ kind: 'occurrence', id: o.id, at: o.nextDueAt });
+      if (o.nextDueAt !== null && o.nextDueAt <= until)
+        out.push({ kind: 'occurrence', id: o.id, at: o.nextDueAt });
     }
     for (const a of this.attempts.values()) {
       if (a.occurrenceId === null && a.deadlineAt !== null && a.deadlineAt <= until)
@@ -163,7 +181,12 @@ export class MemoryStore implements Store<MemoryTransaction> {
   async listUnacknowledgedAttempts(limit: number, afterId?: string): Promise<AttemptRecord[]> {
     this.calls.list++;
     return [...this.attempts.values()]
-      .filter((a) => a.status === 'requested' && a.providerCallId === null && (afterId === undefined || a.id > afterId))
+      .filter(
+        (a) =>
+          a.status === 'requested' &&
+          a.providerCallId === null &&
+          (afterId === undefined || a.id > afterId),
+      )
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, limit)
       .map(cloneAttempt);
@@ -176,12 +199,19 @@ export class MemoryStore implements Store<MemoryTransaction> {
   }
 
   /** {@link Store.listStaleZoneOccurrences}, by id. */
-  async listStaleZoneOccurrences(version: string, limit: number, afterId?: string): Promise<OccurrenceRecord[]> {
+  async listStaleZoneOccurrences(
+    version: string,
+    limit: number,
+    afterId?: string,
+  ): Promise<OccurrenceRecord[]> {
     this.calls.list++;
     return [...this.occurrences.values()]
       .filter(
         (o) =>
-          o.status === 'pending' && o.tzdataVersion !== null && o.tzdataVersion !== version && (afterId === undefined || o.id > afterId),
+          o.status === 'pending' &&
+          o.tzdataVersion !== null &&
+          o.tzdataVersion !== version &&
+          (afterId === undefined || o.id > afterId),
       )
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, limit)
@@ -203,8 +233,10 @@ export class MemoryStore implements Store<MemoryTransaction> {
     this.calls.list++;
     return [...this.series.values()]
       .filter((s) => {
-        if (s.status !== 'active' || !s.enabled || (afterId !== undefined && s.id <= afterId)) return false;
-        const o = s.nextOccurrenceId === null ? undefined : this.occurrences.get(s.nextOccurrenceId);
+        if (s.status !== 'active' || !s.enabled || (afterId !== undefined && s.id <= afterId))
+          return false;
+        const o =
+          s.nextOccurrenceId === null ? undefined : this.occurrences.get(s.nextOccurrenceId);
         return o === undefined || FINISHED.has(o.status);
       })
       .sort((a, b) => (a.id < b.id ? -1 : 1))
@@ -214,7 +246,11 @@ export class MemoryStore implements Store<MemoryTransaction> {
 
   /** Number of stored rows (for tests). */
   get size(): { occurrences: number; attempts: number; series: number } {
-    return { occurrences: this.occurrences.size, attempts: this.attempts.size, series: this.series.size };
+    return {
+      occurrences: this.occurrences.size,
+      attempts: this.attempts.size,
+      series: this.series.size,
+    };
   }
 
   /** Every occurrence of a series (or every one, without an id), by scheduledAt (for tests and examples). */

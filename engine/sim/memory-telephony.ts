@@ -16,7 +16,8 @@ import type {
  * `silent` (answers, presses nothing), `voicemail` (a machine answers), `no_answer` (rings
  * out), `busy`, `fail` (the provider refuses the call).
  */
-export type PhoneBehaviour = 'confirm' | 'snooze' | 'stop' | 'silent' | 'voicemail' | 'no_answer' | 'busy' | 'fail';
+export type PhoneBehaviour =
+  'confirm' | 'snooze' | 'stop' | 'silent' | 'voicemail' | 'no_answer' | 'busy' | 'fail';
 
 /** Timing of the simulated calls, in seconds. */
 export interface MemoryTelephonyOptions {
@@ -109,7 +110,10 @@ export class MemoryTelephony implements Telephony {
   private readonly byKey = new Map<string, PlaceCallResult>();
   /** Calls not yet ended. */
   private readonly byId = new Map<string, SimulatedCall>();
-  private readonly phones = new Map<string, { answers: PhoneBehaviour[]; ringSeconds: number | undefined; used: number }>();
+  private readonly phones = new Map<
+    string,
+    { answers: PhoneBehaviour[]; ringSeconds: number | undefined; used: number }
+  >();
   private readonly timers = new Map<string, TimerHandle[]>();
   private handler: TelephonyEventHandler = () => undefined;
   private seq = 0;
@@ -143,7 +147,8 @@ export class MemoryTelephony implements Telephony {
   /** Programmes the phone at `to`: one behaviour per call received, the last one repeating. */
   setPhone(to: string, answers: PhoneBehaviour[] | PhoneBehaviour, ringSeconds?: number): void {
     const list = Array.isArray(answers) ? answers : [answers];
-    if (list.length === 0) throw new RangeError('MemoryTelephony.setPhone: answers must not be empty');
+    if (list.length === 0)
+      throw new RangeError('MemoryTelephony.setPhone: answers must not be empty');
     this.phones.set(to, { answers: list, ringSeconds, used: 0 });
   }
 
@@ -166,9 +171,16 @@ export class MemoryTelephony implements Telephony {
     const known = this.byKey.get(request.idempotencyKey);
     if (known) return known;
     const phone = this.phones.get(request.to);
-    const behaviour: PhoneBehaviour = phone ? phone.answers[Math.min(phone.used++, phone.answers.length - 1)]! : 'confirm';
+    const behaviour: PhoneBehaviour = phone
+      ? phone.answers[Math.min(phone.used++, phone.answers.length - 1)]!
+      : 'confirm';
     if (behaviour === 'fail') {
-      const result: PlaceCallResult = { ok: false, code: 'provider_refused', detail: this.o.refusalDetail, retryable: false };
+      const result: PlaceCallResult = {
+        ok: false,
+        code: 'provider_refused',
+        detail: this.o.refusalDetail,
+        retryable: false,
+      };
       this.byKey.set(request.idempotencyKey, result);
       return result;
     }
@@ -229,9 +241,13 @@ export class MemoryTelephony implements Telephony {
     }
     const answerAt = ringAt + s(ringSeconds);
     const by = call.behaviour === 'voicemail' ? 'machine' : 'person';
-    const digit = { confirm: '1', snooze: '2', stop: '9' }[call.behaviour as 'confirm' | 'snooze' | 'stop'];
-    const codeCall = call.request.script.kind === 'verification_code' && this.o.codeCallSeconds !== undefined;
-    const afterDigits = (keyAt: EpochMs) => this.at(call, keyAt + s(this.o.lingerSeconds), () => this.end(call, 'completed'));
+    const digit = { confirm: '1', snooze: '2', stop: '9' }[
+      call.behaviour as 'confirm' | 'snooze' | 'stop'
+    ];
+    const codeCall =
+      call.request.script.kind === 'verification_code' && this.o.codeCallSeconds !== undefined;
+    const afterDigits = (keyAt: EpochMs) =>
+      this.at(call, keyAt + s(this.o.lingerSeconds), () => this.end(call, 'completed'));
     const afterAnswer = (at: EpochMs) => {
       if (codeCall) {
         this.at(call, at + s(this.o.codeCallSeconds!), () => this.end(call, 'completed'));
@@ -276,7 +292,8 @@ export class MemoryTelephony implements Telephony {
     call.state = 'ended';
     const at = this.o.clock.now();
     call.endedAt = at;
-    const durationSeconds = call.answeredAt === null ? null : Math.round((at - call.answeredAt) / 1000);
+    const durationSeconds =
+      call.answeredAt === null ? null : Math.round((at - call.answeredAt) / 1000);
     return this.emit(call, {
       type: 'call.ended',
       callId: call.callId,
@@ -311,5 +328,7 @@ function ended(call: SimulatedCall): boolean {
 
 /** `options` without its `undefined` members, so that spreading it keeps the defaults. */
 function definedOnly<T extends object>(options: T): Partial<T> {
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(options).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
 }

@@ -88,7 +88,9 @@ export class VirtualClock implements Clock {
   private async run(to: EpochMs): Promise<void> {
     if (!Number.isFinite(to)) throw new RangeError(`VirtualClock: invalid instant ${to}`);
     if (to < this.current) {
-      throw new RangeError(`VirtualClock: cannot go back from ${new Date(this.current).toISOString()} to ${new Date(to).toISOString()}`);
+      throw new RangeError(
+        `VirtualClock: cannot go back from ${new Date(this.current).toISOString()} to ${new Date(to).toISOString()}`,
+      );
     }
     for (;;) {
       this.dropCancelledTop();

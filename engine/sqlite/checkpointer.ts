@@ -24,7 +24,10 @@ parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.cl
 /** Starts the checkpoint worker on `db`'s file and turns automatic checkpoints off on `db`. */
 export function startCheckpointer(db: Database, intervalMs: number): { close(): Promise<void> } {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: db.name, intervalMs } });
+  const worker = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { driver, file: db.name, intervalMs },
+  });
   worker.unref();
   db.pragma('wal_autocheckpoint = 0');
   return {

@@ -26,8 +26,14 @@ function table(db: Database, name: string, columns: readonly string[]): Table {
   return {
     name,
     columns,
-    current: db.prepare<[string]>(`SELECT ${columns.join(', ')} FROM ${name} WHERE id IN (SELECT value FROM json_each(?))`).raw(true),
-    insert: db.prepare(`INSERT INTO ${name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`),
+    current: db
+      .prepare<[string]>(
+        `SELECT ${columns.join(', ')} FROM ${name} WHERE id IN (SELECT value FROM json_each(?))`,
+      )
+      .raw(true),
+    insert: db.prepare(
+      `INSERT INTO ${name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    ),
     updates: new Map(),
   };
 }
@@ -54,12 +60,18 @@ export class Fold {
     this.occurrences = table(db, 'occurrences', OCCURRENCE_COLUMNS);
     this.attempts = table(db, 'attempts', ATTEMPT_COLUMNS);
     const cols = 'seq, kind, id, account_id, image';
-    this.head = db.prepare<[number]>(`SELECT ${cols} FROM engine_journal ORDER BY seq LIMIT ?`).raw(true);
+    this.head = db
+      .prepare<[number]>(`SELECT ${cols} FROM engine_journal ORDER BY seq LIMIT ?`)
+      .raw(true);
     this.bySeq = db
-      .prepare<[string]>(`SELECT ${cols} FROM engine_journal WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`)
+      .prepare<[string]>(
+        `SELECT ${cols} FROM engine_journal WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      )
       .raw(true);
     this.dropUpTo = db.prepare<[number]>('DELETE FROM engine_journal WHERE seq <= ?');
-    this.dropSeqs = db.prepare<[string]>('DELETE FROM engine_journal WHERE seq IN (SELECT value FROM json_each(?))');
+    this.dropSeqs = db.prepare<[string]>(
+      'DELETE FROM engine_journal WHERE seq IN (SELECT value FROM json_each(?))',
+    );
     this.chunk = db.transaction((limit: number) => {
       const rows = this.head.all(limit) as JournalRow[];
       if (rows.length === 0) return rows;
@@ -84,7 +96,8 @@ export class Fold {
   /** Folds every journal row of these accounts (null: rows without one), in one transaction; returns how many. */
   accounts(accounts: Iterable<string | null>): number {
     const seqs: number[] = [];
-    for (const account of new Set(accounts)) for (const seq of this.overlay.rowsOf(account)) seqs.push(seq);
+    for (const account of new Set(accounts))
+      for (const seq of this.overlay.rowsOf(account)) seqs.push(seq);
     return seqs.length === 0 ? 0 : this.done(this.some(JSON.stringify(seqs)));
   }
 
@@ -96,7 +109,8 @@ export class Fold {
 
   private apply(rows: JournalRow[]): void {
     const newest = [new Map<string, unknown[]>(), new Map<string, unknown[]>()];
-    for (const [, kind, id, , image] of rows) newest[kind - 1]!.set(id, JSON.parse(image) as unknown[]);
+    for (const [, kind, id, , image] of rows)
+      newest[kind - 1]!.set(id, JSON.parse(image) as unknown[]);
     this.write(this.occurrences, newest[0]!, OCC_VERSION);
     this.write(this.attempts, newest[1]!, ATT_VERSION);
   }
@@ -104,11 +118,13 @@ export class Fold {
   private write(t: Table, images: Map<string, unknown[]>, versionAt: number): void {
     if (images.size === 0) return;
     const current = new Map<string, unknown[]>();
-    for (const row of t.current.all(JSON.stringify([...images.keys()])) as unknown[][]) current.set(row[0] as string, row);
+    for (const row of t.current.all(JSON.stringify([...images.keys()])) as unknown[][])
+      current.set(row[0] as string, row);
     for (const [id, image] of images) {
       const before = current.get(id);
       if (!before) t.insert.run(image);
-      else if ((before[versionAt] as number) < (image[versionAt] as number)) this.update(t, before, image);
+      else if ((before[versionAt] as number) < (image[versionAt] as number))
+        this.update(t, before, image);
     }
   }
 
@@ -125,7 +141,9 @@ export class Fold {
     if (mask === 0) return;
     let stmt = t.updates.get(mask);
     if (!stmt) {
-      const set = t.columns.filter((_, i) => i > 0 && Math.floor(mask / 2 ** i) % 2 === 1).map((c) => `${c} = ?`);
+      const set = t.columns
+        .filter((_, i) => i > 0 && Math.floor(mask / 2 ** i) % 2 === 1)
+        .map((c) => `${c} = ?`);
       stmt = this.db.prepare(`UPDATE ${t.name} SET ${set.join(', ')} WHERE id = ?`);
       t.updates.set(mask, stmt);
     }

@@ -102,7 +102,11 @@ export class DueIndex {
     let given = 0;
     // An id removed and added again at the same instant stands twice until its bucket is compacted.
     const seen = new Set<string>();
-    for (let i = this.position(Math.floor(from / 1000)); i < this.order.length && this.order[i]! <= last && given < limit; i++) {
+    for (
+      let i = this.position(Math.floor(from / 1000));
+      i < this.order.length && this.order[i]! <= last && given < limit;
+      i++
+    ) {
       const bucket = this.buckets.get(this.order[i]!)!;
       if (!bucket.sorted) {
         bucket.items.sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
@@ -186,10 +190,19 @@ export class Overlay {
   }
 
   /** Notes a journal row appended at `seq`. */
-  add(kind: Kind, id: string, seq: number, version: number, at: number | null, account: string | null, row: unknown[] | null): void {
+  add(
+    kind: Kind,
+    id: string,
+    seq: number,
+    version: number,
+    at: number | null,
+    account: string | null,
+    row: unknown[] | null,
+  ): void {
     const map = this.map(kind);
     const old = map.get(id);
-    const keep = row !== null && (this.cached < this.cacheLimit || (old !== undefined && old.row !== null));
+    const keep =
+      row !== null && (this.cached < this.cacheLimit || (old !== undefined && old.row !== null));
     const due = this.dueIndex(kind);
     const oldAt = old ? old.at : null;
     if (old) {
@@ -269,9 +282,16 @@ export class Journal {
     db.exec(JOURNAL_SQL);
     for (const size of CHUNKS) {
       const values = Array.from({ length: size }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
-      this.inserts.set(size, db.prepare(`INSERT INTO engine_journal (kind, id, version, due_at, account_id, image) VALUES ${values}`));
+      this.inserts.set(
+        size,
+        db.prepare(
+          `INSERT INTO engine_journal (kind, id, version, due_at, account_id, image) VALUES ${values}`,
+        ),
+      );
     }
-    this.imageAt = db.prepare<[number]>('SELECT image FROM engine_journal WHERE seq = ?').pluck(true);
+    this.imageAt = db
+      .prepare<[number]>('SELECT image FROM engine_journal WHERE seq = ?')
+      .pluck(true);
   }
 
   /**
@@ -328,6 +348,7 @@ export class Journal {
       .prepare('SELECT seq, kind, id, version, due_at, account_id FROM engine_journal ORDER BY seq')
       .raw(true)
       .iterate() as IterableIterator<[number, Kind, string, number, number | null, string | null]>;
-    for (const [seq, kind, id, version, at, account] of rows) overlay.add(kind, id, seq, version, at, account, null);
+    for (const [seq, kind, id, version, at, account] of rows)
+      overlay.add(kind, id, seq, version, at, account, null);
   }
 }

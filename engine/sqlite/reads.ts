@@ -11,7 +11,14 @@ import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js'
 import type { SettleScope } from '../ports.js';
 import type { AccountSummary, Sequenced, StoreMaintenance, StoreReads } from '../reads.js';
 import * as ops from '../ops-reads.js';
-import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS, rowToAttempt, rowToOccurrence, rowToSeries, SERIES_COLUMNS } from './rows.js';
+import {
+  ATTEMPT_COLUMNS,
+  OCCURRENCE_COLUMNS,
+  rowToAttempt,
+  rowToOccurrence,
+  rowToSeries,
+  SERIES_COLUMNS,
+} from './rows.js';
 
 type Raw = unknown[];
 
@@ -58,11 +65,15 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
 
   const seriesByIds = (ids: readonly (string | null)[]): SeriesRecord[] => {
     const want = [...new Set(ids.filter((id): id is string => id !== null))];
-    return want.length === 0 ? [] : all(`SELECT ${SER} FROM series WHERE id IN ${IDS}`, json(want)).map(rowToSeries);
+    return want.length === 0
+      ? []
+      : all(`SELECT ${SER} FROM series WHERE id IN ${IDS}`, json(want)).map(rowToSeries);
   };
   const occurrencesByIds = (ids: readonly (string | null)[]): OccurrenceRecord[] => {
     const want = [...new Set(ids.filter((id): id is string => id !== null))];
-    return want.length === 0 ? [] : all(`SELECT ${OCC} FROM occurrences WHERE id IN ${IDS}`, json(want)).map(rowToOccurrence);
+    return want.length === 0
+      ? []
+      : all(`SELECT ${OCC} FROM occurrences WHERE id IN ${IDS}`, json(want)).map(rowToOccurrence);
   };
 
   const listSeries = db.transaction((q: Parameters<StoreReads['listSeries']>[0]) => {
@@ -103,12 +114,22 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
 
   const exportOccurrences = db.transaction((accountId: string, afterSeq: number, limit: number) => {
     const occurrences = sequenced(
-      all(`SELECT ${OCC}, rowid FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`, accountId, afterSeq, limit),
+      all(
+        `SELECT ${OCC}, rowid FROM occurrences WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+        accountId,
+        afterSeq,
+        limit,
+      ),
       rowToOccurrence,
     );
     const ids = occurrences.map((o) => o.record.id);
     const attempts =
-      ids.length === 0 ? [] : all(`SELECT ${ATT} FROM attempts WHERE occurrence_id IN ${IDS} ORDER BY occurrence_id, n`, json(ids));
+      ids.length === 0
+        ? []
+        : all(
+            `SELECT ${ATT} FROM attempts WHERE occurrence_id IN ${IDS} ORDER BY occurrence_id, n`,
+            json(ids),
+          );
     return { occurrences, attempts: attempts.map(rowToAttempt) };
   });
 
@@ -121,17 +142,25 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
   };
 
   return {
-    countInFlight: async () => Object.fromEntries(objects(ops.COUNT_IN_FLIGHT, {}).map((r) => [r.status as string, r.n as number])),
+    countInFlight: async () =>
+      Object.fromEntries(
+        objects(ops.COUNT_IN_FLIGHT, {}).map((r) => [r.status as string, r.n as number]),
+      ),
     listInFlightSeries: async () =>
-      objects(ops.IN_FLIGHT_SERIES, { enabled: 1 }).map((r) => ({ rule: ops.ruleOf(r.rule), scheduledAt: r.scheduled_at as number })),
-    latenessByMinute: async (from, to, onTimeMs) => ops.latenessRows(objects(ops.LATENESS_BY_MINUTE, { from, to, ontime: onTimeMs })),
+      objects(ops.IN_FLIGHT_SERIES, { enabled: 1 }).map((r) => ({
+        rule: ops.ruleOf(r.rule),
+        scheduledAt: r.scheduled_at as number,
+      })),
+    latenessByMinute: async (from, to, onTimeMs) =>
+      ops.latenessRows(objects(ops.LATENESS_BY_MINUTE, { from, to, ontime: onTimeMs })),
     outcomesByHour: async (from, to) =>
       objects(ops.OUTCOMES_BY_HOUR, { from, to }).map((r) => ({
         hour: r.hour as number,
         status: r.status as OccurrenceRecord['status'],
         count: r.n as number,
       })),
-    attemptsByHour: async (from, to, shortSeconds) => ops.attemptHours(objects(ops.ATTEMPTS_BY_HOUR, { from, to, short: shortSeconds })),
+    attemptsByHour: async (from, to, shortSeconds) =>
+      ops.attemptHours(objects(ops.ATTEMPTS_BY_HOUR, { from, to, short: shortSeconds })),
     countLeases: async () => [],
     listSeries: async (q) => {
       accounts([q.accountId]);
@@ -163,7 +192,10 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
     },
     listUnfinishedOccurrenceIds: async (accountId) => {
       accounts([accountId]);
-      return all(`SELECT id FROM occurrences WHERE account_id = ? AND status IN ${UNFINISHED}`, accountId).map((r) => r[0] as string);
+      return all(
+        `SELECT id FROM occurrences WHERE account_id = ? AND status IN ${UNFINISHED}`,
+        accountId,
+      ).map((r) => r[0] as string);
     },
     countDueBySecond: async (until) =>
       (
@@ -175,7 +207,10 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
       ).map(([second, count]) => ({ second, count })),
     listOccurrenceAttempts: async (accountId, occurrenceId) => {
       accounts([accountId]);
-      return all(`SELECT ${ATT} FROM attempts WHERE occurrence_id = ? ORDER BY n`, occurrenceId).map(rowToAttempt);
+      return all(
+        `SELECT ${ATT} FROM attempts WHERE occurrence_id = ? ORDER BY n`,
+        occurrenceId,
+      ).map(rowToAttempt);
     },
     listAccountAttempts: async (q) => {
       accounts([q.accountId]);
@@ -183,7 +218,13 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
         `SELECT ${ATT}, rowid FROM attempts WHERE account_id = @account AND kind IN (SELECT value FROM json_each(@kinds))
            AND (@createdAt IS NULL OR created_at < @createdAt OR (created_at = @createdAt AND rowid < @seq))
          ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
-        { account: q.accountId, kinds: json(q.kinds), createdAt: q.before?.createdAt ?? null, seq: q.before?.seq ?? 0, limit: q.limit },
+        {
+          account: q.accountId,
+          kinds: json(q.kinds),
+          createdAt: q.before?.createdAt ?? null,
+          seq: q.before?.seq ?? 0,
+          limit: q.limit,
+        },
       );
       return sequenced(rows, rowToAttempt);
     },
@@ -246,10 +287,18 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
     occurrencesWithPlacedAttempt: async (ids) => {
       if (ids.length === 0) return new Set();
       settle?.({ occurrences: ids });
-      const rows = all(`SELECT DISTINCT occurrence_id FROM attempts WHERE occurrence_id IN ${IDS} AND status <> 'failed'`, json(ids));
+      const rows = all(
+        `SELECT DISTINCT occurrence_id FROM attempts WHERE occurrence_id IN ${IDS} AND status <> 'failed'`,
+        json(ids),
+      );
       return new Set(rows.map((r) => r[0] as string));
     },
-    summarizeAccount: async ({ accountId, kinds, standaloneKind, usedIn }): Promise<AccountSummary> => {
+    summarizeAccount: async ({
+      accountId,
+      kinds,
+      standaloneKind,
+      usedIn,
+    }): Promise<AccountSummary> => {
       accounts([accountId]);
       const [series, active, lastConfirmedAt, standaloneConfirmed, used, lastAt, lastStatus] = one(
         `SELECT
@@ -269,20 +318,34 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
          LEFT JOIN (SELECT created_at, status FROM attempts
               WHERE account_id = @account AND occurrence_id IS NULL AND kind = @kind AND requested_at IS NOT NULL
               ORDER BY created_at DESC, id DESC LIMIT 1) AS t ON 1 = 1`,
-        { account: accountId, kinds: json(kinds), kind: standaloneKind, from: usedIn?.from ?? null, to: usedIn?.to ?? null },
+        {
+          account: accountId,
+          kinds: json(kinds),
+          kind: standaloneKind,
+          from: usedIn?.from ?? null,
+          to: usedIn?.to ?? null,
+        },
       ) as [number, number, number | null, number, number, number | null, string | null];
       return {
         series,
         activeSeries: active,
         lastConfirmedAt,
         standaloneConfirmed,
-        lastStandalone: lastAt === null ? null : { createdAt: lastAt, status: lastStatus as AttemptRecord['status'] },
+        lastStandalone:
+          lastAt === null
+            ? null
+            : { createdAt: lastAt, status: lastStatus as AttemptRecord['status'] },
         callsUsed: used,
       };
     },
     exportSeries: async (accountId, afterSeq, limit) =>
       sequenced(
-        all(`SELECT ${SER}, rowid FROM series WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`, accountId, afterSeq, limit),
+        all(
+          `SELECT ${SER}, rowid FROM series WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+          accountId,
+          afterSeq,
+          limit,
+        ),
         rowToSeries,
       ),
     exportOccurrences: async (accountId, afterSeq, limit) => {
@@ -313,8 +376,16 @@ export function createSqliteMaintenance(db: Database, settle: SqliteSettle): Sto
   const accounts = (ids: readonly string[]) => settle({ accounts: ids });
 
   const deleteSeries = db.transaction((id: string): boolean => {
-    if (one('SELECT 1 FROM occurrences WHERE schedule_id = ? AND dispatched_at IS NOT NULL LIMIT 1', id)) return false;
-    sql('DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE schedule_id = ?)').run(id);
+    if (
+      one(
+        'SELECT 1 FROM occurrences WHERE schedule_id = ? AND dispatched_at IS NOT NULL LIMIT 1',
+        id,
+      )
+    )
+      return false;
+    sql(
+      'DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE schedule_id = ?)',
+    ).run(id);
     sql('DELETE FROM occurrences WHERE schedule_id = ?').run(id);
     return sql('DELETE FROM series WHERE id = ?').run(id).changes > 0;
   });
@@ -335,7 +406,9 @@ export function createSqliteMaintenance(db: Database, settle: SqliteSettle): Sto
   });
 
   const purgeAccount = db.transaction((accountId: string) => {
-    sql('DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)').run(accountId);
+    sql(
+      'DELETE FROM attempts WHERE occurrence_id IN (SELECT id FROM occurrences WHERE account_id = ?)',
+    ).run(accountId);
     sql('DELETE FROM occurrences WHERE account_id = ?').run(accountId);
     sql('DELETE FROM attempts WHERE account_id = ?').run(accountId);
     sql('DELETE FROM series WHERE account_id = ?').run(accountId);

@@ -20,7 +20,16 @@
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { ChangeSet, CommitResult, DueRef, RowRef, SettleScope, Snapshot, Store, StoreWrite } from '../ports.js';
+import type {
+  ChangeSet,
+  CommitResult,
+  DueRef,
+  RowRef,
+  SettleScope,
+  Snapshot,
+  Store,
+  StoreWrite,
+} from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import type { StoreMaintenance, StoreReads } from '../reads.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -133,7 +142,10 @@ class Conflict extends Error {
 export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}): SqliteStore {
   if (options.createTables) ensureEngineSchema(db);
   db.pragma(`cache_size = -${Math.max(2048, Math.floor(options.cacheKiB ?? 65536))}`);
-  const checkpointer = options.checkpointInWorker && !db.memory ? startCheckpointer(db, options.checkpointIntervalMs ?? 250) : null;
+  const checkpointer =
+    options.checkpointInWorker && !db.memory
+      ? startCheckpointer(db, options.checkpointIntervalMs ?? 250)
+      : null;
   const now = options.now ?? (() => performance.now());
   const overlay = new Overlay(options.imageCacheRows ?? 100_000);
   const journal = new Journal(db);
@@ -144,24 +156,42 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   const ATT = ATTEMPT_COLUMNS.join(', ');
   const SER = SERIES_COLUMNS.join(', ');
   const q = {
-    occurrences: db.prepare<[string]>(`SELECT ${OCC} FROM occurrences WHERE id IN (${IDS})`).raw(true),
+    occurrences: db
+      .prepare<[string]>(`SELECT ${OCC} FROM occurrences WHERE id IN (${IDS})`)
+      .raw(true),
     attempts: db.prepare<[string]>(`SELECT ${ATT} FROM attempts WHERE id IN (${IDS})`).raw(true),
     series: db.prepare<[string]>(`SELECT ${SER} FROM series WHERE id IN (${IDS})`).raw(true),
-    occVersions: db.prepare<[string]>(`SELECT id, version FROM occurrences WHERE id IN (${IDS})`).raw(true),
-    attVersions: db.prepare<[string]>(`SELECT id, version FROM attempts WHERE id IN (${IDS})`).raw(true),
-    serVersions: db.prepare<[string]>(`SELECT id, version FROM series WHERE id IN (${IDS})`).raw(true),
-    attemptsOf: db.prepare<[string]>(`SELECT ${ATT} FROM attempts WHERE occurrence_id = ? ORDER BY n`).raw(true),
+    occVersions: db
+      .prepare<[string]>(`SELECT id, version FROM occurrences WHERE id IN (${IDS})`)
+      .raw(true),
+    attVersions: db
+      .prepare<[string]>(`SELECT id, version FROM attempts WHERE id IN (${IDS})`)
+      .raw(true),
+    serVersions: db
+      .prepare<[string]>(`SELECT id, version FROM series WHERE id IN (${IDS})`)
+      .raw(true),
+    attemptsOf: db
+      .prepare<[string]>(`SELECT ${ATT} FROM attempts WHERE occurrence_id = ? ORDER BY n`)
+      .raw(true),
     unacknowledged: db
       .prepare<[string, number]>(
         `SELECT ${ATT} FROM attempts WHERE status = 'requested' AND provider_call_id IS NULL AND id > ? ORDER BY id LIMIT ?`,
       )
       .raw(true),
     pendingFallbacks: db
-      .prepare<[string, number]>(`SELECT ${OCC} FROM occurrences WHERE fallback_state = 'pending' AND id > ? ORDER BY id LIMIT ?`)
+      .prepare<[string, number]>(
+        `SELECT ${OCC} FROM occurrences WHERE fallback_state = 'pending' AND id > ? ORDER BY id LIMIT ?`,
+      )
       .raw(true),
-    occAccounts: db.prepare<[string]>(`SELECT account_id FROM occurrences WHERE id IN (${IDS})`).raw(true),
-    attAccounts: db.prepare<[string]>(`SELECT account_id FROM attempts WHERE id IN (${IDS})`).raw(true),
-    insertSeries: db.prepare(`INSERT INTO series (${SER}) VALUES (${SERIES_COLUMNS.map(() => '?').join(', ')})`),
+    occAccounts: db
+      .prepare<[string]>(`SELECT account_id FROM occurrences WHERE id IN (${IDS})`)
+      .raw(true),
+    attAccounts: db
+      .prepare<[string]>(`SELECT account_id FROM attempts WHERE id IN (${IDS})`)
+      .raw(true),
+    insertSeries: db.prepare(
+      `INSERT INTO series (${SER}) VALUES (${SERIES_COLUMNS.map(() => '?').join(', ')})`,
+    ),
     updateSeries: db.prepare(
       `UPDATE series SET ${SERIES_COLUMNS.slice(1)
         .map((c) => `${c} = ?`)
@@ -202,49 +232,62 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     )
     .raw(true);
 
-  const load = db.transaction((keys: { occurrences?: readonly string[]; attempts?: readonly string[]; series?: readonly string[] }) => {
-    const occ = new Map<string, OccurrenceRecord>();
-    const att = new Map<string, AttemptRecord>();
-    const ser = new Map<string, SeriesRecord>();
-    const readSeries = (ids: Iterable<string>) => {
-      const want = [...new Set(ids)].filter((id) => !ser.has(id));
-      if (want.length === 0) return;
-      for (const row of q.series.all(JSON.stringify(want)) as unknown[][]) ser.set(row[0] as string, rowToSeries(row));
-    };
-    /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
-    const read = <R>(
-      ids: Iterable<string>,
-      into: Map<string, R>,
-      pending: Map<string, Pending>,
-      stmt: Statement<[string]>,
-      toRecord: (row: unknown[]) => R,
-    ) => {
-      const want: string[] = [];
-      for (const id of ids) {
-        if (into.has(id)) continue;
-        const p = pending.get(id);
-        if (p) into.set(id, toRecord(journal.image(p)));
-        else want.push(id);
+  const load = db.transaction(
+    (keys: {
+      occurrences?: readonly string[];
+      attempts?: readonly string[];
+      series?: readonly string[];
+    }) => {
+      const occ = new Map<string, OccurrenceRecord>();
+      const att = new Map<string, AttemptRecord>();
+      const ser = new Map<string, SeriesRecord>();
+      const readSeries = (ids: Iterable<string>) => {
+        const want = [...new Set(ids)].filter((id) => !ser.has(id));
+        if (want.length === 0) return;
+        for (const row of q.series.all(JSON.stringify(want)) as unknown[][])
+          ser.set(row[0] as string, rowToSeries(row));
+      };
+      /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
+      const read = <R>(
+        ids: Iterable<string>,
+        into: Map<string, R>,
+        pending: Map<string, Pending>,
+        stmt: Statement<[string]>,
+        toRecord: (row: unknown[]) => R,
+      ) => {
+        const want: string[] = [];
+        for (const id of ids) {
+          if (into.has(id)) continue;
+          const p = pending.get(id);
+          if (p) into.set(id, toRecord(journal.image(p)));
+          else want.push(id);
+        }
+        if (want.length === 0) return;
+        for (const row of stmt.all(JSON.stringify(want)) as unknown[][])
+          into.set(row[0] as string, toRecord(row));
+      };
+      readSeries(keys.series ?? []);
+      read(keys.attempts ?? [], att, overlay.attempts, q.attempts, rowToAttempt);
+      const occIds: string[] = [...(keys.occurrences ?? [])];
+      for (const x of att.values()) if (x.occurrenceId !== null) occIds.push(x.occurrenceId);
+      for (const x of ser.values())
+        if (x.nextOccurrenceId !== null) occIds.push(x.nextOccurrenceId);
+      read(occIds, occ, overlay.occurrences, q.occurrences, rowToOccurrence);
+      const live: string[] = [];
+      const owners: string[] = [];
+      for (const x of occ.values()) {
+        if (x.liveAttemptId !== null) live.push(x.liveAttemptId);
+        if (x.scheduleId !== null) owners.push(x.scheduleId);
       }
-      if (want.length === 0) return;
-      for (const row of stmt.all(JSON.stringify(want)) as unknown[][]) into.set(row[0] as string, toRecord(row));
-    };
-    readSeries(keys.series ?? []);
-    read(keys.attempts ?? [], att, overlay.attempts, q.attempts, rowToAttempt);
-    const occIds: string[] = [...(keys.occurrences ?? [])];
-    for (const x of att.values()) if (x.occurrenceId !== null) occIds.push(x.occurrenceId);
-    for (const x of ser.values()) if (x.nextOccurrenceId !== null) occIds.push(x.nextOccurrenceId);
-    read(occIds, occ, overlay.occurrences, q.occurrences, rowToOccurrence);
-    const live: string[] = [];
-    const owners: string[] = [];
-    for (const x of occ.values()) {
-      if (x.liveAttemptId !== null) live.push(x.liveAttemptId);
-      if (x.scheduleId !== null) owners.push(x.scheduleId);
-    }
-    read(live, att, overlay.attempts, q.attempts, rowToAttempt);
-    readSeries(owners);
-    return { occurrences: [...occ.values()], attempts: [...att.values()], series: [...ser.values()] };
-  });
+      read(live, att, overlay.attempts, q.attempts, rowToAttempt);
+      readSeries(owners);
+      return {
+        occurrences: [...occ.values()],
+        attempts: [...att.values()],
+        series: [...ser.values()],
+      };
+    },
+  );
 
   /** Conflicts of `writes` against the overlay (rows in it) and the table (the others, one statement). */
   const checkVersions = (
@@ -258,7 +301,9 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     const ask: string[] = [];
     for (const w of writes) if (!pending?.has(w.record.id)) ask.push(w.record.id);
     const stored = new Map<string, number>();
-    if (ask.length > 0) for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][]) stored.set(id, version);
+    if (ask.length > 0)
+      for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][])
+        stored.set(id, version);
     const seen = new Set<string>();
     for (const w of writes) {
       const v = pending?.get(w.record.id)?.version ?? stored.get(w.record.id);
@@ -288,11 +333,25 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     }
     const entries: Entry[] = [];
     for (const { record: r } of changes.occurrences) {
-      entries.push({ kind: OCCURRENCE, id: r.id, version: r.version, at: r.nextDueAt, account: r.accountId, row: occurrenceToRow(r) });
+      entries.push({
+        kind: OCCURRENCE,
+        id: r.id,
+        version: r.version,
+        at: r.nextDueAt,
+        account: r.accountId,
+        row: occurrenceToRow(r),
+      });
     }
     for (const { record: r } of changes.attempts) {
       const at = r.occurrenceId === null ? r.deadlineAt : null;
-      entries.push({ kind: ATTEMPT, id: r.id, version: r.version, at, account: r.accountId, row: attemptToRow(r) });
+      entries.push({
+        kind: ATTEMPT,
+        id: r.id,
+        version: r.version,
+        at,
+        account: r.accountId,
+        row: attemptToRow(r),
+      });
     }
     return { entries, seqs: journal.append(entries) };
   };
@@ -336,7 +395,8 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   };
 
   // ---- the background fold -------------------------------------------------------------------
-  const foldOptions = options.fold === false ? null : { sliceMs: 8, idleMs: 50, maxRows: 2_000_000, ...options.fold };
+  const foldOptions =
+    options.fold === false ? null : { sliceMs: 8, idleMs: 50, maxRows: 2_000_000, ...options.fold };
   let lastCommitAt = -Infinity;
   let foldTimer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -387,7 +447,11 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
     if (overlay.rows === 0) return;
     if (db.inTransaction) nested = true; // folded inside the caller's transaction: see check()
     const accounts: (string | null)[] = [...(scope.accounts ?? [])];
-    const owner = (ids: readonly string[] | undefined, pending: Map<string, Pending>, stmt: Statement<[string]>) => {
+    const owner = (
+      ids: readonly string[] | undefined,
+      pending: Map<string, Pending>,
+      stmt: Statement<[string]>,
+    ) => {
       if (!ids?.length) return;
       const ask: string[] = [];
       for (const id of ids) {
@@ -395,7 +459,9 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
         if (p) accounts.push(p.account);
         else ask.push(id);
       }
-      if (ask.length > 0) for (const [account] of stmt.all(JSON.stringify(ask)) as [string | null][]) accounts.push(account);
+      if (ask.length > 0)
+        for (const [account] of stmt.all(JSON.stringify(ask)) as [string | null][])
+          accounts.push(account);
     };
     owner(scope.occurrences, overlay.occurrences, q.occAccounts);
     owner(scope.attempts, overlay.attempts, q.attAccounts);
@@ -465,16 +531,22 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       if (gate) await waitGate();
       check();
       const page = (from: { at: number; kind: DueRef['kind']; id: string }, n: number) =>
-        (due.all({ at: from.at, until, kind: from.kind, id: from.id, limit: n }) as [DueRef['kind'], string, number][]).map(
-          ([kind, id, at]) => ({ kind, id, at }),
-        );
+        (
+          due.all({ at: from.at, until, kind: from.kind, id: from.id, limit: n }) as [
+            DueRef['kind'],
+            string,
+            number,
+          ][]
+        ).map(([kind, id, at]) => ({ kind, id, at }));
       const start = after ?? { at: NO_CURSOR_AT, kind: 'occurrence' as const, id: '' };
       if (overlay.size === 0) return page(start, limit);
       // Rows with unfolded images are due at their newest image's key, not their table row's.
       const out: DueRef[] = [];
       for (let from = start; ;) {
         const rows = page(from, limit);
-        for (const r of rows) if (!(r.kind === 'occurrence' ? overlay.occurrences : overlay.attempts).has(r.id)) out.push(r);
+        for (const r of rows)
+          if (!(r.kind === 'occurrence' ? overlay.occurrences : overlay.attempts).has(r.id))
+            out.push(r);
         if (rows.length < limit || out.length >= limit) break;
         from = rows[rows.length - 1]!;
       }
@@ -485,9 +557,14 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
       ] as const) {
         // Past the cursor: its own instant after its id when the kind is the cursor's or sorts after it.
         const fromId = kind === start.kind ? start.id : kind > start.kind ? '' : '\uffff';
-        for (const { at, id } of index.range(start.at, fromId, until, limit, (x) => map.get(x)?.at)) out.push({ kind, id, at });
+        for (const { at, id } of index.range(start.at, fromId, until, limit, (x) => map.get(x)?.at))
+          out.push({ kind, id, at });
       }
-      out.sort((x, y) => x.at - y.at || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      out.sort(
+        (x, y) =>
+          x.at - y.at ||
+          (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
+      );
       return out.length > limit ? out.slice(0, limit) : out;
     },
     listAttempts: async (occurrenceId) => {

@@ -9,7 +9,14 @@ import type { Table } from './define.js';
 export const attempts: Table<AttemptRecord> = {
   name: 'attempts',
   columns: [
-    { name: 'id', type: 'text', field: 'id', primaryKey: true, collate: 'C', note: 'also the idempotency key sent to the provider' },
+    {
+      name: 'id',
+      type: 'text',
+      field: 'id',
+      primaryKey: true,
+      collate: 'C',
+      note: 'also the idempotency key sent to the provider',
+    },
     {
       name: 'occurrence_id',
       type: 'text',
@@ -21,7 +28,12 @@ export const attempts: Table<AttemptRecord> = {
     },
     { name: 'account_id', type: 'text', field: 'accountId', nullable: true },
     { name: 'phone_number_id', type: 'text', field: 'phoneNumberId', nullable: true },
-    { name: 'kind', type: 'text', field: 'kind', oneOf: ['first', 'retry', 'snooze', 'test', 'demo'] },
+    {
+      name: 'kind',
+      type: 'text',
+      field: 'kind',
+      oneOf: ['first', 'retry', 'snooze', 'test', 'demo'],
+    },
     { name: 'n', type: 'int', field: 'n' },
     {
       name: 'status',
@@ -50,25 +62,53 @@ export const attempts: Table<AttemptRecord> = {
     { name: 'ringing_at', type: 'epoch_ms', field: 'ringingAt', nullable: true },
     { name: 'answered_at', type: 'epoch_ms', field: 'answeredAt', nullable: true },
     { name: 'ended_at', type: 'epoch_ms', field: 'endedAt', nullable: true },
-    { name: 'answered_by', type: 'text', field: 'answeredBy', nullable: true, oneOf: ['person', 'machine'] },
+    {
+      name: 'answered_by',
+      type: 'text',
+      field: 'answeredBy',
+      nullable: true,
+      oneOf: ['person', 'machine'],
+    },
     { name: 'digits', type: 'text', field: 'digits', nullable: true },
     { name: 'duration_seconds', type: 'int', field: 'durationSeconds', nullable: true },
     { name: 'error_code', type: 'text', field: 'errorCode', nullable: true },
     { name: 'provider_call_id', type: 'text', field: 'providerCallId', nullable: true },
     { name: 'idempotency_key', type: 'text', field: 'idempotencyKey' },
     { name: 'ring_timeout_seconds', type: 'int', field: 'ringTimeoutSeconds' },
-    { name: 'deadline_at', type: 'epoch_ms', field: 'deadlineAt', nullable: true, note: 'watchdog; NULL once terminal' },
-    { name: 'script', type: 'json', field: 'script', nullable: true, note: 'JSON CallScript, standalone calls only' },
+    {
+      name: 'deadline_at',
+      type: 'epoch_ms',
+      field: 'deadlineAt',
+      nullable: true,
+      note: 'watchdog; NULL once terminal',
+    },
+    {
+      name: 'script',
+      type: 'json',
+      field: 'script',
+      nullable: true,
+      note: 'JSON CallScript, standalone calls only',
+    },
     { name: 'updated_at', type: 'epoch_ms', field: 'updatedAt' },
     { name: 'version', type: 'int64', field: 'version', default: '1' },
     // The PostgreSQL store's claim of a standalone call's due work (see occurrences).
     { name: 'lease_owner', type: 'text', nullable: true, only: 'postgres' },
     { name: 'lease_until', type: 'epoch_ms', nullable: true, only: 'postgres' },
-    { name: 'rowid', type: 'int64', identity: true, only: 'postgres', note: "insertion order (SQLite's rowid)" },
+    {
+      name: 'rowid',
+      type: 'int64',
+      identity: true,
+      only: 'postgres',
+      note: "insertion order (SQLite's rowid)",
+    },
   ],
   indexes: [
     { name: 'attempts_occurrence', on: ['occurrence_id', 'n'] },
-    { name: 'attempts_account', on: ['account_id', 'created_at'], note: 'GET /calls: newest first per account.' },
+    {
+      name: 'attempts_account',
+      on: ['account_id', 'created_at'],
+      note: 'GET /calls: newest first per account.',
+    },
     {
       name: 'attempts_unacknowledged',
       on: ['id'],

@@ -25,7 +25,13 @@ export type LogicalType = 'text' | 'int' | 'int64' | 'epoch_ms' | 'boolean' | 'j
 
 /** A field of record `R`, or a field of one of its object fields (`policy.maxSnoozes`). */
 export type FieldPath<R> = {
-  [K in keyof R & string]: K | (R[K] extends readonly unknown[] ? never : R[K] extends object ? `${K}.${keyof R[K] & string}` : never);
+  [K in keyof R & string]:
+    | K
+    | (R[K] extends readonly unknown[]
+        ? never
+        : R[K] extends object
+          ? `${K}.${keyof R[K] & string}`
+          : never);
 }[keyof R & string];
 
 /** One column. */

@@ -9,7 +9,12 @@ export const journal: Table = {
   name: 'engine_journal',
   only: 'sqlite',
   columns: [
-    { name: 'seq', type: 'int64', primaryKey: true, note: 'commit order; the journal holds exactly the rows not yet folded' },
+    {
+      name: 'seq',
+      type: 'int64',
+      primaryKey: true,
+      note: 'commit order; the journal holds exactly the rows not yet folded',
+    },
     { name: 'kind', type: 'int', note: '1 occurrence, 2 attempt' },
     { name: 'id', type: 'text' },
     { name: 'version', type: 'int64' },

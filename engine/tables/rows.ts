@@ -14,7 +14,13 @@
  * columns per call cost more.
  * @module
  */
-import { recordColumns, type Column, type Dialect, type LogicalType, type Table } from './define.js';
+import {
+  recordColumns,
+  type Column,
+  type Dialect,
+  type LogicalType,
+  type Table,
+} from './define.js';
 
 /** Record → row and back for one table in one dialect. */
 export interface RowMapper<R, Row> {
@@ -38,7 +44,8 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** `x` written into a row. */
 function write<R>(c: Column<R>, dialect: Dialect, x: string): string {
   if (dialect === 'postgres') return x;
-  const value = c.type === 'boolean' ? `(${x} ? 1 : 0)` : c.type === 'json' ? `JSON.stringify(${x})` : x;
+  const value =
+    c.type === 'boolean' ? `(${x} ? 1 : 0)` : c.type === 'json' ? `JSON.stringify(${x})` : x;
   return value === x || !c.nullable ? value : `(${x} === null ? null : ${value})`;
 }
 
@@ -49,7 +56,8 @@ function read<R>(c: Column<R>, dialect: Dialect, x: string): string {
     return value === x || !c.nullable ? value : `(${x} === null ? null : ${value})`;
   }
   if (NUMERIC.has(c.type)) return c.nullable ? `numOrNull(${x})` : `num(${x})`;
-  if (c.type === 'boolean') return c.nullable ? `(${x} == null ? null : ${x} === true)` : `${x} === true`;
+  if (c.type === 'boolean')
+    return c.nullable ? `(${x} == null ? null : ${x} === true)` : `${x} === true`;
   return c.nullable ? `(${x} ?? null)` : x;
 }
 
@@ -77,14 +85,20 @@ function generate<R, Row>(t: Table<R>, dialect: Dialect): RowMapper<R, Row> {
   }
   const cell = (c: Column<R>, i: number) => (dialect === 'sqlite' ? `v[${i}]` : `v.${c.name}`);
   const out = cols.map((c) => write(c, dialect, `r.${c.field}`));
-  const toRow = dialect === 'sqlite' ? `[${out.join(', ')}]` : `{ ${cols.map((c, i) => `${c.name}: ${out[i]}`).join(', ')} }`;
-  const fromRow = recordLiteral(cols.map((c, i) => ({ path: c.field.split('.'), value: read(c, dialect, cell(c, i)) })));
+  const toRow =
+    dialect === 'sqlite'
+      ? `[${out.join(', ')}]`
+      : `{ ${cols.map((c, i) => `${c.name}: ${out[i]}`).join(', ')} }`;
+  const fromRow = recordLiteral(
+    cols.map((c, i) => ({ path: c.field.split('.'), value: read(c, dialect, cell(c, i)) })),
+  );
   // Code made once from the static definitions above (identifiers checked), never from input.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const make = new Function('num', 'numOrNull', `return [(r) => (${toRow}), (v) => (${fromRow})];`) as (
-    n: typeof num,
-    m: typeof numOrNull,
-  ) => [(r: R) => Row, (v: Row) => R];
+  const make = new Function(
+    'num',
+    'numOrNull',
+    `return [(r) => (${toRow}), (v) => (${fromRow})];`,
+  ) as (n: typeof num, m: typeof numOrNull) => [(r: R) => Row, (v: Row) => R];
   const [to, from] = make(num, numOrNull);
   return { columns: recordColumns(t), toRow: to, fromRow: from };
 }

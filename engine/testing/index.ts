@@ -6,7 +6,12 @@
  * @module
  * @packageDocumentation
  */
-export { runStoreConformance, sampleAttempt, sampleOccurrence, sampleSeries } from './store-conformance.js';
+export {
+  runStoreConformance,
+  sampleAttempt,
+  sampleOccurrence,
+  sampleSeries,
+} from './store-conformance.js';
 export type { StoreHarness } from './store-conformance.js';
 export { runTelephonyConformance } from './telephony-conformance.js';
 export type { TelephonyHarness } from './telephony-conformance.js';

@@ -153,7 +153,11 @@ export function sampleSeries(overrides: Partial<SeriesRecord> = {}): SeriesRecor
 }
 
 /** A change set inserting the given rows. */
-function inserts(rows: { occurrences?: OccurrenceRecord[]; attempts?: AttemptRecord[]; series?: SeriesRecord[] }): ChangeSet {
+function inserts(rows: {
+  occurrences?: OccurrenceRecord[];
+  attempts?: AttemptRecord[];
+  series?: SeriesRecord[];
+}): ChangeSet {
   return {
     occurrences: (rows.occurrences ?? []).map((record) => ({ record, expectedVersion: null })),
     attempts: (rows.attempts ?? []).map((record) => ({ record, expectedVersion: null })),
@@ -164,7 +168,9 @@ function inserts(rows: { occurrences?: OccurrenceRecord[]; attempts?: AttemptRec
 /** A change set updating one occurrence read at `from.version` to `to` (version bumped). */
 function bump(from: OccurrenceRecord, to: Partial<OccurrenceRecord>): ChangeSet {
   return {
-    occurrences: [{ record: { ...from, ...to, version: from.version + 1 }, expectedVersion: from.version }],
+    occurrences: [
+      { record: { ...from, ...to, version: from.version + 1 }, expectedVersion: from.version },
+    ],
     attempts: [],
     series: [],
   };
@@ -180,7 +186,10 @@ function bump(from: OccurrenceRecord, to: Partial<OccurrenceRecord>): ChangeSet 
  * @example
  * runStoreConformance('MemoryStore', () => ({ store: new MemoryStore() }));
  */
-export function runStoreConformance(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {
+export function runStoreConformance(
+  name: string,
+  factory: () => StoreHarness | Promise<StoreHarness>,
+): void {
   describe(`Store conformance: ${name}`, () => {
     let h: StoreHarness | undefined;
     const fresh = async (): Promise<Store> => {
@@ -198,7 +207,13 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
 
     it('round-trips an occurrence, an attempt and a series with every field', async () => {
       const store = await fresh();
-      const o = sampleOccurrence({ label: null, message: null, missReason: 'busy', derivationSource: 'weekly', version: 7 });
+      const o = sampleOccurrence({
+        label: null,
+        message: null,
+        missReason: 'busy',
+        derivationSource: 'weekly',
+        version: 7,
+      });
       const nulls = sampleOccurrence({
         scheduleId: null,
         phoneNumberId: null,
@@ -223,12 +238,23 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         errorCode: 'x',
         providerCallId: 'CA123',
         deadlineAt: null,
-        script: { kind: 'wake_up', greetingName: null, message: 'hi', snoozeAllowed: true, voice: 'female' },
+        script: {
+          kind: 'wake_up',
+          greetingName: null,
+          message: 'hi',
+          snoozeAllowed: true,
+          voice: 'female',
+        },
       });
       const bare = sampleAttempt({ accountId: null, script: null, kind: 'demo' });
       const weekly = sampleSeries();
       const once = sampleSeries({
-        rule: { kind: 'one_off', timezone: 'Europe/Paris', localDate: '2027-04-01', localTime: '06:15' },
+        rule: {
+          kind: 'one_off',
+          timezone: 'Europe/Paris',
+          localDate: '2027-04-01',
+          localTime: '06:15',
+        },
         phoneNumberId: null,
         label: null,
         message: null,
@@ -237,10 +263,22 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         status: 'completed',
         enabled: false,
       });
-      const soon = sampleSeries({ rule: { kind: 'in_minutes', timezone: 'UTC', at: T0 + 5 * 60_000 }, nextOccurrenceId: o.id });
-      assert.deepEqual(await store.commit(inserts({ occurrences: [o, nulls], attempts: [full, bare], series: [weekly, once, soon] })), {
-        ok: true,
+      const soon = sampleSeries({
+        rule: { kind: 'in_minutes', timezone: 'UTC', at: T0 + 5 * 60_000 },
+        nextOccurrenceId: o.id,
       });
+      assert.deepEqual(
+        await store.commit(
+          inserts({
+            occurrences: [o, nulls],
+            attempts: [full, bare],
+            series: [weekly, once, soon],
+          }),
+        ),
+        {
+          ok: true,
+        },
+      );
       assert.deepEqual(await one(store, 'occurrences', o.id), o);
       assert.deepEqual(await one(store, 'occurrences', nulls.id), nulls);
       assert.deepEqual(await one(store, 'attempts', full.id), full);
@@ -253,11 +291,14 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
     it('leaves unknown ids out of a load', async () => {
       const store = await fresh();
       const none = '00000000-0000-4000-8000-000000000000';
-      assert.deepEqual(await store.load({ occurrences: [none], attempts: [none], series: [none] }), {
-        occurrences: [],
-        attempts: [],
-        series: [],
-      });
+      assert.deepEqual(
+        await store.load({ occurrences: [none], attempts: [none], series: [none] }),
+        {
+          occurrences: [],
+          attempts: [],
+          series: [],
+        },
+      );
       assert.deepEqual(await store.load({}), { occurrences: [], attempts: [], series: [] });
     });
 
@@ -265,10 +306,27 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const store = await fresh();
       const s = sampleSeries();
       const o = sampleOccurrence({ scheduleId: s.id, status: 'calling' });
-      const live = sampleAttempt({ occurrenceId: o.id, kind: 'first', script: null, status: 'ringing' });
-      const old = sampleAttempt({ occurrenceId: o.id, kind: 'first', script: null, status: 'no_answer', n: 1 });
+      const live = sampleAttempt({
+        occurrenceId: o.id,
+        kind: 'first',
+        script: null,
+        status: 'ringing',
+      });
+      const old = sampleAttempt({
+        occurrenceId: o.id,
+        kind: 'first',
+        script: null,
+        status: 'no_answer',
+        n: 1,
+      });
       const linked = { ...o, liveAttemptId: live.id };
-      await store.commit(inserts({ series: [{ ...s, nextOccurrenceId: o.id }], occurrences: [linked], attempts: [live, old] }));
+      await store.commit(
+        inserts({
+          series: [{ ...s, nextOccurrenceId: o.id }],
+          occurrences: [linked],
+          attempts: [live, old],
+        }),
+      );
       const byAttempt = await store.load({ attempts: [live.id] });
       assert.deepEqual(
         byAttempt.attempts.map((a) => a.id),
@@ -301,7 +359,11 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         [live.id],
       );
       // Named twice, directly and through another row: once.
-      const both = await store.load({ occurrences: [o.id, o.id], attempts: [live.id], series: [s.id] });
+      const both = await store.load({
+        occurrences: [o.id, o.id],
+        attempts: [live.id],
+        series: [s.id],
+      });
       assert.equal(both.occurrences.length, 1);
       assert.equal(both.attempts.length, 1);
       assert.equal(both.series.length, 1);
@@ -312,12 +374,27 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const o = sampleOccurrence();
       const a = sampleAttempt();
       const s = sampleSeries();
-      assert.equal((await store.commit(inserts({ occurrences: [o], attempts: [a], series: [s] }))).ok, true);
-      assert.deepEqual(await store.commit(inserts({ occurrences: [o] })), { ok: false, conflicts: [{ kind: 'occurrence', id: o.id }] });
-      assert.deepEqual(await store.commit(inserts({ attempts: [a] })), { ok: false, conflicts: [{ kind: 'attempt', id: a.id }] });
-      assert.deepEqual(await store.commit(inserts({ series: [s] })), { ok: false, conflicts: [{ kind: 'series', id: s.id }] });
+      assert.equal(
+        (await store.commit(inserts({ occurrences: [o], attempts: [a], series: [s] }))).ok,
+        true,
+      );
+      assert.deepEqual(await store.commit(inserts({ occurrences: [o] })), {
+        ok: false,
+        conflicts: [{ kind: 'occurrence', id: o.id }],
+      });
+      assert.deepEqual(await store.commit(inserts({ attempts: [a] })), {
+        ok: false,
+        conflicts: [{ kind: 'attempt', id: a.id }],
+      });
+      assert.deepEqual(await store.commit(inserts({ series: [s] })), {
+        ok: false,
+        conflicts: [{ kind: 'series', id: s.id }],
+      });
       const missing = sampleOccurrence();
-      assert.deepEqual(await store.commit(bump(missing, {})), { ok: false, conflicts: [{ kind: 'occurrence', id: missing.id }] });
+      assert.deepEqual(await store.commit(bump(missing, {})), {
+        ok: false,
+        conflicts: [{ kind: 'occurrence', id: missing.id }],
+      });
     });
 
     it('updates replace every field, and a stale version is refused', async () => {
@@ -383,7 +460,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.deepEqual(await one(store, 'attempts', a.id), a2);
       assert.deepEqual(await one(store, 'series', s.id), s2);
       // Written again from the version-1 read: refused, nothing changes.
-      assert.deepEqual(await store.commit(bump(o, { label: 'Late' })), { ok: false, conflicts: [{ kind: 'occurrence', id: o.id }] });
+      assert.deepEqual(await store.commit(bump(o, { label: 'Late' })), {
+        ok: false,
+        conflicts: [{ kind: 'occurrence', id: o.id }],
+      });
       assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label, 'Changed');
     });
 
@@ -424,7 +504,10 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.deepEqual(read.policy.offsetsMinutes, [5, 10]);
       assert.equal(read.label, 'Gym');
       read.policy.offsetsMinutes.push(42);
-      assert.deepEqual(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).policy.offsetsMinutes, [5, 10]);
+      assert.deepEqual(
+        ((await one(store, 'occurrences', o.id)) as OccurrenceRecord).policy.offsetsMinutes,
+        [5, 10],
+      );
       const sr = (await one(store, 'series', s.id)) as SeriesRecord;
       assert.deepEqual(sr.rule.kind === 'weekly' && sr.rule.skipDates, ['2027-03-17']);
     });
@@ -449,12 +532,18 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.equal(wins.length, 1, 'exactly one commit wins');
       const loser = x.result.ok ? y : x;
       assert.deepEqual(loser.result, { ok: false, conflicts: [{ kind: 'occurrence', id: o.id }] });
-      assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label, wins[0]!.label);
+      assert.equal(
+        ((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label,
+        wins[0]!.label,
+      );
       // The loser reloads and retries: now it wins.
       const [again] = (await store.load({ occurrences: [o.id] })).occurrences;
       assert.equal(again!.version, 2);
       assert.deepEqual(await store.commit(bump(again!, { label: loser.label })), { ok: true });
-      assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label, loser.label);
+      assert.equal(
+        ((await one(store, 'occurrences', o.id)) as OccurrenceRecord).label,
+        loser.label,
+      );
     });
 
     it('many concurrent units on overlapping rows: every row ends at the number of winning commits', async () => {
@@ -497,9 +586,14 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const store = await fresh();
       const o = sampleOccurrence();
       const other = sampleOccurrence();
-      const list = [3, 1, 2].map((n) => sampleAttempt({ occurrenceId: o.id, n, kind: n === 1 ? 'first' : 'retry', script: null }));
+      const list = [3, 1, 2].map((n) =>
+        sampleAttempt({ occurrenceId: o.id, n, kind: n === 1 ? 'first' : 'retry', script: null }),
+      );
       await store.commit(
-        inserts({ occurrences: [o, other], attempts: [...list, sampleAttempt({ occurrenceId: other.id, n: 1, script: null })] }),
+        inserts({
+          occurrences: [o, other],
+          attempts: [...list, sampleAttempt({ occurrenceId: other.id, n: 1, script: null })],
+        }),
       );
       const got = await store.listAttempts(o.id);
       assert.deepEqual(
@@ -520,7 +614,12 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       ];
       const standalone = sampleAttempt({ deadlineAt: T0 });
       const finished = sampleAttempt({ deadlineAt: null, status: 'confirmed' });
-      const owned = sampleAttempt({ occurrenceId: occ[0]!.id, deadlineAt: T0 - 5, kind: 'first', script: null });
+      const owned = sampleAttempt({
+        occurrenceId: occ[0]!.id,
+        deadlineAt: T0 - 5,
+        kind: 'first',
+        script: null,
+      });
       await store.commit(inserts({ occurrences: occ, attempts: [standalone, finished, owned] }));
       const all = await store.listDue({ until: T0 + 2000, limit: 100 });
       const sortedIds = [occ[1]!.id, occ[2]!.id].sort();
@@ -532,11 +631,23 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       ]);
       const page1 = await store.listDue({ until: T0 + 2000, limit: 2 });
       assert.deepEqual(page1, all.slice(0, 2));
-      assert.deepEqual(await store.listDue({ until: T0 + 2000, limit: 2, after: page1[1]! }), all.slice(2, 4));
+      assert.deepEqual(
+        await store.listDue({ until: T0 + 2000, limit: 2, after: page1[1]! }),
+        all.slice(2, 4),
+      );
       assert.deepEqual(await store.listDue({ until: T0 + 2000, limit: 2, after: all[3]! }), []);
       assert.deepEqual(await store.listDue({ until: T0 - 1, limit: 10 }), []);
       // A store for one process may ignore a lease, but must accept it.
-      assert.equal((await store.listDue({ until: T0 + 2000, limit: 100, lease: { owner: 'p1', until: T0 + 60_000 } })).length, 4);
+      assert.equal(
+        (
+          await store.listDue({
+            until: T0 + 2000,
+            limit: 100,
+            lease: { owner: 'p1', until: T0 + 60_000 },
+          })
+        ).length,
+        4,
+      );
     });
 
     it('lists unacknowledged attempts (requested, no provider call id) by id', async () => {
@@ -616,7 +727,12 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
     });
 
     /** Every due row up to `until`, claimed page by page (small pages: the claimers interleave). */
-    const claimAll = async (store: Store, owner: string, now: number, until: number): Promise<string[]> => {
+    const claimAll = async (
+      store: Store,
+      owner: string,
+      now: number,
+      until: number,
+    ): Promise<string[]> => {
       const got: string[] = [];
       let cursor: DueCursor | undefined;
       for (;;) {
@@ -635,32 +751,48 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
     it('leases: two processes claiming at once never get the same due row while its lease lives', async (t) => {
       const store = await fresh();
       if (!h?.another) {
-        t.skip(`${name} serves one process (its harness opens no second store): leases are not checked`);
+        t.skip(
+          `${name} serves one process (its harness opens no second store): leases are not checked`,
+        );
         return;
       }
       const other = await h.another();
-      const occ = Array.from({ length: 400 }, (_, i) => sampleOccurrence({ nextDueAt: T0 + (i % 4) }));
+      const occ = Array.from({ length: 400 }, (_, i) =>
+        sampleOccurrence({ nextDueAt: T0 + (i % 4) }),
+      );
       const att = Array.from({ length: 4 }, () => sampleAttempt({ deadlineAt: T0 + 1 }));
       const later = sampleOccurrence({ nextDueAt: T0 + 60_000 });
       await store.commit(inserts({ occurrences: [...occ, later], attempts: att }));
       const now = T0 + 10;
-      const [x, y] = await Promise.all([claimAll(store, 'host-a', now, now), claimAll(other, 'host-b', now, now)]);
+      const [x, y] = await Promise.all([
+        claimAll(store, 'host-a', now, now),
+        claimAll(other, 'host-b', now, now),
+      ]);
       const overlap = x.filter((k) => y.includes(k));
       assert.deepEqual(overlap, [], 'no row claimed by both');
-      assert.equal(new Set([...x, ...y]).size, occ.length + att.length, 'every due row claimed once, nothing beyond until');
+      assert.equal(
+        new Set([...x, ...y]).size,
+        occ.length + att.length,
+        'every due row claimed once, nothing beyond until',
+      );
       // While the leases live, each sees only its own rows again (an owner may re-claim its own).
       const yAgain = await claimAll(other, 'host-b', now + 1000, now);
       assert.deepEqual(yAgain.sort(), [...y].sort());
       const zAgain = await claimAll(other, 'host-c', now + 1000, now);
       assert.deepEqual(zAgain, [], 'a third owner gets nothing while the leases live');
       // A listing without a lease (one process) still sees every due row.
-      assert.equal((await other.listDue({ until: now, limit: 1000 })).length, occ.length + att.length);
+      assert.equal(
+        (await other.listDue({ until: now, limit: 1000 })).length,
+        occ.length + att.length,
+      );
     });
 
     it('leases: an expired lease is claimed by another process, whose claim fences out the old owner’s commit', async (t) => {
       const store = await fresh();
       if (!h?.another) {
-        t.skip(`${name} serves one process (its harness opens no second store): leases are not checked`);
+        t.skip(
+          `${name} serves one process (its harness opens no second store): leases are not checked`,
+        );
         return;
       }
       const other = await h.another();
@@ -668,15 +800,35 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const a = sampleAttempt({ deadlineAt: T0 });
       await store.commit(inserts({ occurrences: [o], attempts: [a] }));
       const lease = (owner: string, now: number) => ({ owner, until: T0 + 1000, now });
-      assert.equal((await store.listDue({ until: T0, limit: 10, lease: lease('host-a', T0) })).length, 2);
+      assert.equal(
+        (await store.listDue({ until: T0, limit: 10, lease: lease('host-a', T0) })).length,
+        2,
+      );
       // host-a loads its claimed rows (a unit of work), then pauses.
       const readA = await store.load({ occurrences: [o.id], attempts: [a.id] });
       // Re-claiming its own rows does not change their version: its unit stays valid.
-      assert.equal((await store.listDue({ until: T0, limit: 10, lease: lease('host-a', T0 + 500) })).length, 2);
-      assert.deepEqual((await store.load({ occurrences: [o.id] })).occurrences[0]!.version, readA.occurrences[0]!.version);
+      assert.equal(
+        (await store.listDue({ until: T0, limit: 10, lease: lease('host-a', T0 + 500) })).length,
+        2,
+      );
+      assert.deepEqual(
+        (await store.load({ occurrences: [o.id] })).occurrences[0]!.version,
+        readA.occurrences[0]!.version,
+      );
       // host-b finds them leased until T0 + 1000, then free.
-      assert.deepEqual(await other.listDue({ until: T0, limit: 10, lease: { owner: 'host-b', until: T0 + 1999, now: T0 + 999 } }), []);
-      const claimed = await other.listDue({ until: T0, limit: 10, lease: { owner: 'host-b', until: T0 + 2000, now: T0 + 1000 } });
+      assert.deepEqual(
+        await other.listDue({
+          until: T0,
+          limit: 10,
+          lease: { owner: 'host-b', until: T0 + 1999, now: T0 + 999 },
+        }),
+        [],
+      );
+      const claimed = await other.listDue({
+        until: T0,
+        limit: 10,
+        lease: { owner: 'host-b', until: T0 + 2000, now: T0 + 1000 },
+      });
       assert.deepEqual(
         claimed.map((r) => r.id),
         [a.id, o.id],
@@ -685,29 +837,51 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       const oa = readA.occurrences[0]!;
       const aa = readA.attempts.find((x) => x.id === a.id)!;
       const stale = await store.commit({
-        occurrences: [{ record: { ...oa, status: 'dispatching', version: oa.version + 1 }, expectedVersion: oa.version }],
-        attempts: [{ record: { ...aa, status: 'ringing', version: aa.version + 1 }, expectedVersion: aa.version }],
+        occurrences: [
+          {
+            record: { ...oa, status: 'dispatching', version: oa.version + 1 },
+            expectedVersion: oa.version,
+          },
+        ],
+        attempts: [
+          {
+            record: { ...aa, status: 'ringing', version: aa.version + 1 },
+            expectedVersion: aa.version,
+          },
+        ],
         series: [],
       });
       assert.equal(stale.ok, false);
-      assert.deepEqual(stale.ok ? [] : stale.conflicts.map((c) => c.kind).sort(), ['attempt', 'occurrence']);
+      assert.deepEqual(stale.ok ? [] : stale.conflicts.map((c) => c.kind).sort(), [
+        'attempt',
+        'occurrence',
+      ]);
       // host-b's unit, from its own read, commits.
       const readB = await other.load({ occurrences: [o.id] });
       const ob = readB.occurrences[0]!;
       assert.ok(ob.version > oa.version, 'the new owner’s claim moved the version');
       assert.deepEqual(await other.commit(bump(ob, { status: 'dispatching' })), { ok: true });
-      assert.equal((await store.load({ occurrences: [o.id] })).occurrences[0]!.status, 'dispatching');
+      assert.equal(
+        (await store.load({ occurrences: [o.id] })).occurrences[0]!.status,
+        'dispatching',
+      );
     });
 
     it('keeps many rows written in one commit, and pages through them', async () => {
       const store = await fresh();
-      const rows = Array.from({ length: 2000 }, (_, i) => sampleOccurrence({ nextDueAt: T0 + (i % 7) }));
+      const rows = Array.from({ length: 2000 }, (_, i) =>
+        sampleOccurrence({ nextDueAt: T0 + (i % 7) }),
+      );
       await store.commit(inserts({ occurrences: rows }));
       let cursor: DueCursor | undefined;
       let seen = 0;
       let prev = -Infinity;
       for (;;) {
-        const page = await store.listDue({ until: T0 + 10, limit: 333, ...(cursor ? { after: cursor } : {}) });
+        const page = await store.listDue({
+          until: T0 + 10,
+          limit: 333,
+          ...(cursor ? { after: cursor } : {}),
+        });
         if (page.length === 0) break;
         for (const r of page) {
           assert.ok(r.at >= prev);
@@ -721,7 +895,8 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
       assert.equal(snap.occurrences.length, rows.length);
     });
     describe("the caller's writes in the commit", () => {
-      const NO_WRITES = 'the harness gives no writes: the cases of writes made in the commit are not run';
+      const NO_WRITES =
+        'the harness gives no writes: the cases of writes made in the commit are not run';
       const writesOf = () => {
         if (!h?.writes) throw new Error(NO_WRITES);
         return h.writes;
@@ -736,10 +911,19 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         if (!h?.writes) return t.skip(NO_WRITES);
         const w = writesOf();
         const o = sampleOccurrence({ nextDueAt: T0 });
-        assert.deepEqual(await store.commit(inserts({ occurrences: [o] }), { writes: [w.write('a'), w.write('b')] }), { ok: true });
+        assert.deepEqual(
+          await store.commit(inserts({ occurrences: [o] }), {
+            writes: [w.write('a'), w.write('b')],
+          }),
+          { ok: true },
+        );
         assert.deepEqual(await w.written(), ['a', 'b']);
         assert.deepEqual(await one(store, 'occurrences', o.id), o);
-        assert.deepEqual(await store.commit(bump(o, { status: 'dispatching' })), { ok: true }, 'no writes: a commit as before');
+        assert.deepEqual(
+          await store.commit(bump(o, { status: 'dispatching' })),
+          { ok: true },
+          'no writes: a commit as before',
+        );
         assert.deepEqual(await w.written(), ['a', 'b']);
       });
 
@@ -763,19 +947,27 @@ export function runStoreConformance(name: string, factory: () => StoreHarness | 
         const fresh2 = sampleOccurrence({ nextDueAt: T0 + 1 });
         const change = bump(o, { status: 'dispatching', nextDueAt: T0 + 5 });
         change.occurrences.push({ record: fresh2, expectedVersion: null });
-        await assert.rejects(store.commit(change, { writes: [w.write('first'), failing, w.write('after')] }), /the caller refused/);
+        await assert.rejects(
+          store.commit(change, { writes: [w.write('first'), failing, w.write('after')] }),
+          /the caller refused/,
+        );
         assert.deepEqual(await w.written(), [], 'the write before the failure is rolled back too');
         assert.deepEqual(await one(store, 'occurrences', o.id), o, 'the row is as it was');
         assert.equal(await one(store, 'occurrences', fresh2.id), undefined, 'the insert is gone');
         assert.deepEqual(
-          (await store.listDue({ until: T0 + 10, limit: 10 })).filter((r) => r.id === o.id || r.id === fresh2.id).map((r) => [r.id, r.at]),
+          (await store.listDue({ until: T0 + 10, limit: 10 }))
+            .filter((r) => r.id === o.id || r.id === fresh2.id)
+            .map((r) => [r.id, r.at]),
           [[o.id, T0]],
           'due as before the failed unit',
         );
         // The same unit again, from the rows the caller kept: written now, with its writes.
         assert.deepEqual(await store.commit(change, { writes: [w.write('again')] }), { ok: true });
         assert.deepEqual(await w.written(), ['again']);
-        assert.equal(((await one(store, 'occurrences', o.id)) as OccurrenceRecord).status, 'dispatching');
+        assert.equal(
+          ((await one(store, 'occurrences', o.id)) as OccurrenceRecord).status,
+          'dispatching',
+        );
         assert.deepEqual((await one(store, 'occurrences', fresh2.id))!, fresh2);
       });
     });

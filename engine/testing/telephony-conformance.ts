@@ -48,21 +48,27 @@ function request(to: string, overrides: Partial<PlaceCallRequest> = {}): PlaceCa
  *   return { telephony, setPhone: (to, b) => telephony.setPhone(to, b), advance: (ms) => clock.advanceBy(ms).then(() => {}) };
  * });
  */
-export function runTelephonyConformance(name: string, factory: () => TelephonyHarness | Promise<TelephonyHarness>): void {
-  const withHarness = (fn: (h: TelephonyHarness, events: TelephonyEvent[]) => Promise<void>) => async () => {
-    const h = await factory();
-    const events: TelephonyEvent[] = [];
-    h.telephony.onEvent((e) => {
-      events.push(e);
-    });
-    try {
-      await fn(h, events);
-    } finally {
-      await h.close?.();
-    }
-  };
-  const of = (events: TelephonyEvent[], callId: string) => events.filter((e) => e.callId === callId);
-  const types = (events: TelephonyEvent[]) => events.map((e) => (e.type === 'call.ended' ? `ended:${e.reason}` : e.type));
+export function runTelephonyConformance(
+  name: string,
+  factory: () => TelephonyHarness | Promise<TelephonyHarness>,
+): void {
+  const withHarness =
+    (fn: (h: TelephonyHarness, events: TelephonyEvent[]) => Promise<void>) => async () => {
+      const h = await factory();
+      const events: TelephonyEvent[] = [];
+      h.telephony.onEvent((e) => {
+        events.push(e);
+      });
+      try {
+        await fn(h, events);
+      } finally {
+        await h.close?.();
+      }
+    };
+  const of = (events: TelephonyEvent[], callId: string) =>
+    events.filter((e) => e.callId === callId);
+  const types = (events: TelephonyEvent[]) =>
+    events.map((e) => (e.type === 'call.ended' ? `ended:${e.reason}` : e.type));
   const placed = async (t: Telephony, req: PlaceCallRequest): Promise<string> => {
     const r = await t.placeCall(req);
     assert.equal(r.ok, true, `placeCall refused: ${JSON.stringify(r)}`);
@@ -75,7 +81,11 @@ export function runTelephonyConformance(name: string, factory: () => TelephonyHa
       assert.ok(Number.isFinite(e.at) && e.at >= prev, 'event instants never go back');
       prev = e.at;
     }
-    assert.equal(list.filter((e) => e.type === 'call.ended').length <= 1, true, 'at most one call.ended');
+    assert.equal(
+      list.filter((e) => e.type === 'call.ended').length <= 1,
+      true,
+      'at most one call.ended',
+    );
     const endIndex = list.findIndex((e) => e.type === 'call.ended');
     if (endIndex >= 0) assert.equal(endIndex, list.length - 1, 'nothing after call.ended');
   };

@@ -15,7 +15,12 @@
  */
 import type { EpochMs } from './epoch.js';
 import { WEEKDAYS, formatDate, parseDate, parseTime, type Weekday } from './civil.js';
-import { nextOccurrenceAfter, pruneSkipDates, type OccurrenceTime, type Recurrence } from './recurrence.js';
+import {
+  nextOccurrenceAfter,
+  pruneSkipDates,
+  type OccurrenceTime,
+  type Recurrence,
+} from './recurrence.js';
 import { localDayAt } from './wall-time.js';
 import { checkTimeZone } from './zone-policy.js';
 
@@ -77,7 +82,9 @@ export interface CompiledRecurrence {
 }
 
 function fail(code: string, field: string, message: string, reason?: string): RecurrenceInputError {
-  return reason === undefined ? { ok: false, code, field, message } : { ok: false, code, field, message, reason };
+  return reason === undefined
+    ? { ok: false, code, field, message }
+    : { ok: false, code, field, message, reason };
 }
 
 /**
@@ -97,7 +104,10 @@ function fail(code: string, field: string, message: string, reason?: string): Re
  * if (!r.ok) throw new Error(`${r.field}: ${r.message}`); // r.code: 'invalid_time', 'days_of_week_empty', ...
  * await runtime.saveSeries({ accountId, to, rule: r.recurrence });
  */
-export function compileRecurrence(input: RecurrenceInput, now: EpochMs): CompiledRecurrence | RecurrenceInputError {
+export function compileRecurrence(
+  input: RecurrenceInput,
+  now: EpochMs,
+): CompiledRecurrence | RecurrenceInputError {
   const zoneCheck = checkTimeZone(input.timezone);
   if (!zoneCheck.ok)
     return fail(
@@ -115,17 +125,32 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
     if (input.inMinutes !== null && input.inMinutes !== undefined) {
       const n = input.inMinutes;
       if (!Number.isInteger(n) || n < IN_MINUTES_MIN || n > IN_MINUTES_MAX) {
-        return fail('in_minutes_out_of_range', 'in_minutes', `in_minutes must be an integer from ${IN_MINUTES_MIN} to ${IN_MINUTES_MAX}.`);
+        return fail(
+          'in_minutes_out_of_range',
+          'in_minutes',
+          `in_minutes must be an integer from ${IN_MINUTES_MIN} to ${IN_MINUTES_MAX}.`,
+        );
       }
       if (nonEmpty(input.localDate) || nonEmpty(input.localTime)) {
-        return fail('validation_error', 'in_minutes', 'Send either in_minutes or local_date and local_time, not both.', 'invalid');
+        return fail(
+          'validation_error',
+          'in_minutes',
+          'Send either in_minutes or local_date and local_time, not both.',
+          'invalid',
+        );
       }
       const recurrence: Recurrence = { kind: 'in_minutes', timezone, at: now + n * 60_000 };
       return { ok: true, recurrence, first: nextOccurrenceAfter(recurrence, now) };
     }
     if (!nonEmpty(input.localTime))
-      return fail('validation_error', 'local_time', 'local_time is required (or send in_minutes).', 'required');
-    if (parseTime(input.localTime) === null) return fail('invalid_time', 'local_time', 'local_time must be 24-hour HH:MM.');
+      return fail(
+        'validation_error',
+        'local_time',
+        'local_time is required (or send in_minutes).',
+        'required',
+      );
+    if (parseTime(input.localTime) === null)
+      return fail('invalid_time', 'local_time', 'local_time must be 24-hour HH:MM.');
     if (!nonEmpty(input.localDate))
       return fail(
         'local_date_required',
@@ -133,54 +158,128 @@ export function compileRecurrence(input: RecurrenceInput, now: EpochMs): Compile
         'A one-off at a wall time needs local_date as well as local_time (or send in_minutes).',
       );
     const day = parseDate(input.localDate);
-    if (day === null) return fail('validation_error', 'local_date', 'local_date must be a real date YYYY-MM-DD.', 'format');
+    if (day === null)
+      return fail(
+        'validation_error',
+        'local_date',
+        'local_date must be a real date YYYY-MM-DD.',
+        'format',
+      );
     if (day > furthest)
-      return fail('date_too_far', 'local_date', `local_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
-    const recurrence: Recurrence = { kind: 'one_off', timezone, localDate: input.localDate, localTime: input.localTime };
+      return fail(
+        'date_too_far',
+        'local_date',
+        `local_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`,
+      );
+    const recurrence: Recurrence = {
+      kind: 'one_off',
+      timezone,
+      localDate: input.localDate,
+      localTime: input.localTime,
+    };
     const first = nextOccurrenceAfter(recurrence, now);
-    if (first === null) return fail('time_in_past', 'local_time', 'The requested wall time already passed in that zone.');
+    if (first === null)
+      return fail(
+        'time_in_past',
+        'local_time',
+        'The requested wall time already passed in that zone.',
+      );
     return { ok: true, recurrence, first };
   }
 
   const days = input.daysOfWeek ?? [];
-  if (days.length === 0) return fail('days_of_week_empty', 'days_of_week', 'A recurring call needs at least one day, mon to sun.');
+  if (days.length === 0)
+    return fail(
+      'days_of_week_empty',
+      'days_of_week',
+      'A recurring call needs at least one day, mon to sun.',
+    );
   for (let i = 0; i < days.length; i++) {
     if (!(WEEKDAYS as readonly string[]).includes(days[i]!))
-      return fail('validation_error', `days_of_week.${i}`, 'Days are mon, tue, wed, thu, fri, sat, sun.', 'enum');
+      return fail(
+        'validation_error',
+        `days_of_week.${i}`,
+        'Days are mon, tue, wed, thu, fri, sat, sun.',
+        'enum',
+      );
   }
   const daysOfWeek: Weekday[] = WEEKDAYS.filter((d) => days.includes(d));
-  if (!nonEmpty(input.localTime)) return fail('validation_error', 'local_time', 'local_time is required.', 'required');
-  if (parseTime(input.localTime) === null) return fail('invalid_time', 'local_time', 'local_time must be 24-hour HH:MM.');
+  if (!nonEmpty(input.localTime))
+    return fail('validation_error', 'local_time', 'local_time is required.', 'required');
+  if (parseTime(input.localTime) === null)
+    return fail('invalid_time', 'local_time', 'local_time must be 24-hour HH:MM.');
 
   let startDay = today;
   if (nonEmpty(input.startDate)) {
     const d = parseDate(input.startDate);
-    if (d === null) return fail('validation_error', 'start_date', 'start_date must be a real date YYYY-MM-DD.', 'format');
+    if (d === null)
+      return fail(
+        'validation_error',
+        'start_date',
+        'start_date must be a real date YYYY-MM-DD.',
+        'format',
+      );
     if (d > furthest)
-      return fail('date_too_far', 'start_date', `start_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
+      return fail(
+        'date_too_far',
+        'start_date',
+        `start_date may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`,
+      );
     startDay = d;
   }
   let endDate: string | null = null;
   if (nonEmpty(input.endDate)) {
     const d = parseDate(input.endDate);
-    if (d === null) return fail('validation_error', 'end_date', 'end_date must be a real date YYYY-MM-DD.', 'format');
-    if (d < startDay) return fail('validation_error', 'end_date', 'end_date must not be before start_date.', 'invalid');
+    if (d === null)
+      return fail(
+        'validation_error',
+        'end_date',
+        'end_date must be a real date YYYY-MM-DD.',
+        'format',
+      );
+    if (d < startDay)
+      return fail(
+        'validation_error',
+        'end_date',
+        'end_date must not be before start_date.',
+        'invalid',
+      );
     endDate = input.endDate;
   }
   let pausedUntil: string | null = null;
   if (nonEmpty(input.pausedUntil)) {
     const d = parseDate(input.pausedUntil);
-    if (d === null) return fail('validation_error', 'paused_until', 'paused_until must be a real date YYYY-MM-DD.', 'format');
+    if (d === null)
+      return fail(
+        'validation_error',
+        'paused_until',
+        'paused_until must be a real date YYYY-MM-DD.',
+        'format',
+      );
     if (d > furthest)
-      return fail('date_too_far', 'paused_until', `paused_until may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`);
+      return fail(
+        'date_too_far',
+        'paused_until',
+        `paused_until may be at most ${MAX_DAYS_AHEAD} days ahead (${formatDate(furthest)}).`,
+      );
     pausedUntil = input.pausedUntil;
   }
   const skips = input.skipDates ?? [];
   if (skips.length > MAX_SKIP_DATES)
-    return fail('validation_error', 'skip_dates', `skip_dates holds at most ${MAX_SKIP_DATES} dates.`, 'max_items');
+    return fail(
+      'validation_error',
+      'skip_dates',
+      `skip_dates holds at most ${MAX_SKIP_DATES} dates.`,
+      'max_items',
+    );
   for (let i = 0; i < skips.length; i++) {
     if (parseDate(skips[i]!) === null)
-      return fail('validation_error', `skip_dates.${i}`, 'Each skip date must be a real date YYYY-MM-DD.', 'format');
+      return fail(
+        'validation_error',
+        `skip_dates.${i}`,
+        'Each skip date must be a real date YYYY-MM-DD.',
+        'format',
+      );
   }
   const recurrence = pruneSkipDates(
     {

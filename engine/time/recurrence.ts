@@ -22,8 +22,23 @@
  * @module
  */
 import type { EpochMs } from './epoch.js';
-import { WEEKDAYS, formatDate, formatTime, parseDate, parseTime, weekdayIndex, type Weekday } from './civil.js';
-import { clockChangeNotice, localDateAt, localDayAt, localTimeAt, resolveDayMinute, type LocalTime } from './wall-time.js';
+import {
+  WEEKDAYS,
+  formatDate,
+  formatTime,
+  parseDate,
+  parseTime,
+  weekdayIndex,
+  type Weekday,
+} from './civil.js';
+import {
+  clockChangeNotice,
+  localDateAt,
+  localDayAt,
+  localTimeAt,
+  resolveDayMinute,
+  type LocalTime,
+} from './wall-time.js';
 
 /** A one-off call at a wall time (derivation_source `one_off`). */
 export interface OneOffRecurrence {
@@ -116,7 +131,8 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
     case 'one_off': {
       const day = parseDate(rule.localDate);
       const minute = parseTime(rule.localTime);
-      if (day === null || minute === null) throw new RangeError('nextOccurrenceAfter: malformed one-off date or time');
+      if (day === null || minute === null)
+        throw new RangeError('nextOccurrenceAfter: malformed one-off date or time');
       const occ = occurrenceOn(rule.timezone, day, minute, rule.localTime, 'one_off');
       return occ.at > after ? occ : null;
     }
@@ -130,7 +146,10 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
  * with the zone rules in use now; null when the date is malformed or does not exist in the
  * zone. It does not check that the rule selects the date (the caller has one it produced).
  */
-export function occurrenceOnDate(rule: OneOffRecurrence | WeeklyRecurrence, date: string): OccurrenceTime | null {
+export function occurrenceOnDate(
+  rule: OneOffRecurrence | WeeklyRecurrence,
+  date: string,
+): OccurrenceTime | null {
   const day = parseDate(date);
   const minute = parseTime(rule.localTime);
   if (day === null || minute === null) return null;
@@ -145,7 +164,11 @@ export function occurrenceOnDate(rule: OneOffRecurrence | WeeklyRecurrence, date
  * today), and none at or before `notBefore` (after downtime, calls more than the late grace
  * in the past are not rung). Pure.
  */
-export function nextAfterOccurrence(rule: Recurrence, at: EpochMs, notBefore: EpochMs = -Infinity): OccurrenceTime | null {
+export function nextAfterOccurrence(
+  rule: Recurrence,
+  at: EpochMs,
+  notBefore: EpochMs = -Infinity,
+): OccurrenceTime | null {
   const day = localDateAt(rule.timezone, at);
   let next = nextOccurrenceAfter(rule, Math.max(at, notBefore));
   while (next !== null && next.date === day) next = nextOccurrenceAfter(rule, next.at);
@@ -161,7 +184,11 @@ export function nextAfterOccurrence(rule: Recurrence, at: EpochMs, notBefore: Ep
  * @example
  * upcomingOccurrences(weekly, clock.now(), 5).map((o) => o.date); // the next five local dates
  */
-export function upcomingOccurrences(rule: Recurrence, after: EpochMs, count: number): OccurrenceTime[] {
+export function upcomingOccurrences(
+  rule: Recurrence,
+  after: EpochMs,
+  count: number,
+): OccurrenceTime[] {
   if (!Number.isInteger(count) || count < 1 || count > 100)
     throw new RangeError('upcomingOccurrences: count must be an integer from 1 to 100');
   if (rule.kind !== 'weekly') {
@@ -191,7 +218,10 @@ export function isRecurrenceComplete(rule: Recurrence, after: EpochMs): boolean 
  * occurrence skipped. When nothing remains to skip, the rule comes back unchanged with
  * `skipped: null`.
  */
-export function skipNextOccurrence(rule: WeeklyRecurrence, now: EpochMs): { rule: WeeklyRecurrence; skipped: OccurrenceTime | null } {
+export function skipNextOccurrence(
+  rule: WeeklyRecurrence,
+  now: EpochMs,
+): { rule: WeeklyRecurrence; skipped: OccurrenceTime | null } {
   const skipped = nextOccurrenceAfter(rule, now);
   if (skipped === null) return { rule, skipped: null };
   const pruned = pruneSkipDates({ ...rule, skipDates: [...rule.skipDates, skipped.date] }, now);
@@ -208,11 +238,20 @@ export function pruneSkipDates(rule: WeeklyRecurrence, now: EpochMs): WeeklyRecu
   return { ...rule, skipDates };
 }
 
-function occurrenceOn(zone: string, day: number, minute: number, time: string, source: Recurrence['kind']): OccurrenceTime {
+function occurrenceOn(
+  zone: string,
+  day: number,
+  minute: number,
+  time: string,
+  source: Recurrence['kind'],
+): OccurrenceTime {
   const r = resolveDayMinute(zone, day, minute);
   const local = localTimeAt(zone, r.at, r.kind);
   const date = formatDate(day);
-  const notice = r.kind === 'normal' ? null : clockChangeNotice({ at: r.at, local, requested: { date, time }, transition: r.transition });
+  const notice =
+    r.kind === 'normal'
+      ? null
+      : clockChangeNotice({ at: r.at, local, requested: { date, time }, transition: r.transition });
   return { at: r.at, date, local, notice, source };
 }
 
@@ -251,11 +290,23 @@ class WeeklyCursor {
       if (!this.days[weekdayIndex(day)] || this.skip.has(day)) continue;
       const r = resolveDayMinute(this.zone, day, this.minute);
       if (r.at <= after) continue;
-      if (r.kind === 'nonexistent_shifted' && localDayAt(this.zone, r.at) !== day && !dayExists(this.zone, day)) continue;
+      if (
+        r.kind === 'nonexistent_shifted' &&
+        localDayAt(this.zone, r.at) !== day &&
+        !dayExists(this.zone, day)
+      )
+        continue;
       const local = localTimeAt(this.zone, r.at, r.kind);
       const date = formatDate(day);
       const notice =
-        r.kind === 'normal' ? null : clockChangeNotice({ at: r.at, local, requested: { date, time: this.time }, transition: r.transition });
+        r.kind === 'normal'
+          ? null
+          : clockChangeNotice({
+              at: r.at,
+              local,
+              requested: { date, time: this.time },
+              transition: r.transition,
+            });
       return { at: r.at, date, local, notice, source: 'weekly' };
     }
     return null;

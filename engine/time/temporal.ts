@@ -96,7 +96,9 @@ export interface TemporalOptions {
 }
 
 function tag(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? (value as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] : undefined;
+  return typeof value === 'object' && value !== null
+    ? (value as { [Symbol.toStringTag]?: string })[Symbol.toStringTag]
+    : undefined;
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
@@ -109,10 +111,16 @@ const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
  */
 export function localDateFrom(value: string | PlainDateLike): string {
   if (typeof value === 'string') return value;
-  if (tag(value) !== 'Temporal.PlainDate') throw new RangeError('localDateFrom: expected a Temporal.PlainDate or a YYYY-MM-DD string');
+  if (tag(value) !== 'Temporal.PlainDate')
+    throw new RangeError('localDateFrom: expected a Temporal.PlainDate or a YYYY-MM-DD string');
   if (value.calendarId !== 'iso8601')
-    throw new RangeError(`localDateFrom: the date must be in the ISO calendar, got ${value.calendarId} (use withCalendar('iso8601'))`);
-  const year = value.year < 0 || value.year > 9999 ? `${value.year < 0 ? '-' : '+'}${pad(Math.abs(value.year), 6)}` : pad(value.year, 4);
+    throw new RangeError(
+      `localDateFrom: the date must be in the ISO calendar, got ${value.calendarId} (use withCalendar('iso8601'))`,
+    );
+  const year =
+    value.year < 0 || value.year > 9999
+      ? `${value.year < 0 ? '-' : '+'}${pad(Math.abs(value.year), 6)}`
+      : pad(value.year, 4);
   return `${year}-${pad(value.month)}-${pad(value.day)}`;
 }
 
@@ -126,7 +134,8 @@ export function localDateFrom(value: string | PlainDateLike): string {
  */
 export function localTimeFrom(value: string | PlainTimeLike): string {
   if (typeof value === 'string') return value;
-  if (tag(value) !== 'Temporal.PlainTime') throw new RangeError('localTimeFrom: expected a Temporal.PlainTime or an HH:MM string');
+  if (tag(value) !== 'Temporal.PlainTime')
+    throw new RangeError('localTimeFrom: expected a Temporal.PlainTime or an HH:MM string');
   if (value.second || value.millisecond || value.microsecond || value.nanosecond)
     throw new RangeError(
       `localTimeFrom: the time must be a whole minute, got ${pad(value.hour)}:${pad(value.minute)}:${pad(value.second)} and a fraction`,
@@ -144,7 +153,9 @@ export function epochMsFrom(value: EpochMs | InstantLike | ZonedDateTimeLike): E
   if (typeof value === 'number') return value;
   const t = tag(value);
   if (t !== 'Temporal.Instant' && t !== 'Temporal.ZonedDateTime')
-    throw new RangeError('epochMsFrom: expected epoch milliseconds, a Temporal.Instant or a Temporal.ZonedDateTime');
+    throw new RangeError(
+      'epochMsFrom: expected epoch milliseconds, a Temporal.Instant or a Temporal.ZonedDateTime',
+    );
   return value.epochMilliseconds;
 }
 
@@ -161,8 +172,14 @@ function namespace(options: TemporalOptions | undefined): TemporalNamespace {
  * An engine instant as a `Temporal.ZonedDateTime` in `zone`.
  * @example zonedDateTimeAt(occ.scheduledAt, 'America/New_York').toString() // '2027-03-15T07:00:00-04:00[America/New_York]'
  */
-export function zonedDateTimeAt(at: EpochMs, zone: string, options?: TemporalOptions): ZonedDateTimeLike {
-  return namespace(options).Instant.fromEpochMilliseconds(at).toZonedDateTimeISO(zone) as ZonedDateTimeLike;
+export function zonedDateTimeAt(
+  at: EpochMs,
+  zone: string,
+  options?: TemporalOptions,
+): ZonedDateTimeLike {
+  return namespace(options)
+    .Instant.fromEpochMilliseconds(at)
+    .toZonedDateTimeISO(zone) as ZonedDateTimeLike;
 }
 
 /** The result of {@link resolveWallTimeTemporal}. */
@@ -189,7 +206,11 @@ export function resolveWallTimeTemporal(
   options?: TemporalOptions,
 ): TemporalWallTime {
   const resolution = resolveWallTime(zone, localDateFrom(date), localTimeFrom(time));
-  return { zoned: zonedDateTimeAt(resolution.at, zone, options), kind: resolution.local.wallTimeKind, resolution };
+  return {
+    zoned: zonedDateTimeAt(resolution.at, zone, options),
+    kind: resolution.local.wallTimeKind,
+    resolution,
+  };
 }
 
 /** An {@link OccurrenceTime} with Temporal values. */
@@ -213,7 +234,10 @@ export interface TemporalOccurrenceTime {
  * const next = nextOccurrenceAfter(rule, clock.now());
  * if (next) console.log(occurrenceTimeToTemporal(next).at.toString()); // 2027-03-01T07:00:00-05:00[America/New_York]
  */
-export function occurrenceTimeToTemporal(t: OccurrenceTime, options?: TemporalOptions): TemporalOccurrenceTime {
+export function occurrenceTimeToTemporal(
+  t: OccurrenceTime,
+  options?: TemporalOptions,
+): TemporalOccurrenceTime {
   const ns = namespace(options);
   return {
     at: zonedDateTimeAt(t.at, t.local.timezone, { temporal: ns }),

@@ -69,14 +69,22 @@ function reading(zone: string, at: EpochMs): { date: string; time: string; offse
   const offset = getZoneRules(zone).offsetAt(at);
   const local = at + offset;
   const day = Math.floor(local / MS_PER_DAY);
-  return { date: formatDate(day), time: formatTime(Math.floor((local - day * MS_PER_DAY) / 60_000)), offset };
+  return {
+    date: formatDate(day),
+    time: formatTime(Math.floor((local - day * MS_PER_DAY) / 60_000)),
+    offset,
+  };
 }
 
 /**
  * The suggestion for one occurrence, by the local_date rule of the module header, or null
  * when it has no wall time.
  */
-export function suggestMove(occ: TravelOccurrence, deviceZone: string, now: EpochMs): TravelSuggestion | null {
+export function suggestMove(
+  occ: TravelOccurrence,
+  deviceZone: string,
+  now: EpochMs,
+): TravelSuggestion | null {
   if (occ.localTime === null) return null;
   const minute = parseTime(occ.localTime);
   if (minute === null) return null;
@@ -106,7 +114,11 @@ export function suggestMove(occ: TravelOccurrence, deviceZone: string, now: Epoc
  * @param now - the reference instant (epoch ms).
  * @throws RangeError when `deviceZone` is refused by the zone policy.
  */
-export function findTravelMismatches(deviceZone: string, occurrences: readonly TravelOccurrence[], now: EpochMs): TravelMismatch[] {
+export function findTravelMismatches(
+  deviceZone: string,
+  occurrences: readonly TravelOccurrence[],
+  now: EpochMs,
+): TravelMismatch[] {
   const check = checkTimeZone(deviceZone);
   if (!check.ok) throw new RangeError(`findTravelMismatches: ${check.code}: ${deviceZone}`);
   const device = check.timezone;

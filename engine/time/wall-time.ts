@@ -25,7 +25,10 @@ import { getZoneRules, type Transition } from './zone-rules.js';
 export type WallTimeKind = 'normal' | 'ambiguous_first' | 'nonexistent_shifted';
 
 /** The named disambiguation policy (see the module header). */
-export const WALL_TIME_POLICY = Object.freeze({ overlap: 'earlier', gap: 'first-instant-after-gap' } as const);
+export const WALL_TIME_POLICY = Object.freeze({
+  overlap: 'earlier',
+  gap: 'first-instant-after-gap',
+} as const);
 
 /** When the phone rings, on the call's own clock (the spec's LocalTime). */
 export interface LocalTime {
@@ -110,14 +113,18 @@ export function resolveDayMinute(zone: string, day: number, minute: number): Res
     }
   }
   if (first !== null) {
-    return count > 1 ? { at: first, kind: 'ambiguous_first', transition: firstEnd } : { at: first, kind: 'normal', transition: null };
+    return count > 1
+      ? { at: first, kind: 'ambiguous_first', transition: firstEnd }
+      : { at: first, kind: 'normal', transition: null };
   }
   for (const t of transitions) {
     if (t.at + t.offsetBefore <= wall && wall < t.at + t.offsetAfter) {
       return { at: t.at, kind: 'nonexistent_shifted', transition: t };
     }
   }
-  throw new Error(`resolveWallTime: no instant found for ${formatDate(day)} ${formatTime(minute)} in ${zone}`);
+  throw new Error(
+    `resolveWallTime: no instant found for ${formatDate(day)} ${formatTime(minute)} in ${zone}`,
+  );
 }
 
 /**
@@ -134,10 +141,21 @@ export function resolveDayMinute(zone: string, day: number, minute: number): Res
 export function resolveWallTime(zone: string, date: string, time: string): WallTimeResolution {
   const day = parseDate(date);
   const minute = parseTime(time);
-  if (day === null) throw new RangeError(`resolveWallTime: date must be a real YYYY-MM-DD, got ${JSON.stringify(date)}`);
-  if (minute === null) throw new RangeError(`resolveWallTime: time must be HH:MM (00:00..23:59), got ${JSON.stringify(time)}`);
+  if (day === null)
+    throw new RangeError(
+      `resolveWallTime: date must be a real YYYY-MM-DD, got ${JSON.stringify(date)}`,
+    );
+  if (minute === null)
+    throw new RangeError(
+      `resolveWallTime: time must be HH:MM (00:00..23:59), got ${JSON.stringify(time)}`,
+    );
   const r = resolveDayMinute(zone, day, minute);
-  return { at: r.at, local: localTimeAt(zone, r.at, r.kind), requested: { date, time }, transition: r.transition };
+  return {
+    at: r.at,
+    local: localTimeAt(zone, r.at, r.kind),
+    requested: { date, time },
+    transition: r.transition,
+  };
 }
 
 /** Local date and time (day number, minute of day) of an instant in a zone, plus the offset. */
@@ -167,14 +185,23 @@ export function localTimeAt(zone: string, at: EpochMs, kind: WallTimeKind = 'nor
 /** The {@link HomeTime} of an instant: the same instant on the home zone's clock. */
 export function homeTimeAt(homeZone: string, at: EpochMs): HomeTime {
   const w = wallOf(homeZone, at);
-  return { date: formatDate(w.day), time: formatTime(w.minute), timezone: homeZone, utcOffset: formatOffset(w.offset) };
+  return {
+    date: formatDate(w.day),
+    time: formatTime(w.minute),
+    timezone: homeZone,
+    utcOffset: formatOffset(w.offset),
+  };
 }
 
 /**
  * `in_home_timezone` of an occurrence: the home clock's reading, or null (the field is
  * omitted) when there is no home zone or it is the call's own zone.
  */
-export function inHomeTimezone(callZone: string, homeZone: string | null | undefined, at: EpochMs): HomeTime | null {
+export function inHomeTimezone(
+  callZone: string,
+  homeZone: string | null | undefined,
+  at: EpochMs,
+): HomeTime | null {
   if (homeZone === null || homeZone === undefined || homeZone === callZone) return null;
   return homeTimeAt(homeZone, at);
 }
@@ -226,5 +253,8 @@ export function clockChangeNotice(r: WallTimeResolution): string | null {
 
 function wallOfLocalMs(local: number): { date: string; time: string } {
   const day = Math.floor(local / MS_PER_DAY);
-  return { date: formatDate(day), time: formatTime(Math.floor((local - day * MS_PER_DAY) / 60_000)) };
+  return {
+    date: formatDate(day),
+    time: formatTime(Math.floor((local - day * MS_PER_DAY) / 60_000)),
+  };
 }

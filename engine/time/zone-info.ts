@@ -44,7 +44,8 @@ export interface ZoneInfo {
  * or `unknown` on a runtime that does not say.
  */
 export function tzdataVersion(): string {
-  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } })
+    .process?.versions;
   return versions?.tz ?? 'unknown';
 }
 

@@ -24,7 +24,8 @@
 import { ZONE_TAB } from './data/zone-tab.js';
 
 /** Result of {@link checkTimeZone}. */
-export type TimeZoneCheck = { ok: true; timezone: string } | { ok: false; code: 'invalid_timezone' | 'timezone_not_allowed' };
+export type TimeZoneCheck =
+  { ok: true; timezone: string } | { ok: false; code: 'invalid_timezone' | 'timezone_not_allowed' };
 
 /**
  * Former IANA spellings that ICU (CLDR) still treats as canonical, mapped to the current
@@ -57,7 +58,8 @@ export const CLDR_SPELLINGS: Readonly<Record<string, string>> = Object.freeze({
 /** Lower-cased accepted spelling → canonical answer. Built once at module load. */
 const ACCEPTED = new Map<string, string>();
 for (const [, zone] of ZONE_TAB) ACCEPTED.set(zone.toLowerCase(), zone);
-for (const [old, current] of Object.entries(CLDR_SPELLINGS)) ACCEPTED.set(old.toLowerCase(), current);
+for (const [old, current] of Object.entries(CLDR_SPELLINGS))
+  ACCEPTED.set(old.toLowerCase(), current);
 ACCEPTED.set('utc', 'UTC');
 ACCEPTED.set('etc/utc', 'UTC');
 
@@ -105,7 +107,9 @@ export function checkTimeZone(name: string): TimeZoneCheck {
   const lower = name.toLowerCase();
   const canonical = ACCEPTED.get(lower);
   if (canonical !== undefined) {
-    return knownToRuntime(canonical) ? { ok: true, timezone: canonical } : { ok: false, code: 'invalid_timezone' };
+    return knownToRuntime(canonical)
+      ? { ok: true, timezone: canonical }
+      : { ok: false, code: 'invalid_timezone' };
   }
   if (lower.startsWith('etc/') || OFFSET_LIKE.test(name.trim())) {
     return { ok: false, code: 'timezone_not_allowed' };

@@ -50,7 +50,8 @@ export function useZoneRulesSource(next: ZoneRulesSource | null): void {
 /** The version of the zone rules in use: the injected source's, else the runtime's tzdata. */
 export function zoneRulesVersion(): string {
   if (source) return source.version;
-  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } })
+    .process?.versions;
   return versions?.tz ?? 'unknown';
 }
 
@@ -124,7 +125,14 @@ export class ZoneRules {
     const sec = Math.floor(t / 1000) * 1000;
     const m = PARTS_RE.exec(this.fmt.format(sec));
     if (m === null) throw new Error(`ZoneRules: unexpected Intl output for ${this.zone}`);
-    const local = Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2]), Number(m[4]), Number(m[5]), Number(m[6]));
+    const local = Date.UTC(
+      Number(m[3]),
+      Number(m[1]) - 1,
+      Number(m[2]),
+      Number(m[4]),
+      Number(m[5]),
+      Number(m[6]),
+    );
     return local - sec;
   }
 
@@ -217,7 +225,10 @@ export class ZoneRules {
     while (i < tr.length && tr[i]! <= t) i++;
     let label = c.labels[i];
     if (label === undefined) {
-      label = { abbreviation: this.abbreviationAt(t, c.offsets[i]), isDst: this.isDstAt(t, c.offsets[i]!) };
+      label = {
+        abbreviation: this.abbreviationAt(t, c.offsets[i]),
+        isDst: this.isDstAt(t, c.offsets[i]!),
+      };
       c.labels[i] = label;
     }
     return label;
@@ -271,14 +282,20 @@ export class ZoneRules {
     if (spec === undefined) return null;
     let f = this.shortFmts[i];
     if (f === undefined) {
-      f = { fmt: new Intl.DateTimeFormat(spec[0], { timeZone: this.zone, timeZoneName: 'short' }), native: spec[1] };
+      f = {
+        fmt: new Intl.DateTimeFormat(spec[0], { timeZone: this.zone, timeZoneName: 'short' }),
+        native: spec[1],
+      };
       this.shortFmts[i] = f;
     }
     return f;
   }
 
   private isDstAt(t: EpochMs, offset: number): boolean {
-    this.longFmt ??= new Intl.DateTimeFormat('en-US', { timeZone: this.zone, timeZoneName: 'long' });
+    this.longFmt ??= new Intl.DateTimeFormat('en-US', {
+      timeZone: this.zone,
+      timeZoneName: 'long',
+    });
     const name = this.longFmt.formatToParts(t).find((p) => p.type === 'timeZoneName')?.value ?? '';
     // ICU picks the daylight name exactly when its rules put DST in force. Ireland's summer
     // name is "Irish Standard Time" although it is ICU's daylight period.

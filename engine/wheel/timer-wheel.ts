@@ -104,8 +104,10 @@ export class TimerWheel<T> {
   constructor(now: EpochMs, options: TimerWheelOptions = {}) {
     const bits = options.bits ?? 8;
     const levels = options.levels ?? 4;
-    if (!Number.isInteger(bits) || bits < 1 || bits > 16) throw new RangeError(`TimerWheel: bits must be 1..16, got ${bits}`);
-    if (!Number.isInteger(levels) || levels < 1 || levels > 8) throw new RangeError(`TimerWheel: levels must be 1..8, got ${levels}`);
+    if (!Number.isInteger(bits) || bits < 1 || bits > 16)
+      throw new RangeError(`TimerWheel: bits must be 1..16, got ${bits}`);
+    if (!Number.isInteger(levels) || levels < 1 || levels > 8)
+      throw new RangeError(`TimerWheel: levels must be 1..8, got ${levels}`);
     if (!Number.isFinite(now)) throw new RangeError(`TimerWheel: invalid now ${now}`);
     this.slots = 2 ** bits;
     this.levels = levels;
@@ -194,7 +196,11 @@ export class TimerWheel<T> {
     const out: WheelEntry<T>[] = [];
     while (out.length < max && this.heads[this.READY] !== NONE) {
       const i = this.heads[this.READY]!;
-      out.push({ handle: this.gen[i]! * INDEX_SPACE + i, at: this.origin + this.tick[i]!, value: this.values[i] as T });
+      out.push({
+        handle: this.gen[i]! * INDEX_SPACE + i,
+        at: this.origin + this.tick[i]!,
+        value: this.values[i] as T,
+      });
       this.unlink(i);
       this.release(i);
       this.count--;
@@ -218,12 +224,18 @@ export class TimerWheel<T> {
   private indexOf(handle: number): number {
     if (!Number.isInteger(handle) || handle < 0) return NONE;
     const i = handle % INDEX_SPACE;
-    if (i >= this.used || this.list[i] === NONE || this.gen[i]! !== Math.floor(handle / INDEX_SPACE)) return NONE;
+    if (
+      i >= this.used ||
+      this.list[i] === NONE ||
+      this.gen[i]! !== Math.floor(handle / INDEX_SPACE)
+    )
+      return NONE;
     return i;
   }
 
   private alloc(): number {
-    if (this.values.length === 0) for (let k = 0; k < this.tick.length; k++) this.values.push(undefined);
+    if (this.values.length === 0)
+      for (let k = 0; k < this.tick.length; k++) this.values.push(undefined);
     let i = this.free;
     if (i !== NONE) {
       this.free = this.next[i]!;
@@ -245,7 +257,10 @@ export class TimerWheel<T> {
 
   private grow(): void {
     const n = this.tick.length * 2;
-    const g = <A extends Float64Array | Int32Array | Uint32Array>(a: A, make: (n: number) => A): A => {
+    const g = <A extends Float64Array | Int32Array | Uint32Array>(
+      a: A,
+      make: (n: number) => A,
+    ): A => {
       const b = make(n);
       b.set(a);
       return b;
@@ -331,7 +346,8 @@ export class TimerWheel<T> {
       // Jump straight to the rotation of the whole wheel that holds the earliest overflow timer.
       const whole = this.span[this.levels]!;
       let min = Infinity;
-      for (let i = this.heads[this.OVERFLOW]!; i !== NONE; i = this.next[i]!) if (this.tick[i]! < min) min = this.tick[i]!;
+      for (let i = this.heads[this.OVERFLOW]!; i !== NONE; i = this.next[i]!)
+        if (this.tick[i]! < min) min = this.tick[i]!;
       return Math.floor(min / whole) * whole;
     }
     return null;
@@ -339,7 +355,8 @@ export class TimerWheel<T> {
 
   /** Handles reaching `tick`: cascades the slots that start here, then queues level 0's. */
   private fire(tick: number): void {
-    if (tick % this.span[this.levels]! === 0 && this.sizes[this.OVERFLOW]! > 0) this.replaceAll(this.OVERFLOW);
+    if (tick % this.span[this.levels]! === 0 && this.sizes[this.OVERFLOW]! > 0)
+      this.replaceAll(this.OVERFLOW);
     for (let l = this.levels - 1; l >= 1; l--) {
       if (tick % this.span[l]! !== 0) continue;
       const slot = l * this.slots + this.digit(tick, l);

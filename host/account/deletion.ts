@@ -39,7 +39,13 @@ import { enforce, RateLimiter } from '../rate-limit/limiter.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../shared-state.js';
 import { CODE_LOCK_MS, DAY_MS, MAX_CODE_FAILURES } from '../auth/index.js';
-import { issueCode, retryAfterSeconds, runningLock, verifyCode, type CodeRules } from '../verification/code.js';
+import {
+  issueCode,
+  retryAfterSeconds,
+  runningLock,
+  verifyCode,
+  type CodeRules,
+} from '../verification/code.js';
 import type { IdpService } from './idp.js';
 
 /** A deletion code is valid 10 minutes. */
@@ -47,7 +53,11 @@ export const DELETION_CODE_VALID_MINUTES = 10;
 /** At most 3 deletion codes an hour per account. */
 export const DELETION_CODES_PER_HOUR = 3;
 /** The rules of deletion codes: as sign-in's, the fifth wrong code locks deletion for 15 minutes. */
-const DELETION_CODES: CodeRules = { validMs: DELETION_CODE_VALID_MINUTES * 60_000, maxWrongTries: MAX_CODE_FAILURES, lockMs: CODE_LOCK_MS };
+const DELETION_CODES: CodeRules = {
+  validMs: DELETION_CODE_VALID_MINUTES * 60_000,
+  maxWrongTries: MAX_CODE_FAILURES,
+  lockMs: CODE_LOCK_MS,
+};
 /** Personal data is purged 30 days after deletion. */
 export const PURGE_AFTER_MS = 30 * DAY_MS;
 
@@ -131,11 +141,15 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
     try {
       // Series off first (no next occurrence is made from now on), then the unfinished calls go.
       await stop.stopSeries(accountId);
-      for (const id of await unfinishedOccurrenceIds(db, accountId)) await stop.cancelOccurrence(id);
+      for (const id of await unfinishedOccurrenceIds(db, accountId))
+        await stop.cancelOccurrence(id);
       await scrubAccountCalls(db, accountId, clock.now());
     } catch (err) {
       // The deletion stands (calls are refused by admission meanwhile); the next start finishes it.
-      log.error({ err, account: accountId }, 'could not cancel every call of a deleted account; resumed at the next start');
+      log.error(
+        { err, account: accountId },
+        'could not cancel every call of a deleted account; resumed at the next start',
+      );
     }
   }
 
@@ -168,7 +182,10 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
 
     deleteAccount(accountId, input) {
       if (input.confirm !== 'DELETE') {
-        throw problem('confirmation_required', { detail: 'Set confirm to the word DELETE to delete the account.', field: 'confirm' });
+        throw problem('confirmation_required', {
+          detail: 'Set confirm to the word DELETE to delete the account.',
+          field: 'confirm',
+        });
       }
       // One check per account at a time, so parallel guesses cannot outrun the lock.
       return checks.run(accountId, async () => {
@@ -179,7 +196,11 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
             const idpRevoke = (await idp.hasToken(accountId)) ? 'pending' : 'none';
             return db.tx(async (tx) => {
               if (!(await codes.consume(accountId, codeHash, tx))) return undefined;
-              await markAccountDeleted(tx, accountId, { now, purgeAt: now + PURGE_AFTER_MS, idpRevoke });
+              await markAccountDeleted(tx, accountId, {
+                now,
+                purgeAt: now + PURGE_AFTER_MS,
+                idpRevoke,
+              });
               return true;
             });
           },
@@ -188,13 +209,15 @@ export function createDeletionService(deps: DeletionServiceDeps): DeletionServic
           const until = checked.locked !== null ? checked.locked : checked.wrong.lockedUntil;
           if (until !== null && until > now) throw locked(until, now);
           throw problem('verification_code_invalid', {
-            detail: 'The deletion code is wrong or expired. Ask for a new one with POST /me/deletion-code.',
+            detail:
+              'The deletion code is wrong or expired. Ask for a new one with POST /me/deletion-code.',
             field: 'code',
           });
         }
         log.info({ account: accountId }, 'account deleted; purge in 30 days');
         await stopCalls(accountId);
-        if ((await findAccountDeletion(db, accountId))?.idpRevoke === 'pending') await revoke(accountId);
+        if ((await findAccountDeletion(db, accountId))?.idpRevoke === 'pending')
+          await revoke(accountId);
         armPurge(accountId, now + PURGE_AFTER_MS);
         return { deletedAt: now };
       });

@@ -16,7 +16,12 @@
 import type { Db } from '../db/sql.js';
 import type { Clock } from '../../engine/index.js';
 import { findAccountById } from '../db/accounts.js';
-import { occurrenceBatches, sectionBatches, SECTIONS, standaloneCallBatches } from '../db/export-rows.js';
+import {
+  occurrenceBatches,
+  sectionBatches,
+  SECTIONS,
+  standaloneCallBatches,
+} from '../db/export-rows.js';
 import { scheduleExportBatches } from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { isoInstant } from '../instant.js';
@@ -55,7 +60,8 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         // The engine's rows, read through it: the schedules (series) and the standalone calls.
         yield* array('schedules', scheduleExportBatches(db, accountId));
         yield* array('calls', standaloneCallBatches(db, accountId));
-        for (const section of rest) yield* array(section.key, sectionBatches(db, section, accountId));
+        for (const section of rest)
+          yield* array(section.key, sectionBatches(db, section, accountId));
         yield '}\n';
       }
       return { filename: `wakeup-export-${isoInstant(now).slice(0, 10)}.json`, chunks: chunks() };
@@ -63,7 +69,10 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   };
 }
 
-async function* array(key: string, batches: AsyncIterable<Record<string, unknown>[]>): AsyncGenerator<string> {
+async function* array(
+  key: string,
+  batches: AsyncIterable<Record<string, unknown>[]>,
+): AsyncGenerator<string> {
   let first = true;
   yield `,${JSON.stringify(key)}:[`;
   for await (const batch of batches) {

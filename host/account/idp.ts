@@ -47,7 +47,8 @@ export interface IdpService {
 export function createIdpService(deps: IdpServiceDeps): IdpService {
   const { db, clock, provider, tokenKey } = deps;
   const log = deps.logger.child({ component: 'idp' });
-  const refused = (message: string) => invalid({ field: 'authorization_code', in: 'body', code: 'refused', message });
+  const refused = (message: string) =>
+    invalid({ field: 'authorization_code', in: 'body', code: 'refused', message });
 
   return {
     async link(accountId, code) {
@@ -70,7 +71,13 @@ export function createIdpService(deps: IdpServiceDeps): IdpService {
         if (r.refreshToken !== null) await provider.revoke(r.refreshToken).catch(() => undefined);
         throw refused('is not for the identity linked to this account');
       }
-      await saveIdpLink(db, accountId, r.subject, r.refreshToken === null ? null : seal(tokenKey, r.refreshToken), clock.now());
+      await saveIdpLink(
+        db,
+        accountId,
+        r.subject,
+        r.refreshToken === null ? null : seal(tokenKey, r.refreshToken),
+        clock.now(),
+      );
     },
 
     async hasToken(accountId) {
@@ -85,13 +92,21 @@ export function createIdpService(deps: IdpServiceDeps): IdpService {
       try {
         token = unseal(tokenKey, link.refreshTokenSealed);
       } catch (err) {
-        log.error({ err, account: accountId }, 'stored refresh token cannot be opened (key changed?)');
+        log.error(
+          { err, account: accountId },
+          'stored refresh token cannot be opened (key changed?)',
+        );
         return 'failed';
       }
-      const r = await provider.revoke(token).catch(() => ({ ok: false as const, reason: 'unavailable' as const }));
+      const r = await provider
+        .revoke(token)
+        .catch(() => ({ ok: false as const, reason: 'unavailable' as const }));
       // A refused revocation means the provider no longer honours the token: nothing left to revoke.
       if (!r.ok && r.reason === 'unavailable') {
-        log.warn({ account: accountId }, 'refresh token not revoked (provider unreachable); retried later');
+        log.warn(
+          { account: accountId },
+          'refresh token not revoked (provider unreachable); retried later',
+        );
         return 'failed';
       }
       await clearIdpToken(db, accountId, clock.now());

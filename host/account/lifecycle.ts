@@ -72,13 +72,23 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps): Accou
     async setOnboardingFlag(accountId, flag, done) {
       return await db.tx(async (tx) => {
         const a = await live(tx, accountId);
-        return (await updateOnboardingState(tx, accountId, withFlag(a.onboardingState, flag, done), clock.now()))!;
+        return (await updateOnboardingState(
+          tx,
+          accountId,
+          withFlag(a.onboardingState, flag, done),
+          clock.now(),
+        ))!;
       });
     },
     async skipOnboardingStep(accountId, slug) {
       return await db.tx(async (tx) => {
         const a = await live(tx, accountId);
-        return (await updateOnboardingState(tx, accountId, withSkipped(a.onboardingState, slug), clock.now()))!;
+        return (await updateOnboardingState(
+          tx,
+          accountId,
+          withSkipped(a.onboardingState, slug),
+          clock.now(),
+        ))!;
       });
     },
     deletion,

@@ -35,14 +35,27 @@ interface StepDef {
 
 /** The listed steps, in stepper order. */
 export const STEPS: readonly StepDef[] = [
-  { slug: 'phone', number: 2, title: 'Add and verify your phone number', skippable: false, skipWarning: null },
-  { slug: 'timezone', number: 3, title: 'Set your home time zone', skippable: false, skipWarning: null },
+  {
+    slug: 'phone',
+    number: 2,
+    title: 'Add and verify your phone number',
+    skippable: false,
+    skipWarning: null,
+  },
+  {
+    slug: 'timezone',
+    number: 3,
+    title: 'Set your home time zone',
+    skippable: false,
+    skipWarning: null,
+  },
   {
     slug: 'contact',
     number: 4,
     title: 'Save our number to your contacts',
     skippable: true,
-    skipWarning: 'Without the contact, your phone may treat the wake-up call as spam and silence it.',
+    skipWarning:
+      'Without the contact, your phone may treat the wake-up call as spam and silence it.',
   },
   {
     slug: 'ring',
@@ -56,7 +69,8 @@ export const STEPS: readonly StepDef[] = [
     number: 7,
     title: 'Take a test call',
     skippable: true,
-    skipWarning: 'A test call is the only way to be sure the call reaches you before you rely on it.',
+    skipWarning:
+      'A test call is the only way to be sure the call reaches you before you rely on it.',
   },
   {
     slug: 'first-call',
@@ -68,10 +82,14 @@ export const STEPS: readonly StepDef[] = [
 ];
 
 const TEST_CALL_COPY = {
-  intro: 'We will call your number now. Answer and press 1 to confirm that wake-up calls reach you.',
-  answered_unconfirmed: 'The call was answered but 1 was not pressed. Try again and press 1 when asked.',
-  no_answer: 'The call was not answered. Check that Do Not Disturb lets our number ring through, then try again.',
-  voicemail: 'The call reached voicemail. Make sure your phone rings for our number, then try again.',
+  intro:
+    'We will call your number now. Answer and press 1 to confirm that wake-up calls reach you.',
+  answered_unconfirmed:
+    'The call was answered but 1 was not pressed. Try again and press 1 when asked.',
+  no_answer:
+    'The call was not answered. Check that Do Not Disturb lets our number ring through, then try again.',
+  voicemail:
+    'The call reached voicemail. Make sure your phone rings for our number, then try again.',
 };
 
 /** Schema `OnboardingCopy` (wording provisional). */
@@ -98,7 +116,8 @@ export const ONBOARDING_TEXTS: OnboardingCopy = {
   },
   test_call: TEST_CALL_COPY,
   setup_test_call: TEST_CALL_COPY,
-  stale_notice: 'No wake-up call has been confirmed for 30 days. Take a test call to make sure calls still reach you.',
+  stale_notice:
+    'No wake-up call has been confirmed for 30 days. Take a test call to make sure calls still reach you.',
 };
 
 /** Inputs of {@link onboardingOut}. */
@@ -113,7 +132,9 @@ export interface OnboardingInput {
 /** Schema `OnboardingOut`. */
 export function onboardingOut(input: OnboardingInput): OnboardingOut {
   const { state, facts, schedules, now } = input;
-  const skippedSlugs = Array.isArray(state.skipped) ? (state.skipped as unknown[]).filter((s) => typeof s === 'string') : [];
+  const skippedSlugs = Array.isArray(state.skipped)
+    ? (state.skipped as unknown[]).filter((s) => typeof s === 'string')
+    : [];
   const contactSaved = state.contact_saved === true;
   const dndAcknowledged = state.dnd_acknowledged === true;
   const done: Record<StepDef['slug'], boolean> = {
@@ -134,7 +155,9 @@ export function onboardingOut(input: OnboardingInput): OnboardingOut {
     skip_warning: s.skipWarning,
   }));
   const open = steps.find((s) => !s.done && !s.skipped);
-  const stale = schedules.hasEnabledSchedule && (facts.lastSuccessAt === null || now - facts.lastSuccessAt > STALE_AFTER_MS);
+  const stale =
+    schedules.hasEnabledSchedule &&
+    (facts.lastSuccessAt === null || now - facts.lastSuccessAt > STALE_AFTER_MS);
   return {
     finished: schedules.hasSchedule || open === undefined,
     next: open?.slug ?? 'done',
@@ -163,12 +186,21 @@ export type SkippableSlug = 'contact' | 'ring' | 'test-call' | 'first-call';
  * The stored onboarding_state after POST /me/onboarding: `flag` set to `done` (false clears
  * a flag set by mistake). Other keys are kept as they are.
  */
-export function withFlag(state: Record<string, unknown>, flag: OnboardingFlag, done: boolean): Record<string, unknown> {
+export function withFlag(
+  state: Record<string, unknown>,
+  flag: OnboardingFlag,
+  done: boolean,
+): Record<string, unknown> {
   return { ...state, [flag]: done };
 }
 
 /** The stored onboarding_state after POST /me/onboarding/skip: `slug` added to `skipped` once. */
-export function withSkipped(state: Record<string, unknown>, slug: SkippableSlug): Record<string, unknown> {
-  const skipped = Array.isArray(state.skipped) ? (state.skipped as unknown[]).filter((s): s is string => typeof s === 'string') : [];
+export function withSkipped(
+  state: Record<string, unknown>,
+  slug: SkippableSlug,
+): Record<string, unknown> {
+  const skipped = Array.isArray(state.skipped)
+    ? (state.skipped as unknown[]).filter((s): s is string => typeof s === 'string')
+    : [];
   return { ...state, skipped: skipped.includes(slug) ? skipped : [...skipped, slug] };
 }

@@ -34,7 +34,9 @@ export function toEnginePolicy(p: Partial<StoredRetryPolicy>): Partial<RetryPoli
 }
 
 /** The built-in default policy, as the API spells it. */
-export const DEFAULT_RETRY_POLICY: Readonly<StoredRetryPolicy> = Object.freeze(toStoredPolicy(ENGINE_DEFAULT));
+export const DEFAULT_RETRY_POLICY: Readonly<StoredRetryPolicy> = Object.freeze(
+  toStoredPolicy(ENGINE_DEFAULT),
+);
 
 const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -44,17 +46,26 @@ const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
  * prefixes the problem's field (`retry_policy.offsets_minutes.1`).
  * @throws AppError invalid_retry_policy
  */
-export function resolveRetryPolicy(input: Partial<StoredRetryPolicy>, field: string): StoredRetryPolicy {
+export function resolveRetryPolicy(
+  input: Partial<StoredRetryPolicy>,
+  field: string,
+): StoredRetryPolicy {
   return toStoredPolicy(resolveEngineRetryPolicy(input, field));
 }
 
 /** {@link resolveRetryPolicy} in the engine's spelling: the engine's resolved policy, which the runtime takes as it is. */
-export function resolveEngineRetryPolicy(input: Partial<StoredRetryPolicy>, field: string): RetryPolicy {
+export function resolveEngineRetryPolicy(
+  input: Partial<StoredRetryPolicy>,
+  field: string,
+): RetryPolicy {
   try {
     return resolve(toEnginePolicy(input));
   } catch (err) {
     if (!EngineError.is(err) || err.code !== 'invalid_retry_policy') throw err;
     const path = `${field}.${snake(err.field ?? '')}`;
-    throw problem('invalid_retry_policy', { field: path, detail: `${path}${snake(err.message.slice((err.field ?? '').length))}.` });
+    throw problem('invalid_retry_policy', {
+      field: path,
+      detail: `${path}${snake(err.message.slice((err.field ?? '').length))}.`,
+    });
   }
 }

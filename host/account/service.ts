@@ -46,7 +46,13 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
   const change: ProfileChange = {};
   if (body.display_name != null) {
     const name = body.display_name.trim();
-    if (name === '') throw invalid({ field: 'display_name', in: 'body', code: 'min_length', message: 'must not be blank' });
+    if (name === '')
+      throw invalid({
+        field: 'display_name',
+        in: 'body',
+        code: 'min_length',
+        message: 'must not be blank',
+      });
     change.displayName = name;
   }
   if (body.time_format != null) change.timeFormat = body.time_format;
@@ -75,7 +81,9 @@ export function toProfileChange(body: MePatchIn): ProfileChange {
   }
   if (body.default_retry_policy !== undefined) {
     change.defaultRetryPolicy =
-      body.default_retry_policy === null ? null : resolveRetryPolicy(body.default_retry_policy, 'default_retry_policy');
+      body.default_retry_policy === null
+        ? null
+        : resolveRetryPolicy(body.default_retry_policy, 'default_retry_policy');
   }
   return change;
 }
@@ -96,7 +104,8 @@ export function createAccountService({ db, clock, meBilling }: AccountServiceDep
     async update(accountId, body) {
       const change = toProfileChange(body);
       const now = clock.now();
-      const updated = (await updateAccountProfile(db, accountId, change, now)) ?? (await get(accountId));
+      const updated =
+        (await updateAccountProfile(db, accountId, change, now)) ?? (await get(accountId));
       return await present(updated, now);
     },
     homeTimezone: async (accountId) => (await findAccountById(db, accountId))?.homeTimezone ?? null,

@@ -41,21 +41,45 @@ export interface ApiKeyService {
 }
 
 /** Creates the API key service. */
-export function createApiKeyService({ db, clock, ids }: { db: Db; clock: Clock; ids: Ids }): ApiKeyService {
+export function createApiKeyService({
+  db,
+  clock,
+  ids,
+}: {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+}): ApiKeyService {
   return {
     async list(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, string]>(page.after, ['number', 'string']);
-      const rows = await listApiKeys(db, accountId, page.limit + 1, after && { createdAt: after[0], id: after[1] });
+      const rows = await listApiKeys(
+        db,
+        accountId,
+        page.limit + 1,
+        after && { createdAt: after[0], id: after[1] },
+      );
       return pageResponse(rows, page.limit, (k) => [k.createdAt, k.id], apiKeyOut);
     },
     async create(accountId, body) {
       const scopes: Scope[] = body.scopes ?? ['read', 'write'];
       if (scopes.includes('export') && !scopes.includes('read')) {
-        throw invalid({ field: 'scopes', in: 'body', code: 'invalid', message: 'export needs read' });
+        throw invalid({
+          field: 'scopes',
+          in: 'body',
+          code: 'invalid',
+          message: 'export needs read',
+        });
       }
       const name = body.name.trim();
-      if (name === '') throw invalid({ field: 'name', in: 'body', code: 'min_length', message: 'must not be blank' });
+      if (name === '')
+        throw invalid({
+          field: 'name',
+          in: 'body',
+          code: 'min_length',
+          message: 'must not be blank',
+        });
       const minted = mintToken('api_key');
       const key = await insertApiKey(db, {
         id: ids.uuid(),
@@ -69,7 +93,8 @@ export function createApiKeyService({ db, clock, ids }: { db: Db; clock: Clock; 
       return { ...apiKeyOut(key), key: minted.token };
     },
     async revoke(accountId, keyId) {
-      if (!(await revokeApiKey(db, accountId, keyId, clock.now()))) throw problem('not_found', { detail: 'No API key with that id.' });
+      if (!(await revokeApiKey(db, accountId, keyId, clock.now())))
+        throw problem('not_found', { detail: 'No API key with that id.' });
     },
   };
 }

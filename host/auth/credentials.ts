@@ -51,7 +51,9 @@ export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
     async resolve(token, via) {
       const parsed = parseToken(token);
       if (!parsed || !ALLOWED[via].includes(parsed.kind)) {
-        throw unauthenticated('The credentials are not a valid API key or session token for where they were sent.');
+        throw unauthenticated(
+          'The credentials are not a valid API key or session token for where they were sent.',
+        );
       }
       const now = clock.now();
       const hash = hashToken(token);
@@ -62,12 +64,20 @@ export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
         const found = await findApiKeyWithAccount(db, parsed.lookup);
         const key = found?.key;
         if (!key || !sameHash(hash, key.keyHash)) throw unauthenticated('Unknown API key.');
-        if (key.revokedAt !== null) throw problem('api_key_revoked', { detail: 'This API key was deleted.' });
+        if (key.revokedAt !== null)
+          throw problem('api_key_revoked', { detail: 'This API key was deleted.' });
         const account = found.account;
         if (!account) throw unauthenticated('The account of this API key no longer exists.');
         await touchApiKey(db, key.id, now);
         return {
-          principal: { accountId: key.accountId, credential: 'api_key', apiKeyId: key.id, scopes: key.scopes, sessionId: null, account },
+          principal: {
+            accountId: key.accountId,
+            credential: 'api_key',
+            apiKeyId: key.id,
+            scopes: key.scopes,
+            sessionId: null,
+            account,
+          },
           csrfHash: null,
           refreshCookie: false,
         };
@@ -77,21 +87,28 @@ export function createCredentials(deps: { db: Db; clock: Clock }): Credentials {
       const found = await findSessionWithAccount(db, parsed.lookup);
       const session = found?.session;
       const kind = parsed.kind === 'app_session' ? 'app' : 'web';
-      if (!session || session.kind !== kind || !sameHash(hash, session.tokenHash)) throw unauthenticated('Unknown session token.');
+      if (!session || session.kind !== kind || !sameHash(hash, session.tokenHash))
+        throw unauthenticated('Unknown session token.');
       if (session.endedAt !== null)
-        throw problem('session_expired', { detail: 'This session ended (signed out or its device was removed). Sign in again.' });
+        throw problem('session_expired', {
+          detail: 'This session ended (signed out or its device was removed). Sign in again.',
+        });
       const idle = kind === 'app' ? APP_SESSION_IDLE_MS : WEB_SESSION_IDLE_MS;
       if (now - session.lastUsedAt > idle) {
         await endSession(db, session.id, 'expired', now);
-        throw problem('session_expired', { detail: `This session expired after ${idle / 86_400_000} days without use. Sign in again.` });
+        throw problem('session_expired', {
+          detail: `This session expired after ${idle / 86_400_000} days without use. Sign in again.`,
+        });
       }
       const account = found.account;
       if (!account) throw unauthenticated('The account of this session no longer exists.');
       // At most one write a minute per session: idle expiry (14 or 90 days) needs no finer
       // clock, and a write on every request was the largest cost of an authenticated GET.
-      if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) await touchSession(db, session.id, now);
+      if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS)
+        await touchSession(db, session.id, now);
       // A session bound to an app install: its device was seen now (last_seen_at).
-      if (session.installationId !== null) await touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
+      if (session.installationId !== null)
+        await touchDeviceOfInstallation(db, session.accountId, session.installationId, now);
       return {
         principal: {
           accountId: session.accountId,

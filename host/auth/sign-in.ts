@@ -48,7 +48,13 @@ import { TRIAL_CALLS, TRIAL_DAYS } from '../entitlement/plan.js';
 import { createWorkGate } from './work-gate.js';
 import type { SharedState } from '../shared-state.js';
 import { hashToken, mintCsrfToken, mintToken } from './secrets.js';
-import { issueCode, retryAfterSeconds, runningLock, verifyCode, type CodeRules } from '../verification/code.js';
+import {
+  issueCode,
+  retryAfterSeconds,
+  runningLock,
+  verifyCode,
+  type CodeRules,
+} from '../verification/code.js';
 
 /** Lower-cases and trims an address (the account's identity). */
 export function normalizeEmail(email: string): string {
@@ -94,7 +100,11 @@ export interface SignInResult {
 }
 
 /** The rules of sign-in codes: 10 minutes; the fifth wrong code locks the address for 15 minutes. */
-const SIGN_IN_CODES: CodeRules = { validMs: CODE_VALID_MINUTES * 60_000, maxWrongTries: MAX_CODE_FAILURES, lockMs: CODE_LOCK_MS };
+const SIGN_IN_CODES: CodeRules = {
+  validMs: CODE_VALID_MINUTES * 60_000,
+  maxWrongTries: MAX_CODE_FAILURES,
+  lockMs: CODE_LOCK_MS,
+};
 
 function locked(until: number, now: number) {
   const seconds = retryAfterSeconds(until, now);
@@ -108,13 +118,34 @@ function locked(until: number, now: number) {
 export function createSignIn(deps: SignInDeps): SignIn {
   const { db, clock, ids, messaging, logger } = deps;
   const store = deps.shared.rateWindows;
-  const sends = new RateLimiter({ name: 'sign-in.sends', limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, clock, store });
+  const sends = new RateLimiter({
+    name: 'sign-in.sends',
+    limit: CODE_SENDS_PER_HOUR,
+    windowSeconds: 3600,
+    clock,
+    store,
+  });
   const perHour = deps.clientLimits?.codesPerHour ?? CODE_SENDS_PER_CLIENT_PER_HOUR;
   const perMinute = deps.clientLimits?.checksPerMinute ?? CODE_CHECKS_PER_CLIENT_PER_MINUTE;
-  const sendsPerClient = new RateLimiter({ name: 'sign-in.sends-per-client', limit: perHour, windowSeconds: 3600, clock, store });
-  const checksPerClient = new RateLimiter({ name: 'sign-in.checks-per-client', limit: perMinute, windowSeconds: 60, clock, store });
+  const sendsPerClient = new RateLimiter({
+    name: 'sign-in.sends-per-client',
+    limit: perHour,
+    windowSeconds: 3600,
+    clock,
+    store,
+  });
+  const checksPerClient = new RateLimiter({
+    name: 'sign-in.checks-per-client',
+    limit: perMinute,
+    windowSeconds: 60,
+    clock,
+    store,
+  });
   const checks = deps.shared.queues.queue('sign-in');
-  const hashing = createWorkGate({ concurrency: CODE_HASH_CONCURRENCY, perClient: CODE_HASH_PER_CLIENT });
+  const hashing = createWorkGate({
+    concurrency: CODE_HASH_CONCURRENCY,
+    perClient: CODE_HASH_PER_CLIENT,
+  });
   const codes = challengeStore(db, 'email_sign_in');
 
   const signIn: SignIn = {
@@ -124,9 +155,19 @@ export function createSignIn(deps: SignInDeps): SignIn {
       await pruneIdleChallenges(db, now - SIGN_IN_ROW_IDLE_MS, now);
       const lock = runningLock(await codes.find(email), now);
       if (lock !== null) throw locked(lock, now);
-      await enforce(sendsPerClient, clientAddress, `At most ${perHour} sign-in codes an hour are sent for one client.`);
-      await enforce(sends, email, `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`);
-      const issued = await issueCode(SIGN_IN_CODES, now, (work) => hashing.run(clientAddress, work));
+      await enforce(
+        sendsPerClient,
+        clientAddress,
+        `At most ${perHour} sign-in codes an hour are sent for one client.`,
+      );
+      await enforce(
+        sends,
+        email,
+        `At most ${CODE_SENDS_PER_HOUR} sign-in codes an hour are sent to one address.`,
+      );
+      const issued = await issueCode(SIGN_IN_CODES, now, (work) =>
+        hashing.run(clientAddress, work),
+      );
       await codes.save(email, issued, now);
       const code = issued.code;
       const sent = await messaging.sendEmail({
@@ -143,7 +184,11 @@ export function createSignIn(deps: SignInDeps): SignIn {
 
     async verify({ email: rawEmail, code, client, installationId, clientAddress }) {
       const email = normalizeEmail(rawEmail);
-      await enforce(checksPerClient, clientAddress, `At most ${perMinute} code checks a minute from one client.`);
+      await enforce(
+        checksPerClient,
+        clientAddress,
+        `At most ${perMinute} code checks a minute from one client.`,
+      );
       await pruneIdleChallenges(db, clock.now() - SIGN_IN_ROW_IDLE_MS, clock.now());
       // One check per address at a time, so parallel guesses cannot outrun the lock.
       return checks.run(email, () => verifyOne(email, code, client, installationId, clientAddress));
@@ -164,7 +209,9 @@ export function createSignIn(deps: SignInDeps): SignIn {
   ): Promise<SignInResult> {
     const now = clock.now();
     // Hashed even when there is no code to compare, so the answer takes as long either way.
-    const checked = await verifyCode(codes, SIGN_IN_CODES, email, code, now, { run: (work) => hashing.run(clientAddress, work) });
+    const checked = await verifyCode(codes, SIGN_IN_CODES, email, code, now, {
+      run: (work) => hashing.run(clientAddress, work),
+    });
     if (!checked.ok) {
       const until = checked.locked !== null ? checked.locked : checked.wrong.lockedUntil;
       if (until !== null && until > now) throw locked(until, now);

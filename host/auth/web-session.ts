@@ -11,7 +11,12 @@ import { hashToken, mintCsrfToken, mintToken, parseToken, sameHash } from './sec
 import { WEB_SESSION_IDLE_MS } from './policy.js';
 
 /** Starts a web session for the account; returns the cookie values (shown once). */
-export async function startWebSession(db: Db, ids: Ids, accountId: string, now: EpochMs): Promise<{ token: string; csrf: string }> {
+export async function startWebSession(
+  db: Db,
+  ids: Ids,
+  accountId: string,
+  now: EpochMs,
+): Promise<{ token: string; csrf: string }> {
   const minted = mintToken('web_session');
   const csrf = mintCsrfToken();
   await insertSession(
@@ -31,11 +36,16 @@ export async function startWebSession(db: Db, ids: Ids, accountId: string, now: 
 }
 
 /** The account of a live web session cookie value, or null (read-only: pages that only show). */
-export async function webSessionAccountId(db: Db, cookie: string | undefined, now: EpochMs): Promise<string | null> {
+export async function webSessionAccountId(
+  db: Db,
+  cookie: string | undefined,
+  now: EpochMs,
+): Promise<string | null> {
   if (!cookie) return null;
   const parsed = parseToken(cookie);
   if (!parsed || parsed.kind !== 'web_session') return null;
   const s = await findSessionByLookup(db, parsed.lookup);
-  if (!s || s.kind !== 'web' || s.endedAt !== null || now - s.lastUsedAt > WEB_SESSION_IDLE_MS) return null;
+  if (!s || s.kind !== 'web' || s.endedAt !== null || now - s.lastUsedAt > WEB_SESSION_IDLE_MS)
+    return null;
   return sameHash(hashToken(cookie), s.tokenHash) ? s.accountId : null;
 }

@@ -52,7 +52,8 @@ export function createWorkGate(options: WorkGateOptions): WorkGate {
       if (count >= options.perClient) {
         return Promise.reject(
           problem('rate_limited', {
-            detail: 'Too many code checks in progress from your address. Try again in a few seconds.',
+            detail:
+              'Too many code checks in progress from your address. Try again in a few seconds.',
             headers: { 'Retry-After': '5' },
           }),
         );

@@ -20,7 +20,11 @@ export const PLAN_ADMIN_USAGE = `  plan grant <email> <plan_code>               
 /** Runs `plan ...`; returns the exit code (0 done, 1 usage error, 2 nothing to change). */
 export async function runPlanAdmin(
   args: readonly string[],
-  env: { billing: Pick<BillingService, 'grant' | 'revoke' | 'show'>; now: EpochMs; out: (line: string) => void },
+  env: {
+    billing: Pick<BillingService, 'grant' | 'revoke' | 'show'>;
+    now: EpochMs;
+    out: (line: string) => void;
+  },
 ): Promise<number> {
   const [, command, email, code] = args;
   if (command === 'grant' && email && code && args.length === 4) {

@@ -64,31 +64,48 @@ export const BILLING_ENV_VARS: ReadonlyArray<{ name: string; default: string; me
   {
     name: 'WAKEUP_PAYMENTS',
     default: '(simulator in dev mode, else none)',
-    meaning: 'Payment provider: `simulator` (dev mode only), `stripe` (a Stripe-compatible REST API) or `none`.',
+    meaning:
+      'Payment provider: `simulator` (dev mode only), `stripe` (a Stripe-compatible REST API) or `none`.',
   },
   {
     name: 'WAKEUP_PAYMENTS_WEBHOOK_SECRET',
     default: '(random, simulator)',
-    meaning: 'Signing secret of the payment notifications sent to `POST /webhooks/payments` (required with `stripe`).',
+    meaning:
+      'Signing secret of the payment notifications sent to `POST /webhooks/payments` (required with `stripe`).',
   },
-  { name: 'WAKEUP_STRIPE_SECRET_KEY', default: '', meaning: 'Secret API key of the Stripe-compatible provider (required with `stripe`).' },
-  { name: 'WAKEUP_STRIPE_API_URL', default: 'https://api.stripe.com', meaning: 'REST API root of the Stripe-compatible provider.' },
+  {
+    name: 'WAKEUP_STRIPE_SECRET_KEY',
+    default: '',
+    meaning: 'Secret API key of the Stripe-compatible provider (required with `stripe`).',
+  },
+  {
+    name: 'WAKEUP_STRIPE_API_URL',
+    default: 'https://api.stripe.com',
+    meaning: 'REST API root of the Stripe-compatible provider.',
+  },
   {
     name: 'WAKEUP_STRIPE_PRICES',
     default: '',
-    meaning: 'Price id of each purchasable plan: `traveler_monthly=price_123,traveler_yearly=price_456,...` (required with `stripe`).',
+    meaning:
+      'Price id of each purchasable plan: `traveler_monthly=price_123,traveler_yearly=price_456,...` (required with `stripe`).',
   },
   {
     name: 'WAKEUP_WEB_CHECKOUT',
     default: '(1 with the simulator, else 0)',
-    meaning: 'Offer the one-time web checkout link (`POST /billing/web-checkout`, pages under `/app/subscribe`).',
+    meaning:
+      'Offer the one-time web checkout link (`POST /billing/web-checkout`, pages under `/app/subscribe`).',
   },
   {
     name: 'WAKEUP_INAPP_API_KEY',
     default: '',
-    meaning: 'Secret REST key of the in-app-purchase provider (RevenueCat-style); unset: in-app sync answers 503.',
+    meaning:
+      'Secret REST key of the in-app-purchase provider (RevenueCat-style); unset: in-app sync answers 503.',
   },
-  { name: 'WAKEUP_INAPP_API_URL', default: 'https://api.revenuecat.com', meaning: 'REST API root of the in-app-purchase provider.' },
+  {
+    name: 'WAKEUP_INAPP_API_URL',
+    default: 'https://api.revenuecat.com',
+    meaning: 'REST API root of the in-app-purchase provider.',
+  },
   {
     name: 'WAKEUP_INAPP_PRODUCTS',
     default: '',
@@ -125,7 +142,11 @@ function url(env: Env, name: string, fallback: string, fail: (m: string) => Erro
 }
 
 /** Parses and validates the billing variables. `dev` is the server's dev mode. */
-export function loadBillingConfig(env: Env, dev: boolean, fail: (message: string) => Error): BillingConfig {
+export function loadBillingConfig(
+  env: Env,
+  dev: boolean,
+  fail: (message: string) => Error,
+): BillingConfig {
   let plans: readonly CatalogPlan[] = DEFAULT_PLANS;
   const plansRaw = value(env, 'WAKEUP_BILLING_PLANS');
   if (plansRaw !== undefined) {
@@ -138,31 +159,48 @@ export function loadBillingConfig(env: Env, dev: boolean, fail: (message: string
     throw fail(`WAKEUP_PAYMENTS=${payments}: expected simulator, stripe or none`);
   }
   if (payments === 'simulator' && !dev) {
-    throw fail('WAKEUP_PAYMENTS=simulator needs dev mode (WAKEUP_DEV=1): anyone could "pay" on its pages');
+    throw fail(
+      'WAKEUP_PAYMENTS=simulator needs dev mode (WAKEUP_DEV=1): anyone could "pay" on its pages',
+    );
   }
   let stripe: StripeConfig | null = null;
   let webhookSecret = value(env, 'WAKEUP_PAYMENTS_WEBHOOK_SECRET');
   if (payments === 'stripe') {
     const secretKey = value(env, 'WAKEUP_STRIPE_SECRET_KEY');
     if (!secretKey) throw fail('WAKEUP_PAYMENTS=stripe needs WAKEUP_STRIPE_SECRET_KEY');
-    if (!webhookSecret) throw fail('WAKEUP_PAYMENTS=stripe needs WAKEUP_PAYMENTS_WEBHOOK_SECRET (the endpoint signing secret)');
+    if (!webhookSecret)
+      throw fail(
+        'WAKEUP_PAYMENTS=stripe needs WAKEUP_PAYMENTS_WEBHOOK_SECRET (the endpoint signing secret)',
+      );
     const prices = pairs(env, 'WAKEUP_STRIPE_PRICES', fail);
     for (const p of plans) {
-      if (p.purchasable && !prices[p.code]) throw fail(`WAKEUP_STRIPE_PRICES: no price id for the purchasable plan ${p.code}`);
+      if (p.purchasable && !prices[p.code])
+        throw fail(`WAKEUP_STRIPE_PRICES: no price id for the purchasable plan ${p.code}`);
     }
-    stripe = { secretKey, apiUrl: url(env, 'WAKEUP_STRIPE_API_URL', 'https://api.stripe.com', fail), prices: Object.freeze(prices) };
+    stripe = {
+      secretKey,
+      apiUrl: url(env, 'WAKEUP_STRIPE_API_URL', 'https://api.stripe.com', fail),
+      prices: Object.freeze(prices),
+    };
   }
   webhookSecret ??= 'whsec_sim_' + randomBytes(24).toString('hex');
   const webRaw = value(env, 'WAKEUP_WEB_CHECKOUT');
-  if (webRaw !== undefined && !['0', '1', 'true', 'false'].includes(webRaw)) throw fail(`WAKEUP_WEB_CHECKOUT=${webRaw}: expected 1 or 0`);
-  const webCheckout = webRaw === undefined ? payments === 'simulator' : webRaw === '1' || webRaw === 'true';
+  if (webRaw !== undefined && !['0', '1', 'true', 'false'].includes(webRaw))
+    throw fail(`WAKEUP_WEB_CHECKOUT=${webRaw}: expected 1 or 0`);
+  const webCheckout =
+    webRaw === undefined ? payments === 'simulator' : webRaw === '1' || webRaw === 'true';
   const inappKey = value(env, 'WAKEUP_INAPP_API_KEY');
   const products = pairs(env, 'WAKEUP_INAPP_PRODUCTS', fail);
   for (const [product, code] of Object.entries(products)) {
-    if (!plans.some((p) => p.code === code)) throw fail(`WAKEUP_INAPP_PRODUCTS: ${product} maps to ${code}, which is not a plan`);
+    if (!plans.some((p) => p.code === code))
+      throw fail(`WAKEUP_INAPP_PRODUCTS: ${product} maps to ${code}, which is not a plan`);
   }
   const inapp: InappConfig | null = inappKey
-    ? { apiKey: inappKey, apiUrl: url(env, 'WAKEUP_INAPP_API_URL', 'https://api.revenuecat.com', fail), products: Object.freeze(products) }
+    ? {
+        apiKey: inappKey,
+        apiUrl: url(env, 'WAKEUP_INAPP_API_URL', 'https://api.revenuecat.com', fail),
+        products: Object.freeze(products),
+      }
     : null;
   return Object.freeze({ plans, payments, stripe, webhookSecret, webCheckout, inapp });
 }

@@ -81,7 +81,11 @@ export async function handleNotification(
   } catch {
     return { status: 400, body: { received: false, error: 'body is not JSON' } };
   }
-  if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object') {
+  if (
+    typeof event?.id !== 'string' ||
+    typeof event.type !== 'string' ||
+    typeof event.data?.object !== 'object'
+  ) {
     return { status: 400, body: { received: false, error: 'not an event' } };
   }
   const applied = await db.tx(async (tx) => {
@@ -96,18 +100,29 @@ export async function handleNotification(
     );
     return true;
   });
-  if (!applied) logger.info({ event: event.id, type: event.type }, 'payment notification replayed: not applied again');
+  if (!applied)
+    logger.info(
+      { event: event.id, type: event.type },
+      'payment notification replayed: not applied again',
+    );
   return { status: 200, body: { received: true, applied } };
 }
 
-async function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: EpochMs, now: EpochMs): Promise<void> {
+async function apply(
+  deps: NotificationDeps,
+  type: string,
+  o: Obj,
+  createdAt: EpochMs,
+  now: EpochMs,
+): Promise<void> {
   const { db, logger } = deps;
   const accountId = await resolveAccount(deps, o);
   if (!accountId) {
     logger.warn({ type, object: o.id }, 'payment notification for no known account: ignored');
     return;
   }
-  if (typeof o.customer === 'string') await saveCustomerId(db, accountId, deps.provider, o.customer, now);
+  if (typeof o.customer === 'string')
+    await saveCustomerId(db, accountId, deps.provider, o.customer, now);
   switch (type) {
     case 'checkout.session.completed': {
       const plan = findPlan(deps, o);
@@ -137,7 +152,12 @@ async function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: Ep
           accountId,
           plan,
           current,
-          { status: 'active', periodAnchor: createdAt, endsAt: null, providerSubscriptionId: subId },
+          {
+            status: 'active',
+            periodAnchor: createdAt,
+            endsAt: null,
+            providerSubscriptionId: subId,
+          },
           now,
         );
       }
@@ -146,18 +166,37 @@ async function apply(deps: NotificationDeps, type: string, o: Obj, createdAt: Ep
     case 'customer.subscription.created':
     case 'customer.subscription.updated': {
       const plan = findPlan(deps, o);
-      if (!plan || !isSubscriptionPlan(plan)) return logger.warn({ object: o.id }, 'subscription of an unknown plan: ignored');
+      if (!plan || !isSubscriptionPlan(plan))
+        return logger.warn({ object: o.id }, 'subscription of an unknown plan: ignored');
       const mapped = mapStatus(o, now);
       if (!mapped) return;
       const current = await findSubscription(db, accountId);
-      const anchor = typeof o.current_period_start === 'number' ? o.current_period_start * 1000 : (current?.periodAnchor ?? createdAt);
-      await save(deps, accountId, plan, current, { ...mapped, periodAnchor: anchor, providerSubscriptionId: o.id ?? null }, now);
+      const anchor =
+        typeof o.current_period_start === 'number'
+          ? o.current_period_start * 1000
+          : (current?.periodAnchor ?? createdAt);
+      await save(
+        deps,
+        accountId,
+        plan,
+        current,
+        { ...mapped, periodAnchor: anchor, providerSubscriptionId: o.id ?? null },
+        now,
+      );
       return;
     }
     case 'customer.subscription.deleted': {
       const current = await findSubscription(db, accountId);
-      if (current && current.source === 'web' && (current.providerSubscriptionId === null || current.providerSubscriptionId === o.id)) {
-        await expireSubscription(db, accountId, typeof o.ended_at === 'number' ? o.ended_at * 1000 : now);
+      if (
+        current &&
+        current.source === 'web' &&
+        (current.providerSubscriptionId === null || current.providerSubscriptionId === o.id)
+      ) {
+        await expireSubscription(
+          db,
+          accountId,
+          typeof o.ended_at === 'number' ? o.ended_at * 1000 : now,
+        );
       }
       return;
     }
@@ -169,7 +208,12 @@ async function save(
   accountId: string,
   plan: CatalogPlan,
   current: Subscription | undefined,
-  s: { status: SubscriptionStatus; periodAnchor: EpochMs; endsAt: EpochMs | null; providerSubscriptionId: string | null },
+  s: {
+    status: SubscriptionStatus;
+    periodAnchor: EpochMs;
+    endsAt: EpochMs | null;
+    providerSubscriptionId: string | null;
+  },
   now: EpochMs,
 ): Promise<void> {
   // The terms stay those bought while the plan is the same; a plan change takes the catalogue's.
@@ -190,13 +234,19 @@ async function save(
   );
 }
 
-function mapStatus(o: Obj, now: EpochMs): { status: SubscriptionStatus; endsAt: EpochMs | null } | null {
+function mapStatus(
+  o: Obj,
+  now: EpochMs,
+): { status: SubscriptionStatus; endsAt: EpochMs | null } | null {
   const periodEnd = typeof o.current_period_end === 'number' ? o.current_period_end * 1000 : null;
   switch (o.status) {
     case 'active':
     case 'trialing':
       if (o.cancel_at_period_end === true || typeof o.cancel_at === 'number') {
-        return { status: 'canceled', endsAt: typeof o.cancel_at === 'number' ? o.cancel_at * 1000 : periodEnd };
+        return {
+          status: 'canceled',
+          endsAt: typeof o.cancel_at === 'number' ? o.cancel_at * 1000 : periodEnd,
+        };
       }
       return { status: 'active', endsAt: null };
     case 'past_due':
@@ -204,7 +254,10 @@ function mapStatus(o: Obj, now: EpochMs): { status: SubscriptionStatus; endsAt: 
       return { status: 'past_due', endsAt: null };
     case 'canceled':
     case 'incomplete_expired':
-      return { status: 'expired', endsAt: typeof o.ended_at === 'number' ? o.ended_at * 1000 : now };
+      return {
+        status: 'expired',
+        endsAt: typeof o.ended_at === 'number' ? o.ended_at * 1000 : now,
+      };
     default:
       return null;
   }
@@ -214,7 +267,8 @@ async function resolveAccount(deps: NotificationDeps, o: Obj): Promise<string | 
   for (const id of [o.metadata?.account_id, o.client_reference_id]) {
     if (typeof id === 'string' && (await findAccountById(deps.db, id))) return id;
   }
-  if (typeof o.customer === 'string') return await findAccountIdByCustomer(deps.db, deps.provider, o.customer);
+  if (typeof o.customer === 'string')
+    return await findAccountIdByCustomer(deps.db, deps.provider, o.customer);
   return undefined;
 }
 

@@ -122,17 +122,23 @@ export function parsePlans(text: string): CatalogPlan[] | string {
     const at = `plan ${i + 1}`;
     if (typeof p !== 'object' || p === null) return `${at}: not an object`;
     const o = p as Record<string, unknown>;
-    if (typeof o.code !== 'string' || !/^[a-z0-9_]{1,64}$/.test(o.code)) return `${at}: code must match [a-z0-9_]{1,64}`;
+    if (typeof o.code !== 'string' || !/^[a-z0-9_]{1,64}$/.test(o.code))
+      return `${at}: code must match [a-z0-9_]{1,64}`;
     if (seen.has(o.code)) return `${at}: code ${o.code} appears twice`;
     seen.add(o.code);
     if (typeof o.name !== 'string' || o.name.trim() === '') return `${at}: name is required`;
-    if (!Number.isInteger(o.price_cents) || (o.price_cents as number) < 0) return `${at}: price_cents must be an integer >= 0`;
-    if (typeof o.currency !== 'string' || !/^[A-Z]{3}$/.test(o.currency)) return `${at}: currency must be an ISO 4217 code`;
-    if (o.interval !== 'month' && o.interval !== 'year' && o.interval !== 'none') return `${at}: interval must be month, year or none`;
+    if (!Number.isInteger(o.price_cents) || (o.price_cents as number) < 0)
+      return `${at}: price_cents must be an integer >= 0`;
+    if (typeof o.currency !== 'string' || !/^[A-Z]{3}$/.test(o.currency))
+      return `${at}: currency must be an ISO 4217 code`;
+    if (o.interval !== 'month' && o.interval !== 'year' && o.interval !== 'none')
+      return `${at}: interval must be month, year or none`;
     const included = o.included_calls_per_period;
-    if (!Number.isInteger(included) || (included as number) < 0) return `${at}: included_calls_per_period must be an integer >= 0`;
+    if (!Number.isInteger(included) || (included as number) < 0)
+      return `${at}: included_calls_per_period must be an integer >= 0`;
     const multiplier = o.tier_b_multiplier ?? 1;
-    if (!Number.isInteger(multiplier) || (multiplier as number) < 1) return `${at}: tier_b_multiplier must be an integer >= 1`;
+    if (!Number.isInteger(multiplier) || (multiplier as number) < 1)
+      return `${at}: tier_b_multiplier must be an integer >= 1`;
     plans.push({
       code: o.code,
       name: o.name.trim(),

@@ -17,8 +17,18 @@ import type { Clock, EpochMs, Ids } from '../../engine/index.js';
 import type { Logger } from '../logger.js';
 import type { Account } from '../db/accounts.js';
 import { findAccountById, findAccountByEmail } from '../db/accounts.js';
-import { expireSubscription, findCustomerId, findSubscription, saveCustomerId, saveSubscription } from '../db/subscriptions.js';
-import { findWebCheckoutLink, insertWebCheckoutLink, useWebCheckoutLink } from '../db/web-checkout-links.js';
+import {
+  expireSubscription,
+  findCustomerId,
+  findSubscription,
+  saveCustomerId,
+  saveSubscription,
+} from '../db/subscriptions.js';
+import {
+  findWebCheckoutLink,
+  insertWebCheckoutLink,
+  useWebCheckoutLink,
+} from '../db/web-checkout-links.js';
 import { grantCredits } from '../db/credits.js';
 import { invalid, problem } from '../errors.js';
 import type { BillingPlan, InappSyncOut, MeBilling, Plan } from '../generated/openapi.js';
@@ -52,7 +62,8 @@ export interface BillingDeps {
 
 /** The state of a one-time link when opened. */
 export type LinkState =
-  { ok: true; account: Account; plan: CatalogPlan; expiresAt: EpochMs } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
+  | { ok: true; account: Account; plan: CatalogPlan; expiresAt: EpochMs }
+  | { ok: false; reason: 'unknown' | 'used' | 'expired' };
 
 /** The billing service. */
 export type BillingService = ReturnType<typeof createBillingService>;
@@ -61,13 +72,20 @@ export type BillingService = ReturnType<typeof createBillingService>;
 export function createBillingService(deps: BillingDeps) {
   const { db, clock, logger, config } = deps;
   const { provider, inapp } = deps;
-  const priceToPlan = Object.fromEntries(Object.entries(config.stripe?.prices ?? {}).map(([plan, price]) => [price, plan]));
+  const priceToPlan = Object.fromEntries(
+    Object.entries(config.stripe?.prices ?? {}).map(([plan, price]) => [price, plan]),
+  );
 
   const findPlan = (code: string) => config.plans.find((p) => p.code === code);
   const purchasable = (code: string, field = 'plan'): CatalogPlan => {
     const plan = findPlan(code);
     if (!plan || !plan.purchasable) {
-      throw invalid({ field, in: 'body', code: 'enum', message: `${code} is not a purchasable plan (see GET /billing/plans)` });
+      throw invalid({
+        field,
+        in: 'body',
+        code: 'enum',
+        message: `${code} is not a purchasable plan (see GET /billing/plans)`,
+      });
     }
     return plan;
   };
@@ -81,7 +99,10 @@ export function createBillingService(deps: BillingDeps) {
     return sub !== undefined && isLive(sub, now);
   };
   const requireProvider = (): PaymentProvider => {
-    if (!provider) throw problem('provider_unavailable', { detail: 'Payments are not set up on this server (WAKEUP_PAYMENTS=none).' });
+    if (!provider)
+      throw problem('provider_unavailable', {
+        detail: 'Payments are not set up on this server (WAKEUP_PAYMENTS=none).',
+      });
     return provider;
   };
   const unavailable = (err: unknown) => {
@@ -101,12 +122,26 @@ export function createBillingService(deps: BillingDeps) {
     await saveCustomerId(db, a.id, p.name, id, clock.now());
     return (await findCustomerId(db, a.id, p.name))!;
   }
-  async function startCheckout(accountId: string, plan: CatalogPlan, successUrl: string, cancelUrl: string): Promise<string> {
+  async function startCheckout(
+    accountId: string,
+    plan: CatalogPlan,
+    successUrl: string,
+    cancelUrl: string,
+  ): Promise<string> {
     const p = requireProvider();
     const a = await account(accountId);
     try {
       const customerId = await customerOf(a, p);
-      return (await p.createCheckout({ accountId, email: a.email, customerId, plan, successUrl, cancelUrl })).url;
+      return (
+        await p.createCheckout({
+          accountId,
+          email: a.email,
+          customerId,
+          plan,
+          successUrl,
+          cancelUrl,
+        })
+      ).url;
     } catch (err) {
       throw unavailable(err);
     }
@@ -114,11 +149,16 @@ export function createBillingService(deps: BillingDeps) {
   const webCheckoutOffered = () => provider !== null && config.webCheckout;
   // GET /me's web checkout plans: the catalogue is configuration, so they are formatted once.
   let offeredPlans: MeBilling['web_checkout_plans'] | undefined;
-  const webPlans = () => WEB_CHECKOUT_PLANS.map((c) => findPlan(c)).filter((p): p is CatalogPlan => p !== undefined && p.purchasable);
+  const webPlans = () =>
+    WEB_CHECKOUT_PLANS.map((c) => findPlan(c)).filter(
+      (p): p is CatalogPlan => p !== undefined && p.purchasable,
+    );
 
   return {
     /** The account (and its plan now) of a browser's web session cookie, or null (the /app/subscribe/done page). */
-    async webSessionAccount(cookie: string | undefined): Promise<{ account: Account; plan: Plan } | null> {
+    async webSessionAccount(
+      cookie: string | undefined,
+    ): Promise<{ account: Account; plan: Plan } | null> {
       const now = clock.now();
       const accountId = await webSessionAccountId(db, cookie, now);
       const account = accountId ? await findAccountById(db, accountId) : undefined;
@@ -144,10 +184,20 @@ export function createBillingService(deps: BillingDeps) {
     async checkout(accountId: string, planCode: string): Promise<{ url: string }> {
       const plan = purchasable(planCode);
       if (isSubscriptionPlan(plan) && (await hasPlan(accountId, clock.now()))) {
-        throw problem('already_subscribed', { detail: 'This account already has a plan; change it in the portal (POST /billing/portal).' });
+        throw problem('already_subscribed', {
+          detail:
+            'This account already has a plan; change it in the portal (POST /billing/portal).',
+        });
       }
       const site = deps.siteUrl();
-      return { url: await startCheckout(accountId, plan, `${site}/app/subscribe/done`, `${site}/app/subscribe/canceled`) };
+      return {
+        url: await startCheckout(
+          accountId,
+          plan,
+          `${site}/app/subscribe/done`,
+          `${site}/app/subscribe/canceled`,
+        ),
+      };
     },
 
     /** POST /billing/portal. */
@@ -156,12 +206,24 @@ export function createBillingService(deps: BillingDeps) {
       const customerId = await findCustomerId(db, accountId, p.name);
       if (!customerId) {
         throw problem('validation_error', {
-          detail: 'This account has no billing customer yet: buy a plan first (POST /billing/checkout).',
-          errors: [{ field: '', in: 'body', code: 'invalid', message: 'no billing customer for this account yet' }],
+          detail:
+            'This account has no billing customer yet: buy a plan first (POST /billing/checkout).',
+          errors: [
+            {
+              field: '',
+              in: 'body',
+              code: 'invalid',
+              message: 'no billing customer for this account yet',
+            },
+          ],
         });
       }
       try {
-        return await p.createPortal({ accountId, customerId, returnUrl: `${deps.siteUrl()}/app/subscribe/done` });
+        return await p.createPortal({
+          accountId,
+          customerId,
+          returnUrl: `${deps.siteUrl()}/app/subscribe/done`,
+        });
       } catch (err) {
         throw unavailable(err);
       }
@@ -170,7 +232,15 @@ export function createBillingService(deps: BillingDeps) {
     /** POST /webhooks/payments. */
     async notify(rawBody: string, signature: string | undefined): Promise<NotificationReply> {
       return await handleNotification(
-        { db, clock, logger, plans: config.plans, webhookSecret: config.webhookSecret, provider: provider?.name ?? 'none', priceToPlan },
+        {
+          db,
+          clock,
+          logger,
+          plans: config.plans,
+          webhookSecret: config.webhookSecret,
+          provider: provider?.name ?? 'none',
+          priceToPlan,
+        },
         rawBody,
         signature,
       );
@@ -197,23 +267,42 @@ export function createBillingService(deps: BillingDeps) {
     },
 
     /** POST /billing/web-checkout: a one-time link. */
-    async createWebCheckoutLink(accountId: string, planCode: string): Promise<{ url: string; expires_at: string }> {
+    async createWebCheckoutLink(
+      accountId: string,
+      planCode: string,
+    ): Promise<{ url: string; expires_at: string }> {
       const now = clock.now();
       if (!webCheckoutOffered()) {
-        throw problem('web_checkout_disabled', { detail: 'Subscribing on the web is not offered by this server.' });
+        throw problem('web_checkout_disabled', {
+          detail: 'Subscribing on the web is not offered by this server.',
+        });
       }
-      if (await hasPlan(accountId, now)) throw problem('already_subscribed', { detail: 'This account already has a plan.' });
+      if (await hasPlan(accountId, now))
+        throw problem('already_subscribed', { detail: 'This account already has a plan.' });
       const plan = webPlans().find((p) => p.code === planCode);
-      if (!plan) throw invalid({ field: 'plan', in: 'body', code: 'enum', message: `${planCode} is not sold on the web` });
+      if (!plan)
+        throw invalid({
+          field: 'plan',
+          in: 'body',
+          code: 'enum',
+          message: `${planCode} is not sold on the web`,
+        });
       const token = randomBase62(43);
       const expiresAt = now + WEB_CHECKOUT_LINK_MS;
-      await insertWebCheckoutLink(db, hashLinkToken(token), { accountId, planCode: plan.code, expiresAt }, now);
+      await insertWebCheckoutLink(
+        db,
+        hashLinkToken(token),
+        { accountId, planCode: plan.code, expiresAt },
+        now,
+      );
       return { url: `${deps.siteUrl()}/app/subscribe/${token}`, expires_at: isoInstant(expiresAt) };
     },
 
     /** What a one-time link shows (opening does not use it). */
     async openWebCheckoutLink(token: string): Promise<LinkState> {
-      const link = /^[A-Za-z0-9]{43}$/.test(token) ? await findWebCheckoutLink(db, hashLinkToken(token)) : undefined;
+      const link = /^[A-Za-z0-9]{43}$/.test(token)
+        ? await findWebCheckoutLink(db, hashLinkToken(token))
+        : undefined;
       const a = link && (await findAccountById(db, link.accountId));
       const plan = link && findPlan(link.planCode);
       if (!link || !a || !plan) return { ok: false, reason: 'unknown' };
@@ -229,22 +318,43 @@ export function createBillingService(deps: BillingDeps) {
      */
     async continueWebCheckout(
       token: string,
-    ): Promise<{ ok: true; account: Account; url: string } | { ok: false; reason: 'unknown' | 'used' | 'expired' }> {
+    ): Promise<
+      | { ok: true; account: Account; url: string }
+      | { ok: false; reason: 'unknown' | 'used' | 'expired' }
+    > {
       const state = await this.openWebCheckoutLink(token);
       if (!state.ok) return state;
-      if (!(await useWebCheckoutLink(db, hashLinkToken(token), clock.now()))) return { ok: false, reason: 'used' };
+      if (!(await useWebCheckoutLink(db, hashLinkToken(token), clock.now())))
+        return { ok: false, reason: 'used' };
       const site = deps.siteUrl();
-      if (await hasPlan(state.account.id, clock.now())) return { ok: true, account: state.account, url: `${site}/app/subscribe/done` };
-      const url = await startCheckout(state.account.id, state.plan, `${site}/app/subscribe/done`, `${site}/app/subscribe/canceled`);
+      if (await hasPlan(state.account.id, clock.now()))
+        return { ok: true, account: state.account, url: `${site}/app/subscribe/done` };
+      const url = await startCheckout(
+        state.account.id,
+        state.plan,
+        `${site}/app/subscribe/done`,
+        `${site}/app/subscribe/canceled`,
+      );
       return { ok: true, account: state.account, url };
     },
 
     /** POST /billing/inapp/sync. */
-    async syncInapp(accountId: string, appUserId: string | null | undefined): Promise<InappSyncOut> {
+    async syncInapp(
+      accountId: string,
+      appUserId: string | null | undefined,
+    ): Promise<InappSyncOut> {
       if (appUserId !== undefined && appUserId !== null && appUserId !== accountId) {
-        throw invalid({ field: 'app_user_id', in: 'body', code: 'invalid', message: 'must equal the account id (id of GET /me)' });
+        throw invalid({
+          field: 'app_user_id',
+          in: 'body',
+          code: 'invalid',
+          message: 'must equal the account id (id of GET /me)',
+        });
       }
-      if (!inapp) throw problem('provider_unavailable', { detail: 'In-app purchases are not set up on this server.' });
+      if (!inapp)
+        throw problem('provider_unavailable', {
+          detail: 'In-app purchases are not set up on this server.',
+        });
       let found;
       try {
         found = await inapp.subscriber(accountId);
@@ -256,7 +366,10 @@ export function createBillingService(deps: BillingDeps) {
       const before = await currentPlan(db, a, now);
       await db.tx(async (tx) => {
         const current = await findSubscription(tx, accountId);
-        const storeSub = current && (current.source === 'ios_store' || current.source === 'android_store') ? current : undefined;
+        const storeSub =
+          current && (current.source === 'ios_store' || current.source === 'android_store')
+            ? current
+            : undefined;
         const best = found
           .map((s) => ({ ...s, plan: findPlan(config.inapp?.products[s.productId] ?? '') }))
           .filter((s) => s.plan !== undefined && isSubscriptionPlan(s.plan) && s.expiresAt > now)
@@ -264,7 +377,8 @@ export function createBillingService(deps: BillingDeps) {
         if (best?.plan) {
           // A live subscription billed elsewhere (web, manual) is left alone.
           if (current && isLive(current, now) && !storeSub) return;
-          const same = storeSub && storeSub.planCode === best.plan.code && storeSub.status !== 'expired';
+          const same =
+            storeSub && storeSub.planCode === best.plan.code && storeSub.status !== 'expired';
           await saveSubscription(
             tx,
             {
@@ -295,7 +409,8 @@ export function createBillingService(deps: BillingDeps) {
       const a = await findAccountByEmail(db, email.trim().toLowerCase());
       if (!a) return `no account with email ${email}`;
       const plan = findPlan(planCode);
-      if (!plan || plan.code === 'trial') return `${planCode}: not a plan (one of ${config.plans.map((p) => p.code).join(', ')})`;
+      if (!plan || plan.code === 'trial')
+        return `${planCode}: not a plan (one of ${config.plans.map((p) => p.code).join(', ')})`;
       if (!isSubscriptionPlan(plan)) {
         await grantCredits(
           db,
@@ -337,7 +452,8 @@ export function createBillingService(deps: BillingDeps) {
       if (!a) return `no account with email ${email}`;
       const sub = await findSubscription(db, a.id);
       if (!sub || !isLive(sub, now)) return `${a.email} has no live plan`;
-      if (sub.source !== 'manual') return `${a.email}'s plan is billed by ${sub.source}; cancel it there`;
+      if (sub.source !== 'manual')
+        return `${a.email}'s plan is billed by ${sub.source}; cancel it there`;
       await expireSubscription(db, a.id, now);
       return null;
     },
@@ -356,5 +472,7 @@ function hashLinkToken(token: string): string {
 }
 
 function samePlan(a: Plan, b: Plan): boolean {
-  return a.code === b.code && a.status === b.status && a.source === b.source && a.entitled === b.entitled;
+  return (
+    a.code === b.code && a.status === b.status && a.source === b.source && a.entitled === b.entitled
+  );
 }

@@ -28,7 +28,12 @@ import { blockNumber } from '../db/phone-numbers.js';
 import { spendCredits } from '../db/credits.js';
 import { recordEvent } from '../db/webhook-outbox.js';
 import { isoInstant } from '../instant.js';
-import { admitCall, prepareAdmission, type AdmissionFacts, type LedgerEntry } from '../entitlement/admission.js';
+import {
+  admitCall,
+  prepareAdmission,
+  type AdmissionFacts,
+  type LedgerEntry,
+} from '../entitlement/admission.js';
 
 /** Options of {@link createAccountsPort}. */
 export interface AccountsPortOptions {
@@ -128,7 +133,11 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       // Later admissions of the same unit see the account's calls off and the line blocked.
       if (accountId !== null) {
         const account = facts.accounts.get(accountId);
-        if (account) facts.accounts.set(accountId, { ...account, callsRevokedAt: account.callsRevokedAt ?? at });
+        if (account)
+          facts.accounts.set(accountId, {
+            ...account,
+            callsRevokedAt: account.callsRevokedAt ?? at,
+          });
       }
       facts.blocked.add(to);
       options.onStop?.(request);

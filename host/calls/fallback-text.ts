@@ -13,6 +13,7 @@ import { DEFAULT_LABEL } from './present.js';
  */
 export function fallbackText(o: OccurrenceRecord, serviceName: string): string {
   const at = localTimeAt(o.timezone ?? 'UTC', o.scheduledAt).time;
-  const what = o.label && o.label !== DEFAULT_LABEL ? `your wake-up call "${o.label}"` : 'your wake-up call';
+  const what =
+    o.label && o.label !== DEFAULT_LABEL ? `your wake-up call "${o.label}"` : 'your wake-up call';
   return `${serviceName}: ${what} at ${at} was not confirmed. Time to get up! Reply STOP to opt out.`;
 }

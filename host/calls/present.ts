@@ -60,7 +60,11 @@ export interface OccurrenceContext {
 /** Schema OccurrenceOut. */
 export function occurrenceOut(v: OccurrenceView, ctx: OccurrenceContext): OccurrenceOut {
   const o = v.record;
-  const time = presentOccurrenceRecordTime(o, { wallTime: v.wallTime, homeTimezone: ctx.homeTimezone, now: ctx.now });
+  const time = presentOccurrenceRecordTime(o, {
+    wallTime: v.wallTime,
+    homeTimezone: ctx.homeTimezone,
+    now: ctx.now,
+  });
   return {
     id: o.id,
     // Every occurrence the API creates belongs to a schedule; an engine embedder's may not.

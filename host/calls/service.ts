@@ -28,7 +28,12 @@ import { getSchedule } from '../db/schedules.js';
 import { invalid, problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { policyInEffect } from '../schedules/index.js';
-import { attemptOut, occurrenceDetailOut, occurrenceOut, type OccurrenceContext } from './present.js';
+import {
+  attemptOut,
+  occurrenceDetailOut,
+  occurrenceOut,
+  type OccurrenceContext,
+} from './present.js';
 import { placeTestCall, type TestCallResult } from './test-calls.js';
 
 type AttemptOut = ReturnType<typeof attemptOut>;
@@ -50,7 +55,10 @@ export interface CallServiceDeps {
 
 /** The call, occurrence and test call operations. */
 export interface CallService {
-  list(accountId: string, query: PageQuery): Promise<{ items: AttemptOut[]; next_cursor: string | null }>;
+  list(
+    accountId: string,
+    query: PageQuery,
+  ): Promise<{ items: AttemptOut[]; next_cursor: string | null }>;
   /** `accountId` null: an anonymous caller (demo calls only). */
   get(callId: string, accountId: string | null): Promise<AttemptOut>;
   /** `known`: the caller's account as this request's credential check read it. */
@@ -88,7 +96,10 @@ export function createCallService(deps: CallServiceDeps): CallService {
     async list(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, number]>(page.after, ['number', 'number']);
-      const rows = await listCallRows(db, accountId, { after: after && { createdAt: after[0], seq: after[1] }, limit: page.limit + 1 });
+      const rows = await listCallRows(db, accountId, {
+        after: after && { createdAt: after[0], seq: after[1] },
+        limit: page.limit + 1,
+      });
       return pageResponse(
         rows,
         page.limit,
@@ -102,10 +113,12 @@ export function createCallService(deps: CallServiceDeps): CallService {
       if (a?.kind === 'demo') return attemptOut(a);
       if (accountId === null) {
         throw problem('unauthenticated', {
-          detail: 'Sign in (or send an API key) to read this call; only demo calls can be read without credentials.',
+          detail:
+            'Sign in (or send an API key) to read this call; only demo calls can be read without credentials.',
         });
       }
-      if (!a || a.accountId !== accountId) throw problem('not_found', { detail: 'No call with that id.' });
+      if (!a || a.accountId !== accountId)
+        throw problem('not_found', { detail: 'No call with that id.' });
       return attemptOut(a);
     },
 
@@ -150,7 +163,9 @@ export function createCallService(deps: CallServiceDeps): CallService {
       const r = await runtime.cancel(v.record.id);
       if (!r.ok) {
         if (r.code === 'occurrence_terminal') {
-          throw problem('occurrence_terminal', { detail: `This call already finished (${v.record.status}); there is nothing to cancel.` });
+          throw problem('occurrence_terminal', {
+            detail: `This call already finished (${v.record.status}); there is nothing to cancel.`,
+          });
         }
         throw problem('not_found', { detail: 'No occurrence with that id.' });
       }
@@ -167,19 +182,23 @@ export function createCallService(deps: CallServiceDeps): CallService {
       const phone = await getPhoneNumber(db, accountId, phoneNumberId);
       if (!phone) throw problem('not_found', { detail: 'No phone number with that id.' });
       const a = await account(accountId);
-      return placeTestCall(deps, accountId, phone, { script: { kind: 'test', greetingName: a.greetingName, voice: a.voice } });
+      return placeTestCall(deps, accountId, phone, {
+        script: { kind: 'test', greetingName: a.greetingName, voice: a.voice },
+      });
     },
 
     async testCallSchedule(accountId, scheduleId) {
       const s = await getSchedule(db, accountId, scheduleId);
       if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
-      const phone = s.phoneNumberId === null ? undefined : await getPhoneNumber(db, accountId, s.phoneNumberId);
+      const phone =
+        s.phoneNumberId === null ? undefined : await getPhoneNumber(db, accountId, s.phoneNumberId);
       if (!phone) {
         throw invalid({
           field: 'schedule_id',
           in: 'path',
           code: 'invalid',
-          message: 'names a schedule whose phone number was deleted; give it a number with PATCH first',
+          message:
+            'names a schedule whose phone number was deleted; give it a number with PATCH first',
         });
       }
       const a = await account(accountId);

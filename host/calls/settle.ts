@@ -13,7 +13,11 @@ import type { VirtualClock } from '../../engine/sim/index.js';
 const MAX_ROUNDS = 1000;
 
 /** Advances `clock` to `target` and returns once the runtime is idle with nothing due. */
-export async function settleClock(clock: VirtualClock, runtime: Pick<Runtime, 'idle'>, target: EpochMs): Promise<EpochMs> {
+export async function settleClock(
+  clock: VirtualClock,
+  runtime: Pick<Runtime, 'idle'>,
+  target: EpochMs,
+): Promise<EpochMs> {
   let now = await clock.advance(target);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     await runtime.idle();

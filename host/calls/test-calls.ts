@@ -48,7 +48,10 @@ export async function placeTestCall(
   if (live) return { placed: false, attempt: attemptOut(live) };
   const now = clock.now();
   if (!isVerified(phone, now)) {
-    throw problem('phone_number_unverified', { detail: 'Verify this number before calling it.', field: 'phone_number_id' });
+    throw problem('phone_number_unverified', {
+      detail: 'Verify this number before calling it.',
+      field: 'phone_number_id',
+    });
   }
   const r = await runtime.placeCall({
     kind: 'test',
@@ -56,7 +59,9 @@ export async function placeTestCall(
     phoneNumberId: phone.id,
     to: phone.e164,
     script: options.script,
-    ...(options.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: options.ringTimeoutSeconds } : {}),
+    ...(options.ringTimeoutSeconds !== undefined
+      ? { ringTimeoutSeconds: options.ringTimeoutSeconds }
+      : {}),
   });
   if (!r.ok) throw refusalProblem(r.reason, now);
   const attemptId = r.attempt.id;

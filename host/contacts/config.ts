@@ -27,11 +27,16 @@ export interface ContactsEnvVarDoc {
 
 /** The variables {@link loadContactsConfig} reads, in the order the configuration page lists them. */
 export const CONTACTS_ENV_VARS: readonly ContactsEnvVarDoc[] = [
-  { name: 'WAKEUP_CONTACTS_PER_ACCOUNT', default: '5', meaning: 'Contacts to tell one account may name (1 to 20).' },
+  {
+    name: 'WAKEUP_CONTACTS_PER_ACCOUNT',
+    default: '5',
+    meaning: 'Contacts to tell one account may name (1 to 20).',
+  },
   {
     name: 'WAKEUP_CONTACT_TEXTS_PER_DAY',
     default: '10',
-    meaning: 'Texts to contacts (told that a call went unanswered) per account per UTC day; past it they are skipped. `0` tells nobody.',
+    meaning:
+      'Texts to contacts (told that a call went unanswered) per account per UTC day; past it they are skipped. `0` tells nobody.',
   },
 ];
 
@@ -45,7 +50,8 @@ export function loadContactsConfig(env: Env, fail: (message: string) => Error): 
   const integer = (name: string, fallback: number, min: number, max: number): number => {
     const v = env[name]?.trim();
     if (v === undefined || v === '') return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw fail(`${name}=${v}: expected an integer from ${min} to ${max}`);
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw fail(`${name}=${v}: expected an integer from ${min} to ${max}`);
     return Number(v);
   };
   return Object.freeze({

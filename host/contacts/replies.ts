@@ -17,7 +17,12 @@ import { agreeByReply, stopContactsByNumber, validInvitations } from '../db/cont
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
 import { matchCode } from '../verification/code.js';
-import { agreedText, replyNeedsCodeText, replyWrongCodeText, type ContactTextOptions } from './texts.js';
+import {
+  agreedText,
+  replyNeedsCodeText,
+  replyWrongCodeText,
+  type ContactTextOptions,
+} from './texts.js';
 
 /** What {@link onContactKeyword} uses. */
 export interface ContactRepliesDeps {
@@ -49,7 +54,8 @@ export async function onContactKeyword(
   const from = maskE164(text.from);
   if (intent === 'stop') {
     const stopped = await stopContactsByNumber(deps.db, text.from, now);
-    if (stopped > 0) deps.logger.info({ from, stopped }, 'STOP from a contact: its contacts stopped');
+    if (stopped > 0)
+      deps.logger.info({ from, stopped }, 'STOP from a contact: its contacts stopped');
     return;
   }
   const yes = parseYes(text.body);
@@ -57,19 +63,27 @@ export async function onContactKeyword(
   const invitations = await validInvitations(deps.db, text.from, now);
   if (invitations.length === 0) return;
   const reply = (body: string) =>
-    deps.messaging.sendText({ to: text.from, body }).catch((err: unknown) => ({ ok: false as const, code: String(err), detail: '' }));
+    deps.messaging
+      .sendText({ to: text.from, body })
+      .catch((err: unknown) => ({ ok: false as const, code: String(err), detail: '' }));
   let chosen: (typeof invitations)[number] | undefined;
   if (yes.code !== null) {
     for (const i of invitations) if (await matchCode(yes.code, i.code)) chosen = i;
     if (!chosen) {
-      deps.logger.info({ from, invitations: invitations.length }, 'YES from a contact with a code of no valid invitation');
+      deps.logger.info(
+        { from, invitations: invitations.length },
+        'YES from a contact with a code of no valid invitation',
+      );
       await reply(replyWrongCodeText(deps.text()));
       return;
     }
   } else if (invitations.length === 1) {
     chosen = invitations[0];
   } else {
-    deps.logger.info({ from, invitations: invitations.length }, 'bare YES to several invitations: asked for the code');
+    deps.logger.info(
+      { from, invitations: invitations.length },
+      'bare YES to several invitations: asked for the code',
+    );
     await reply(replyNeedsCodeText(deps.text()));
     return;
   }
@@ -77,5 +91,9 @@ export async function onContactKeyword(
   if (!agreed) return;
   deps.logger.info({ contact: agreed.id, account: agreed.accountId }, 'contact agreed by YES');
   const sent = await reply(agreedText(agreed.holderName, deps.text()));
-  if (!sent.ok) deps.logger.warn({ contact: agreed.id, code: sent.code }, 'confirmation text to a contact not sent');
+  if (!sent.ok)
+    deps.logger.warn(
+      { contact: agreed.id, code: sent.code },
+      'confirmation text to a contact not sent',
+    );
 }

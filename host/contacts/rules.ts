@@ -17,7 +17,11 @@ const DAY_MS = 86_400_000;
  * The invitation's code: valid 7 days (the contact may read it out to the holder later), the
  * 5th wrong try voids it and locks agreement for 15 minutes. A YES reply agrees within the same 7 days.
  */
-export const INVITATION_CODES: CodeRules = { validMs: 7 * DAY_MS, maxWrongTries: 5, lockMs: 15 * MINUTE_MS };
+export const INVITATION_CODES: CodeRules = {
+  validMs: 7 * DAY_MS,
+  maxWrongTries: 5,
+  lockMs: 15 * MINUTE_MS,
+};
 
 /** Outcomes that ended within this window are caught up at start; older ones tell nobody. */
 export const CATCH_UP_WINDOW_MS = DAY_MS;
@@ -34,7 +38,10 @@ const HOLDER_NAME_MAX = TEXT_LIMITS.greetingName;
  *
  * @example holderName({ greetingName: null, displayName: 'sam.smith' }) // 'sam smith'
  */
-export function holderName(account: { greetingName: string | null; displayName: string }): string | null {
+export function holderName(account: {
+  greetingName: string | null;
+  displayName: string;
+}): string | null {
   const candidates = [
     account.greetingName,
     account.displayName,
@@ -64,7 +71,8 @@ export function shownStatus(
   c: Pick<Contact, 'status' | 'invitationExpiresAt'>,
   now: EpochMs,
 ): 'pending' | 'expired' | 'agreed' | 'stopped' {
-  if (c.status === 'pending' && (c.invitationExpiresAt === null || c.invitationExpiresAt <= now)) return 'expired';
+  if (c.status === 'pending' && (c.invitationExpiresAt === null || c.invitationExpiresAt <= now))
+    return 'expired';
   return c.status;
 }
 
@@ -80,7 +88,10 @@ export type TellOutcome = 'missed' | 'unconfirmed';
  * depends on each schedule's rule.
  */
 export function tellOutcome(
-  o: Pick<OccurrenceRecord, 'scheduleId' | 'status' | 'reachedPerson' | 'reachedVoicemail' | 'missReason' | 'finishedAt'>,
+  o: Pick<
+    OccurrenceRecord,
+    'scheduleId' | 'status' | 'reachedPerson' | 'reachedVoicemail' | 'missReason' | 'finishedAt'
+  >,
 ): TellOutcome | null {
   if (o.scheduleId === null || o.finishedAt === null) return null;
   if (o.status !== 'missed' && o.status !== 'unconfirmed') return null;

@@ -37,7 +37,10 @@ export async function checkTellContacts(
       message: 'names no contact of this account (see GET /contacts)',
     });
   }
-  return { contactIds: [...input.contact_ids], tellUnconfirmed: input.when === 'missed_or_unconfirmed' };
+  return {
+    contactIds: [...input.contact_ids],
+    tellUnconfirmed: input.when === 'missed_or_unconfirmed',
+  };
 }
 
 /** Stores a checked rule for a saved schedule (undefined: nothing to change). */
@@ -51,20 +54,37 @@ export async function saveTellContacts(
   if (rule === undefined) return;
   await replaceTellRule(
     db,
-    { accountId, scheduleId, contactIds: rule?.contactIds ?? [], tellUnconfirmed: rule?.tellUnconfirmed ?? false },
+    {
+      accountId,
+      scheduleId,
+      contactIds: rule?.contactIds ?? [],
+      tellUnconfirmed: rule?.tellUnconfirmed ?? false,
+    },
     now,
   );
 }
 
 /** Removes a removed schedule's rule, if it has one (a schedule without one is removed with no write here). */
-export async function dropTellContacts(db: Db, accountId: string, scheduleId: string, now: EpochMs): Promise<void> {
+export async function dropTellContacts(
+  db: Db,
+  accountId: string,
+  scheduleId: string,
+  now: EpochMs,
+): Promise<void> {
   if (!(await tellRulesOf(db, [scheduleId])).has(scheduleId)) return;
   await replaceTellRule(db, { accountId, scheduleId, contactIds: [], tellUnconfirmed: false }, now);
 }
 
 /** ScheduleOut.tell_contacts of one schedule: its rule, or null. */
-export async function tellContactsOut(db: Db, scheduleId: string, now: EpochMs): Promise<TellContactsOut | null> {
+export async function tellContactsOut(
+  db: Db,
+  scheduleId: string,
+  now: EpochMs,
+): Promise<TellContactsOut | null> {
   const rule = (await tellRulesOf(db, [scheduleId])).get(scheduleId);
   if (!rule) return null;
-  return { when: rule.tellUnconfirmed ? 'missed_or_unconfirmed' : 'missed', contacts: rule.contacts.map((c) => toContactRef(c, now)) };
+  return {
+    when: rule.tellUnconfirmed ? 'missed_or_unconfirmed' : 'missed',
+    contacts: rule.contacts.map((c) => toContactRef(c, now)),
+  };
 }

@@ -32,7 +32,13 @@ import {
 } from '../db/contacts.js';
 import { getBlock } from '../db/phone-numbers.js';
 import { problem } from '../errors.js';
-import type { ContactCreatedOut, ContactIn, ContactInvitation, ContactOut, ContactPatchIn } from '../generated/openapi.js';
+import type {
+  ContactCreatedOut,
+  ContactIn,
+  ContactInvitation,
+  ContactOut,
+  ContactPatchIn,
+} from '../generated/openapi.js';
 import type { Logger } from '../logger.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { checkText, TEXT_LIMITS } from '../phone/content.js';
@@ -63,9 +69,16 @@ export interface ContactsServiceDeps {
 
 /** The contact operations of the calling account. */
 export interface ContactsService {
-  list(accountId: string, query: PageQuery): Promise<{ items: ContactOut[]; next_cursor: string | null }>;
+  list(
+    accountId: string,
+    query: PageQuery,
+  ): Promise<{ items: ContactOut[]; next_cursor: string | null }>;
   /** Adds and invites; `created` false when the account already named the number (200, nothing sent). */
-  create(accountId: string, body: ContactIn, ip: string): Promise<{ created: boolean; contact: ContactCreatedOut }>;
+  create(
+    accountId: string,
+    body: ContactIn,
+    ip: string,
+  ): Promise<{ created: boolean; contact: ContactCreatedOut }>;
   get(accountId: string, id: string): Promise<ContactOut>;
   update(accountId: string, id: string, body: ContactPatchIn): Promise<ContactOut>;
   remove(accountId: string, id: string): Promise<void>;
@@ -121,7 +134,9 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       });
     }
     if (!(await deps.entitled(accountId))) {
-      throw problem('no_entitlement', { detail: 'Texts to contacts need a plan, the trial or call credits.' });
+      throw problem('no_entitlement', {
+        detail: 'Texts to contacts need a plan, the trial or call credits.',
+      });
     }
   };
 
@@ -132,17 +147,24 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
     await codes.save(c.id, issued, now);
     await markInvited(db, c.id, holder, now, issued.expiresAt);
     try {
-      const r = await messaging.sendText({ to: c.e164, body: invitationText(holder, issued.code, deps.text()) });
+      const r = await messaging.sendText({
+        to: c.e164,
+        body: invitationText(holder, issued.code, deps.text()),
+      });
       return r.ok ? { sent: true } : refused(r.code, r.detail);
     } catch (err) {
       log.warn({ err, contact: c.id }, 'invitation: provider unreachable');
-      return refused('provider_unavailable', 'The provider could not be reached; send the invitation again.');
+      return refused(
+        'provider_unavailable',
+        'The provider could not be reached; send the invitation again.',
+      );
     }
   };
 
   const checkedName = (name: string): string => {
     const r = checkText(name, TEXT_LIMITS.label);
-    if (!r.ok) throw problem('message_disallowed_content', { field: 'name', detail: `name ${r.reason}.` });
+    if (!r.ok)
+      throw problem('message_disallowed_content', { field: 'name', detail: `name ${r.reason}.` });
     return r.value;
   };
 
@@ -167,20 +189,40 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       const parsed = parsePhone(body.e164);
       if (!parsed.ok) throw problem(parsed.code, { field: 'e164', detail: parsed.detail });
       if (parsed.phone.type === 'fixed_line') {
-        throw problem('invalid_phone_number', { field: 'e164', detail: 'A landline cannot receive texts; give a mobile number.' });
+        throw problem('invalid_phone_number', {
+          field: 'e164',
+          detail: 'A landline cannot receive texts; give a mobile number.',
+        });
       }
       const name = checkedName(body.name);
       const holder = await holderOf(accountId);
       const e164 = parsed.phone.e164;
       const known = await findContactByE164(db, accountId, e164);
-      if (known) return { created: false, contact: { ...toContactOut(known, clock.now()), invitation: null } };
+      if (known)
+        return {
+          created: false,
+          contact: { ...toContactOut(known, clock.now()), invitation: null },
+        };
       await assertMayText(accountId, e164);
-      if ((await countContacts(db, accountId)) >= deps.config.maxPerAccount) throw limitReached(deps.config.maxPerAccount);
-      await deps.limits.count({ number: invitationBudget(accountId, e164), account: accountId, ip });
+      if ((await countContacts(db, accountId)) >= deps.config.maxPerAccount)
+        throw limitReached(deps.config.maxPerAccount);
+      await deps.limits.count({
+        number: invitationBudget(accountId, e164),
+        account: accountId,
+        ip,
+      });
       const id = deps.ids.uuid();
       const inserted = await insertContact(
         db,
-        { id, accountId, name, e164, countryCode: parsed.phone.countryCode, holderName: holder, at: clock.now() },
+        {
+          id,
+          accountId,
+          name,
+          e164,
+          countryCode: parsed.phone.countryCode,
+          holderName: holder,
+          at: clock.now(),
+        },
         deps.config.maxPerAccount,
       );
       if (inserted === 'full') throw limitReached(deps.config.maxPerAccount);
@@ -189,7 +231,13 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
         return { created: false, contact: { ...toContactOut(c, clock.now()), invitation: null } };
       }
       const invitation = await sendInvitation((await getContact(db, accountId, id))!, holder);
-      return { created: true, contact: { ...toContactOut((await getContact(db, accountId, id))!, clock.now()), invitation } };
+      return {
+        created: true,
+        contact: {
+          ...toContactOut((await getContact(db, accountId, id))!, clock.now()),
+          invitation,
+        },
+      };
     },
 
     async get(accountId, id) {
@@ -206,7 +254,8 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
     },
 
     async remove(accountId, id) {
-      if (!(await deleteContact(db, accountId, id))) throw problem('not_found', { detail: 'No contact with that id.' });
+      if (!(await deleteContact(db, accountId, id)))
+        throw problem('not_found', { detail: 'No contact with that id.' });
     },
 
     async invite(accountId, id, ip) {
@@ -217,7 +266,11 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
       await assertMayText(accountId, c.e164);
       const lock = runningLock(await codes.find(c.id), now);
       if (lock !== null) throw locked(lock, now);
-      await deps.limits.count({ number: invitationBudget(accountId, c.e164), account: accountId, ip });
+      await deps.limits.count({
+        number: invitationBudget(accountId, c.e164),
+        account: accountId,
+        ip,
+      });
       const invitation = await sendInvitation(c, holder);
       return { ...toContactOut(await owned(accountId, id), clock.now()), invitation };
     },
@@ -230,12 +283,15 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
         const checked = await verifyCode(codes, INVITATION_CODES, c.id, code, now, {
           consume: (codeHash) =>
             db.tx(async (tx) =>
-              (await codes.consume(c.id, codeHash, tx)) && (await markAgreed(tx, c.id, 'code', now)) ? true : undefined,
+              (await codes.consume(c.id, codeHash, tx)) && (await markAgreed(tx, c.id, 'code', now))
+                ? true
+                : undefined,
             ),
         });
         if (!checked.ok) {
           if (checked.locked !== null) throw locked(checked.locked, now);
-          if (checked.wrong.lockedUntil !== null && checked.wrong.lockedUntil > now) throw locked(checked.wrong.lockedUntil, now);
+          if (checked.wrong.lockedUntil !== null && checked.wrong.lockedUntil > now)
+            throw locked(checked.wrong.lockedUntil, now);
           const left = INVITATION_CODES.maxWrongTries - checked.wrong.failedCount;
           throw problem('verification_code_invalid', {
             field: 'code',
@@ -243,7 +299,9 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
           });
         }
         const agreed = await owned(accountId, id);
-        const sent = await messaging.sendText({ to: agreed.e164, body: agreedText(agreed.holderName, deps.text()) }).catch(() => null);
+        const sent = await messaging
+          .sendText({ to: agreed.e164, body: agreedText(agreed.holderName, deps.text()) })
+          .catch(() => null);
         if (!sent?.ok) log.warn({ contact: agreed.id }, 'confirmation text to a contact not sent');
         return toContactOut(agreed, clock.now());
       });
@@ -262,7 +320,9 @@ export function invitationBudget(accountId: string, e164: string): string {
 }
 
 function limitReached(max: number) {
-  return problem('contact_limit_reached', { detail: `An account may name at most ${max} contacts; remove one first.` });
+  return problem('contact_limit_reached', {
+    detail: `An account may name at most ${max} contacts; remove one first.`,
+  });
 }
 
 function locked(until: EpochMs, now: EpochMs) {

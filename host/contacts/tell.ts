@@ -81,7 +81,9 @@ export function createContactTeller(deps: ContactTellerDeps): ContactTeller {
   let stopped = false;
 
   const track = (work: Promise<void>): Promise<void> => {
-    const p = work.catch((err: unknown) => log.error({ err }, 'telling contacts failed; caught up at the next start'));
+    const p = work.catch((err: unknown) =>
+      log.error({ err }, 'telling contacts failed; caught up at the next start'),
+    );
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
     return p;
@@ -118,8 +120,16 @@ export function createContactTeller(deps: ContactTellerDeps): ContactTeller {
     }
     const now = clock.now();
     if (!result.ok) {
-      await settleText(db, text, { status: result.code === 'number_blocked' ? 'skipped' : 'failed', reason: result.code }, now);
-      log.warn({ contact: contactId, occurrence: occurrenceId, code: result.code }, 'text to a contact refused');
+      await settleText(
+        db,
+        text,
+        { status: result.code === 'number_blocked' ? 'skipped' : 'failed', reason: result.code },
+        now,
+      );
+      log.warn(
+        { contact: contactId, occurrence: occurrenceId, code: result.code },
+        'text to a contact refused',
+      );
       return;
     }
     const messageId = result.messageId;
@@ -134,15 +144,23 @@ export function createContactTeller(deps: ContactTellerDeps): ContactTeller {
         sentAt: now,
       });
     });
-    log.info({ contact: contactId, occurrence: occurrenceId, outcome: text.outcome }, 'contact told');
+    log.info(
+      { contact: contactId, occurrence: occurrenceId, outcome: text.outcome },
+      'contact told',
+    );
   }
 
   function retryLater(text: PendingText, err: unknown): void {
     const pause = RETRY_AFTER_MS[Math.min(text.tries - 1, RETRY_AFTER_MS.length - 1)]!;
-    log.warn({ err, contact: text.contactId, occurrence: text.occurrenceId, retryInMs: pause }, 'text to a contact: outcome unknown');
+    log.warn(
+      { err, contact: text.contactId, occurrence: text.occurrenceId, retryInMs: pause },
+      'text to a contact: outcome unknown',
+    );
     if (stopped) return;
     // A virtual clock awaits the promise (POST /dev/clock answers after the retry).
-    clock.setTimer(clock.now() + pause, () => (stopped ? undefined : track(send(text.occurrenceId, text.contactId))));
+    clock.setTimer(clock.now() + pause, () =>
+      stopped ? undefined : track(send(text.occurrenceId, text.contactId)),
+    );
   }
 
   /** Claims the texts of one finished call, then sends those this claim made. */
@@ -190,7 +208,10 @@ export function createContactTeller(deps: ContactTellerDeps): ContactTeller {
       if (stopped) break;
       const at = text.lastTryAt + deps.staleAfterMs;
       if (at <= now) await send(text.occurrenceId, text.contactId);
-      else clock.setTimer(at, () => (stopped ? undefined : track(send(text.occurrenceId, text.contactId))));
+      else
+        clock.setTimer(at, () =>
+          stopped ? undefined : track(send(text.occurrenceId, text.contactId)),
+        );
     }
   }
 

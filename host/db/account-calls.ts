@@ -28,17 +28,22 @@ export async function revokeCalls(db: Db, accountId: string, at: EpochMs): Promi
 
 /** Clears `calls_revoked_at`. */
 export async function clearCallsRevoked(db: Db, accountId: string, at: EpochMs): Promise<void> {
-  await db.run('UPDATE accounts SET calls_revoked_at = NULL, updated_at = ? WHERE id = ? AND calls_revoked_at IS NOT NULL', [
-    at,
-    accountId,
-  ]);
+  await db.run(
+    'UPDATE accounts SET calls_revoked_at = NULL, updated_at = ? WHERE id = ? AND calls_revoked_at IS NOT NULL',
+    [at, accountId],
+  );
 }
 
 /** Attempts that are phone calls an account places: wake-up attempts and test calls (not demo calls). */
 const PHONE_CALLS = ['first', 'retry', 'snooze', 'test'] as const;
 
 /** Phone calls of the account placed in [from, to): wake-up attempts and test calls, refused ones excluded. */
-export async function countCallsPlaced(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<number> {
+export async function countCallsPlaced(
+  db: Db,
+  accountId: string,
+  from: EpochMs,
+  to: EpochMs,
+): Promise<number> {
   return (await countCallsPlacedBy(db, [accountId], from, to)).get(accountId) ?? 0;
 }
 
@@ -46,12 +51,22 @@ export async function countCallsPlaced(db: Db, accountId: string, from: EpochMs,
  * Wake-up calls used in [from, to): occurrences dispatched then with a placed attempt, plus
  * standalone test calls placed then.
  */
-export async function countCallsUsed(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<number> {
+export async function countCallsUsed(
+  db: Db,
+  accountId: string,
+  from: EpochMs,
+  to: EpochMs,
+): Promise<number> {
   return (await listCallsUsedTo(db, accountId, from, to)).length;
 }
 
 /** {@link countCallsPlaced} of several accounts over one window, in one read (accounts with none are absent). */
-export async function countCallsPlacedBy(db: Db, accountIds: readonly string[], from: EpochMs, to: EpochMs): Promise<Map<string, number>> {
+export async function countCallsPlacedBy(
+  db: Db,
+  accountIds: readonly string[],
+  from: EpochMs,
+  to: EpochMs,
+): Promise<Map<string, number>> {
   return await engineReads(db).countPlacedAttempts(accountIds, from, to, PHONE_CALLS);
 }
 
@@ -72,7 +87,10 @@ export async function countTrialCallsUsed(
 }
 
 /** The occurrences among these that already count as used (one of their attempts was placed), in one read. */
-export async function occurrencesCounted(db: Db, occurrenceIds: readonly string[]): Promise<Set<string>> {
+export async function occurrencesCounted(
+  db: Db,
+  occurrenceIds: readonly string[],
+): Promise<Set<string>> {
   return await engineReads(db).occurrencesWithPlacedAttempt(occurrenceIds);
 }
 
@@ -81,6 +99,13 @@ export async function occurrencesCounted(db: Db, occurrenceIds: readonly string[
  * {@link countCallsUsed} (an occurrence gives the number of its first placed attempt), so
  * that billing can weigh Tier B calls.
  */
-export async function listCallsUsedTo(db: Db, accountId: string, from: EpochMs, to: EpochMs): Promise<string[]> {
-  return (await engineReads(db).listCallsUsed([{ accountId, from, to }], 'test')).get(accountId) ?? [];
+export async function listCallsUsedTo(
+  db: Db,
+  accountId: string,
+  from: EpochMs,
+  to: EpochMs,
+): Promise<string[]> {
+  return (
+    (await engineReads(db).listCallsUsed([{ accountId, from, to }], 'test')).get(accountId) ?? []
+  );
 }

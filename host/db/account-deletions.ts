@@ -66,11 +66,14 @@ export async function markAccountDeleted(
      WHERE id = ? AND deleted_at IS NULL`,
     [at.now, at.now, deletedEmail(accountId), accountId],
   );
-  await db.run(`UPDATE sessions SET ended_at = ?, end_reason = 'account_deleted' WHERE account_id = ? AND ended_at IS NULL`, [
-    at.now,
-    accountId,
-  ]);
-  await db.run('UPDATE api_keys SET revoked_at = ?, name = ? WHERE account_id = ? AND revoked_at IS NULL', [at.now, '', accountId]);
+  await db.run(
+    `UPDATE sessions SET ended_at = ?, end_reason = 'account_deleted' WHERE account_id = ? AND ended_at IS NULL`,
+    [at.now, accountId],
+  );
+  await db.run(
+    'UPDATE api_keys SET revoked_at = ?, name = ? WHERE account_id = ? AND revoked_at IS NULL',
+    [at.now, '', accountId],
+  );
   await db.run('DELETE FROM deletion_codes WHERE account_id = ?', [accountId]);
   // Device names, models and reported zones are personal data; the app sessions bound to them ended above.
   await db.run('DELETE FROM devices WHERE account_id = ?', [accountId]);
@@ -105,24 +108,38 @@ export async function scrubAccountCalls(db: Db, accountId: string, now: EpochMs)
        WHERE account_id = ?`,
       [now, now, accountId],
     );
-    await tx.run('UPDATE account_deletions SET calls_stopped = 1 WHERE account_id = ?', [accountId]);
+    await tx.run('UPDATE account_deletions SET calls_stopped = 1 WHERE account_id = ?', [
+      accountId,
+    ]);
   });
 }
 
 /** Records the outcome of revoking the identity-provider token. */
-export async function setIdpRevoke(db: Db, accountId: string, state: AccountDeletion['idpRevoke']): Promise<void> {
-  await db.run('UPDATE account_deletions SET idp_revoke = ? WHERE account_id = ?', [state, accountId]);
+export async function setIdpRevoke(
+  db: Db,
+  accountId: string,
+  state: AccountDeletion['idpRevoke'],
+): Promise<void> {
+  await db.run('UPDATE account_deletions SET idp_revoke = ? WHERE account_id = ?', [
+    state,
+    accountId,
+  ]);
 }
 
 /** The deletion record of an account. */
-export async function findAccountDeletion(db: Db, accountId: string): Promise<AccountDeletion | undefined> {
+export async function findAccountDeletion(
+  db: Db,
+  accountId: string,
+): Promise<AccountDeletion | undefined> {
   const r = await db.get<Row>('SELECT * FROM account_deletions WHERE account_id = ?', [accountId]);
   return r && fromRow(r);
 }
 
 /** Deletions not yet purged, soonest purge first. */
 export async function openAccountDeletions(db: Db): Promise<AccountDeletion[]> {
-  return (await db.all<Row>('SELECT * FROM account_deletions WHERE purged_at IS NULL ORDER BY purge_at')).map(fromRow);
+  return (
+    await db.all<Row>('SELECT * FROM account_deletions WHERE purged_at IS NULL ORDER BY purge_at')
+  ).map(fromRow);
 }
 
 /** Deletes every row the account owns (see the module header); idempotent. */
@@ -134,6 +151,9 @@ export async function purgeAccount(db: Db, accountId: string, now: EpochMs): Pro
     // Events recorded since the deletion (its calls' cancellations) were never sent: no endpoint is left.
     await tx.run('DELETE FROM webhook_outbox WHERE account_id = ?', [accountId]);
     await tx.run('DELETE FROM accounts WHERE id = ?', [accountId]);
-    await tx.run('UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?', [now, accountId]);
+    await tx.run(
+      'UPDATE account_deletions SET purged_at = COALESCE(purged_at, ?) WHERE account_id = ?',
+      [now, accountId],
+    );
   });
 }

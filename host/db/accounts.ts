@@ -73,7 +73,10 @@ export function accountOfRow(r: AccountRow): Account {
     onboardingState: JSON.parse(r.onboarding_state) as Record<string, unknown>,
     marketingOptIn: r.marketing_opt_in === 1,
     digestOptIn: r.digest_opt_in === 1,
-    defaultRetryPolicy: r.default_retry_policy === null ? null : (JSON.parse(r.default_retry_policy) as StoredRetryPolicy),
+    defaultRetryPolicy:
+      r.default_retry_policy === null
+        ? null
+        : (JSON.parse(r.default_retry_policy) as StoredRetryPolicy),
     defaultBackupAlarm: r.default_backup_alarm === 1,
     callsRevokedAt: r.calls_revoked_at,
     trialStartedAt: r.trial_started_at,
@@ -86,21 +89,30 @@ export function accountOfRow(r: AccountRow): Account {
 
 /** The live (not deleted) account with this id. */
 export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
-  const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL', [id]);
+  const row = await db.get<AccountRow>(
+    'SELECT * FROM accounts WHERE id = ? AND deleted_at IS NULL',
+    [id],
+  );
   return row && accountOfRow(row);
 }
 
 /** The live (not deleted) accounts among these ids, in one statement. */
 export async function findAccountsByIds(db: Db, ids: readonly string[]): Promise<Account[]> {
   if (ids.length === 0) return [];
-  return (await db.all<AccountRow>(`SELECT * FROM accounts WHERE id IN ${idsIn(db)} AND deleted_at IS NULL`, [JSON.stringify(ids)])).map(
-    accountOfRow,
-  );
+  return (
+    await db.all<AccountRow>(
+      `SELECT * FROM accounts WHERE id IN ${idsIn(db)} AND deleted_at IS NULL`,
+      [JSON.stringify(ids)],
+    )
+  ).map(accountOfRow);
 }
 
 /** The live account with this (lower-cased) e-mail address. */
 export async function findAccountByEmail(db: Db, email: string): Promise<Account | undefined> {
-  const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE email = ? AND deleted_at IS NULL', [email]);
+  const row = await db.get<AccountRow>(
+    'SELECT * FROM accounts WHERE email = ? AND deleted_at IS NULL',
+    [email],
+  );
   return row && accountOfRow(row);
 }
 
@@ -152,19 +164,35 @@ const COLUMNS: Record<keyof ProfileChange, string> = {
 };
 
 /** Applies a profile change (one UPDATE) and returns the account as stored. */
-export async function updateAccountProfile(db: Db, id: string, change: ProfileChange, now: EpochMs): Promise<Account | undefined> {
+export async function updateAccountProfile(
+  db: Db,
+  id: string,
+  change: ProfileChange,
+  now: EpochMs,
+): Promise<Account | undefined> {
   const sets: string[] = [];
   const values: unknown[] = [];
   for (const [field, column] of Object.entries(COLUMNS) as Array<[keyof ProfileChange, string]>) {
     if (!(field in change)) continue;
     const v = change[field];
     sets.push(`${column} = ?`);
-    values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+    values.push(
+      typeof v === 'boolean'
+        ? v
+          ? 1
+          : 0
+        : v !== null && typeof v === 'object'
+          ? JSON.stringify(v)
+          : v,
+    );
   }
   sets.push('updated_at = ?');
   values.push(now);
   // Column names come from the fixed COLUMNS table above, never from input.
-  await db.run(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ? AND deleted_at IS NULL`, [...values, id]);
+  await db.run(`UPDATE accounts SET ${sets.join(', ')} WHERE id = ? AND deleted_at IS NULL`, [
+    ...values,
+    id,
+  ]);
   return await findAccountById(db, id);
 }
 
@@ -175,10 +203,9 @@ export async function updateOnboardingState(
   state: Record<string, unknown>,
   now: EpochMs,
 ): Promise<Account | undefined> {
-  await db.run('UPDATE accounts SET onboarding_state = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL', [
-    JSON.stringify(state),
-    now,
-    id,
-  ]);
+  await db.run(
+    'UPDATE accounts SET onboarding_state = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL',
+    [JSON.stringify(state), now, id],
+  );
   return await findAccountById(db, id);
 }

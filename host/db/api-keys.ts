@@ -49,7 +49,10 @@ const fromRow = (r: Row): ApiKey => ({
 });
 
 /** Stores a new key. */
-export async function insertApiKey(db: Db, k: Omit<ApiKey, 'lastUsedAt' | 'revokedAt'>): Promise<ApiKey> {
+export async function insertApiKey(
+  db: Db,
+  k: Omit<ApiKey, 'lastUsedAt' | 'revokedAt'>,
+): Promise<ApiKey> {
   await db.run(
     `INSERT INTO api_keys (id, account_id, name, lookup, key_hash, scopes, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -68,7 +71,10 @@ export async function findApiKeyByLookup(db: Db, lookup: string): Promise<ApiKey
  * The key with this lookup (revoked ones included) and its live account (undefined when
  * deleted), in one statement: what every request with an API key reads.
  */
-export async function findApiKeyWithAccount(db: Db, lookup: string): Promise<{ key: ApiKey; account: Account | undefined } | undefined> {
+export async function findApiKeyWithAccount(
+  db: Db,
+  lookup: string,
+): Promise<{ key: ApiKey; account: Account | undefined } | undefined> {
   const r = await db.get<AccountRow & Record<`k_${keyof Row}`, unknown>>(
     `SELECT a.*, k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.lookup AS k_lookup, k.key_hash AS k_key_hash,
             k.scopes AS k_scopes, k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at
@@ -107,14 +113,26 @@ export async function listApiKeys(
 }
 
 /** Revokes a live key of the account. Returns false when there is none (or another account's). */
-export async function revokeApiKey(db: Db, accountId: string, id: string, now: EpochMs): Promise<boolean> {
+export async function revokeApiKey(
+  db: Db,
+  accountId: string,
+  id: string,
+  now: EpochMs,
+): Promise<boolean> {
   return (
-    (await db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [now, id, accountId]))
-      .changes === 1
+    (
+      await db.run(
+        'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
+        [now, id, accountId],
+      )
+    ).changes === 1
   );
 }
 
 /** Sets last_used_at. */
 export async function touchApiKey(db: Db, id: string, now: EpochMs): Promise<void> {
-  await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <> ?)', [now, id, now]);
+  await db.run(
+    'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <> ?)',
+    [now, id, now],
+  );
 }

@@ -8,7 +8,14 @@
  * number's PhoneRef fields (null once the number was deleted), read from the host's table.
  * @module
  */
-import type { AttemptRecord, EpochMs, OccurrenceRecord, OccurrenceStatus, Recurrence, SeriesRecord } from '../../engine/index.js';
+import type {
+  AttemptRecord,
+  EpochMs,
+  OccurrenceRecord,
+  OccurrenceStatus,
+  Recurrence,
+  SeriesRecord,
+} from '../../engine/index.js';
 import { localTimeAt } from '../../engine/internals.js';
 import { engineReads, engineStore } from './engine-store.js';
 import { idsIn, type Db } from './sql.js';
@@ -28,9 +35,15 @@ function wallTimeOf(rule: Recurrence): string {
 }
 
 /** The views of `occurrences`, with their series' wall times and their (live) numbers, read in one statement. */
-async function views(db: Db, occurrences: OccurrenceRecord[], series: SeriesRecord[]): Promise<OccurrenceView[]> {
+async function views(
+  db: Db,
+  occurrences: OccurrenceRecord[],
+  series: SeriesRecord[],
+): Promise<OccurrenceView[]> {
   const wall = new Map(series.map((s) => [s.id, wallTimeOf(s.rule)]));
-  const ids = [...new Set(occurrences.flatMap((o) => (o.phoneNumberId === null ? [] : [o.phoneNumberId])))];
+  const ids = [
+    ...new Set(occurrences.flatMap((o) => (o.phoneNumberId === null ? [] : [o.phoneNumberId]))),
+  ];
   const phones =
     ids.length === 0
       ? []
@@ -47,7 +60,11 @@ async function views(db: Db, occurrences: OccurrenceRecord[], series: SeriesReco
 }
 
 /** The account's occurrence, or undefined (also for another account's). */
-export async function getOccurrenceView(db: Db, accountId: string, id: string): Promise<OccurrenceView | undefined> {
+export async function getOccurrenceView(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<OccurrenceView | undefined> {
   const snapshot = await engineStore(db).load({ occurrences: [id] });
   const o = snapshot.occurrences.find((x) => x.id === id);
   if (!o || o.accountId !== accountId) return undefined;
@@ -68,13 +85,21 @@ export interface OccurrenceQuery {
 }
 
 /** Occurrences of the account, soonest first (scheduled_at, then id). */
-export async function listOccurrenceViews(db: Db, accountId: string, q: OccurrenceQuery): Promise<OccurrenceView[]> {
+export async function listOccurrenceViews(
+  db: Db,
+  accountId: string,
+  q: OccurrenceQuery,
+): Promise<OccurrenceView[]> {
   const page = await engineReads(db).listOccurrences({ accountId, ...q });
   return views(db, page.occurrences, page.series);
 }
 
 /** The attempts of one of the account's occurrences, oldest first. */
-export async function listOccurrenceAttempts(db: Db, accountId: string, occurrenceId: string): Promise<AttemptRecord[]> {
+export async function listOccurrenceAttempts(
+  db: Db,
+  accountId: string,
+  occurrenceId: string,
+): Promise<AttemptRecord[]> {
   return await engineReads(db).listOccurrenceAttempts(accountId, occurrenceId);
 }
 
@@ -110,6 +135,12 @@ export async function listCallRows(
 }
 
 /** The account's live standalone test call to that number (requested, ringing or answered), if any. */
-export async function findLiveTestCall(db: Db, accountId: string, phoneNumberId: string): Promise<AttemptRecord | undefined> {
-  return (await engineReads(db).findLiveStandaloneAttempt(accountId, phoneNumberId, 'test')) ?? undefined;
+export async function findLiveTestCall(
+  db: Db,
+  accountId: string,
+  phoneNumberId: string,
+): Promise<AttemptRecord | undefined> {
+  return (
+    (await engineReads(db).findLiveStandaloneAttempt(accountId, phoneNumberId, 'test')) ?? undefined
+  );
 }

@@ -54,7 +54,10 @@ export function challengeStore(db: Db, table: keyof typeof TABLES): CodeStore<st
 
     async recordWrongTry(id, rules, now) {
       return await db.tx(async (tx) => {
-        await tx.run(`INSERT INTO ${table} (${key}, failed_count, updated_at) VALUES (?, 0, ?) ON CONFLICT (${key}) DO NOTHING`, [id, now]);
+        await tx.run(
+          `INSERT INTO ${table} (${key}, failed_count, updated_at) VALUES (?, 0, ?) ON CONFLICT (${key}) DO NOTHING`,
+          [id, now],
+        );
         const wrong = afterWrongTry((await find(tx, id))!, rules, now);
         await tx.run(
           `UPDATE ${table} SET failed_count = ?, locked_until = ?, updated_at = ?${
@@ -67,7 +70,10 @@ export function challengeStore(db: Db, table: keyof typeof TABLES): CodeStore<st
     },
 
     async consume(id, codeHash, tx = db) {
-      return (await tx.run(`DELETE FROM ${table} WHERE ${key} = ? AND code_hash = ?`, [id, codeHash])).changes === 1;
+      return (
+        (await tx.run(`DELETE FROM ${table} WHERE ${key} = ? AND code_hash = ?`, [id, codeHash]))
+          .changes === 1
+      );
     },
   };
 }
@@ -77,7 +83,11 @@ export function challengeStore(db: Db, table: keyof typeof TABLES): CodeStore<st
  * changed since `idleBefore` (at most 1,000 a call): what is left of wrong guesses at
  * addresses that never asked for a code, of used codes' locks, and of expired codes.
  */
-export async function pruneIdleChallenges(db: Db, idleBefore: EpochMs, now: EpochMs): Promise<number> {
+export async function pruneIdleChallenges(
+  db: Db,
+  idleBefore: EpochMs,
+  now: EpochMs,
+): Promise<number> {
   return (
     await db.run(
       `DELETE FROM email_sign_in WHERE email IN (

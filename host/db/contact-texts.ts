@@ -53,7 +53,10 @@ export interface PendingText {
  * The contacts the schedule's rule names for this outcome that agreed before the call ended
  * (a contact is told only of calls that ended after it agreed).
  */
-export async function tellTargets(db: Db, call: Pick<TellCall, 'scheduleId' | 'outcome' | 'finishedAt'>): Promise<TellTarget[]> {
+export async function tellTargets(
+  db: Db,
+  call: Pick<TellCall, 'scheduleId' | 'outcome' | 'finishedAt'>,
+): Promise<TellTarget[]> {
   const rows = await db.all<{ id: string; e164: string; holder_name: string; blocked: number }>(
     `SELECT c.id, c.e164, c.holder_name, CASE WHEN b.e164 IS NULL THEN 0 ELSE 1 END AS blocked
      FROM schedule_contacts sc JOIN contacts c ON c.id = sc.contact_id LEFT JOIN phone_blocks b ON b.e164 = c.e164
@@ -62,7 +65,12 @@ export async function tellTargets(db: Db, call: Pick<TellCall, 'scheduleId' | 'o
      ORDER BY sc.rowid`,
     [call.scheduleId, call.outcome, call.finishedAt],
   );
-  return rows.map((r) => ({ contactId: r.id, e164: r.e164, holderName: r.holder_name, blocked: r.blocked === 1 }));
+  return rows.map((r) => ({
+    contactId: r.id,
+    e164: r.e164,
+    holderName: r.holder_name,
+    blocked: r.blocked === 1,
+  }));
 }
 
 /**
@@ -98,7 +106,18 @@ export async function claimTexts(
         `INSERT INTO contact_texts (occurrence_id, contact_id, account_id, schedule_id, outcome, status, reason, body, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (occurrence_id, contact_id) DO NOTHING`,
-        [call.occurrenceId, t.contactId, call.accountId, call.scheduleId, call.outcome, status, reason, body(t), now, now],
+        [
+          call.occurrenceId,
+          t.contactId,
+          call.accountId,
+          call.scheduleId,
+          call.outcome,
+          status,
+          reason,
+          body(t),
+          now,
+          now,
+        ],
       );
       if (r.changes === 1 && status === 'pending') {
         used += 1;
@@ -143,18 +162,22 @@ const fromPending = (r: PendingRow): PendingText => ({
  * The claimed text, if still pending, and counts one more try (its `updated_at` says when the
  * last send began). Undefined when it was sent, refused, or its contact removed meanwhile.
  */
-export async function takePendingText(db: Db, occurrenceId: string, contactId: string, now: EpochMs): Promise<PendingText | undefined> {
+export async function takePendingText(
+  db: Db,
+  occurrenceId: string,
+  contactId: string,
+  now: EpochMs,
+): Promise<PendingText | undefined> {
   return await db.tx(async (tx) => {
-    const r = await tx.get<PendingRow>(`${PENDING_SELECT} WHERE t.occurrence_id = ? AND t.contact_id = ? AND t.status = 'pending'`, [
-      occurrenceId,
-      contactId,
-    ]);
+    const r = await tx.get<PendingRow>(
+      `${PENDING_SELECT} WHERE t.occurrence_id = ? AND t.contact_id = ? AND t.status = 'pending'`,
+      [occurrenceId, contactId],
+    );
     if (!r) return undefined;
-    await tx.run('UPDATE contact_texts SET tries = tries + 1, updated_at = ? WHERE occurrence_id = ? AND contact_id = ?', [
-      now,
-      occurrenceId,
-      contactId,
-    ]);
+    await tx.run(
+      'UPDATE contact_texts SET tries = tries + 1, updated_at = ? WHERE occurrence_id = ? AND contact_id = ?',
+      [now, occurrenceId, contactId],
+    );
     return fromPending(r);
   });
 }
@@ -186,7 +209,11 @@ export async function settleText(
  * Pending texts claimed since `since` (a crash, or a send whose outcome is unknown, left them),
  * with when their last send began, oldest first, at most `limit`.
  */
-export async function pendingTextsSince(db: Db, since: EpochMs, limit: number): Promise<PendingText[]> {
+export async function pendingTextsSince(
+  db: Db,
+  since: EpochMs,
+  limit: number,
+): Promise<PendingText[]> {
   const rows = await db.all<PendingRow>(
     `${PENDING_SELECT} WHERE t.status = 'pending' AND t.created_at >= ? ORDER BY t.created_at LIMIT ?`,
     [since, limit],
@@ -228,10 +255,17 @@ export async function untoldCalls(db: Db, since: EpochMs, limit: number): Promis
       // A call finishes within a day of its instant (retries and snoozes are bounded).
       let after: { scheduledAt: EpochMs; id: string } | null = null;
       for (;;) {
-        const { occurrences } = await reads.listOccurrences({ accountId, status, from: since - 86_400_000, after, limit: 200 });
+        const { occurrences } = await reads.listOccurrences({
+          accountId,
+          status,
+          from: since - 86_400_000,
+          after,
+          limit: 200,
+        });
         for (const o of occurrences) {
           const tellUnconfirmed = o.scheduleId === null ? undefined : schedules.get(o.scheduleId);
-          if (tellUnconfirmed === undefined || (status === 'unconfirmed' && !tellUnconfirmed)) continue;
+          if (tellUnconfirmed === undefined || (status === 'unconfirmed' && !tellUnconfirmed))
+            continue;
           if (o.finishedAt === null || o.finishedAt < since) continue;
           if (!o.reachedPerson && !o.reachedVoicemail && o.missReason === null) continue;
           const untold = await db.get(

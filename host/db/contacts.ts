@@ -7,7 +7,12 @@
  */
 import { idsIn, type Db } from './sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import { afterWrongTry, type CodeState, type CodeStore, type IssuedCode } from '../verification/code.js';
+import {
+  afterWrongTry,
+  type CodeState,
+  type CodeStore,
+  type IssuedCode,
+} from '../verification/code.js';
 
 /** Stored status (`expired` is derived: a pending contact whose invitation lapsed). */
 export type ContactStatus = 'pending' | 'agreed' | 'stopped';
@@ -96,10 +101,23 @@ export interface NewContact {
  * {@link markInvited}), unless the account already names the number (`exists`) or has
  * `max` contacts (`full`): checked in the same transaction as the insert.
  */
-export async function insertContact(db: Db, c: NewContact, max: number): Promise<'inserted' | 'exists' | 'full'> {
+export async function insertContact(
+  db: Db,
+  c: NewContact,
+  max: number,
+): Promise<'inserted' | 'exists' | 'full'> {
   return await db.tx(async (tx) => {
-    if (await tx.get('SELECT 1 FROM contacts WHERE account_id = ? AND e164 = ?', [c.accountId, c.e164])) return 'exists' as const;
-    const n = (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?', [c.accountId]))!.n;
+    if (
+      await tx.get('SELECT 1 FROM contacts WHERE account_id = ? AND e164 = ?', [
+        c.accountId,
+        c.e164,
+      ])
+    )
+      return 'exists' as const;
+    const n = (await tx.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?',
+      [c.accountId],
+    ))!.n;
     if (n >= max) return 'full' as const;
     await tx.run(
       `INSERT INTO contacts (id, account_id, name, e164, country_code, holder_name, status, created_at, updated_at)
@@ -111,13 +129,21 @@ export async function insertContact(db: Db, c: NewContact, max: number): Promise
 }
 
 /** The account's contact with that id. */
-export async function getContact(db: Db, accountId: string, id: string): Promise<Contact | undefined> {
+export async function getContact(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<Contact | undefined> {
   const r = await db.get<Row>(`${SELECT} WHERE c.id = ? AND c.account_id = ?`, [id, accountId]);
   return r && fromRow(r);
 }
 
 /** The account's contact with that number. */
-export async function findContactByE164(db: Db, accountId: string, e164: string): Promise<Contact | undefined> {
+export async function findContactByE164(
+  db: Db,
+  accountId: string,
+  e164: string,
+): Promise<Contact | undefined> {
   const r = await db.get<Row>(`${SELECT} WHERE c.account_id = ? AND c.e164 = ?`, [accountId, e164]);
   return r && fromRow(r);
 }
@@ -132,7 +158,12 @@ export async function listContacts(
     `${SELECT} WHERE c.account_id = @account
        AND (CAST(@afterAt AS BIGINT) IS NULL OR c.created_at > @afterAt OR (c.created_at = @afterAt AND c.rowid > @afterSeq))
      ORDER BY c.created_at, c.rowid LIMIT @limit`,
-    { account: accountId, afterAt: page.after?.createdAt ?? null, afterSeq: page.after?.seq ?? 0, limit: page.limit },
+    {
+      account: accountId,
+      afterAt: page.after?.createdAt ?? null,
+      afterSeq: page.after?.seq ?? 0,
+      limit: page.limit,
+    },
   );
   return rows.map(fromRow);
 }
@@ -146,8 +177,18 @@ export interface ToldContact {
 }
 
 /** The account's contacts texted that one call went unanswered, in the order they were claimed. */
-export async function toldOfOccurrence(db: Db, accountId: string, occurrenceId: string): Promise<ToldContact[]> {
-  const rows = await db.all<Row & { told_status: ToldContact['status']; told_reason: string | null; told_sent_at: number | null }>(
+export async function toldOfOccurrence(
+  db: Db,
+  accountId: string,
+  occurrenceId: string,
+): Promise<ToldContact[]> {
+  const rows = await db.all<
+    Row & {
+      told_status: ToldContact['status'];
+      told_reason: string | null;
+      told_sent_at: number | null;
+    }
+  >(
     `SELECT c.*, c.rowid AS seq, CASE WHEN b.e164 IS NULL THEN 0 ELSE 1 END AS blocked,
             t.status AS told_status, t.reason AS told_reason, t.sent_at AS told_sent_at
        FROM contact_texts t JOIN contacts c ON c.id = t.contact_id LEFT JOIN phone_blocks b ON b.e164 = c.e164
@@ -165,7 +206,9 @@ export async function toldOfOccurrence(db: Db, accountId: string, occurrenceId: 
 
 /** How many contacts the account has. */
 export async function countContacts(db: Db, accountId: string): Promise<number> {
-  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?', [accountId]))!.n;
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?', [
+    accountId,
+  ]))!.n;
 }
 
 /** Renames a contact. */
@@ -175,7 +218,10 @@ export async function renameContact(db: Db, id: string, name: string, at: EpochM
 
 /** Removes a contact (its rule rows and text history go by cascade). Returns whether it existed. */
 export async function deleteContact(db: Db, accountId: string, id: string): Promise<boolean> {
-  return (await db.run('DELETE FROM contacts WHERE id = ? AND account_id = ?', [id, accountId])).changes === 1;
+  return (
+    (await db.run('DELETE FROM contacts WHERE id = ? AND account_id = ?', [id, accountId]))
+      .changes === 1
+  );
 }
 
 /** Removes every contact of an account at once (account deletion: nothing more is texted). */
@@ -187,7 +233,13 @@ export async function deleteAccountContacts(db: Db, accountId: string): Promise<
  * Records a new invitation (its code was saved by {@link contactCodeStore}): the contact is
  * pending again until `expiresAt`, whatever it was (the caller decides whether it may be invited).
  */
-export async function markInvited(db: Db, id: string, holderName: string, at: EpochMs, expiresAt: EpochMs): Promise<void> {
+export async function markInvited(
+  db: Db,
+  id: string,
+  holderName: string,
+  at: EpochMs,
+  expiresAt: EpochMs,
+): Promise<void> {
   await db.run(
     `UPDATE contacts SET status = 'pending', holder_name = ?, invited_at = ?, invitation_expires_at = ?,
        agreed_at = NULL, agreed_by = NULL, stopped_at = NULL, updated_at = ?
@@ -197,7 +249,12 @@ export async function markInvited(db: Db, id: string, holderName: string, at: Ep
 }
 
 /** Marks a pending contact agreed (its code is used up). Returns whether it changed. */
-export async function markAgreed(db: Db, id: string, by: 'reply' | 'code', at: EpochMs): Promise<boolean> {
+export async function markAgreed(
+  db: Db,
+  id: string,
+  by: 'reply' | 'code',
+  at: EpochMs,
+): Promise<boolean> {
   const r = await db.run(
     `UPDATE contacts SET status = 'agreed', agreed_at = ?, agreed_by = ?, code_hash = NULL, code_salt = NULL,
        code_expires_at = NULL, failed_count = 0, locked_until = NULL, updated_at = ?
@@ -214,8 +271,14 @@ export interface ValidInvitation {
 }
 
 /** The invitations to `e164` a reply may agree to at `at`: pending, not expired, in every account, newest first. */
-export async function validInvitations(db: Db, e164: string, at: EpochMs): Promise<ValidInvitation[]> {
-  const rows = await db.all<Row & { code_hash: string | null; code_salt: string | null; code_expires_at: number | null }>(
+export async function validInvitations(
+  db: Db,
+  e164: string,
+  at: EpochMs,
+): Promise<ValidInvitation[]> {
+  const rows = await db.all<
+    Row & { code_hash: string | null; code_salt: string | null; code_expires_at: number | null }
+  >(
     `${SELECT} WHERE c.e164 = ? AND c.status = 'pending' AND c.invitation_expires_at > ?
      ORDER BY c.invited_at DESC, c.rowid DESC`,
     [e164, at],
@@ -223,14 +286,20 @@ export async function validInvitations(db: Db, e164: string, at: EpochMs): Promi
   return rows.map((r) => ({
     contact: fromRow(r),
     code:
-      r.code_hash !== null && r.code_salt !== null && (r.code_expires_at === null || Number(r.code_expires_at) > at)
+      r.code_hash !== null &&
+      r.code_salt !== null &&
+      (r.code_expires_at === null || Number(r.code_expires_at) > at)
         ? { hash: r.code_hash, salt: r.code_salt }
         : null,
   }));
 }
 
 /** A reply agreed to this contact's invitation: agreed unless it stopped being pending meanwhile. The contact, or undefined. */
-export async function agreeByReply(db: Db, contactId: string, at: EpochMs): Promise<Contact | undefined> {
+export async function agreeByReply(
+  db: Db,
+  contactId: string,
+  at: EpochMs,
+): Promise<Contact | undefined> {
   return await db.tx(async (tx) => {
     if (!(await markAgreed(tx, contactId, 'reply', at))) return undefined;
     const r = await tx.get<Row>(`${SELECT} WHERE c.id = ?`, [contactId]);
@@ -260,9 +329,10 @@ interface CodeRow {
 /** The invitation codes, one per contact (key: the contact id). */
 export function contactCodeStore(db: Db): CodeStore<string, Db> {
   const find = async (tx: Db, id: string): Promise<CodeState | undefined> => {
-    const r = await tx.get<CodeRow>('SELECT code_hash, code_salt, code_expires_at, failed_count, locked_until FROM contacts WHERE id = ?', [
-      id,
-    ]);
+    const r = await tx.get<CodeRow>(
+      'SELECT code_hash, code_salt, code_expires_at, failed_count, locked_until FROM contacts WHERE id = ?',
+      [id],
+    );
     return (
       r && {
         codeHash: r.code_hash,
@@ -300,8 +370,12 @@ export function contactCodeStore(db: Db): CodeStore<string, Db> {
     },
     async consume(id, codeHash, tx = db) {
       return (
-        (await tx.run('UPDATE contacts SET code_hash = NULL, code_salt = NULL WHERE id = ? AND code_hash = ?', [id, codeHash])).changes ===
-        1
+        (
+          await tx.run(
+            'UPDATE contacts SET code_hash = NULL, code_salt = NULL WHERE id = ? AND code_hash = ?',
+            [id, codeHash],
+          )
+        ).changes === 1
       );
     },
   };
@@ -319,7 +393,10 @@ export interface TellRule {
 }
 
 /** The rules of these schedules, by schedule id (a schedule without one is absent). */
-export async function tellRulesOf(db: Db, scheduleIds: readonly string[]): Promise<Map<string, TellRule>> {
+export async function tellRulesOf(
+  db: Db,
+  scheduleIds: readonly string[],
+): Promise<Map<string, TellRule>> {
   const out = new Map<string, TellRule>();
   if (scheduleIds.length === 0) return out;
   const rows = await db.all<Row & { schedule_id: string; tell_unconfirmed: number }>(
@@ -341,19 +418,28 @@ export async function tellRulesOf(db: Db, scheduleIds: readonly string[]): Promi
 }
 
 /** Which of these ids name contacts of the account. */
-export async function ownedContactIds(db: Db, accountId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function ownedContactIds(
+  db: Db,
+  accountId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.all<{ id: string }>(`SELECT id FROM contacts WHERE account_id = ? AND id IN ${idsIn(db)}`, [
-    accountId,
-    JSON.stringify(ids),
-  ]);
+  const rows = await db.all<{ id: string }>(
+    `SELECT id FROM contacts WHERE account_id = ? AND id IN ${idsIn(db)}`,
+    [accountId, JSON.stringify(ids)],
+  );
   return new Set(rows.map((r) => r.id));
 }
 
 /** Replaces a schedule's rule (no contacts: no rule). */
 export async function replaceTellRule(
   db: Db,
-  rule: { accountId: string; scheduleId: string; contactIds: readonly string[]; tellUnconfirmed: boolean },
+  rule: {
+    accountId: string;
+    scheduleId: string;
+    contactIds: readonly string[];
+    tellUnconfirmed: boolean;
+  },
   at: EpochMs,
 ): Promise<void> {
   await db.tx(async (tx) => {

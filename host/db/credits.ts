@@ -11,8 +11,22 @@ import type { EpochMs } from '../../engine/index.js';
 export async function creditsOf(
   db: Db,
   accountIds: readonly string[],
-): Promise<Map<string, { remaining: number; grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined }>> {
-  const out = new Map<string, { remaining: number; grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined }>();
+): Promise<
+  Map<
+    string,
+    {
+      remaining: number;
+      grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined;
+    }
+  >
+> {
+  const out = new Map<
+    string,
+    {
+      remaining: number;
+      grant: { planCode: string; planName: string; tierBMultiplier: number } | undefined;
+    }
+  >();
   if (accountIds.length === 0) return out;
   // The balance and the latest grant (its plan names the pack) in one statement.
   const rows = await db.all<{
@@ -33,7 +47,12 @@ export async function creditsOf(
   for (const r of rows) {
     const o = out.get(r.account_id)!;
     o.remaining = Math.max(0, r.n ?? 0);
-    if (r.grant_id !== null) o.grant = { planCode: r.plan_code, planName: r.plan_name, tierBMultiplier: r.tier_b_multiplier };
+    if (r.grant_id !== null)
+      o.grant = {
+        planCode: r.plan_code,
+        planName: r.plan_name,
+        tierBMultiplier: r.tier_b_multiplier,
+      };
   }
   return out;
 }
@@ -41,7 +60,14 @@ export async function creditsOf(
 /** Adds a pack's calls; false when `ref` (the paid checkout) was credited before. */
 export async function grantCredits(
   db: Db,
-  g: { accountId: string; calls: number; planCode: string; planName: string; tierBMultiplier: number; ref: string },
+  g: {
+    accountId: string;
+    calls: number;
+    planCode: string;
+    planName: string;
+    tierBMultiplier: number;
+    ref: string;
+  },
   now: EpochMs,
 ): Promise<boolean> {
   return (
@@ -56,6 +82,15 @@ export async function grantCredits(
 }
 
 /** Takes `calls` credits for a call (`ref`: what it paid for). */
-export async function spendCredits(db: Db, accountId: string, calls: number, ref: string | null, now: EpochMs): Promise<void> {
-  await db.run(`INSERT INTO credit_ledger (account_id, delta, reason, ref, at) VALUES (?, ?, 'call', ?, ?)`, [accountId, -calls, ref, now]);
+export async function spendCredits(
+  db: Db,
+  accountId: string,
+  calls: number,
+  ref: string | null,
+  now: EpochMs,
+): Promise<void> {
+  await db.run(
+    `INSERT INTO credit_ledger (account_id, delta, reason, ref, at) VALUES (?, ?, 'call', ?, ?)`,
+    [accountId, -calls, ref, now],
+  );
 }

@@ -77,7 +77,8 @@ export interface PostgresDb extends Db {
  */
 export function unprefixed<R>(row: object, prefix: string): R {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  for (const [key, value] of Object.entries(row))
+    if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
   return out as R;
 }
 
@@ -86,7 +87,9 @@ export function unprefixed<R>(row: object, prefix: string): R {
  * `JSON.stringify(ids)`: a whole batch's ids in one statement on either dialect.
  */
 export function idsIn(db: Pick<Db, 'dialect'>): string {
-  return db.dialect === 'sqlite' ? '(SELECT value FROM json_each(?))' : '(SELECT jsonb_array_elements_text(CAST(? AS jsonb)))';
+  return db.dialect === 'sqlite'
+    ? '(SELECT value FROM json_each(?))'
+    : '(SELECT jsonb_array_elements_text(CAST(? AS jsonb)))';
 }
 
 /** Whether `s` names a PostgreSQL database (`postgres://` or `postgresql://`). */

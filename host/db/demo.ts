@@ -105,17 +105,31 @@ export async function countDemoCodes(
 
 /** Texts the provider accepted in the UTC day `utcDay` (for operators and the fraud test). */
 export async function countDemoTextsSent(db: Db, utcDay: string): Promise<number> {
-  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM demo_requests WHERE utc_day = ? AND sent = 1', [utcDay]))!.n;
+  return (await db.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM demo_requests WHERE utc_day = ? AND sent = 1',
+    [utcDay],
+  ))!.n;
 }
 
 /** The request of `e164` whose demo call was placed in the UTC day `utcDay`, if any. */
-export async function findCalledRequest(db: Db, e164: string, utcDay: string): Promise<DemoRequest | undefined> {
-  const r = await db.get<Row>('SELECT * FROM demo_requests WHERE e164 = ? AND called_day = ? LIMIT 1', [e164, utcDay]);
+export async function findCalledRequest(
+  db: Db,
+  e164: string,
+  utcDay: string,
+): Promise<DemoRequest | undefined> {
+  const r = await db.get<Row>(
+    'SELECT * FROM demo_requests WHERE e164 = ? AND called_day = ? LIMIT 1',
+    [e164, utcDay],
+  );
   return r && toRequest(r);
 }
 
 /** The newest request of `e164` that may still take a code: not ended, not used for a call, not expired. */
-export async function findLiveRequest(db: Db, e164: string, now: EpochMs): Promise<DemoRequest | undefined> {
+export async function findLiveRequest(
+  db: Db,
+  e164: string,
+  now: EpochMs,
+): Promise<DemoRequest | undefined> {
   const r = await db.get<Row>(
     `SELECT * FROM demo_requests
      WHERE e164 = ? AND ended_at IS NULL AND call_id IS NULL AND expires_at > ?
@@ -129,26 +143,47 @@ export async function findLiveRequest(db: Db, e164: string, now: EpochMs): Promi
  * Counts one wrong code against a request by the rules of host/verification/code.ts
  * ({@link afterWrongTry}): the `maxWrongTries`-th ends it. Returns the new count.
  */
-export async function recordDemoWrongCode(db: Db, id: string, rules: CodeRules, now: EpochMs): Promise<number> {
+export async function recordDemoWrongCode(
+  db: Db,
+  id: string,
+  rules: CodeRules,
+  now: EpochMs,
+): Promise<number> {
   return await db.tx(async (tx) => {
-    const r = await tx.get<{ failed_count: number }>('SELECT failed_count FROM demo_requests WHERE id = ?', [id]);
+    const r = await tx.get<{ failed_count: number }>(
+      'SELECT failed_count FROM demo_requests WHERE id = ?',
+      [id],
+    );
     if (!r) return rules.maxWrongTries;
     const wrong = afterWrongTry({ failedCount: r.failed_count, lockedUntil: null }, rules, now);
-    await tx.run(`UPDATE demo_requests SET failed_count = ?${wrong.discardCode ? ', ended_at = ?' : ''} WHERE id = ?`, [
-      wrong.failedCount,
-      ...(wrong.discardCode ? [now] : []),
-      id,
-    ]);
+    await tx.run(
+      `UPDATE demo_requests SET failed_count = ?${wrong.discardCode ? ', ended_at = ?' : ''} WHERE id = ?`,
+      [wrong.failedCount, ...(wrong.discardCode ? [now] : []), id],
+    );
     return wrong.failedCount;
   });
 }
 
 /** Records the demo call placed with a request. */
-export async function recordDemoCall(db: Db, id: string, callId: string, at: EpochMs, utcDay: string): Promise<void> {
-  await db.run('UPDATE demo_requests SET call_id = ?, called_at = ?, called_day = ? WHERE id = ?', [callId, at, utcDay, id]);
+export async function recordDemoCall(
+  db: Db,
+  id: string,
+  callId: string,
+  at: EpochMs,
+  utcDay: string,
+): Promise<void> {
+  await db.run('UPDATE demo_requests SET call_id = ?, called_at = ?, called_day = ? WHERE id = ?', [
+    callId,
+    at,
+    utcDay,
+    id,
+  ]);
 }
 
 /** Undoes {@link recordDemoCall} when the call could not be placed. */
 export async function clearDemoCall(db: Db, id: string): Promise<void> {
-  await db.run('UPDATE demo_requests SET call_id = NULL, called_at = NULL, called_day = NULL WHERE id = ?', [id]);
+  await db.run(
+    'UPDATE demo_requests SET call_id = NULL, called_at = NULL, called_day = NULL WHERE id = ?',
+    [id],
+  );
 }

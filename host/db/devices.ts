@@ -105,24 +105,48 @@ export async function updateDevice(db: Db, d: Device): Promise<void> {
 }
 
 /** The account's device with this id, or undefined (also for another account's). */
-export async function getDevice(db: Db, accountId: string, id: string): Promise<Device | undefined> {
-  const r = await db.get<Row>('SELECT * FROM devices WHERE id = ? AND account_id = ?', [id, accountId]);
+export async function getDevice(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<Device | undefined> {
+  const r = await db.get<Row>('SELECT * FROM devices WHERE id = ? AND account_id = ?', [
+    id,
+    accountId,
+  ]);
   return r && fromRow(r);
 }
 
 /** The account's device of this installation, or undefined. */
-export async function findDeviceByInstallation(db: Db, accountId: string, installationId: string): Promise<Device | undefined> {
-  const r = await db.get<Row>('SELECT * FROM devices WHERE account_id = ? AND installation_id = ?', [accountId, installationId]);
+export async function findDeviceByInstallation(
+  db: Db,
+  accountId: string,
+  installationId: string,
+): Promise<Device | undefined> {
+  const r = await db.get<Row>(
+    'SELECT * FROM devices WHERE account_id = ? AND installation_id = ?',
+    [accountId, installationId],
+  );
   return r && fromRow(r);
 }
 
 /** How many devices the account holds. */
 export async function countDevices(db: Db, accountId: string): Promise<number> {
-  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM devices WHERE account_id = ?', [accountId]))?.n ?? 0;
+  return (
+    (
+      await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM devices WHERE account_id = ?', [
+        accountId,
+      ])
+    )?.n ?? 0
+  );
 }
 
 /** The account's device seen longest ago (ties: the oldest created), other than `exceptId`. */
-export async function leastRecentlySeenDevice(db: Db, accountId: string, exceptId: string): Promise<Device | undefined> {
+export async function leastRecentlySeenDevice(
+  db: Db,
+  accountId: string,
+  exceptId: string,
+): Promise<Device | undefined> {
   const r = await db.get<Row>(
     `SELECT * FROM devices WHERE account_id = ? AND id <> ?
      ORDER BY last_seen_at ASC, created_at ASC, rowid ASC LIMIT 1`,
@@ -147,11 +171,14 @@ export async function deleteDeviceRow(db: Db, id: string): Promise<boolean> {
 }
 
 /** Records that the app of this installation was seen (a bound session was used). */
-export async function touchDeviceOfInstallation(db: Db, accountId: string, installationId: string, now: EpochMs): Promise<void> {
-  await db.run('UPDATE devices SET last_seen_at = ? WHERE account_id = ? AND installation_id = ? AND last_seen_at < ?', [
-    now,
-    accountId,
-    installationId,
-    now,
-  ]);
+export async function touchDeviceOfInstallation(
+  db: Db,
+  accountId: string,
+  installationId: string,
+  now: EpochMs,
+): Promise<void> {
+  await db.run(
+    'UPDATE devices SET last_seen_at = ? WHERE account_id = ? AND installation_id = ? AND last_seen_at < ?',
+    [now, accountId, installationId, now],
+  );
 }

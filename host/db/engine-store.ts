@@ -10,8 +10,17 @@
  */
 import type { CommitOptions, Store, StoreWrite } from '../../engine/index.js';
 import type { SettleScope, StoreMaintenance, StoreReads } from '../../engine/internals.js';
-import { createPostgresReads, createPostgresStore, type PostgresStore, type Queryable } from '../../engine/postgres/index.js';
-import { createSqliteReads, createSqliteStore, type SqliteStore } from '../../engine/sqlite/index.js';
+import {
+  createPostgresReads,
+  createPostgresStore,
+  type PostgresStore,
+  type Queryable,
+} from '../../engine/postgres/index.js';
+import {
+  createSqliteReads,
+  createSqliteStore,
+  type SqliteStore,
+} from '../../engine/sqlite/index.js';
 import { pgClientDb, type Db, type PostgresDb, type SqliteDb } from './sql.js';
 
 /**
@@ -53,7 +62,8 @@ export function createEngineStore(db: Db): EngineStore {
   const known = stores.get(db);
   if (known) return known;
   let store: EngineStore;
-  if (db.dialect === 'postgres') store = withHostWrites(createPostgresStore((db as PostgresDb).pool));
+  if (db.dialect === 'postgres')
+    store = withHostWrites(createPostgresStore((db as PostgresDb).pool));
   else {
     const sqlite = sqliteOf(db);
     const engine = createSqliteStore(sqlite.raw);
@@ -91,7 +101,8 @@ export function engineReads(db: Db): StoreReads {
 
 function sqliteOf(db: Db): SqliteDb {
   const sqlite = db as SqliteDb;
-  if (!('raw' in sqlite)) throw new Error('the engine store: a transaction handle, not the database');
+  if (!('raw' in sqlite))
+    throw new Error('the engine store: a transaction handle, not the database');
   return sqlite;
 }
 
@@ -99,7 +110,10 @@ function sqliteOf(db: Db): SqliteDb {
 function locked<T extends object>(db: SqliteDb, target: T): T {
   const out = {} as Record<string, unknown>;
   for (const [name, fn] of Object.entries(target)) {
-    out[name] = typeof fn === 'function' ? (...args: unknown[]) => db.exclusive(() => (fn as (...a: unknown[]) => unknown)(...args)) : fn;
+    out[name] =
+      typeof fn === 'function'
+        ? (...args: unknown[]) => db.exclusive(() => (fn as (...a: unknown[]) => unknown)(...args))
+        : fn;
   }
   return out as T;
 }
@@ -135,19 +149,34 @@ function lockedStore(db: SqliteDb, store: SqliteStore): SqliteEngineStore {
     },
     load: (keys) => db.exclusive(() => store.load(keys)),
     commit: (changes, options) =>
-      db.exclusive(() => store.commit(changes, options?.writes ? { writes: options.writes.map((w) => () => w(db.direct)) } : undefined)),
+      db.exclusive(() =>
+        store.commit(
+          changes,
+          options?.writes ? { writes: options.writes.map((w) => () => w(db.direct)) } : undefined,
+        ),
+      ),
     listDue: (query) => db.exclusive(() => store.listDue(query)),
     listAttempts: settled((occurrenceId: string) => store.listAttempts(occurrenceId)),
-    listUnacknowledgedAttempts: settled((limit: number, afterId?: string) => store.listUnacknowledgedAttempts(limit, afterId)),
-    listPendingFallbacks: settled((limit: number, afterId?: string) => store.listPendingFallbacks(limit, afterId)),
+    listUnacknowledgedAttempts: settled((limit: number, afterId?: string) =>
+      store.listUnacknowledgedAttempts(limit, afterId),
+    ),
+    listPendingFallbacks: settled((limit: number, afterId?: string) =>
+      store.listPendingFallbacks(limit, afterId),
+    ),
     listStaleZoneOccurrences: settled((version: string, limit: number, afterId?: string) =>
       store.listStaleZoneOccurrences(version, limit, afterId),
     ),
-    listSeriesWithoutNext: settled((limit: number, afterId?: string) => store.listSeriesWithoutNext(limit, afterId)),
+    listSeriesWithoutNext: settled((limit: number, afterId?: string) =>
+      store.listSeriesWithoutNext(limit, afterId),
+    ),
     // Nothing unfolded (the usual case between dispatches): a scoped settle has nothing to do,
     // so it costs a property read, not the connection's lock.
     settle: async (scope) =>
-      scope ? (store.unfolded === 0 && store.foldError === null ? undefined : db.exclusive(() => store.settle(scope))) : settleAll(),
+      scope
+        ? store.unfolded === 0 && store.foldError === null
+          ? undefined
+          : db.exclusive(() => store.settle(scope))
+        : settleAll(),
   };
 }
 
@@ -156,6 +185,11 @@ function withHostWrites(store: PostgresStore): EngineStore {
   const commit = store.commit.bind(store);
   return Object.assign(store, {
     commit: (changes: Parameters<PostgresStore['commit']>[0], options?: CommitOptions<Db>) =>
-      commit(changes, options?.writes ? { writes: options.writes.map((w) => (client: Queryable) => w(pgClientDb(client))) } : undefined),
+      commit(
+        changes,
+        options?.writes
+          ? { writes: options.writes.map((w) => (client: Queryable) => w(pgClientDb(client))) }
+          : undefined,
+      ),
   });
 }

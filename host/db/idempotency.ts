@@ -49,7 +49,14 @@ export interface IdempotencyStore {
   /** The kept response, or the key claimed for this run, or the run holding it. */
   claim(scope: string, key: string, fingerprint: string, now: EpochMs): Promise<IdempotencyClaim>;
   /** Keeps `record` for the run holding `token` until `expiresAt`, and drops expired records. */
-  keep(scope: string, key: string, token: string, record: IdempotencyRecord, expiresAt: EpochMs, now: EpochMs): Promise<void>;
+  keep(
+    scope: string,
+    key: string,
+    token: string,
+    record: IdempotencyRecord,
+    expiresAt: EpochMs,
+    now: EpochMs,
+  ): Promise<void>;
   /** Ends the claim without keeping a response (an error, or a throw). */
   release(scope: string, key: string, token: string): Promise<void>;
 }
@@ -73,7 +80,12 @@ const toRecord = (r: Row): IdempotencyRecord => ({
 });
 
 /** The live (unexpired) kept record for scope and key. */
-export async function findIdempotencyRecord(db: Db, scope: string, key: string, now: EpochMs): Promise<IdempotencyRecord | undefined> {
+export async function findIdempotencyRecord(
+  db: Db,
+  scope: string,
+  key: string,
+  now: EpochMs,
+): Promise<IdempotencyRecord | undefined> {
   const r = await db.get<Row>(
     `SELECT fingerprint, status, headers, body, created_at, state, expires_at FROM idempotency_keys
      WHERE scope = ? AND key = ? AND expires_at > ? AND state = 'done'`,
@@ -101,7 +113,16 @@ export async function saveIdempotencyRecord(
      ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
        headers = excluded.headers, body = excluded.body, created_at = excluded.created_at,
        expires_at = excluded.expires_at, state = 'done', claim = NULL`,
-    [scope, key, record.fingerprint, record.status, JSON.stringify(record.headers), record.body, record.createdAt, expiresAt],
+    [
+      scope,
+      key,
+      record.fingerprint,
+      record.status,
+      JSON.stringify(record.headers),
+      record.body,
+      record.createdAt,
+      expiresAt,
+    ],
   );
 }
 
@@ -129,7 +150,8 @@ export function createIdempotencyStore(db: Db): IdempotencyStore {
       if (kept) return { kind: 'kept', record: kept };
       const slot = slotOf(scope, key);
       const running = table.get(slot);
-      if (running) return { kind: 'running', fingerprint: running.fingerprint, settled: running.done };
+      if (running)
+        return { kind: 'running', fingerprint: running.fingerprint, settled: running.done };
       let finish!: () => void;
       const done = new Promise<void>((resolve) => (finish = resolve));
       const token = String(++tokens);
@@ -164,7 +186,14 @@ export function createSharedIdempotencyStore(db: Db): IdempotencyStore {
     async claim(scope, key, fingerprint, now) {
       for (;;) {
         const token = randomUUID();
-        const mine = await db.get<{ claim: string }>(CLAIM, { scope, key, fingerprint, now, until: now + IDEMPOTENCY_CLAIM_MS, token });
+        const mine = await db.get<{ claim: string }>(CLAIM, {
+          scope,
+          key,
+          fingerprint,
+          now,
+          until: now + IDEMPOTENCY_CLAIM_MS,
+          token,
+        });
         if (mine) return { kind: 'claimed', token };
         const r = await db.get<Row>(
           'SELECT fingerprint, status, headers, body, created_at, state, expires_at FROM idempotency_keys WHERE scope = ? AND key = ?',
@@ -177,7 +206,10 @@ export function createSharedIdempotencyStore(db: Db): IdempotencyStore {
       }
     },
     async keep(scope, key, token, record, expiresAt, now) {
-      await db.run('DELETE FROM idempotency_keys WHERE expires_at <= ? AND NOT (scope = ? AND key = ?)', [now, scope, key]);
+      await db.run(
+        'DELETE FROM idempotency_keys WHERE expires_at <= ? AND NOT (scope = ? AND key = ?)',
+        [now, scope, key],
+      );
       // Fenced by the token: a run whose claim lapsed and was taken over keeps nothing.
       await db.run(
         `UPDATE idempotency_keys SET status = @status, headers = @headers, body = @body, created_at = @created,
@@ -196,7 +228,10 @@ export function createSharedIdempotencyStore(db: Db): IdempotencyStore {
       );
     },
     async release(scope, key, token) {
-      await db.run("DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND claim = ? AND state = 'running'", [scope, key, token]);
+      await db.run(
+        "DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND claim = ? AND state = 'running'",
+        [scope, key, token],
+      );
     },
   };
 }

@@ -18,7 +18,11 @@ interface Row {
   refresh_token_sealed: Buffer | null;
 }
 
-const fromRow = (r: Row): IdpLink => ({ accountId: r.account_id, subject: r.subject, refreshTokenSealed: r.refresh_token_sealed });
+const fromRow = (r: Row): IdpLink => ({
+  accountId: r.account_id,
+  subject: r.subject,
+  refreshTokenSealed: r.refresh_token_sealed,
+});
 
 /** The link of an account. */
 export async function findIdpLink(db: Db, accountId: string): Promise<IdpLink | undefined> {
@@ -33,7 +37,13 @@ export async function findIdpLinkBySubject(db: Db, subject: string): Promise<Idp
 }
 
 /** Links the account to `subject` (or keeps the link) and stores the sealed token. */
-export async function saveIdpLink(db: Db, accountId: string, subject: string, sealed: Buffer | null, now: EpochMs): Promise<void> {
+export async function saveIdpLink(
+  db: Db,
+  accountId: string,
+  subject: string,
+  sealed: Buffer | null,
+  now: EpochMs,
+): Promise<void> {
   await db.run(
     `INSERT INTO idp_links (account_id, subject, refresh_token_sealed, linked_at, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (account_id) DO UPDATE SET refresh_token_sealed = COALESCE(excluded.refresh_token_sealed, idp_links.refresh_token_sealed),
@@ -44,5 +54,8 @@ export async function saveIdpLink(db: Db, accountId: string, subject: string, se
 
 /** Forgets the refresh token once revoked (the subject stays until the purge). */
 export async function clearIdpToken(db: Db, accountId: string, now: EpochMs): Promise<void> {
-  await db.run('UPDATE idp_links SET refresh_token_sealed = NULL, updated_at = ? WHERE account_id = ?', [now, accountId]);
+  await db.run(
+    'UPDATE idp_links SET refresh_token_sealed = NULL, updated_at = ? WHERE account_id = ?',
+    [now, accountId],
+  );
 }

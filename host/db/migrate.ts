@@ -24,7 +24,10 @@ import type { Db, Dialect, PostgresDb, SqliteDb } from './sql.js';
  */
 const DIRS: Record<Dialect, { key: string; dir: string }> = {
   sqlite: { key: 'migrations', dir: fileURLToPath(new URL('./migrations/', import.meta.url)) },
-  postgres: { key: 'migrations-pg', dir: fileURLToPath(new URL('./migrations-pg/', import.meta.url)) },
+  postgres: {
+    key: 'migrations-pg',
+    dir: fileURLToPath(new URL('./migrations-pg/', import.meta.url)),
+  },
 };
 const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
@@ -39,7 +42,11 @@ const NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
  * does nothing else; one that also changes the host's tables runs on every database instead and
  * so must suit a new one too (0019 makes the series table again, whatever shape it found).
  */
-export const ENGINE_HISTORY: ReadonlySet<string> = new Set(['0002_engine.sql', '0005_calls.sql', '0010_engine_series.sql']);
+export const ENGINE_HISTORY: ReadonlySet<string> = new Set([
+  '0002_engine.sql',
+  '0005_calls.sql',
+  '0010_engine_series.sql',
+]);
 const ENGINE_TABLES = ['occurrences', 'attempts', 'series'];
 
 /** A numbered SQL file from `host/db/migrations/` (or `migrations-pg/`). */
@@ -59,14 +66,17 @@ export function loadMigrations(dir?: string, dialect: Dialect = 'sqlite'): Migra
   const own = DIRS[dialect];
   const names = dir === undefined ? listAssets(own.key, own.dir) : readdirSync(dir);
   const read = (name: string) =>
-    dir === undefined ? readAssetText(`${own.key}/${name}`, own.dir + name) : readFileSync(dir + name, 'utf8');
+    dir === undefined
+      ? readAssetText(`${own.key}/${name}`, own.dir + name)
+      : readFileSync(dir + name, 'utf8');
   const files = names.filter((f) => f.endsWith('.sql')).sort();
   let previous = 0;
   return files.map((name) => {
     const m = NAME.exec(name);
     if (!m) throw new Error(`migrations: ${name} is not named NNNN_name.sql`);
     const version = Number(m[1]);
-    if (version <= previous) throw new Error(`migrations: version ${version} appears twice (${name})`);
+    if (version <= previous)
+      throw new Error(`migrations: version ${version} appears twice (${name})`);
     previous = version;
     return { version, name, sql: read(name) };
   });
@@ -94,9 +104,13 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<number[
 
 /** {@link migrate} on a better-sqlite3 connection, synchronously (tests and tools). */
 export function migrateSqlite(raw: Database, migrations: Migration[] = loadMigrations()): number[] {
-  raw.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  raw.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+  );
   const record = raw.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
-  const done = new Set(raw.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const done = new Set(
+    raw.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
+  );
   const legacy = raw.pragma('user_version', { simple: true }) as number;
   if (done.size === 0 && legacy > 0) {
     raw.transaction(() => {
@@ -105,7 +119,9 @@ export function migrateSqlite(raw: Database, migrations: Migration[] = loadMigra
     for (const m of migrations) if (m.version <= legacy) done.add(m.version);
   }
   const history = migrations.filter((m) => ENGINE_HISTORY.has(m.name));
-  const hasTable = raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
+  const hasTable = raw
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck();
   const fromEngine =
     history.length === ENGINE_HISTORY.size &&
     history.every((m) => !done.has(m.version)) &&
@@ -136,14 +152,20 @@ const MIGRATION_LOCK = 0x776b6d67;
 
 async function migratePostgres(db: PostgresDb, migrations: Migration[]): Promise<number[]> {
   await ensurePostgresEngineSchema(db.pool);
-  await db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)');
+  await db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)',
+  );
   const applied: number[] = [];
   for (const m of migrations) {
     const ran = await db.tx(async (tx) => {
       await tx.get('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
-      if (await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version])) return false;
+      if (await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version]))
+        return false;
       await tx.exec(m.sql);
-      await tx.run('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [m.version, m.name]);
+      await tx.run('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [
+        m.version,
+        m.name,
+      ]);
       return true;
     });
     if (ran) applied.push(m.version);

@@ -2,7 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { migrate, migrateSqlite } from './migrate.js';
-import { isPostgresUrl, openPostgresDb, wrapSqlite, type Db, type PostgresDb, type SqliteDb } from './sql.js';
+import {
+  isPostgresUrl,
+  openPostgresDb,
+  wrapSqlite,
+  type Db,
+  type PostgresDb,
+  type SqliteDb,
+} from './sql.js';
 import { sqliteOptions } from '../assets.js';
 
 /**

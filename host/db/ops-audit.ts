@@ -7,7 +7,12 @@ import type { EpochMs } from '../../engine/index.js';
 import type { Db } from './sql.js';
 
 /** What an operator did. */
-export type AuditAction = 'block_number' | 'unblock_number' | 'enable_webhook_endpoint' | 'cancel_occurrence' | 'redeliver_webhook';
+export type AuditAction =
+  | 'block_number'
+  | 'unblock_number'
+  | 'enable_webhook_endpoint'
+  | 'cancel_occurrence'
+  | 'redeliver_webhook';
 
 /** One entry. */
 export interface AuditEntry {
@@ -33,23 +38,22 @@ type Row = {
 
 /** Records one action. */
 export async function insertAudit(db: Db, e: AuditEntry): Promise<void> {
-  await db.run('INSERT INTO ops_audit (id, at, account_id, email, action, target, detail) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    e.id,
-    e.at,
-    e.accountId,
-    e.email,
-    e.action,
-    e.target,
-    JSON.stringify(e.detail),
-  ]);
+  await db.run(
+    'INSERT INTO ops_audit (id, at, account_id, email, action, target, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [e.id, e.at, e.accountId, e.email, e.action, e.target, JSON.stringify(e.detail)],
+  );
 }
 
 /** Entries recorded before the one numbered `beforeSeq` (null: from the newest), newest first. */
-export async function listAudit(db: Db, limit: number, beforeSeq: number | null): Promise<(AuditEntry & { seq: number })[]> {
-  const rows = await db.all<Row>('SELECT * FROM ops_audit WHERE seq < ? ORDER BY seq DESC LIMIT ?', [
-    beforeSeq ?? Number.MAX_SAFE_INTEGER,
-    limit,
-  ]);
+export async function listAudit(
+  db: Db,
+  limit: number,
+  beforeSeq: number | null,
+): Promise<(AuditEntry & { seq: number })[]> {
+  const rows = await db.all<Row>(
+    'SELECT * FROM ops_audit WHERE seq < ? ORDER BY seq DESC LIMIT ?',
+    [beforeSeq ?? Number.MAX_SAFE_INTEGER, limit],
+  );
   return rows.map((r) => ({
     seq: Number(r.seq),
     id: r.id,

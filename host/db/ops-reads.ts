@@ -41,7 +41,11 @@ export async function listFailingEndpoints(db: Db, limit: number): Promise<Faili
 }
 
 /** The accounts (id, email) holding `e164` among their numbers, at most `limit`. */
-export async function accountsWithNumber(db: Db, e164: string, limit: number): Promise<{ id: string; email: string }[]> {
+export async function accountsWithNumber(
+  db: Db,
+  e164: string,
+  limit: number,
+): Promise<{ id: string; email: string }[]> {
   return await db.all<{ id: string; email: string }>(
     `SELECT a.id, a.email FROM phone_numbers p JOIN accounts a ON a.id = p.account_id
      WHERE p.e164 = ? AND p.deleted_at IS NULL AND a.deleted_at IS NULL ORDER BY a.email LIMIT ?`,

@@ -38,7 +38,10 @@ const fromRow = (r: Row): OutboxRow => ({
 });
 
 /** The message stored under an idempotency key, if any. */
-export async function findOutboxByIdempotencyKey(db: Db, key: string): Promise<OutboxRow | undefined> {
+export async function findOutboxByIdempotencyKey(
+  db: Db,
+  key: string,
+): Promise<OutboxRow | undefined> {
   const r = await db.get<Row>('SELECT * FROM outbox WHERE idempotency_key = ?', [key]);
   return r && fromRow(r);
 }
@@ -53,7 +56,10 @@ export async function insertOutbox(db: Db, m: OutboxRow): Promise<void> {
 }
 
 /** Messages newest first (insertion order), optionally for one recipient and/or channel. */
-export async function listOutbox(db: Db, filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number }): Promise<OutboxRow[]> {
+export async function listOutbox(
+  db: Db,
+  filter: { recipient?: string; channel?: 'email' | 'sms'; limit: number },
+): Promise<OutboxRow[]> {
   const rows = await db.all<Row>(
     `SELECT * FROM outbox
      WHERE (CAST(@recipient AS TEXT) IS NULL OR recipient = @recipient) AND (CAST(@channel AS TEXT) IS NULL OR channel = @channel)

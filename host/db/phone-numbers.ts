@@ -91,7 +91,10 @@ const fromRow = (r: Row): PhoneNumber => ({
   lockedUntil: r.locked_until,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
-  block: r.block_reason !== null && r.blocked_at !== null ? { reason: r.block_reason, blockedAt: r.blocked_at } : null,
+  block:
+    r.block_reason !== null && r.blocked_at !== null
+      ? { reason: r.block_reason, blockedAt: r.blocked_at }
+      : null,
 });
 
 /** What {@link insertPhoneNumber} needs. */
@@ -111,9 +114,10 @@ export interface NewPhoneNumber {
  */
 export async function insertPhoneNumber(db: Db, n: NewPhoneNumber): Promise<PhoneNumber> {
   return await db.tx(async (tx) => {
-    const hasPrimary = await tx.get('SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL', [
-      n.accountId,
-    ]);
+    const hasPrimary = await tx.get(
+      'SELECT 1 FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL',
+      [n.accountId],
+    );
     await tx.run(
       `INSERT INTO phone_numbers (id, account_id, e164, label, country_code, type, is_primary, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -124,34 +128,58 @@ export async function insertPhoneNumber(db: Db, n: NewPhoneNumber): Promise<Phon
 }
 
 /** The account's number with that id (not deleted), or undefined (also for another account's). */
-export async function getPhoneNumber(db: Db, accountId: string, id: string): Promise<PhoneNumber | undefined> {
-  const r = await db.get<Row>(`${SELECT} WHERE p.id = ? AND p.account_id = ? AND p.deleted_at IS NULL`, [id, accountId]);
+export async function getPhoneNumber(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<PhoneNumber | undefined> {
+  const r = await db.get<Row>(
+    `${SELECT} WHERE p.id = ? AND p.account_id = ? AND p.deleted_at IS NULL`,
+    [id, accountId],
+  );
   return r && fromRow(r);
 }
 
 /** The ids of the account's numbers that are not deleted. */
 export async function livePhoneNumberIds(db: Db, accountId: string): Promise<Set<string>> {
-  const rows = await db.all<{ id: string }>('SELECT id FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL', [accountId]);
+  const rows = await db.all<{ id: string }>(
+    'SELECT id FROM phone_numbers WHERE account_id = ? AND deleted_at IS NULL',
+    [accountId],
+  );
   return new Set(rows.map((r) => r.id));
 }
 
 /** The id of the account's primary (not deleted) phone number, if any. */
 export async function primaryPhoneNumberId(db: Db, accountId: string): Promise<string | undefined> {
-  const r = await db.get<{ id: string }>('SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL', [
-    accountId,
-  ]);
+  const r = await db.get<{ id: string }>(
+    'SELECT id FROM phone_numbers WHERE account_id = ? AND is_primary = 1 AND deleted_at IS NULL',
+    [accountId],
+  );
   return r?.id;
 }
 
 /** The account's primary (not deleted) number, if any: the number a call without phone_number_id rings. */
-export async function getPrimaryPhoneNumber(db: Db, accountId: string): Promise<PhoneNumber | undefined> {
-  const r = await db.get<Row>(`${SELECT} WHERE p.account_id = ? AND p.is_primary = 1 AND p.deleted_at IS NULL`, [accountId]);
+export async function getPrimaryPhoneNumber(
+  db: Db,
+  accountId: string,
+): Promise<PhoneNumber | undefined> {
+  const r = await db.get<Row>(
+    `${SELECT} WHERE p.account_id = ? AND p.is_primary = 1 AND p.deleted_at IS NULL`,
+    [accountId],
+  );
   return r && fromRow(r);
 }
 
 /** The account's (not deleted) number with that e164. */
-export async function findPhoneNumberByE164(db: Db, accountId: string, e164: string): Promise<PhoneNumber | undefined> {
-  const r = await db.get<Row>(`${SELECT} WHERE p.account_id = ? AND p.e164 = ? AND p.deleted_at IS NULL`, [accountId, e164]);
+export async function findPhoneNumberByE164(
+  db: Db,
+  accountId: string,
+  e164: string,
+): Promise<PhoneNumber | undefined> {
+  const r = await db.get<Row>(
+    `${SELECT} WHERE p.account_id = ? AND p.e164 = ? AND p.deleted_at IS NULL`,
+    [accountId, e164],
+  );
   return r && fromRow(r);
 }
 
@@ -171,20 +199,32 @@ export async function listPhoneNumbers(
     `${SELECT} WHERE p.account_id = @account AND p.deleted_at IS NULL
        AND (CAST(@createdAt AS BIGINT) IS NULL OR p.created_at > @createdAt OR (p.created_at = @createdAt AND p.rowid > @seq))
      ORDER BY p.created_at, p.rowid LIMIT @limit`,
-    { account: accountId, createdAt: page.after?.createdAt ?? null, seq: page.after?.seq ?? 0, limit: page.limit + 1 },
+    {
+      account: accountId,
+      createdAt: page.after?.createdAt ?? null,
+      seq: page.after?.seq ?? 0,
+      limit: page.limit + 1,
+    },
   );
   return { items: rows.slice(0, page.limit).map(fromRow), more: rows.length > page.limit };
 }
 
 /** Makes `id` the account's only primary number. */
-export async function setPrimary(db: Db, accountId: string, id: string, at: EpochMs): Promise<void> {
+export async function setPrimary(
+  db: Db,
+  accountId: string,
+  id: string,
+  at: EpochMs,
+): Promise<void> {
   await db.tx(async (tx) => {
-    await tx.run('UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?', [
-      at,
-      accountId,
-      id,
-    ]);
-    await tx.run('UPDATE phone_numbers SET is_primary = 1, updated_at = ? WHERE id = ? AND account_id = ?', [at, id, accountId]);
+    await tx.run(
+      'UPDATE phone_numbers SET is_primary = 0, updated_at = ? WHERE account_id = ? AND is_primary = 1 AND id <> ?',
+      [at, accountId, id],
+    );
+    await tx.run(
+      'UPDATE phone_numbers SET is_primary = 1, updated_at = ? WHERE id = ? AND account_id = ?',
+      [at, id, accountId],
+    );
   });
 }
 
@@ -199,7 +239,12 @@ export async function setLabel(db: Db, id: string, label: string, at: EpochMs): 
  * with no number. When it was the primary, the account's oldest remaining number becomes
  * primary.
  */
-export async function deletePhoneNumber(db: Db, accountId: string, id: string, at: EpochMs): Promise<void> {
+export async function deletePhoneNumber(
+  db: Db,
+  accountId: string,
+  id: string,
+  at: EpochMs,
+): Promise<void> {
   await db.tx(async (tx) => {
     const was = await tx.get<{ is_primary: number }>(
       'SELECT is_primary FROM phone_numbers WHERE id = ? AND account_id = ? AND deleted_at IS NULL',
@@ -239,14 +284,23 @@ export async function storeCode(
  * lock that has run out is forgotten first; the `maxWrongTries`-th wrong code locks). A lock
  * invalidates the outstanding code: after it, a new code is needed. Returns the state after.
  */
-export async function recordWrongCode(db: Db, id: string, at: EpochMs, rules: CodeRules): Promise<WrongTry> {
+export async function recordWrongCode(
+  db: Db,
+  id: string,
+  at: EpochMs,
+  rules: CodeRules,
+): Promise<WrongTry> {
   return await db.tx(async (tx) => {
     const r = await tx.get<{ failed_count: number; locked_until: number | null }>(
       'SELECT failed_count, locked_until FROM phone_numbers WHERE id = ?',
       [id],
     );
     if (!r) return { failedCount: 0, lockedUntil: null, discardCode: false };
-    const wrong = afterWrongTry({ failedCount: r.failed_count, lockedUntil: r.locked_until }, rules, at);
+    const wrong = afterWrongTry(
+      { failedCount: r.failed_count, lockedUntil: r.locked_until },
+      rules,
+      at,
+    );
     await tx.run(
       `UPDATE phone_numbers SET failed_count = ?, locked_until = ?, updated_at = ?${
         wrong.discardCode ? ', code_hash = NULL, code_expires_at = NULL' : ''
@@ -262,7 +316,12 @@ export async function recordWrongCode(db: Db, id: string, at: EpochMs, rules: Co
  * count. When the line was blocked by key 9, the block is lifted (the spec's "owner verifies
  * the number with a code").
  */
-export async function markVerified(db: Db, id: string, at: EpochMs, expiresAt: EpochMs): Promise<PhoneNumber | undefined> {
+export async function markVerified(
+  db: Db,
+  id: string,
+  at: EpochMs,
+  expiresAt: EpochMs,
+): Promise<PhoneNumber | undefined> {
   return await db.tx(async (tx) => {
     await tx.run(
       // The code's hash and expiry are kept: the code is used up (verified_at is after it was
@@ -280,12 +339,20 @@ export async function markVerified(db: Db, id: string, at: EpochMs, expiresAt: E
 
 /** Records a test call placed to the number (GET shows last_test_call_at). */
 export async function setLastTestCallAt(db: Db, id: string, at: EpochMs): Promise<void> {
-  await db.run('UPDATE phone_numbers SET last_test_call_at = ?, updated_at = ? WHERE id = ?', [at, at, id]);
+  await db.run('UPDATE phone_numbers SET last_test_call_at = ?, updated_at = ? WHERE id = ?', [
+    at,
+    at,
+    id,
+  ]);
 }
 
 /** Records a call confirmed on the number (key 1). */
 export async function setLastConfirmedAt(db: Db, id: string, at: EpochMs): Promise<void> {
-  await db.run('UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ? WHERE id = ?', [at, at, id]);
+  await db.run('UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ? WHERE id = ?', [
+    at,
+    at,
+    id,
+  ]);
 }
 
 /** Current block of a line, or undefined. */
@@ -308,7 +375,10 @@ export async function isBlocked(db: Db, e164: string): Promise<boolean> {
 /** The blocked lines among these numbers, in one statement. */
 export async function blockedAmong(db: Db, numbers: readonly string[]): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
-  const rows = await db.all<{ e164: string }>(`SELECT e164 FROM phone_blocks WHERE e164 IN ${idsIn(db)}`, [JSON.stringify(numbers)]);
+  const rows = await db.all<{ e164: string }>(
+    `SELECT e164 FROM phone_blocks WHERE e164 IN ${idsIn(db)}`,
+    [JSON.stringify(numbers)],
+  );
   return new Set(rows.map((r) => r.e164));
 }
 
@@ -333,20 +403,17 @@ export async function blockNumber(
 ): Promise<BlockReason> {
   return await db.tx(async (tx) => {
     const current = await getBlock(tx, e164);
-    if (current && RANK[current.reason] >= RANK[reason] && !(current.reason === reason && note)) return current.reason;
+    if (current && RANK[current.reason] >= RANK[reason] && !(current.reason === reason && note))
+      return current.reason;
     await tx.run(
       `INSERT INTO phone_blocks (e164, reason, note, blocked_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (e164) DO UPDATE SET reason = excluded.reason, note = excluded.note, blocked_at = excluded.blocked_at`,
       [e164, reason, note, at],
     );
-    await tx.run('INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)', [
-      e164,
-      'block',
-      reason,
-      source,
-      note,
-      at,
-    ]);
+    await tx.run(
+      'INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)',
+      [e164, 'block', reason, source, note, at],
+    );
     // Outbound webhooks: each account holding the line hears of it, in this transaction.
     await recordNumberEvent(tx, { e164, type: 'phone_number.blocked', reason, source, at });
     return reason;
@@ -369,15 +436,17 @@ export async function unblockNumber(
     const current = await getBlock(tx, e164);
     if (!current || !reasons.includes(current.reason)) return false;
     await tx.run('DELETE FROM phone_blocks WHERE e164 = ?', [e164]);
-    await tx.run('INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)', [
+    await tx.run(
+      'INSERT INTO phone_block_events (e164, action, reason, source, note, at) VALUES (?, ?, ?, ?, ?, ?)',
+      [e164, 'unblock', current.reason, source, note, at],
+    );
+    await recordNumberEvent(tx, {
       e164,
-      'unblock',
-      current.reason,
+      type: 'phone_number.unblocked',
+      reason: current.reason,
       source,
-      note,
       at,
-    ]);
-    await recordNumberEvent(tx, { e164, type: 'phone_number.unblocked', reason: current.reason, source, at });
+    });
     return true;
   });
 }
@@ -386,8 +455,16 @@ export async function unblockNumber(
 export async function listBlockEvents(
   db: Db,
   e164: string,
-): Promise<Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }>> {
-  return await db.all<{ action: string; reason: string; source: string; note: string | null; at: number }>(
+): Promise<
+  Array<{ action: string; reason: string; source: string; note: string | null; at: EpochMs }>
+> {
+  return await db.all<{
+    action: string;
+    reason: string;
+    source: string;
+    note: string | null;
+    at: number;
+  }>(
     'SELECT action, reason, source, note, at FROM phone_block_events WHERE e164 = ? ORDER BY at, id',
     [e164],
   );
@@ -399,6 +476,12 @@ export async function listBlockEvents(
  * or an unfinished occurrence on it (pending, dispatching, calling or waiting).
  */
 export async function numberInUse(db: Db, phoneNumberId: string): Promise<boolean> {
-  const owner = await db.get<{ account_id: string }>('SELECT account_id FROM phone_numbers WHERE id = ?', [phoneNumberId]);
-  return owner !== undefined && (await engineReads(db).isPhoneNumberInUse(owner.account_id, phoneNumberId));
+  const owner = await db.get<{ account_id: string }>(
+    'SELECT account_id FROM phone_numbers WHERE id = ?',
+    [phoneNumberId],
+  );
+  return (
+    owner !== undefined &&
+    (await engineReads(db).isPhoneNumberInUse(owner.account_id, phoneNumberId))
+  );
 }

@@ -46,7 +46,8 @@ export function toPostgres(text: string): PgText {
         if (text[j] === c) {
           if (text[j + 1] === c) j += 2;
           else break;
-        } else if (c === "'" && text[j] === '\\' && (text[i - 1] === 'E' || text[i - 1] === 'e')) j += 2;
+        } else if (c === "'" && text[j] === '\\' && (text[i - 1] === 'E' || text[i - 1] === 'e'))
+          j += 2;
         else j++;
       }
       out += text.slice(i, j + 1);
@@ -88,7 +89,8 @@ export function toPostgres(text: string): PgText {
       i++;
     }
   }
-  if (count > 0 && names.length > 0) throw new Error(`sql: a text mixes ? and @name placeholders: ${text}`);
+  if (count > 0 && names.length > 0)
+    throw new Error(`sql: a text mixes ? and @name placeholders: ${text}`);
   const name = `wk_${createHash('sha1').update(out).digest('base64url').slice(0, 20)}`;
   const result: PgText = { text: out, name, count, names: names.length > 0 ? names : null };
   translated.set(text, result);
@@ -98,16 +100,19 @@ export function toPostgres(text: string): PgText {
 /** The values for a translated text, in `$n` order. */
 export function pgValues(t: PgText, params: Params | undefined, text: string): unknown[] {
   if (t.names) {
-    if (params === undefined || Array.isArray(params)) throw new Error(`sql: named parameters expected: ${text}`);
+    if (params === undefined || Array.isArray(params))
+      throw new Error(`sql: named parameters expected: ${text}`);
     const named = params as Readonly<Record<string, unknown>>;
     return t.names.map((name) => {
       if (!(name in named)) throw new Error(`sql: missing named parameter @${name}: ${text}`);
       return pgValue(named[name]);
     });
   }
-  const list = params === undefined ? [] : Array.isArray(params) ? (params as readonly unknown[]) : null;
+  const list =
+    params === undefined ? [] : Array.isArray(params) ? (params as readonly unknown[]) : null;
   if (list === null) throw new Error(`sql: positional parameters expected: ${text}`);
-  if (list.length !== t.count) throw new Error(`sql: ${t.count} parameters expected, ${list.length} given: ${text}`);
+  if (list.length !== t.count)
+    throw new Error(`sql: ${t.count} parameters expected, ${list.length} given: ${text}`);
   return list.map(pgValue);
 }
 

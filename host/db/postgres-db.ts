@@ -29,19 +29,28 @@ const PG_TYPES = {
   getTypeParser(oid: number, format?: string): (value: string) => unknown {
     if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
     if (oid === 16) return (v: string) => (v === null ? null : v === 't' ? 1 : 0);
-    return loadPg().types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+    return loadPg().types.getTypeParser(oid, (format ?? 'text') as 'text') as (
+      value: string,
+    ) => unknown;
   },
 };
 
 /** What the statements need of a pool or of one connection. */
 export interface PgQueryable {
-  query(config: pg.QueryConfig<unknown[]> | string): Promise<pg.QueryResult<Record<string, unknown>>>;
+  query(
+    config: pg.QueryConfig<unknown[]> | string,
+  ): Promise<pg.QueryResult<Record<string, unknown>>>;
 }
 
 const pgStatements = (q: () => PgQueryable) => {
   const query = (text: string, params: Params | undefined) => {
     const t = toPostgres(text);
-    return q().query({ name: t.name, text: t.text, values: pgValues(t, params, text), types: PG_TYPES });
+    return q().query({
+      name: t.name,
+      text: t.text,
+      values: pgValues(t, params, text),
+      types: PG_TYPES,
+    });
   };
   return {
     async get<R>(text: string, params?: Params): Promise<R | undefined> {
@@ -61,7 +70,9 @@ const pgStatements = (q: () => PgQueryable) => {
 
 /** Opens a pool on `url` (or takes `config`) as a {@link PostgresDb}. */
 export function openPostgresDb(config: string | PoolConfig): PostgresDb {
-  const pool = new (loadPg().Pool)(typeof config === 'string' ? { connectionString: config } : config);
+  const pool = new (loadPg().Pool)(
+    typeof config === 'string' ? { connectionString: config } : config,
+  );
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return wrapPostgres(pool);
@@ -80,10 +91,13 @@ export function wrapPostgres(pool: pg.Pool): PostgresDb {
           return await pgTransaction(pool, fn);
         } catch (err) {
           const code = (err as { code?: unknown }).code;
-          if (attempt >= PG_TX_ATTEMPTS || typeof code !== 'string' || !PG_RETRY.has(code)) throw err;
+          if (attempt >= PG_TX_ATTEMPTS || typeof code !== 'string' || !PG_RETRY.has(code))
+            throw err;
           // Exponential backoff with full jitter (2 ms doubling, at most 250 ms), so that contending
           // transactions spread out instead of colliding again.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 2 ** attempt)));
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.random() * Math.min(250, 2 ** attempt)),
+          );
         }
       }
     },

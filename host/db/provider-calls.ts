@@ -103,9 +103,15 @@ export function createPlacementLedger(
       const deadline = realTime() + lockWaitMs;
       for (let wait = 10; !(await tryLock(to)); wait = Math.min(wait * 2, 500)) {
         if (realTime() >= deadline) {
-          const row = await db.get<{ until: number | string }>('SELECT until FROM placement_locks WHERE e164 = ?', [to]);
+          const row = await db.get<{ until: number | string }>(
+            'SELECT until FROM placement_locks WHERE e164 = ?',
+            [to],
+          );
           const left = row ? Number(row.until) - realTime() : 0;
-          throw new PlacementDeferred(now() + Math.min(Math.max(left, 50), DEFER_AT_MOST_MS), 'the number is locked by another placement');
+          throw new PlacementDeferred(
+            now() + Math.min(Math.max(left, 50), DEFER_AT_MOST_MS),
+            'the number is locked by another placement',
+          );
         }
         await new Promise((r) => setTimeout(r, wait / 2 + Math.random() * wait));
       }
@@ -116,22 +122,37 @@ export function createPlacementLedger(
       } catch (err) {
         if (sent) {
           keep = true;
-          await db.run('UPDATE placement_locks SET until = ? WHERE e164 = ? AND owner = ?', [realTime() + holdMs, to, owner]);
+          await db.run('UPDATE placement_locks SET until = ? WHERE e164 = ? AND owner = ?', [
+            realTime() + holdMs,
+            to,
+            owner,
+          ]);
         }
         throw err;
       } finally {
-        if (!keep) await db.run('DELETE FROM placement_locks WHERE e164 = ? AND owner = ?', [to, owner]);
+        if (!keep)
+          await db.run('DELETE FROM placement_locks WHERE e164 = ? AND owner = ?', [to, owner]);
       }
     },
 
     async ownerOf(callSid) {
-      const row = await db.get<{ k: string }>('SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?', [callSid]);
+      const row = await db.get<{ k: string }>(
+        'SELECT idempotency_key AS k FROM provider_calls WHERE call_sid = ?',
+        [callSid],
+      );
       // A call placed before the ledger kept it: the attempt the engine stored it on.
-      return row?.k ?? (await engineReads(db).findAttemptByProviderCallId(callSid))?.idempotencyKey ?? null;
+      return (
+        row?.k ??
+        (await engineReads(db).findAttemptByProviderCallId(callSid))?.idempotencyKey ??
+        null
+      );
     },
 
     async placedFor(idempotencyKey) {
-      const rows = await db.all<{ sid: string }>('SELECT call_sid AS sid FROM provider_calls WHERE idempotency_key = ?', [idempotencyKey]);
+      const rows = await db.all<{ sid: string }>(
+        'SELECT call_sid AS sid FROM provider_calls WHERE idempotency_key = ?',
+        [idempotencyKey],
+      );
       const real = rows.find((r) => !r.sid.startsWith(SENDING));
       return real ? { callSid: real.sid } : rows.length > 0 ? 'unknown' : null;
     },

@@ -38,11 +38,16 @@ export function createTextLedger(db: Db, now: () => number): TextLedger {
     },
 
     async sent(idempotencyKey, messageSid) {
-      await db.run('UPDATE provider_texts SET message_sid = ? WHERE idempotency_key = ?', [messageSid, idempotencyKey]);
+      await db.run('UPDATE provider_texts SET message_sid = ? WHERE idempotency_key = ?', [
+        messageSid,
+        idempotencyKey,
+      ]);
     },
 
     async refused(idempotencyKey) {
-      await db.run('DELETE FROM provider_texts WHERE idempotency_key = ? AND message_sid IS NULL', [idempotencyKey]);
+      await db.run('DELETE FROM provider_texts WHERE idempotency_key = ? AND message_sid IS NULL', [
+        idempotencyKey,
+      ]);
     },
   };
 }

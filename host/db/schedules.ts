@@ -74,7 +74,14 @@ interface Attributes {
   updated_at: EpochMs | null;
 }
 
-const ONE_OFF_EMPTY = { kind: 'once' as const, daysOfWeek: [], startDate: null, endDate: null, pausedUntil: null, skipDates: [] };
+const ONE_OFF_EMPTY = {
+  kind: 'once' as const,
+  daysOfWeek: [],
+  startDate: null,
+  endDate: null,
+  pausedUntil: null,
+  skipDates: [],
+};
 
 /** The timing fields a rule makes. */
 export function timingOf(rule: Recurrence): Timing {
@@ -132,7 +139,8 @@ export function scheduleAttributes(s: ScheduleWrite): string {
 /** The schedule a series is. */
 export function scheduleOf(s: SeriesRecord): Schedule {
   // Erased with its account (StoreMaintenance.eraseAccount): nothing of the API's own is left.
-  const a: Partial<Attributes> = s.attributes === null ? {} : (JSON.parse(s.attributes) as Attributes);
+  const a: Partial<Attributes> =
+    s.attributes === null ? {} : (JSON.parse(s.attributes) as Attributes);
   return {
     id: s.id,
     accountId: s.accountId,
@@ -161,19 +169,37 @@ export interface ScheduleWithNext {
   stored: OccurrenceRecord | null;
 }
 
-const FINISHED = new Set<OccurrenceRecord['status']>(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
-const unfinished = (o: OccurrenceRecord | undefined): OccurrenceRecord | null => (o && !FINISHED.has(o.status) ? o : null);
+const FINISHED = new Set<OccurrenceRecord['status']>([
+  'confirmed',
+  'missed',
+  'failed',
+  'cancelled',
+  'unconfirmed',
+]);
+const unfinished = (o: OccurrenceRecord | undefined): OccurrenceRecord | null =>
+  o && !FINISHED.has(o.status) ? o : null;
 
 /** The schedule with this id and its stored next occurrence, in one read; `accountId` null: whatever its account. */
-export async function findSchedule(db: Db, accountId: string | null, id: string): Promise<ScheduleWithNext | undefined> {
+export async function findSchedule(
+  db: Db,
+  accountId: string | null,
+  id: string,
+): Promise<ScheduleWithNext | undefined> {
   const snapshot = await engineStore(db).load({ series: [id] });
   const series = snapshot.series.find((s) => s.id === id);
   if (!series || (accountId !== null && series.accountId !== accountId)) return undefined;
-  return { schedule: scheduleOf(series), stored: unfinished(snapshot.occurrences.find((o) => o.id === series.nextOccurrenceId)) };
+  return {
+    schedule: scheduleOf(series),
+    stored: unfinished(snapshot.occurrences.find((o) => o.id === series.nextOccurrenceId)),
+  };
 }
 
 /** The schedule with this id when it belongs to `accountId`. */
-export async function getSchedule(db: Db, accountId: string, id: string): Promise<Schedule | undefined> {
+export async function getSchedule(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<Schedule | undefined> {
   return (await findSchedule(db, accountId, id))?.schedule;
 }
 
@@ -189,7 +215,12 @@ export async function listSchedules(
   accountId: string,
   options: { status: ScheduleStatus | null; limit: number; before: ScheduleCursor | null },
 ): Promise<Array<ScheduleWithNext & { seq: number }>> {
-  const page = await engineReads(db).listSeries({ accountId, status: options.status, before: options.before, limit: options.limit });
+  const page = await engineReads(db).listSeries({
+    accountId,
+    status: options.status,
+    before: options.before,
+    limit: options.limit,
+  });
   const byId = new Map(page.occurrences.map((o) => [o.id, o]));
   return page.series.map(({ record, seq }) => ({
     schedule: scheduleOf(record),
@@ -248,14 +279,23 @@ export function scheduleExportRow(s: Schedule, phoneLive: boolean): Record<strin
 }
 
 /** Batches of the account's schedules as GET /me/export shows them ({@link scheduleExportRow}), oldest first. */
-export async function* scheduleExportBatches(db: Db, accountId: string, batchSize = 500): AsyncGenerator<Record<string, unknown>[]> {
+export async function* scheduleExportBatches(
+  db: Db,
+  accountId: string,
+  batchSize = 500,
+): AsyncGenerator<Record<string, unknown>[]> {
   const live = await livePhoneNumberIds(db, accountId);
   for (let after = 0; ;) {
     const page = await engineReads(db).exportSeries(accountId, after, batchSize);
     if (page.length === 0) return;
     after = page[page.length - 1]!.seq;
     yield exportedRows(
-      page.map(({ record }) => scheduleExportRow(scheduleOf(record), record.phoneNumberId !== null && live.has(record.phoneNumberId))),
+      page.map(({ record }) =>
+        scheduleExportRow(
+          scheduleOf(record),
+          record.phoneNumberId !== null && live.has(record.phoneNumberId),
+        ),
+      ),
     );
     if (page.length < batchSize) return;
   }

@@ -50,7 +50,10 @@ const fromRow = (r: Row): Session => ({
 /** Stores a new session. */
 export async function insertSession(
   db: Db,
-  s: Pick<Session, 'id' | 'accountId' | 'kind' | 'lookup' | 'tokenHash' | 'csrfHash' | 'installationId'>,
+  s: Pick<
+    Session,
+    'id' | 'accountId' | 'kind' | 'lookup' | 'tokenHash' | 'csrfHash' | 'installationId'
+  >,
   now: EpochMs,
 ): Promise<void> {
   await db.run(
@@ -93,9 +96,19 @@ export async function touchSession(db: Db, id: string, now: EpochMs): Promise<vo
 }
 
 /** Ends one session (logout). Returns false when it had already ended. */
-export async function endSession(db: Db, id: string, reason: string, now: EpochMs): Promise<boolean> {
+export async function endSession(
+  db: Db,
+  id: string,
+  reason: string,
+  now: EpochMs,
+): Promise<boolean> {
   return (
-    (await db.run('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL', [now, reason, id])).changes === 1
+    (
+      await db.run(
+        'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL',
+        [now, reason, id],
+      )
+    ).changes === 1
   );
 }
 
@@ -120,9 +133,17 @@ export async function endSessionsOfInstallation(
 }
 
 /** Ends every live session of an account (account deletion). */
-export async function endSessionsOfAccount(db: Db, accountId: string, reason: string, now: EpochMs): Promise<number> {
+export async function endSessionsOfAccount(
+  db: Db,
+  accountId: string,
+  reason: string,
+  now: EpochMs,
+): Promise<number> {
   return (
-    await db.run('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL', [now, reason, accountId])
+    await db.run(
+      'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE account_id = ? AND ended_at IS NULL',
+      [now, reason, accountId],
+    )
   ).changes;
 }
 
@@ -133,7 +154,11 @@ export async function findSessionById(db: Db, id: string): Promise<Session | und
 }
 
 /** Binds an app session made without installation_id to one (POST /devices). Returns whether it was bound. */
-export async function bindSessionToInstallation(db: Db, id: string, installationId: string): Promise<boolean> {
+export async function bindSessionToInstallation(
+  db: Db,
+  id: string,
+  installationId: string,
+): Promise<boolean> {
   return (
     (
       await db.run(

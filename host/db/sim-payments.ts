@@ -38,7 +38,17 @@ export async function insertSimSession(db: Db, s: Omit<SimSession, 'status'>): P
   await db.run(
     `INSERT INTO sim_payment_sessions (id, kind, account_id, customer_id, plan_code, success_url, cancel_url, status, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
-    [s.id, s.kind, s.accountId, s.customerId, s.planCode, s.successUrl, s.cancelUrl, s.createdAt, s.expiresAt],
+    [
+      s.id,
+      s.kind,
+      s.accountId,
+      s.customerId,
+      s.planCode,
+      s.successUrl,
+      s.cancelUrl,
+      s.createdAt,
+      s.expiresAt,
+    ],
   );
 }
 
@@ -63,5 +73,12 @@ export async function findSimSession(db: Db, id: string): Promise<SimSession | u
 
 /** Marks an open checkout paid; false when it was not open. */
 export async function markSimSessionPaid(db: Db, id: string): Promise<boolean> {
-  return (await db.run(`UPDATE sim_payment_sessions SET status = 'paid' WHERE id = ? AND status = 'open'`, [id])).changes === 1;
+  return (
+    (
+      await db.run(
+        `UPDATE sim_payment_sessions SET status = 'paid' WHERE id = ? AND status = 'open'`,
+        [id],
+      )
+    ).changes === 1
+  );
 }

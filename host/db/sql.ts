@@ -5,7 +5,23 @@
  * Modules of host/db/ import from here.
  * @module
  */
-export { idsIn, isPostgresUrl, unprefixed, type Db, type Dialect, type Params, type PostgresDb, type SqliteDb } from './db.js';
+export {
+  idsIn,
+  isPostgresUrl,
+  unprefixed,
+  type Db,
+  type Dialect,
+  type Params,
+  type PostgresDb,
+  type SqliteDb,
+} from './db.js';
 export { toPostgres, type PgText } from './placeholders.js';
 export { openSqliteDb, wrapSqlite } from './sqlite-db.js';
-export { loadPg, openPostgresDb, pgClientDb, PG_TX_ATTEMPTS, wrapPostgres, type PgQueryable } from './postgres-db.js';
+export {
+  loadPg,
+  openPostgresDb,
+  pgClientDb,
+  PG_TX_ATTEMPTS,
+  wrapPostgres,
+  type PgQueryable,
+} from './postgres-db.js';

@@ -64,26 +64,43 @@ const fromRow = (r: Row): Subscription => ({
 });
 
 /** The account's subscription row, live or ended. */
-export async function findSubscription(db: Db, accountId: string): Promise<Subscription | undefined> {
+export async function findSubscription(
+  db: Db,
+  accountId: string,
+): Promise<Subscription | undefined> {
   const r = await db.get<Row>('SELECT * FROM subscriptions WHERE account_id = ?', [accountId]);
   return r ? fromRow(r) : undefined;
 }
 
 /** The subscription rows of these accounts, by account, in one statement. */
-export async function findSubscriptions(db: Db, accountIds: readonly string[]): Promise<Map<string, Subscription>> {
+export async function findSubscriptions(
+  db: Db,
+  accountIds: readonly string[],
+): Promise<Map<string, Subscription>> {
   if (accountIds.length === 0) return new Map();
-  const rows = await db.all<Row>(`SELECT * FROM subscriptions WHERE account_id IN ${idsIn(db)}`, [JSON.stringify(accountIds)]);
+  const rows = await db.all<Row>(`SELECT * FROM subscriptions WHERE account_id IN ${idsIn(db)}`, [
+    JSON.stringify(accountIds),
+  ]);
   return new Map(rows.map((r) => [r.account_id, fromRow(r)]));
 }
 
 /** The subscription with this provider id. */
-export async function findSubscriptionByProviderId(db: Db, providerSubscriptionId: string): Promise<Subscription | undefined> {
-  const r = await db.get<Row>('SELECT * FROM subscriptions WHERE provider_subscription_id = ?', [providerSubscriptionId]);
+export async function findSubscriptionByProviderId(
+  db: Db,
+  providerSubscriptionId: string,
+): Promise<Subscription | undefined> {
+  const r = await db.get<Row>('SELECT * FROM subscriptions WHERE provider_subscription_id = ?', [
+    providerSubscriptionId,
+  ]);
   return r ? fromRow(r) : undefined;
 }
 
 /** Writes the account's subscription (replacing the earlier one). */
-export async function saveSubscription(db: Db, s: Omit<Subscription, 'createdAt' | 'updatedAt'>, now: EpochMs): Promise<void> {
+export async function saveSubscription(
+  db: Db,
+  s: Omit<Subscription, 'createdAt' | 'updatedAt'>,
+  now: EpochMs,
+): Promise<void> {
   await db.run(
     `INSERT INTO subscriptions (account_id, plan_code, plan_name, interval, included_calls, tier_b_multiplier, source, status,
        period_anchor, ends_at, provider_subscription_id, created_at, updated_at)
@@ -123,45 +140,61 @@ export async function expireSubscription(db: Db, accountId: string, at: EpochMs)
 }
 
 /** The account's customer id at `provider`. */
-export async function findCustomerId(db: Db, accountId: string, provider: string): Promise<string | undefined> {
+export async function findCustomerId(
+  db: Db,
+  accountId: string,
+  provider: string,
+): Promise<string | undefined> {
   return (
-    await db.get<{ customer_id: string }>('SELECT customer_id FROM billing_customers WHERE account_id = ? AND provider = ?', [
-      accountId,
-      provider,
-    ])
+    await db.get<{ customer_id: string }>(
+      'SELECT customer_id FROM billing_customers WHERE account_id = ? AND provider = ?',
+      [accountId, provider],
+    )
   )?.customer_id;
 }
 
 /** The account of a provider's customer id. */
-export async function findAccountIdByCustomer(db: Db, provider: string, customerId: string): Promise<string | undefined> {
+export async function findAccountIdByCustomer(
+  db: Db,
+  provider: string,
+  customerId: string,
+): Promise<string | undefined> {
   return (
-    await db.get<{ account_id: string }>('SELECT account_id FROM billing_customers WHERE provider = ? AND customer_id = ?', [
-      provider,
-      customerId,
-    ])
+    await db.get<{ account_id: string }>(
+      'SELECT account_id FROM billing_customers WHERE provider = ? AND customer_id = ?',
+      [provider, customerId],
+    )
   )?.account_id;
 }
 
 /** Records the account's customer id (keeps an existing one). */
-export async function saveCustomerId(db: Db, accountId: string, provider: string, customerId: string, now: EpochMs): Promise<void> {
-  await db.run('INSERT INTO billing_customers (account_id, provider, customer_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
-    accountId,
-    provider,
-    customerId,
-    now,
-  ]);
+export async function saveCustomerId(
+  db: Db,
+  accountId: string,
+  provider: string,
+  customerId: string,
+  now: EpochMs,
+): Promise<void> {
+  await db.run(
+    'INSERT INTO billing_customers (account_id, provider, customer_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    [accountId, provider, customerId, now],
+  );
 }
 
 /** Records a notification as applied; false when its id was recorded before (a replay). */
-export async function recordEvent(db: Db, provider: string, eventId: string, type: string, now: EpochMs): Promise<boolean> {
+export async function recordEvent(
+  db: Db,
+  provider: string,
+  eventId: string,
+  type: string,
+  now: EpochMs,
+): Promise<boolean> {
   return (
     (
-      await db.run('INSERT INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
-        provider,
-        eventId,
-        type,
-        now,
-      ])
+      await db.run(
+        'INSERT INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        [provider, eventId, type, now],
+      )
     ).changes === 1
   );
 }

@@ -80,7 +80,14 @@ export async function claimWebhookDeliveries(db: Db, r: ClaimRequest): Promise<C
     [r.owner, r.until, ...ids, r.now],
   );
   if (claimed.length === 0) return [];
-  const rows = await db.all<{ id: string; event_id: string; endpoint_id: string; account_id: string; tries: number; payload: string }>(
+  const rows = await db.all<{
+    id: string;
+    event_id: string;
+    endpoint_id: string;
+    account_id: string;
+    tries: number;
+    payload: string;
+  }>(
     `SELECT d.id, d.event_id, d.endpoint_id, d.account_id, d.tries, o.payload
      FROM webhook_deliveries d JOIN webhook_outbox o ON o.id = d.event_id
      WHERE d.claimed_by = ? AND d.id IN (${claimed.map(() => '?').join(', ')})`,

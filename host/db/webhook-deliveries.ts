@@ -89,19 +89,40 @@ export async function listWebhookDeliveries(
        AND (CAST(@afterAt AS bigint) IS NULL OR d.created_at < CAST(@afterAt AS bigint)
             OR (d.created_at = CAST(@afterAt AS bigint) AND d.id < @afterId))
      ORDER BY d.created_at DESC, d.id DESC LIMIT @limit`,
-    { endpointId, accountId, status, afterAt: after?.createdAt ?? null, afterId: after?.id ?? '', limit },
+    {
+      endpointId,
+      accountId,
+      status,
+      afterAt: after?.createdAt ?? null,
+      afterId: after?.id ?? '',
+      limit,
+    },
   );
   return rows.map(fromRow);
 }
 
 /** One delivery of the account's endpoint. */
-export async function getWebhookDelivery(db: Db, accountId: string, endpointId: string, id: string): Promise<WebhookDelivery | undefined> {
-  const r = await db.get<Row>(`${SELECT} WHERE d.id = ? AND d.endpoint_id = ? AND d.account_id = ?`, [id, endpointId, accountId]);
+export async function getWebhookDelivery(
+  db: Db,
+  accountId: string,
+  endpointId: string,
+  id: string,
+): Promise<WebhookDelivery | undefined> {
+  const r = await db.get<Row>(
+    `${SELECT} WHERE d.id = ? AND d.endpoint_id = ? AND d.account_id = ?`,
+    [id, endpointId, accountId],
+  );
   return r && fromRow(r);
 }
 
 /** Sends the delivery again now, as a new run of attempts (the log keeps counting `attempts`). */
-export async function redeliverWebhook(db: Db, accountId: string, endpointId: string, id: string, now: EpochMs): Promise<boolean> {
+export async function redeliverWebhook(
+  db: Db,
+  accountId: string,
+  endpointId: string,
+  id: string,
+  now: EpochMs,
+): Promise<boolean> {
   const r = await db.run(
     `UPDATE webhook_deliveries SET status = 'pending', tries = 0, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL,
        updated_at = ? WHERE id = ? AND endpoint_id = ? AND account_id = ?`,
@@ -125,7 +146,12 @@ export interface AttemptRecordInput {
  * Records an attempt of a delivery `owner` holds; false when the lease was lost meanwhile (another
  * host took it over, or the delivery was redelivered or deleted): nothing is written then.
  */
-export async function recordWebhookAttempt(db: Db, id: string, owner: string, a: AttemptRecordInput): Promise<boolean> {
+export async function recordWebhookAttempt(
+  db: Db,
+  id: string,
+  owner: string,
+  a: AttemptRecordInput,
+): Promise<boolean> {
   const r = await db.run(
     `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, tries = tries + 1, next_attempt_at = @next,
        last_attempt_at = @at, response_status = @responseStatus, latency_ms = @latencyMs, error = @error,
@@ -147,7 +173,13 @@ export async function recordWebhookAttempt(db: Db, id: string, owner: string, a:
 }
 
 /** Ends a claimed delivery that cannot be sent (its endpoint is off or gone), without an attempt. */
-export async function dropWebhookDelivery(db: Db, id: string, owner: string, error: string, at: EpochMs): Promise<void> {
+export async function dropWebhookDelivery(
+  db: Db,
+  id: string,
+  owner: string,
+  error: string,
+  at: EpochMs,
+): Promise<void> {
   await db.run(
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, error = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
      WHERE id = ? AND claimed_by = ?`,
@@ -156,7 +188,12 @@ export async function dropWebhookDelivery(db: Db, id: string, owner: string, err
 }
 
 /** Ends every pending delivery of an endpoint the service turned off. */
-export async function failPendingWebhookDeliveries(db: Db, endpointId: string, error: string, at: EpochMs): Promise<void> {
+export async function failPendingWebhookDeliveries(
+  db: Db,
+  endpointId: string,
+  error: string,
+  at: EpochMs,
+): Promise<void> {
   await db.run(
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, error = ?, updated_at = ?
      WHERE endpoint_id = ? AND status = 'pending'`,

@@ -66,29 +66,62 @@ const COLUMNS =
 /** Stores a new endpoint. */
 export async function insertWebhookEndpoint(
   db: Db,
-  e: Pick<WebhookEndpoint, 'id' | 'accountId' | 'url' | 'description' | 'eventTypes' | 'secret' | 'enabled' | 'createdAt'>,
+  e: Pick<
+    WebhookEndpoint,
+    'id' | 'accountId' | 'url' | 'description' | 'eventTypes' | 'secret' | 'enabled' | 'createdAt'
+  >,
 ): Promise<WebhookEndpoint> {
   await db.run(
     `INSERT INTO webhook_endpoints (id, account_id, url, description, event_types, secret, enabled, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [e.id, e.accountId, e.url, e.description, JSON.stringify(e.eventTypes), e.secret, e.enabled ? 1 : 0, e.createdAt, e.createdAt],
+    [
+      e.id,
+      e.accountId,
+      e.url,
+      e.description,
+      JSON.stringify(e.eventTypes),
+      e.secret,
+      e.enabled ? 1 : 0,
+      e.createdAt,
+      e.createdAt,
+    ],
   );
-  return { ...e, previousSecret: null, previousSecretUntil: null, disabledReason: null, failingSince: null, updatedAt: e.createdAt };
+  return {
+    ...e,
+    previousSecret: null,
+    previousSecretUntil: null,
+    disabledReason: null,
+    failingSince: null,
+    updatedAt: e.createdAt,
+  };
 }
 
 /** How many endpoints the account has. */
 export async function countWebhookEndpoints(db: Db, accountId: string): Promise<number> {
-  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?', [accountId]))!.n;
+  return (await db.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?',
+    [accountId],
+  ))!.n;
 }
 
 /** The account's endpoint with this id. */
-export async function getWebhookEndpoint(db: Db, accountId: string, id: string): Promise<WebhookEndpoint | undefined> {
-  const r = await db.get<Row>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND account_id = ?`, [id, accountId]);
+export async function getWebhookEndpoint(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<WebhookEndpoint | undefined> {
+  const r = await db.get<Row>(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ? AND account_id = ?`,
+    [id, accountId],
+  );
   return r && fromRow(r);
 }
 
 /** An endpoint by id alone (the delivery worker). */
-export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
+export async function findWebhookEndpoint(
+  db: Db,
+  id: string,
+): Promise<WebhookEndpoint | undefined> {
   const r = await db.get<Row>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id]);
   return r && fromRow(r);
 }
@@ -106,10 +139,10 @@ export async function listWebhookEndpoints(
          ORDER BY created_at DESC, id DESC LIMIT ?`,
         [accountId, after.createdAt, after.createdAt, after.id, limit],
       )
-    : await db.all<Row>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, [
-        accountId,
-        limit,
-      ]);
+    : await db.all<Row>(
+        `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [accountId, limit],
+      );
   return rows.map(fromRow);
 }
 
@@ -154,8 +187,15 @@ export async function updateWebhookEndpoint(
 }
 
 /** Deletes the endpoint and (by cascade) its deliveries. Returns false when the account has no such endpoint. */
-export async function deleteWebhookEndpoint(db: Db, accountId: string, id: string): Promise<boolean> {
-  return (await db.run('DELETE FROM webhook_endpoints WHERE id = ? AND account_id = ?', [id, accountId])).changes === 1;
+export async function deleteWebhookEndpoint(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<boolean> {
+  return (
+    (await db.run('DELETE FROM webhook_endpoints WHERE id = ? AND account_id = ?', [id, accountId]))
+      .changes === 1
+  );
 }
 
 /**
@@ -203,18 +243,31 @@ export async function listReadableSecrets(
 export async function storeSecrets(
   db: Db,
   id: string,
-  change: { from: { secret: string; previousSecret: string | null }; to: { secret: string; previousSecret: string | null } },
+  change: {
+    from: { secret: string; previousSecret: string | null };
+    to: { secret: string; previousSecret: string | null };
+  },
 ): Promise<void> {
   await db.run(
     `UPDATE webhook_endpoints SET secret = ?, previous_secret = ?
      WHERE id = ? AND secret = ? AND (previous_secret = ? OR (previous_secret IS NULL AND CAST(? AS text) IS NULL))`,
-    [change.to.secret, change.to.previousSecret, id, change.from.secret, change.from.previousSecret, change.from.previousSecret],
+    [
+      change.to.secret,
+      change.to.previousSecret,
+      id,
+      change.from.secret,
+      change.from.previousSecret,
+      change.from.previousSecret,
+    ],
   );
 }
 
 /** A delivery succeeded: the endpoint is not failing. */
 export async function markEndpointHealthy(db: Db, id: string): Promise<void> {
-  await db.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [id]);
+  await db.run(
+    'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL',
+    [id],
+  );
 }
 
 /**
@@ -222,16 +275,29 @@ export async function markEndpointHealthy(db: Db, id: string): Promise<void> {
  * count after an attempt that got an answer or failed at once.
  */
 export async function noteEndpointTimeout(db: Db, id: string, timedOut: boolean): Promise<void> {
-  if (timedOut) await db.run('UPDATE webhook_endpoints SET timeouts = timeouts + 1 WHERE id = ?', [id]);
-  else await db.run('UPDATE webhook_endpoints SET timeouts = 0 WHERE id = ? AND timeouts <> 0', [id]);
+  if (timedOut)
+    await db.run('UPDATE webhook_endpoints SET timeouts = timeouts + 1 WHERE id = ?', [id]);
+  else
+    await db.run('UPDATE webhook_endpoints SET timeouts = 0 WHERE id = ? AND timeouts <> 0', [id]);
 }
 
 /** A delivery failed: the start of the failure run (kept when one is going on). */
-export async function markEndpointFailing(db: Db, id: string, at: EpochMs): Promise<EpochMs | null> {
-  await db.run('UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = ?', [at, id]);
+export async function markEndpointFailing(
+  db: Db,
+  id: string,
+  at: EpochMs,
+): Promise<EpochMs | null> {
+  await db.run(
+    'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?) WHERE id = ?',
+    [at, id],
+  );
   return (
-    (await db.get<{ failing_since: number | null }>('SELECT failing_since FROM webhook_endpoints WHERE id = ?', [id]))?.failing_since ??
-    null
+    (
+      await db.get<{ failing_since: number | null }>(
+        'SELECT failing_since FROM webhook_endpoints WHERE id = ?',
+        [id],
+      )
+    )?.failing_since ?? null
   );
 }
 
@@ -240,7 +306,12 @@ export async function markEndpointFailing(db: Db, id: string, at: EpochMs): Prom
  * since `failingBefore` or earlier. Returns whether this call turned it off (exactly one caller
  * does, whichever host: it tells the owner).
  */
-export async function disableFailingEndpoint(db: Db, id: string, failingBefore: EpochMs, now: EpochMs): Promise<boolean> {
+export async function disableFailingEndpoint(
+  db: Db,
+  id: string,
+  failingBefore: EpochMs,
+  now: EpochMs,
+): Promise<boolean> {
   const r = await db.run(
     `UPDATE webhook_endpoints SET enabled = 0, disabled_reason = 'failing', updated_at = ?
      WHERE id = ? AND enabled = 1 AND failing_since IS NOT NULL AND failing_since <= ?`,

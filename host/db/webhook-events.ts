@@ -11,7 +11,12 @@ export const WEBHOOK_EVENT_TTL_MS = 30 * 86_400_000;
 
 /** Whether an event with this key was applied (and has not expired). */
 export async function webhookEventSeen(db: Db, key: string, now: number): Promise<boolean> {
-  return (await db.get('SELECT 1 FROM webhook_events WHERE event_key = ? AND expires_at > ?', [key, now])) !== undefined;
+  return (
+    (await db.get('SELECT 1 FROM webhook_events WHERE event_key = ? AND expires_at > ?', [
+      key,
+      now,
+    ])) !== undefined
+  );
 }
 
 let recorded = 0;
@@ -42,8 +47,16 @@ export async function countWebhookEvents(db: Db): Promise<number> {
  * Records a STOP/START at the provider's time `at` unless a newer one is recorded for the
  * number; answers whether this one is the newest (and so may be applied).
  */
-export async function claimKeywordOrder(db: Db, e164: string, at: number, messageId: string | null): Promise<boolean> {
-  const row = await db.get<{ keyword_at: number }>('SELECT keyword_at FROM inbound_keyword_order WHERE e164 = ?', [e164]);
+export async function claimKeywordOrder(
+  db: Db,
+  e164: string,
+  at: number,
+  messageId: string | null,
+): Promise<boolean> {
+  const row = await db.get<{ keyword_at: number }>(
+    'SELECT keyword_at FROM inbound_keyword_order WHERE e164 = ?',
+    [e164],
+  );
   if (row && row.keyword_at > at) return false;
   await db.run(
     'INSERT INTO inbound_keyword_order (e164, keyword_at, message_id) VALUES (?, ?, ?) ON CONFLICT (e164) DO UPDATE SET keyword_at = excluded.keyword_at, message_id = excluded.message_id',

@@ -104,14 +104,25 @@ const PG_RECORD = `WITH e AS (
  * for every enabled endpoint of its account that subscribes to its type; an event whose id is
  * already stored is left as it is (its deliveries were made with it). Returns the ids.
  */
-export async function recordEvents(db: Db, events: readonly NewWebhookEvent[], nudge = true): Promise<string[]> {
+export async function recordEvents(
+  db: Db,
+  events: readonly NewWebhookEvent[],
+  nudge = true,
+): Promise<string[]> {
   const ids: string[] = [];
   for (const e of events) {
     const id = webhookEventId(e.key);
     ids.push(id);
     const payload = eventPayload(id, e);
     if (db.dialect === 'postgres') {
-      await db.run(PG_RECORD, { id, account: e.accountId, type: e.type, payload, at: e.at, pattern: holding(e.type) });
+      await db.run(PG_RECORD, {
+        id,
+        account: e.accountId,
+        type: e.type,
+        payload,
+        at: e.at,
+        pattern: holding(e.type),
+      });
       continue;
     }
     const stored = await db.run(
@@ -179,7 +190,13 @@ export async function recordContactTold(
  */
 export async function recordNumberEvent(
   db: Db,
-  e: { e164: string; type: 'phone_number.blocked' | 'phone_number.unblocked'; reason: string; source: string; at: EpochMs },
+  e: {
+    e164: string;
+    type: 'phone_number.blocked' | 'phone_number.unblocked';
+    reason: string;
+    source: string;
+    at: EpochMs;
+  },
 ): Promise<void> {
   const owners = await db.all<{ id: string; account_id: string; label: string }>(
     'SELECT id, account_id, label FROM phone_numbers WHERE e164 = ? AND deleted_at IS NULL',
@@ -193,7 +210,12 @@ export async function recordNumberEvent(
       type: e.type,
       key: `${e.type}:${n.id}:${e.reason}:${e.at}`,
       at: e.at,
-      data: { phone_number: { id: n.id, e164: e.e164, label: n.label }, reason: e.reason, source: e.source, [stamp]: isoInstant(e.at) },
+      data: {
+        phone_number: { id: n.id, e164: e.e164, label: n.label },
+        reason: e.reason,
+        source: e.source,
+        [stamp]: isoInstant(e.at),
+      },
     })),
   );
 }
@@ -215,20 +237,17 @@ export async function recordTestEvent(
   const eventId = webhookEventId(e.key);
   const deliveryId = webhookDeliveryId(eventId, e.endpointId);
   const result = await db.tx(async (tx): Promise<TestEventRecord> => {
-    if (tx.dialect === 'postgres') await tx.get('SELECT id FROM webhook_endpoints WHERE id = ? FOR UPDATE', [e.endpointId]);
+    if (tx.dialect === 'postgres')
+      await tx.get('SELECT id FROM webhook_endpoints WHERE id = ? FOR UPDATE', [e.endpointId]);
     const recent = await tx.get<{ n: number; oldest: number | null }>(
       'SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM webhook_outbox WHERE endpoint_id = ? AND created_at > ?',
       [e.endpointId, limit.since],
     );
     if (Number(recent!.n) >= limit.max) return { ok: false, oldestAt: Number(recent!.oldest) };
-    await tx.run('INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-      eventId,
-      e.accountId,
-      e.type,
-      eventPayload(eventId, e),
-      e.endpointId,
-      e.at,
-    ]);
+    await tx.run(
+      'INSERT INTO webhook_outbox (id, account_id, type, payload, endpoint_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [eventId, e.accountId, e.type, eventPayload(eventId, e), e.endpointId, e.at],
+    );
     await tx.run(
       `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,

@@ -38,7 +38,8 @@ export const DEMO_ENV_VARS: readonly DemoEnvVarDoc[] = [
   {
     name: 'WAKEUP_DEMO_PREFIX_DAILY_CAP',
     default: '50',
-    meaning: 'Demo codes texted per UTC day to the numbers of one country calling code (`+1`, `+44`, ...).',
+    meaning:
+      'Demo codes texted per UTC day to the numbers of one country calling code (`+1`, `+44`, ...).',
   },
 ];
 
@@ -52,7 +53,8 @@ export function loadDemoConfig(env: Env, fail: (message: string) => Error): Demo
   const integer = (name: string, fallback: number, min: number, max: number): number => {
     const v = env[name]?.trim();
     if (v === undefined || v === '') return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw fail(`${name}=${v}: expected an integer from ${min} to ${max}`);
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw fail(`${name}=${v}: expected an integer from ${min} to ${max}`);
     return Number(v);
   };
   return Object.freeze({

@@ -17,7 +17,9 @@ import { maskE164 } from '../phone/index.js';
 export type DemoState = DemoCallOut['state'];
 
 /** The visitor-facing state of a demo call. */
-export function demoState(a: Pick<AttemptRecord, 'status' | 'ringingAt' | 'answeredAt'>): DemoState {
+export function demoState(
+  a: Pick<AttemptRecord, 'status' | 'ringingAt' | 'answeredAt'>,
+): DemoState {
   if (a.status === 'voicemail') return 'missed';
   if (a.status === 'failed' && a.ringingAt === null && a.answeredAt === null) return 'not_placed';
   return callState(a);

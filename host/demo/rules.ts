@@ -25,7 +25,11 @@ export const DEMO_CODES: CodeRules = Object.freeze({
 });
 
 /** Numbers types that may have the demo: mobile and landline (not VoIP, pagers, unknown ranges). */
-export const DEMO_NUMBER_TYPES: ReadonlySet<string> = new Set(['mobile', 'fixed_line', 'fixed_line_or_mobile']);
+export const DEMO_NUMBER_TYPES: ReadonlySet<string> = new Set([
+  'mobile',
+  'fixed_line',
+  'fixed_line_or_mobile',
+]);
 
 /** The UTC day holding `at`, as YYYY-MM-DD. */
 export function utcDayOf(at: number): string {

@@ -103,18 +103,27 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
   const checks = deps.shared.queues.queue('demo');
 
   const assertOn = () => {
-    if (config.dailyCap === 0) throw problem('demo_not_available', { detail: 'The demo call is turned off on this server.' });
+    if (config.dailyCap === 0)
+      throw problem('demo_not_available', {
+        detail: 'The demo call is turned off on this server.',
+      });
   };
 
   const eligible = (e164: string | null | undefined): ParsedPhone => {
-    if (e164 === undefined || e164 === null) throw invalid({ field: 'e164', in: 'body', code: 'required', message: 'is required' });
+    if (e164 === undefined || e164 === null)
+      throw invalid({ field: 'e164', in: 'body', code: 'required', message: 'is required' });
     const parsed = parsePhone(e164);
     if (!parsed.ok && parsed.code === 'invalid_phone_number')
       throw problem('invalid_phone_number', { field: 'e164', detail: parsed.detail });
-    if (!parsed.ok || parsed.phone.country.tier !== 'A' || !DEMO_NUMBER_TYPES.has(parsed.phone.type)) {
+    if (
+      !parsed.ok ||
+      parsed.phone.country.tier !== 'A' ||
+      !DEMO_NUMBER_TYPES.has(parsed.phone.type)
+    ) {
       throw problem('demo_not_available', {
         field: 'e164',
-        detail: 'The demo call is offered to mobile and landline numbers in tier A countries only (GET /countries).',
+        detail:
+          'The demo call is offered to mobile and landline numbers in tier A countries only (GET /countries).',
       });
     }
     return parsed.phone;
@@ -144,7 +153,8 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       if (input.consent !== true) {
         throw problem('confirmation_required', {
           field: 'consent',
-          detail: 'Set consent to true: this number gets a text with a code, then one automated call with an artificial voice.',
+          detail:
+            'Set consent to true: this number gets a text with a code, then one automated call with an artificial voice.',
         });
       }
       assertOn();
@@ -155,10 +165,15 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
         if (await silent(q, phone.e164, day)) return false;
         const n = await countDemoCodes(q, day, prefix, phone.e164);
         if (n.number >= DEMO_RULES.codesPerNumberPerDay) {
-          throw limited(`This number got its ${DEMO_RULES.codesPerNumberPerDay} demo codes for today.`, now);
+          throw limited(
+            `This number got its ${DEMO_RULES.codesPerNumberPerDay} demo codes for today.`,
+            now,
+          );
         }
-        if (n.all >= config.dailyCap) throw limited('The demo has reached its limit for today.', now);
-        if (n.prefix >= config.prefixDailyCap) throw limited(`The demo has reached its limit for ${prefix} numbers today.`, now);
+        if (n.all >= config.dailyCap)
+          throw limited('The demo has reached its limit for today.', now);
+        if (n.prefix >= config.prefixDailyCap)
+          throw limited(`The demo has reached its limit for ${prefix} numbers today.`, now);
         return true;
       };
       // Checked before the (deliberately slow) hash, so that refused starts cost no CPU...
@@ -187,11 +202,18 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       if (!stored) return answer(phone);
 
       try {
-        const r = await deps.messaging.sendText({ to: phone.e164, body: demoCodeText(code, deps.text()) });
+        const r = await deps.messaging.sendText({
+          to: phone.e164,
+          body: demoCodeText(code, deps.text()),
+        });
         if (r.ok) await markDemoCodeSent(db, id);
-        else log.warn({ request: id, to: maskE164(phone.e164), code: r.code }, 'demo code not sent');
+        else
+          log.warn({ request: id, to: maskE164(phone.e164), code: r.code }, 'demo code not sent');
       } catch (err) {
-        log.warn({ err, request: id, to: maskE164(phone.e164) }, 'demo code: text provider unreachable');
+        log.warn(
+          { err, request: id, to: maskE164(phone.e164) },
+          'demo code: text provider unreachable',
+        );
       }
       return answer(phone);
     },
@@ -209,7 +231,8 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
         const called = await findCalledRequest(db, phone.e164, day);
         const live = await findLiveRequest(db, phone.e164, now);
         // Hash against a dummy without a live code, so the answer takes as long either way.
-        const matches = (r: DemoRequest | undefined) => matchCode(code, r ? { hash: r.codeHash, salt: r.codeSalt } : null);
+        const matches = (r: DemoRequest | undefined) =>
+          matchCode(code, r ? { hash: r.codeHash, salt: r.codeSalt } : null);
 
         if (called && (await matches(called))) {
           const attempt = await getAttemptById(db, called.callId!);
@@ -220,7 +243,9 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
           return { created: true, call: await place(live!, phone, now, day) };
         }
         let left = DEMO_CODES.maxWrongTries;
-        if (live) left = DEMO_CODES.maxWrongTries - (await recordDemoWrongCode(db, live.id, DEMO_CODES, now));
+        if (live)
+          left =
+            DEMO_CODES.maxWrongTries - (await recordDemoWrongCode(db, live.id, DEMO_CODES, now));
         throw problem('verification_code_invalid', {
           field: 'code',
           detail:
@@ -237,12 +262,23 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
    * call's id is recorded on the request first, so that a crash between the two can never
    * leave a live code that places a second call; a refusal or an error clears it again.
    */
-  async function place(request: DemoRequest, phone: ParsedPhone, now: EpochMs, day: string): Promise<DemoCallOut> {
+  async function place(
+    request: DemoRequest,
+    phone: ParsedPhone,
+    now: EpochMs,
+    day: string,
+  ): Promise<DemoCallOut> {
     const attemptId = deps.ids.uuid();
     await recordDemoCall(db, request.id, attemptId, now, day);
     let r: Awaited<ReturnType<DemoServiceDeps['runtime']['placeCall']>>;
     try {
-      r = await deps.runtime.placeCall({ id: attemptId, kind: 'demo', to: phone.e164, accountId: null, phoneNumberId: null });
+      r = await deps.runtime.placeCall({
+        id: attemptId,
+        kind: 'demo',
+        to: phone.e164,
+        accountId: null,
+        phoneNumberId: null,
+      });
     } catch (err) {
       await clearDemoCall(db, request.id);
       throw err;
@@ -252,7 +288,10 @@ export function createDemoService(deps: DemoServiceDeps): DemoService {
       // Only a blocked number refuses a demo call (host/entitlement/admission.ts); nothing is used up.
       throw problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });
     }
-    log.info({ request: request.id, attempt: attemptId, to: maskE164(phone.e164) }, 'demo call placed');
+    log.info(
+      { request: request.id, attempt: attemptId, to: maskE164(phone.e164) },
+      'demo call placed',
+    );
     return demoCallOut((await getAttemptById(db, attemptId)) ?? r.attempt);
   }
 }

@@ -29,10 +29,22 @@ import {
   type Device,
 } from '../db/devices.js';
 import { getSchedule } from '../db/schedules.js';
-import { bindSessionToInstallation, endSessionsOfInstallation, findSessionById } from '../db/sessions.js';
+import {
+  bindSessionToInstallation,
+  endSessionsOfInstallation,
+  findSessionById,
+} from '../db/sessions.js';
 import { hashToken } from '../auth/index.js';
 import { invalid, problem } from '../errors.js';
-import type { DeviceIn, DeviceOut, DevicePatchIn, DeviceTimezoneIn, MoveIn, ScheduleOut, TimezoneContext } from '../generated/openapi.js';
+import type {
+  DeviceIn,
+  DeviceOut,
+  DevicePatchIn,
+  DeviceTimezoneIn,
+  MoveIn,
+  ScheduleOut,
+  TimezoneContext,
+} from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
 import { applyPlan, checkedZone, planChange, scheduleOut } from '../schedules/index.js';
 import { mismatchesFor, pendingInWindow, timezoneContext } from './travel.js';
@@ -75,7 +87,8 @@ export function deviceOut(d: Device): DeviceOut {
   };
 }
 
-const pushHash = (token: string | null): string | null => (token === null ? null : hashToken(token));
+const pushHash = (token: string | null): string | null =>
+  token === null ? null : hashToken(token);
 
 /** Creates the devices service. */
 export function createDevicesService(deps: DevicesDeps) {
@@ -117,11 +130,20 @@ export function createDevicesService(deps: DevicesDeps) {
   };
 
   const context = async (accountId: string, device: Device | null): Promise<TimezoneContext> =>
-    await timezoneContext(db, accountId, (await account(accountId)).homeTimezone, device, clock.now());
+    await timezoneContext(
+      db,
+      accountId,
+      (await account(accountId)).homeTimezone,
+      device,
+      clock.now(),
+    );
 
   return {
     /** POST /devices: upsert by installation_id. */
-    async register(caller: Caller, body: DeviceIn): Promise<{ device: DeviceOut; created: boolean }> {
+    async register(
+      caller: Caller,
+      body: DeviceIn,
+    ): Promise<{ device: DeviceOut; created: boolean }> {
       const now = clock.now();
       const zone = body.timezone == null ? null : checkedZone(body.timezone, 'timezone');
       return await db.tx(async (tx) => {
@@ -161,7 +183,10 @@ export function createDevicesService(deps: DevicesDeps) {
             const oldest = await leastRecentlySeenDevice(tx, caller.accountId, device.id);
             if (!oldest) break;
             const ended = await removeDevice(tx, oldest, 'device_evicted', now);
-            log.info({ account: caller.accountId, device: oldest.id, sessionsEnded: ended }, 'device evicted (21st install)');
+            log.info(
+              { account: caller.accountId, device: oldest.id, sessionsEnded: ended },
+              'device evicted (21st install)',
+            );
           }
         }
         if (caller.credential === 'app_session' && caller.sessionId !== null) {
@@ -200,10 +225,15 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     /** POST /devices/{id}/timezone: stores the report (newest wins) and answers this device's context. */
-    async reportTimezone(caller: Caller, id: string, body: DeviceTimezoneIn): Promise<TimezoneContext> {
+    async reportTimezone(
+      caller: Caller,
+      id: string,
+      body: DeviceTimezoneIn,
+    ): Promise<TimezoneContext> {
       const now = clock.now();
       const zone = checkedZone(body.timezone, 'timezone');
-      const reportedAt = body.reported_at == null ? now : Math.min(Date.parse(body.reported_at), now);
+      const reportedAt =
+        body.reported_at == null ? now : Math.min(Date.parse(body.reported_at), now);
       const device = await db.tx(async (tx) => {
         const d: Device = { ...(await owned(tx, caller.accountId, id)), lastSeenAt: now };
         const stale = d.timezoneReportedAt !== null && reportedAt < d.timezoneReportedAt;
@@ -226,13 +256,18 @@ export function createDevicesService(deps: DevicesDeps) {
     async move(caller: Caller, occurrenceId: string, body: MoveIn): Promise<ScheduleOut> {
       const a = await account(caller.accountId);
       const view = await getOccurrenceView(db, a.id, occurrenceId);
-      if (!view || view.record.scheduleId === null) throw problem('not_found', { detail: 'No occurrence with that id.' });
+      if (!view || view.record.scheduleId === null)
+        throw problem('not_found', { detail: 'No occurrence with that id.' });
       const status = view.record.status;
       if (status === 'dispatching' || status === 'calling' || status === 'waiting') {
-        throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; it cannot be moved.' });
+        throw problem('occurrence_in_progress', {
+          detail: 'The call is being placed or is ringing now; it cannot be moved.',
+        });
       }
       if (status !== 'pending')
-        throw problem('occurrence_terminal', { detail: `This call already finished (${status}); it cannot be moved.` });
+        throw problem('occurrence_terminal', {
+          detail: `This call already finished (${status}); it cannot be moved.`,
+        });
       const zone = checkedZone(body.timezone, 'timezone');
       const now = clock.now();
 
@@ -241,13 +276,16 @@ export function createDevicesService(deps: DevicesDeps) {
       const current =
         device?.timezone == null
           ? undefined
-          : mismatchesFor(await pendingInWindow(db, a.id, now), device.timezone, now).find((m) => m.occurrenceId === occurrenceId);
+          : mismatchesFor(await pendingInWindow(db, a.id, now), device.timezone, now).find(
+              (m) => m.occurrenceId === occurrenceId,
+            );
       if (!current || current.suggested === null) {
         throw invalid({
           field: 'timezone',
           in: 'body',
           code: 'not_a_mismatch',
-          message: 'this call is no longer a travel mismatch (GET /me/timezone-context lists the current ones); nothing was moved',
+          message:
+            'this call is no longer a travel mismatch (GET /me/timezone-context lists the current ones); nothing was moved',
         });
       }
       const s = current.suggested;
@@ -270,10 +308,15 @@ export function createDevicesService(deps: DevicesDeps) {
 
       const before = await getSchedule(db, a.id, view.record.scheduleId);
       if (!before || before.nextOccurrenceId !== occurrenceId) {
-        throw problem('occurrence_terminal', { detail: 'This call is no longer the next call of its schedule; it cannot be moved.' });
+        throw problem('occurrence_terminal', {
+          detail: 'This call is no longer the next call of its schedule; it cannot be moved.',
+        });
       }
       const ctx = { db, now, account: a, newId: () => deps.ids.uuid() };
-      const patch = before.kind === 'once' ? { timezone: zone, local_date: s.localDate, local_time: s.localTime } : { timezone: zone };
+      const patch =
+        before.kind === 'once'
+          ? { timezone: zone, local_date: s.localDate, local_time: s.localTime }
+          : { timezone: zone };
       const plan = await planChange(ctx, before, patch, { refuseInProgress: true });
       // The pending call rings at the suggestion (for a recurring call it may be a date its days
       // would not pick: the person accepted that day), changed in place.

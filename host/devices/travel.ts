@@ -25,7 +25,11 @@ import { presentOccurrenceRecordTime } from '../schedules/index.js';
 const MAX_WINDOW_ROWS = 1000;
 
 /** The account's pending calls ringing from `now` to `now + 36 h` (inclusive), soonest first. */
-export async function pendingInWindow(db: Db, accountId: string, now: EpochMs): Promise<OccurrenceView[]> {
+export async function pendingInWindow(
+  db: Db,
+  accountId: string,
+  now: EpochMs,
+): Promise<OccurrenceView[]> {
   return (
     await listOccurrenceViews(db, accountId, {
       status: 'pending',
@@ -48,13 +52,24 @@ function travelOccurrence(v: OccurrenceView): TravelOccurrence {
 }
 
 /** The mismatches of the window against `deviceZone` (engine semantics), in window order. */
-export function mismatchesFor(views: readonly OccurrenceView[], deviceZone: string, now: EpochMs): TravelMismatch[] {
+export function mismatchesFor(
+  views: readonly OccurrenceView[],
+  deviceZone: string,
+  now: EpochMs,
+): TravelMismatch[] {
   return findTravelMismatches(deviceZone, views.map(travelOccurrence), now);
 }
 
 /** The clock-change sentence of a stored occurrence's own wall time, or null. */
-function occurrenceNotice(v: OccurrenceView, now: EpochMs): { notice: string | null; kind: string } {
-  const t = presentOccurrenceRecordTime(v.record, { wallTime: v.wallTime, homeTimezone: null, now });
+function occurrenceNotice(
+  v: OccurrenceView,
+  now: EpochMs,
+): { notice: string | null; kind: string } {
+  const t = presentOccurrenceRecordTime(v.record, {
+    wallTime: v.wallTime,
+    homeTimezone: null,
+    now,
+  });
   return { notice: t.notice, kind: t.local.wall_time_kind };
 }
 
@@ -102,7 +117,10 @@ export async function timezoneContext(
   const views = await pendingInWindow(db, accountId, now);
   const byId = new Map(views.map((v) => [v.record.id, v]));
   const zone = device?.timezone ?? null;
-  const mismatches = zone === null ? [] : mismatchesFor(views, zone, now).map((m) => mismatchOut(m, byId.get(m.occurrenceId), now));
+  const mismatches =
+    zone === null
+      ? []
+      : mismatchesFor(views, zone, now).map((m) => mismatchOut(m, byId.get(m.occurrenceId), now));
   const clockChanges: TimezoneContext['clock_changes'] = [];
   for (const v of views) {
     const { notice, kind } = occurrenceNotice(v, now);
@@ -119,7 +137,8 @@ export async function timezoneContext(
   return {
     device_id: zone === null ? null : device!.id,
     device_timezone: zone,
-    device_timezone_reported_at: zone === null ? null : isoInstantOrNull(device!.timezoneReportedAt),
+    device_timezone_reported_at:
+      zone === null ? null : isoInstantOrNull(device!.timezoneReportedAt),
     home_timezone: homeTimezone,
     mismatches,
     clock_changes: clockChanges,

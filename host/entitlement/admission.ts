@@ -48,7 +48,8 @@ export interface LedgerEntry {
  * The answer of {@link admitCall}; `isNew` says whether the call counts as a new wake-up call,
  * `weight` how many of the period's included calls it used.
  */
-export type Admission = { ok: true; isNew: boolean; weight: number } | { ok: false; reason: RefusalReason };
+export type Admission =
+  { ok: true; isNew: boolean; weight: number } | { ok: false; reason: RefusalReason };
 
 const WAKE_UP_KINDS = new Set<AttemptKind>(['first', 'retry', 'snooze']);
 
@@ -73,13 +74,30 @@ export interface AdmissionFacts {
  * batch): each kind of fact in one statement for every account, number and occurrence of the
  * set, never one per call.
  */
-export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): Promise<AdmissionFacts> {
-  const facts: AdmissionFacts = { accounts: new Map(), blocked: new Set(), usage: new Map(), placedToday: new Map(), counted: new Set() };
-  const accountIds = [...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.accountId])))];
+export async function prepareAdmission(
+  db: Db,
+  calls: readonly CallToAdmit[],
+): Promise<AdmissionFacts> {
+  const facts: AdmissionFacts = {
+    accounts: new Map(),
+    blocked: new Set(),
+    usage: new Map(),
+    placedToday: new Map(),
+    counted: new Set(),
+  };
+  const accountIds = [
+    ...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.accountId]))),
+  ];
   const numbers = [...new Set(calls.map((c) => c.to))];
   // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
   const toCount = [
-    ...new Set(calls.flatMap((c) => (c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && c.kind !== 'first' ? [c.occurrenceId] : []))),
+    ...new Set(
+      calls.flatMap((c) =>
+        c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && c.kind !== 'first'
+          ? [c.occurrenceId]
+          : [],
+      ),
+    ),
   ];
   const instants = [...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.at])))];
   const [accounts, blocked, counted] = await Promise.all([
@@ -94,7 +112,10 @@ export async function prepareAdmission(db: Db, calls: readonly CallToAdmit[]): P
   await Promise.all(
     instants.map(async (at) => {
       const day = utcDay(at);
-      const [states, placed] = await Promise.all([usageStates(db, accounts, at), countCallsPlacedBy(db, accountIds, day.start, day.end)]);
+      const [states, placed] = await Promise.all([
+        usageStates(db, accounts, at),
+        countCallsPlacedBy(db, accountIds, day.start, day.end),
+      ]);
       for (const [id, state] of states) facts.usage.set(`${id}|${at}`, state);
       for (const id of accountIds) facts.placedToday.set(`${id}|${day.start}`, placed.get(id) ?? 0);
     }),
@@ -121,7 +142,9 @@ export function admitCall(
   ledger: readonly LedgerEntry[] = [],
 ): Admission & AdmissionWrite {
   if (call.accountId === null) {
-    return facts.blocked.has(call.to) ? { ok: false, reason: 'number_blocked' } : { ok: true, isNew: false, weight: 0 };
+    return facts.blocked.has(call.to)
+      ? { ok: false, reason: 'number_blocked' }
+      : { ok: true, isNew: false, weight: 0 };
   }
   const account = facts.accounts.get(call.accountId);
   if (!account || account.callsRevokedAt !== null) return { ok: false, reason: 'calls_revoked' };
@@ -149,12 +172,18 @@ export function admitCall(
     ok: true,
     isNew,
     weight,
-    ...(credits > 0 ? { spend: { accountId: account.id, credits, ref: call.occurrenceId, at: call.at } } : {}),
+    ...(credits > 0
+      ? { spend: { accountId: account.id, credits, ref: call.occurrenceId, at: call.at } }
+      : {}),
   };
 }
 
 /** Whether placing `call` makes a new wake-up call of usage. */
-function countsAsNewCall(facts: AdmissionFacts, call: CallToAdmit, mine: readonly LedgerEntry[]): boolean {
+function countsAsNewCall(
+  facts: AdmissionFacts,
+  call: CallToAdmit,
+  mine: readonly LedgerEntry[],
+): boolean {
   if (call.kind === 'test') return true;
   if (!WAKE_UP_KINDS.has(call.kind) || call.occurrenceId === null) return false;
   if (mine.some((e) => e.occurrenceId === call.occurrenceId)) return false;
@@ -173,7 +202,8 @@ export function refusalProblem(reason: RefusalReason, now: EpochMs): AppError {
       return problem('number_blocked', { detail: 'Calls and texts to this number are blocked.' });
     case 'no_entitlement':
       return problem('no_entitlement', {
-        detail: 'No wake-up calls are left on the trial, the plan or pack credits; the call would not be placed. See GET /billing/plans.',
+        detail:
+          'No wake-up calls are left on the trial, the plan or pack credits; the call would not be placed. See GET /billing/plans.',
       });
     case 'daily_cap_reached': {
       const seconds = secondsToUtcMidnight(now);
@@ -191,5 +221,6 @@ export function refusalProblem(reason: RefusalReason, now: EpochMs): AppError {
  */
 export async function assertMayStartCalls(db: Db, account: Account, now: EpochMs): Promise<void> {
   if (account.callsRevokedAt !== null) throw refusalProblem('calls_revoked', now);
-  if (!planOf(await usageState(db, account, now)).entitled) throw refusalProblem('no_entitlement', now);
+  if (!planOf(await usageState(db, account, now)).entitled)
+    throw refusalProblem('no_entitlement', now);
 }

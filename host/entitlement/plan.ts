@@ -48,7 +48,19 @@ export function planOf(state: UsageState): PlanOut {
     return { code: 'trial', entitled: true, name: 'Free trial', source: null, status: 'trialing' };
   }
   if (state.credits >= 1) {
-    return { code: state.creditPack?.code ?? null, entitled: true, name: state.creditPack?.name ?? null, source: null, status: 'active' };
+    return {
+      code: state.creditPack?.code ?? null,
+      entitled: true,
+      name: state.creditPack?.name ?? null,
+      source: null,
+      status: 'active',
+    };
   }
-  return { code: null, entitled: false, name: null, source: null, status: state.lapsed ? 'expired' : 'none' };
+  return {
+    code: null,
+    entitled: false,
+    name: null,
+    source: null,
+    status: state.lapsed ? 'expired' : 'none',
+  };
 }

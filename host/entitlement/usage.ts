@@ -42,7 +42,9 @@ export function isLive(sub: Subscription, now: EpochMs): boolean {
 export function addMonths(at: EpochMs, months: number): EpochMs {
   const d = new Date(at);
   const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  const lastDay = new Date(
+    Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0),
+  ).getUTCDate();
   return Date.UTC(
     target.getUTCFullYear(),
     target.getUTCMonth(),
@@ -55,20 +57,41 @@ export function addMonths(at: EpochMs, months: number): EpochMs {
 }
 
 /** The billing period holding `now` for a subscription anchored at `anchor`. */
-export function periodAt(anchor: EpochMs, interval: Subscription['interval'], now: EpochMs): { start: EpochMs; end: EpochMs } {
+export function periodAt(
+  anchor: EpochMs,
+  interval: Subscription['interval'],
+  now: EpochMs,
+): { start: EpochMs; end: EpochMs } {
   if (interval === 'none') return { start: anchor, end: Number.MAX_SAFE_INTEGER };
   const step = interval === 'year' ? 12 : 1;
   if (now < anchor) return { start: anchor, end: addMonths(anchor, step) };
   const a = new Date(anchor);
   const n = new Date(now);
-  let k = Math.max(0, Math.floor(((n.getUTCFullYear() - a.getUTCFullYear()) * 12 + n.getUTCMonth() - a.getUTCMonth()) / step) - 1);
+  let k = Math.max(
+    0,
+    Math.floor(
+      ((n.getUTCFullYear() - a.getUTCFullYear()) * 12 + n.getUTCMonth() - a.getUTCMonth()) / step,
+    ) - 1,
+  );
   while (addMonths(anchor, (k + 1) * step) <= now) k++;
   return { start: addMonths(anchor, k * step), end: addMonths(anchor, (k + 1) * step) };
 }
 
 /** What pays for the account's calls at `now`. */
-export async function usageState(db: Db, account: Account, now: EpochMs, trialUsed?: number): Promise<UsageState> {
-  return (await usageStates(db, [account], now, trialUsed === undefined ? undefined : new Map([[account.id, trialUsed]]))).get(account.id)!;
+export async function usageState(
+  db: Db,
+  account: Account,
+  now: EpochMs,
+  trialUsed?: number,
+): Promise<UsageState> {
+  return (
+    await usageStates(
+      db,
+      [account],
+      now,
+      trialUsed === undefined ? undefined : new Map([[account.id, trialUsed]]),
+    )
+  ).get(account.id)!;
 }
 
 /**
@@ -96,9 +119,16 @@ export async function usageStates(
       const live = stored && isLive(stored, now) ? stored : null;
       const credit = credits.get(account.id)!;
       const grant = credit.grant;
-      const creditPack = grant ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier } : null;
+      const creditPack = grant
+        ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier }
+        : null;
       const used = trialUsed.get(account.id) ?? 0;
-      const common = { lapsed: live ? null : stored, trialUsed: used, credits: credit.remaining, creditPack };
+      const common = {
+        lapsed: live ? null : stored,
+        trialUsed: used,
+        credits: credit.remaining,
+        creditPack,
+      };
       if (live) {
         const period = periodAt(live.periodAnchor, live.interval, now);
         const weighted = (await listCallsUsedTo(db, account.id, period.start, period.end)).reduce(
@@ -143,7 +173,10 @@ export async function usageOut(db: Db, account: Account, now: EpochMs): Promise<
   const plan = planOf(state);
   const trialLeft = trialCallsLeft(account, state.trialUsed);
   const left = Math.max(0, state.included - state.used);
-  const nearLimit = state.basis === 'none' ? !plan.entitled : left + state.credits <= Math.floor(state.included * NEAR_LIMIT_SHARE);
+  const nearLimit =
+    state.basis === 'none'
+      ? !plan.entitled
+      : left + state.credits <= Math.floor(state.included * NEAR_LIMIT_SHARE);
   return {
     calls_included: state.basis === 'none' ? account.trialCallsIncluded : state.included,
     calls_used: state.basis === 'none' ? state.trialUsed : state.used,
@@ -153,7 +186,10 @@ export async function usageOut(db: Db, account: Account, now: EpochMs): Promise<
     period_end: isoInstant(state.period.end),
     plan,
     // Calls left reads 0 once the trial's days are over, whatever calls were not used.
-    trial: { calls_left: now < account.trialEndsAt ? trialLeft : 0, ends_at: isoInstant(account.trialEndsAt) },
+    trial: {
+      calls_left: now < account.trialEndsAt ? trialLeft : 0,
+      ends_at: isoInstant(account.trialEndsAt),
+    },
     trial_calls_included: account.trialCallsIncluded,
     trial_calls_used: state.trialUsed,
     trial_started_at: isoInstant(account.trialStartedAt),

@@ -55,7 +55,8 @@ async function resolve(
   if (r.refreshCookie) {
     // Slide the cookie's Max-Age along with the server-side expiry.
     const csrf = ctx.cookies.get('csrftoken');
-    const csrfOk = csrf !== undefined && r.csrfHash !== null && sameHash(hashToken(csrf), r.csrfHash);
+    const csrfOk =
+      csrf !== undefined && r.csrfHash !== null && sameHash(hashToken(csrf), r.csrfHash);
     setSessionCookies(ctx, csrfOk ? { token: cred.token, csrf } : { token: cred.token });
   }
   return r;
@@ -65,13 +66,22 @@ async function resolve(
  * Authenticates the request for `op` and checks its credential rules. Returns null for an
  * anonymous call of a public operation.
  */
-export async function authenticate(ctx: AppContext, op: OperationInfo, credentials: Credentials): Promise<Principal | null> {
+export async function authenticate(
+  ctx: AppContext,
+  op: OperationInfo,
+  credentials: Credentials,
+): Promise<Principal | null> {
   const cred = presented(ctx);
   if (op.public) {
     if (cred === null || cred === 'malformed') return null;
     try {
       const r = await resolve(ctx, credentials, cred);
-      if (r.principal.credential === 'web_session' && !SAFE_METHODS.has(ctx.method) && !csrfMatches(ctx, r.csrfHash)) return null;
+      if (
+        r.principal.credential === 'web_session' &&
+        !SAFE_METHODS.has(ctx.method) &&
+        !csrfMatches(ctx, r.csrfHash)
+      )
+        return null;
       return r.principal;
     } catch (err) {
       // A deleted key is refused everywhere it is sent, so that a script learns at once that
@@ -82,13 +92,20 @@ export async function authenticate(ctx: AppContext, op: OperationInfo, credentia
     }
   }
   if (cred === null) {
-    throw unauthenticated('Send an API key or session token (Authorization: Bearer …, X-Session-Token) or the sessionid cookie.');
+    throw unauthenticated(
+      'Send an API key or session token (Authorization: Bearer …, X-Session-Token) or the sessionid cookie.',
+    );
   }
-  if (cred === 'malformed') throw unauthenticated('The Authorization header must be "Bearer <token>".');
+  if (cred === 'malformed')
+    throw unauthenticated('The Authorization header must be "Bearer <token>".');
   const { principal, csrfHash } = await resolve(ctx, credentials, cred);
 
   if (!op.credentials.includes(principal.credential)) {
-    const names: Record<CredentialKind, string> = { api_key: 'an API key', app_session: 'the app session', web_session: 'the web session' };
+    const names: Record<CredentialKind, string> = {
+      api_key: 'an API key',
+      app_session: 'the app session',
+      web_session: 'the web session',
+    };
     throw problem('insufficient_scope', {
       detail: `This operation cannot be used with ${names[principal.credential]}; it accepts ${op.credentials.map((c) => names[c]).join(' or ')}.`,
     });
@@ -96,9 +113,14 @@ export async function authenticate(ctx: AppContext, op: OperationInfo, credentia
   if (principal.credential === 'api_key' && op.scope && !principal.scopes!.includes(op.scope)) {
     throw problem('insufficient_scope', { detail: `This API key lacks the ${op.scope} scope.` });
   }
-  if (principal.credential === 'web_session' && !SAFE_METHODS.has(ctx.method) && !csrfMatches(ctx, csrfHash)) {
+  if (
+    principal.credential === 'web_session' &&
+    !SAFE_METHODS.has(ctx.method) &&
+    !csrfMatches(ctx, csrfHash)
+  ) {
     throw problem('insufficient_scope', {
-      detail: 'A web-session request with an unsafe method needs header X-CSRFToken equal to the csrftoken cookie.',
+      detail:
+        'A web-session request with an unsafe method needs header X-CSRFToken equal to the csrftoken cookie.',
       field: 'X-CSRFToken',
     });
   }

@@ -42,7 +42,12 @@ import { watchBodyRate } from './body-rate.js';
 /** Deepest accepted nesting of arrays and objects in a JSON body (schema: info description). */
 export const MAX_JSON_DEPTH = 32;
 
-const DECOMPRESS = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync } as const;
+const DECOMPRESS = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+} as const;
 
 /** A read body: `present` false when the request carried none. */
 export type JsonBody = { present: false } | { present: true; value: unknown };
@@ -92,7 +97,10 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
     ?.slice(8)
     .replace(/"/g, '')
     .toLowerCase();
-  if (!JSON_TYPE.test(mediaType) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  if (
+    !JSON_TYPE.test(mediaType) ||
+    (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+  ) {
     throw problem('unsupported_media_type', {
       detail: `Send the body as application/json (got ${mediaType ? JSON.stringify(mediaType) : 'no Content-Type'}).`,
     });
@@ -135,11 +143,19 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
     if (e.status === 413) throw tooLarge(ctx, maxBytes);
     // co-body inflates gzip/deflate itself but refuses other Content-Encodings with 415.
     if (e.status === 415)
-      throw problem('unsupported_media_type', { detail: `Content-Encoding ${ctx.get('Content-Encoding')} is not supported.` });
+      throw problem('unsupported_media_type', {
+        detail: `Content-Encoding ${ctx.get('Content-Encoding')} is not supported.`,
+      });
     if (badUtf8 || !endsUtf8(utf8)) throw notUtf8();
-    if (e.status === 400 && typeof e.body === 'string' && e.body.trim() === '') return { present: false };
+    if (e.status === 400 && typeof e.body === 'string' && e.body.trim() === '')
+      return { present: false };
     if (e.status === 400) {
-      throw invalid({ field: '', in: 'body', code: 'invalid', message: `body is not valid JSON (${e.message ?? 'parse error'})` });
+      throw invalid({
+        field: '',
+        in: 'body',
+        code: 'invalid',
+        message: `body is not valid JSON (${e.message ?? 'parse error'})`,
+      });
     }
     throw err;
   } finally {
@@ -153,7 +169,11 @@ export async function readJsonBody(ctx: AppContext, maxBytes: number): Promise<J
 }
 
 /** Reads a compressed body (at most `maxBytes` on the wire) and decompresses it (at most `maxBytes`). */
-async function readCompressed(ctx: AppContext, encoding: keyof typeof DECOMPRESS, maxBytes: number): Promise<string> {
+async function readCompressed(
+  ctx: AppContext,
+  encoding: keyof typeof DECOMPRESS,
+  maxBytes: number,
+): Promise<string> {
   const req = ctx.req;
   const chunks: Buffer[] = [];
   const rate = watchBodyRate(ctx);
@@ -195,9 +215,16 @@ async function readCompressed(ctx: AppContext, encoding: keyof typeof DECOMPRESS
     bytes = DECOMPRESS[encoding](Buffer.concat(chunks), { maxOutputLength: maxBytes });
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
-      throw problem('payload_too_large', { detail: `The body decompresses to more than ${maxBytes} bytes.` });
+      throw problem('payload_too_large', {
+        detail: `The body decompresses to more than ${maxBytes} bytes.`,
+      });
     }
-    throw invalid({ field: '', in: 'body', code: 'invalid', message: `body does not decompress as Content-Encoding ${encoding}` });
+    throw invalid({
+      field: '',
+      in: 'body',
+      code: 'invalid',
+      message: `body does not decompress as Content-Encoding ${encoding}`,
+    });
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -213,14 +240,24 @@ function parseJsonText(text: string): JsonBody {
   try {
     return { present: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    throw invalid({ field: '', in: 'body', code: 'invalid', message: `body is not valid JSON (${(err as Error).message})` });
+    throw invalid({
+      field: '',
+      in: 'body',
+      code: 'invalid',
+      message: `body is not valid JSON (${(err as Error).message})`,
+    });
   }
 }
 
 /** Throws 400 validation_error when arrays and objects nest deeper than {@link MAX_JSON_DEPTH}. */
 function checkDepth(text: string): void {
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
-    throw invalid({ field: '', in: 'body', code: 'invalid', message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` });
+    throw invalid({
+      field: '',
+      in: 'body',
+      code: 'invalid',
+      message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    });
   }
 }
 

@@ -63,10 +63,13 @@ export interface Reply {
 }
 
 /** A handler of one schema operation. */
-export type Handler<B = any, Q = any, P = any> = (input: HandlerInput<B, Q, P>) => Reply | Promise<Reply>;
+export type Handler<B = any, Q = any, P = any> = (
+  input: HandlerInput<B, Q, P>,
+) => Reply | Promise<Reply>;
 
 /** A principal known to be present (operations that are not public). */
 export function requirePrincipal(p: Principal | null): Principal {
-  if (!p) throw new Error('requirePrincipal: operation ran without a principal (is it marked public?)');
+  if (!p)
+    throw new Error('requirePrincipal: operation ran without a principal (is it marked public?)');
   return p;
 }

@@ -43,7 +43,10 @@ export function dispatch(table: RouteTable): Middleware<AppState> {
     if (m.kind === 'not_found') throw problem('not_found', { detail: 'Nothing is at this path.' });
     if (m.kind === 'method_not_allowed') {
       const allow = m.allow.join(', ');
-      throw problem('method_not_allowed', { detail: `This path accepts ${allow}.`, headers: { Allow: allow } });
+      throw problem('method_not_allowed', {
+        detail: `This path accepts ${allow}.`,
+        headers: { Allow: allow },
+      });
     }
     await m.route.run(ctx, m.params);
   };

@@ -44,9 +44,17 @@ export function errorHandler(services: AppServices): Middleware<AppState> {
       if (err instanceof AppError) {
         body = toProblemBody(err, site, ctx.path);
         headers = err.headers;
-        if (body.code === 'internal_error') ctx.state.log.error({ err }, 'uncatalogued problem code');
+        if (body.code === 'internal_error')
+          ctx.state.log.error({ err }, 'uncatalogued problem code');
       } else if (EngineError.is(err) && isErrorCode(err.code) && err.code !== 'internal_error') {
-        body = toProblemBody(new AppError(err.code, { detail: err.message, ...(err.field ? { field: err.field } : {}) }), site, ctx.path);
+        body = toProblemBody(
+          new AppError(err.code, {
+            detail: err.message,
+            ...(err.field ? { field: err.field } : {}),
+          }),
+          site,
+          ctx.path,
+        );
       } else {
         const status = (err as { status?: unknown; expose?: unknown }).status;
         const mapped = typeof status === 'number' ? HTTP_STATUS_CODES[status] : undefined;

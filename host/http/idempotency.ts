@@ -43,10 +43,20 @@ export function idempotencyKey(ctx: AppContext): string | null {
   if (raw === undefined) return null;
   const key = Array.isArray(raw) ? raw.join(',') : raw;
   if (key.length === 0) {
-    throw invalid({ field: 'Idempotency-Key', in: 'header', code: 'min_length', message: 'must be 1 to 200 characters' });
+    throw invalid({
+      field: 'Idempotency-Key',
+      in: 'header',
+      code: 'min_length',
+      message: 'must be 1 to 200 characters',
+    });
   }
   if (key.length > IDEMPOTENCY_KEY_MAX) {
-    throw invalid({ field: 'Idempotency-Key', in: 'header', code: 'max_length', message: 'must be 1 to 200 characters' });
+    throw invalid({
+      field: 'Idempotency-Key',
+      in: 'header',
+      code: 'max_length',
+      message: 'must be 1 to 200 characters',
+    });
   }
   return key;
 }
@@ -103,7 +113,14 @@ export async function runIdempotent(
     const reply = await run();
     if (reply.status >= 200 && reply.status < 300) {
       const now = deps.clock.now();
-      await store.keep(scope, key, token, toRecord(reply, print, now), now + IDEMPOTENCY_TTL_MS, now);
+      await store.keep(
+        scope,
+        key,
+        token,
+        toRecord(reply, print, now),
+        now + IDEMPOTENCY_TTL_MS,
+        now,
+      );
       kept = true;
     }
     return reply;
@@ -115,22 +132,31 @@ export async function runIdempotent(
 
 function stillRunning() {
   return problem('idempotency_key_reused', {
-    detail: 'A request with this Idempotency-Key is still running. Retry it in a moment to get its response.',
+    detail:
+      'A request with this Idempotency-Key is still running. Retry it in a moment to get its response.',
     field: 'Idempotency-Key',
   });
 }
 
 function reused() {
   return problem('idempotency_key_reused', {
-    detail: 'This Idempotency-Key was used in the last 24 hours with a different request. Use a new key.',
+    detail:
+      'This Idempotency-Key was used in the last 24 hours with a different request. Use a new key.',
     field: 'Idempotency-Key',
   });
 }
 
 function toRecord(reply: Reply, print: string, now: number): IdempotencyRecord {
   let body = reply.body;
-  if (reply.secretFields?.length && body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    body = Object.fromEntries(Object.entries(body).filter(([k]) => !reply.secretFields!.includes(k)));
+  if (
+    reply.secretFields?.length &&
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body)
+  ) {
+    body = Object.fromEntries(
+      Object.entries(body).filter(([k]) => !reply.secretFields!.includes(k)),
+    );
   }
   return {
     fingerprint: print,

@@ -27,7 +27,11 @@ export function requestMetrics(services: AppServices): Middleware<AppState> {
     try {
       await next();
     } finally {
-      services.metrics.observeRequest(ctx.state.operationId ?? group(ctx.path, ctx.status), ctx.status, elapsed() / 1000);
+      services.metrics.observeRequest(
+        ctx.state.operationId ?? group(ctx.path, ctx.status),
+        ctx.status,
+        elapsed() / 1000,
+      );
     }
   };
 }

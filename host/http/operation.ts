@@ -36,7 +36,12 @@ export interface GeneralLimits {
 export const API_PREFIX = '/api/v1';
 
 /** Builds the route of one operation. */
-export function operationRoute(op: OperationInfo, handler: Handler, services: AppServices, limits: GeneralLimits): Route {
+export function operationRoute(
+  op: OperationInfo,
+  handler: Handler,
+  services: AppServices,
+  limits: GeneralLimits,
+): Route {
   const template = (op.server === 'api' ? API_PREFIX : '') + op.path;
   const bodyRequired = isBodyRequired(op);
   return {
@@ -46,7 +51,8 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
       ctx.state.operationId = op.operationId;
       const principal = await authenticate(ctx, op, services.credentials);
       ctx.state.principal = principal;
-      if (principal && op.server === 'api') await countLimit(ctx, limits.account, principal.accountId);
+      if (principal && op.server === 'api')
+        await countLimit(ctx, limits.account, principal.accountId);
 
       const params = check(op.validateParams, { ...rawParams }, 'path');
       const query = check(op.validateQuery, queryObject(ctx.query), 'query');
@@ -58,7 +64,12 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
           raw = read.value;
           body = check(op.validateBody, structuredClone(read.value), 'body');
         } else if (bodyRequired) {
-          throw invalid({ field: '', in: 'body', code: 'required', message: 'a JSON body is required' });
+          throw invalid({
+            field: '',
+            in: 'body',
+            code: 'required',
+            message: 'a JSON body is required',
+          });
         }
       }
 
@@ -67,7 +78,13 @@ export function operationRoute(op: OperationInfo, handler: Handler, services: Ap
       let reply: Reply;
       if (key !== null) {
         const scope = principal ? `account:${principal.accountId}` : `ip:${ctx.ip}`;
-        reply = await runIdempotent(services, scope, key, fingerprint(ctx.method, ctx.path, raw), run);
+        reply = await runIdempotent(
+          services,
+          scope,
+          key,
+          fingerprint(ctx.method, ctx.path, raw),
+          run,
+        );
       } else {
         reply = await run();
       }
@@ -85,7 +102,8 @@ export function writeReply(ctx: AppContext, reply: Reply): void {
   }
   ctx.status = reply.status;
   if (reply.headers) ctx.set(reply.headers);
-  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) ctx.body = reply.body;
+  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304)
+    ctx.body = reply.body;
 }
 
 /** `requestBody.required` of the operation in the document (false when it has no body). */
@@ -97,6 +115,7 @@ function isBodyRequired(op: OperationInfo): boolean {
     components?: { requestBodies?: Record<string, Body> };
   };
   let rb = doc.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody;
-  if (rb && typeof rb.$ref === 'string') rb = doc.components?.requestBodies?.[rb.$ref.split('/').pop()!];
+  if (rb && typeof rb.$ref === 'string')
+    rb = doc.components?.requestBodies?.[rb.$ref.split('/').pop()!];
   return rb?.required === true;
 }

@@ -58,7 +58,8 @@ export function internalProblemBody(site: string, instance: string): ProblemBody
     type: `${site}/docs/errors#internal_error`,
     title: catalogue().get('internal_error')?.title ?? 'Internal error',
     status: 500,
-    detail: 'The server failed unexpectedly; the change may not have been applied. Try again later.',
+    detail:
+      'The server failed unexpectedly; the change may not have been applied. Try again later.',
     code: 'internal_error',
     instance,
   };

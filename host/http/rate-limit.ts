@@ -4,14 +4,25 @@
  * in `host/rate-limit/`.
  * @module
  */
-import { rateHeaders, rateLimited, tighter, type RateLimiter, type RateResult } from '../rate-limit/limiter.js';
+import {
+  rateHeaders,
+  rateLimited,
+  tighter,
+  type RateLimiter,
+  type RateResult,
+} from '../rate-limit/limiter.js';
 import type { AppContext } from './context.js';
 
 /**
  * Counts a hit on an endpoint's own limiter for this request: adds it to the results the
  * RateLimit-* headers describe and throws 429 rate_limited (with Retry-After) when refused.
  */
-export async function countLimit(ctx: AppContext, limiter: RateLimiter, key: string, detail?: string): Promise<RateResult> {
+export async function countLimit(
+  ctx: AppContext,
+  limiter: RateLimiter,
+  key: string,
+  detail?: string,
+): Promise<RateResult> {
   const r = await limiter.hit(key);
   ctx.state.rate.push(r);
   setRateHeaders(ctx);

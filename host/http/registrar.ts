@@ -21,7 +21,11 @@ export interface Routes {
    * Mounts a site page outside the API schema (HTML, health checks): no auth, no
    * validation, no rate headers. Errors thrown still become problem+json.
    */
-  page(method: 'GET' | 'POST', path: string, handler: (ctx: AppContext, params: Record<string, string>) => void | Promise<void>): void;
+  page(
+    method: 'GET' | 'POST',
+    path: string,
+    handler: (ctx: AppContext, params: Record<string, string>) => void | Promise<void>,
+  ): void;
 }
 
 /** A route module: `export function register(routes, services)`. */
@@ -30,7 +34,11 @@ export interface RouteModule {
 }
 
 /** Creates the registrar that fills `table`. */
-export function createRegistrar(table: RouteTable, services: AppServices, limits: GeneralLimits): Routes {
+export function createRegistrar(
+  table: RouteTable,
+  services: AppServices,
+  limits: GeneralLimits,
+): Routes {
   const ops = getOperations();
   return {
     operation(operationId, handler) {

@@ -29,7 +29,9 @@ export interface Route {
 
 /** Outcome of {@link RouteTable.match}. */
 export type RouteMatch =
-  { kind: 'route'; route: Route; params: Record<string, string> } | { kind: 'method_not_allowed'; allow: string[] } | { kind: 'not_found' };
+  | { kind: 'route'; route: Route; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: string[] }
+  | { kind: 'not_found' };
 
 interface Entry {
   route: Route;
@@ -58,10 +60,17 @@ export class RouteTable {
         throw new Error(`RouteTable: ${route.method} ${route.template} is registered twice`);
       }
     }
-    const path = segments.map((s) => ('literal' in s ? s.literal.replace(PATH_SYNTAX, '\\$&') : `:${s.param}`)).join('/');
+    const path = segments
+      .map((s) => ('literal' in s ? s.literal.replace(PATH_SYNTAX, '\\$&') : `:${s.param}`))
+      .join('/');
     const layer = this.router.register(path, [route.method], noop);
-    if (!isLayer(layer)) throw new Error(`RouteTable: @koa/router did not return a layer for ${route.template}`);
-    this.entries.set(layer, { route, shape, literals: segments.filter((s) => 'literal' in s).length });
+    if (!isLayer(layer))
+      throw new Error(`RouteTable: @koa/router did not return a layer for ${route.template}`);
+    this.entries.set(layer, {
+      route,
+      shape,
+      literals: segments.filter((s) => 'literal' in s).length,
+    });
   }
 
   /** Every registered route (for docs and tests). */
@@ -112,7 +121,8 @@ function rank(method: string): number {
 type Segment = { literal: string } | { param: string };
 
 function parseTemplate(template: string): Segment[] {
-  if (!template.startsWith('/')) throw new Error(`RouteTable: template must start with /: ${template}`);
+  if (!template.startsWith('/'))
+    throw new Error(`RouteTable: template must start with /: ${template}`);
   return template.split('/').map((s) => {
     const m = /^\{([A-Za-z0-9_]+)\}$/.exec(s);
     return m ? { param: m[1]! } : { literal: s };

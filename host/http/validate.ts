@@ -51,7 +51,11 @@ export function check<T>(validate: ValidateFunction | undefined, value: T, where
   const { code, items, decidedBy } = toValidationItems(validate.errors ?? [], where);
   if (code === 'validation_error' || !decidedBy || !isErrorCode(code)) {
     if (where === 'path') throw problem('not_found', { detail: 'Nothing is at this path.' });
-    throw problem('validation_error', { detail: describe(items), field: items[0]?.field || undefined, errors: items });
+    throw problem('validation_error', {
+      detail: describe(items),
+      field: items[0]?.field || undefined,
+      errors: items,
+    });
   }
   return raise(code, decidedBy);
 }
@@ -63,9 +67,14 @@ export function check<T>(validate: ValidateFunction | undefined, value: T, where
  * path of the first such value and why, or null (depth bounded by the body reader).
  */
 function firstUnfit(value: unknown, path: string[]): { field: string; message: string } | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { field: path.join('.'), message: 'must be a finite number' };
+  if (typeof value === 'number')
+    return Number.isFinite(value)
+      ? null
+      : { field: path.join('.'), message: 'must be a finite number' };
   if (typeof value === 'string')
-    return value.includes('\0') ? { field: path.join('.'), message: 'must not contain a NUL character' } : null;
+    return value.includes('\0')
+      ? { field: path.join('.'), message: 'must not contain a NUL character' }
+      : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
     const found = firstUnfit(v, [...path, k]);
@@ -83,7 +92,8 @@ function firstIllFormed(value: unknown, path: string[]): string | null {
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
     // The key is named with U+FFFD in place of its surrogate: the answer never echoes ill-formed text.
-    if (LONE_SURROGATE.test(k)) return [...path, k.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')].join('.');
+    if (LONE_SURROGATE.test(k))
+      return [...path, k.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')].join('.');
     const found = firstIllFormed(v, [...path, k]);
     if (found !== null) return found;
   }
@@ -95,13 +105,17 @@ function raise(code: ErrorCode, item: ValidationErrorItem): never {
 }
 
 function describe(items: ValidationErrorItem[]): string {
-  const parts = items.slice(0, 5).map((i) => (i.field ? `${i.field} ${i.message}` : `the ${i.in} ${i.message}`));
+  const parts = items
+    .slice(0, 5)
+    .map((i) => (i.field ? `${i.field} ${i.message}` : `the ${i.in} ${i.message}`));
   const more = items.length > 5 ? ` (and ${items.length - 5} more)` : '';
   return `${parts.join('; ')}${more}.`;
 }
 
 /** A plain copy of Koa's parsed query (so validation can coerce it in place). */
-export function queryObject(query: Record<string, string | string[] | undefined>): Record<string, unknown> {
+export function queryObject(
+  query: Record<string, string | string[] | undefined>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query)) if (v !== undefined) out[k] = v;
   return out;

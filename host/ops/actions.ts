@@ -41,12 +41,22 @@ export interface OpsActions {
     reason: 'manual' | 'complaint',
     note: string | null,
   ): Promise<{ e164: string; blocked: true; reason: BlockReason }>;
-  unblock(by: Principal, e164: string, note: string | null): Promise<{ e164: string; blocked: false; lifted: boolean }>;
+  unblock(
+    by: Principal,
+    e164: string,
+    note: string | null,
+  ): Promise<{ e164: string; blocked: false; lifted: boolean }>;
   enableEndpoint(by: Principal, endpointId: string): Promise<unknown>;
-  cancelOccurrence(by: Principal, occurrenceId: string): Promise<{ id: string; status: string; account_id: string }>;
+  cancelOccurrence(
+    by: Principal,
+    occurrenceId: string,
+  ): Promise<{ id: string; status: string; account_id: string }>;
   redeliver(by: Principal, endpointId: string, deliveryId: string): Promise<unknown>;
   audit(query: PageQuery): Promise<{ items: unknown[]; next_cursor: string | null }>;
-  search(q: string, limit: number): Promise<{ query: string; accounts: { id: string; email: string }[]; calls: unknown[] }>;
+  search(
+    q: string,
+    limit: number,
+  ): Promise<{ query: string; accounts: { id: string; email: string }[]; calls: unknown[] }>;
 }
 
 const ALL_KINDS = ['first', 'retry', 'snooze', 'test', 'demo'] as const;
@@ -54,7 +64,13 @@ const ALL_KINDS = ['first', 'retry', 'snooze', 'test', 'demo'] as const;
 /** Creates the actions. */
 export function createOpsActions(deps: OpsActionDeps): OpsActions {
   const { db, clock, ids } = deps;
-  const record = async (by: Principal, action: AuditAction, target: string, detail: Record<string, unknown>, at: EpochMs) => {
+  const record = async (
+    by: Principal,
+    action: AuditAction,
+    target: string,
+    detail: Record<string, unknown>,
+    at: EpochMs,
+  ) => {
     await insertAudit(db, {
       id: ids.uuid(),
       at,
@@ -80,7 +96,14 @@ export function createOpsActions(deps: OpsActionDeps): OpsActions {
     },
     async unblock(by, e164, note) {
       const now = clock.now();
-      const lifted = await unblockNumber(db, e164, ['stop', 'complaint', 'manual', 'key_9'], 'operator', now, note);
+      const lifted = await unblockNumber(
+        db,
+        e164,
+        ['stop', 'complaint', 'manual', 'key_9'],
+        'operator',
+        now,
+        note,
+      );
       await record(by, 'unblock_number', e164, { lifted, note }, now);
       return { e164, blocked: false, lifted };
     },
@@ -100,16 +123,34 @@ export function createOpsActions(deps: OpsActionDeps): OpsActions {
       const r = await deps.runtime.cancel(occurrenceId);
       if (!r.ok) {
         if (r.code === 'occurrence_terminal')
-          throw problem('occurrence_terminal', { detail: 'This call already finished; there is nothing to cancel.' });
+          throw problem('occurrence_terminal', {
+            detail: 'This call already finished; there is nothing to cancel.',
+          });
         throw problem('not_found', { detail: 'No occurrence with that id.' });
       }
-      await record(by, 'cancel_occurrence', occurrenceId, { account_id: r.occurrence.accountId }, clock.now());
-      return { id: r.occurrence.id, status: r.occurrence.status, account_id: r.occurrence.accountId };
+      await record(
+        by,
+        'cancel_occurrence',
+        occurrenceId,
+        { account_id: r.occurrence.accountId },
+        clock.now(),
+      );
+      return {
+        id: r.occurrence.id,
+        status: r.occurrence.status,
+        account_id: r.occurrence.accountId,
+      };
     },
     async redeliver(by, endpointId, deliveryId) {
       const e = await endpoint(endpointId);
       const out = await deps.webhooks.redeliver(e.accountId, e.id, deliveryId);
-      await record(by, 'redeliver_webhook', deliveryId, { account_id: e.accountId, endpoint_id: e.id }, clock.now());
+      await record(
+        by,
+        'redeliver_webhook',
+        deliveryId,
+        { account_id: e.accountId, endpoint_id: e.id },
+        clock.now(),
+      );
       return out;
     },
     async audit(query) {
@@ -122,12 +163,18 @@ export function createOpsActions(deps: OpsActionDeps): OpsActions {
       const query = q.trim();
       const byEmail = query.includes('@');
       const accounts = byEmail
-        ? await findAccountByEmail(db, query.toLowerCase()).then((a) => (a ? [{ id: a.id, email: a.email }] : []))
+        ? await findAccountByEmail(db, query.toLowerCase()).then((a) =>
+            a ? [{ id: a.id, email: a.email }] : [],
+          )
         : await accountsWithNumber(db, query, 20);
       const reads = engineReads(db);
       const calls: AttemptRecord[] = [];
       for (const a of accounts) {
-        const page = await reads.listAccountAttempts({ accountId: a.id, kinds: ALL_KINDS, limit: byEmail ? limit : limit * 2 });
+        const page = await reads.listAccountAttempts({
+          accountId: a.id,
+          kinds: ALL_KINDS,
+          limit: byEmail ? limit : limit * 2,
+        });
         for (const { record: r } of page) if (byEmail || r.to === query) calls.push(r);
       }
       calls.sort((x, y) => y.createdAt - x.createdAt);
@@ -138,7 +185,15 @@ export function createOpsActions(deps: OpsActionDeps): OpsActions {
 
 /** Schema `OpsAuditEntry`. */
 function auditOut(e: AuditEntry) {
-  return { id: e.id, at: isoInstant(e.at), account_id: e.accountId, email: e.email, action: e.action, target: e.target, detail: e.detail };
+  return {
+    id: e.id,
+    at: isoInstant(e.at),
+    account_id: e.accountId,
+    email: e.email,
+    action: e.action,
+    target: e.target,
+    detail: e.detail,
+  };
 }
 
 /** Schema `OpsCall`: an attempt as an operator sees it (the number in full). */

@@ -40,9 +40,13 @@ export class AdminError extends Error {
 const PAGES_PER_STEP = 1_000_000_000;
 
 /** Copies the database at `source` to `dest` with the online backup API; the copy is checked. */
-export async function backupDatabase(source: string, dest: string): Promise<{ pages: number; bytes: number }> {
+export async function backupDatabase(
+  source: string,
+  dest: string,
+): Promise<{ pages: number; bytes: number }> {
   if (!existsSync(source)) throw new AdminError(`${source}: no database there (WAKEUP_DB)`);
-  if (existsSync(dest)) throw new AdminError(`${dest} exists: choose a new file name (a backup never overwrites)`);
+  if (existsSync(dest))
+    throw new AdminError(`${dest} exists: choose a new file name (a backup never overwrites)`);
   const db = new Sqlite(source, { ...sqliteOptions(), fileMustExist: true });
   let pages = 0;
   try {
@@ -53,9 +57,14 @@ export async function backupDatabase(source: string, dest: string): Promise<{ pa
     db.close();
   }
   const problems = checkIntegrity(dest);
-  if (problems.length > 0) throw new AdminError(`backup written to ${dest} but it fails integrity_check: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new AdminError(
+      `backup written to ${dest} but it fails integrity_check: ${problems.join('; ')}`,
+    );
   const copy = new Sqlite(dest, { ...sqliteOptions(), readonly: true });
-  const bytes = (copy.pragma('page_count', { simple: true }) as number) * (copy.pragma('page_size', { simple: true }) as number);
+  const bytes =
+    (copy.pragma('page_count', { simple: true }) as number) *
+    (copy.pragma('page_size', { simple: true }) as number);
   copy.close();
   return { pages, bytes };
 }
@@ -65,14 +74,27 @@ export async function backupDatabase(source: string, dest: string): Promise<{ pa
  * The database it replaces is first saved as `<target>.before-restore-<instant>`.
  * Migrations are applied by the next server start.
  */
-export async function restoreDatabase(backup: string, target: string, now: EpochMs): Promise<{ saved: string | null }> {
+export async function restoreDatabase(
+  backup: string,
+  target: string,
+  now: EpochMs,
+): Promise<{ saved: string | null }> {
   if (!existsSync(backup)) throw new AdminError(`${backup}: no such file`);
   const problems = checkIntegrity(backup);
-  if (problems.length > 0) throw new AdminError(`${backup} fails integrity_check: ${problems.join('; ')}; nothing restored`);
+  if (problems.length > 0)
+    throw new AdminError(
+      `${backup} fails integrity_check: ${problems.join('; ')}; nothing restored`,
+    );
   const src = new Sqlite(backup, { ...sqliteOptions(), readonly: true, fileMustExist: true });
   try {
-    const isWakeup = src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
-    if (!isWakeup) throw new AdminError(`${backup} is not a Wake-Up database (no accounts table); nothing restored`);
+    const isWakeup =
+      src
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'")
+        .get() !== undefined;
+    if (!isWakeup)
+      throw new AdminError(
+        `${backup} is not a Wake-Up database (no accounts table); nothing restored`,
+      );
     let saved: string | null = null;
     if (existsSync(target)) {
       const current = new Sqlite(target, { ...sqliteOptions(), fileMustExist: true });
@@ -86,7 +108,9 @@ export async function restoreDatabase(backup: string, target: string, now: Epoch
           mode = 'busy';
         }
         if (mode !== 'delete') {
-          throw new AdminError(`${target} is open in another process (the server is running?): stop the server first; nothing restored`);
+          throw new AdminError(
+            `${target} is open in another process (the server is running?): stop the server first; nothing restored`,
+          );
         }
         saved = `${target}.before-restore-${isoInstant(now).replace(/[:.]/g, '-')}`;
         await current.backup(saved, { progress: () => PAGES_PER_STEP });
@@ -168,11 +192,14 @@ export function providerLines(url: string, readyz: ReadyzProviders): string[] {
   const providers = readyz.providers ?? {};
   const lines = Object.entries(providers).map(([port, p]) => {
     const head = `${port.padEnd(10)} ${p.provider.padEnd(10)}`;
-    const lastError = p.last_error ? `last error ${p.last_error.at}: ${p.last_error.code} (${p.last_error.detail})` : 'no error';
+    const lastError = p.last_error
+      ? `last error ${p.last_error.at}: ${p.last_error.code} (${p.last_error.detail})`
+      : 'no error';
     const lastOk = `last ok ${p.last_ok_at ?? 'never'}`;
     if (p.status === 'failing')
       return `${head} FAILING since ${p.failing_since} (${p.consecutive_failures} in a row); ${lastError}; ${lastOk}`;
-    if (p.status === 'ok') return `${head} ok; ${lastOk}; ${p.failures_total} failures since start${p.last_error ? `, ${lastError}` : ''}`;
+    if (p.status === 'ok')
+      return `${head} ok; ${lastOk}; ${p.failures_total} failures since start${p.last_error ? `, ${lastError}` : ''}`;
     return `${head} not used yet`;
   });
   const failing = readyz.failing ?? [];

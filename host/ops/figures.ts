@@ -23,7 +23,8 @@ async function settled(db: Db): Promise<void> {
 }
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
-const share = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+const share = (part: number, whole: number) =>
+  whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
 
 /** GET /ops/forecast. */
 export async function forecast(
@@ -69,7 +70,8 @@ export async function lateness(
 ): Promise<Record<string, unknown>> {
   await settled(db);
   const rows = await engineReads(db).latenessByMinute(o.from, o.to, o.objectiveSeconds * 1000);
-  const measure = (r: LatenessMinute | undefined) => r && { count: r.count, p50_ms: r.p50Ms, p95_ms: r.p95Ms, max_ms: r.maxMs };
+  const measure = (r: LatenessMinute | undefined) =>
+    r && { count: r.count, p50_ms: r.p50Ms, p95_ms: r.p95Ms, max_ms: r.maxMs };
   const byMinute = new Map<number, { requested?: LatenessMinute; ringing?: LatenessMinute }>();
   for (const r of rows) {
     const m = byMinute.get(r.minute) ?? {};
@@ -110,7 +112,10 @@ export async function lateness(
 const OUTCOMES = ['confirmed', 'unconfirmed', 'missed', 'failed', 'cancelled'] as const;
 
 /** GET /ops/outcomes. */
-export async function outcomes(db: Db, o: { from: EpochMs; to: EpochMs }): Promise<Record<string, unknown>> {
+export async function outcomes(
+  db: Db,
+  o: { from: EpochMs; to: EpochMs },
+): Promise<Record<string, unknown>> {
   await settled(db);
   const reads = engineReads(db);
   const finished = await reads.outcomesByHour(o.from, o.to);
@@ -153,10 +158,14 @@ export async function outcomes(db: Db, o: { from: EpochMs; to: EpochMs }): Promi
 }
 
 /** GET /ops/health (the providers come from the caller: the process's own view, as /readyz). */
-export async function health(db: Db, o: { now: EpochMs; providers: Record<string, { status: string }> }): Promise<Record<string, unknown>> {
+export async function health(
+  db: Db,
+  o: { now: EpochMs; providers: Record<string, { status: string }> },
+): Promise<Record<string, unknown>> {
   const store = engineStore(db);
   // The journal's size before the fold below empties it: how far the fold is behind.
-  const unfolded = db.dialect === 'sqlite' ? ((store as Partial<SqliteEngineStore>).unfolded ?? 0) : null;
+  const unfolded =
+    db.dialect === 'sqlite' ? ((store as Partial<SqliteEngineStore>).unfolded ?? 0) : null;
   await settled(db);
   const reads = engineReads(db);
   const inFlight = await reads.countInFlight();
@@ -181,9 +190,17 @@ export async function health(db: Db, o: { now: EpochMs; providers: Record<string
     engine: {
       overdue_calls: overdue.reduce((n, r) => n + r.count, 0),
       oldest_due_at: isoInstantOrNull(overdue[0] ? overdue[0].second * 1000 : null),
-      in_flight: { dispatching: inFlight.dispatching ?? 0, calling: inFlight.calling ?? 0, waiting: inFlight.waiting ?? 0 },
+      in_flight: {
+        dispatching: inFlight.dispatching ?? 0,
+        calling: inFlight.calling ?? 0,
+        waiting: inFlight.waiting ?? 0,
+      },
     },
     journal: { unfolded },
-    hosts: leases.map((l) => ({ owner: l.owner, leased_calls: l.occurrences, lease_until: isoInstant(l.until) })),
+    hosts: leases.map((l) => ({
+      owner: l.owner,
+      leased_calls: l.occurrences,
+      lease_until: isoInstant(l.until),
+    })),
   };
 }

@@ -29,7 +29,17 @@ export interface Metrics {
 }
 
 /** Attempt statuses that end a call. */
-const ENDED = new Set(['confirmed', 'snoozed', 'stopped', 'no_input', 'voicemail', 'no_answer', 'busy', 'failed', 'canceled']);
+const ENDED = new Set([
+  'confirmed',
+  'snoozed',
+  'stopped',
+  'no_input',
+  'voicemail',
+  'no_answer',
+  'busy',
+  'failed',
+  'canceled',
+]);
 /** Occurrence statuses that end a wake-up call. */
 const OCCURRENCE_ENDED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
 
@@ -87,7 +97,11 @@ export function createMetrics(): Metrics {
     labelNames: ['will_retry'] as const,
     registers,
   });
-  const runtimeErrors = new Counter({ name: 'wakeup_runtime_errors_total', help: 'Errors inside the engine runtime.', registers });
+  const runtimeErrors = new Counter({
+    name: 'wakeup_runtime_errors_total',
+    help: 'Errors inside the engine runtime.',
+    registers,
+  });
   const messages = new Counter({
     name: 'wakeup_messages_sent_total',
     help: 'Texts and emails handed to their provider, by channel (sms, email) and result (ok, refused, error).',
@@ -105,16 +119,37 @@ export function createMetrics(): Metrics {
         if (runtime) this.set(read(runtime));
       },
     });
-  stat('wakeup_runtime_wheel_size', 'Timers armed in the engine timer wheel (calls due within the horizon).', (r) => r.stats.wheelSize);
-  stat('wakeup_runtime_paced', 'Calls waiting in the pacing queue for a dispatch slot.', (r) => r.stats.paced);
+  stat(
+    'wakeup_runtime_wheel_size',
+    'Timers armed in the engine timer wheel (calls due within the horizon).',
+    (r) => r.stats.wheelSize,
+  );
+  stat(
+    'wakeup_runtime_paced',
+    'Calls waiting in the pacing queue for a dispatch slot.',
+    (r) => r.stats.paced,
+  );
   stat('wakeup_runtime_in_flight', 'Provider requests in flight.', (r) => r.stats.inFlight);
   // The backlog at the provider's rate: calls due and waiting for a slot, and how
   // long this host's rate (WAKEUP_CALLS_PER_SECOND) takes to place them (0 without a rate).
-  stat('wakeup_spike_backlog', 'Calls due and waiting for a provider slot on this host.', (r) => r.stats.paced);
-  stat('wakeup_spike_drain_seconds', "Seconds until this host's backlog is placed at the provider rate.", (r) =>
-    Number.isFinite(r.options.pacing.callsPerSecond) ? r.stats.paced / r.options.pacing.callsPerSecond : 0,
+  stat(
+    'wakeup_spike_backlog',
+    'Calls due and waiting for a provider slot on this host.',
+    (r) => r.stats.paced,
   );
-  stat('wakeup_runtime_dispatched', 'Attempts this process dispatched since it started.', (r) => r.stats.dispatched);
+  stat(
+    'wakeup_spike_drain_seconds',
+    "Seconds until this host's backlog is placed at the provider rate.",
+    (r) =>
+      Number.isFinite(r.options.pacing.callsPerSecond)
+        ? r.stats.paced / r.options.pacing.callsPerSecond
+        : 0,
+  );
+  stat(
+    'wakeup_runtime_dispatched',
+    'Attempts this process dispatched since it started.',
+    (r) => r.stats.dispatched,
+  );
 
   let providers: ProviderHealth | null = null;
   const perProvider = (name: string, help: string, read: (s: ProviderStatusOut) => number | null) =>
@@ -132,16 +167,20 @@ export function createMetrics(): Metrics {
         }
       },
     });
-  perProvider('wakeup_provider_up', '1 while the provider behind a port works (or has not been used yet), 0 while it is failing.', (s) =>
-    s.status === 'failing' ? 0 : 1,
+  perProvider(
+    'wakeup_provider_up',
+    '1 while the provider behind a port works (or has not been used yet), 0 while it is failing.',
+    (s) => (s.status === 'failing' ? 0 : 1),
   );
   perProvider(
     'wakeup_provider_failures',
     'Provider failures (unreachable, refused credentials, 5xx) since the process started.',
     (s) => s.failures_total,
   );
-  perProvider('wakeup_provider_failing_since_seconds', 'Unix time the current run of provider failures began (only while failing).', (s) =>
-    s.failing_since === null ? null : Date.parse(s.failing_since) / 1000,
+  perProvider(
+    'wakeup_provider_failing_since_seconds',
+    'Unix time the current run of provider failures began (only while failing).',
+    (s) => (s.failing_since === null ? null : Date.parse(s.failing_since) / 1000),
   );
 
   const counted =
@@ -179,11 +218,16 @@ export function createMetrics(): Metrics {
       });
       r.on('occurrence:status', ({ occurrence, from }) => {
         if (OCCURRENCE_ENDED.has(occurrence.status) && from !== occurrence.status) {
-          occurrenceOutcomes.inc({ status: occurrence.status, reason: occurrence.outcomeReason ?? 'none' });
+          occurrenceOutcomes.inc({
+            status: occurrence.status,
+            reason: occurrence.outcomeReason ?? 'none',
+          });
         }
       });
       r.on('timer:late', () => lateTimers.inc());
-      r.on('effect:failed', ({ willRetry }) => effectFailures.inc({ will_retry: String(willRetry) }));
+      r.on('effect:failed', ({ willRetry }) =>
+        effectFailures.inc({ will_retry: String(willRetry) }),
+      );
       r.on('runtime:error', () => runtimeErrors.inc());
     },
     countMessages(m) {

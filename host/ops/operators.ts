@@ -12,7 +12,10 @@ import { problem } from '../errors.js';
 export type OperatorRole = 'act' | 'read';
 
 /** The role of the account with this email, or null when it is not an operator. */
-export function operatorRole(config: OperatorConfig, email: string | undefined): OperatorRole | null {
+export function operatorRole(
+  config: OperatorConfig,
+  email: string | undefined,
+): OperatorRole | null {
   const e = email?.toLowerCase();
   if (e === undefined) return null;
   if (config.emails.includes(e)) return 'act';
@@ -24,15 +27,22 @@ export function operatorRole(config: OperatorConfig, email: string | undefined):
  * The caller's role, or 403 insufficient_scope when it is not an operator, or (with
  * `needs: 'act'`) a read-only one. The principal's account was read with its credential.
  */
-export function requireOperator(config: OperatorConfig, principal: Principal, needs: OperatorRole): OperatorRole {
+export function requireOperator(
+  config: OperatorConfig,
+  principal: Principal,
+  needs: OperatorRole,
+): OperatorRole {
   const role = operatorRole(config, principal.account?.email);
   if (role === null) {
     throw problem('insufficient_scope', {
-      detail: 'Only operators (WAKEUP_OPERATOR_EMAILS, WAKEUP_OPERATOR_READONLY_EMAILS) may use the ops endpoints.',
+      detail:
+        'Only operators (WAKEUP_OPERATOR_EMAILS, WAKEUP_OPERATOR_READONLY_EMAILS) may use the ops endpoints.',
     });
   }
   if (needs === 'act' && role !== 'act') {
-    throw problem('insufficient_scope', { detail: 'A read-only operator (WAKEUP_OPERATOR_READONLY_EMAILS) cannot act; ask an operator.' });
+    throw problem('insufficient_scope', {
+      detail: 'A read-only operator (WAKEUP_OPERATOR_READONLY_EMAILS) cannot act; ask an operator.',
+    });
   }
   return role;
 }

@@ -14,7 +14,13 @@
  * Times are real time (an outage is a wall-clock fact), also under the virtual clock.
  * @module
  */
-import type { EpochMs, Messaging, PlaceCallResult, SendResult, Telephony } from '../../engine/index.js';
+import type {
+  EpochMs,
+  Messaging,
+  PlaceCallResult,
+  SendResult,
+  Telephony,
+} from '../../engine/index.js';
 import { realTime } from '../adapters/clock/system-clock.js';
 import { isoInstant } from '../instant.js';
 
@@ -69,9 +75,15 @@ interface State {
 }
 
 /** Creates the tracker; `providers` names the provider behind each port (host/ops/providers.ts). */
-export function createProviderHealth(providers: Partial<Record<ProviderPort, string>>, now: () => EpochMs = realTime): ProviderHealth {
+export function createProviderHealth(
+  providers: Partial<Record<ProviderPort, string>>,
+  now: () => EpochMs = realTime,
+): ProviderHealth {
   const states = new Map<ProviderPort, State>(
-    PROVIDER_PORTS.map((p) => [p, { failingSince: null, consecutive: 0, total: 0, lastError: null, lastOkAt: null }]),
+    PROVIDER_PORTS.map((p) => [
+      p,
+      { failingSince: null, consecutive: 0, total: 0, lastError: null, lastOkAt: null },
+    ]),
   );
   const ok = (port: ProviderPort) => {
     const s = states.get(port)!;
@@ -89,12 +101,19 @@ export function createProviderHealth(providers: Partial<Record<ProviderPort, str
     s.lastError = { code, detail: detail.slice(0, 300), at };
   };
   /** Reports a send's result; a throw is a provider failure too (its outcome is unknown). */
-  const report = async <R extends SendResult | PlaceCallResult>(port: ProviderPort, run: () => Promise<R>): Promise<R> => {
+  const report = async <R extends SendResult | PlaceCallResult>(
+    port: ProviderPort,
+    run: () => Promise<R>,
+  ): Promise<R> => {
     let result: R;
     try {
       result = await run();
     } catch (err) {
-      failed(port, 'provider_unavailable', err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      failed(
+        port,
+        'provider_unavailable',
+        err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      );
       throw err;
     }
     if (result.ok) ok(port);
@@ -113,7 +132,11 @@ export function createProviderHealth(providers: Partial<Record<ProviderPort, str
           failing_since: s.failingSince === null ? null : isoInstant(s.failingSince),
           consecutive_failures: s.consecutive,
           failures_total: s.total,
-          last_error: s.lastError && { code: s.lastError.code, detail: s.lastError.detail, at: isoInstant(s.lastError.at) },
+          last_error: s.lastError && {
+            code: s.lastError.code,
+            detail: s.lastError.detail,
+            at: isoInstant(s.lastError.at),
+          },
           last_ok_at: s.lastOkAt === null ? null : isoInstant(s.lastOkAt),
         };
       }
@@ -127,13 +150,16 @@ export function createProviderHealth(providers: Partial<Record<ProviderPort, str
       return wrapped;
     },
     watchTelephony(telephony) {
-      const placeCall: Telephony['placeCall'] = (request) => report('telephony', () => telephony.placeCall(request));
+      const placeCall: Telephony['placeCall'] = (request) =>
+        report('telephony', () => telephony.placeCall(request));
       // Everything else is the adapter's own, called on the adapter itself.
       return new Proxy(telephony, {
         get(target, prop) {
           if (prop === 'placeCall') return placeCall;
           const value: unknown = Reflect.get(target, prop, target);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          return typeof value === 'function'
+            ? (value as (...a: unknown[]) => unknown).bind(target)
+            : value;
         },
       });
     },
@@ -149,7 +175,12 @@ export function createProviderHealth(providers: Partial<Record<ProviderPort, str
               ok(port);
               return result;
             } catch (err) {
-              if (blames(err)) failed(port, 'provider_unavailable', err instanceof Error ? err.message : String(err));
+              if (blames(err))
+                failed(
+                  port,
+                  'provider_unavailable',
+                  err instanceof Error ? err.message : String(err),
+                );
               throw err;
             }
           };

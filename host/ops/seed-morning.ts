@@ -73,7 +73,10 @@ function unit(i: number, salt: number): number {
 }
 
 /** Seeds `n` sleepers (see the module header); answers what was made. */
-export async function seedMorning(deps: SeedMorningDeps, n: number): Promise<{ accounts: number; schedules: number; zones: string[] }> {
+export async function seedMorning(
+  deps: SeedMorningDeps,
+  n: number,
+): Promise<{ accounts: number; schedules: number; zones: string[] }> {
   const now = deps.clock.now();
   const batch = deps.ids.uuid().slice(0, 8);
   const rows: { accountId: string; phoneId: string; e164: string }[] = [];
@@ -104,9 +107,18 @@ export async function seedMorning(deps: SeedMorningDeps, n: number): Promise<{ a
     }
   });
   for (const [i, r] of rows.entries()) {
-    deps.simulator.setPhone(r.e164, { answers: [pick(ANSWERS, unit(i, 3))], ring_seconds: 3 + Math.floor(unit(i, 4) * 15) });
+    deps.simulator.setPhone(r.e164, {
+      answers: [pick(ANSWERS, unit(i, 3))],
+      ring_seconds: 3 + Math.floor(unit(i, 4) * 15),
+    });
     await deps.createSchedule(
-      { accountId: r.accountId, credential: 'app_session', apiKeyId: null, scopes: null, sessionId: null },
+      {
+        accountId: r.accountId,
+        credential: 'app_session',
+        apiKeyId: null,
+        scopes: null,
+        sessionId: null,
+      },
       {
         kind: 'recurring',
         days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],

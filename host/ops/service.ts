@@ -67,8 +67,14 @@ export function createOpsService(
 function window(clock: Clock, q: WindowQuery, maxMs: number): { from: EpochMs; to: EpochMs } {
   const to = q.to === undefined ? clock.now() : Date.parse(q.to);
   const from = q.from === undefined ? to - 86_400_000 : Date.parse(q.from);
-  if (!(from < to)) throw invalid({ field: 'from', in: 'query', code: 'invalid', message: 'must be before to' });
+  if (!(from < to))
+    throw invalid({ field: 'from', in: 'query', code: 'invalid', message: 'must be before to' });
   if (to - from > maxMs)
-    throw invalid({ field: 'from', in: 'query', code: 'maximum', message: `the window is at most ${maxMs / 3_600_000} hours` });
+    throw invalid({
+      field: 'from',
+      in: 'query',
+      code: 'maximum',
+      message: `the window is at most ${maxMs / 3_600_000} hours`,
+    });
   return { from, to };
 }

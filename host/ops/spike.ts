@@ -42,7 +42,11 @@ export interface MinuteProjection {
  * ones, also counted in `due`) the next calls of the series whose call is in flight. Reads the
  * engine's tables as they are (the server settles its journal first).
  */
-export async function forecastSeconds(db: Db, from: EpochMs, to: EpochMs): Promise<{ due: DueSecond[]; projected: DueSecond[] }> {
+export async function forecastSeconds(
+  db: Db,
+  from: EpochMs,
+  to: EpochMs,
+): Promise<{ due: DueSecond[]; projected: DueSecond[] }> {
   const reads = engineReads(db);
   const rows = await reads.countDueBySecond(to);
   const projected = new Map<number, number>();
@@ -85,7 +89,11 @@ function bySecond(rows: readonly { second: number; count: number }[], from: Epoc
  * Places `due` (by second, in order) from `now` at `callsPerSecond`, one slot after another,
  * never before a call's second, and returns each minute's count and its last call's lateness.
  */
-export function projectMinutes(due: readonly DueSecond[], callsPerSecond: number, now: EpochMs): MinuteProjection[] {
+export function projectMinutes(
+  due: readonly DueSecond[],
+  callsPerSecond: number,
+  now: EpochMs,
+): MinuteProjection[] {
   const interval = 1000 / callsPerSecond;
   const minutes: MinuteProjection[] = [];
   let free = now; // the next free slot
@@ -96,7 +104,8 @@ export function projectMinutes(due: readonly DueSecond[], callsPerSecond: number
     free = last + interval;
     const minute = Math.floor(at / 60_000) * 60_000;
     let m = minutes[minutes.length - 1];
-    if (!m || m.minute !== minute) minutes.push((m = { minute, calls: 0, lastPlacedAt: last, lastLateMs: 0 }));
+    if (!m || m.minute !== minute)
+      minutes.push((m = { minute, calls: 0, lastPlacedAt: last, lastLateMs: 0 }));
     m.calls += d.calls;
     m.lastPlacedAt = last;
     m.lastLateMs = Math.max(m.lastLateMs, Math.max(0, Math.round(last - at)));
@@ -105,7 +114,11 @@ export function projectMinutes(due: readonly DueSecond[], callsPerSecond: number
 }
 
 /** The backlog now: calls due by `now` and not yet placed, and how long the rate takes to place them. */
-export function backlog(due: readonly DueSecond[], callsPerSecond: number, now: EpochMs): { calls: number; drainSeconds: number } {
+export function backlog(
+  due: readonly DueSecond[],
+  callsPerSecond: number,
+  now: EpochMs,
+): { calls: number; drainSeconds: number } {
   let calls = 0;
   for (const d of due) if (d.second * 1000 <= now) calls += d.calls;
   return { calls, drainSeconds: calls / callsPerSecond };
@@ -118,10 +131,17 @@ export function spikeLines(
 ): { lines: string[]; warnings: number } {
   const lines: string[] = [];
   const total = minutes.reduce((n, m) => n + m.calls, 0);
-  const rate = o.callsPerSecond === null ? 'no limit (WAKEUP_CALLS_PER_SECOND unset; --rate N to project one)' : `${o.callsPerSecond}/s`;
+  const rate =
+    o.callsPerSecond === null
+      ? 'no limit (WAKEUP_CALLS_PER_SECOND unset; --rate N to project one)'
+      : `${o.callsPerSecond}/s`;
   const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
-  lines.push(`${calls(total)} pending in the next 24 hours; provider rate ${rate}; warning past ${o.warnMs / 1000} s late`);
-  const busiest = [...minutes].sort((a, b) => b.calls - a.calls || b.lastLateMs - a.lastLateMs).slice(0, o.top);
+  lines.push(
+    `${calls(total)} pending in the next 24 hours; provider rate ${rate}; warning past ${o.warnMs / 1000} s late`,
+  );
+  const busiest = [...minutes]
+    .sort((a, b) => b.calls - a.calls || b.lastLateMs - a.lastLateMs)
+    .slice(0, o.top);
   busiest.sort((a, b) => a.minute - b.minute);
   for (const m of busiest) {
     const late = m.lastLateMs / 1000;

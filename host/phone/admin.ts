@@ -21,7 +21,10 @@ export const ADMIN_USAGE = `usage: node --import tsx host/admin.ts <command>
 The database is WAKEUP_DB (default ./data/wakeup.sqlite); the server may keep running.`;
 
 /** Runs one command; returns the process exit code (0 done, 1 usage error, 2 nothing to change). */
-export async function runAdmin(args: readonly string[], env: { db: Db; now: EpochMs; out: (line: string) => void }): Promise<number> {
+export async function runAdmin(
+  args: readonly string[],
+  env: { db: Db; now: EpochMs; out: (line: string) => void },
+): Promise<number> {
   const [command, e164, ...rest] = args;
   const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i += 2) {
@@ -53,7 +56,14 @@ export async function runAdmin(args: readonly string[], env: { db: Db; now: Epoc
     return 0;
   }
   if (command === 'unblock') {
-    const lifted = await unblockNumber(env.db, e164, ['stop', 'complaint', 'manual', 'key_9'], 'operator', env.now, note);
+    const lifted = await unblockNumber(
+      env.db,
+      e164,
+      ['stop', 'complaint', 'manual', 'key_9'],
+      'operator',
+      env.now,
+      note,
+    );
     env.out(lifted ? `${e164} unblocked` : `${e164} was not blocked`);
     return lifted ? 0 : 2;
   }
@@ -64,7 +74,9 @@ export async function runAdmin(args: readonly string[], env: { db: Db; now: Epoc
       : `${e164} not blocked`,
   );
   for (const e of await listBlockEvents(env.db, e164)) {
-    env.out(`  ${isoInstant(e.at)} ${e.action} ${e.reason} by ${e.source}${e.note ? `: ${e.note}` : ''}`);
+    env.out(
+      `  ${isoInstant(e.at)} ${e.action} ${e.reason} by ${e.source}${e.note ? `: ${e.note}` : ''}`,
+    );
   }
   return 0;
 }

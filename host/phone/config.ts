@@ -76,20 +76,34 @@ export const PHONE_ENV_VARS: readonly PhoneEnvVarDoc[] = [
   {
     name: 'WAKEUP_TELEPHONY',
     default: 'simulator',
-    meaning: 'Voice calls: `simulator` (built in, plays the `PUT /dev/phones` behaviours) or `twilio` (a Twilio-compatible REST API).',
+    meaning:
+      'Voice calls: `simulator` (built in, plays the `PUT /dev/phones` behaviours) or `twilio` (a Twilio-compatible REST API).',
   },
-  { name: 'WAKEUP_SMS', default: 'simulator', meaning: 'Texts: `simulator` (the outbox, `GET /dev/outbox`) or `twilio`.' },
-  { name: 'WAKEUP_TWILIO_ACCOUNT_SID', default: '(none)', meaning: 'Provider account id; required when either provider is `twilio`.' },
+  {
+    name: 'WAKEUP_SMS',
+    default: 'simulator',
+    meaning: 'Texts: `simulator` (the outbox, `GET /dev/outbox`) or `twilio`.',
+  },
+  {
+    name: 'WAKEUP_TWILIO_ACCOUNT_SID',
+    default: '(none)',
+    meaning: 'Provider account id; required when either provider is `twilio`.',
+  },
   {
     name: 'WAKEUP_TWILIO_AUTH_TOKEN',
     default: '(none)',
     meaning: 'Provider auth token (also the webhook signing key); required with `twilio`.',
   },
-  { name: 'WAKEUP_TWILIO_API_URL', default: 'https://api.twilio.com', meaning: 'REST API root of the Twilio-compatible provider.' },
+  {
+    name: 'WAKEUP_TWILIO_API_URL',
+    default: 'https://api.twilio.com',
+    meaning: 'REST API root of the Twilio-compatible provider.',
+  },
   {
     name: 'WAKEUP_TWILIO_FROM',
     default: '(none)',
-    meaning: 'E.164 number calls come from (and texts, unless `WAKEUP_TWILIO_SMS_FROM`); required with `twilio`.',
+    meaning:
+      'E.164 number calls come from (and texts, unless `WAKEUP_TWILIO_SMS_FROM`); required with `twilio`.',
   },
   {
     name: 'WAKEUP_TWILIO_SMS_FROM',
@@ -99,17 +113,35 @@ export const PHONE_ENV_VARS: readonly PhoneEnvVarDoc[] = [
   {
     name: 'WAKEUP_CALLER_IDS',
     default: '(WAKEUP_TWILIO_FROM, else +12025550100)',
-    meaning: 'Comma-separated E.164 numbers the service calls from, listed in `GET /contact-card.vcf`.',
+    meaning:
+      'Comma-separated E.164 numbers the service calls from, listed in `GET /contact-card.vcf`.',
   },
   {
     name: 'WAKEUP_CODE_LIMIT_NUMBER',
     default: '5/h,10/d',
-    meaning: 'Verification codes (texts or calls) sent to one number: comma-separated `<count>/<h|d>` windows.',
+    meaning:
+      'Verification codes (texts or calls) sent to one number: comma-separated `<count>/<h|d>` windows.',
   },
-  { name: 'WAKEUP_CODE_LIMIT_ACCOUNT', default: '10/h,20/d', meaning: 'Verification codes one account may have sent, same syntax.' },
-  { name: 'WAKEUP_CODE_LIMIT_IP', default: '20/h', meaning: 'Verification codes requested from one client IP, same syntax.' },
-  { name: 'WAKEUP_SERVICE_NAME', default: 'Wake-Up Call', meaning: 'Name used in texts, spoken calls and the contact card.' },
-  { name: 'WAKEUP_SUPPORT_CONTACT', default: '(the site URL)', meaning: 'Where the answer to HELP points (an address or a page).' },
+  {
+    name: 'WAKEUP_CODE_LIMIT_ACCOUNT',
+    default: '10/h,20/d',
+    meaning: 'Verification codes one account may have sent, same syntax.',
+  },
+  {
+    name: 'WAKEUP_CODE_LIMIT_IP',
+    default: '20/h',
+    meaning: 'Verification codes requested from one client IP, same syntax.',
+  },
+  {
+    name: 'WAKEUP_SERVICE_NAME',
+    default: 'Wake-Up Call',
+    meaning: 'Name used in texts, spoken calls and the contact card.',
+  },
+  {
+    name: 'WAKEUP_SUPPORT_CONTACT',
+    default: '(the site URL)',
+    meaning: 'Where the answer to HELP points (an address or a page).',
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -123,10 +155,14 @@ const value = (env: Env, name: string): string | undefined => {
  * Parses and validates the phone variables.
  * @throws the error `fail` makes (a {@link PhoneConfigError} by default), naming the variable at fault.
  */
-export function loadPhoneConfig(env: Env, fail: ConfigErrorFactory = (m) => new PhoneConfigError(m)): PhoneConfig {
+export function loadPhoneConfig(
+  env: Env,
+  fail: ConfigErrorFactory = (m) => new PhoneConfigError(m),
+): PhoneConfig {
   const e164 = (name: string, v: string): string => {
     const p = parsePhoneNumberFromString(v);
-    if (!/^\+[1-9]\d{1,14}$/.test(v) || !p?.isValid()) throw fail(`${name}=${v}: expected an E.164 number such as +12025550100`);
+    if (!/^\+[1-9]\d{1,14}$/.test(v) || !p?.isValid())
+      throw fail(`${name}=${v}: expected an E.164 number such as +12025550100`);
     return v;
   };
   const choice = <T extends string>(name: string, options: readonly T[], fallback: T): T => {
@@ -153,7 +189,11 @@ export function loadPhoneConfig(env: Env, fail: ConfigErrorFactory = (m) => new 
     const from = e164('WAKEUP_TWILIO_FROM', need('WAKEUP_TWILIO_FROM'));
     const smsFromRaw = value(env, 'WAKEUP_TWILIO_SMS_FROM');
     const smsFrom =
-      smsFromRaw === undefined ? from : /^MG[0-9a-f]{32}$/i.test(smsFromRaw) ? smsFromRaw : e164('WAKEUP_TWILIO_SMS_FROM', smsFromRaw);
+      smsFromRaw === undefined
+        ? from
+        : /^MG[0-9a-f]{32}$/i.test(smsFromRaw)
+          ? smsFromRaw
+          : e164('WAKEUP_TWILIO_SMS_FROM', smsFromRaw);
     twilio = {
       accountSid: need('WAKEUP_TWILIO_ACCOUNT_SID'),
       authToken: need('WAKEUP_TWILIO_AUTH_TOKEN'),
@@ -168,13 +208,18 @@ export function loadPhoneConfig(env: Env, fail: ConfigErrorFactory = (m) => new 
     : [twilio && telephony === 'twilio' ? twilio.from : '+12025550100'];
   const serviceName = value(env, 'WAKEUP_SERVICE_NAME') ?? 'Wake-Up Call';
   if (serviceName.length > 30 || !/^[\p{L}\p{Nd} .'&-]+$/u.test(serviceName)) {
-    throw fail(`WAKEUP_SERVICE_NAME=${serviceName}: at most 30 letters, digits, spaces and . ' & -`);
+    throw fail(
+      `WAKEUP_SERVICE_NAME=${serviceName}: at most 30 letters, digits, spaces and . ' & -`,
+    );
   }
   const limits = (name: string, fallback: string): CodeLimit[] => {
     const raw = value(env, name) ?? fallback;
     return raw.split(',').map((part) => {
       const m = /^\s*(\d{1,6})\s*\/\s*([hd])\s*$/.exec(part);
-      if (!m || Number(m[1]) < 1) throw fail(`${name}=${raw}: expected windows like 5/h,10/d (count at least 1, h = hour, d = day)`);
+      if (!m || Number(m[1]) < 1)
+        throw fail(
+          `${name}=${raw}: expected windows like 5/h,10/d (count at least 1, h = hour, d = day)`,
+        );
       return { limit: Number(m[1]), windowSeconds: m[2] === 'h' ? 3600 : 86_400 };
     });
   };

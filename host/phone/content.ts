@@ -31,9 +31,13 @@ export type TextCheck = { ok: true; value: string } | { ok: false; reason: strin
 export function checkText(input: string, maxLength: number): TextCheck {
   const value = input.trim();
   if (value.length === 0) return { ok: false, reason: 'must not be empty' };
-  if ([...value].length > maxLength) return { ok: false, reason: `must be at most ${maxLength} characters` };
+  if ([...value].length > maxLength)
+    return { ok: false, reason: `must be at most ${maxLength} characters` };
   if (!ALLOWED.test(value)) {
-    return { ok: false, reason: "may hold only letters, digits, spaces and . , ! ? ' ’ - : ; ( ) &" };
+    return {
+      ok: false,
+      reason: "may hold only letters, digits, spaces and . , ! ? ' ’ - : ; ( ) &",
+    };
   }
   if (DOMAIN.test(value)) return { ok: false, reason: 'must not contain a link' };
   if (LONG_DIGITS.test(value)) return { ok: false, reason: 'must not contain a phone number' };

@@ -42,10 +42,16 @@ export async function handleInboundText(
   const intent = classifyInbound(text.body);
   const now = clock.now();
   if (!/^\+[1-9]\d{1,14}$/.test(text.from)) {
-    deps.logger.warn({ fromLength: text.from.length }, 'inbound text from a number that is not E.164: ignored');
+    deps.logger.warn(
+      { fromLength: text.from.length },
+      'inbound text from a number that is not E.164: ignored',
+    );
     return 'other';
   }
-  if ((intent === 'stop' || intent === 'start') && !(await claimKeywordOrder(db, text.from, text.sentAt ?? now, text.messageId ?? null))) {
+  if (
+    (intent === 'stop' || intent === 'start') &&
+    !(await claimKeywordOrder(db, text.from, text.sentAt ?? now, text.messageId ?? null))
+  ) {
     deps.logger.info(
       { from: maskE164(text.from), intent, messageId: text.messageId },
       'inbound text older than the last STOP/START: ignored',
@@ -63,7 +69,8 @@ export async function handleInboundText(
       break;
     case 'help':
       // The guard refuses blocked numbers anyway; checking first keeps the log quiet.
-      if (!(await isBlocked(db, text.from))) await phone.messaging.sendText({ to: text.from, body: helpText(phone.text()) });
+      if (!(await isBlocked(db, text.from)))
+        await phone.messaging.sendText({ to: text.from, body: helpText(phone.text()) });
       break;
     case 'other':
       break;

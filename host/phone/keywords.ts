@@ -10,7 +10,14 @@
 export type InboundIntent = 'stop' | 'start' | 'help' | 'other';
 
 /** Opt-out words: the number is blocked (`blocked_reason` `stop`). */
-export const STOP_WORDS: readonly string[] = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
+export const STOP_WORDS: readonly string[] = [
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT',
+];
 /** Opt-in words: a number blocked by STOP is unblocked. */
 export const START_WORDS: readonly string[] = ['START', 'UNSTOP', 'YES'];
 /** Help words: the service answers with its help text. */

@@ -39,7 +39,12 @@ const WHO: Record<keyof CodeLimits, string> = {
 
 /** "5 codes an hour to one number". */
 function describe(l: Limit): string {
-  const per = l.windowSeconds === 3600 ? 'an hour' : l.windowSeconds === 86_400 ? 'a day' : `per ${l.windowSeconds} seconds`;
+  const per =
+    l.windowSeconds === 3600
+      ? 'an hour'
+      : l.windowSeconds === 86_400
+        ? 'a day'
+        : `per ${l.windowSeconds} seconds`;
   return `${l.limit} codes ${per} ${WHO[l.key]}`;
 }
 
@@ -53,7 +58,12 @@ export class CodeSendLimits {
     private readonly store: WindowStore,
   ) {
     this.limits = (['number', 'account', 'ip'] as const).flatMap((key) =>
-      values[key].map((l) => ({ key, limit: l.limit, windowSeconds: l.windowSeconds, name: `phone-codes.${key}.${l.windowSeconds}` })),
+      values[key].map((l) => ({
+        key,
+        limit: l.limit,
+        windowSeconds: l.windowSeconds,
+        name: `phone-codes.${key}.${l.windowSeconds}`,
+      })),
     );
   }
 
@@ -74,6 +84,9 @@ export class CodeSendLimits {
     const refused = this.limits.findIndex((l, i) => hit.windows[i]!.count >= l.limit);
     const l = this.limits[refused]!;
     const result = windowResult(false, hit.windows[refused]!, l.limit, l.windowSeconds, now);
-    throw rateLimited(result, `Too many verification codes: at most ${describe(l)}. Try again in ${result.resetSeconds} seconds.`);
+    throw rateLimited(
+      result,
+      `Too many verification codes: at most ${describe(l)}. Try again in ${result.resetSeconds} seconds.`,
+    );
   }
 }

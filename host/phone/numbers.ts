@@ -3,7 +3,12 @@
  * that the number type (mobile, landline, ...) is known and not just the length.
  * @module
  */
-import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
+import {
+  getCountries,
+  getCountryCallingCode,
+  parsePhoneNumberFromString,
+  type NumberType,
+} from 'libphonenumber-js/max';
 import { findCountry, type Country } from '../reference/countries.js';
 
 /**
@@ -55,25 +60,33 @@ const REFUSED_TYPES: ReadonlySet<NumberType> = new Set<NumberType>([
  * toll-free range) is `invalid_phone_number`; a valid number outside the destination list
  * is `country_not_supported`.
  */
-export function parsePhone(input: string): { ok: true; phone: ParsedPhone } | ({ ok: false } & PhoneRefusal) {
+export function parsePhone(
+  input: string,
+): { ok: true; phone: ParsedPhone } | ({ ok: false } & PhoneRefusal) {
   const compact = input.trim().replace(SEPARATORS, '');
   if (!E164.test(compact)) {
     return {
       ok: false,
       code: 'invalid_phone_number',
-      detail: 'Give the number in E.164 form: a plus sign, the country calling code and the number, for example +12015550123.',
+      detail:
+        'Give the number in E.164 form: a plus sign, the country calling code and the number, for example +12015550123.',
     };
   }
   const parsed = parsePhoneNumberFromString(compact);
   if (!parsed || !parsed.isValid() || parsed.number !== compact) {
-    return { ok: false, code: 'invalid_phone_number', detail: 'That is not a valid phone number in its country.' };
+    return {
+      ok: false,
+      code: 'invalid_phone_number',
+      detail: 'That is not a valid phone number in its country.',
+    };
   }
   const raw = parsed.getType();
   if (raw && REFUSED_TYPES.has(raw)) {
     return {
       ok: false,
       code: 'invalid_phone_number',
-      detail: 'Premium-rate, toll-free, shared-cost and similar numbers cannot receive calls or codes.',
+      detail:
+        'Premium-rate, toll-free, shared-cost and similar numbers cannot receive calls or codes.',
     };
   }
   const country = parsed.country ? findCountry(parsed.country) : undefined;
@@ -81,10 +94,19 @@ export function parsePhone(input: string): { ok: true; phone: ParsedPhone } | ({
     return {
       ok: false,
       code: 'country_not_supported',
-      detail: 'Calls to numbers in that country are not offered; GET /countries lists the supported ones.',
+      detail:
+        'Calls to numbers in that country are not offered; GET /countries lists the supported ones.',
     };
   }
-  return { ok: true, phone: { e164: parsed.number, countryCode: country.country_code, country, type: toPhoneType(raw) } };
+  return {
+    ok: true,
+    phone: {
+      e164: parsed.number,
+      countryCode: country.country_code,
+      country,
+      type: toPhoneType(raw),
+    },
+  };
 }
 
 function toPhoneType(raw: NumberType): PhoneType {
@@ -149,7 +171,9 @@ function splitE164(e164: string): [string, string] | null {
 /** The parser's split; no calling code when it cannot read the number. */
 function parsedSplit(e164: string): [string, string] {
   const parsed = parsePhoneNumberFromString(e164);
-  return parsed ? [parsed.countryCallingCode, String(parsed.nationalNumber)] : ['', e164.replace(/^\+/, '')];
+  return parsed
+    ? [parsed.countryCallingCode, String(parsed.nationalNumber)]
+    : ['', e164.replace(/^\+/, '')];
 }
 
 /** Default label for a number added without one, from its type. */

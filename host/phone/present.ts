@@ -34,7 +34,10 @@ export interface PhoneRef {
 }
 
 /** Whether the number is verified and its verification has not expired at `now`. */
-export function isVerified(n: Pick<PhoneNumber, 'verifiedAt' | 'verificationExpiresAt'>, now: EpochMs): boolean {
+export function isVerified(
+  n: Pick<PhoneNumber, 'verifiedAt' | 'verificationExpiresAt'>,
+  now: EpochMs,
+): boolean {
   return n.verifiedAt !== null && n.verificationExpiresAt !== null && n.verificationExpiresAt > now;
 }
 

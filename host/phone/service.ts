@@ -71,16 +71,28 @@ export interface PhoneService {
   readonly webhooks: ProviderWebhooks | null;
   /** The simulator when it is the voice provider (PUT /dev/phones scripts it), else null. */
   readonly simulator: SimulatedPhones | null;
-  list(accountId: string, query: PageQuery): Promise<{ items: PhoneNumberOut[]; next_cursor: string | null }>;
+  list(
+    accountId: string,
+    query: PageQuery,
+  ): Promise<{ items: PhoneNumberOut[]; next_cursor: string | null }>;
   /** Adds the number (or finds the account's same number) and sends it a code. `ip` counts toward the code limits. */
   create(
     accountId: string,
     body: { e164: string; label?: string | null },
     ip: string,
   ): Promise<PhoneNumberOut & { verification: VerificationOut }>;
-  update(accountId: string, id: string, body: { is_primary?: boolean | null; label?: string | null }): Promise<PhoneNumberOut>;
+  update(
+    accountId: string,
+    id: string,
+    body: { is_primary?: boolean | null; label?: string | null },
+  ): Promise<PhoneNumberOut>;
   remove(accountId: string, id: string): Promise<void>;
-  startVerification(accountId: string, id: string, channel: 'sms' | 'call' | null | undefined, ip: string): Promise<VerificationOut>;
+  startVerification(
+    accountId: string,
+    id: string,
+    channel: 'sms' | 'call' | null | undefined,
+    ip: string,
+  ): Promise<VerificationOut>;
   checkVerification(accountId: string, id: string, code: string): Promise<PhoneNumberOut>;
   /** As if `from` texted the service (STOP, START, HELP and others). */
   receiveText(text: { from: string; body: string }): Promise<InboundIntent>;
@@ -89,7 +101,8 @@ export interface PhoneService {
 /** Checks a label against the content rules; throws message_disallowed_content. */
 function checkedLabel(label: string): string {
   const r = checkText(label, TEXT_LIMITS.label);
-  if (!r.ok) throw problem('message_disallowed_content', { field: 'label', detail: `label ${r.reason}.` });
+  if (!r.ok)
+    throw problem('message_disallowed_content', { field: 'label', detail: `label ${r.reason}.` });
   return r.value;
 }
 
@@ -132,7 +145,9 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
 
       // Refuse before storing or counting anything: a blocked line gets nothing from us.
       const block = await getBlock(db, phone.e164);
-      assertMayReceiveCode({ block: block ? { reason: block.reason, blockedAt: block.blockedAt } : null });
+      assertMayReceiveCode({
+        block: block ? { reason: block.reason, blockedAt: block.blockedAt } : null,
+      });
 
       let n = await findPhoneNumberByE164(db, accountId, phone.e164);
       const now = clock.now();
@@ -168,7 +183,10 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
       const label = body.label == null ? null : checkedLabel(body.label);
       const makePrimary = body.is_primary === true && !n.isPrimary;
       if (makePrimary && !isVerified(n, now)) {
-        throw problem('phone_number_unverified', { field: 'is_primary', detail: 'Only a verified number can be the primary one.' });
+        throw problem('phone_number_unverified', {
+          field: 'is_primary',
+          detail: 'Only a verified number can be the primary one.',
+        });
       }
       await db.tx(async (tx) => {
         if (label !== null && label !== n.label) await setLabel(tx, n.id, label, now);
@@ -180,7 +198,9 @@ export function createPhoneService(deps: PhoneServiceDeps): PhoneService {
     async remove(accountId, id) {
       const n = await owned(accountId, id);
       if (await numberInUse(db, n.id)) {
-        throw problem('number_in_use', { detail: 'An enabled wake-up call still rings this number; delete or change it first.' });
+        throw problem('number_in_use', {
+          detail: 'An enabled wake-up call still rings this number; delete or change it first.',
+        });
       }
       await deletePhoneNumber(db, accountId, n.id, clock.now());
     },

@@ -7,8 +7,20 @@
  */
 import type { Db } from '../db/sql.js';
 import type { Clock, EpochMs, Ids } from '../../engine/index.js';
-import { issueCode, liveCode, matchCode, retryAfterSeconds, runningLock } from '../verification/code.js';
-import { getPhoneNumber, markVerified, recordWrongCode, storeCode, type PhoneNumber } from '../db/phone-numbers.js';
+import {
+  issueCode,
+  liveCode,
+  matchCode,
+  retryAfterSeconds,
+  runningLock,
+} from '../verification/code.js';
+import {
+  getPhoneNumber,
+  markVerified,
+  recordWrongCode,
+  storeCode,
+  type PhoneNumber,
+} from '../db/phone-numbers.js';
 import { problem } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { PHONE_CODES, VERIFICATION } from './codes.js';
@@ -35,8 +47,13 @@ export interface VerificationOut {
 const CODE_CALL_RING_SECONDS = 45;
 
 /** Whether the number's verification holds at `now`. */
-function isVerified(n: Pick<PhoneNumber, 'verifiedAt' | 'verificationExpiresAt'>, now: EpochMs): boolean {
-  return n.verifiedAt !== null && (n.verificationExpiresAt === null || n.verificationExpiresAt > now);
+function isVerified(
+  n: Pick<PhoneNumber, 'verifiedAt' | 'verificationExpiresAt'>,
+  now: EpochMs,
+): boolean {
+  return (
+    n.verifiedAt !== null && (n.verificationExpiresAt === null || n.verificationExpiresAt > now)
+  );
 }
 
 /** 429 verification_locked with Retry-After, when the number's verification is locked at `now`. */
@@ -75,13 +92,18 @@ export async function sendVerificationCode(
   deps: PhoneDeps,
   n: PhoneNumber,
   channel: 'sms' | 'call',
-  requester: { accountId: string; ip: string; /** The send limits were already counted (POST /phone-numbers). */ counted?: boolean },
+  requester: {
+    accountId: string;
+    ip: string;
+    /** The send limits were already counted (POST /phone-numbers). */ counted?: boolean;
+  },
 ): Promise<VerificationOut> {
   const { db, clock, phone } = deps;
   const now = clock.now();
   assertMayReceiveCode(n);
   assertNotLocked(n, now);
-  if (!requester.counted) await phone.limits.count({ number: n.e164, account: requester.accountId, ip: requester.ip });
+  if (!requester.counted)
+    await phone.limits.count({ number: n.e164, account: requester.accountId, ip: requester.ip });
 
   const { code, hash, salt, expiresAt } = await issueCode(PHONE_CODES, now);
   await storeCode(db, n.id, { hash, salt, channel, expiresAt }, now);
@@ -89,7 +111,9 @@ export async function sendVerificationCode(
   try {
     if (channel === 'sms') {
       const r = await phone.rawTexts.sendText({ to: n.e164, body: codeText(code, phone.text()) });
-      return r.ok ? { channel, sent: true } : { channel, sent: false, error: { code: r.code, detail: r.detail } };
+      return r.ok
+        ? { channel, sent: true }
+        : { channel, sent: false, error: { code: r.code, detail: r.detail } };
     }
     const r = await phone.telephony.placeCall({
       idempotencyKey: `verification-${deps.ids.uuid()}`,
@@ -97,14 +121,22 @@ export async function sendVerificationCode(
       script: { kind: 'verification_code', code },
       ringTimeoutSeconds: CODE_CALL_RING_SECONDS,
     });
-    return r.ok ? { channel, sent: true } : { channel, sent: false, error: { code: r.code, detail: r.detail } };
+    return r.ok
+      ? { channel, sent: true }
+      : { channel, sent: false, error: { code: r.code, detail: r.detail } };
   } catch (err) {
     // Outcome unknown (network): say so rather than claim it went out.
-    deps.logger.warn({ err, phoneNumberId: n.id, channel }, 'verification code: provider unreachable');
+    deps.logger.warn(
+      { err, phoneNumberId: n.id, channel },
+      'verification code: provider unreachable',
+    );
     return {
       channel,
       sent: false,
-      error: { code: 'provider_unavailable', detail: 'The provider could not be reached; ask for a new code.' },
+      error: {
+        code: 'provider_unavailable',
+        detail: 'The provider could not be reached; ask for a new code.',
+      },
     };
   }
 }
@@ -120,7 +152,11 @@ export async function sendVerificationCode(
  * other code answers 400 verification_code_invalid saying the number is already verified,
  * and neither counts towards the lock.
  */
-export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code: string): Promise<PhoneNumber> {
+export function checkVerificationCode(
+  deps: PhoneDeps,
+  number: PhoneNumber,
+  code: string,
+): Promise<PhoneNumber> {
   return deps.phone.checks.run(number.id, async () => {
     const { db, clock } = deps;
     // Read again: an earlier check of the same number may have locked or verified it.
@@ -129,7 +165,10 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
     assertNotLocked(n, now);
     const unexpired = liveCode(n, now);
     // Used: the number was verified after this code was sent (markVerified keeps its hash).
-    const used = unexpired !== null && n.verifiedAt !== null && n.verifiedAt >= n.codeExpiresAt! - PHONE_CODES.validMs;
+    const used =
+      unexpired !== null &&
+      n.verifiedAt !== null &&
+      n.verifiedAt >= n.codeExpiresAt! - PHONE_CODES.validMs;
     const live = unexpired !== null && !used;
     // Hashed even without a code to compare, so that the answer takes as long either way.
     const matches = await matchCode(code, unexpired);
@@ -137,7 +176,8 @@ export function checkVerificationCode(deps: PhoneDeps, number: PhoneNumber, code
       if (used && matches) return n;
       throw problem('verification_code_invalid', {
         field: 'code',
-        detail: 'This number is already verified and no code is waiting for it. Ask for a new code only to verify it again.',
+        detail:
+          'This number is already verified and no code is waiting for it. Ask for a new code only to verify it again.',
       });
     }
     if (!live || !matches) {

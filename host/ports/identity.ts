@@ -7,7 +7,8 @@
 
 /** Result of an authorization-code exchange. */
 export type ExchangeResult =
-  { ok: true; subject: string; refreshToken: string | null } | { ok: false; reason: 'refused' | 'unavailable'; detail: string };
+  | { ok: true; subject: string; refreshToken: string | null }
+  | { ok: false; reason: 'refused' | 'unavailable'; detail: string };
 
 /** Result of a revocation. */
 export type RevokeResult = { ok: true } | { ok: false; reason: 'refused' | 'unavailable' };

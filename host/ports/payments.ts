@@ -34,7 +34,11 @@ export interface PaymentProvider {
   /** A hosted checkout: `url` leads to the provider's page. */
   createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string }>;
   /** A customer portal session (change plan, card, cancel), valid for minutes. */
-  createPortal(request: { accountId: string; customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  createPortal(request: {
+    accountId: string;
+    customerId: string;
+    returnUrl: string;
+  }): Promise<{ url: string }>;
 }
 
 /** The provider could not be reached or refused the request (answered as 503 provider_unavailable). */

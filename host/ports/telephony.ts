@@ -43,7 +43,10 @@ export interface PlacementLedger {
    * {@link EventLog}), oldest first, at most `limit`: what a restarted host reads back from
    * the provider, since their last webhooks may have come while no host answered.
    */
-  unended?(since: number, limit: number): Promise<Array<{ callSid: string; idempotencyKey: string }>>;
+  unended?(
+    since: number,
+    limit: number,
+  ): Promise<Array<{ callSid: string; idempotencyKey: string }>>;
 }
 
 /**

@@ -14,11 +14,14 @@ export function clientKey(address: string, ipv6Prefix: number): string {
   if (isIP(address) !== 6) return address;
   const b = ipv6Bytes(address);
   if (!b) return address;
-  if (b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff) return b.slice(12).join('.');
+  if (b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff)
+    return b.slice(12).join('.');
   const kept = b.map((x, i) => {
     const bits = Math.min(8, Math.max(0, ipv6Prefix - i * 8));
     return x & ((0xff << (8 - bits)) & 0xff);
   });
-  const words = Array.from({ length: 8 }, (_, i) => ((kept[2 * i]! << 8) | kept[2 * i + 1]!).toString(16));
+  const words = Array.from({ length: 8 }, (_, i) =>
+    ((kept[2 * i]! << 8) | kept[2 * i + 1]!).toString(16),
+  );
   return `${words.join(':')}/${ipv6Prefix}`;
 }

@@ -89,7 +89,10 @@ export class RateLimiter {
   /** Counts one request for `key` (a refused request does not count) and says whether it may pass. */
   async hit(key: string): Promise<RateResult> {
     const now = this.clock.now();
-    const r = await this.store.hit([{ limiter: this.name, key, limit: this.limit, windowMs: this.windowSeconds * 1000 }], now);
+    const r = await this.store.hit(
+      [{ limiter: this.name, key, limit: this.limit, windowMs: this.windowSeconds * 1000 }],
+      now,
+    );
     return windowResult(r.allowed, r.windows[0]!, this.limit, this.windowSeconds, now);
   }
 }
@@ -107,13 +110,19 @@ export function rateHeaders(r: RateResult): Record<string, string> {
 /** The 429 rate_limited problem for a refused hit, with Retry-After. */
 export function rateLimited(r: RateResult, detail?: string) {
   return problem('rate_limited', {
-    detail: detail ?? `Too many requests: ${r.limit} per ${r.windowSeconds} seconds. Try again in ${r.resetSeconds} seconds.`,
+    detail:
+      detail ??
+      `Too many requests: ${r.limit} per ${r.windowSeconds} seconds. Try again in ${r.resetSeconds} seconds.`,
     headers: { ...rateHeaders(r), 'Retry-After': String(r.resetSeconds) },
   });
 }
 
 /** Counts a hit on `limiter` and throws 429 rate_limited when refused. */
-export async function enforce(limiter: RateLimiter, key: string, detail?: string): Promise<RateResult> {
+export async function enforce(
+  limiter: RateLimiter,
+  key: string,
+  detail?: string,
+): Promise<RateResult> {
   const r = await limiter.hit(key);
   if (!r.allowed) throw rateLimited(r, detail);
   return r;

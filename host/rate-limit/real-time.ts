@@ -52,7 +52,10 @@ export function realTimeWindows(store: WindowStore): RealTimeWindows {
     async hit(refs, now) {
       const shift = toRateTime(now);
       const r = await store.hit(refs, now + shift);
-      return { allowed: r.allowed, windows: r.windows.map((w) => ({ count: w.count, start: w.start - shift })) };
+      return {
+        allowed: r.allowed,
+        windows: r.windows.map((w) => ({ count: w.count, start: w.start - shift })),
+      };
     },
   };
 }

@@ -85,7 +85,10 @@ export function createMemoryWindowStore(): WindowStore {
       });
       const allowed = refs.every((r, i) => current[i]!.count < r.limit);
       if (allowed) for (const w of current) w.count += 1;
-      return Promise.resolve({ allowed, windows: current.map((w) => ({ count: w.count, start: w.start })) });
+      return Promise.resolve({
+        allowed,
+        windows: current.map((w) => ({ count: w.count, start: w.start })),
+      });
     },
   };
 }
@@ -126,13 +129,15 @@ export function createDbWindowStore(db: Db): WindowStore {
       for (const r of refs) windows.push(await upsert(db, r, now));
       if (refs.every((r, i) => windows[i]!.count <= r.limit)) return { allowed: true, windows };
       for (const [i, r] of refs.entries()) {
-        await db.run('UPDATE rate_windows SET count = count - 1 WHERE limiter = ? AND key = ? AND window_start = ? AND count > 0', [
-          r.limiter,
-          r.key,
-          windows[i]!.start,
-        ]);
+        await db.run(
+          'UPDATE rate_windows SET count = count - 1 WHERE limiter = ? AND key = ? AND window_start = ? AND count > 0',
+          [r.limiter, r.key, windows[i]!.start],
+        );
       }
-      return { allowed: false, windows: windows.map((w) => ({ count: w.count - 1, start: w.start })) };
+      return {
+        allowed: false,
+        windows: windows.map((w) => ({ count: w.count - 1, start: w.start })),
+      };
     },
   };
 }

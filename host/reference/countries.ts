@@ -88,7 +88,14 @@ const TABLE: ReadonlyArray<readonly [CountryCode, string, Tier]> = [
 
 /** Every destination country, tier A first, then tier B, each by name. Frozen. */
 export const COUNTRIES: readonly Country[] = Object.freeze(
-  TABLE.map(([code, name, tier]) => Object.freeze({ country_code: code, name, calling_code: `+${getCountryCallingCode(code)}`, tier })),
+  TABLE.map(([code, name, tier]) =>
+    Object.freeze({
+      country_code: code,
+      name,
+      calling_code: `+${getCountryCallingCode(code)}`,
+      tier,
+    }),
+  ),
 );
 
 const BY_CODE = new Map(COUNTRIES.map((c) => [c.country_code, c]));

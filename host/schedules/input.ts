@@ -6,7 +6,13 @@
  * @module
  */
 import type { ScheduleIn, SchedulePatchIn } from '../generated/openapi.js';
-import { checkTimeZone, compileRecurrence, type EpochMs, type OccurrenceTime, type RetryPolicy } from '../../engine/index.js';
+import {
+  checkTimeZone,
+  compileRecurrence,
+  type EpochMs,
+  type OccurrenceTime,
+  type RetryPolicy,
+} from '../../engine/index.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import { timingOf, type Timing } from '../db/schedules.js';
 import { resolveEngineRetryPolicy } from '../account/index.js';
@@ -21,9 +27,15 @@ export type SchedulePatchBody = SchedulePatchIn;
 
 /** A checked text (label, message, greeting name), trimmed. */
 export function checkedText(value: string, field: 'label' | 'message' | 'greeting_name'): string {
-  const max = field === 'label' ? TEXT_LIMITS.label : field === 'message' ? TEXT_LIMITS.message : TEXT_LIMITS.greetingName;
+  const max =
+    field === 'label'
+      ? TEXT_LIMITS.label
+      : field === 'message'
+        ? TEXT_LIMITS.message
+        : TEXT_LIMITS.greetingName;
   const r = checkText(value, max);
-  if (!r.ok) throw problem('message_disallowed_content', { field, detail: `${field} ${r.reason}.` });
+  if (!r.ok)
+    throw problem('message_disallowed_content', { field, detail: `${field} ${r.reason}.` });
   return r.value;
 }
 
@@ -33,10 +45,24 @@ export function checkedText(value: string, field: 'label' | 'message' | 'greetin
  * detail; the item's message is the sentence without the field's name it starts with, as every
  * item's message is (`must not be before start_date`), so no text says the name twice.
  */
-function timingInvalid(engineField: string, field: string, reason: string, sentence: string): AppError {
-  const said = sentence.startsWith(`${engineField} `) ? `${field}${sentence.slice(engineField.length)}` : sentence;
-  const message = (said.startsWith(`${field} `) ? said.slice(field.length + 1) : said).replace(/\.$/, '');
-  return new AppError('validation_error', { detail: said, field, errors: [{ field, in: 'body', code: reason, message }] });
+function timingInvalid(
+  engineField: string,
+  field: string,
+  reason: string,
+  sentence: string,
+): AppError {
+  const said = sentence.startsWith(`${engineField} `)
+    ? `${field}${sentence.slice(engineField.length)}`
+    : sentence;
+  const message = (said.startsWith(`${field} `) ? said.slice(field.length + 1) : said).replace(
+    /\.$/,
+    '',
+  );
+  return new AppError('validation_error', {
+    detail: said,
+    field,
+    errors: [{ field, in: 'body', code: reason, message }],
+  });
 }
 
 /** A retry policy object completed with the built-in defaults, resolved by the engine; invalid_retry_policy otherwise. */
@@ -103,8 +129,10 @@ export function compileTiming(
   );
   if (!r.ok) {
     const field = fieldNames[r.field] ?? r.field;
-    if (r.code === 'validation_error') throw timingInvalid(r.field, field, r.reason ?? 'invalid', r.message);
-    if (!isErrorCode(r.code)) throw new Error(`compileRecurrence: code ${r.code} is not in the error catalogue`);
+    if (r.code === 'validation_error')
+      throw timingInvalid(r.field, field, r.reason ?? 'invalid', r.message);
+    if (!isErrorCode(r.code))
+      throw new Error(`compileRecurrence: code ${r.code} is not in the error catalogue`);
     throw problem(r.code, { field, detail: r.message });
   }
   return { timing: timingOf(r.recurrence), first: r.first };

@@ -11,7 +11,12 @@
  * notice: nobody asked for a wall time, so a clock change has nothing to explain.
  * @module
  */
-import { resolveWallTime, type EpochMs, type OccurrenceRecord, type WallTimeResolution } from '../../engine/index.js';
+import {
+  resolveWallTime,
+  type EpochMs,
+  type OccurrenceRecord,
+  type WallTimeResolution,
+} from '../../engine/index.js';
 import { clockChangeNotice, inHomeTimezone, localTimeAt } from '../../engine/internals.js';
 import type { HomeTime, LocalTime } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
@@ -70,7 +75,12 @@ export function presentOccurrenceTime(input: OccurrenceTimeInput): OccurrenceTim
   };
   const home = inHomeTimezone(timezone, input.homeTimezone, at);
   if (home !== null) {
-    out.in_home_timezone = { date: home.date, time: home.time, timezone: home.timezone, utc_offset: home.utcOffset };
+    out.in_home_timezone = {
+      date: home.date,
+      time: home.time,
+      timezone: home.timezone,
+      utc_offset: home.utcOffset,
+    };
   }
   return out;
 }

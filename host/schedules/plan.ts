@@ -11,10 +11,22 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { DerivationSource, EpochMs, OccurrenceRecord, OccurrenceTime, RetryPolicy } from '../../engine/index.js';
+import type {
+  DerivationSource,
+  EpochMs,
+  OccurrenceRecord,
+  OccurrenceTime,
+  RetryPolicy,
+} from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import { engineStore } from '../db/engine-store.js';
-import { getBlock, getPhoneNumber, getPrimaryPhoneNumber, primaryPhoneNumberId, type PhoneNumber } from '../db/phone-numbers.js';
+import {
+  getBlock,
+  getPhoneNumber,
+  getPrimaryPhoneNumber,
+  primaryPhoneNumberId,
+  type PhoneNumber,
+} from '../db/phone-numbers.js';
 import { toStoredPolicy } from '../account/index.js';
 import type { Schedule, ScheduleSource, ScheduleWrite } from '../db/schedules.js';
 import { assertMayStartCalls, refusalProblem } from '../entitlement/admission.js';
@@ -86,15 +98,27 @@ const TIMING_FIELDS = [
 ] as const;
 
 /** Plans POST /schedules. */
-export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source: ScheduleSource): Promise<SchedulePlan> {
+export async function planCreate(
+  ctx: PlanContext,
+  body: ScheduleInBody,
+  source: ScheduleSource,
+): Promise<SchedulePlan> {
   const { account, now } = ctx;
   const inMinutes = body.kind === 'once' && body.in_minutes != null ? body.in_minutes : null;
   let zone = body.timezone ?? account.homeTimezone ?? (inMinutes !== null ? 'UTC' : null);
   if (zone === null) {
-    throw invalid({ field: 'timezone', in: 'body', code: 'required', message: 'is required: the account has no home_timezone' });
+    throw invalid({
+      field: 'timezone',
+      in: 'body',
+      code: 'required',
+      message: 'is required: the account has no home_timezone',
+    });
   }
   zone = checkedZone(zone, 'timezone');
-  const createdIn = body.created_in_timezone == null ? null : checkedZone(body.created_in_timezone, 'created_in_timezone');
+  const createdIn =
+    body.created_in_timezone == null
+      ? null
+      : checkedZone(body.created_in_timezone, 'created_in_timezone');
   const { timing, first } = compileTiming(
     {
       kind: body.kind,
@@ -119,7 +143,8 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
     ...timing,
     label: body.label == null ? 'Wake-up call' : checkedText(body.label, 'label'),
     message: body.message == null ? null : checkedText(body.message, 'message'),
-    greetingName: body.greeting_name == null ? null : checkedText(body.greeting_name, 'greeting_name'),
+    greetingName:
+      body.greeting_name == null ? null : checkedText(body.greeting_name, 'greeting_name'),
     createdInTimezone: createdIn,
     enabled,
     status: !enabled ? 'disabled' : first ? 'active' : 'completed',
@@ -135,7 +160,9 @@ export async function planCreate(ctx: PlanContext, body: ScheduleInBody, source:
   if (policy) draft.retryPolicy = toStoredPolicy(policy);
   // Without phone_number_id: the primary number, read whole in one statement (not its id, then it).
   const primary =
-    body.phone_number_id === undefined || body.phone_number_id === null ? await getPrimaryPhoneNumber(ctx.db, account.id) : undefined;
+    body.phone_number_id === undefined || body.phone_number_id === null
+      ? await getPrimaryPhoneNumber(ctx.db, account.id)
+      : undefined;
   const phoneId = body.phone_number_id ?? primary?.id ?? null;
   if (phoneId === null) {
     throw invalid({
@@ -173,13 +200,23 @@ export async function planChange(
   const { account, now } = ctx;
   const stored = await storedOccurrence(ctx.db, before);
   if (options.refuseInProgress && stored && IN_PROGRESS.has(stored.status)) {
-    throw problem('occurrence_in_progress', { detail: 'The call is being placed or is ringing now; change it once it has finished.' });
+    throw problem('occurrence_in_progress', {
+      detail: 'The call is being placed or is ringing now; change it once it has finished.',
+    });
   }
-  const draft: ScheduleWrite = { ...before, daysOfWeek: [...before.daysOfWeek], skipDates: [...before.skipDates], updatedAt: now };
-  if (body.label !== undefined && body.label !== null) draft.label = checkedText(body.label, 'label');
-  if (body.message !== undefined) draft.message = body.message === null ? null : checkedText(body.message, 'message');
+  const draft: ScheduleWrite = {
+    ...before,
+    daysOfWeek: [...before.daysOfWeek],
+    skipDates: [...before.skipDates],
+    updatedAt: now,
+  };
+  if (body.label !== undefined && body.label !== null)
+    draft.label = checkedText(body.label, 'label');
+  if (body.message !== undefined)
+    draft.message = body.message === null ? null : checkedText(body.message, 'message');
   if (body.greeting_name !== undefined)
-    draft.greetingName = body.greeting_name === null ? null : checkedText(body.greeting_name, 'greeting_name');
+    draft.greetingName =
+      body.greeting_name === null ? null : checkedText(body.greeting_name, 'greeting_name');
   if (body.backup_alarm != null) draft.backupAlarm = body.backup_alarm;
   if (body.sms_fallback != null) draft.smsFallback = body.sms_fallback;
   const policy = body.retry_policy == null ? null : checkedPolicy(body.retry_policy);
@@ -189,20 +226,26 @@ export async function planChange(
   const kind = body.kind ?? before.kind;
   // end_date null or "" on a recurring call clears it and turns an Off or Done schedule back on.
   const clearsEnd = 'end_date' in body && (body.end_date === null || body.end_date === '');
-  const reenables = clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null;
+  const reenables =
+    clearsEnd && kind === 'recurring' && before.status !== 'active' && body.enabled == null;
   if (reenables) draft.enabled = true;
 
   const touched =
     before.mode === 'in_minutes'
       ? changesOneOffTime(before, body)
-      : TIMING_FIELDS.some((f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)));
+      : TIMING_FIELDS.some(
+          (f) => body[f] !== undefined && (body[f] !== null || NULLABLE_TIMING.has(f)),
+        );
   // Asked to ring again: a one-off's time is checked again (time_in_past).
   const turnsOn = (body.enabled === true || reenables) && before.status !== 'active';
   if (touched || (turnsOn && before.kind === 'once')) {
     if (!touched && before.mode === 'in_minutes') {
       // An in-N-minutes call keeps its instant: turning it on again needs that instant ahead.
       if (nextOf(draft, now) === null)
-        throw problem('time_in_past', { field: 'enabled', detail: 'The call was due at a time that already passed.' });
+        throw problem('time_in_past', {
+          field: 'enabled',
+          detail: 'The call was due at a time that already passed.',
+        });
     } else {
       const input: TimingInput = {
         kind,
@@ -240,15 +283,32 @@ export async function planChange(
     }
     phone = await checkedPhone(ctx, id);
   } else {
-    phone = before.phoneNumberId === null ? null : ((await getPhoneNumber(ctx.db, account.id, before.phoneNumberId)) ?? null);
+    phone =
+      before.phoneNumberId === null
+        ? null
+        : ((await getPhoneNumber(ctx.db, account.id, before.phoneNumberId)) ?? null);
     if (phone === null && draft.status === 'active') {
       // Its number was removed meanwhile: it must name another one to keep ringing.
-      throw invalid({ field: 'phone_number_id', in: 'body', code: 'required', message: 'is required: the call has no number any more' });
+      throw invalid({
+        field: 'phone_number_id',
+        in: 'body',
+        code: 'required',
+        message: 'is required: the call has no number any more',
+      });
     }
   }
   draft.phoneNumberId = phone?.id ?? null;
-  if (draft.status === 'active' && (becomesActive || phoneChange)) await assertMayRing(ctx, phone!, becomesActive);
-  return finish(ctx, before, draft, phone, stored, draft.status === 'active' && !running ? first : null, policy);
+  if (draft.status === 'active' && (becomesActive || phoneChange))
+    await assertMayRing(ctx, phone!, becomesActive);
+  return finish(
+    ctx,
+    before,
+    draft,
+    phone,
+    stored,
+    draft.status === 'active' && !running ? first : null,
+    policy,
+  );
 }
 
 /**
@@ -274,7 +334,8 @@ function pick(value: string | null | undefined, current: string | null): string 
 }
 
 async function currentOrPrimary(ctx: PlanContext, s: Schedule): Promise<string | null> {
-  if (s.phoneNumberId !== null && (await getPhoneNumber(ctx.db, ctx.account.id, s.phoneNumberId))) return s.phoneNumberId;
+  if (s.phoneNumberId !== null && (await getPhoneNumber(ctx.db, ctx.account.id, s.phoneNumberId)))
+    return s.phoneNumberId;
   return (await primaryPhoneNumberId(ctx.db, ctx.account.id)) ?? null;
 }
 
@@ -283,10 +344,17 @@ async function currentOrPrimary(ctx: PlanContext, s: Schedule): Promise<string |
  * of another account and an id that names no number get the same answer, so ids of other
  * accounts cannot be probed) and verified (else phone_number_unverified).
  */
-async function checkedPhone(ctx: PlanContext, id: string, known?: PhoneNumber): Promise<PhoneNumber> {
+async function checkedPhone(
+  ctx: PlanContext,
+  id: string,
+  known?: PhoneNumber,
+): Promise<PhoneNumber> {
   const phone = known ?? (await getPhoneNumber(ctx.db, ctx.account.id, id));
   if (!phone)
-    throw problem('phone_number_not_owned', { field: 'phone_number_id', detail: 'No phone number with that id belongs to this account.' });
+    throw problem('phone_number_not_owned', {
+      field: 'phone_number_id',
+      detail: 'No phone number with that id belongs to this account.',
+    });
   if (!isVerified(phone, ctx.now)) {
     throw problem('phone_number_unverified', {
       field: 'phone_number_id',
@@ -302,14 +370,21 @@ async function checkedPhone(ctx: PlanContext, id: string, known?: PhoneNumber): 
  * POST /me/resume-calls lifts it), 403 number_blocked, then (only when it starts ringing)
  * 402 no_entitlement.
  */
-async function assertMayRing(ctx: PlanContext, phone: PhoneNumber, startsRinging = true): Promise<void> {
+async function assertMayRing(
+  ctx: PlanContext,
+  phone: PhoneNumber,
+  startsRinging = true,
+): Promise<void> {
   if (ctx.account.callsRevokedAt !== null) throw refusalProblem('calls_revoked', ctx.now);
   if (await getBlock(ctx.db, phone.e164)) throw refusalProblem('number_blocked', ctx.now);
   if (startsRinging) await assertMayStartCalls(ctx.db, ctx.account, ctx.now);
 }
 
 /** The schedule's stored occurrence when it is unfinished (read through the engine). */
-export async function storedOccurrence(db: Db, s: Pick<Schedule, 'nextOccurrenceId'>): Promise<OccurrenceRecord | null> {
+export async function storedOccurrence(
+  db: Db,
+  s: Pick<Schedule, 'nextOccurrenceId'>,
+): Promise<OccurrenceRecord | null> {
   if (s.nextOccurrenceId === null) return null;
   const { occurrences } = await engineStore(db).load({ occurrences: [s.nextOccurrenceId] });
   const o = occurrences.find((x) => x.id === s.nextOccurrenceId);
@@ -330,8 +405,14 @@ function finish(
   if (stored && stored.status !== 'pending') action = { kind: 'keep' };
   else if (stored) action = want ? { kind: 'amend', at: want } : { kind: 'cancel' };
   else action = want ? { kind: 'schedule', id: ctx.newId(), at: want } : { kind: 'keep' };
-  after.nextOccurrenceId = action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
-  const first = action.kind === 'keep' ? (stored ? nextAfterOccurrence(after, stored.scheduledAt) : null) : want;
+  after.nextOccurrenceId =
+    action.kind === 'schedule' ? action.id : action.kind === 'cancel' ? null : (stored?.id ?? null);
+  const first =
+    action.kind === 'keep'
+      ? stored
+        ? nextAfterOccurrence(after, stored.scheduledAt)
+        : null
+      : want;
   const policy = resolved ?? occurrencePolicy(after, ctx.account);
   return { before, after, account: ctx.account, phone, stored, first, action, policy };
 }

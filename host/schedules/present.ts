@@ -4,12 +4,23 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import { upcomingOccurrences, type EpochMs, type OccurrenceRecord, type OccurrenceTime } from '../../engine/index.js';
+import {
+  upcomingOccurrences,
+  type EpochMs,
+  type OccurrenceRecord,
+  type OccurrenceTime,
+} from '../../engine/index.js';
 import { zoneDisplayName } from '../../engine/internals.js';
 import type { Account } from '../db/accounts.js';
 import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import type { Schedule, ScheduleWithNext, ScheduleWrite } from '../db/schedules.js';
-import type { NextOccurrence, PhoneRef, ScheduleOut, SchedulePreview, UpcomingItem } from '../generated/openapi.js';
+import type {
+  NextOccurrence,
+  PhoneRef,
+  ScheduleOut,
+  SchedulePreview,
+  UpcomingItem,
+} from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
 import { maskE164 } from '../phone/index.js';
 import type { SchedulePlan } from './plan.js';
@@ -24,8 +35,14 @@ export function phoneRef(n: PhoneNumber): PhoneRef {
 }
 
 /** ScheduleOut of a stored schedule (with its stored unfinished occurrence) at `now`. */
-export async function scheduleOut(db: Db, { schedule: s, stored }: ScheduleWithNext, account: Account, now: EpochMs): Promise<ScheduleOut> {
-  const phone = s.phoneNumberId === null ? undefined : await getPhoneNumber(db, s.accountId, s.phoneNumberId);
+export async function scheduleOut(
+  db: Db,
+  { schedule: s, stored }: ScheduleWithNext,
+  account: Account,
+  now: EpochMs,
+): Promise<ScheduleOut> {
+  const phone =
+    s.phoneNumberId === null ? undefined : await getPhoneNumber(db, s.accountId, s.phoneNumberId);
   return {
     id: s.id,
     kind: s.kind,
@@ -58,11 +75,20 @@ export async function scheduleOut(db: Db, { schedule: s, stored }: ScheduleWithN
 }
 
 /** NextOccurrence of the stored unfinished occurrence. */
-export function nextOccurrenceOut(o: OccurrenceRecord, s: Pick<Schedule, 'localTime'>, account: Account, now: EpochMs): NextOccurrence {
+export function nextOccurrenceOut(
+  o: OccurrenceRecord,
+  s: Pick<Schedule, 'localTime'>,
+  account: Account,
+  now: EpochMs,
+): NextOccurrence {
   return {
     id: o.id,
     status: o.status,
-    ...presentOccurrenceRecordTime(o, { wallTime: s.localTime, homeTimezone: account.homeTimezone, now }),
+    ...presentOccurrenceRecordTime(o, {
+      wallTime: s.localTime,
+      homeTimezone: account.homeTimezone,
+      now,
+    }),
   };
 }
 
@@ -97,10 +123,19 @@ export function upcomingItem(
  * GET /schedules/{id}/upcoming: the stored next call first, then computed ones after it,
  * `count` in all. A disabled or completed schedule has none (nothing will ring).
  */
-export function upcomingOut({ schedule: s, stored }: ScheduleWithNext, account: Account, now: EpochMs, count: number): UpcomingItem[] {
+export function upcomingOut(
+  { schedule: s, stored }: ScheduleWithNext,
+  account: Account,
+  now: EpochMs,
+  count: number,
+): UpcomingItem[] {
   const items: UpcomingItem[] = [];
   if (stored) {
-    const t = presentOccurrenceRecordTime(stored, { wallTime: s.localTime, homeTimezone: account.homeTimezone, now });
+    const t = presentOccurrenceRecordTime(stored, {
+      wallTime: s.localTime,
+      homeTimezone: account.homeTimezone,
+      now,
+    });
     const item: UpcomingItem = {
       occurrence_id: stored.id,
       scheduled_at: t.scheduled_at,
@@ -113,7 +148,8 @@ export function upcomingOut({ schedule: s, stored }: ScheduleWithNext, account: 
   }
   if (s.status !== 'active' || !s.enabled || items.length >= count) return items;
   const after = stored ? stored.scheduledAt : now;
-  for (const at of upcomingOccurrences(ruleOf(s), after, count - items.length)) items.push(upcomingItem(at, s, account, now, null));
+  for (const at of upcomingOccurrences(ruleOf(s), after, count - items.length))
+    items.push(upcomingItem(at, s, account, now, null));
   return items;
 }
 
@@ -129,6 +165,12 @@ export function previewOut(plan: SchedulePlan, now: EpochMs): SchedulePreview {
     notice: first?.notice ?? null,
     phone_number: phone,
     repeat: describeRepeat(after),
-    sentence: previewSentence({ schedule: after, first: plan.first, phone, now, timeFormat: account.timeFormat }),
+    sentence: previewSentence({
+      schedule: after,
+      first: plan.first,
+      phone,
+      now,
+      timeFormat: account.timeFormat,
+    }),
   };
 }

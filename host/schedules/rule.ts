@@ -32,14 +32,28 @@ export const IN_PROGRESS: ReadonlySet<OccurrenceRecord['status']> = IN_PROGRESS_
 export function ruleOf(
   s: Pick<
     ScheduleWrite,
-    'mode' | 'timezone' | 'localDate' | 'localTime' | 'fixedAt' | 'daysOfWeek' | 'startDate' | 'endDate' | 'pausedUntil' | 'skipDates'
+    | 'mode'
+    | 'timezone'
+    | 'localDate'
+    | 'localTime'
+    | 'fixedAt'
+    | 'daysOfWeek'
+    | 'startDate'
+    | 'endDate'
+    | 'pausedUntil'
+    | 'skipDates'
   >,
 ): Recurrence {
   switch (s.mode) {
     case 'in_minutes':
       return { kind: 'in_minutes', timezone: s.timezone, at: s.fixedAt ?? 0 };
     case 'one_off':
-      return { kind: 'one_off', timezone: s.timezone, localDate: s.localDate ?? '1970-01-01', localTime: s.localTime };
+      return {
+        kind: 'one_off',
+        timezone: s.timezone,
+        localDate: s.localDate ?? '1970-01-01',
+        localTime: s.localTime,
+      };
     case 'weekly':
       return {
         kind: 'weekly',
@@ -63,12 +77,19 @@ export function nextOf(s: ScheduleWrite, after: EpochMs): OccurrenceTime | null 
  * The call that follows an occurrence at `at` (the engine's rule: the first one strictly
  * after it on another local date; the engine makes that occurrence itself when one finishes).
  */
-export function nextAfterOccurrence(s: ScheduleWrite, at: EpochMs, notBefore: EpochMs = -Infinity): OccurrenceTime | null {
+export function nextAfterOccurrence(
+  s: ScheduleWrite,
+  at: EpochMs,
+  notBefore: EpochMs = -Infinity,
+): OccurrenceTime | null {
   return engineNextAfter(ruleOf(s), at, notBefore);
 }
 
 /** The retry policy in effect: the schedule's own, else the account's default, else the built-in one. */
-export function policyInEffect(s: Pick<ScheduleWrite, 'retryPolicy'>, account: Account): StoredRetryPolicy {
+export function policyInEffect(
+  s: Pick<ScheduleWrite, 'retryPolicy'>,
+  account: Account,
+): StoredRetryPolicy {
   const p = s.retryPolicy ?? account.defaultRetryPolicy;
   if (p) return p;
   const d = DEFAULT_RETRY_POLICY;
@@ -81,7 +102,10 @@ export function policyInEffect(s: Pick<ScheduleWrite, 'retryPolicy'>, account: A
 }
 
 /** The retry policy in effect, as the engine spells it. */
-export function occurrencePolicy(s: Pick<ScheduleWrite, 'retryPolicy'>, account: Account): RetryPolicy {
+export function occurrencePolicy(
+  s: Pick<ScheduleWrite, 'retryPolicy'>,
+  account: Account,
+): RetryPolicy {
   return enginePolicy(policyInEffect(s, account));
 }
 

@@ -9,10 +9,34 @@ import { WEEKDAYS, type EpochMs, type OccurrenceTime } from '../../engine/index.
 import type { ScheduleWrite } from '../db/schedules.js';
 import type { PhoneRef } from '../generated/openapi.js';
 
-const DAY_NAMES: Record<string, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAY_NAMES: Record<string, string> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
-type Rule = Pick<ScheduleWrite, 'kind' | 'mode' | 'daysOfWeek' | 'timezone' | 'endDate' | 'enabled' | 'status'>;
+type Rule = Pick<
+  ScheduleWrite,
+  'kind' | 'mode' | 'daysOfWeek' | 'timezone' | 'endDate' | 'enabled' | 'status'
+>;
 
 /** SchedulePreview.repeat. */
 export function describeRepeat(s: Pick<Rule, 'kind' | 'daysOfWeek'>): string {
@@ -50,7 +74,9 @@ export function previewSentence(input: {
   const { schedule: s, first, phone } = input;
   if (first === null) {
     if (!s.enabled) return 'Turned off: it will not ring until it is enabled again.';
-    return s.kind === 'once' ? 'It will not ring: its call has already passed.' : 'It will not ring: no call is left before its end date.';
+    return s.kind === 'once'
+      ? 'It will not ring: its call has already passed.'
+      : 'It will not ring: no call is left before its end date.';
   }
   const who = phone ? phone.e164_masked : 'your number';
   const when = `${clockTime(first.local.time, input.timeFormat ?? '24h')} (${s.timezone})`;
@@ -61,11 +87,19 @@ export function previewSentence(input: {
   if (s.kind === 'once') return `Rings ${who} once, on ${longDate(first.local.date)} at ${when}.`;
   const repeat = describeRepeat(s);
   const phrase =
-    repeat === 'Every day' ? 'every day' : repeat === 'Weekdays' ? 'on weekdays' : repeat === 'Weekends' ? 'at weekends' : `on ${repeat}`;
+    repeat === 'Every day'
+      ? 'every day'
+      : repeat === 'Weekdays'
+        ? 'on weekdays'
+        : repeat === 'Weekends'
+          ? 'at weekends'
+          : `on ${repeat}`;
   const until = s.endDate ? `, until ${longDate(s.endDate)}` : '';
   return `Rings ${who} ${phrase} at ${when}, first on ${longDate(first.local.date)}${until}.`;
 }
 
 function list(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

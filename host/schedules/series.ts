@@ -5,7 +5,13 @@
  * the engine's {@link SeriesNext}. Pure.
  * @module
  */
-import type { DerivationSource, RetryPolicy, SeriesInput, SeriesNext, SeriesRecord } from '../../engine/index.js';
+import type {
+  DerivationSource,
+  RetryPolicy,
+  SeriesInput,
+  SeriesNext,
+  SeriesRecord,
+} from '../../engine/index.js';
 import type { Account } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import type { OccurrenceAction } from './plan.js';
@@ -13,7 +19,12 @@ import { ruleOf } from './rule.js';
 import { scheduleAttributes, type ScheduleWrite } from '../db/schedules.js';
 
 /** The series of a schedule draft (with its account's defaults, its number and its policy in effect). */
-export function seriesInput(s: ScheduleWrite, account: Account, phone: PhoneNumber | null, policy: RetryPolicy): SeriesInput {
+export function seriesInput(
+  s: ScheduleWrite,
+  account: Account,
+  phone: PhoneNumber | null,
+  policy: RetryPolicy,
+): SeriesInput {
   return {
     id: s.id,
     accountId: s.accountId,

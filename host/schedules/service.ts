@@ -10,7 +10,13 @@ import type { Db } from '../db/sql.js';
 import type { Clock, Ids, Runtime } from '../../engine/index.js';
 import type { Principal } from '../auth/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
-import { findSchedule, listSchedules, type ScheduleSource, type ScheduleStatus, type ScheduleWithNext } from '../db/schedules.js';
+import {
+  findSchedule,
+  listSchedules,
+  type ScheduleSource,
+  type ScheduleStatus,
+  type ScheduleWithNext,
+} from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { planPause, planResume, planSkipNext } from './actions.js';
@@ -18,13 +24,21 @@ import { applyPlan, deleteSchedule } from './apply.js';
 import type { ScheduleInBody, SchedulePatchBody } from './input.js';
 import { planChange, planCreate, type PlanContext } from './plan.js';
 import { previewOut, scheduleOut, upcomingOut } from './present.js';
-import { checkTellContacts, dropTellContacts, saveTellContacts } from '../contacts/schedule-rule.js';
+import {
+  checkTellContacts,
+  dropTellContacts,
+  saveTellContacts,
+} from '../contacts/schedule-rule.js';
 
 type ScheduleOut = Awaited<ReturnType<typeof scheduleOut>>;
 type PreviewOut = Awaited<ReturnType<typeof previewOut>>;
 type UpcomingOut = Awaited<ReturnType<typeof upcomingOut>>;
 
-const SOURCE: Record<Principal['credential'], ScheduleSource> = { api_key: 'api', app_session: 'app', web_session: 'web' };
+const SOURCE: Record<Principal['credential'], ScheduleSource> = {
+  api_key: 'api',
+  app_session: 'app',
+  web_session: 'web',
+};
 
 /** What the schedule operations need. */
 export interface ScheduleServiceDeps {
@@ -36,7 +50,10 @@ export interface ScheduleServiceDeps {
 
 /** The schedule operations of the calling account. */
 export interface ScheduleService {
-  list(accountId: string, query: PageQuery & { status?: ScheduleStatus }): Promise<{ items: ScheduleOut[]; next_cursor: string | null }>;
+  list(
+    accountId: string,
+    query: PageQuery & { status?: ScheduleStatus },
+  ): Promise<{ items: ScheduleOut[]; next_cursor: string | null }>;
   /** Creates; the caller's credential kind is stored as the schedule's source. */
   create(caller: Principal, body: ScheduleInBody): Promise<ScheduleOut>;
   preview(caller: Principal, body: ScheduleInBody): Promise<PreviewOut>;
@@ -58,7 +75,12 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     if (!a) throw problem('unauthenticated', { detail: 'The account no longer exists.' });
     return a;
   };
-  const context = (a: Account): PlanContext => ({ db, now: clock.now(), account: a, newId: () => deps.ids.uuid() });
+  const context = (a: Account): PlanContext => ({
+    db,
+    now: clock.now(),
+    account: a,
+    newId: () => deps.ids.uuid(),
+  });
   const owned = async (a: Account, id: string): Promise<ScheduleWithNext> => {
     const s = await findSchedule(db, a.id, id);
     if (!s) throw problem('not_found', { detail: 'No schedule with that id.' });
@@ -87,7 +109,10 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
     async create(caller, body) {
       const a = await account(caller.accountId);
       const tell = await checkTellContacts(db, a.id, body.tell_contacts);
-      const saved = await applyPlan(deps, await planCreate(context(a), body, SOURCE[caller.credential]));
+      const saved = await applyPlan(
+        deps,
+        await planCreate(context(a), body, SOURCE[caller.credential]),
+      );
       await saveTellContacts(db, a.id, saved.schedule.id, tell, clock.now());
       return await out(saved, a);
     },
@@ -115,24 +140,37 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       const ctx = context(a);
       const before = await owned(a, id);
       await checkTellContacts(db, a.id, body.tell_contacts);
-      return previewOut(await planChange(ctx, before.schedule, body, { refuseInProgress: true }), ctx.now);
+      return previewOut(
+        await planChange(ctx, before.schedule, body, { refuseInProgress: true }),
+        ctx.now,
+      );
     },
     async remove(accountId, id) {
       const a = await account(accountId);
       const s = await owned(a, id);
-      if (await deleteSchedule(deps, s.schedule, s.stored, clock.now())) await dropTellContacts(db, a.id, id, clock.now());
+      if (await deleteSchedule(deps, s.schedule, s.stored, clock.now()))
+        await dropTellContacts(db, a.id, id, clock.now());
     },
     async pause(accountId, id, until) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planPause(context(a), (await owned(a, id)).schedule, until)), a);
+      return await out(
+        await applyPlan(deps, await planPause(context(a), (await owned(a, id)).schedule, until)),
+        a,
+      );
     },
     async resume(accountId, id) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planResume(context(a), (await owned(a, id)).schedule)), a);
+      return await out(
+        await applyPlan(deps, await planResume(context(a), (await owned(a, id)).schedule)),
+        a,
+      );
     },
     async skipNext(accountId, id) {
       const a = await account(accountId);
-      return await out(await applyPlan(deps, await planSkipNext(context(a), (await owned(a, id)).schedule)), a);
+      return await out(
+        await applyPlan(deps, await planSkipNext(context(a), (await owned(a, id)).schedule)),
+        a,
+      );
     },
     async upcoming(accountId, id, count) {
       const a = await account(accountId);

@@ -117,14 +117,21 @@ export async function matchCode(code: string, stored: CodeHash | null): Promise<
 }
 
 /** Mints a code and its hash, valid `rules.validMs` from `now`. */
-export async function issueCode(rules: Pick<CodeRules, 'validMs'>, now: EpochMs, run: HashRunner = direct): Promise<IssuedCode> {
+export async function issueCode(
+  rules: Pick<CodeRules, 'validMs'>,
+  now: EpochMs,
+  run: HashRunner = direct,
+): Promise<IssuedCode> {
   const code = newCode();
   const { hash, salt } = await run(() => hashCode(code));
   return { code, hash, salt, expiresAt: now + rules.validMs };
 }
 
 /** The lock running at `now`, or null. */
-export function runningLock(state: Pick<CodeState, 'lockedUntil'> | undefined, now: EpochMs): EpochMs | null {
+export function runningLock(
+  state: Pick<CodeState, 'lockedUntil'> | undefined,
+  now: EpochMs,
+): EpochMs | null {
   return state && state.lockedUntil !== null && state.lockedUntil > now ? state.lockedUntil : null;
 }
 
@@ -135,16 +142,32 @@ export function retryAfterSeconds(until: EpochMs, now: EpochMs): number {
 
 /** The stored code if it may still be used at `now` (present and not expired), else null. */
 export function liveCode(state: CodeState | undefined, now: EpochMs): CodeHash | null {
-  if (!state || !state.codeHash || !state.codeSalt || state.codeExpiresAt === null || state.codeExpiresAt <= now) return null;
+  if (
+    !state ||
+    !state.codeHash ||
+    !state.codeSalt ||
+    state.codeExpiresAt === null ||
+    state.codeExpiresAt <= now
+  )
+    return null;
   return { hash: state.codeHash, salt: state.codeSalt };
 }
 
 /** The state after one more wrong try at `now`: an expired lock restarts the count; the limit discards the code and locks. */
-export function afterWrongTry(state: Pick<CodeState, 'failedCount' | 'lockedUntil'>, rules: CodeRules, now: EpochMs): WrongTry {
+export function afterWrongTry(
+  state: Pick<CodeState, 'failedCount' | 'lockedUntil'>,
+  rules: CodeRules,
+  now: EpochMs,
+): WrongTry {
   const lockExpired = state.lockedUntil !== null && state.lockedUntil <= now;
   const failedCount = (lockExpired ? 0 : state.failedCount) + 1;
   const discardCode = failedCount >= rules.maxWrongTries;
-  const lockedUntil = discardCode && rules.lockMs !== null ? now + rules.lockMs : lockExpired ? null : state.lockedUntil;
+  const lockedUntil =
+    discardCode && rules.lockMs !== null
+      ? now + rules.lockMs
+      : lockExpired
+        ? null
+        : state.lockedUntil;
   return { failedCount, lockedUntil, discardCode };
 }
 
@@ -177,7 +200,9 @@ export async function verifyCode<K, T = true>(
   const live = liveCode(state, now);
   const right = await (options.run ?? direct)(() => matchCode(code, live));
   if (right && live) {
-    const consume = options.consume ?? (async (h: string) => ((await store.consume(key, h)) ? (true as T) : undefined));
+    const consume =
+      options.consume ??
+      (async (h: string) => ((await store.consume(key, h)) ? (true as T) : undefined));
     const value = await consume(live.hash);
     if (value !== undefined) return { ok: true, value };
   }

@@ -68,6 +68,11 @@ export function loadWebhookConfig(env: Env, fail: (message: string) => Error): W
   };
   const keyRaw = env.WAKEUP_SECRETS_KEY?.trim();
   const secretsKey = keyRaw ? Buffer.from(keyRaw, 'base64') : null;
-  if (secretsKey && secretsKey.length !== 32) throw fail('WAKEUP_SECRETS_KEY: expected base64 of exactly 32 bytes');
-  return Object.freeze({ allowPrivate: flag('WAKEUP_WEBHOOK_ALLOW_PRIVATE'), allowHttp: flag('WAKEUP_WEBHOOK_ALLOW_HTTP'), secretsKey });
+  if (secretsKey && secretsKey.length !== 32)
+    throw fail('WAKEUP_SECRETS_KEY: expected base64 of exactly 32 bytes');
+  return Object.freeze({
+    allowPrivate: flag('WAKEUP_WEBHOOK_ALLOW_PRIVATE'),
+    allowHttp: flag('WAKEUP_WEBHOOK_ALLOW_HTTP'),
+    secretsKey,
+  });
 }

@@ -30,7 +30,12 @@ export function webhookOccurrence(o: OccurrenceRecord): Record<string, unknown> 
     status: o.status,
     outcome_reason: o.outcomeReason,
     scheduled_at: isoInstant(o.scheduledAt),
-    local: { date: local.date, time: local.time, timezone: local.timezone, utc_offset: local.utcOffset },
+    local: {
+      date: local.date,
+      time: local.time,
+      timezone: local.timezone,
+      utc_offset: local.utcOffset,
+    },
     attempt_count: o.attemptCount,
     snooze_count: o.snoozeCount,
     // The engine's flag means "a person answered without confirming" (its unconfirmed-or-missed
@@ -62,7 +67,12 @@ export function scheduleCompletedEvent(s: SeriesRecord, last: OccurrenceRecord):
     key: `schedule:${s.id}:completed:${last.id}`,
     at: s.updatedAt,
     data: {
-      schedule: { id: s.id, label: s.label ?? DEFAULT_LABEL, status: s.status, completed_at: isoInstant(s.updatedAt) },
+      schedule: {
+        id: s.id,
+        label: s.label ?? DEFAULT_LABEL,
+        status: s.status,
+        completed_at: isoInstant(s.updatedAt),
+      },
       last_occurrence: webhookOccurrence(last),
     },
   };

@@ -6,13 +6,18 @@
 import type { EpochMs } from '../../engine/index.js';
 import type { WebhookDelivery } from '../db/webhook-deliveries.js';
 import type { WebhookEndpoint } from '../db/webhook-endpoints.js';
-import type { WebhookDeliveryOut, WebhookEndpointOut, WebhookEventType } from '../generated/openapi.js';
+import type {
+  WebhookDeliveryOut,
+  WebhookEndpointOut,
+  WebhookEventType,
+} from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
 import { secretHint } from './signing.js';
 
 /** Schema WebhookEndpointOut (`now` decides whether the previous secret still signs). */
 export function endpointOut(e: WebhookEndpoint, now: EpochMs): WebhookEndpointOut {
-  const previous = e.previousSecret !== null && e.previousSecretUntil !== null && e.previousSecretUntil > now;
+  const previous =
+    e.previousSecret !== null && e.previousSecretUntil !== null && e.previousSecretUntil > now;
   return {
     id: e.id,
     url: e.url,

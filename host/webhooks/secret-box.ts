@@ -15,7 +15,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { EpochMs } from '../../engine/index.js';
 import { seal, unseal } from '../account/sealed.js';
 import type { Db } from '../db/sql.js';
-import { erasePreviousSecrets, listReadableSecrets, storeSecrets } from '../db/webhook-endpoints.js';
+import {
+  erasePreviousSecrets,
+  listReadableSecrets,
+  storeSecrets,
+} from '../db/webhook-endpoints.js';
 
 const PREFIX = 'sealed:v1:';
 
@@ -35,7 +39,8 @@ export function createSecretBox(key: Buffer | null): SecretBox {
     seal: (plain) => (key ? PREFIX + seal(key, plain).toString('base64') : plain),
     open(stored) {
       if (!stored.startsWith(PREFIX)) return stored;
-      if (!key) throw new Error('a webhook secret is sealed, and no key is set (WAKEUP_SECRETS_KEY)');
+      if (!key)
+        throw new Error('a webhook secret is sealed, and no key is set (WAKEUP_SECRETS_KEY)');
       return unseal(key, Buffer.from(stored.slice(PREFIX.length), 'base64'));
     },
   };
@@ -47,13 +52,18 @@ export function createSecretBox(key: Buffer | null): SecretBox {
  * random bytes, mode 0600, when missing; an in-memory database gets a key of its own); null on
  * PostgreSQL with neither set.
  */
-export function resolveSecretsKey(o: { configured: Buffer | null; fallback: Buffer | null; sqliteFile: string | null }): Buffer | null {
+export function resolveSecretsKey(o: {
+  configured: Buffer | null;
+  fallback: Buffer | null;
+  sqliteFile: string | null;
+}): Buffer | null {
   if (o.configured) return o.configured;
   if (o.fallback) return o.fallback;
   if (o.sqliteFile === null) return null;
   if (o.sqliteFile === '' || o.sqliteFile === ':memory:') return randomBytes(32);
   const file = `${o.sqliteFile}.key`;
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  if (!existsSync(file))
+    writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file}: expected base64 of exactly 32 bytes`);
   return key;
@@ -71,7 +81,10 @@ export async function sealStoredSecrets(db: Db, box: SecretBox, now: EpochMs): P
   for (const r of rows) {
     await storeSecrets(db, r.id, {
       from: { secret: r.secret, previousSecret: r.previousSecret },
-      to: { secret: box.seal(r.secret), previousSecret: r.previousSecret === null ? null : box.seal(r.previousSecret) },
+      to: {
+        secret: box.seal(r.secret),
+        previousSecret: r.previousSecret === null ? null : box.seal(r.previousSecret),
+      },
     });
   }
   return rows.length;

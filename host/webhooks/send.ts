@@ -51,7 +51,10 @@ export interface SendOptions {
 }
 
 /** Sends one attempt (see the module header). Never throws. */
-export async function sendWebhook(req: WebhookRequest, options: SendOptions): Promise<WebhookAttempt> {
+export async function sendWebhook(
+  req: WebhookRequest,
+  options: SendOptions,
+): Promise<WebhookAttempt> {
   const started = options.wallNow();
   const elapsed = () => Math.max(0, Math.round(options.wallNow() - started));
   const fail = (error: string, status: number | null = null, timedOut = false): WebhookAttempt => ({
@@ -68,13 +71,24 @@ export async function sendWebhook(req: WebhookRequest, options: SendOptions): Pr
   if (!target.ok) {
     // The same words whether the name did not resolve or resolved to a refused address: the
     // log is the account's to read, and must not tell what a name resolves to.
-    return fail(isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 ? 'target not allowed' : 'host did not resolve to public addresses only');
+    return fail(
+      isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0
+        ? 'target not allowed'
+        : 'host did not resolve to public addresses only',
+    );
   }
   try {
-    const res = await post(url, target.address, req, options, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const res = await post(
+      url,
+      target.address,
+      req,
+      options,
+      options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+    );
     const status = res.statusCode ?? 0;
     const latencyMs = elapsed();
-    if (status >= 200 && status < 300) return { ok: true, status, latencyMs, error: null, timedOut: false };
+    if (status >= 200 && status < 300)
+      return { ok: true, status, latencyMs, error: null, timedOut: false };
     const why = status >= 300 && status < 400 ? 'redirect not followed' : `answered ${status}`;
     return { ok: false, status, latencyMs, error: why, timedOut: false };
   } catch (err) {
@@ -84,7 +98,13 @@ export async function sendWebhook(req: WebhookRequest, options: SendOptions): Pr
 }
 
 /** Posts to `url` on `address`; resolves with the answer once its body was read (or capped). */
-function post(url: URL, address: ResolvedAddress, req: WebhookRequest, options: SendOptions, timeoutMs: number): Promise<IncomingMessage> {
+function post(
+  url: URL,
+  address: ResolvedAddress,
+  req: WebhookRequest,
+  options: SendOptions,
+  timeoutMs: number,
+): Promise<IncomingMessage> {
   // The socket connects to the checked address whatever name the URL carries (Host and TLS
   // server name stay the URL's).
   const lookup: LookupFunction = (_host, opts, callback) => {
@@ -129,7 +149,10 @@ function post(url: URL, address: ResolvedAddress, req: WebhookRequest, options: 
         resolve(res); // the status arrived; a broken body does not change it
       });
     });
-    const timer = setTimeout(() => r.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), timeoutMs);
+    const timer = setTimeout(
+      () => r.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
     // The connection's own, shorter limit: cleared once connected (and, for https, once TLS is up).
     r.on('socket', (socket) => {
       const connectTimer = setTimeout(
@@ -153,6 +176,7 @@ function describe(err: unknown): string {
   if (code === 'ECONNTIMEOUT') return 'connection timed out';
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET') return 'connection reset';
-  if (typeof code === 'string' && /^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return `TLS: ${code}`;
+  if (typeof code === 'string' && /^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED)/.test(code))
+    return `TLS: ${code}`;
   return typeof code === 'string' ? code : 'request failed';
 }

@@ -8,7 +8,12 @@
  */
 import type { Clock, Ids } from '../../engine/index.js';
 import type { Db } from '../db/sql.js';
-import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhook, type DeliveryStatus } from '../db/webhook-deliveries.js';
+import {
+  getWebhookDelivery,
+  listWebhookDeliveries,
+  redeliverWebhook,
+  type DeliveryStatus,
+} from '../db/webhook-deliveries.js';
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint,
@@ -19,7 +24,12 @@ import {
   updateWebhookEndpoint,
   type WebhookEndpoint,
 } from '../db/webhook-endpoints.js';
-import { nudgeWebhookWorkers, recordTestEvent, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../db/webhook-outbox.js';
+import {
+  nudgeWebhookWorkers,
+  recordTestEvent,
+  TEST_EVENT_TYPE,
+  WEBHOOK_EVENT_TYPES,
+} from '../db/webhook-outbox.js';
 import { problem } from '../errors.js';
 import type {
   WebhookDeliveryOut,
@@ -56,12 +66,20 @@ export interface WebhookService {
   list(accountId: string, query: PageQuery): Promise<WebhookEndpointPage>;
   create(accountId: string, body: WebhookEndpointIn): Promise<WebhookEndpointSecretOut>;
   get(accountId: string, endpointId: string): Promise<WebhookEndpointOut>;
-  update(accountId: string, endpointId: string, body: WebhookEndpointPatchIn): Promise<WebhookEndpointOut>;
+  update(
+    accountId: string,
+    endpointId: string,
+    body: WebhookEndpointPatchIn,
+  ): Promise<WebhookEndpointOut>;
   remove(accountId: string, endpointId: string): Promise<void>;
   rotateSecret(accountId: string, endpointId: string): Promise<WebhookEndpointSecretOut>;
   /** Queues a webhook.test event for the endpoint; its delivery. */
   test(accountId: string, endpointId: string): Promise<WebhookDeliveryOut>;
-  deliveries(accountId: string, endpointId: string, query: DeliveryQuery): Promise<WebhookDeliveryPage>;
+  deliveries(
+    accountId: string,
+    endpointId: string,
+    query: DeliveryQuery,
+  ): Promise<WebhookDeliveryPage>;
   redeliver(accountId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryOut>;
 }
 
@@ -84,14 +102,18 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
   };
   const enabled = async (accountId: string, id: string): Promise<WebhookEndpoint> => {
     const e = await endpoint(accountId, id);
-    if (!e.enabled) throw problem('webhook_endpoint_disabled', { detail: 'The endpoint is turned off: turn it on first.' });
+    if (!e.enabled)
+      throw problem('webhook_endpoint_disabled', {
+        detail: 'The endpoint is turned off: turn it on first.',
+      });
     return e;
   };
 
   /** The URL as stored, or 400 invalid_webhook_url / webhook_target_not_allowed. */
   async function checkedUrl(raw: string): Promise<string> {
     const shape = checkUrlShape(raw, deps.config);
-    if (!shape.ok) throw problem('invalid_webhook_url', { field: 'url', detail: `The URL ${shape.reason}.` });
+    if (!shape.ok)
+      throw problem('invalid_webhook_url', { field: 'url', detail: `The URL ${shape.reason}.` });
     if (!checkSavedHost(shape.url.hostname, deps.config)) {
       throw problem('webhook_target_not_allowed', {
         field: 'url',
@@ -107,7 +129,12 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
     async list(accountId, query) {
       const page = pageRequest(query);
       const after = cursorKey<[number, string]>(page.after, ['number', 'string']);
-      const rows = await listWebhookEndpoints(db, accountId, page.limit + 1, after && { createdAt: after[0], id: after[1] });
+      const rows = await listWebhookEndpoints(
+        db,
+        accountId,
+        page.limit + 1,
+        after && { createdAt: after[0], id: after[1] },
+      );
       const now = clock.now();
       return pageResponse(
         rows,
@@ -123,7 +150,9 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       const secret = newWebhookSecret();
       const created = await db.tx(async (tx) => {
         if ((await countWebhookEndpoints(tx, accountId)) >= MAX_ENDPOINTS) {
-          throw problem('webhook_endpoint_limit', { detail: `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one first.` });
+          throw problem('webhook_endpoint_limit', {
+            detail: `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one first.`,
+          });
         }
         return insertWebhookEndpoint(tx, {
           id: ids.uuid(),
@@ -173,7 +202,14 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       await endpoint(accountId, endpointId);
       const now = clock.now();
       const secret = newWebhookSecret();
-      const rotated = await rotateWebhookSecret(db, accountId, endpointId, box.seal(secret), now + PREVIOUS_SECRET_GRACE_MS, now);
+      const rotated = await rotateWebhookSecret(
+        db,
+        accountId,
+        endpointId,
+        box.seal(secret),
+        now + PREVIOUS_SECRET_GRACE_MS,
+        now,
+      );
       if (!rotated) throw notFound();
       return { ...endpointOut(opened(rotated), now), secret };
     },
@@ -189,7 +225,10 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
           key: `${TEST_EVENT_TYPE}:${ids.uuid()}`,
           at: now,
           endpointId,
-          data: { endpoint_id: endpointId, message: 'A test event: this endpoint receives and verifies deliveries.' },
+          data: {
+            endpoint_id: endpointId,
+            message: 'A test event: this endpoint receives and verifies deliveries.',
+          },
         },
         { max: TEST_EVENTS_PER_HOUR, since: now - 3_600_000 },
       );
@@ -200,7 +239,9 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
           headers: { 'Retry-After': String(wait) },
         });
       }
-      return deliveryOut((await getWebhookDelivery(db, accountId, endpointId, recorded.deliveryId))!);
+      return deliveryOut(
+        (await getWebhookDelivery(db, accountId, endpointId, recorded.deliveryId))!,
+      );
     },
 
     async deliveries(accountId, endpointId, query) {

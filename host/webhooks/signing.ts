@@ -19,17 +19,32 @@ export function newWebhookSecret(): string {
 
 /** The key bytes of a `whsec_` secret. */
 function keyOf(secret: string): Buffer {
-  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+  return Buffer.from(
+    secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret,
+    'base64',
+  );
 }
 
 /** One `v1,<base64>` signature of `id.timestamp.body` with `secret`. */
-export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+export function signWebhook(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
+  const mac = createHmac('sha256', keyOf(secret))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest('base64');
   return `v1,${mac}`;
 }
 
 /** The three headers of a delivery signed with each of `secrets` (the current one first). */
-export function webhookHeaders(secrets: readonly string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),

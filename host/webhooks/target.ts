@@ -36,7 +36,10 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** The system's resolver (node:dns `lookup`: /etc/hosts, then DNS), every address of the name. */
 export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 /** IPv4 ranges as [first octets..., prefix length] and their class, most specific where they overlap. */
 const V4: ReadonlyArray<[number, number, AddressClass]> = [
@@ -74,7 +77,8 @@ function classifyV4(n: number): AddressClass {
  */
 function classifyV6(b: number[]): AddressClass {
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const v4At = (i: number) => ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
+  const v4At = (i: number) =>
+    ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
   const word = (i: number) => (b[2 * i]! << 8) | b[2 * i + 1]!;
   if (zero(0, 15) && b[15] === 1) return 'private'; // ::1
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return classifyV4(v4At(12)); // ::ffff:0:0/96, IPv4-mapped
@@ -105,7 +109,10 @@ export function classifyAddress(address: string): AddressClass {
 }
 
 /** Whether the operator's settings let a delivery reach an address of this class. */
-export function addressAllowed(cls: AddressClass, config: Pick<WebhookConfig, 'allowPrivate'>): boolean {
+export function addressAllowed(
+  cls: AddressClass,
+  config: Pick<WebhookConfig, 'allowPrivate'>,
+): boolean {
   return cls === 'public' || (cls === 'private' && config.allowPrivate);
 }
 
@@ -114,7 +121,8 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** Checks a URL's shape (see the module header). */
 export function checkUrlShape(raw: string, config: Pick<WebhookConfig, 'allowHttp'>): UrlCheck {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters` };
+  if (raw.length > MAX_URL_LENGTH)
+    return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(raw);
@@ -122,13 +130,19 @@ export function checkUrlShape(raw: string, config: Pick<WebhookConfig, 'allowHtt
     return { ok: false, reason: 'is not an absolute URL' };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && config.allowHttp)) {
-    return { ok: false, reason: config.allowHttp ? 'must start with https:// or http://' : 'must start with https://' };
+    return {
+      ok: false,
+      reason: config.allowHttp ? 'must start with https:// or http://' : 'must start with https://',
+    };
   }
   if (url.hostname === '') return { ok: false, reason: 'has no host' };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not carry a user name or password' };
-  if (url.hash !== '' || raw.includes('#')) return { ok: false, reason: 'must not carry a fragment (#...)' };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'must not carry a user name or password' };
+  if (url.hash !== '' || raw.includes('#'))
+    return { ok: false, reason: 'must not carry a fragment (#...)' };
   // The limit holds for the URL as stored and sent: percent-encoding and punycode lengthen it.
-  if (url.href.length > MAX_URL_LENGTH) return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters once encoded` };
+  if (url.href.length > MAX_URL_LENGTH)
+    return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters once encoded` };
   return { ok: true, url };
 }
 
@@ -142,7 +156,10 @@ const LOCAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|loca
  * name is accepted and resolved at each attempt only, so that saving an endpoint tells nothing
  * of what a name resolves to.
  */
-export function checkSavedHost(hostname: string, config: Pick<WebhookConfig, 'allowPrivate'>): boolean {
+export function checkSavedHost(
+  hostname: string,
+  config: Pick<WebhookConfig, 'allowPrivate'>,
+): boolean {
   const bare = hostname.replace(/^\[|\]$/g, '');
   if (isIP(bare) !== 0) return addressAllowed(classifyAddress(bare), config);
   if (config.allowPrivate) return true;
@@ -171,11 +188,16 @@ export async function resolveTarget(
     try {
       addresses = await resolve(bare);
     } catch (err) {
-      return { ok: false, reason: 'unresolvable', detail: (err as { code?: string }).code ?? String(err) };
+      return {
+        ok: false,
+        reason: 'unresolvable',
+        detail: (err as { code?: string }).code ?? String(err),
+      };
     }
     if (addresses.length === 0) return { ok: false, reason: 'unresolvable', detail: 'no address' };
   }
   for (const a of addresses)
-    if (!addressAllowed(classifyAddress(a.address), config)) return { ok: false, reason: 'not_allowed', address: a.address };
+    if (!addressAllowed(classifyAddress(a.address), config))
+      return { ok: false, reason: 'not_allowed', address: a.address };
   return { ok: true, address: addresses[0]! };
 }

@@ -25,7 +25,12 @@ import { findAccountById } from '../db/accounts.js';
 import type { Db } from '../db/sql.js';
 import { setMaxListeners } from 'node:events';
 import { claimWebhookDeliveries, type ClaimedDelivery } from '../db/webhook-claims.js';
-import { dropWebhookDelivery, failPendingWebhookDeliveries, nextWebhookDueAt, recordWebhookAttempt } from '../db/webhook-deliveries.js';
+import {
+  dropWebhookDelivery,
+  failPendingWebhookDeliveries,
+  nextWebhookDueAt,
+  recordWebhookAttempt,
+} from '../db/webhook-deliveries.js';
 import {
   disableFailingEndpoint,
   findWebhookEndpoint,
@@ -38,7 +43,16 @@ import { onWebhookEventRecorded, pruneWebhookOutbox } from '../db/webhook-outbox
 import { isoInstant } from '../instant.js';
 import type { Logger } from '../logger.js';
 import type { WebhookConfig } from './config.js';
-import { DISABLE_AFTER_MS, LEASE_MS, MAIN_LANE, RETENTION_MS, retryDelay, SLOW_AFTER_TIMEOUTS, SLOW_LANE, type Lane } from './rules.js';
+import {
+  DISABLE_AFTER_MS,
+  LEASE_MS,
+  MAIN_LANE,
+  RETENTION_MS,
+  retryDelay,
+  SLOW_AFTER_TIMEOUTS,
+  SLOW_LANE,
+  type Lane,
+} from './rules.js';
 import { sendWebhook, type WebhookAttempt } from './send.js';
 import { webhookHeaders } from './signing.js';
 import { sealStoredSecrets, type SecretBox } from './secret-box.js';
@@ -190,7 +204,13 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
   async function deliver(c: ClaimedDelivery): Promise<void> {
     const endpoint = await findWebhookEndpoint(d.db, c.endpointId);
     if (!endpoint || !endpoint.enabled) {
-      await dropWebhookDelivery(d.db, c.id, owner, endpoint ? 'endpoint turned off' : 'endpoint deleted', d.clock.now());
+      await dropWebhookDelivery(
+        d.db,
+        c.id,
+        owner,
+        endpoint ? 'endpoint turned off' : 'endpoint deleted',
+        d.clock.now(),
+      );
       return;
     }
     const signedAt = d.clock.now();
@@ -198,7 +218,16 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     if (endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > signedAt)
       secrets.push(d.secrets.open(endpoint.previousSecret));
     const attempt = await sendWebhook(
-      { url: endpoint.url, headers: webhookHeaders(secrets, c.eventId, Math.floor(d.wallClock.now() / 1000), c.payload), body: c.payload },
+      {
+        url: endpoint.url,
+        headers: webhookHeaders(
+          secrets,
+          c.eventId,
+          Math.floor(d.wallClock.now() / 1000),
+          c.payload,
+        ),
+        body: c.payload,
+      },
       {
         config: d.config,
         resolve: d.resolve,
@@ -214,7 +243,11 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     await settle(c, endpoint, attempt);
   }
 
-  async function settle(c: ClaimedDelivery, endpoint: WebhookEndpoint, attempt: WebhookAttempt): Promise<void> {
+  async function settle(
+    c: ClaimedDelivery,
+    endpoint: WebhookEndpoint,
+    attempt: WebhookAttempt,
+  ): Promise<void> {
     const now = d.clock.now();
     const wait = attempt.ok ? null : retryDelay(c.tries + 1);
     const status = attempt.ok ? 'delivered' : wait === null ? 'failed' : 'pending';
@@ -226,9 +259,17 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
       status,
       nextAttemptAt: wait === null ? null : now + wait,
     });
-    const fields = { delivery: c.id, event: c.eventId, endpoint: endpoint.id, status, code: attempt.status, ms: attempt.latencyMs };
+    const fields = {
+      delivery: c.id,
+      event: c.eventId,
+      endpoint: endpoint.id,
+      status,
+      code: attempt.status,
+      ms: attempt.latencyMs,
+    };
     if (attempt.ok) log.debug(fields, 'webhook delivered');
-    else log.info({ ...fields, error: attempt.error, tries: c.tries + 1 }, 'webhook attempt failed');
+    else
+      log.info({ ...fields, error: attempt.error, tries: c.tries + 1 }, 'webhook attempt failed');
     if (!kept) return; // the lease was lost: the holder records its own attempt
     if (attempt.ok) {
       await markEndpointHealthy(d.db, endpoint.id);
@@ -237,12 +278,24 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
     const since = await markEndpointFailing(d.db, endpoint.id, now);
     if (since === null || since > now - DISABLE_AFTER_MS) return;
     if (!(await disableFailingEndpoint(d.db, endpoint.id, now - DISABLE_AFTER_MS, now))) return;
-    await failPendingWebhookDeliveries(d.db, endpoint.id, 'endpoint turned off after failing for 3 days', now);
-    log.warn({ endpoint: endpoint.id, account: endpoint.accountId, since }, 'webhook endpoint turned off: failing for 3 days');
+    await failPendingWebhookDeliveries(
+      d.db,
+      endpoint.id,
+      'endpoint turned off after failing for 3 days',
+      now,
+    );
+    log.warn(
+      { endpoint: endpoint.id, account: endpoint.accountId, since },
+      'webhook endpoint turned off: failing for 3 days',
+    );
     await tellOwner(endpoint, since, attempt.error);
   }
 
-  async function tellOwner(endpoint: WebhookEndpoint, since: number, lastError: string | null): Promise<void> {
+  async function tellOwner(
+    endpoint: WebhookEndpoint,
+    since: number,
+    lastError: string | null,
+  ): Promise<void> {
     const account = await findAccountById(d.db, endpoint.accountId);
     if (!account) return;
     const body =
@@ -258,7 +311,11 @@ export function createDeliveryWorker(d: DeliveryWorkerDeps): DeliveryWorker {
         body,
         idempotencyKey: `webhook-disabled:${endpoint.id}:${since}`,
       });
-      if (!sent.ok) log.warn({ endpoint: endpoint.id, code: sent.code }, 'webhook endpoint turned off: email refused');
+      if (!sent.ok)
+        log.warn(
+          { endpoint: endpoint.id, code: sent.code },
+          'webhook endpoint turned off: email refused',
+        );
     } catch (err) {
       log.error({ err, endpoint: endpoint.id }, 'webhook endpoint turned off: email failed');
     }

@@ -60,7 +60,10 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
     db: deps.db,
     dailyCap: deps.dailyCap,
     onStop: (r) =>
-      log.info({ attempt: r.attemptId, occurrence: r.occurrenceId, account: r.accountId }, 'key 9: calls turned off, number blocked'),
+      log.info(
+        { attempt: r.attemptId, occurrence: r.occurrenceId, account: r.accountId },
+        'key 9: calls turned off, number blocked',
+      ),
   });
   const runtime = createRuntime({
     clock: deps.clock,
@@ -83,20 +86,28 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   });
 
   runtime.on('occurrence:status', ({ occurrence: o, from }) => {
-    log.debug({ occurrence: o.id, from, to: o.status, reason: o.outcomeReason }, 'occurrence status');
+    log.debug(
+      { occurrence: o.id, from, to: o.status, reason: o.outcomeReason },
+      'occurrence status',
+    );
   });
   runtime.on('attempt:status', ({ attempt: a, from }) => {
-    log.debug({ attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status }, 'attempt status');
+    log.debug(
+      { attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status },
+      'attempt status',
+    );
     if (a.status === 'confirmed' && a.phoneNumberId !== null) {
-      setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt).catch((err: unknown) =>
-        log.error({ err, attempt: a.id }, 'could not record last_confirmed_at'),
+      setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt).catch(
+        (err: unknown) => log.error({ err, attempt: a.id }, 'could not record last_confirmed_at'),
       );
     }
   });
   runtime.on('effect:failed', ({ effect, error, willRetry }) =>
     log.warn({ err: error, effect: effect.type, willRetry }, 'runtime effect failed'),
   );
-  runtime.on('runtime:error', ({ error, where }) => log.error({ err: error, where }, 'runtime error'));
+  runtime.on('runtime:error', ({ error, where }) =>
+    log.error({ err: error, where }, 'runtime error'),
+  );
   runtime.on('telephony:unknown', ({ event }) =>
     log.warn({ callId: event.callId, type: event.type }, 'telephony event for an unknown call'),
   );
@@ -130,7 +141,11 @@ function loggedTelephony(telephony: Telephony, log: Logger): Telephony {
  * for calls being handed to the provider; after that, work in flight is abandoned and
  * reconciled at the next start.
  */
-export async function stopCallRuntime(runtime: Runtime, graceMs: number, wait: (ms: number) => Promise<void>): Promise<void> {
+export async function stopCallRuntime(
+  runtime: Runtime,
+  graceMs: number,
+  wait: (ms: number) => Promise<void>,
+): Promise<void> {
   const drained = runtime.stop({ drain: true }).then(() => true);
   const finished = await Promise.race([drained, wait(graceMs).then(() => false)]);
   if (!finished) await runtime.stop({ drain: false });

@@ -25,7 +25,13 @@ export interface Payments {
 }
 
 /** Builds the providers `config` names. */
-export function createPayments(deps: { db: Db; clock: Clock; logger: Logger; config: BillingConfig; siteUrl: () => string }): Payments {
+export function createPayments(deps: {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  config: BillingConfig;
+  siteUrl: () => string;
+}): Payments {
   const { config } = deps;
   const simulator =
     config.payments === 'simulator'

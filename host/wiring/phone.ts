@@ -8,7 +8,10 @@
 import type { Db } from '../db/sql.js';
 import type { Clock, Messaging, Telephony } from '../../engine/index.js';
 import { realTime } from '../adapters/clock/system-clock.js';
-import { createSimulatorTelephony, type SimulatorTelephony } from '../adapters/telephony/simulator.js';
+import {
+  createSimulatorTelephony,
+  type SimulatorTelephony,
+} from '../adapters/telephony/simulator.js';
 import { createTwilioClient } from '../adapters/twilio/client.js';
 import { createTwilioTexts } from '../adapters/twilio/messaging.js';
 import { createTwilioTelephony } from '../adapters/twilio/telephony.js';
@@ -49,9 +52,18 @@ export function createPhoneRuntime(
   options: PhoneRuntimeOptions,
 ): PhoneRuntime & { setInboundHandler(fn: (t: InboundText) => Promise<void>): void } {
   const { config, db, clock, logger } = options;
-  const text = (): TextOptions => ({ serviceName: config.serviceName, supportContact: config.supportContact ?? options.siteUrl() });
+  const text = (): TextOptions => ({
+    serviceName: config.serviceName,
+    supportContact: config.supportContact ?? options.siteUrl(),
+  });
   const twilio = config.twilio;
-  const client = twilio ? createTwilioClient({ baseUrl: twilio.apiUrl, accountSid: twilio.accountSid, authToken: twilio.authToken }) : null;
+  const client = twilio
+    ? createTwilioClient({
+        baseUrl: twilio.apiUrl,
+        accountSid: twilio.accountSid,
+        authToken: twilio.authToken,
+      })
+    : null;
 
   let simulator: SimulatorTelephony | null = null;
   let telephony: Telephony;
@@ -81,7 +93,10 @@ export function createPhoneRuntime(
       onSpoken: options.dev
         ? (r) => {
             if (r.script.kind === 'verification_code') {
-              logger.info({ callId: r.callId, to: r.to }, `dev phone: call to ${r.to} speaks verification code ${r.script.code}`);
+              logger.info(
+                { callId: r.callId, to: r.to },
+                `dev phone: call to ${r.to} speaks verification code ${r.script.code}`,
+              );
             }
           }
         : undefined,
@@ -105,21 +120,31 @@ export function createPhoneRuntime(
         })
       : { sendText: (m) => options.messaging.sendText(m) };
 
-  const combined: Messaging = { sendText: (m) => rawTexts.sendText(m), sendEmail: (m) => options.messaging.sendEmail(m) };
+  const combined: Messaging = {
+    sendText: (m) => rawTexts.sendText(m),
+    sendEmail: (m) => options.messaging.sendEmail(m),
+  };
   let inbound = options.onInboundText;
   const webhooks = twilio
     ? createTwilioWebhooks({
         authToken: twilio.authToken,
         ...(twilioTelephony ? { telephony: twilioTelephony } : {}),
         onInboundText: (t) => (inbound ? inbound(t) : Promise.resolve()),
-        onTextStatus: (p) => logger.debug({ messageSid: p.MessageSid, status: p.MessageStatus, error: p.ErrorCode }, 'text status'),
+        onTextStatus: (p) =>
+          logger.debug(
+            { messageSid: p.MessageSid, status: p.MessageStatus, error: p.ErrorCode },
+            'text status',
+          ),
         events,
         messageTime: async (sid) => {
           try {
             const r = await client!.getMessage(sid);
             const at = r.ok ? Date.parse(r.body.date_created) : NaN;
             if (Number.isFinite(at)) return at;
-            logger.warn({ messageSid: sid, error: r.ok ? 'no date_created' : r.error }, 'inbound text: provider time unknown');
+            logger.warn(
+              { messageSid: sid, error: r.ok ? 'no date_created' : r.error },
+              'inbound text: provider time unknown',
+            );
           } catch (err) {
             logger.warn({ err, messageSid: sid }, 'inbound text: provider time unknown');
           }
@@ -142,7 +167,8 @@ export function createPhoneRuntime(
       if (!twilioTelephony) return;
       try {
         const counts = await twilioTelephony.resume();
-        if (counts.checked > 0) logger.info(counts, 'calls read back from the provider after a restart');
+        if (counts.checked > 0)
+          logger.info(counts, 'calls read back from the provider after a restart');
       } catch (err) {
         logger.warn({ err }, 'reading calls back from the provider failed');
       }

@@ -6,6 +6,9 @@ runStoreConformance('MemoryStore', () => {
   const tags: string[] = [];
   return {
     store: new MemoryStore(),
-    writes: { write: (tag) => (tx) => (tx as MemoryTransaction).onCommit(() => tags.push(tag)), written: async () => [...tags] },
+    writes: {
+      write: (tag) => (tx) => (tx as MemoryTransaction).onCommit(() => tags.push(tag)),
+      written: async () => [...tags],
+    },
   };
 });

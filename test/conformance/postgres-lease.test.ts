@@ -19,14 +19,20 @@ const url = process.env.WAKEUP_TEST_PG_URL;
 const FINISHED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
 
 /** A fresh schema and `hosts` stores on it (one pool each); `close` drops it all. */
-async function database(hosts: number): Promise<{ stores: Store[]; extra: () => Store; close: () => Promise<void> }> {
+async function database(
+  hosts: number,
+): Promise<{ stores: Store[]; extra: () => Store; close: () => Promise<void> }> {
   const schema = `lease_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   const pools: pg.Pool[] = [];
   const open = () => {
-    const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 3 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      options: `-c search_path=${schema}`,
+      max: 3,
+    });
     pools.push(pool);
     return createPostgresStore(pool);
   };
@@ -46,7 +52,9 @@ async function database(hosts: number): Promise<{ stores: Store[]; extra: () => 
 if (!url) {
   describe('runtime leases on PostgreSQL', () => {
     it('runs on PostgreSQL', (t) => {
-      t.skip('WAKEUP_TEST_PG_URL is not set: no PostgreSQL server (run `scripts/with-pg.sh npm test`, as .ci/run does)');
+      t.skip(
+        'WAKEUP_TEST_PG_URL is not set: no PostgreSQL server (run `scripts/with-pg.sh npm test`, as .ci/run does)',
+      );
     });
   });
 } else {
@@ -85,7 +93,9 @@ if (!url) {
       try {
         const c = await startCluster(db.stores, T0 - MIN, { batchSize: 100 }, true);
         const applied = [0, 0];
-        c.runtimes.forEach((r, h) => r.on('attempt:status', (e) => (e.attempt.status === 'confirmed' ? applied[h]!++ : 0)));
+        c.runtimes.forEach((r, h) =>
+          r.on('attempt:status', (e) => (e.attempt.status === 'confirmed' ? applied[h]!++ : 0)),
+        );
         const ids = await c.spike(300, T0);
         await c.clock.advance(T0 + 5 * MIN);
         await c.stopAll();
@@ -127,7 +137,10 @@ if (!url) {
         );
         // Rows the dead host had claimed but not dispatched waited for its lease (30 s), then went to the others.
         const late = c.placed.filter((p) => p.host !== 0 && p.at >= T0 + 30_000 && p.at < T0 + MIN);
-        assert.ok(late.length > 0, 'the others took over the dead host’s claimed rows after its lease expired');
+        assert.ok(
+          late.length > 0,
+          'the others took over the dead host’s claimed rows after its lease expired',
+        );
         assert.deepEqual(
           c.placed.filter((p) => p.host !== 0 && p.at > T0 && p.at < T0 + 30_000),
           [],
@@ -161,7 +174,11 @@ if (!url) {
             if (dispatch) for (const w of changes.occurrences) tried.add(w.record.id);
             if (fresh) {
               const owner = `intruder-${++intrusions}`;
-              await intruder.listDue({ until: T0, limit: 1000, lease: { owner, until: T0 + MIN, now: T0 + 10 * MIN } });
+              await intruder.listDue({
+                until: T0,
+                limit: 1000,
+                lease: { owner, until: T0 + MIN, now: T0 + 10 * MIN },
+              });
             }
             return a.commit(changes);
           },

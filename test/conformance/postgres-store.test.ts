@@ -9,7 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createRuntime } from '../../engine/index.js';
-import { createPostgresStore, ensurePostgresEngineSchema, type Queryable } from '../../engine/postgres/index.js';
+import {
+  createPostgresStore,
+  ensurePostgresEngineSchema,
+  type Queryable,
+} from '../../engine/postgres/index.js';
 import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { runStoreConformance } from '../../engine/testing/index.js';
 
@@ -18,7 +22,9 @@ const url = process.env.WAKEUP_TEST_PG_URL;
 if (!url) {
   describe('Store conformance: PostgresStore', () => {
     it('runs on PostgreSQL', (t) => {
-      t.skip('WAKEUP_TEST_PG_URL is not set: no PostgreSQL server (run `scripts/with-pg.sh npm test`, as .ci/run does)');
+      t.skip(
+        'WAKEUP_TEST_PG_URL is not set: no PostgreSQL server (run `scripts/with-pg.sh npm test`, as .ci/run does)',
+      );
     });
   });
 } else {
@@ -28,7 +34,11 @@ if (!url) {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       await admin.query(`CREATE SCHEMA ${schema}`);
-      const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
+      const pool = new pg.Pool({
+        connectionString: url,
+        options: `-c search_path=${schema}`,
+        max: 4,
+      });
       try {
         await ensurePostgresEngineSchema(pool);
         await ensurePostgresEngineSchema(pool); // idempotent
@@ -46,16 +56,29 @@ if (!url) {
           pausedUntil: null,
           skipDates: [],
         };
-        const first = createRuntime({ clock, ids, store: createPostgresStore(pool), telephony: phones });
+        const first = createRuntime({
+          clock,
+          ids,
+          store: createPostgresStore(pool),
+          telephony: phones,
+        });
         await first.start();
         const saved = await first.saveSeries({ accountId: 'a1', to: '+14155550123', rule });
         assert.ok(saved.ok && saved.occurrence);
-        assert.equal(new Date(saved.occurrence.scheduledAt).toISOString(), '2027-03-01T12:00:00.000Z');
+        assert.equal(
+          new Date(saved.occurrence.scheduledAt).toISOString(),
+          '2027-03-01T12:00:00.000Z',
+        );
         await clock.advance(Date.parse('2027-03-04T00:00:00Z'));
         await first.stop();
         assert.equal(phones.calls.length, 2, 'Monday and Wednesday');
         // A second runtime (another process, in production) picks the series up from the database.
-        const second = createRuntime({ clock, ids, store: createPostgresStore(pool), telephony: phones });
+        const second = createRuntime({
+          clock,
+          ids,
+          store: createPostgresStore(pool),
+          telephony: phones,
+        });
         await second.start();
         await clock.advance(Date.parse('2027-03-21T00:00:00Z'));
         await second.stop();
@@ -78,7 +101,11 @@ if (!url) {
     await admin.query(`CREATE SCHEMA ${schema}`);
     const pools: pg.Pool[] = [];
     const open = () => {
-      const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
+      const pool = new pg.Pool({
+        connectionString: url,
+        options: `-c search_path=${schema}`,
+        max: 4,
+      });
       pools.push(pool);
       return pool;
     };
@@ -89,8 +116,14 @@ if (!url) {
       store: createPostgresStore(main),
       writes: {
         write: (tag) => (client) =>
-          (client as Queryable).query({ text: 'INSERT INTO conformance_writes (tag) VALUES ($1)', values: [tag] }),
-        written: async () => (await main.query<{ tag: string }>('SELECT tag FROM conformance_writes ORDER BY seq')).rows.map((r) => r.tag),
+          (client as Queryable).query({
+            text: 'INSERT INTO conformance_writes (tag) VALUES ($1)',
+            values: [tag],
+          }),
+        written: async () =>
+          (
+            await main.query<{ tag: string }>('SELECT tag FROM conformance_writes ORDER BY seq')
+          ).rows.map((r) => r.tag),
       },
       another: () => createPostgresStore(open()),
       close: async () => {

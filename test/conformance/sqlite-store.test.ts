@@ -19,7 +19,11 @@ const variants: [string, SqliteStoreOptions, boolean][] = [
   ['SqliteStore', {}, false],
   ['SqliteStore, fold stopped', { fold: false }, false],
   ['SqliteStore, folded after every commit', { fold: false }, true],
-  ['SqliteStore, no image cached, eager fold', { imageCacheRows: 0, fold: { idleMs: 0, sliceMs: 1 } }, false],
+  [
+    'SqliteStore, no image cached, eager fold',
+    { imageCacheRows: 0, fold: { idleMs: 0, sliceMs: 1 } },
+    false,
+  ],
 ];
 for (const [name, options, settleEachCommit] of variants) {
   runStoreConformance(name, () => {
@@ -45,7 +49,8 @@ for (const [name, options, settleEachCommit] of variants) {
           await Promise.resolve();
           (tx as Database).prepare('INSERT INTO conformance_writes (tag) VALUES (?)').run(tag);
         },
-        written: async () => db.prepare('SELECT tag FROM conformance_writes ORDER BY seq').pluck().all() as string[],
+        written: async () =>
+          db.prepare('SELECT tag FROM conformance_writes ORDER BY seq').pluck().all() as string[],
       },
       close: async () => {
         await inner.close();
@@ -63,15 +68,30 @@ describe('SqliteStore and a transaction of the caller’s', () => {
     try {
       const store = createSqliteStore(db);
       const o = sampleOccurrence();
-      assert.deepEqual(await store.commit({ occurrences: [{ record: o, expectedVersion: null }], attempts: [], series: [] }), { ok: true });
+      assert.deepEqual(
+        await store.commit({
+          occurrences: [{ record: o, expectedVersion: null }],
+          attempts: [],
+          series: [],
+        }),
+        { ok: true },
+      );
       const [read] = (await store.load({ occurrences: [o.id] })).occurrences;
       const change = {
-        occurrences: [{ record: { ...read!, status: 'waiting' as const, attemptCount: 2, version: 2 }, expectedVersion: 1 }],
+        occurrences: [
+          {
+            record: { ...read!, status: 'waiting' as const, attemptCount: 2, version: 2 },
+            expectedVersion: 1,
+          },
+        ],
         attempts: [],
         series: [],
       };
       db.exec('BEGIN');
-      await assert.rejects(store.commit(change), /pass what must commit with the unit as commit's `writes`/);
+      await assert.rejects(
+        store.commit(change),
+        /pass what must commit with the unit as commit's `writes`/,
+      );
       db.exec('ROLLBACK');
       // Same change again, outside: written now.
       assert.deepEqual(await store.commit(change), { ok: true });
@@ -93,7 +113,14 @@ describe('SqliteStore on an embedder’s own database', () => {
       const store = createSqliteStore(db, { createTables: true });
       createSqliteStore(db, { createTables: true }); // idempotent
       const o = sampleOccurrence();
-      assert.deepEqual(await store.commit({ occurrences: [{ record: o, expectedVersion: null }], attempts: [], series: [] }), { ok: true });
+      assert.deepEqual(
+        await store.commit({
+          occurrences: [{ record: o, expectedVersion: null }],
+          attempts: [],
+          series: [],
+        }),
+        { ok: true },
+      );
       assert.deepEqual((await store.load({ occurrences: [o.id] })).occurrences, [o]);
     } finally {
       db.close();
@@ -120,11 +147,18 @@ describe('SqliteStore with checkpoints in a worker thread', () => {
       for (let i = 0; i < 200 && !done; i++) {
         await new Promise((r) => setTimeout(r, 10));
         // [busy, frames in the WAL, frames checkpointed]: the worker has copied everything back.
-        const [status] = db.pragma('wal_checkpoint(NOOP)') as { busy: number; log: number; checkpointed: number }[];
+        const [status] = db.pragma('wal_checkpoint(NOOP)') as {
+          busy: number;
+          log: number;
+          checkpointed: number;
+        }[];
         done = status!.log > 0 && status!.checkpointed === status!.log;
       }
       assert.ok(done, 'the worker checkpointed the WAL');
-      assert.equal((await store.listDue({ until: Number.MAX_SAFE_INTEGER, limit: 1000 })).length, rows.length);
+      assert.equal(
+        (await store.listDue({ until: Number.MAX_SAFE_INTEGER, limit: 1000 })).length,
+        rows.length,
+      );
     } finally {
       await store.close();
       assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 1000);

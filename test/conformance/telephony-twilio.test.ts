@@ -38,7 +38,11 @@ runTelephonyConformance('Twilio-compatible adapter (local fake provider)', async
   });
   await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
   const publicUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-  const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
+  const client = createTwilioClient({
+    baseUrl: fake.url,
+    accountSid: fake.accountSid,
+    authToken: fake.authToken,
+  });
   const telephony = createTwilioTelephony({
     client,
     clock,

@@ -13,7 +13,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENV_VARS, type EnvVarDoc } from '../../host/config.js';
 
-export const CONFIGURATION_PAGE = fileURLToPath(new URL('../../docs/operations/configuration.md', import.meta.url));
+export const CONFIGURATION_PAGE = fileURLToPath(
+  new URL('../../docs/operations/configuration.md', import.meta.url),
+);
 
 const HEADER = `# Configuration
 
@@ -52,7 +54,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--check')) {
     const have = readFileSync(CONFIGURATION_PAGE, 'utf8');
     if (have !== want) {
-      console.error('docs/operations/configuration.md is stale: run node --import tsx test/docs/configuration-doc.ts');
+      console.error(
+        'docs/operations/configuration.md is stale: run node --import tsx test/docs/configuration-doc.ts',
+      );
       process.exit(1);
     }
   } else {

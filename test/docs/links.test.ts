@@ -16,7 +16,11 @@ const SKIP = new Set(['node_modules', '.git', 'dist', 'data', '.bench', '.screen
 
 function markdownFiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name) || (dir === ROOT && entry.name.startsWith('.') && entry.name !== '.ci')) continue;
+    if (
+      SKIP.has(entry.name) ||
+      (dir === ROOT && entry.name.startsWith('.') && entry.name !== '.ci')
+    )
+      continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) markdownFiles(path, out);
     else if (entry.name.endsWith('.md')) out.push(path);
@@ -59,7 +63,10 @@ export function headingSlugs(text: string): Set<string> {
 /** The relative link targets of a Markdown text. */
 export function relativeLinks(text: string): string[] {
   const body = prose(text);
-  const links = [...body.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...body.matchAll(/\bsrc="([^"]+)"/g)].map((m) => m[1]!);
+  const links = [
+    ...body.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+    ...body.matchAll(/\bsrc="([^"]+)"/g),
+  ].map((m) => m[1]!);
   return links.filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l));
 }
 
@@ -72,7 +79,9 @@ describe('relative links in the Markdown files', () => {
   });
 
   it('slugs headings as GitHub does', () => {
-    const slugs = headingSlugs('# A first call with curl (dev mode, virtual clock)\n## Node and the database\n## Node and the database\n');
+    const slugs = headingSlugs(
+      '# A first call with curl (dev mode, virtual clock)\n## Node and the database\n## Node and the database\n',
+    );
     assert.deepEqual([...slugs].slice(0, 3), [
       'a-first-call-with-curl-dev-mode-virtual-clock',
       'node-and-the-database',
@@ -81,7 +90,10 @@ describe('relative links in the Markdown files', () => {
   });
 
   it('would catch a broken link and a missing heading', () => {
-    assert.deepEqual(relativeLinks('[a](missing.md) `[b](in-code.md)` [c](https://example.com) [d](#here)'), ['missing.md', '#here']);
+    assert.deepEqual(
+      relativeLinks('[a](missing.md) `[b](in-code.md)` [c](https://example.com) [d](#here)'),
+      ['missing.md', '#here'],
+    );
     assert.equal(headingSlugs('# Elsewhere').has('here'), false);
   });
 

@@ -9,9 +9,14 @@ import { signIn, startTestServer, testDbIsPostgres } from '../helpers/server.js'
 import { req } from '../helpers/http.js';
 
 /** Runs `host/admin.ts` as a process against `db`; resolves with its exit code and output. */
-function admin(db: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function admin(
+  db: string,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'host/admin.ts', ...args], { env: { ...process.env, WAKEUP_DB: db } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'host/admin.ts', ...args], {
+      env: { ...process.env, WAKEUP_DB: db },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += String(c)));
@@ -33,33 +38,50 @@ describe('admin commands', () => {
     try {
       const { account } = await signIn(server);
       const { db, runtime, clock } = server.running.deps;
-      await db.run('UPDATE accounts SET trial_calls_included = ? WHERE id = ?', [CALLS * 2, account.id]);
+      await db.run('UPDATE accounts SET trial_calls_included = ? WHERE id = ?', [
+        CALLS * 2,
+        account.id,
+      ]);
       const due = clock.now() + 60_000;
       for (let i = 0; i < CALLS; i++) {
-        await runtime.schedule({ accountId: account.id, to: `+1201555${String(1000 + i).padStart(4, '0')}`, scheduledAt: due });
+        await runtime.schedule({
+          accountId: account.id,
+          to: `+1201555${String(1000 + i).padStart(4, '0')}`,
+          scheduledAt: due,
+        });
       }
       const placedBefore = runtime.stats.dispatched;
       // The spike: every call falls due and plays (dial, ring, answer, key 1) while the backup runs.
       let spikeEndedAt = 0;
-      const spike = req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 600 } }).then((r) => {
-        spikeEndedAt = Date.now();
-        return r;
-      });
+      const spike = req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 600 } }).then(
+        (r) => {
+          spikeEndedAt = Date.now();
+          return r;
+        },
+      );
       const backupFile = join(dir, 'copy.sqlite');
       const backupStartedAt = Date.now();
       const backup = await admin(server.dbFile, 'backup', backupFile);
       assert.equal(backup.status, 0, backup.stderr);
       assert.match(backup.stdout, /integrity_check ok/);
       assert.equal((await spike).status, 200);
-      assert.ok(spikeEndedAt > backupStartedAt, 'the spike was still running when the backup started');
+      assert.ok(
+        spikeEndedAt > backupStartedAt,
+        'the spike was still running when the backup started',
+      );
       assert.equal(runtime.stats.dispatched - placedBefore, CALLS, 'every call was placed');
 
       const copy = new Sqlite(backupFile, { readonly: true });
       try {
         assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
-        assert.equal((copy.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n, 1);
+        assert.equal(
+          (copy.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n,
+          1,
+        );
         // A consistent snapshot: somewhere in the spike, with every occurrence present.
-        const occurrences = copy.prepare('SELECT COUNT(*) AS n FROM occurrences').get() as { n: number };
+        const occurrences = copy.prepare('SELECT COUNT(*) AS n FROM occurrences').get() as {
+          n: number;
+        };
         assert.equal(occurrences.n, CALLS);
       } finally {
         copy.close();
@@ -83,7 +105,12 @@ describe('admin commands', () => {
       const first = await signIn(server, 'first@example.com');
       const accounts = await admin(dbFile, 'accounts');
       assert.equal(accounts.status, 0, accounts.stderr);
-      assert.match(accounts.stdout, new RegExp(`${first.account.id}  first@example\\.com  created \\d{4}-\\d{2}-\\d{2}  trial until`));
+      assert.match(
+        accounts.stdout,
+        new RegExp(
+          `${first.account.id}  first@example\\.com  created \\d{4}-\\d{2}-\\d{2}  trial until`,
+        ),
+      );
       assert.match(accounts.stdout, /^1 account$/m);
       const usage = await admin(dbFile, 'usage', 'First@Example.com');
       assert.equal(usage.status, 0, usage.stderr);
@@ -95,7 +122,10 @@ describe('admin commands', () => {
       await signIn(server, 'second@example.com');
       const refused = await admin(dbFile, 'restore', backupFile);
       assert.equal(refused.status, 2);
-      assert.match(refused.stderr, /open in another process .*stop the server first; nothing restored/);
+      assert.match(
+        refused.stderr,
+        /open in another process .*stop the server first; nothing restored/,
+      );
 
       await server.close();
       const restored = await admin(dbFile, 'restore', backupFile);
@@ -116,7 +146,11 @@ describe('admin commands', () => {
 
   it(
     'on PostgreSQL, accounts reads the server database; backup and restore refuse and name pg_dump',
-    { skip: !testDbIsPostgres() && 'a PostgreSQL case: runs with the HTTP suite on PostgreSQL (WAKEUP_TEST_DB=postgres)' },
+    {
+      skip:
+        !testDbIsPostgres() &&
+        'a PostgreSQL case: runs with the HTTP suite on PostgreSQL (WAKEUP_TEST_DB=postgres)',
+    },
     async () => {
       const server = await startTestServer();
       try {
@@ -136,7 +170,9 @@ describe('admin commands', () => {
   );
 
   it('prints its usage', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'host/admin.ts', '--help'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'host/admin.ts', '--help'], {
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0);
     assert.match(r.stdout, /backup <file>/);
     assert.match(r.stdout, /restore <file>/);

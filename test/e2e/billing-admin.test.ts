@@ -11,7 +11,10 @@ import { call } from '../helpers/phone.js';
 
 const run = promisify(execFile);
 
-async function admin(server: TestServer, ...args: string[]): Promise<{ code: number; out: string }> {
+async function admin(
+  server: TestServer,
+  ...args: string[]
+): Promise<{ code: number; out: string }> {
   try {
     const r = await run(process.execPath, ['--import', 'tsx', 'host/admin.ts', ...args], {
       env: { ...process.env, WAKEUP_DB: server.dbFile },
@@ -34,16 +37,32 @@ describe('plan admin command', () => {
     const granted = await admin(server, 'plan', 'grant', email.toUpperCase(), 'traveler_monthly');
     assert.equal(granted.code, 0, granted.out);
     const me = (await call(server, 'GET', '/me', { token })).body;
-    assert.deepEqual(me.plan, { code: 'traveler_monthly', entitled: true, name: 'Traveler (monthly)', source: 'manual', status: 'active' });
+    assert.deepEqual(me.plan, {
+      code: 'traveler_monthly',
+      entitled: true,
+      name: 'Traveler (monthly)',
+      source: 'manual',
+      status: 'active',
+    });
     assert.equal(me.billing.web_checkout_link, false);
-    const checkout = await call(server, 'POST', '/billing/checkout', { token, body: { plan: 'traveler_yearly' } });
+    const checkout = await call(server, 'POST', '/billing/checkout', {
+      token,
+      body: { plan: 'traveler_yearly' },
+    });
     assert.equal(checkout.body.code, 'already_subscribed');
     assert.match((await admin(server, 'plan', 'show', email)).out, /"source":"manual"/);
     assert.equal((await admin(server, 'plan', 'revoke', email)).code, 0);
     const after = (await call(server, 'GET', '/me', { token })).body.plan;
-    assert.deepEqual([after.code, after.status], ['trial', 'trialing'], 'back to the trial, which still runs');
+    assert.deepEqual(
+      [after.code, after.status],
+      ['trial', 'trialing'],
+      'back to the trial, which still runs',
+    );
     assert.equal((await admin(server, 'plan', 'revoke', email)).code, 2, 'nothing left to revoke');
-    assert.equal((await admin(server, 'plan', 'grant', 'nobody@example.com', 'traveler_monthly')).code, 2);
+    assert.equal(
+      (await admin(server, 'plan', 'grant', 'nobody@example.com', 'traveler_monthly')).code,
+      2,
+    );
     assert.equal((await admin(server, 'plan', 'grant', email, 'gold')).code, 2);
     assert.equal((await admin(server, 'plan', 'grant', email)).code, 1, 'usage');
   });

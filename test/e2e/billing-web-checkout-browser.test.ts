@@ -33,7 +33,10 @@ describe('web checkout in headless Chromium', () => {
   it('link → continue as <email> → simulated checkout → pay → done with the plan active', async (t) => {
     if (skip) return t.skip(skip);
     const { token, email } = await signIn(server);
-    const r = await call(server, 'POST', '/billing/web-checkout', { token, body: { plan: 'traveler_yearly' } });
+    const r = await call(server, 'POST', '/billing/web-checkout', {
+      token,
+      body: { plan: 'traveler_yearly' },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const page = await browser.newPage();
     await page.goto(r.body.url);
@@ -43,14 +46,20 @@ describe('web checkout in headless Chromium', () => {
     assert.match((await page.textContent('body')) ?? '', /Traveler \(yearly\)/);
     await Promise.all([page.waitForURL(/\/app\/subscribe\/done$/), page.click('#pay')]);
     assert.equal(await page.textContent('#status'), 'active');
-    assert.match((await page.textContent('#message')) ?? '', new RegExp(email.replace(/[.+]/g, '\\$&')));
+    assert.match(
+      (await page.textContent('#message')) ?? '',
+      new RegExp(email.replace(/[.+]/g, '\\$&')),
+    );
     const cookies = await page.context().cookies();
     assert.ok(
       cookies.some((c) => c.name === 'sessionid' && c.httpOnly),
       'the browser is signed in',
     );
     const me = await call(server, 'GET', '/me', { token });
-    assert.deepEqual([me.body.plan.code, me.body.plan.status, me.body.plan.source], ['traveler_yearly', 'active', 'web']);
+    assert.deepEqual(
+      [me.body.plan.code, me.body.plan.status, me.body.plan.source],
+      ['traveler_yearly', 'active', 'web'],
+    );
     // The link worked once.
     await page.goto(r.body.url);
     assert.match((await page.textContent('h1')) ?? '', /already used/);

@@ -51,7 +51,10 @@ function startChild(dbFile: string, clockStart: number): Promise<Child> {
   const lines: Child['lines'] = [];
   let buffered = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('child did not start listening in time')), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error('child did not start listening in time')),
+      60_000,
+    );
     proc.stdout.setEncoding('utf8');
     proc.stdout.on('data', (chunk: string) => {
       buffered += chunk;
@@ -108,18 +111,30 @@ describe('a crash during a call', () => {
     const n = await addVerifiedNumber(a as any, token, NUMBER);
     // Rings 40 s before answering: the crash comes while it rings.
     assert.equal(
-      (await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['confirm'], ring_seconds: 40 } }))
-        .status,
+      (
+        await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, {
+          body: { answers: ['confirm'], ring_seconds: 40 },
+        })
+      ).status,
       204,
     );
     const s = await call(a as any, 'POST', '/schedules', {
       token,
-      body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, sms_fallback: true, retry_policy: { offsets_minutes: [] } },
+      body: {
+        kind: 'once',
+        in_minutes: 1,
+        phone_number_id: n.id,
+        sms_fallback: true,
+        retry_policy: { offsets_minutes: [] },
+      },
     });
     assert.equal(s.status, 201, JSON.stringify(s.body));
     const occurrenceId: string = s.body.next_occurrence.id;
     // A second call, still pending at the crash: it must ring once, after the restart.
-    const s2 = await call(a as any, 'POST', '/schedules', { token, body: { kind: 'once', in_minutes: 3, phone_number_id: n.id } });
+    const s2 = await call(a as any, 'POST', '/schedules', {
+      token,
+      body: { kind: 'once', in_minutes: 3, phone_number_id: n.id },
+    });
     assert.equal(s2.status, 201, JSON.stringify(s2.body));
     const pendingId: string = s2.body.next_occurrence.id;
 
@@ -141,12 +156,17 @@ describe('a crash during a call', () => {
     assert.equal(after.status, 200, 'the occurrence survived the crash');
     assert.equal(after.body.status, 'calling');
 
-    const later = await call(b as any, 'POST', '/dev/clock', { body: { advance_seconds: 10 * 60 } });
+    const later = await call(b as any, 'POST', '/dev/clock', {
+      body: { advance_seconds: 10 * 60 },
+    });
     assert.equal(later.status, 200);
     const done = await call(b as any, 'GET', `/occurrences/${occurrenceId}`, { token });
     // The simulated phone network died with the first process, so nobody answers the call it
     // was ringing: the watchdog ends it, and with no retries left the occurrence is missed.
-    assert.deepEqual([done.body.status, done.body.outcome_reason, done.body.attempt_count], ['missed', 'no_answer', 1]);
+    assert.deepEqual(
+      [done.body.status, done.body.outcome_reason, done.body.attempt_count],
+      ['missed', 'no_answer', 1],
+    );
     assert.equal(done.body.attempts[0].id, attempt.id);
     assert.equal(done.body.attempts[0].status, 'no_answer');
     assert.notEqual(done.body.attempts[0].ended_at, null);
@@ -156,7 +176,11 @@ describe('a crash during a call', () => {
     assert.deepEqual([second.body.status, second.body.attempt_count], ['confirmed', 1]);
     const secondAttempt = second.body.attempts[0].id;
     assert.deepEqual([placed(a, secondAttempt).length, placed(b, secondAttempt).length], [0, 1]);
-    assert.equal(b.lines.filter((l) => l.msg === 'call placed').length, 1, 'the restarted server placed only the pending call');
+    assert.equal(
+      b.lines.filter((l) => l.msg === 'call placed').length,
+      1,
+      'the restarted server placed only the pending call',
+    );
 
     const calls = await call(b as any, 'GET', '/calls', { token });
     assert.deepEqual(
@@ -167,7 +191,14 @@ describe('a crash during a call', () => {
     assert.equal(usage.body.trial_calls_used, 2);
     // The fallback text went out once, from the restarted server (the first server's texts
     // are sealed under its own key and read back without a body).
-    const outbox = await call(b as any, 'GET', `/dev/outbox?channel=sms&to=${encodeURIComponent(NUMBER)}`);
-    assert.equal(outbox.body.items.filter((m: any) => /not confirmed/.test(m.body ?? '')).length, 1);
+    const outbox = await call(
+      b as any,
+      'GET',
+      `/dev/outbox?channel=sms&to=${encodeURIComponent(NUMBER)}`,
+    );
+    assert.equal(
+      outbox.body.items.filter((m: any) => /not confirmed/.test(m.body ?? '')).length,
+      1,
+    );
   });
 });

@@ -52,7 +52,12 @@ describe('Twilio mode: a server stopped while the provider answer is in flight',
       const n = await addVerifiedNumber(first, token, NUMBER);
       const s = await call(first, 'POST', '/schedules', {
         token,
-        body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, retry_policy: { offsets_minutes: [] } },
+        body: {
+          kind: 'once',
+          in_minutes: 1,
+          phone_number_id: n.id,
+          retry_policy: { offsets_minutes: [] },
+        },
       });
       assert.equal(s.status, 201, JSON.stringify(s.body));
       const occurrenceId = s.body.next_occurrence.id as string;
@@ -62,7 +67,9 @@ describe('Twilio mode: a server stopped while the provider answer is in flight',
       await first.running.deps.runtime.idle();
       assert.equal(fake.createCallRequests, 1, 'the provider accepted the call');
       const stoppedAt = (await call(first, 'GET', '/dev/clock')).body.now as string;
-      const row = (await (await settledDb(first)).get('SELECT provider_call_id FROM attempts WHERE occurrence_id = ?', [occurrenceId])) as {
+      const row = (await (
+        await settledDb(first)
+      ).get('SELECT provider_call_id FROM attempts WHERE occurrence_id = ?', [occurrenceId])) as {
         provider_call_id: string | null;
       };
       assert.equal(row.provider_call_id, null, 'its acceptance was not recorded');
@@ -79,7 +86,10 @@ describe('Twilio mode: a server stopped while the provider answer is in flight',
         await second.running.deps.runtime.idle();
         const o = await call(second, 'GET', `/occurrences/${occurrenceId}`, { token });
         assert.equal(o.status, 200);
-        assert.deepEqual([o.body.status, o.body.attempts.length, o.body.attempts[0].digits], ['confirmed', 1, '1']);
+        assert.deepEqual(
+          [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
+          ['confirmed', 1, '1'],
+        );
       } finally {
         await second.close();
       }

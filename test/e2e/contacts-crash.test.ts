@@ -9,9 +9,23 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, testDbIsPostgres, withTestDb, type TestServer } from '../helpers/server.js';
+import {
+  startTestServer,
+  testDbIsPostgres,
+  withTestDb,
+  type TestServer,
+} from '../helpers/server.js';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
-import { advance, createCall, freshNumber, newAccount, nowMs, occurrence, phone, startCallsServer } from '../host/calls-fixture.js';
+import {
+  advance,
+  createCall,
+  freshNumber,
+  newAccount,
+  nowMs,
+  occurrence,
+  phone,
+  startCallsServer,
+} from '../host/calls-fixture.js';
 
 /** How long the server is down. */
 const RESTART_AFTER_MS = 3 * 60_000;
@@ -45,14 +59,21 @@ describe('contacts: a stop between the outcome and the text', () => {
   const toldTexts = (server: TestServer, occurrenceId: string) =>
     withTestDb(
       server,
-      async (db) => (await db.all('SELECT id FROM outbox WHERE idempotency_key LIKE ?', [`contact-told:${occurrenceId}:%`])).length,
+      async (db) =>
+        (
+          await db.all('SELECT id FROM outbox WHERE idempotency_key LIKE ?', [
+            `contact-told:${occurrenceId}:%`,
+          ])
+        ).length,
     );
 
   /** Stops `server` (its database kept) and starts another on the same database, its clock 3 minutes on. */
   async function restart(server: TestServer): Promise<TestServer> {
     const at = new Date(nowMs(server) + RESTART_AFTER_MS).toISOString();
     await server.running.close();
-    const next = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: server.dbFile, WAKEUP_CLOCK_START: at } });
+    const next = await startTestServer({
+      env: { ...PHONE_TEST_ENV, WAKEUP_DB: server.dbFile, WAKEUP_CLOCK_START: at },
+    });
     // POST /dev/clock answers once the runtime and the teller (its catch-up included) are idle.
     await advance(next, 0);
     // startTestServer names a fresh file of its own in dbFile; this one uses the first's database.
@@ -66,12 +87,16 @@ describe('contacts: a stop between the outcome and the text', () => {
     // What the crash leaves: the call ended missed; no claim, no text.
     await withTestDb(server, async (db) => {
       await db.run('DELETE FROM contact_texts WHERE occurrence_id = ?', [occurrenceId]);
-      await db.run('DELETE FROM outbox WHERE idempotency_key LIKE ?', [`contact-told:${occurrenceId}:%`]);
+      await db.run('DELETE FROM outbox WHERE idempotency_key LIKE ?', [
+        `contact-told:${occurrenceId}:%`,
+      ]);
     });
     server = await restart(server);
     assert.equal(await toldTexts(server, occurrenceId), 1);
     const rows = await withTestDb(server, (db) =>
-      db.all<{ status: string }>('SELECT status FROM contact_texts WHERE occurrence_id = ?', [occurrenceId]),
+      db.all<{ status: string }>('SELECT status FROM contact_texts WHERE occurrence_id = ?', [
+        occurrenceId,
+      ]),
     );
     assert.deepEqual(
       rows.map((r) => r.status),
@@ -82,10 +107,13 @@ describe('contacts: a stop between the outcome and the text', () => {
   it('crash after the claim, before the send: the next start sends the pending text once', async () => {
     const { occurrenceId } = await toldOnce(server);
     await withTestDb(server, async (db) => {
-      await db.run("UPDATE contact_texts SET status = 'pending', message_id = NULL, sent_at = NULL WHERE occurrence_id = ?", [
-        occurrenceId,
+      await db.run(
+        "UPDATE contact_texts SET status = 'pending', message_id = NULL, sent_at = NULL WHERE occurrence_id = ?",
+        [occurrenceId],
+      );
+      await db.run('DELETE FROM outbox WHERE idempotency_key LIKE ?', [
+        `contact-told:${occurrenceId}:%`,
       ]);
-      await db.run('DELETE FROM outbox WHERE idempotency_key LIKE ?', [`contact-told:${occurrenceId}:%`]);
     });
     server = await restart(server);
     assert.equal(await toldTexts(server, occurrenceId), 1);
@@ -97,24 +125,30 @@ describe('contacts: a stop between the outcome and the text', () => {
     // host leaves it 2 minutes from then, then sends it (on SQLite, one process: at once).
     const lastTry = nowMs(server) + RESTART_AFTER_MS - 60_000;
     await withTestDb(server, (db) =>
-      db.run("UPDATE contact_texts SET status = 'pending', message_id = NULL, sent_at = NULL, updated_at = ? WHERE occurrence_id = ?", [
-        lastTry,
-        occurrenceId,
-      ]),
+      db.run(
+        "UPDATE contact_texts SET status = 'pending', message_id = NULL, sent_at = NULL, updated_at = ? WHERE occurrence_id = ?",
+        [lastTry, occurrenceId],
+      ),
     );
     server = await restart(server);
     const status = async () =>
       withTestDb(
         server,
         async (db) =>
-          (await db.get<{ status: string }>('SELECT status FROM contact_texts WHERE occurrence_id = ?', [occurrenceId]))!.status,
+          (await db.get<{ status: string }>(
+            'SELECT status FROM contact_texts WHERE occurrence_id = ?',
+            [occurrenceId],
+          ))!.status,
       );
     assert.equal(await status(), testDbIsPostgres() ? 'pending' : 'sent');
     await advance(server, 120);
     assert.equal(await status(), 'sent');
     assert.equal(await toldTexts(server, occurrenceId), 1);
     const rows = await withTestDb(server, (db) =>
-      db.all<{ status: string; tries: number }>('SELECT status, tries FROM contact_texts WHERE occurrence_id = ?', [occurrenceId]),
+      db.all<{ status: string; tries: number }>(
+        'SELECT status, tries FROM contact_texts WHERE occurrence_id = ?',
+        [occurrenceId],
+      ),
     );
     assert.deepEqual(
       rows.map((r) => [r.status, r.tries]),

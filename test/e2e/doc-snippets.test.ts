@@ -92,7 +92,8 @@ async function tsx(code: string, name: string): Promise<string> {
   const file = join(ROOT, `.snippet-${process.pid}-${name}.mts`);
   writeFileSync(file, code);
   try {
-    return (await run(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 60_000 })).stdout;
+    return (await run(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 60_000 }))
+      .stdout;
   } finally {
     rmSync(file, { force: true });
   }
@@ -103,11 +104,17 @@ async function serverSession(server: TestServer, scripts: Block[]): Promise<stri
     .join('\n')
     .replaceAll('http://127.0.0.1:8080', server.url);
   try {
-    const { stdout } = await run('bash', ['-c', script], { cwd: ROOT, timeout: 120_000, maxBuffer: 16 << 20 });
+    const { stdout } = await run('bash', ['-c', script], {
+      cwd: ROOT,
+      timeout: 120_000,
+      maxBuffer: 16 << 20,
+    });
     return stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${scripts.map(where).join(', ')} failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
+    throw new Error(
+      `${scripts.map(where).join(', ')} failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`,
+    );
   }
 }
 
@@ -160,52 +167,79 @@ describe('documented snippets run as written', () => {
       assert.equal(out.trim().split('\n').at(-1), 'confirmed', out);
     });
 
-    it('getting-started, then STOP/START, contacts, API keys and webhooks, in one session', { timeout: 120_000 }, async () => {
-      const chain = CHAIN.flatMap(blocks).filter((b) => b.marker === 'server');
-      assert.equal(new Set(chain.map((b) => b.page)).size, CHAIN.length, 'every page of the chain has server blocks');
-      const out = await serverSession(servers[1]!, chain);
-      assertClean(out);
-      assert.match(out, /"answered_by": "person"/, 'the first call was answered by a person');
-      assert.match(out, /"blocked":true/, 'STOP blocked the number');
-      assert.match(out, /number_blocked/, 'and verification was refused while blocked');
-      assert.match(out, /^agreed$/m, 'the contact agreed');
-      assert.match(out, /did not confirm/, 'and was told');
-      assert.match(out, /"secret":"whsec_/, 'the webhook secret was rotated');
-    });
+    it(
+      'getting-started, then STOP/START, contacts, API keys and webhooks, in one session',
+      { timeout: 120_000 },
+      async () => {
+        const chain = CHAIN.flatMap(blocks).filter((b) => b.marker === 'server');
+        assert.equal(
+          new Set(chain.map((b) => b.page)).size,
+          CHAIN.length,
+          'every page of the chain has server blocks',
+        );
+        const out = await serverSession(servers[1]!, chain);
+        assertClean(out);
+        assert.match(out, /"answered_by": "person"/, 'the first call was answered by a person');
+        assert.match(out, /"blocked":true/, 'STOP blocked the number');
+        assert.match(out, /number_blocked/, 'and verification was refused while blocked');
+        assert.match(out, /^agreed$/m, 'the contact agreed');
+        assert.match(out, /did not confirm/, 'and was told');
+        assert.match(out, /"secret":"whsec_/, 'the webhook secret was rotated');
+      },
+    );
   });
 
-  it('the webhook receiver verifies a signed request and refuses a forged one', { timeout: 90_000 }, async () => {
-    const [receiver] = all.filter((b) => b.marker === 'receiver');
-    assert.ok(receiver, 'docs/guides/webhooks.md has the receiver');
-    const key = Buffer.from('doc-snippets test secret, 32 by.');
-    const secret = `whsec_${key.toString('base64')}`;
-    const file = join(ROOT, `.snippet-${process.pid}-receiver.mts`);
-    writeFileSync(file, receiver.code);
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, WHSEC: secret } });
-    let printed = '';
-    child.stdout.on('data', (c: Buffer) => (printed += c.toString()));
-    try {
-      const send = async (signingKey: Buffer) => {
-        const id = `msg_${signingKey.length}${Date.now()}`;
-        const ts = Math.floor(Date.now() / 1000).toString();
-        const body = JSON.stringify({ type: 'occurrence.confirmed', timestamp: new Date().toISOString(), data: {} });
-        const sig = createHmac('sha256', signingKey).update(`${id}.${ts}.${body}`).digest('base64');
-        const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': `v1,${sig}` };
-        for (let i = 0; ; i++) {
-          try {
-            return (await fetch('http://127.0.0.1:8123/', { method: 'POST', headers, body })).status;
-          } catch (err) {
-            if (i > 100) throw err;
-            await new Promise((r) => setTimeout(r, 200));
+  it(
+    'the webhook receiver verifies a signed request and refuses a forged one',
+    { timeout: 90_000 },
+    async () => {
+      const [receiver] = all.filter((b) => b.marker === 'receiver');
+      assert.ok(receiver, 'docs/guides/webhooks.md has the receiver');
+      const key = Buffer.from('doc-snippets test secret, 32 by.');
+      const secret = `whsec_${key.toString('base64')}`;
+      const file = join(ROOT, `.snippet-${process.pid}-receiver.mts`);
+      writeFileSync(file, receiver.code);
+      const child = spawn(process.execPath, ['--import', 'tsx', file], {
+        cwd: ROOT,
+        env: { ...process.env, WHSEC: secret },
+      });
+      let printed = '';
+      child.stdout.on('data', (c: Buffer) => (printed += c.toString()));
+      try {
+        const send = async (signingKey: Buffer) => {
+          const id = `msg_${signingKey.length}${Date.now()}`;
+          const ts = Math.floor(Date.now() / 1000).toString();
+          const body = JSON.stringify({
+            type: 'occurrence.confirmed',
+            timestamp: new Date().toISOString(),
+            data: {},
+          });
+          const sig = createHmac('sha256', signingKey)
+            .update(`${id}.${ts}.${body}`)
+            .digest('base64');
+          const headers = {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': ts,
+            'webhook-signature': `v1,${sig}`,
+          };
+          for (let i = 0; ; i++) {
+            try {
+              return (await fetch('http://127.0.0.1:8123/', { method: 'POST', headers, body }))
+                .status;
+            } catch (err) {
+              if (i > 100) throw err;
+              await new Promise((r) => setTimeout(r, 200));
+            }
           }
-        }
-      };
-      assert.equal(await send(key), 204);
-      assert.equal(await send(Buffer.from('another secret, also 32 bytes...')), 400);
-      assert.equal(printed.trim(), 'verified occurrence.confirmed');
-    } finally {
-      child.kill();
-      rmSync(file, { force: true });
-    }
-  });
+        };
+        assert.equal(await send(key), 204);
+        assert.equal(await send(Buffer.from('another secret, also 32 bytes...')), 400);
+        assert.equal(printed.trim(), 'verified occurrence.confirmed');
+      } finally {
+        child.kill();
+        rmSync(file, { force: true });
+      }
+    },
+  );
 });

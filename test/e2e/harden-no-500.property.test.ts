@@ -21,11 +21,22 @@ const SCALE = Number(process.env.WAKEUP_PROPERTY_SCALE ?? 1);
 const RUNS = Math.max(1, Math.round(12 * SCALE));
 
 /** Errors of these write by design: a wrong code counts towards the lock. */
-const ERRORS_WRITE = new Set(['verifyEmailSignIn', 'checkPhoneVerification', 'deleteMe', 'startEmailSignIn', 'startPhoneVerification']);
+const ERRORS_WRITE = new Set([
+  'verifyEmailSignIn',
+  'checkPhoneVerification',
+  'deleteMe',
+  'startEmailSignIn',
+  'startPhoneVerification',
+]);
 /** Never with the shared session: a success would end it. */
 const NO_TOKEN = new Set(['logout', 'deleteMe']);
 
-type Doc = { paths: Record<string, Record<string, { 'x-implemented'?: boolean; parameters?: Param[] }> & { parameters?: Param[] }> };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { 'x-implemented'?: boolean; parameters?: Param[] }> & { parameters?: Param[] }
+  >;
+};
 type Param = { name?: string; in?: string; $ref?: string };
 
 const hostileString = fc.constantFrom(
@@ -46,8 +57,28 @@ const hostileString = fc.constantFrom(
   '00000000-0000-4000-8000-000000000000',
 );
 /** Raw JSON number tokens, some beyond double range. */
-const hostileNumber = fc.constantFrom('1e400', '-1e400', '1e-400', '123456789012345678901234567890', '-0', '0.5', '1e21', '-1');
-const keyNames = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'email', 'code', 'kind', 'limit', 'to', 'name');
+const hostileNumber = fc.constantFrom(
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '123456789012345678901234567890',
+  '-0',
+  '0.5',
+  '1e21',
+  '-1',
+);
+const keyNames = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'email',
+  'code',
+  'kind',
+  'limit',
+  'to',
+  'name',
+);
 
 /** Raw JSON text: valid JSON, often hostile. */
 function jsonText(fields: string[]): fc.Arbitrary<string> {
@@ -85,13 +116,16 @@ interface Case {
  * rows that every request counts in, by design: docs/decisions/0013).
  */
 async function dataVersion(db: Db): Promise<() => Promise<unknown>> {
-  if (db.dialect === 'sqlite') return async () => (await db.get<{ data_version: number }>('PRAGMA data_version'))!.data_version;
+  if (db.dialect === 'sqlite')
+    return async () =>
+      (await db.get<{ data_version: number }>('PRAGMA data_version'))!.data_version;
   const tables = await db.all<{ name: string }>(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'rate_windows' ORDER BY 1",
   );
   // One digest per table, so that a failure names the tables that changed.
   const digests = tables.map(
-    ({ name }) => `'${name}=' || (SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) FROM "${name}" t)`,
+    ({ name }) =>
+      `'${name}=' || (SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) FROM "${name}" t)`,
   );
   const text = `SELECT concat_ws(' ', ${digests.join(', ')}) AS v`;
   return async () => (await db.get<{ v: string }>(text))!.v;
@@ -110,7 +144,12 @@ describe('no generated input to any implemented operation gives a 5xx or changes
     const schedule = await fetch(`${server.api}/schedules`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'recurring', days_of_week: ['mon'], local_time: '07:00', timezone: 'Europe/Paris' }),
+      body: JSON.stringify({
+        kind: 'recurring',
+        days_of_week: ['mon'],
+        local_time: '07:00',
+        timezone: 'Europe/Paris',
+      }),
     });
     const s = (await schedule.json()) as { id: string; next_occurrence?: { id: string } };
     ids = [phone.id, s.id, s.next_occurrence?.id ?? s.id];
@@ -149,14 +188,19 @@ describe('no generated input to any implemented operation gives a 5xx or changes
     const id = (JSON.parse(answer) as { id?: string }).id;
     if (!id) return;
     for (let i = 0; i < 200; i++) {
-      const r = await fetch(`${server.api}/calls/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } });
-      if (r.status !== 200 || (((await r.json()) as { live?: boolean }).live ?? false) === false) return;
+      const r = await fetch(`${server.api}/calls/${encodeURIComponent(id)}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (r.status !== 200 || (((await r.json()) as { live?: boolean }).live ?? false) === false)
+        return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
   const doc = loadOpenApi() as unknown as Doc;
-  const ops = [...getOperations().values()].filter((op) => doc.paths[op.path]?.[op.method.toLowerCase()]?.['x-implemented'] !== false);
+  const ops = [...getOperations().values()].filter(
+    (op) => doc.paths[op.path]?.[op.method.toLowerCase()]?.['x-implemented'] !== false,
+  );
 
   it(`covers every implemented operation (${ops.length})`, () => {
     assert.ok(ops.length > 40);
@@ -164,28 +208,64 @@ describe('no generated input to any implemented operation gives a 5xx or changes
 
   for (const op of ops) {
     const item = doc.paths[op.path]!;
-    const params = [...(item.parameters ?? []), ...(item[op.method.toLowerCase()]!.parameters ?? [])];
+    const params = [
+      ...(item.parameters ?? []),
+      ...(item[op.method.toLowerCase()]!.parameters ?? []),
+    ];
     const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name!);
     const pathNames = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    const bodyFields = Object.keys((op.validateBody?.schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+    const bodyFields = Object.keys(
+      (op.validateBody?.schema as { properties?: Record<string, unknown> } | undefined)
+        ?.properties ?? {},
+    );
 
     it(`${op.method} ${op.path}`, async () => {
-      const pathValue = fc.oneof(fc.constantFrom(...ids), hostileString, fc.string({ maxLength: 40 }));
+      const pathValue = fc.oneof(
+        fc.constantFrom(...ids),
+        hostileString,
+        fc.string({ maxLength: 40 }),
+      );
       const arbitrary: fc.Arbitrary<Case> = fc.record({
         path: fc.record(Object.fromEntries(pathNames.map((n) => [n, pathValue]))),
-        query: fc.array(fc.tuple(queryNames.length ? fc.oneof(fc.constantFrom(...queryNames), keyNames) : keyNames, hostileString), {
-          maxLength: 4,
+        query: fc.array(
+          fc.tuple(
+            queryNames.length ? fc.oneof(fc.constantFrom(...queryNames), keyNames) : keyNames,
+            hostileString,
+          ),
+          {
+            maxLength: 4,
+          },
+        ),
+        body: op.validateBody
+          ? fc.option(jsonText(bodyFields), { nil: null, freq: 6 })
+          : fc.constant(null),
+        encoding: fc.constantFrom(
+          'none',
+          'none',
+          'none',
+          'gzip',
+          'gzip-garbled',
+          'br-garbled',
+          'compress',
+        ),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/json',
+          'application/json; charset=latin1',
+          'text/plain',
+        ),
+        idempotencyKey: fc.option(fc.constantFrom('k', 'x'.repeat(201), '__proto__'), {
+          nil: null,
         }),
-        body: op.validateBody ? fc.option(jsonText(bodyFields), { nil: null, freq: 6 }) : fc.constant(null),
-        encoding: fc.constantFrom('none', 'none', 'none', 'gzip', 'gzip-garbled', 'br-garbled', 'compress'),
-        contentType: fc.constantFrom('application/json', 'application/json', 'application/json; charset=latin1', 'text/plain'),
-        idempotencyKey: fc.option(fc.constantFrom('k', 'x'.repeat(201), '__proto__'), { nil: null }),
       });
       await fc.assert(
         fc.asyncProperty(arbitrary, async (c) => {
           let path = (op.server === 'api' ? server.api : server.url) + op.path;
-          for (const [n, v] of Object.entries(c.path)) path = path.replace(`{${n}}`, encodeURIComponent(v));
-          const qs = c.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+          for (const [n, v] of Object.entries(c.path))
+            path = path.replace(`{${n}}`, encodeURIComponent(v));
+          const qs = c.query
+            .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+            .join('&');
           const headers: Record<string, string> = {};
           if (!NO_TOKEN.has(op.operationId)) headers.authorization = `Bearer ${token}`;
           if (c.idempotencyKey !== null) headers['idempotency-key'] = c.idempotencyKey;
@@ -194,14 +274,19 @@ describe('no generated input to any implemented operation gives a 5xx or changes
             headers['content-type'] = c.contentType;
             body = Buffer.from(c.body);
             if (c.encoding === 'gzip') body = gzipSync(body);
-            if (c.encoding !== 'none') headers['content-encoding'] = c.encoding.replace('-garbled', '');
+            if (c.encoding !== 'none')
+              headers['content-encoding'] = c.encoding.replace('-garbled', '');
           }
           // A request that succeeded may leave work running (a test call rings the simulated
           // phone and its progress commits after the answer): wait for that work to end, or it
           // would show as a change made by the next request.
           if (settling) await quiet();
           const before = await version();
-          const res = await fetch(path + (qs ? `?${qs}` : ''), { method: op.method, headers, ...(body ? { body } : {}) });
+          const res = await fetch(path + (qs ? `?${qs}` : ''), {
+            method: op.method,
+            headers,
+            ...(body ? { body } : {}),
+          });
           const text = await res.text();
           settling = res.status < 400;
           if (res.status < 300 && op.path.endsWith('/test-call')) await callEnded(text);
@@ -209,7 +294,10 @@ describe('no generated input to any implemented operation gives a 5xx or changes
           // 503 provider_unavailable is a documented answer (e.g. POST /billing/inapp/sync with no in-app
           // provider configured), not a failure; every other 5xx is.
           const unavailable = res.status === 503 && /"code":"provider_unavailable"/.test(text);
-          assert.ok(res.status < 500 || unavailable, `${res.status} for ${what}: ${text.slice(0, 300)}`);
+          assert.ok(
+            res.status < 500 || unavailable,
+            `${res.status} for ${what}: ${text.slice(0, 300)}`,
+          );
           if (res.status >= 400 && !ERRORS_WRITE.has(op.operationId)) {
             const now = await version();
             if (now !== before) {
@@ -217,7 +305,9 @@ describe('no generated input to any implemented operation gives a 5xx or changes
                 .split(' ')
                 .filter((t) => !String(before).split(' ').includes(t))
                 .map((t) => t.split('=')[0]);
-              assert.fail(`${res.status} changed the database (${changed.join(', ') || 'data_version'}): ${what}`);
+              assert.fail(
+                `${res.status} changed the database (${changed.join(', ') || 'data_version'}): ${what}`,
+              );
             }
           }
         }),

@@ -20,10 +20,14 @@ async function startMain(dir: string, preload: string[] = []) {
     WAKEUP_LOG_PRETTY: '0',
     WAKEUP_RATE_LIMIT_IP: '100000',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'host/main.ts'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...preload.flatMap((p) => ['--import', p]), 'host/main.ts'],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const lines: Array<Record<string, any>> = [];
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += String(c)));
@@ -48,11 +52,14 @@ async function startMain(dir: string, preload: string[] = []) {
 
 /** Sends REQUESTS GET /time at once (their access-log lines pile up in the buffer). */
 async function burst(url: string): Promise<void> {
-  const answers = await Promise.all(Array.from({ length: REQUESTS }, () => fetch(`${url}/api/v1/time`).then((r) => r.status)));
+  const answers = await Promise.all(
+    Array.from({ length: REQUESTS }, () => fetch(`${url}/api/v1/time`).then((r) => r.status)),
+  );
   assert.deepEqual(new Set(answers), new Set([200]));
 }
 
-const accessLines = (lines: Array<Record<string, any>>) => lines.filter((l) => l.msg === 'request' && l.path === '/api/v1/time');
+const accessLines = (lines: Array<Record<string, any>>) =>
+  lines.filter((l) => l.msg === 'request' && l.path === '/api/v1/time');
 
 describe('access log (asynchronous destination)', () => {
   it('keeps every access-log line at a clean stop (SIGTERM right after a burst of requests)', async () => {

@@ -46,7 +46,10 @@ async function npmStart(dir: string, group = false): Promise<Started> {
   );
   let buffered = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not listen in time:\n${lines.join('\n')}`)), 150_000);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not listen in time:\n${lines.join('\n')}`)),
+      150_000,
+    );
     npm.stdout.setEncoding('utf8');
     npm.stderr.setEncoding('utf8');
     npm.stderr.on('data', (chunk: string) => lines.push(chunk));
@@ -64,7 +67,9 @@ async function npmStart(dir: string, group = false): Promise<Started> {
         }
       }
     });
-    void exited.then((e) => reject(new Error(`npm start exited early (${e.code ?? e.signal}):\n${lines.join('\n')}`)));
+    void exited.then((e) =>
+      reject(new Error(`npm start exited early (${e.code ?? e.signal}):\n${lines.join('\n')}`)),
+    );
   });
   return { url, lines, exited, npm };
 }
@@ -97,7 +102,10 @@ describe('npm start and signals', () => {
         s.lines.some((l) => l.includes('stopped: database closed')),
         'node ran its graceful shutdown',
       );
-      assert.ok(await refused(s.url), 'nothing listens on the port any more (node did not outlive npm)');
+      assert.ok(
+        await refused(s.url),
+        'nothing listens on the port any more (node did not outlive npm)',
+      );
     });
   }
 
@@ -124,13 +132,21 @@ describe('npm start and signals', () => {
     try {
       const node = spawn(process.execPath, [join(ROOT, 'dist/server.cjs')], {
         cwd: ROOT,
-        env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), WAKEUP_DB: join(dir, 'taken.sqlite'), WAKEUP_LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          WAKEUP_DB: join(dir, 'taken.sqlite'),
+          WAKEUP_LOG_LEVEL: 'silent',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
       node.stderr.setEncoding('utf8');
       node.stderr.on('data', (chunk: string) => (stderr += chunk));
-      const code = await new Promise<number | null>((resolve) => node.once('exit', (c) => resolve(c)));
+      const code = await new Promise<number | null>((resolve) =>
+        node.once('exit', (c) => resolve(c)),
+      );
       assert.equal(code, 1);
       assert.deepEqual(stderr.trim().split('\n').length, 1, stderr);
       assert.match(stderr, new RegExp(`127\\.0\\.0\\.1:${port} is already in use: .*set PORT`));

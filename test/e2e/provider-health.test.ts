@@ -15,9 +15,18 @@ import { addNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { req } from '../helpers/http.js';
 
 /** Runs `admin providers --url <server>`; resolves with its exit code and output. */
-function adminProviders(server: TestServer): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function adminProviders(
+  server: TestServer,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'host/admin.ts', 'providers', '--url', server.url]);
+    const child = spawn(process.execPath, [
+      '--import',
+      'tsx',
+      'host/admin.ts',
+      'providers',
+      '--url',
+      server.url,
+    ]);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += String(c)));
@@ -61,7 +70,11 @@ describe('failing providers, as the operator sees them', () => {
       assert.deepEqual(body.failing, ['email']);
       assert.equal(body.status, 'ready');
       const email = body.providers.email;
-      assert.ok(Date.parse(email.failing_since) >= t0 - 1000 && Date.parse(email.failing_since) <= Date.now(), email.failing_since);
+      assert.ok(
+        Date.parse(email.failing_since) >= t0 - 1000 &&
+          Date.parse(email.failing_since) <= Date.now(),
+        email.failing_since,
+      );
       assert.equal(email.last_error.code, 'provider_unavailable');
       assert.match(email.last_error.detail, /ECONNREFUSED|ESOCKET|ECONNECTION/);
       assert.equal(email.last_ok_at, null);
@@ -71,14 +84,20 @@ describe('failing providers, as the operator sees them', () => {
       const metrics = (await req(server.url, 'GET', '/metrics')).text;
       assert.match(metrics, /wakeup_provider_up\{port="email",provider="smtp"\} 0/);
       assert.match(metrics, /wakeup_provider_up\{port="telephony",provider="simulator"\} 1/);
-      assert.match(metrics, /wakeup_provider_failing_since_seconds\{port="email",provider="smtp"\} \d+/);
+      assert.match(
+        metrics,
+        /wakeup_provider_failing_since_seconds\{port="email",provider="smtp"\} \d+/,
+      );
 
       const admin = await adminProviders(server);
       assert.equal(admin.status, 3, admin.stderr);
       assert.match(admin.stdout, /FAILING: email/);
       assert.match(
         admin.stdout,
-        new RegExp(`^email +smtp +FAILING since ${email.failing_since.replace(/[.]/g, '\\.')} .*provider_unavailable`, 'm'),
+        new RegExp(
+          `^email +smtp +FAILING since ${email.failing_since.replace(/[.]/g, '\\.')} .*provider_unavailable`,
+          'm',
+        ),
       );
       assert.match(admin.stdout, /^texts +simulator +not used yet/m);
     } finally {
@@ -129,7 +148,10 @@ describe('failing providers, as the operator sees them', () => {
       const { token } = await signIn(server);
       const added = await addNumber(server, token, '+12015550140');
       assert.equal(added.verification.sent, false, 'the code could not be texted');
-      const byCall = await call(server, 'POST', `/phone-numbers/${added.id}/verify/start`, { token, body: { channel: 'call' } });
+      const byCall = await call(server, 'POST', `/phone-numbers/${added.id}/verify/start`, {
+        token,
+        body: { channel: 'call' },
+      });
       assert.equal(byCall.body.sent, false, JSON.stringify(byCall.body));
       const body = await failing(server, 'telephony');
       assert.deepEqual(body.failing.sort(), ['telephony', 'texts']);
@@ -148,12 +170,16 @@ describe('failing providers, as the operator sees them', () => {
         WAKEUP_STRIPE_SECRET_KEY: 'sk_test_fake',
         WAKEUP_STRIPE_API_URL: UNREACHABLE,
         WAKEUP_PAYMENTS_WEBHOOK_SECRET: 'whsec_test',
-        WAKEUP_STRIPE_PRICES: 'traveler_monthly=price_m,traveler_yearly=price_y,pack_10=price_p10,pack_30=price_p30',
+        WAKEUP_STRIPE_PRICES:
+          'traveler_monthly=price_m,traveler_yearly=price_y,pack_10=price_p10,pack_30=price_p30',
       },
     });
     try {
       const { token } = await signIn(server);
-      const r = await req(server.api, 'POST', '/billing/checkout', { token, body: { plan: 'traveler_monthly' } });
+      const r = await req(server.api, 'POST', '/billing/checkout', {
+        token,
+        body: { plan: 'traveler_monthly' },
+      });
       assert.equal(r.status, 503);
       assert.equal(r.body.code, 'provider_unavailable');
       const body = await failing(server, 'payments');

@@ -14,11 +14,16 @@ import { fileURLToPath } from 'node:url';
 import { req } from '../helpers/http.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('single-file server (dist/wakeup)', () => {
   it('builds, runs from an empty folder, serves the API in dev mode and stops on SIGTERM', async () => {
-    const build = spawnSync(process.execPath, ['scripts/build-binary.mjs'], { cwd: ROOT, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, ['scripts/build-binary.mjs'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(build.status, 0, build.stderr);
     // postject's harmless ELF-note warnings are filtered (scripts/build-binary.mjs; issue 30).
     assert.doesNotMatch(`${build.stdout}${build.stderr}`, /\.note\.100|string offset/);
@@ -35,10 +40,19 @@ describe('single-file server (dist/wakeup)', () => {
 
       const child = spawn(exe, [], {
         cwd: dir,
-        env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: cache, PORT: '0', WAKEUP_DB: './data/w.sqlite', WAKEUP_LOG_PRETTY: '0' },
+        env: {
+          PATH: process.env.PATH,
+          HOME: dir,
+          XDG_CACHE_HOME: cache,
+          PORT: '0',
+          WAKEUP_DB: './data/w.sqlite',
+          WAKEUP_LOG_PRETTY: '0',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no listening line:\n${out}`)), 30_000);
@@ -54,19 +68,40 @@ describe('single-file server (dist/wakeup)', () => {
         child.once('exit', () => reject(new Error(`exited early:\n${out}`)));
       });
       try {
-        assert.deepEqual(readdirSync(join(cache, 'wakeup')).length, 1, 'the SQLite addon extracted to the cache folder');
+        assert.deepEqual(
+          readdirSync(join(cache, 'wakeup')).length,
+          1,
+          'the SQLite addon extracted to the cache folder',
+        );
         assert.ok(existsSync(join(dir, 'data/w.sqlite')));
         assert.equal((await req(url, 'GET', '/readyz')).status, 200);
         const email = 'binary@example.com';
-        assert.equal((await req(`${url}/api/v1`, 'POST', '/auth/email/start', { body: { email } })).status, 202);
-        const code = (await req(url, 'GET', `/dev/outbox?to=${email}`)).body.items[0].code as string;
-        const verify = await req(`${url}/api/v1`, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+        assert.equal(
+          (await req(`${url}/api/v1`, 'POST', '/auth/email/start', { body: { email } })).status,
+          202,
+        );
+        const code = (await req(url, 'GET', `/dev/outbox?to=${email}`)).body.items[0]
+          .code as string;
+        const verify = await req(`${url}/api/v1`, 'POST', '/auth/email/verify', {
+          body: { email, code, client: 'app' },
+        });
         assert.equal(verify.status, 200, verify.text);
         const token = verify.body.session_token as string;
         assert.equal((await req(`${url}/api/v1`, 'GET', '/me', { token })).body.email, email);
         // Validation from the embedded schema, zone search from the bundled airport list.
-        assert.equal((await req(`${url}/api/v1`, 'POST', '/schedules/preview', { token, body: { kind: 'nope' } })).status, 400);
-        assert.equal((await req(`${url}/api/v1`, 'GET', '/timezones?q=JFK', { token })).body.items[0].timezone, 'America/New_York');
+        assert.equal(
+          (
+            await req(`${url}/api/v1`, 'POST', '/schedules/preview', {
+              token,
+              body: { kind: 'nope' },
+            })
+          ).status,
+          400,
+        );
+        assert.equal(
+          (await req(`${url}/api/v1`, 'GET', '/timezones?q=JFK', { token })).body.items[0].timezone,
+          'America/New_York',
+        );
         const docs = await fetch(`${url}/docs/swagger-ui-bundle.js`);
         assert.equal(docs.status, 200);
         assert.ok((await docs.arrayBuffer()).byteLength > 100_000);

@@ -52,7 +52,10 @@ function startChild(db: string, clockStart: number): Promise<Child> {
   });
   let buffered = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('child did not start listening in time')), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error('child did not start listening in time')),
+      60_000,
+    );
     proc.stdout.setEncoding('utf8');
     proc.stdout.on('data', (chunk: string) => {
       buffered += chunk;
@@ -117,11 +120,17 @@ describe('outbound webhooks across kill -9', () => {
     const secret: string = endpoint.body.secret;
     const n = await addVerifiedNumber(a as any, token, NUMBER);
     assert.equal(
-      (await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['confirm'], ring_seconds: 5 } }))
-        .status,
+      (
+        await call(a as any, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, {
+          body: { answers: ['confirm'], ring_seconds: 5 },
+        })
+      ).status,
       204,
     );
-    const s = await call(a as any, 'POST', '/schedules', { token, body: { kind: 'once', in_minutes: 1, phone_number_id: n.id } });
+    const s = await call(a as any, 'POST', '/schedules', {
+      token,
+      body: { kind: 'once', in_minutes: 1, phone_number_id: n.id },
+    });
     assert.equal(s.status, 201, JSON.stringify(s.body));
     const occurrenceId: string = s.body.next_occurrence.id;
 
@@ -142,8 +151,15 @@ describe('outbound webhooks across kill -9', () => {
     const b = await startChild(db, Date.parse(moved.body.now));
     children.push(b);
     await sleep(1500);
-    assert.equal(r.received.length, 1, 'the dead process still holds its lease (60 s of service time)');
-    assert.equal((await call(b as any, 'POST', '/dev/clock', { body: { advance_seconds: 61 } })).status, 200);
+    assert.equal(
+      r.received.length,
+      1,
+      'the dead process still holds its lease (60 s of service time)',
+    );
+    assert.equal(
+      (await call(b as any, 'POST', '/dev/clock', { body: { advance_seconds: 61 } })).status,
+      200,
+    );
     await r.waitFor((got) => got.length === 2, 15_000, 'the delivery after the restart');
     const second = r.received[1]!;
     assert.equal(second.id, first.id, 'the same webhook-id');
@@ -151,7 +167,9 @@ describe('outbound webhooks across kill -9', () => {
     verifyDelivery(secret, second);
     await sleep(1500);
     assert.equal(r.received.length, 2, 'delivered once after the restart');
-    const log = await call(b as any, 'GET', `/webhook-endpoints/${endpoint.body.id}/deliveries`, { token });
+    const log = await call(b as any, 'GET', `/webhook-endpoints/${endpoint.body.id}/deliveries`, {
+      token,
+    });
     assert.deepEqual(
       log.body.items.map((d: any) => [d.event_type, d.status, d.attempts, d.response_status]),
       [['occurrence.confirmed', 'delivered', 1, 204]],
@@ -159,12 +177,24 @@ describe('outbound webhooks across kill -9', () => {
     );
 
     // A pending retry survives a kill too.
-    await call(b as any, 'PATCH', `/webhook-endpoints/${endpoint.body.id}`, { token, body: { url: 'http://127.0.0.1:9/closed' } });
-    const test = await call(b as any, 'POST', `/webhook-endpoints/${endpoint.body.id}/test`, { token });
+    await call(b as any, 'PATCH', `/webhook-endpoints/${endpoint.body.id}`, {
+      token,
+      body: { url: 'http://127.0.0.1:9/closed' },
+    });
+    const test = await call(b as any, 'POST', `/webhook-endpoints/${endpoint.body.id}/test`, {
+      token,
+    });
     assert.equal(test.status, 202);
     let d: any;
     for (let i = 0; i < 100; i++) {
-      d = (await call(b as any, 'GET', `/webhook-endpoints/${endpoint.body.id}/deliveries?status=pending`, { token })).body.items[0];
+      d = (
+        await call(
+          b as any,
+          'GET',
+          `/webhook-endpoints/${endpoint.body.id}/deliveries?status=pending`,
+          { token },
+        )
+      ).body.items[0];
       if (d?.attempts === 1) break;
       await sleep(100);
     }
@@ -173,9 +203,19 @@ describe('outbound webhooks across kill -9', () => {
     await kill(b);
     const c = await startChild(db, Date.parse(clock));
     children.push(c);
-    await call(c as any, 'PATCH', `/webhook-endpoints/${endpoint.body.id}`, { token, body: { url: `${r.url}/crash` } });
-    assert.equal((await call(c as any, 'POST', '/dev/clock', { body: { advance_seconds: 10 } })).status, 200);
-    await r.waitFor((got) => got.some((x) => x.id === test.body.event_id), 15_000, 'the retried test event');
+    await call(c as any, 'PATCH', `/webhook-endpoints/${endpoint.body.id}`, {
+      token,
+      body: { url: `${r.url}/crash` },
+    });
+    assert.equal(
+      (await call(c as any, 'POST', '/dev/clock', { body: { advance_seconds: 10 } })).status,
+      200,
+    );
+    await r.waitFor(
+      (got) => got.some((x) => x.id === test.body.event_id),
+      15_000,
+      'the retried test event',
+    );
     verifyDelivery(
       secret,
       r.received.find((x) => x.id === test.body.event_id)!,

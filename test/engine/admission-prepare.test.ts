@@ -4,7 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRuntime, type Accounts, type CallToAdmit, type StopRequest } from '../../engine/index.js';
+import {
+  createRuntime,
+  type Accounts,
+  type CallToAdmit,
+  type StopRequest,
+} from '../../engine/index.js';
 import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { FakeMessaging, MIN, PHONE, T0, sequentialIds } from './harness.js';
 
@@ -33,8 +38,15 @@ class PreparedAccounts implements Accounts {
     if (this.facts === null) throw new Error('admit asked outside a prepared unit');
     const seen = this.prepared
       .at(-1)!
-      .some((c) => c.accountId === call.accountId && c.to === call.to && c.kind === call.kind && c.occurrenceId === call.occurrenceId);
-    if (!seen) throw new Error(`admit asked about a call prepare did not see: ${JSON.stringify(call)}`);
+      .some(
+        (c) =>
+          c.accountId === call.accountId &&
+          c.to === call.to &&
+          c.kind === call.kind &&
+          c.occurrenceId === call.occurrenceId,
+      );
+    if (!seen)
+      throw new Error(`admit asked about a call prepare did not see: ${JSON.stringify(call)}`);
     return call.accountId !== null && this.facts.has(call.accountId)
       ? { ok: false as const, reason: 'calls_revoked' as const }
       : { ok: true as const };
@@ -57,8 +69,18 @@ describe('Accounts.prepare', () => {
       accounts,
     });
     await runtime.start();
-    const ok = await runtime.schedule({ accountId: 'a1', phoneNumberId: 'p1', to: PHONE, scheduledAt: T0 });
-    const refused = await runtime.schedule({ accountId: 'a2', phoneNumberId: 'p2', to: '+14155550124', scheduledAt: T0 });
+    const ok = await runtime.schedule({
+      accountId: 'a1',
+      phoneNumberId: 'p1',
+      to: PHONE,
+      scheduledAt: T0,
+    });
+    const refused = await runtime.schedule({
+      accountId: 'a2',
+      phoneNumberId: 'p2',
+      to: '+14155550124',
+      scheduledAt: T0,
+    });
     await clock.advance(T0);
     await runtime.idle();
 

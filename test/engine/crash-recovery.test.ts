@@ -70,7 +70,11 @@ for (const [name, make] of stores) {
           const advancing = clock.advance(T0); // the tick never finishes: its call never answers
           await new Promise((r) => setTimeout(r, 20));
           assert.equal(dying.asked.length, 1);
-          assert.equal((await first.occurrence(o.id)).status, 'dispatching', 'intent stored before the provider was asked');
+          assert.equal(
+            (await first.occurrence(o.id)).status,
+            'dispatching',
+            'intent stored before the provider was asked',
+          );
           await first.runtime.stop({ drain: false }); // crash
           void advancing;
 
@@ -82,8 +86,14 @@ for (const [name, make] of stores) {
           const second = await harness({}, { clock: clock2, store, phones });
           await second.at(T0 + 5 * MIN);
           assert.equal(phones.calls.length, 1, 'exactly one call placed');
-          assert.equal(phones.requests.length, reach ? 2 : 1, 'asked again with the same key when the first request may have arrived');
-          assert.ok(phones.requests.every((r) => r.idempotencyKey === phones.requests[0]!.idempotencyKey));
+          assert.equal(
+            phones.requests.length,
+            reach ? 2 : 1,
+            'asked again with the same key when the first request may have arrived',
+          );
+          assert.ok(
+            phones.requests.every((r) => r.idempotencyKey === phones.requests[0]!.idempotencyKey),
+          );
           const [a] = await second.attempts(o.id);
           assert.equal((await second.attempts(o.id)).length, 1);
           assert.equal(a!.idempotencyKey, phones.requests[0]!.idempotencyKey);
@@ -122,13 +132,17 @@ for (const [name, make] of stores) {
         const clock = new VirtualClock(T0 + 11 * MIN);
         const first = await harness({}, { clock, store: s.store });
         // Messaging that never answers (the process dies while sending).
-        (first.messaging as unknown as { sendText: () => Promise<never> }).sendText = () => new Promise(() => {});
+        (first.messaging as unknown as { sendText: () => Promise<never> }).sendText = () =>
+          new Promise(() => {});
         const o = await first.schedule({ smsFallback: true });
         void clock.advance(T0 + 11 * MIN + 1);
         await new Promise((r) => setTimeout(r, 20));
         assert.equal((await first.occurrence(o.id)).fallbackState, 'pending');
         await first.runtime.stop({ drain: false });
-        const second = await harness({}, { clock: new VirtualClock(T0 + 12 * MIN), store: s.reopen() });
+        const second = await harness(
+          {},
+          { clock: new VirtualClock(T0 + 12 * MIN), store: s.reopen() },
+        );
         await second.runtime.idle();
         assert.equal(second.messaging.texts.length, 1);
         assert.equal(second.messaging.texts[0]!.idempotencyKey, `fallback:${o.id}`);

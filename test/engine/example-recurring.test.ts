@@ -14,7 +14,10 @@ const ZONE = 'America/New_York';
 
 describe('examples/recurring.ts', () => {
   it('prints one line per call placed, in order, at the instants the time oracle gives', () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'examples/recurring.ts'], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'examples/recurring.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     const expected: { at: number; line: string }[] = [];
     const end = Date.parse('2027-03-21T00:00:00Z');
     for (let day = Date.UTC(2027, 2, 1) / DAY; day < Date.UTC(2027, 2, 22) / DAY; day++) {
@@ -23,7 +26,11 @@ describe('examples/recurring.ts', () => {
       if (weekday >= 1 && weekday <= 5) series.push(['weekday', 420]);
       for (const [label, minute] of series) {
         const { at } = oracleResolve(ZONE, day * DAY + minute * 60_000);
-        if (at <= end) expected.push({ at, line: `${label} ${new Date(at).toISOString().replace('.000Z', 'Z')}` });
+        if (at <= end)
+          expected.push({
+            at,
+            line: `${label} ${new Date(at).toISOString().replace('.000Z', 'Z')}`,
+          });
       }
     }
     expected.sort((a, b) => a.at - b.at);
@@ -31,6 +38,9 @@ describe('examples/recurring.ts', () => {
       out.trim().split('\n'),
       expected.map((e) => e.line),
     );
-    assert.ok(out.includes('daily 2027-03-14T07:00:00Z'), 'the spring-forward gap rings at 03:00 EDT');
+    assert.ok(
+      out.includes('daily 2027-03-14T07:00:00Z'),
+      'the spring-forward gap rings at 03:00 EDT',
+    );
   });
 });

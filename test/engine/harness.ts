@@ -30,7 +30,8 @@ export class FakeAccounts implements Accounts {
   readonly blocked = new Set<string>();
   readonly stops: StopRequest[] = [];
   admit(call: { accountId: string | null; to: string }) {
-    if (call.accountId && this.revoked.has(call.accountId)) return { ok: false as const, reason: 'calls_revoked' as const };
+    if (call.accountId && this.revoked.has(call.accountId))
+      return { ok: false as const, reason: 'calls_revoked' as const };
     if (this.blocked.has(call.to)) return { ok: false as const, reason: 'number_blocked' as const };
     return { ok: true as const };
   }
@@ -44,7 +45,8 @@ export class FakeAccounts implements Accounts {
 export class FakeMessaging implements Messaging {
   readonly texts: { to: string; body: string; idempotencyKey?: string }[] = [];
   async sendText(m: { to: string; body: string; idempotencyKey?: string }) {
-    if (m.idempotencyKey && this.texts.some((t) => t.idempotencyKey === m.idempotencyKey)) return { ok: true as const, messageId: 'dup' };
+    if (m.idempotencyKey && this.texts.some((t) => t.idempotencyKey === m.idempotencyKey))
+      return { ok: true as const, messageId: 'dup' };
     this.texts.push(m);
     return { ok: true as const, messageId: `m${this.texts.length}` };
   }
@@ -71,7 +73,13 @@ export interface Harness {
 
 export async function harness(
   options: RuntimeOptions = {},
-  overrides: { telephony?: Telephony; store?: Store; start?: number; clock?: VirtualClock; phones?: MemoryTelephony } = {},
+  overrides: {
+    telephony?: Telephony;
+    store?: Store;
+    start?: number;
+    clock?: VirtualClock;
+    phones?: MemoryTelephony;
+  } = {},
 ): Promise<Harness> {
   const clock = overrides.clock ?? new VirtualClock(overrides.start ?? T0 - 5 * MIN);
   const store = overrides.store ?? new MemoryStore();
@@ -79,7 +87,15 @@ export async function harness(
   const telephony = overrides.telephony ?? phones;
   const accounts = new FakeAccounts();
   const messaging = new FakeMessaging();
-  const runtime = createRuntime({ clock, ids: sequentialIds(), store, telephony, messaging, accounts, options });
+  const runtime = createRuntime({
+    clock,
+    ids: sequentialIds(),
+    store,
+    telephony,
+    messaging,
+    accounts,
+    options,
+  });
   await runtime.start();
   return {
     clock,
@@ -89,8 +105,16 @@ export async function harness(
     accounts,
     messaging,
     runtime,
-    schedule: (input = {}) => runtime.schedule({ accountId: 'a1', phoneNumberId: 'p1', to: PHONE, scheduledAt: T0, ...input }),
-    occurrence: async (id) => (await store.load({ occurrences: [id] })).occurrences.find((o) => o.id === id)!,
+    schedule: (input = {}) =>
+      runtime.schedule({
+        accountId: 'a1',
+        phoneNumberId: 'p1',
+        to: PHONE,
+        scheduledAt: T0,
+        ...input,
+      }),
+    occurrence: async (id) =>
+      (await store.load({ occurrences: [id] })).occurrences.find((o) => o.id === id)!,
     attempts: (id) => store.listAttempts(id),
     at: async (at) => {
       await clock.advance(at);

@@ -5,7 +5,14 @@
  * that placed it, so a test can check that each attempt was placed once across hosts.
  */
 import assert from 'node:assert/strict';
-import { createRuntime, type EpochMs, type OccurrenceRecord, type Runtime, type RuntimeOptions, type Store } from '../../engine/index.js';
+import {
+  createRuntime,
+  type EpochMs,
+  type OccurrenceRecord,
+  type Runtime,
+  type RuntimeOptions,
+  type Store,
+} from '../../engine/index.js';
 import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { sequentialIds } from './harness.js';
 
@@ -40,7 +47,9 @@ export async function startCluster(
   const clock = new VirtualClock(start);
   const placed: Placed[] = [];
   let seq = 0;
-  const phones = stores.map((_, h) => new MemoryTelephony({ clock, callId: () => `SIM${h}-${++seq}` }));
+  const phones = stores.map(
+    (_, h) => new MemoryTelephony({ clock, callId: () => `SIM${h}-${++seq}` }),
+  );
   const runtimes = stores.map((store, host) => {
     const phone = phones[host]!;
     const telephony = {
@@ -60,7 +69,10 @@ export async function startCluster(
       ids: sequentialIds(String(host + 1)),
       store,
       telephony,
-      options: { ...options, lease: { owner: `host-${host}`, ttlMs: 30_000, pollMs: 5_000, ...options.lease } },
+      options: {
+        ...options,
+        lease: { owner: `host-${host}`, ttlMs: 30_000, pollMs: 5_000, ...options.lease },
+      },
     });
   });
   for (const r of runtimes) await r.start();
@@ -73,7 +85,11 @@ export async function startCluster(
       const ids: string[] = [];
       for (let i = 0; i < n; i += 50) {
         const chunk = Array.from({ length: Math.min(50, n - i) }, (_, j) =>
-          runtimes[0]!.schedule({ accountId: `acct-${(i + j) % 7}`, to: `+1415555${String(i + j).padStart(4, '0')}`, scheduledAt: at }),
+          runtimes[0]!.schedule({
+            accountId: `acct-${(i + j) % 7}`,
+            to: `+1415555${String(i + j).padStart(4, '0')}`,
+            scheduledAt: at,
+          }),
         );
         for (const o of await Promise.all(chunk)) ids.push(o.id);
       }

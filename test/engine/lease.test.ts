@@ -16,7 +16,12 @@ import { startCluster } from './lease-cluster.js';
 describe('runtime leases on the memory store', () => {
   it('validates the option and names an owner from the Ids port when none is given', () => {
     const r = resolveRuntimeOptions({ lease: { ttlMs: 30_000 } }, () => 'runtime-x');
-    assert.deepEqual(r.lease, { owner: 'runtime-x', ttlMs: 30_000, pollMs: 10_000, maxClaimed: 1024 });
+    assert.deepEqual(r.lease, {
+      owner: 'runtime-x',
+      ttlMs: 30_000,
+      pollMs: 10_000,
+      maxClaimed: 1024,
+    });
     assert.equal(resolveRuntimeOptions({}).lease, null);
     assert.throws(
       () => resolveRuntimeOptions({ lease: { ttlMs: 30_000, pollMs: 20_000 } }, () => 'x'),

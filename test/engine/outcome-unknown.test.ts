@@ -12,7 +12,10 @@ import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/ind
 import { harness, MIN, T0 } from './harness.js';
 
 /** Telephony that records every request and answers through `phones`, or rejects the first `failures`. */
-function recording(phones: MemoryTelephony, failures = 0): Telephony & { asked: PlaceCallRequest[] } {
+function recording(
+  phones: MemoryTelephony,
+  failures = 0,
+): Telephony & { asked: PlaceCallRequest[] } {
   const asked: PlaceCallRequest[] = [];
   return {
     asked,

@@ -5,25 +5,44 @@ import { harness, MIN, T0 } from './harness.js';
 
 describe('pacing (calls per second, early start at a peak)', () => {
   it('spreads a peak backwards so that every call starts by its instant, one interval apart, never earlier than the lead', async () => {
-    const h = await harness({ pacing: { callsPerSecond: 10, maxLeadMs: 30_000 } }, { start: T0 - 2 * MIN });
-    const list = await Promise.all(Array.from({ length: 50 }, (_, i) => h.schedule({ to: `+1415555${2000 + i}` })));
+    const h = await harness(
+      { pacing: { callsPerSecond: 10, maxLeadMs: 30_000 } },
+      { start: T0 - 2 * MIN },
+    );
+    const list = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => h.schedule({ to: `+1415555${2000 + i}` })),
+    );
     await h.at(T0 + MIN);
-    const starts = (await Promise.all(list.map((o) => h.attempts(o.id)))).map((a) => a[0]!.requestedAt!).sort((a, b) => a - b);
+    const starts = (await Promise.all(list.map((o) => h.attempts(o.id))))
+      .map((a) => a[0]!.requestedAt!)
+      .sort((a, b) => a - b);
     assert.ok(
       starts.every((t) => t <= T0 && t >= T0 - 30_000),
       'within [T0 - lead, T0]',
     );
-    for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 100, 'at most 10 a second');
+    for (let i = 1; i < starts.length; i++)
+      assert.ok(starts[i]! - starts[i - 1]! >= 100, 'at most 10 a second');
     assert.ok(starts[starts.length - 1]! >= T0 - 100, 'the last one starts at its instant');
     assert.ok(starts[0]! >= T0 - 5000, 'no earlier than needed');
-    assert.ok((await Promise.all(list.map((o) => h.occurrence(o.id)))).every((o) => o.status === 'confirmed'));
+    assert.ok(
+      (await Promise.all(list.map((o) => h.occurrence(o.id)))).every(
+        (o) => o.status === 'confirmed',
+      ),
+    );
   });
 
   it('starts at most maxLeadMs early; beyond capacity the tail is late', async () => {
-    const h = await harness({ pacing: { callsPerSecond: 10, maxLeadMs: 5_000 } }, { start: T0 - 2 * MIN });
-    const list = await Promise.all(Array.from({ length: 100 }, (_, i) => h.schedule({ to: `+1415556${2000 + i}` })));
+    const h = await harness(
+      { pacing: { callsPerSecond: 10, maxLeadMs: 5_000 } },
+      { start: T0 - 2 * MIN },
+    );
+    const list = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => h.schedule({ to: `+1415556${2000 + i}` })),
+    );
     await h.at(T0 + 2 * MIN);
-    const starts = (await Promise.all(list.map((o) => h.attempts(o.id)))).map((a) => a[0]!.requestedAt!).sort((a, b) => a - b);
+    const starts = (await Promise.all(list.map((o) => h.attempts(o.id))))
+      .map((a) => a[0]!.requestedAt!)
+      .sort((a, b) => a - b);
     assert.equal(starts[0], T0 - 5_000);
     assert.ok(starts.every((t) => t >= T0 - 5_000));
     assert.ok(starts[starts.length - 1]! > T0 + 4_000, 'the tail rings late');
@@ -47,9 +66,14 @@ describe('pacing (calls per second, early start at a peak)', () => {
 
 describe('pacing at the provider rate with no lead (issue 28)', () => {
   it('places a spike due at once in due order at exactly the rate, none early, no idle slot', async () => {
-    const h = await harness({ pacing: { callsPerSecond: 20, maxLeadMs: 0 } }, { start: T0 - 2 * MIN });
+    const h = await harness(
+      { pacing: { callsPerSecond: 20, maxLeadMs: 0 } },
+      { start: T0 - 2 * MIN },
+    );
     const list = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => h.schedule({ to: `+1415557${2000 + i}`, scheduledAt: T0 + Math.floor(i / 10) * 100 })),
+      Array.from({ length: 100 }, (_, i) =>
+        h.schedule({ to: `+1415557${2000 + i}`, scheduledAt: T0 + Math.floor(i / 10) * 100 }),
+      ),
     );
     await h.at(T0 + 2 * MIN);
     const placed = (await Promise.all(list.map((o) => h.attempts(o.id)))).map((a, i) => ({
@@ -62,9 +86,13 @@ describe('pacing at the provider rate with no lead (issue 28)', () => {
       'never before its instant',
     );
     for (let k = 0; k < placed.length; k++) {
-      assert.ok(placed[k]!.at <= T0 + (k / 20) * 1000 + 50, `the ${k}-th call by k / rate after the spike (${placed[k]!.at - T0} ms)`);
+      assert.ok(
+        placed[k]!.at <= T0 + (k / 20) * 1000 + 50,
+        `the ${k}-th call by k / rate after the spike (${placed[k]!.at - T0} ms)`,
+      );
       if (k > 0) assert.ok(placed[k]!.at - placed[k - 1]!.at >= 50 - 1, 'at most 20 a second');
     }
-    for (let k = 1; k < placed.length; k++) assert.ok(placed[k]!.due >= placed[k - 1]!.due, 'in due order');
+    for (let k = 1; k < placed.length; k++)
+      assert.ok(placed[k]!.due >= placed[k - 1]!.due, 'in due order');
   });
 });

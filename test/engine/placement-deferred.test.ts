@@ -23,7 +23,8 @@ function lockedUntil(
     asked,
     placeCall: (request) => {
       asked.push({ to: request.to, at: clock.now(), req: request });
-      if (request.to === LOCKED && clock.now() < until) return Promise.reject(new PlacementDeferred(Math.min(until, clock.now() + 2_000)));
+      if (request.to === LOCKED && clock.now() < until)
+        return Promise.reject(new PlacementDeferred(Math.min(until, clock.now() + 2_000)));
       return phones.placeCall(request);
     },
     hangUp: (id, o) => phones.hangUp(id, o),
@@ -42,7 +43,8 @@ describe('PlacementDeferred', () => {
     h.runtime.on('effect:failed', (e) => failed.push(e));
     const locked = await h.schedule({ to: LOCKED, phoneNumberId: 'p-locked' });
     const others = [];
-    for (let i = 0; i < 3; i++) others.push(await h.schedule({ to: `+1415555020${i}`, phoneNumberId: `p${i}` }));
+    for (let i = 0; i < 3; i++)
+      others.push(await h.schedule({ to: `+1415555020${i}`, phoneNumberId: `p${i}` }));
     await h.at(T0 + 10 * MIN);
 
     const lockedAsks = tel.asked.filter((a) => a.to === LOCKED);
@@ -51,7 +53,13 @@ describe('PlacementDeferred', () => {
       [0, 2_000, 4_000, 5_000],
       'asked at once, then at each retryAt until the lock lapsed',
     );
-    assert.ok(lockedAsks.every((a) => a.req.idempotencyKey === lockedAsks[0]!.req.idempotencyKey && a.req.outcomeUnknown !== true));
+    assert.ok(
+      lockedAsks.every(
+        (a) =>
+          a.req.idempotencyKey === lockedAsks[0]!.req.idempotencyKey &&
+          a.req.outcomeUnknown !== true,
+      ),
+    );
     for (const o of others) {
       const ask = tel.asked.find((a) => a.to === o.to)!;
       assert.equal(ask.at, T0, `the call to ${o.to} was not held up by the deferred one`);

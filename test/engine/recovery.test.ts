@@ -20,7 +20,9 @@ function dyingTelephony(): Telephony & { asked: PlaceCallRequest[] } {
 }
 
 /** MemoryTelephony whose placeCall answers after a real pause; counts requests open at once. */
-function slowTelephony(phones: MemoryTelephony): Telephony & { max: number; keys: string[]; emit: TelephonyEventHandler } {
+function slowTelephony(
+  phones: MemoryTelephony,
+): Telephony & { max: number; keys: string[]; emit: TelephonyEventHandler } {
   let open = 0;
   let handler: TelephonyEventHandler = () => undefined;
   const t = {
@@ -44,7 +46,10 @@ function slowTelephony(phones: MemoryTelephony): Telephony & { max: number; keys
 }
 
 /** A store left by a process killed with `n` calls between intent and acceptance. */
-async function crashedStore(n: number, later = 0): Promise<{ store: MemoryStore; keys: string[]; later: string[] }> {
+async function crashedStore(
+  n: number,
+  later = 0,
+): Promise<{ store: MemoryStore; keys: string[]; later: string[] }> {
   const store = new MemoryStore();
   const clock = new VirtualClock(T0 - MIN);
   const dying = dyingTelephony();
@@ -52,9 +57,13 @@ async function crashedStore(n: number, later = 0): Promise<{ store: MemoryStore;
   for (let i = 0; i < n; i++) await first.schedule({ to: `+1415555${String(1000 + i)}` });
   // Due a second after the crash: they wait beside the backlog.
   const waiting: string[] = [];
-  for (let i = 0; i < later; i++) waiting.push((await first.schedule({ to: `+1415555${String(3000 + i)}`, scheduledAt: T0 + 1000 })).id);
+  for (let i = 0; i < later; i++)
+    waiting.push(
+      (await first.schedule({ to: `+1415555${String(3000 + i)}`, scheduledAt: T0 + 1000 })).id,
+    );
   void clock.advance(T0);
-  for (let i = 0; i < 100 && dying.asked.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 100 && dying.asked.length < n; i++)
+    await new Promise((r) => setTimeout(r, 5));
   assert.equal(dying.asked.length, n);
   await first.runtime.stop({ drain: false });
   return { store, keys: dying.asked.map((r) => r.idempotencyKey), later: waiting };
@@ -115,10 +124,19 @@ describe('recovery: bounded provider requests and a start that does not wait', (
     await runtime.start({ background: true });
     assert.equal(slow.keys.length, 0, 'nothing reconciled yet when start() resolves');
     // The provider's webhook for that call arrives before reconciliation reached its attempt.
-    void slow.emit({ type: 'call.ringing', callId: placed.callId, idempotencyKey: keys[0]!, at: clock.now() });
+    void slow.emit({
+      type: 'call.ringing',
+      callId: placed.callId,
+      idempotencyKey: keys[0]!,
+      at: clock.now(),
+    });
     await runtime.idle();
     // The event recorded the provider's call: that attempt is acknowledged, not asked again.
-    assert.deepEqual([...slow.keys].sort(), keys.slice(1).sort(), 'the other unacknowledged attempts asked again, once');
+    assert.deepEqual(
+      [...slow.keys].sort(),
+      keys.slice(1).sort(),
+      'the other unacknowledged attempts asked again, once',
+    );
     await clock.advance(T0 + 5 * MIN);
     await runtime.idle();
     assert.equal(phones.calls.length, 3, 'one call per attempt: the provider deduped the first');
@@ -133,7 +151,13 @@ describe('recovery: bounded provider requests and a start that does not wait', (
     const { store } = await crashedStore(3);
     const clock = new VirtualClock(T0 + 2000);
     const phones = new MemoryTelephony({ clock });
-    const runtime = createRuntime({ clock, ids: sequentialIds('c'), store, telephony: phones, accounts: new FakeAccounts() });
+    const runtime = createRuntime({
+      clock,
+      ids: sequentialIds('c'),
+      store,
+      telephony: phones,
+      accounts: new FakeAccounts(),
+    });
     await runtime.start({ background: true });
     await runtime.stop();
     await new Promise((r) => setTimeout(r, 20));

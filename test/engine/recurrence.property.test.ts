@@ -1,7 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { WEEKDAYS, nextOccurrenceAfter, upcomingOccurrences, type WeeklyRecurrence } from '../../engine/index.js';
+import {
+  WEEKDAYS,
+  nextOccurrenceAfter,
+  upcomingOccurrences,
+  type WeeklyRecurrence,
+} from '../../engine/index.js';
 import { listAcceptedZones } from '../../engine/internals.js';
 import { SCALE, isoDate, oracleDayExists, oracleResolve } from './time-oracle.js';
 
@@ -24,7 +29,8 @@ const CHANGING = [
   'Antarctica/Troll',
 ];
 
-const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const hhmm = (m: number) =>
+  `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 const isoWeekday = (day: number) => (((day + 3) % 7) + 7) % 7; // 0 = Monday, via 1970-01-01 = Thursday
 
 const ruleArb = fc
@@ -57,34 +63,42 @@ const ruleArb = fc
 describe('upcomingOccurrences(weekly rule, after, n) against an independent enumeration', () => {
   it('rings exactly once on each selected, unpaused, unskipped local day that exists, in order, none missing, at the oracle instant', () => {
     fc.assert(
-      fc.property(ruleArb, ({ rule, zone, minute, days, start, length, pause, skips, after, count }) => {
-        const got = upcomingOccurrences(rule, after, count);
-        // Independent enumeration of the days that must ring, with the oracle's instants.
-        const chosen = new Set(days.map((d) => WEEKDAYS.indexOf(d)));
-        const skipped = new Set(skips.map((s) => start + s));
-        const first = pause === null ? start : Math.max(start, start + pause + 1);
-        const last = length === null ? Infinity : start + length;
-        const expected: Array<{ date: string; at: number }> = [];
-        for (let day = first; day <= last && expected.length < count && day < first + 7 * (count + skips.length + 2); day++) {
-          if (!chosen.has(isoWeekday(day)) || skipped.has(day)) continue;
-          const o = oracleResolve(zone, day * DAY + minute * 60_000);
-          if (o.at <= after) continue;
-          if (o.kind === 'nonexistent_shifted' && !oracleDayExists(zone, day)) continue;
-          expected.push({ date: isoDate(day), at: o.at });
-        }
-        assert.deepEqual(
-          got.map((o) => ({ date: o.date, at: o.at })),
-          expected,
-          `${zone} ${rule.localTime} ${days.join(',')} from ${rule.startDate}`,
-        );
-        for (let i = 1; i < got.length; i++) assert.ok(got[i]!.at > got[i - 1]!.at, 'strictly increasing');
-        for (const o of got) {
-          assert.ok(o.at > after, 'strictly after the reference instant');
-          if (o.local.wallTimeKind !== 'nonexistent_shifted')
-            assert.equal(`${o.local.date} ${o.local.time}`, `${o.date} ${rule.localTime}`);
-          assert.equal(o.notice === null, o.local.wallTimeKind === 'normal');
-        }
-      }),
+      fc.property(
+        ruleArb,
+        ({ rule, zone, minute, days, start, length, pause, skips, after, count }) => {
+          const got = upcomingOccurrences(rule, after, count);
+          // Independent enumeration of the days that must ring, with the oracle's instants.
+          const chosen = new Set(days.map((d) => WEEKDAYS.indexOf(d)));
+          const skipped = new Set(skips.map((s) => start + s));
+          const first = pause === null ? start : Math.max(start, start + pause + 1);
+          const last = length === null ? Infinity : start + length;
+          const expected: Array<{ date: string; at: number }> = [];
+          for (
+            let day = first;
+            day <= last && expected.length < count && day < first + 7 * (count + skips.length + 2);
+            day++
+          ) {
+            if (!chosen.has(isoWeekday(day)) || skipped.has(day)) continue;
+            const o = oracleResolve(zone, day * DAY + minute * 60_000);
+            if (o.at <= after) continue;
+            if (o.kind === 'nonexistent_shifted' && !oracleDayExists(zone, day)) continue;
+            expected.push({ date: isoDate(day), at: o.at });
+          }
+          assert.deepEqual(
+            got.map((o) => ({ date: o.date, at: o.at })),
+            expected,
+            `${zone} ${rule.localTime} ${days.join(',')} from ${rule.startDate}`,
+          );
+          for (let i = 1; i < got.length; i++)
+            assert.ok(got[i]!.at > got[i - 1]!.at, 'strictly increasing');
+          for (const o of got) {
+            assert.ok(o.at > after, 'strictly after the reference instant');
+            if (o.local.wallTimeKind !== 'nonexistent_shifted')
+              assert.equal(`${o.local.date} ${o.local.time}`, `${o.date} ${rule.localTime}`);
+            assert.equal(o.notice === null, o.local.wallTimeKind === 'normal');
+          }
+        },
+      ),
       { numRuns: 300 * SCALE },
     );
   });
@@ -103,7 +117,11 @@ describe('upcomingOccurrences(weekly rule, after, n) against an independent enum
         }
         assert.deepEqual(got, stepped);
         if (got.length < count)
-          assert.equal(nextOccurrenceAfter(rule, got.at(-1)?.at ?? after), null, 'fewer only when the schedule ended');
+          assert.equal(
+            nextOccurrenceAfter(rule, got.at(-1)?.at ?? after),
+            null,
+            'fewer only when the schedule ended',
+          );
       }),
       { numRuns: 300 * SCALE },
     );

@@ -1,7 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRecurrence, nextOccurrenceAfter, upcomingOccurrences, type Recurrence, type WeeklyRecurrence } from '../../engine/index.js';
-import { isRecurrenceComplete, pruneSkipDates, skipNextOccurrence } from '../../engine/internals.js';
+import {
+  compileRecurrence,
+  nextOccurrenceAfter,
+  upcomingOccurrences,
+  type Recurrence,
+  type WeeklyRecurrence,
+} from '../../engine/index.js';
+import {
+  isRecurrenceComplete,
+  pruneSkipDates,
+  skipNextOccurrence,
+} from '../../engine/internals.js';
 
 const at = (s: string) => Date.parse(s);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -22,14 +32,22 @@ function weekly(partial: Partial<WeeklyRecurrence>): WeeklyRecurrence {
 
 describe('nextOccurrenceAfter(rule, after)', () => {
   it('one-off at a wall time: rings once, then the schedule is completed', () => {
-    const rule: Recurrence = { kind: 'one_off', timezone: 'Europe/Berlin', localDate: '2027-03-28', localTime: '02:30' };
+    const rule: Recurrence = {
+      kind: 'one_off',
+      timezone: 'Europe/Berlin',
+      localDate: '2027-03-28',
+      localTime: '02:30',
+    };
     const occ = nextOccurrenceAfter(rule, at('2027-03-01T00:00:00Z'))!;
     assert.equal(iso(occ.at), '2027-03-28T01:00:00.000Z');
     assert.equal(occ.local.time, '03:00');
     assert.equal(occ.local.wallTimeKind, 'nonexistent_shifted');
     assert.equal(occ.date, '2027-03-28');
     assert.equal(occ.source, 'one_off');
-    assert.match(occ.notice!, /^Clocks in Europe\/Berlin go forward on 2027-03-28 from 02:00 to 03:00/);
+    assert.match(
+      occ.notice!,
+      /^Clocks in Europe\/Berlin go forward on 2027-03-28 from 02:00 to 03:00/,
+    );
     assert.equal(nextOccurrenceAfter(rule, occ.at), null, 'strictly after');
     assert.equal(nextOccurrenceAfter(rule, occ.at - 1)!.at, occ.at);
     assert.equal(isRecurrenceComplete(rule, occ.at), true);
@@ -37,10 +55,17 @@ describe('nextOccurrenceAfter(rule, after)', () => {
   });
 
   it('one-off in N minutes: a fixed instant', () => {
-    const rule: Recurrence = { kind: 'in_minutes', timezone: 'Asia/Kolkata', at: at('2027-01-01T00:10:00Z') };
+    const rule: Recurrence = {
+      kind: 'in_minutes',
+      timezone: 'Asia/Kolkata',
+      at: at('2027-01-01T00:10:00Z'),
+    };
     const occ = nextOccurrenceAfter(rule, at('2027-01-01T00:00:00Z'))!;
     assert.equal(iso(occ.at), '2027-01-01T00:10:00.000Z');
-    assert.deepEqual([occ.local.date, occ.local.time, occ.source, occ.notice], ['2027-01-01', '05:40', 'in_minutes', null]);
+    assert.deepEqual(
+      [occ.local.date, occ.local.time, occ.source, occ.notice],
+      ['2027-01-01', '05:40', 'in_minutes', null],
+    );
     assert.equal(nextOccurrenceAfter(rule, occ.at), null);
   });
 
@@ -55,16 +80,29 @@ describe('nextOccurrenceAfter(rule, after)', () => {
         ['2027-03-15', '07:00', '-04:00'],
       ],
     );
-    assert.equal(list[1]!.at - list[0]!.at, 23 * 3_600_000, 'the spring-forward day is 23 hours long');
+    assert.equal(
+      list[1]!.at - list[0]!.at,
+      23 * 3_600_000,
+      'the spring-forward day is 23 hours long',
+    );
     const autumn = upcomingOccurrences(rule, at('2027-11-05T00:00:00Z'), 2);
-    assert.equal(autumn[1]!.at - autumn[0]!.at, 25 * 3_600_000, 'the fall-back day is 25 hours long');
+    assert.equal(
+      autumn[1]!.at - autumn[0]!.at,
+      25 * 3_600_000,
+      'the fall-back day is 25 hours long',
+    );
   });
 
   it('a gap shift never sticks to later occurrences', () => {
     const list = upcomingOccurrences(weekly({ localTime: '02:30' }), at('2027-03-12T12:00:00Z'), 4);
     assert.deepEqual(
       list.map((o) => `${o.date} ${o.local.time} ${o.local.wallTimeKind}`),
-      ['2027-03-13 02:30 normal', '2027-03-14 03:00 nonexistent_shifted', '2027-03-15 02:30 normal', '2027-03-16 02:30 normal'],
+      [
+        '2027-03-13 02:30 normal',
+        '2027-03-14 03:00 nonexistent_shifted',
+        '2027-03-15 02:30 normal',
+        '2027-03-16 02:30 normal',
+      ],
     );
     assert.equal(list.filter((o) => o.notice !== null).length, 1);
   });
@@ -78,11 +116,20 @@ describe('nextOccurrenceAfter(rule, after)', () => {
   });
 
   it('Pacific/Apia: no call on 2011-12-30, a day that did not exist, and no second call on 2011-12-31', () => {
-    const rule = weekly({ timezone: 'Pacific/Apia', startDate: '2011-12-28', endDate: '2012-01-01' });
+    const rule = weekly({
+      timezone: 'Pacific/Apia',
+      startDate: '2011-12-28',
+      endDate: '2012-01-01',
+    });
     const list = upcomingOccurrences(rule, at('2011-12-01T00:00:00Z'), 10);
     assert.deepEqual(
       list.map((o) => `${o.date} ${o.local.date} ${o.local.time}`),
-      ['2011-12-28 2011-12-28 07:00', '2011-12-29 2011-12-29 07:00', '2011-12-31 2011-12-31 07:00', '2012-01-01 2012-01-01 07:00'],
+      [
+        '2011-12-28 2011-12-28 07:00',
+        '2011-12-29 2011-12-29 07:00',
+        '2011-12-31 2011-12-31 07:00',
+        '2012-01-01 2012-01-01 07:00',
+      ],
     );
   });
 
@@ -121,7 +168,11 @@ describe('skipNextOccurrence(rule, now) and pruneSkipDates(rule, now)', () => {
     assert.deepEqual(next.skipDates, ['2027-06-02', '2027-06-30']);
     assert.equal(nextOccurrenceAfter(next, now)!.date, '2027-06-07');
     // Skipping again skips the one after.
-    assert.deepEqual(skipNextOccurrence(next, now).rule.skipDates, ['2027-06-02', '2027-06-07', '2027-06-30']);
+    assert.deepEqual(skipNextOccurrence(next, now).rule.skipDates, [
+      '2027-06-02',
+      '2027-06-07',
+      '2027-06-30',
+    ]);
   });
   it('records the rule date, which is the local date in the zone, not in UTC', () => {
     const rule = weekly({ timezone: 'Pacific/Auckland', localTime: '06:00', daysOfWeek: ['mon'] });
@@ -137,10 +188,16 @@ describe('skipNextOccurrence(rule, now) and pruneSkipDates(rule, now)', () => {
     assert.equal(r.rule, rule);
   });
   it("prunes with the zone's today", () => {
-    const rule = weekly({ timezone: 'Asia/Tokyo', skipDates: ['2027-06-02', '2027-06-01', '2027-06-01'] });
+    const rule = weekly({
+      timezone: 'Asia/Tokyo',
+      skipDates: ['2027-06-02', '2027-06-01', '2027-06-01'],
+    });
     // 2027-06-01T16:00Z is already June 2 in Tokyo.
     assert.deepEqual(pruneSkipDates(rule, at('2027-06-01T16:00:00Z')).skipDates, ['2027-06-02']);
-    assert.deepEqual(pruneSkipDates(rule, at('2027-06-01T12:00:00Z')).skipDates, ['2027-06-01', '2027-06-02']);
+    assert.deepEqual(pruneSkipDates(rule, at('2027-06-01T12:00:00Z')).skipDates, [
+      '2027-06-01',
+      '2027-06-02',
+    ]);
   });
 });
 
@@ -151,9 +208,17 @@ describe('compileRecurrence(input, now)', () => {
     return r.ok ? 'ok' : `${r.code}:${r.field}`;
   };
   it('compiles the three modes', () => {
-    const once = compileRecurrence({ kind: 'once', timezone: 'Asia/Calcutta', localDate: '2027-06-02', localTime: '06:30' }, now);
+    const once = compileRecurrence(
+      { kind: 'once', timezone: 'Asia/Calcutta', localDate: '2027-06-02', localTime: '06:30' },
+      now,
+    );
     assert.ok(once.ok);
-    assert.deepEqual(once.recurrence, { kind: 'one_off', timezone: 'Asia/Kolkata', localDate: '2027-06-02', localTime: '06:30' });
+    assert.deepEqual(once.recurrence, {
+      kind: 'one_off',
+      timezone: 'Asia/Kolkata',
+      localDate: '2027-06-02',
+      localTime: '06:30',
+    });
     assert.equal(iso(once.first!.at), '2027-06-02T01:00:00.000Z');
     const inMin = compileRecurrence({ kind: 'once', timezone: 'UTC', inMinutes: 1440 }, now);
     assert.ok(inMin.ok);
@@ -182,57 +247,155 @@ describe('compileRecurrence(input, now)', () => {
     assert.equal(rec.first!.date, '2027-06-07');
   });
   it('answers the catalogue codes', () => {
-    assert.equal(code({ kind: 'once', timezone: 'US/Eastern', localDate: '2027-06-02', localTime: '06:30' }), 'invalid_timezone:timezone');
+    assert.equal(
+      code({ kind: 'once', timezone: 'US/Eastern', localDate: '2027-06-02', localTime: '06:30' }),
+      'invalid_timezone:timezone',
+    );
     assert.equal(
       code({ kind: 'once', timezone: 'Etc/GMT+5', localDate: '2027-06-02', localTime: '06:30' }),
       'timezone_not_allowed:timezone',
     );
-    assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 0 }), 'in_minutes_out_of_range:in_minutes');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 1441 }), 'in_minutes_out_of_range:in_minutes');
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', inMinutes: 0 }),
+      'in_minutes_out_of_range:in_minutes',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', inMinutes: 1441 }),
+      'in_minutes_out_of_range:in_minutes',
+    );
     assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 1 }), 'ok');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', inMinutes: 5, localTime: '07:00' }), 'validation_error:in_minutes');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-02', localTime: '7:00' }), 'invalid_time:local_time');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-02', localTime: '24:00' }), 'invalid_time:local_time');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localTime: '07:00' }), 'local_date_required:local_date');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-01', localTime: '12:00' }), 'time_in_past:local_time');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-01', localTime: '12:01' }), 'ok');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2028-07-05', localTime: '12:00' }), 'ok');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2028-07-06', localTime: '12:00' }), 'date_too_far:local_date');
-    assert.equal(code({ kind: 'once', timezone: 'UTC', localDate: '2027-02-30', localTime: '12:00' }), 'validation_error:local_date');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: [] }), 'days_of_week_empty:days_of_week');
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00' }), 'days_of_week_empty:days_of_week');
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', inMinutes: 5, localTime: '07:00' }),
+      'validation_error:in_minutes',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-02', localTime: '7:00' }),
+      'invalid_time:local_time',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-02', localTime: '24:00' }),
+      'invalid_time:local_time',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localTime: '07:00' }),
+      'local_date_required:local_date',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-01', localTime: '12:00' }),
+      'time_in_past:local_time',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2027-06-01', localTime: '12:01' }),
+      'ok',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2028-07-05', localTime: '12:00' }),
+      'ok',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2028-07-06', localTime: '12:00' }),
+      'date_too_far:local_date',
+    );
+    assert.equal(
+      code({ kind: 'once', timezone: 'UTC', localDate: '2027-02-30', localTime: '12:00' }),
+      'validation_error:local_date',
+    );
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: [] }),
+      'days_of_week_empty:days_of_week',
+    );
+    assert.equal(
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00' }),
+      'days_of_week_empty:days_of_week',
+    );
     assert.equal(
       code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['monday'] }),
       'validation_error:days_of_week.0',
     );
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '7am', daysOfWeek: ['mon'] }), 'invalid_time:local_time');
     assert.equal(
-      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], startDate: '2028-07-06' }),
+      code({ kind: 'recurring', timezone: 'UTC', localTime: '7am', daysOfWeek: ['mon'] }),
+      'invalid_time:local_time',
+    );
+    assert.equal(
+      code({
+        kind: 'recurring',
+        timezone: 'UTC',
+        localTime: '07:00',
+        daysOfWeek: ['mon'],
+        startDate: '2028-07-06',
+      }),
       'date_too_far:start_date',
     );
     assert.equal(
-      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], pausedUntil: '2028-07-06' }),
+      code({
+        kind: 'recurring',
+        timezone: 'UTC',
+        localTime: '07:00',
+        daysOfWeek: ['mon'],
+        pausedUntil: '2028-07-06',
+      }),
       'date_too_far:paused_until',
     );
     assert.equal(
-      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], startDate: '2027-07-01', endDate: '2027-06-30' }),
+      code({
+        kind: 'recurring',
+        timezone: 'UTC',
+        localTime: '07:00',
+        daysOfWeek: ['mon'],
+        startDate: '2027-07-01',
+        endDate: '2027-06-30',
+      }),
       'validation_error:end_date',
     );
-    assert.equal(code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], endDate: '' }), 'ok');
     assert.equal(
-      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], skipDates: ['2027-13-01'] }),
+      code({
+        kind: 'recurring',
+        timezone: 'UTC',
+        localTime: '07:00',
+        daysOfWeek: ['mon'],
+        endDate: '',
+      }),
+      'ok',
+    );
+    assert.equal(
+      code({
+        kind: 'recurring',
+        timezone: 'UTC',
+        localTime: '07:00',
+        daysOfWeek: ['mon'],
+        skipDates: ['2027-13-01'],
+      }),
       'validation_error:skip_dates.0',
     );
     assert.equal(
-      code({ kind: 'recurring', timezone: 'UTC', localTime: '07:00', daysOfWeek: ['mon'], skipDates: Array(101).fill('2027-07-01') }),
+      code({
+        kind: 'recurring',
+        timezone: 'UTC',
+        localTime: '07:00',
+        daysOfWeek: ['mon'],
+        skipDates: Array(101).fill('2027-07-01'),
+      }),
       'validation_error:skip_dates',
     );
   });
   it('measures "400 days ahead" from today in the call\'s zone', () => {
     // 2027-06-01T12:00Z is already 2027-06-02 in Kiritimati (+14): its furthest date is a day later.
-    assert.equal(code({ kind: 'once', timezone: 'Pacific/Kiritimati', localDate: '2028-07-06', localTime: '12:00' }), 'ok');
     assert.equal(
-      code({ kind: 'once', timezone: 'Pacific/Kiritimati', localDate: '2028-07-07', localTime: '12:00' }),
+      code({
+        kind: 'once',
+        timezone: 'Pacific/Kiritimati',
+        localDate: '2028-07-06',
+        localTime: '12:00',
+      }),
+      'ok',
+    );
+    assert.equal(
+      code({
+        kind: 'once',
+        timezone: 'Pacific/Kiritimati',
+        localDate: '2028-07-07',
+        localTime: '12:00',
+      }),
       'date_too_far:local_date',
     );
   });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OccurrenceStatus, PlaceCallRequest, Telephony, TelephonyEventHandler } from '../../engine/index.js';
+import type {
+  OccurrenceStatus,
+  PlaceCallRequest,
+  Telephony,
+  TelephonyEventHandler,
+} from '../../engine/index.js';
 import { callState } from '../../engine/internals.js';
 import { harness, MIN, PHONE, T0 } from './harness.js';
 
@@ -10,7 +15,9 @@ describe('runtime: dispatch and keypad', () => {
   it('dispatches at the instant, never before, and confirms on key 1', async () => {
     const h = await harness();
     const statuses: [OccurrenceStatus | null, OccurrenceStatus][] = [];
-    h.runtime.on('occurrence:status', ({ occurrence, from }) => statuses.push([from, occurrence.status]));
+    h.runtime.on('occurrence:status', ({ occurrence, from }) =>
+      statuses.push([from, occurrence.status]),
+    );
     const o = await h.schedule({ backupAlarm: true });
     assert.equal(o.status, 'pending');
     assert.equal(o.backupAlarmAt, T0 + 120_000);
@@ -91,13 +98,20 @@ describe('runtime: dispatch and keypad', () => {
         ['snooze', 2, 'confirmed', snoozeAt],
       ],
     );
-    assert.equal(h.phones.calls[1]!.request.script.kind === 'wake_up' && h.phones.calls[1]!.request.script.snoozeAllowed, true);
+    assert.equal(
+      h.phones.calls[1]!.request.script.kind === 'wake_up' &&
+        h.phones.calls[1]!.request.script.snoozeAllowed,
+      true,
+    );
   });
 
   it('key 2 with no snoozes left ends unconfirmed (snoozes_exhausted) and texts', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'snooze');
-    const o = await h.schedule({ ...SMS, policy: { maxSnoozes: 1, offsetsMinutes: [5], ringTimeoutSeconds: 45, snoozeMinutes: 3 } });
+    const o = await h.schedule({
+      ...SMS,
+      policy: { maxSnoozes: 1, offsetsMinutes: [5], ringTimeoutSeconds: 45, snoozeMinutes: 3 },
+    });
     await h.at(T0 + 30 * MIN);
     const done = await h.occurrence(o.id);
     assert.equal(done.status, 'unconfirmed');
@@ -131,7 +145,14 @@ describe('runtime: dispatch and keypad', () => {
     assert.equal(h.accounts.stops.length, 1);
     assert.deepEqual(
       { ...h.accounts.stops[0]!, attemptId: undefined },
-      { accountId: 'a1', phoneNumberId: 'p1', to: PHONE, occurrenceId: o.id, attemptId: undefined, at: T0 + 9000 },
+      {
+        accountId: 'a1',
+        phoneNumberId: 'p1',
+        to: PHONE,
+        occurrenceId: o.id,
+        attemptId: undefined,
+        at: T0 + 9000,
+      },
     );
     assert.equal(h.messaging.texts.length, 0);
     await h.at(T0 + 61 * MIN);
@@ -146,13 +167,21 @@ describe('runtime: dispatch and keypad', () => {
   it('ignores other keys; a call that ends without a valid key counts as no input', async () => {
     const h = await harness();
     h.phones.setPhone(PHONE, 'silent');
-    const o = await h.schedule({ policy: { maxSnoozes: 2, offsetsMinutes: [], ringTimeoutSeconds: 45, snoozeMinutes: 9 } });
+    const o = await h.schedule({
+      policy: { maxSnoozes: 2, offsetsMinutes: [], ringTimeoutSeconds: 45, snoozeMinutes: 9 },
+    });
     await h.at(T0 + 2);
     // A stray key from the provider while answered changes nothing.
     await h.at(T0 + 7000);
     const a = (await h.attempts(o.id))[0]!;
     const handler = (h.phones as unknown as { handler: TelephonyEventHandler }).handler;
-    await handler({ type: 'call.digits', callId: a.providerCallId!, idempotencyKey: a.id, at: T0 + 7000, digits: '5' });
+    await handler({
+      type: 'call.digits',
+      callId: a.providerCallId!,
+      idempotencyKey: a.id,
+      at: T0 + 7000,
+      digits: '5',
+    });
     assert.equal((await h.attempts(o.id))[0]!.status, 'answered');
     await h.at(T0 + 5 * MIN);
     const done = await h.occurrence(o.id);
@@ -163,7 +192,12 @@ describe('runtime: dispatch and keypad', () => {
 });
 
 describe('runtime: unanswered calls, retries and fallback', () => {
-  const policy = { maxSnoozes: 2, offsetsMinutes: [5, 10], ringTimeoutSeconds: 30, snoozeMinutes: 9 };
+  const policy = {
+    maxSnoozes: 2,
+    offsetsMinutes: [5, 10],
+    ringTimeoutSeconds: 30,
+    snoozeMinutes: 9,
+  };
 
   it('no answer: retries at offsets_minutes, then missed (no_answer) and one fallback text', async () => {
     const h = await harness();
@@ -285,7 +319,13 @@ function silentProvider(options: { ring: boolean; clockNow: () => number }) {
       const callId = `C${requests.length}`;
       if (options.ring) {
         queueMicrotask(
-          () => void handler({ type: 'call.ringing', callId, idempotencyKey: request.idempotencyKey, at: options.clockNow() }),
+          () =>
+            void handler({
+              type: 'call.ringing',
+              callId,
+              idempotencyKey: request.idempotencyKey,
+              at: options.clockNow(),
+            }),
         );
       }
       return { ok: true, callId };
@@ -306,7 +346,9 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
     const p = silentProvider({ ring: true, clockNow: () => now() });
     const h = await harness({}, { telephony: p.telephony });
     now = () => h.clock.now();
-    const o = await h.schedule({ policy: { maxSnoozes: 0, offsetsMinutes: [5], ringTimeoutSeconds: 20, snoozeMinutes: 1 } });
+    const o = await h.schedule({
+      policy: { maxSnoozes: 0, offsetsMinutes: [5], ringTimeoutSeconds: 20, snoozeMinutes: 1 },
+    });
     await h.at(T0 + 20_000 + 14_000);
     assert.equal((await h.attempts(o.id))[0]!.status, 'ringing');
     await h.at(T0 + 20_000 + 15_000);
@@ -321,7 +363,9 @@ describe('runtime: watchdogs (ring timeout) and cancel', () => {
   it('fails an attempt the provider accepted but never reported (provider_timeout)', async () => {
     const p = silentProvider({ ring: false, clockNow: () => 0 });
     const h = await harness({}, { telephony: p.telephony });
-    const o = await h.schedule({ policy: { maxSnoozes: 0, offsetsMinutes: [], ringTimeoutSeconds: 20, snoozeMinutes: 1 } });
+    const o = await h.schedule({
+      policy: { maxSnoozes: 0, offsetsMinutes: [], ringTimeoutSeconds: 20, snoozeMinutes: 1 },
+    });
     await h.at(T0 + 5 * MIN);
     const [a] = await h.attempts(o.id);
     assert.equal(a!.status, 'failed');
@@ -417,7 +461,10 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
   it('amend moves a pending occurrence; not once it has dispatched', async () => {
     const h = await harness();
     const o = await h.schedule({ derivationSource: 'weekly', backupAlarm: true });
-    const moved = await h.runtime.amend(o.id, { scheduledAt: T0 + 30 * MIN, derivationSource: 'moved' });
+    const moved = await h.runtime.amend(o.id, {
+      scheduledAt: T0 + 30 * MIN,
+      derivationSource: 'moved',
+    });
     assert.ok(moved.ok);
     assert.equal(moved.occurrence.backupAlarmAt, T0 + 32 * MIN);
     await h.at(T0 + 29 * MIN);
@@ -427,12 +474,20 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
     const done = await h.occurrence(o.id);
     assert.equal(done.derivationSource, 'moved');
     assert.equal((await h.attempts(o.id))[0]!.dueAt, T0 + 30 * MIN);
-    assert.deepEqual(await h.runtime.amend(o.id, { label: 'x' }), { ok: false, code: 'occurrence_not_pending' });
+    assert.deepEqual(await h.runtime.amend(o.id, { label: 'x' }), {
+      ok: false,
+      code: 'occurrence_not_pending',
+    });
   });
 
   it('places standalone test and demo calls, refuses blocked numbers', async () => {
     const h = await harness();
-    const r = await h.runtime.placeCall({ kind: 'test', accountId: 'a1', to: PHONE, script: { kind: 'test', greetingName: 'Sam' } });
+    const r = await h.runtime.placeCall({
+      kind: 'test',
+      accountId: 'a1',
+      to: PHONE,
+      script: { kind: 'test', greetingName: 'Sam' },
+    });
     assert.ok(r.ok);
     assert.equal(callState(r.attempt), 'calling');
     await h.clock.advanceBy(2000);
@@ -457,7 +512,10 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
     assert.equal(callState(d), 'unconfirmed');
 
     h.accounts.blocked.add('+14155550000');
-    assert.deepEqual(await h.runtime.placeCall({ kind: 'test', to: '+14155550000' }), { ok: false, reason: 'number_blocked' });
+    assert.deepEqual(await h.runtime.placeCall({ kind: 'test', to: '+14155550000' }), {
+      ok: false,
+      reason: 'number_blocked',
+    });
   });
 
   it('reports telephony events for unknown calls', async () => {
@@ -465,27 +523,50 @@ describe('runtime: late dispatch, amend, standalone calls', () => {
     const unknown: string[] = [];
     h.runtime.on('telephony:unknown', ({ event }) => unknown.push(event.callId));
     const handler = (h.phones as unknown as { handler: TelephonyEventHandler }).handler;
-    await handler({ type: 'call.ringing', callId: 'X1', idempotencyKey: 'not-an-attempt', at: h.clock.now() });
+    await handler({
+      type: 'call.ringing',
+      callId: 'X1',
+      idempotencyKey: 'not-an-attempt',
+      at: h.clock.now(),
+    });
     assert.deepEqual(unknown, ['X1']);
   });
 
   it('rejects a retry policy out of bounds with the field', async () => {
     const h = await harness();
     await assert.rejects(
-      () => h.schedule({ policy: { maxSnoozes: 2, offsetsMinutes: [10, 5], ringTimeoutSeconds: 45, snoozeMinutes: 9 } }),
-      (err: { code?: string; field?: string }) => err.code === 'invalid_retry_policy' && err.field === 'policy.offsetsMinutes.1',
+      () =>
+        h.schedule({
+          policy: {
+            maxSnoozes: 2,
+            offsetsMinutes: [10, 5],
+            ringTimeoutSeconds: 45,
+            snoozeMinutes: 9,
+          },
+        }),
+      (err: { code?: string; field?: string }) =>
+        err.code === 'invalid_retry_policy' && err.field === 'policy.offsetsMinutes.1',
     );
   });
 });
 
 describe('runtime: the wheel is refilled from the store', () => {
   it('rings occurrences far beyond the horizon on time, and many due at once beyond the wheel capacity', async () => {
-    const h = await harness({ horizonMs: 10 * MIN, wheelCapacity: 16, refillPage: 8, batchSize: 5 });
+    const h = await harness({
+      horizonMs: 10 * MIN,
+      wheelCapacity: 16,
+      refillPage: 8,
+      batchSize: 5,
+    });
     const far = await h.schedule({ scheduledAt: T0 + 3 * 60 * MIN, to: '+14155550001' });
-    const many = await Promise.all(Array.from({ length: 60 }, (_, i) => h.schedule({ to: `+1415555${String(1000 + i)}` })));
+    const many = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => h.schedule({ to: `+1415555${String(1000 + i)}` })),
+    );
     await h.at(T0 + 2 * MIN);
     for (const o of many) assert.equal((await h.occurrence(o.id)).status, 'confirmed', o.id);
-    assert.ok((await Promise.all(many.map((o) => h.attempts(o.id)))).every((a) => a[0]!.requestedAt === T0));
+    assert.ok(
+      (await Promise.all(many.map((o) => h.attempts(o.id)))).every((a) => a[0]!.requestedAt === T0),
+    );
     await h.at(T0 + 3 * 60 * MIN - 1);
     assert.equal((await h.occurrence(far.id)).status, 'pending');
     await h.at(T0 + 3 * 60 * MIN + MIN);

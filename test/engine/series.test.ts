@@ -6,7 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OccurrenceRecord, SeriesInput, SeriesRecord, WeeklyRecurrence } from '../../engine/index.js';
+import type {
+  OccurrenceRecord,
+  SeriesInput,
+  SeriesRecord,
+  WeeklyRecurrence,
+} from '../../engine/index.js';
 import { MemoryStore, VirtualClock } from '../../engine/sim/index.js';
 import { harness, MIN, PHONE } from './harness.js';
 
@@ -30,7 +35,15 @@ function weekly(overrides: Partial<WeeklyRecurrence> = {}): WeeklyRecurrence {
 }
 
 function input(rule: SeriesInput['rule'], overrides: Partial<SeriesInput> = {}): SeriesInput {
-  return { accountId: 'a1', phoneNumberId: 'p1', to: PHONE, rule, label: 'Alarm', policy: noRetry, ...overrides };
+  return {
+    accountId: 'a1',
+    phoneNumberId: 'p1',
+    to: PHONE,
+    rule,
+    label: 'Alarm',
+    policy: noRetry,
+    ...overrides,
+  };
 }
 
 const noRetry = { maxSnoozes: 0, offsetsMinutes: [], ringTimeoutSeconds: 15, snoozeMinutes: 1 };
@@ -65,7 +78,14 @@ describe('series: rule kinds', () => {
   it('a one-off at a wall time rings once and completes the series', async () => {
     const store = new MemoryStore();
     const h = await harness({}, { store, start: MON });
-    const r = await h.runtime.saveSeries(input({ kind: 'one_off', timezone: 'Europe/Paris', localDate: '2027-03-02', localTime: '06:30' }));
+    const r = await h.runtime.saveSeries(
+      input({
+        kind: 'one_off',
+        timezone: 'Europe/Paris',
+        localDate: '2027-03-02',
+        localTime: '06:30',
+      }),
+    );
     assert.ok(r.ok);
     assert.equal(iso(r.occurrence!.scheduledAt), '2027-03-02T05:30:00.000Z');
     assert.equal(r.occurrence!.derivationSource, 'one_off');
@@ -83,7 +103,9 @@ describe('series: rule kinds', () => {
   it('a one-off in N minutes rings at its instant', async () => {
     const store = new MemoryStore();
     const h = await harness({}, { store, start: MON });
-    const r = await h.runtime.saveSeries(input({ kind: 'in_minutes', timezone: 'UTC', at: MON + 20 * MIN }));
+    const r = await h.runtime.saveSeries(
+      input({ kind: 'in_minutes', timezone: 'UTC', at: MON + 20 * MIN }),
+    );
     assert.ok(r.ok);
     assert.equal(r.occurrence!.derivationSource, 'in_minutes');
     await h.at(MON + 30 * MIN);
@@ -97,7 +119,9 @@ describe('series: rule kinds', () => {
   it('a rule with no call left saves a completed series without an occurrence', async () => {
     const store = new MemoryStore();
     const h = await harness({}, { store, start: MON });
-    const r = await h.runtime.saveSeries(input({ kind: 'one_off', timezone: NY, localDate: '2027-02-01', localTime: '07:00' }));
+    const r = await h.runtime.saveSeries(
+      input({ kind: 'one_off', timezone: NY, localDate: '2027-02-01', localTime: '07:00' }),
+    );
     assert.ok(r.ok);
     assert.equal(r.occurrence, null);
     assert.equal(r.series.status, 'completed');
@@ -129,9 +153,15 @@ describe('series: pause, skip and end dates', () => {
     const h = await harness({}, { store, start: MON });
     const r = await h.runtime.saveSeries(input(weekly()));
     assert.ok(r.ok);
-    const paused = await h.runtime.saveSeries(input(weekly({ pausedUntil: '2027-03-09' }), { id: r.series.id }));
+    const paused = await h.runtime.saveSeries(
+      input(weekly({ pausedUntil: '2027-03-09' }), { id: r.series.id }),
+    );
     assert.ok(paused.ok);
-    assert.equal(paused.occurrence!.id, r.occurrence!.id, 'the pending occurrence is amended in place');
+    assert.equal(
+      paused.occurrence!.id,
+      r.occurrence!.id,
+      'the pending occurrence is amended in place',
+    );
     assert.equal(iso(paused.occurrence!.scheduledAt), '2027-03-10T12:00:00.000Z');
     await h.runtime.stop();
   });
@@ -145,7 +175,10 @@ describe('series: pause, skip and end dates', () => {
     const skipped = await h.runtime.skipNext(r.series.id);
     assert.ok(skipped.ok);
     assert.equal(iso(skipped.occurrence!.scheduledAt), '2027-03-03T12:00:00.000Z');
-    assert.deepEqual(skipped.series.rule.kind === 'weekly' && skipped.series.rule.skipDates, ['2027-03-01', '2027-03-02']);
+    assert.deepEqual(skipped.series.rule.kind === 'weekly' && skipped.series.rule.skipDates, [
+      '2027-03-01',
+      '2027-03-02',
+    ]);
     await h.at(MON + 4 * DAY);
     assert.deepEqual(
       store.occurrencesOf(r.series.id).map((o) => [iso(o.scheduledAt).slice(0, 10), o.status]),
@@ -155,7 +188,9 @@ describe('series: pause, skip and end dates', () => {
         ['2027-03-05', 'pending'],
       ],
     );
-    const one = await h.runtime.saveSeries(input({ kind: 'one_off', timezone: NY, localDate: '2027-03-20', localTime: '07:00' }));
+    const one = await h.runtime.saveSeries(
+      input({ kind: 'one_off', timezone: NY, localDate: '2027-03-20', localTime: '07:00' }),
+    );
     assert.ok(one.ok);
     assert.deepEqual(await h.runtime.skipNext(one.series.id), { ok: false, code: 'not_recurring' });
     await h.runtime.stop();
@@ -196,7 +231,9 @@ describe('series: rule changes and cancellations', () => {
     const h = await harness({}, { store, start: MON });
     const r = await h.runtime.saveSeries(input(weekly()));
     assert.ok(r.ok);
-    const moved = await h.runtime.saveSeries(input(weekly({ localTime: '06:15' }), { id: r.series.id, label: 'Early' }));
+    const moved = await h.runtime.saveSeries(
+      input(weekly({ localTime: '06:15' }), { id: r.series.id, label: 'Early' }),
+    );
     assert.ok(moved.ok);
     assert.equal(moved.occurrence!.id, r.occurrence!.id);
     assert.equal(iso(moved.occurrence!.scheduledAt), '2027-03-01T11:15:00.000Z');
@@ -204,7 +241,11 @@ describe('series: rule changes and cancellations', () => {
     const commits = store.calls.commit;
     const c = await h.runtime.cancel(r.occurrence!.id);
     assert.ok(c.ok);
-    assert.equal(store.calls.commit, commits + 1, 'the cancel and the next occurrence are one commit');
+    assert.equal(
+      store.calls.commit,
+      commits + 1,
+      'the cancel and the next occurrence are one commit',
+    );
     const s = await seriesOf(store, r.series.id);
     const next = await h.occurrence(s.nextOccurrenceId!);
     assert.equal(next.status, 'pending');
@@ -221,18 +262,29 @@ describe('series: rule changes and cancellations', () => {
     await h.at(Date.UTC(2027, 2, 1, 12, 0, 5));
     assert.equal((await h.occurrence(r.occurrence!.id)).status, 'calling');
     // An explicit instant for the current call is refused while it rings.
-    assert.deepEqual(await h.runtime.saveSeries(input(weekly({ localTime: '08:00' }), { id: r.series.id }), { at: MON + DAY }), {
-      ok: false,
-      code: 'occurrence_in_progress',
-    });
-    const changed = await h.runtime.saveSeries(input(weekly({ localTime: '08:00' }), { id: r.series.id }));
+    assert.deepEqual(
+      await h.runtime.saveSeries(input(weekly({ localTime: '08:00' }), { id: r.series.id }), {
+        at: MON + DAY,
+      }),
+      {
+        ok: false,
+        code: 'occurrence_in_progress',
+      },
+    );
+    const changed = await h.runtime.saveSeries(
+      input(weekly({ localTime: '08:00' }), { id: r.series.id }),
+    );
     assert.ok(changed.ok);
     assert.equal(changed.occurrence!.id, r.occurrence!.id, 'the ringing occurrence is kept');
     assert.equal(changed.occurrence!.scheduledAt, r.occurrence!.scheduledAt);
     await h.at(MON + DAY);
     assert.equal((await h.occurrence(r.occurrence!.id)).status, 'confirmed');
     const s = await seriesOf(store, r.series.id);
-    assert.equal(iso((await h.occurrence(s.nextOccurrenceId!)).scheduledAt), '2027-03-02T13:00:00.000Z', 'next at 08:00 EST');
+    assert.equal(
+      iso((await h.occurrence(s.nextOccurrenceId!)).scheduledAt),
+      '2027-03-02T13:00:00.000Z',
+      'next at 08:00 EST',
+    );
     await h.runtime.stop();
   });
 
@@ -279,9 +331,17 @@ describe('series: crash recovery', () => {
     const done = await first.occurrence(r.occurrence!.id);
     assert.deepEqual(
       await store.commit({
-        series: [{ record: { ...s, nextOccurrenceId: done.id, version: s.version + 1 }, expectedVersion: s.version }],
+        series: [
+          {
+            record: { ...s, nextOccurrenceId: done.id, version: s.version + 1 },
+            expectedVersion: s.version,
+          },
+        ],
         occurrences: [
-          { record: { ...next, status: 'cancelled', nextDueAt: null, version: next.version + 1 }, expectedVersion: next.version },
+          {
+            record: { ...next, status: 'cancelled', nextDueAt: null, version: next.version + 1 },
+            expectedVersion: next.version,
+          },
         ],
         attempts: [],
       }),
@@ -290,7 +350,9 @@ describe('series: crash recovery', () => {
     for (let i = 0; i < 2; i++) {
       const again = await harness({}, { store, clock });
       await again.runtime.idle();
-      const pending: OccurrenceRecord[] = store.occurrencesOf(r.series.id).filter((o) => o.status === 'pending');
+      const pending: OccurrenceRecord[] = store
+        .occurrencesOf(r.series.id)
+        .filter((o) => o.status === 'pending');
       assert.equal(pending.length, 1, `exactly one next occurrence after restart ${i + 1}`);
       assert.equal(iso(pending[0]!.scheduledAt), '2027-03-02T12:00:00.000Z');
       assert.equal((await seriesOf(store, r.series.id)).nextOccurrenceId, pending[0]!.id);
@@ -308,16 +370,27 @@ describe('series: crash recovery', () => {
     // Down for a week, with the series naming no occurrence.
     const s = await seriesOf(store, r.series.id);
     await store.commit({
-      series: [{ record: { ...s, nextOccurrenceId: null, version: s.version + 1 }, expectedVersion: s.version }],
+      series: [
+        {
+          record: { ...s, nextOccurrenceId: null, version: s.version + 1 },
+          expectedVersion: s.version,
+        },
+      ],
       occurrences: [],
       attempts: [],
     });
     await clock.advance(Date.UTC(2027, 2, 8, 12, 3)); // 3 minutes after Monday's 07:00 EST call
     const again = await harness({}, { store, clock });
     await again.runtime.idle();
-    const rest = store.occurrencesOf(r.series.id).filter((o) => o.status !== 'cancelled' && o.id !== r.occurrence!.id);
+    const rest = store
+      .occurrencesOf(r.series.id)
+      .filter((o) => o.status !== 'cancelled' && o.id !== r.occurrence!.id);
     assert.equal(rest.length, 1);
-    assert.equal(iso(rest[0]!.scheduledAt), '2027-03-08T12:00:00.000Z', 'within the grace: still rung');
+    assert.equal(
+      iso(rest[0]!.scheduledAt),
+      '2027-03-08T12:00:00.000Z',
+      'within the grace: still rung',
+    );
     await again.runtime.stop();
   });
 });

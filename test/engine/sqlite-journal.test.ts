@@ -12,7 +12,11 @@ import { describe, it } from 'node:test';
 import type Sqlite from 'better-sqlite3';
 import type { OccurrenceRecord } from '../../engine/index.js';
 import type { DueCursor } from '../../engine/internals.js';
-import { createSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../../engine/sqlite/index.js';
+import {
+  createSqliteStore,
+  type SqliteStore,
+  type SqliteStoreOptions,
+} from '../../engine/sqlite/index.js';
 import { sampleOccurrence } from '../../engine/testing/index.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
 import { harness, MIN, T0 } from './harness.js';
@@ -38,7 +42,8 @@ function tempDb(): { db: Sqlite.Database; file: string; reopen(): Sqlite.Databas
   };
 }
 
-const journalRows = (db: Sqlite.Database) => (db.prepare('SELECT COUNT(*) AS n FROM engine_journal').get() as { n: number }).n;
+const journalRows = (db: Sqlite.Database) =>
+  (db.prepare('SELECT COUNT(*) AS n FROM engine_journal').get() as { n: number }).n;
 const tableRow = (db: Sqlite.Database, id: string) =>
   db.prepare('SELECT status, version, next_due_at AS due FROM occurrences WHERE id = ?').get(id) as
     { status: string; version: number; due: number | null } | undefined;
@@ -48,7 +53,13 @@ async function spike(db: Sqlite.Database, options: SqliteStoreOptions) {
   const store = createSqliteStore(db, options);
   const h = await harness({}, { store });
   const made: OccurrenceRecord[] = [];
-  for (let i = 0; i < 200; i++) made.push(await h.schedule({ accountId: `acct-${i % 50}`, to: `+1415555${String(i).padStart(4, '0')}` }));
+  for (let i = 0; i < 200; i++)
+    made.push(
+      await h.schedule({
+        accountId: `acct-${i % 50}`,
+        to: `+1415555${String(i).padStart(4, '0')}`,
+      }),
+    );
   return { store, h, made };
 }
 
@@ -57,7 +68,11 @@ describe('the SQLite store’s dispatch journal', () => {
     const t = tempDb();
     try {
       const { store, h, made } = await spike(t.db, { fold: false });
-      assert.equal(tableRow(t.db, made[0]!.id), undefined, 'scheduled rows are journal rows until folded');
+      assert.equal(
+        tableRow(t.db, made[0]!.id),
+        undefined,
+        'scheduled rows are journal rows until folded',
+      );
       let reads = 0;
       // Each status change the runtime reports is committed: read it back right then, mid-spike.
       const checks: Promise<void>[] = [];
@@ -69,7 +84,10 @@ describe('the SQLite store’s dispatch journal', () => {
             assert.ok(loaded!.version >= occurrence.version, 'load sees the commit');
             await store.settle({ accounts: [occurrence.accountId] });
             const row = tableRow(t.db, occurrence.id)!;
-            assert.ok(row.version >= occurrence.version, 'the table, settled for the account, has the commit');
+            assert.ok(
+              row.version >= occurrence.version,
+              'the table, settled for the account, has the commit',
+            );
             reads++;
           })(),
         );
@@ -83,7 +101,11 @@ describe('the SQLite store’s dispatch journal', () => {
       assert.equal(journalRows(t.db), 0, 'the journal is trimmed behind the fold');
       for (const o of made) {
         const [loaded] = (await store.load({ occurrences: [o.id] })).occurrences;
-        assert.deepEqual(tableRow(t.db, o.id), { status: loaded!.status, version: loaded!.version, due: loaded!.nextDueAt });
+        assert.deepEqual(tableRow(t.db, o.id), {
+          status: loaded!.status,
+          version: loaded!.version,
+          due: loaded!.nextDueAt,
+        });
         assert.equal(loaded!.status, 'confirmed');
       }
       await h.runtime.stop();
@@ -102,7 +124,11 @@ describe('the SQLite store’s dispatch journal', () => {
       await store.settle({ occurrences: [o!.id] });
       assert.equal(tableRow(t.db, o!.id)!.status, 'confirmed');
       const other = made.find((m) => m.accountId !== o!.accountId)!;
-      assert.equal(tableRow(t.db, other.id), undefined, 'another account’s rows are left to the fold');
+      assert.equal(
+        tableRow(t.db, other.id),
+        undefined,
+        'another account’s rows are left to the fold',
+      );
       const [attempt] = await store.listAttempts(other.id); // the store's own list folds everything
       await store.settle({ attempts: [attempt!.id] });
       assert.equal(store.unfolded, 0);
@@ -118,7 +144,8 @@ describe('the SQLite store’s dispatch journal', () => {
     try {
       const { store, h, made } = await spike(t.db, { fold: { idleMs: 1, sliceMs: 2 } });
       await h.at(T0 + 2 * MIN);
-      for (let i = 0; i < 500 && store.unfolded > 0; i++) await new Promise((r) => setTimeout(r, 5));
+      for (let i = 0; i < 500 && store.unfolded > 0; i++)
+        await new Promise((r) => setTimeout(r, 5));
       assert.equal(store.unfolded, 0);
       assert.equal(journalRows(t.db), 0);
       for (const o of made) assert.equal(tableRow(t.db, o.id)!.status, 'confirmed');
@@ -141,10 +168,13 @@ describe('the SQLite store’s dispatch journal', () => {
           series: [],
         });
       }
-      const changed = rows
-        .slice(0, 1500)
-        .map((o) => ({ record: { ...o, status: 'cancelled' as const, nextDueAt: null, version: 2 }, expectedVersion: 1 }));
-      assert.deepEqual(await store.commit({ occurrences: changed, attempts: [], series: [] }), { ok: true });
+      const changed = rows.slice(0, 1500).map((o) => ({
+        record: { ...o, status: 'cancelled' as const, nextDueAt: null, version: 2 },
+        expectedVersion: 1,
+      }));
+      assert.deepEqual(await store.commit({ occurrences: changed, attempts: [], series: [] }), {
+        ok: true,
+      });
       assert.equal(store.unfolded, 4500);
       await store.settle({ accounts: ['me'] });
       assert.equal(store.unfolded, 0);
@@ -166,25 +196,40 @@ describe('the SQLite store’s dispatch journal', () => {
         const at = i < 3000 ? T0 + (i % 7 === 0 ? 500 : 0) : T0 + (i - 3000) * 997;
         return sampleOccurrence({ nextDueAt: at, scheduledAt: at, status: 'pending' });
       });
-      await store.commit({ occurrences: rows.map((record) => ({ record, expectedVersion: null })), attempts: [], series: [] });
-      const moved = rows
-        .slice(0, 300)
-        .map((o) => ({ record: { ...o, nextDueAt: o.nextDueAt! + 3_600_000, version: 2 }, expectedVersion: 1 }));
+      await store.commit({
+        occurrences: rows.map((record) => ({ record, expectedVersion: null })),
+        attempts: [],
+        series: [],
+      });
+      const moved = rows.slice(0, 300).map((o) => ({
+        record: { ...o, nextDueAt: o.nextDueAt! + 3_600_000, version: 2 },
+        expectedVersion: 1,
+      }));
       await store.commit({ occurrences: moved, attempts: [], series: [] });
       const back = moved.map((w) => ({
-        record: { ...w.record, nextDueAt: rows.find((r) => r.id === w.record.id)!.nextDueAt, version: 3 },
+        record: {
+          ...w.record,
+          nextDueAt: rows.find((r) => r.id === w.record.id)!.nextDueAt,
+          version: 3,
+        },
         expectedVersion: 2,
       }));
       await store.commit({ occurrences: back, attempts: [], series: [] });
       const seen: string[] = [];
       let after: DueCursor | undefined;
       for (;;) {
-        const page = await store.listDue({ until: T0 + 3_600_000, limit: 100, ...(after ? { after } : {}) });
+        const page = await store.listDue({
+          until: T0 + 3_600_000,
+          limit: 100,
+          ...(after ? { after } : {}),
+        });
         if (page.length === 0) break;
         seen.push(...page.map((r) => r.id));
         after = page[page.length - 1]!;
       }
-      const expected = [...rows].sort((x, y) => x.nextDueAt! - y.nextDueAt! || (x.id < y.id ? -1 : 1)).map((o) => o.id);
+      const expected = [...rows]
+        .sort((x, y) => x.nextDueAt! - y.nextDueAt! || (x.id < y.id ? -1 : 1))
+        .map((o) => o.id);
       assert.deepEqual(seen, expected);
       await store.close();
     } finally {
@@ -198,7 +243,8 @@ describe('the SQLite store’s dispatch journal', () => {
       const { store, h, made } = await spike(t.db, { fold: false });
       await h.at(T0 + 2 * MIN);
       const before = new Map<string, OccurrenceRecord>();
-      for (const o of (await store.load({ occurrences: made.map((m) => m.id) })).occurrences) before.set(o.id, o);
+      for (const o of (await store.load({ occurrences: made.map((m) => m.id) })).occurrences)
+        before.set(o.id, o);
       const unfolded = store.unfolded;
       assert.ok(unfolded > 0);
       await h.runtime.stop({ drain: false });
@@ -226,7 +272,11 @@ describe('the SQLite store’s dispatch journal', () => {
     try {
       const store = createSqliteStore(t.db, { fold: false });
       const o = sampleOccurrence({ accountId: 'acct-x' });
-      await store.commit({ occurrences: [{ record: o, expectedVersion: null }], attempts: [], series: [] });
+      await store.commit({
+        occurrences: [{ record: o, expectedVersion: null }],
+        attempts: [],
+        series: [],
+      });
       assert.throws(() =>
         t.db.transaction(() => {
           void store.settle({ accounts: ['acct-x'] }); // folds synchronously, as a savepoint of the caller's transaction

@@ -11,7 +11,11 @@ import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { harness, PHONE, T0, MIN } from './harness.js';
 
 /** Places each call at `real`, then, a second later, the same request again at `stray`. */
-function doublingProvider(clock: VirtualClock, real: MemoryTelephony, stray: MemoryTelephony): Telephony {
+function doublingProvider(
+  clock: VirtualClock,
+  real: MemoryTelephony,
+  stray: MemoryTelephony,
+): Telephony {
   return {
     async placeCall(request: PlaceCallRequest) {
       const result = await real.placeCall(request);
@@ -36,7 +40,10 @@ describe('a second call for one attempt', () => {
     const stray = new MemoryTelephony({ clock, callId: () => `STRAY${++n}` });
     real.setPhone(PHONE, 'silent');
     stray.setPhone(PHONE, 'stop');
-    const h = await harness({}, { clock, phones: real, telephony: doublingProvider(clock, real, stray) });
+    const h = await harness(
+      {},
+      { clock, phones: real, telephony: doublingProvider(clock, real, stray) },
+    );
     const o = await h.schedule();
     await h.at(T0 + 5 * MIN);
     assert.equal(stray.calls.length, 1, 'the provider did dial twice');

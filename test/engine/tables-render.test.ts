@@ -16,11 +16,18 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { ensurePostgresEngineSchema, POSTGRES_ENGINE_SCHEMA_SQL } from '../../engine/postgres/index.js';
+import {
+  ensurePostgresEngineSchema,
+  POSTGRES_ENGINE_SCHEMA_SQL,
+} from '../../engine/postgres/index.js';
 import { ENGINE_SCHEMA_SQL, ensureEngineSchema } from '../../engine/sqlite/index.js';
 import { JOURNAL_SQL } from '../../engine/sqlite/journal.js';
 import { postgresSchema, sqliteSchema } from '../helpers/schema.js';
-import { POSTGRES_SCHEMA_BEFORE, SQLITE_JOURNAL_BEFORE, SQLITE_SCHEMA_BEFORE } from './fixtures/engine-schema-46f3547.js';
+import {
+  POSTGRES_SCHEMA_BEFORE,
+  SQLITE_JOURNAL_BEFORE,
+  SQLITE_SCHEMA_BEFORE,
+} from './fixtures/engine-schema-46f3547.js';
 
 const TABLES = ['attempts', 'engine_journal', 'occurrences', 'series'];
 
@@ -48,7 +55,8 @@ describe('the engine tables rendered from their definitions', () => {
     assert.deepEqual(Object.keys(expected), TABLES);
     assert.deepEqual(sqliteSchema(now), expected);
     // A database made by the old DDL is left as it is by the new (every statement IF NOT EXISTS).
-    const sql = () => before.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+    const sql = () =>
+      before.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
     const was = sql();
     ensureEngineSchema(before);
     before.exec(JOURNAL_SQL);
@@ -63,24 +71,33 @@ describe('the engine tables rendered from their definitions', () => {
       const [before, now] = [`render_before_${id}`, `render_now_${id}`];
       const client = new pg.Client({ connectionString: PG_URL });
       await client.connect();
-      const pool = new pg.Pool({ connectionString: PG_URL, options: `-c search_path=${now}`, max: 1 });
+      const pool = new pg.Pool({
+        connectionString: PG_URL,
+        options: `-c search_path=${now}`,
+        max: 1,
+      });
       try {
         await client.query(`CREATE SCHEMA ${before}; CREATE SCHEMA ${now}`);
-        await client.query(`SET search_path TO ${before}; ${POSTGRES_SCHEMA_BEFORE}; ${POSTGRES_SINCE}`);
+        await client.query(
+          `SET search_path TO ${before}; ${POSTGRES_SCHEMA_BEFORE}; ${POSTGRES_SINCE}`,
+        );
         await ensurePostgresEngineSchema(pool);
         const expected = await postgresSchema(client, before);
-        assert.deepEqual([...new Set((expected.columns as { table_name: string }[]).map((c) => c.table_name))].sort(), [
-          'attempts',
-          'occurrences',
-          'series',
-        ]);
+        assert.deepEqual(
+          [
+            ...new Set((expected.columns as { table_name: string }[]).map((c) => c.table_name)),
+          ].sort(),
+          ['attempts', 'occurrences', 'series'],
+        );
         assert.deepEqual(await postgresSchema(client, now), expected);
         // Applying the render again to the old schema changes nothing.
         await client.query(`SET search_path TO ${before}; ${POSTGRES_ENGINE_SCHEMA_SQL}`);
         assert.deepEqual(await postgresSchema(client, before), expected);
       } finally {
         await pool.end();
-        await client.query(`DROP SCHEMA IF EXISTS ${before} CASCADE; DROP SCHEMA IF EXISTS ${now} CASCADE`);
+        await client.query(
+          `DROP SCHEMA IF EXISTS ${before} CASCADE; DROP SCHEMA IF EXISTS ${now} CASCADE`,
+        );
         await client.end();
       }
     },

@@ -124,7 +124,8 @@ const IMAGES = {
 /** Every field null that may be, to cover both branches of each nullable column. */
 function nulled<R extends object>(r: R, keep: (keyof R)[]): R {
   const out = { ...r } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(out)) if (v !== null && !keep.includes(k as keyof R) && nullable.has(k)) out[k] = null;
+  for (const [k, v] of Object.entries(out))
+    if (v !== null && !keep.includes(k as keyof R) && nullable.has(k)) out[k] = null;
   return out as R;
 }
 const nullable = new Set([
@@ -166,30 +167,66 @@ const cases = [
   {
     table: 'occurrences',
     record: occurrence,
-    variants: [occurrence, nulled(occurrence, ['accountId']), { ...occurrence, outcomeReason: 'confirmed' as const, confirmedAt: 1 }],
+    variants: [
+      occurrence,
+      nulled(occurrence, ['accountId']),
+      { ...occurrence, outcomeReason: 'confirmed' as const, confirmedAt: 1 },
+    ],
     image: IMAGES.occurrence,
-    sqlite: { columns: sqliteRows.OCCURRENCE_COLUMNS, toRow: sqliteRows.occurrenceToRow, fromRow: sqliteRows.rowToOccurrence },
-    pg: { columns: pgRows.OCCURRENCE_COLUMNS, toRow: pgRows.occurrenceToRow, fromRow: pgRows.rowToOccurrence },
+    sqlite: {
+      columns: sqliteRows.OCCURRENCE_COLUMNS,
+      toRow: sqliteRows.occurrenceToRow,
+      fromRow: sqliteRows.rowToOccurrence,
+    },
+    pg: {
+      columns: pgRows.OCCURRENCE_COLUMNS,
+      toRow: pgRows.occurrenceToRow,
+      fromRow: pgRows.rowToOccurrence,
+    },
   },
   {
     table: 'attempts',
     record: attempt,
-    variants: [attempt, nulled(attempt, []), { ...attempt, answeredBy: 'person' as const, digits: '1', durationSeconds: 12 }],
+    variants: [
+      attempt,
+      nulled(attempt, []),
+      { ...attempt, answeredBy: 'person' as const, digits: '1', durationSeconds: 12 },
+    ],
     image: IMAGES.attempt,
-    sqlite: { columns: sqliteRows.ATTEMPT_COLUMNS, toRow: sqliteRows.attemptToRow, fromRow: sqliteRows.rowToAttempt },
-    pg: { columns: pgRows.ATTEMPT_COLUMNS, toRow: pgRows.attemptToRow, fromRow: pgRows.rowToAttempt },
+    sqlite: {
+      columns: sqliteRows.ATTEMPT_COLUMNS,
+      toRow: sqliteRows.attemptToRow,
+      fromRow: sqliteRows.rowToAttempt,
+    },
+    pg: {
+      columns: pgRows.ATTEMPT_COLUMNS,
+      toRow: pgRows.attemptToRow,
+      fromRow: pgRows.rowToAttempt,
+    },
   },
   {
     table: 'series',
     record: series,
-    variants: [series, nulled(series, ['accountId']), { ...series, enabled: false, smsFallback: true, backupAlarm: false }],
+    variants: [
+      series,
+      nulled(series, ['accountId']),
+      { ...series, enabled: false, smsFallback: true, backupAlarm: false },
+    ],
     image: IMAGES.series,
-    sqlite: { columns: sqliteRows.SERIES_COLUMNS, toRow: sqliteRows.seriesToRow, fromRow: sqliteRows.rowToSeries },
+    sqlite: {
+      columns: sqliteRows.SERIES_COLUMNS,
+      toRow: sqliteRows.seriesToRow,
+      fromRow: sqliteRows.rowToSeries,
+    },
     pg: { columns: pgRows.SERIES_COLUMNS, toRow: pgRows.seriesToRow, fromRow: pgRows.rowToSeries },
   },
 ] as const;
 
-type AnyMapper = { columns: readonly string[]; toRow: (r: any) => any; fromRow: (v: any) => unknown };
+type AnyMapper = {
+  columns: readonly string[];
+  toRow: (r: any) => any;
+  fromRow: (v: any) => unknown;
+};
 
 describe('row mappers from the table definitions', () => {
   for (const c of cases) {
@@ -198,8 +235,13 @@ describe('row mappers from the table definitions', () => {
 
     it(`${c.table}: SQLite images are the ones written before, and read back field for field`, () => {
       assert.equal(JSON.stringify(sqlite.toRow(c.record)), c.image);
-      assert.equal(JSON.stringify(sqlite.fromRow(JSON.parse(c.image))), JSON.stringify(c.record), 'same fields, same order');
-      for (const r of c.variants) assert.deepEqual(sqlite.fromRow(JSON.parse(JSON.stringify(sqlite.toRow(r)))), r);
+      assert.equal(
+        JSON.stringify(sqlite.fromRow(JSON.parse(c.image))),
+        JSON.stringify(c.record),
+        'same fields, same order',
+      );
+      for (const r of c.variants)
+        assert.deepEqual(sqlite.fromRow(JSON.parse(JSON.stringify(sqlite.toRow(r)))), r);
     });
 
     it(`${c.table}: a SQLite row is the table's columns in order, written and read by the database`, () => {
@@ -211,8 +253,13 @@ describe('row mappers from the table definitions', () => {
       const cols = sqlite.columns.join(', ');
       for (const [i, r] of c.variants.entries()) {
         const row = sqlite.toRow({ ...r, id: `x${i}` });
-        db.prepare(`INSERT INTO ${c.table} (${cols}) VALUES (${sqlite.columns.map(() => '?').join(', ')})`).run(row);
-        const back = db.prepare(`SELECT ${cols} FROM ${c.table} WHERE id = ?`).raw(true).get(`x${i}`);
+        db.prepare(
+          `INSERT INTO ${c.table} (${cols}) VALUES (${sqlite.columns.map(() => '?').join(', ')})`,
+        ).run(row);
+        const back = db
+          .prepare(`SELECT ${cols} FROM ${c.table} WHERE id = ?`)
+          .raw(true)
+          .get(`x${i}`);
         assert.deepEqual(sqlite.fromRow(back), { ...r, id: `x${i}` });
       }
     });
@@ -224,10 +271,15 @@ describe('row mappers from the table definitions', () => {
         assert.deepEqual(Object.keys(row), [...pg.columns]);
         const json = JSON.parse(JSON.stringify(row)) as Record<string, unknown>;
         assert.deepEqual(pg.fromRow(json), r);
-        const plain = Object.fromEntries(Object.entries(json).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
+        const plain = Object.fromEntries(
+          Object.entries(json).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]),
+        );
         assert.deepEqual(pg.fromRow({ ...plain, lease_owner: null, lease_until: null }), r);
       }
-      assert.equal(JSON.stringify(pg.fromRow(JSON.parse(JSON.stringify(pg.toRow(c.record))))), JSON.stringify(c.record));
+      assert.equal(
+        JSON.stringify(pg.fromRow(JSON.parse(JSON.stringify(pg.toRow(c.record))))),
+        JSON.stringify(c.record),
+      );
     });
   }
 });

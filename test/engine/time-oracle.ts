@@ -37,12 +37,23 @@ function fmt(zone: string): Intl.DateTimeFormat {
 /** The local reading of instant `t` in `zone`, as "wall milliseconds" (the reading taken as if UTC). */
 export function oracleLocal(zone: string, t: number): number {
   const parts: Record<string, number> = {};
-  for (const p of fmt(zone).formatToParts(t)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour! % 24, parts.minute, parts.second);
+  for (const p of fmt(zone).formatToParts(t))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return Date.UTC(
+    parts.year!,
+    parts.month! - 1,
+    parts.day,
+    parts.hour! % 24,
+    parts.minute,
+    parts.second,
+  );
 }
 
 /** The oracle's answer for wall time `wall` (wall milliseconds, minute-aligned). */
-export function oracleResolve(zone: string, wall: number): { at: number; kind: 'normal' | 'ambiguous_first' | 'nonexistent_shifted' } {
+export function oracleResolve(
+  zone: string,
+  wall: number,
+): { at: number; kind: 'normal' | 'ambiguous_first' | 'nonexistent_shifted' } {
   const from = wall - 16 * HOUR;
   const offsets = new Set<number>();
   const samples: Array<[number, number]> = [];
@@ -55,10 +66,12 @@ export function oracleResolve(zone: string, wall: number): { at: number; kind: '
     .map((o) => wall - o)
     .filter((t) => oracleLocal(zone, t) === wall)
     .sort((a, b) => a - b);
-  if (valid.length > 0) return { at: valid[0]!, kind: valid.length > 1 ? 'ambiguous_first' : 'normal' };
+  if (valid.length > 0)
+    return { at: valid[0]!, kind: valid.length > 1 ? 'ambiguous_first' : 'normal' };
   // A gap: the first instant reading at or after `wall`.
   const k = samples.findIndex(([, local]) => local >= wall);
-  if (k <= 0) throw new Error(`oracle: no reading ≥ wall near ${new Date(wall).toISOString()} in ${zone}`);
+  if (k <= 0)
+    throw new Error(`oracle: no reading ≥ wall near ${new Date(wall).toISOString()} in ${zone}`);
   let t = samples[k - 1]![0];
   while (oracleLocal(zone, t) < wall) t += 60_000;
   let s = t - 60_000;

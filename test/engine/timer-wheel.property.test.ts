@@ -6,7 +6,8 @@ import { TimerWheel } from '../../engine/internals.js';
 const SCALE = Number(process.env.WAKEUP_PROPERTY_SCALE ?? 1);
 const T0 = Date.UTC(2027, 2, 14, 6, 59, 0);
 
-type Op = { op: 'add'; delta: number } | { op: 'cancel'; pick: number } | { op: 'advance'; by: number };
+type Op =
+  { op: 'add'; delta: number } | { op: 'cancel'; pick: number } | { op: 'advance'; by: number };
 
 const delta = fc.oneof(
   fc.integer({ min: -50, max: 0 }),
@@ -23,7 +24,11 @@ const ops = fc.array(
     {
       arbitrary: fc.record({
         op: fc.constant('advance' as const),
-        by: fc.oneof(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 0, max: 10 * 86_400_000 })),
+        by: fc.oneof(
+          fc.integer({ min: 0, max: 400 }),
+          fc.integer({ min: 0, max: 200_000 }),
+          fc.integer({ min: 0, max: 10 * 86_400_000 }),
+        ),
       }),
       weight: 2,
     },
@@ -51,7 +56,10 @@ function check(script: Op[], options: { bits: number; levels: number }): void {
     if (live.size === 0) assert.equal(next, null);
     else {
       const earliest = Math.min(...[...live.values()].map((e) => e.at));
-      assert.ok(next !== null && next > now && next <= earliest, `nextEventAt ${next} must be in (now, ${earliest}]`);
+      assert.ok(
+        next !== null && next > now && next <= earliest,
+        `nextEventAt ${next} must be in (now, ${earliest}]`,
+      );
     }
   };
   for (const step of script) {
@@ -95,15 +103,18 @@ describe('TimerWheel against a sorted reference', () => {
 
   it('never releases a timer before its instant, when advanced one millisecond at a time', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 40 }), (deltas) => {
-        const wheel = new TimerWheel<number>(T0, { bits: 3, levels: 2 });
-        deltas.forEach((d, i) => wheel.add(T0 + d, i));
-        for (let t = T0; t <= T0 + 2001; t++) {
-          wheel.advance(t);
-          for (const due of wheel.takeReady()) assert.equal(due.at, t);
-        }
-        assert.equal(wheel.size, 0);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 40 }),
+        (deltas) => {
+          const wheel = new TimerWheel<number>(T0, { bits: 3, levels: 2 });
+          deltas.forEach((d, i) => wheel.add(T0 + d, i));
+          for (let t = T0; t <= T0 + 2001; t++) {
+            wheel.advance(t);
+            for (const due of wheel.takeReady()) assert.equal(due.at, t);
+          }
+          assert.equal(wheel.size, 0);
+        },
+      ),
       { numRuns: 30 * SCALE },
     );
   });

@@ -1,9 +1,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findTravelMismatches, suggestMove, type TravelOccurrence } from '../../engine/internals.js';
+import {
+  findTravelMismatches,
+  suggestMove,
+  type TravelOccurrence,
+} from '../../engine/internals.js';
 
 const at = (s: string) => Date.parse(s);
-const occ = (id: string, when: string, timezone: string, localTime: string | null): TravelOccurrence => ({
+const occ = (
+  id: string,
+  when: string,
+  timezone: string,
+  localTime: string | null,
+): TravelOccurrence => ({
   occurrenceId: id,
   scheduleId: `s-${id}`,
   at: at(when),
@@ -15,7 +24,11 @@ describe('findTravelMismatches(deviceZone, occurrences, now)', () => {
   it('lists calls in the next 36 hours whose clock differs, with the same wall time on the device clock', () => {
     // Tuesday 07:00 in New York; the person is in Tokyo on Monday 22:00 New York time.
     const now = at('2027-06-08T02:00:00Z'); // Mon 22:00 New York, Tue 11:00 Tokyo
-    const list = findTravelMismatches('Asia/Tokyo', [occ('a', '2027-06-08T11:00:00Z', 'America/New_York', '07:00')], now);
+    const list = findTravelMismatches(
+      'Asia/Tokyo',
+      [occ('a', '2027-06-08T11:00:00Z', 'America/New_York', '07:00')],
+      now,
+    );
     assert.deepEqual(list, [
       {
         occurrenceId: 'a',
@@ -43,7 +56,11 @@ describe('findTravelMismatches(deviceZone, occurrences, now)', () => {
   });
   it("keeps the occurrence's own date when that wall time is still ahead on the device clock", () => {
     const now = at('2027-06-07T12:00:00Z'); // Mon 08:00 New York, Mon 21:00 Tokyo
-    const [m] = findTravelMismatches('Asia/Tokyo', [occ('a', '2027-06-08T11:00:00Z', 'America/New_York', '07:00')], now);
+    const [m] = findTravelMismatches(
+      'Asia/Tokyo',
+      [occ('a', '2027-06-08T11:00:00Z', 'America/New_York', '07:00')],
+      now,
+    );
     assert.equal(m!.suggested!.localDate, '2027-06-08');
     assert.equal(m!.suggested!.scheduledAt, at('2027-06-07T22:00:00Z'));
   });
@@ -83,7 +100,11 @@ describe('findTravelMismatches(deviceZone, occurrences, now)', () => {
     assert.equal(m!.suggested, null);
   });
   it('suggests by the wall-time policy when the wall time falls in a gap on the device clock', () => {
-    const s = suggestMove(occ('a', '2027-03-14T06:30:00Z', 'Europe/London', '02:30'), 'America/New_York', at('2027-03-13T00:00:00Z'));
+    const s = suggestMove(
+      occ('a', '2027-03-14T06:30:00Z', 'Europe/London', '02:30'),
+      'America/New_York',
+      at('2027-03-13T00:00:00Z'),
+    );
     assert.deepEqual(s, {
       localDate: '2027-03-14',
       localTime: '02:30',

@@ -5,8 +5,18 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRuntime, type ChangeSet, type CommitOptions, type OccurrenceStatus } from '../../engine/index.js';
-import { MemoryStore, MemoryTelephony, VirtualClock, type MemoryTransaction } from '../../engine/sim/index.js';
+import {
+  createRuntime,
+  type ChangeSet,
+  type CommitOptions,
+  type OccurrenceStatus,
+} from '../../engine/index.js';
+import {
+  MemoryStore,
+  MemoryTelephony,
+  VirtualClock,
+  type MemoryTransaction,
+} from '../../engine/sim/index.js';
 import { MIN, PHONE, sequentialIds, T0 } from './harness.js';
 
 /** A runtime whose unit writer records each finished occurrence's outcome, as a host's outbox would. */
@@ -24,8 +34,13 @@ function setup(store: MemoryStore) {
     unitWrites: {
       writes: (changes: ChangeSet) => {
         asked++;
-        const finished = changes.occurrences.filter((w) => ['confirmed', 'missed', 'unconfirmed'].includes(w.record.status));
-        return finished.map((w) => (tx: MemoryTransaction) => tx.onCommit(() => outbox.push(`${w.record.id}:${w.record.status}`)));
+        const finished = changes.occurrences.filter((w) =>
+          ['confirmed', 'missed', 'unconfirmed'].includes(w.record.status),
+        );
+        return finished.map(
+          (w) => (tx: MemoryTransaction) =>
+            tx.onCommit(() => outbox.push(`${w.record.id}:${w.record.status}`)),
+        );
       },
       committed: () => void committed++,
     },
@@ -41,7 +56,8 @@ describe('runtime: the embedder’s writes of a unit', () => {
     const o = await t.runtime.schedule({ accountId: 'a1', to: PHONE, scheduledAt: T0 });
     await t.clock.advance(T0 + MIN);
     await t.runtime.idle();
-    const status: OccurrenceStatus = (await store.load({ occurrences: [o.id] })).occurrences[0]!.status;
+    const status: OccurrenceStatus = (await store.load({ occurrences: [o.id] })).occurrences[0]!
+      .status;
     assert.equal(status, 'confirmed');
     assert.deepEqual(t.outbox, [`${o.id}:confirmed`]);
     const { asked, committed } = t.counts();

@@ -20,7 +20,11 @@ function check(zone: string, day: number, minute: number): void {
   const expected = oracleResolve(zone, wall);
   const r = resolveWallTime(zone, isoDate(day), hhmm(minute));
   const where = `${zone} ${isoDate(day)} ${hhmm(minute)}`;
-  assert.equal(r.at, expected.at, `${where}: instant ${new Date(r.at).toISOString()} != oracle ${new Date(expected.at).toISOString()}`);
+  assert.equal(
+    r.at,
+    expected.at,
+    `${where}: instant ${new Date(r.at).toISOString()} != oracle ${new Date(expected.at).toISOString()}`,
+  );
   assert.equal(r.local.wallTimeKind, expected.kind, `${where}: kind`);
   // The reported local reading is the oracle's reading of the instant.
   const local = oracleLocal(zone, r.at);
@@ -29,7 +33,8 @@ function check(zone: string, day: number, minute: number): void {
     `${isoDate(Math.floor(local / DAY))} ${hhmm(Math.floor((((local % DAY) + DAY) % DAY) / 60_000))}`,
     `${where}: local`,
   );
-  if (expected.kind !== 'nonexistent_shifted') assert.equal(local, wall, `${where}: the instant shows the requested wall time`);
+  if (expected.kind !== 'nonexistent_shifted')
+    assert.equal(local, wall, `${where}: the instant shows the requested wall time`);
 }
 
 describe('resolveWallTime(zone, date, time) against an Intl oracle', () => {
@@ -99,8 +104,14 @@ describe('resolveWallTime(zone, date, time) against an Intl oracle', () => {
       if (years.length === 0) return;
       zonesWithChanges++;
       const year = years[(i * 7) % years.length]!;
-      const transitions = getZoneRules(zone).transitionsBetween(Date.UTC(year - 1, 9, 15), Date.UTC(year, 9, 15));
-      assert.ok(transitions.length > 0, `${zone}: the oracle saw a change in ${year}, the engine none`);
+      const transitions = getZoneRules(zone).transitionsBetween(
+        Date.UTC(year - 1, 9, 15),
+        Date.UTC(year, 9, 15),
+      );
+      assert.ok(
+        transitions.length > 0,
+        `${zone}: the oracle saw a change in ${year}, the engine none`,
+      );
       for (const t of transitions.slice(0, 2 * SCALE)) {
         const low = Math.floor((t.at + Math.min(t.offsetBefore, t.offsetAfter)) / 60_000);
         const high = Math.ceil((t.at + Math.max(t.offsetBefore, t.offsetAfter)) / 60_000);

@@ -2,14 +2,32 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Temporal } from '@js-temporal/polyfill';
 import { resolveWallTime } from '../../engine/index.js';
-import { WALL_TIME_POLICY, clockChangeNotice, homeTimeAt, inHomeTimezone, localDateAt, localTimeAt } from '../../engine/internals.js';
+import {
+  WALL_TIME_POLICY,
+  clockChangeNotice,
+  homeTimeAt,
+  inHomeTimezone,
+  localDateAt,
+  localTimeAt,
+} from '../../engine/internals.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function expectResolution(zone: string, date: string, time: string, at: string, local: [string, string, string, string], kind: string) {
+function expectResolution(
+  zone: string,
+  date: string,
+  time: string,
+  at: string,
+  local: [string, string, string, string],
+  kind: string,
+) {
   const r = resolveWallTime(zone, date, time);
   assert.equal(iso(r.at), at, `${zone} ${date} ${time}`);
-  assert.deepEqual([r.local.date, r.local.time, r.local.utcOffset, r.local.abbreviation], local, `${zone} ${date} ${time}`);
+  assert.deepEqual(
+    [r.local.date, r.local.time, r.local.utcOffset, r.local.abbreviation],
+    local,
+    `${zone} ${date} ${time}`,
+  );
   assert.equal(r.local.wallTimeKind, kind);
   assert.equal(r.local.timezone, zone);
   return r;
@@ -29,7 +47,11 @@ describe('resolveWallTime(zone, date, time): named clock changes', () => {
       { timeZone: 'America/New_York', year: 2027, month: 3, day: 14, hour: 2, minute: 30 },
       { disambiguation: 'compatible' },
     );
-    assert.equal(compatible.toPlainTime().toString(), '03:30:00', 'Temporal compatible shifts by the gap length');
+    assert.equal(
+      compatible.toPlainTime().toString(),
+      '03:30:00',
+      'Temporal compatible shifts by the gap length',
+    );
     assert.notEqual(compatible.epochMilliseconds, r.at);
     assert.equal(
       clockChangeNotice(r),
@@ -135,7 +157,10 @@ describe('resolveWallTime(zone, date, time): named clock changes', () => {
       ['2027-11-07', '07:00', '-05:00', 'EST'],
       'normal',
     );
-    assert.equal(clockChangeNotice(resolveWallTime('America/New_York', '2027-11-07', '07:00')), null);
+    assert.equal(
+      clockChangeNotice(resolveWallTime('America/New_York', '2027-11-07', '07:00')),
+      null,
+    );
   });
 
   it('Europe/Berlin: 02:30 on 2027-03-28 rings at 03:00 CEST; 02:30 on 2027-10-31 at the first (CEST)', () => {
@@ -201,7 +226,10 @@ describe('resolveWallTime(zone, date, time): named clock changes', () => {
       ['2027-10-03', '02:30', '+11:00', 'LHDT'],
       'nonexistent_shifted',
     );
-    assert.match(clockChangeNotice(gap)!, /from 02:00 to 02:30 \(UTC offset \+10:30 to \+11:00\), so 02:15 does not exist/);
+    assert.match(
+      clockChangeNotice(gap)!,
+      /from 02:00 to 02:30 \(UTC offset \+10:30 to \+11:00\), so 02:15 does not exist/,
+    );
     const overlap = expectResolution(
       'Australia/Lord_Howe',
       '2027-04-04',
@@ -297,8 +325,22 @@ describe('resolveWallTime(zone, date, time): named clock changes', () => {
       clockChangeNotice(r),
       'Clocks in Pacific/Apia go forward from 2011-12-30 00:00 to 2011-12-31 00:00 (UTC offset -10:00 to +14:00), so 07:00 on 2011-12-30 does not exist; the call rings at 00:00 on 2011-12-31 instead.',
     );
-    expectResolution('Pacific/Apia', '2011-12-29', '23:59', '2011-12-30T09:59:00.000Z', ['2011-12-29', '23:59', '-10:00', '-10'], 'normal');
-    expectResolution('Pacific/Apia', '2011-12-31', '07:00', '2011-12-30T17:00:00.000Z', ['2011-12-31', '07:00', '+14:00', '+14'], 'normal');
+    expectResolution(
+      'Pacific/Apia',
+      '2011-12-29',
+      '23:59',
+      '2011-12-30T09:59:00.000Z',
+      ['2011-12-29', '23:59', '-10:00', '-10'],
+      'normal',
+    );
+    expectResolution(
+      'Pacific/Apia',
+      '2011-12-31',
+      '07:00',
+      '2011-12-30T17:00:00.000Z',
+      ['2011-12-31', '07:00', '+14:00', '+14'],
+      'normal',
+    );
   });
 
   it('Asia/Kolkata: no DST; every wall time is normal at +05:30 IST', () => {
@@ -317,11 +359,21 @@ describe('resolveWallTime(zone, date, time): named clock changes', () => {
   });
 
   it('UTC never shifts', () => {
-    expectResolution('UTC', '2027-03-14', '02:30', '2027-03-14T02:30:00.000Z', ['2027-03-14', '02:30', '+00:00', 'UTC'], 'normal');
+    expectResolution(
+      'UTC',
+      '2027-03-14',
+      '02:30',
+      '2027-03-14T02:30:00.000Z',
+      ['2027-03-14', '02:30', '+00:00', 'UTC'],
+      'normal',
+    );
   });
 
   it('names its policy in Temporal words', () => {
-    assert.deepEqual({ ...WALL_TIME_POLICY }, { overlap: 'earlier', gap: 'first-instant-after-gap' });
+    assert.deepEqual(
+      { ...WALL_TIME_POLICY },
+      { overlap: 'earlier', gap: 'first-instant-after-gap' },
+    );
   });
 
   it('refuses malformed dates and times', () => {

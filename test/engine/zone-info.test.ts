@@ -23,7 +23,10 @@ describe('zoneInfo(zone, now)', () => {
   });
   it('describes Berlin in summer (DST) with the fall-back change ahead', () => {
     const info = zoneInfo('Europe/Berlin', at('2027-07-01T10:00:00Z'));
-    assert.deepEqual([info.abbreviation, info.utcOffset, info.nowLocal, info.isDst], ['CEST', '+02:00', '2027-07-01T12:00:00', true]);
+    assert.deepEqual(
+      [info.abbreviation, info.utcOffset, info.nowLocal, info.isDst],
+      ['CEST', '+02:00', '2027-07-01T12:00:00', true],
+    );
     assert.deepEqual(info.nextTransition, {
       at: at('2027-10-31T01:00:00Z'),
       localBefore: '2027-10-31T03:00',
@@ -69,8 +72,13 @@ describe('tzdataVersion()', () => {
 describe('zoneDisplayName(zone, at)', () => {
   it('names the place, and the common name where CLDR has one', () => {
     const t = Date.parse('2027-01-15T12:00:00Z');
-    assert.equal(zoneDisplayName('America/Argentina/Buenos_Aires', t), 'Argentina Standard Time (Buenos Aires, Argentina)');
+    assert.equal(
+      zoneDisplayName('America/Argentina/Buenos_Aires', t),
+      'Argentina Standard Time (Buenos Aires, Argentina)',
+    );
     assert.equal(zoneDisplayName('Asia/Qostanay', t), 'Kazakhstan Time (Qostanay, Kazakhstan)');
-    assert.ok(zoneDisplayName('Antarctica/DumontDUrville', t).endsWith("(Dumont d'Urville, Antarctica)"));
+    assert.ok(
+      zoneDisplayName('Antarctica/DumontDUrville', t).endsWith("(Dumont d'Urville, Antarctica)"),
+    );
   });
 });

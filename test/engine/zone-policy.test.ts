@@ -70,7 +70,10 @@ describe('checkTimeZone', () => {
     const tab = new Set(ZONE_TAB.map((r) => r[1]));
     for (const z of Intl.supportedValuesOf('timeZone')) {
       if (z === 'UTC') continue;
-      assert.ok(tab.has(z) || z in CLDR_SPELLINGS, `runtime zone ${z} is neither in zone.tab nor a CLDR spelling`);
+      assert.ok(
+        tab.has(z) || z in CLDR_SPELLINGS,
+        `runtime zone ${z} is neither in zone.tab nor a CLDR spelling`,
+      );
     }
     for (const [old, current] of Object.entries(CLDR_SPELLINGS)) {
       assert.ok(tab.has(current), `${old} maps to ${current}, which is not in zone.tab`);
@@ -81,7 +84,8 @@ describe('checkTimeZone', () => {
     const tab = new Set(ZONE_TAB.map((r) => r[1]));
     let refused = 0;
     for (const z of Object.values(ct.getAllTimezones({ deprecated: true }))) {
-      if (z.aliasOf === null || tab.has(z.name) || z.name in CLDR_SPELLINGS || z.name === 'UTC') continue;
+      if (z.aliasOf === null || tab.has(z.name) || z.name in CLDR_SPELLINGS || z.name === 'UTC')
+        continue;
       const r = checkTimeZone(z.name);
       assert.equal(r.ok, false, z.name);
       refused++;

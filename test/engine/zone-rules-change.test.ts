@@ -7,7 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createRuntime, type RuntimeEventMap, type SeriesInput } from '../../engine/index.js';
-import { useZoneRulesSource, zoneRulesVersion, ZoneRules, type ZoneRulesSource } from '../../engine/internals.js';
+import {
+  useZoneRulesSource,
+  zoneRulesVersion,
+  ZoneRules,
+  type ZoneRulesSource,
+} from '../../engine/internals.js';
 import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 
 const HOUR = 3_600_000;
@@ -54,7 +59,12 @@ describe('zone rules change (tzdata version per pending occurrence)', () => {
     const store = new MemoryStore();
     const phones = new MemoryTelephony({ clock });
     phones.setPhone('+14155550001', 'confirm', 40); // rings 40 s before answering
-    const runtime = createRuntime({ clock, ids: { uuid: () => crypto.randomUUID() }, store, telephony: phones });
+    const runtime = createRuntime({
+      clock,
+      ids: { uuid: () => crypto.randomUUID() },
+      store,
+      telephony: phones,
+    });
     const notices: RuntimeEventMap['occurrence:reresolved'][] = [];
     runtime.on('occurrence:reresolved', (e) => notices.push(e));
     await runtime.start();
@@ -89,7 +99,9 @@ describe('zone rules change (tzdata version per pending occurrence)', () => {
     // It rings at the new instant, and the series' next calls follow the new rules.
     await clock.advance(Date.parse('2027-03-02T14:00:00Z'));
     await runtime.idle();
-    const placed = phones.calls.filter((c) => c.request.to === '+14155550002').map((c) => iso(c.placedAt));
+    const placed = phones.calls
+      .filter((c) => c.request.to === '+14155550002')
+      .map((c) => iso(c.placedAt));
     assert.deepEqual(placed, ['2027-03-01T13:00:00Z', '2027-03-02T13:00:00Z']);
     await runtime.stop();
     useZoneRulesSource(null);
@@ -98,13 +110,23 @@ describe('zone rules change (tzdata version per pending occurrence)', () => {
   it('re-resolves at start what was resolved under the rules of a previous run', async () => {
     const clock = new VirtualClock(Date.parse('2027-03-01T00:00:00Z'));
     const store = new MemoryStore();
-    const first = createRuntime({ clock, ids: { uuid: () => crypto.randomUUID() }, store, telephony: new MemoryTelephony({ clock }) });
+    const first = createRuntime({
+      clock,
+      ids: { uuid: () => crypto.randomUUID() },
+      store,
+      telephony: new MemoryTelephony({ clock }),
+    });
     await first.start();
     const s = await first.saveSeries(series('07:00', 'pending'));
     assert.ok(s.ok);
     await first.stop();
     useZoneRulesSource(newYorkMovesWest('2099y'));
-    const second = createRuntime({ clock, ids: { uuid: () => crypto.randomUUID() }, store, telephony: new MemoryTelephony({ clock }) });
+    const second = createRuntime({
+      clock,
+      ids: { uuid: () => crypto.randomUUID() },
+      store,
+      telephony: new MemoryTelephony({ clock }),
+    });
     const notices: string[] = [];
     second.on('occurrence:reresolved', (e) => notices.push(e.notice));
     await second.start();

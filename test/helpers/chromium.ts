@@ -38,7 +38,11 @@ function install(): string | null {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   let last = '';
   for (let i = 0; i < 30; i++) {
-    const run = spawnSync('apt-get', ['install', '-y', '-q', 'chromium'], { env, encoding: 'utf8', timeout: 600_000 });
+    const run = spawnSync('apt-get', ['install', '-y', '-q', 'chromium'], {
+      env,
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
     if (run.status === 0 && existsSync(CHROMIUM)) return null;
     last = `${run.stderr ?? ''}${run.stdout ?? ''}`.trim().split('\n').slice(-3).join(' ');
     if (/Could not get lock|Unable to acquire|is another process using it/i.test(last)) {

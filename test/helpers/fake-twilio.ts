@@ -41,7 +41,15 @@ export interface FakeCall {
   to: string;
   from: string;
   params: URLSearchParams;
-  status: 'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+  status:
+    | 'queued'
+    | 'ringing'
+    | 'in-progress'
+    | 'completed'
+    | 'busy'
+    | 'no-answer'
+    | 'failed'
+    | 'canceled';
   behaviour: PhoneBehaviour;
   answeredAt: number | null;
   /** Every sentence spoken on the call, in order. */
@@ -145,7 +153,12 @@ export interface FakeTwilioOptions {
  * `rp` names (`ct` no connection, `rt` no answer in time, `4xx`, `5xx`, `all`; default `ct`),
  * within `tt` ms in all (at most 15000). `url` is the URL without the fragment.
  */
-export function connectionOverrides(href: string): { url: string; rc: number; rp: Set<string>; tt: number } {
+export function connectionOverrides(href: string): {
+  url: string;
+  rc: number;
+  rp: Set<string>;
+  tt: number;
+} {
   const hash = href.indexOf('#');
   const fragment = new URLSearchParams(hash < 0 ? '' : href.slice(hash + 1));
   const rc = Math.min(5, Math.max(0, Number(fragment.get('rc') ?? 1) || 0));
@@ -163,7 +176,10 @@ function rfc2822(ms: number): string {
 const DIGIT: Partial<Record<PhoneBehaviour, string>> = { confirm: '1', snooze: '2', stop: '9' };
 
 function unescapeXml(s: string): string {
-  return s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+  return s.replace(
+    /&(lt|gt|amp|quot|apos);/g,
+    (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!,
+  );
 }
 
 function attr(attrs: string, name: string): string | undefined {
@@ -175,13 +191,22 @@ function attr(attrs: string, name: string): string | undefined {
 export function parseTwiml(xml: string): Verb[] {
   const verbs: Verb[] = [];
   const body = /<Response>([\s\S]*)<\/Response>/.exec(xml)?.[1] ?? '';
-  const re = /<Say[^>]*>([\s\S]*?)<\/Say>|<Gather([^>]*)>([\s\S]*?)<\/Gather>|<Pause([^>]*)\/>|<Hangup\/>/g;
+  const re =
+    /<Say[^>]*>([\s\S]*?)<\/Say>|<Gather([^>]*)>([\s\S]*?)<\/Gather>|<Pause([^>]*)\/>|<Hangup\/>/g;
   for (let m = re.exec(body); m; m = re.exec(body)) {
     if (m[0].startsWith('<Say')) verbs.push({ verb: 'Say', text: unescapeXml(m[1]!) });
     else if (m[0].startsWith('<Gather')) {
-      const says = [...m[3]!.matchAll(/<Say[^>]*>([\s\S]*?)<\/Say>/g)].map((x) => unescapeXml(x[1]!));
-      verbs.push({ verb: 'Gather', action: attr(m[2]!, 'action') ?? '', timeout: Number(attr(m[2]!, 'timeout') ?? 5), says });
-    } else if (m[0].startsWith('<Pause')) verbs.push({ verb: 'Pause', seconds: Number(attr(m[4]!, 'length') ?? 1) });
+      const says = [...m[3]!.matchAll(/<Say[^>]*>([\s\S]*?)<\/Say>/g)].map((x) =>
+        unescapeXml(x[1]!),
+      );
+      verbs.push({
+        verb: 'Gather',
+        action: attr(m[2]!, 'action') ?? '',
+        timeout: Number(attr(m[2]!, 'timeout') ?? 5),
+        says,
+      });
+    } else if (m[0].startsWith('<Pause'))
+      verbs.push({ verb: 'Pause', seconds: Number(attr(m[4]!, 'length') ?? 1) });
     else verbs.push({ verb: 'Hangup' });
   }
   return verbs;
@@ -232,7 +257,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     const o = connectionOverrides(url);
     if (options.retryWebhooks === false) o.rc = 0;
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-    const sig = signature === undefined ? computeTwilioSignature(authToken, o.url, params) : signature;
+    const sig =
+      signature === undefined ? computeTwilioSignature(authToken, o.url, params) : signature;
     if (sig !== null) headers['x-twilio-signature'] = sig;
     const started = Date.now();
     webhooksInFlight++;
@@ -244,12 +270,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
             method: 'POST',
             headers,
             body: new URLSearchParams(params).toString(),
-            ...(options.answerTimeout === false ? {} : { signal: AbortSignal.timeout(Math.max(100, o.tt - (Date.now() - started))) }),
+            ...(options.answerTimeout === false
+              ? {}
+              : { signal: AbortSignal.timeout(Math.max(100, o.tt - (Date.now() - started))) }),
           });
           if (r.status < 400) return { status: r.status, text: await r.text() };
           webhookFailures[r.status] = (webhookFailures[r.status] ?? 0) + 1;
           failure = r.status >= 500 ? '5xx' : '4xx';
-          if (retry >= o.rc || !o.rp.has(failure)) return { status: r.status, text: await r.text() };
+          if (retry >= o.rc || !o.rp.has(failure))
+            return { status: r.status, text: await r.text() };
           await r.body?.cancel();
         } catch (err) {
           failure = (err as Error).name === 'TimeoutError' ? 'rt' : 'ct';
@@ -277,7 +306,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     CallStatus: status,
   });
 
-  const at = (call: FakeCall, seconds: number, fn: () => Promise<void> | void, program = call.program) => {
+  const at = (
+    call: FakeCall,
+    seconds: number,
+    fn: () => Promise<void> | void,
+    program = call.program,
+  ) => {
     call.timers.push(
       clock.setTimer(clock.now() + seconds * 1000, () => {
         if (call.program !== program || isOver(call)) return;
@@ -286,11 +320,16 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     );
   };
 
-  const isOver = (call: FakeCall) => ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(call.status);
+  const isOver = (call: FakeCall) =>
+    ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(call.status);
 
-  const statusEvents = (call: FakeCall) => call.params.getAll('StatusCallbackEvent').flatMap((v) => v.split(' '));
+  const statusEvents = (call: FakeCall) =>
+    call.params.getAll('StatusCallbackEvent').flatMap((v) => v.split(' '));
 
-  async function end(call: FakeCall, status: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled') {
+  async function end(
+    call: FakeCall,
+    status: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled',
+  ) {
     if (isOver(call)) return;
     call.status = status;
     call.endedAt = clock.now();
@@ -299,7 +338,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     const cb = call.params.get('StatusCallback');
     if (!cb) return;
     const params = base(call, status);
-    if (call.answeredAt !== null) params.CallDuration = String(Math.round((clock.now() - call.answeredAt) / 1000));
+    if (call.answeredAt !== null)
+      params.CallDuration = String(Math.round((clock.now() - call.answeredAt) / 1000));
     await webhook(cb, params);
   }
 
@@ -345,7 +385,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       res.end(JSON.stringify(body));
     };
     const expected = 'Basic ' + Buffer.from(`${accountSid}:${authToken}`).toString('base64');
-    if (req.headers.authorization !== expected) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
+    if (req.headers.authorization !== expected)
+      return send(401, { code: 20003, message: 'Authenticate', status: 401 });
     const prefix = `/2010-04-01/Accounts/${accountSid}`;
     const target = new URL(req.url ?? '/', 'http://fake');
     const path = target.pathname.startsWith(prefix) ? target.pathname.slice(prefix.length) : '';
@@ -357,7 +398,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       const pageSize = Math.min(1000, Math.max(1, Number(q.get('PageSize') ?? 50) || 50));
       const to = q.get('To');
       const list = [...(to ? (callsTo.get(to) ?? []) : calls.values())]
-        .filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')))
+        .filter(
+          (c) =>
+            (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')),
+        )
         .sort((a, b) => b.createdAt - a.createdAt)
         .slice(0, pageSize)
         .map((c) => ({
@@ -372,13 +416,20 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
           end_time: null,
           uri: `${prefix}/Calls/${c.sid}.json`,
         }));
-      return send(200, { calls: list, page: 0, page_size: pageSize, next_page_uri: null, uri: `${prefix}/Calls.json` });
+      return send(200, {
+        calls: list,
+        page: 0,
+        page_size: pageSize,
+        next_page_uri: null,
+        uri: `${prefix}/Calls.json`,
+      });
     }
 
     if (req.method === 'POST' && path === '/Calls.json') {
       createCallRequests += 1;
       // A slow provider carries the request out even if the client gave up waiting meanwhile.
-      if (options.createDelayMs) await new Promise((resolve) => setTimeout(resolve, options.createDelayMs));
+      if (options.createDelayMs)
+        await new Promise((resolve) => setTimeout(resolve, options.createDelayMs));
       const key = options.honourIdempotencyKey ? req.headers['idempotency-key'] : undefined;
       if (typeof key === 'string' && byIdempotencyKey.has(key)) {
         const sid = byIdempotencyKey.get(key)!;
@@ -386,13 +437,23 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       }
       const to = form.get('To') ?? '';
       if (!/^\+[1-9]\d{6,14}$/.test(to))
-        return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
-      if (!form.get('From') || !form.get('Url')) return send(400, { code: 21205, message: 'Url and From are required', status: 400 });
+        return send(400, {
+          code: 21211,
+          message: `The 'To' number ${to} is not a valid phone number.`,
+          status: 400,
+        });
+      if (!form.get('From') || !form.get('Url'))
+        return send(400, { code: 21205, message: 'Url and From are required', status: 400 });
       let state = phones.get(to);
       if (!state) phones.set(to, (state = { phone: defaultPhone, next: 0 }));
       const behaviour = state.phone.answers[Math.min(state.next, state.phone.answers.length - 1)]!;
       state.next += 1;
-      if (behaviour === 'fail') return send(400, { code: 21215, message: 'Account not authorized to call this number.', status: 400 });
+      if (behaviour === 'fail')
+        return send(400, {
+          code: 21215,
+          message: 'Account not authorized to call this number.',
+          status: 400,
+        });
       const call: FakeCall = {
         sid: `CA${randomUUID().replaceAll('-', '')}`,
         to,
@@ -422,7 +483,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         at(call, 0, async () => {
           call.status = 'ringing';
           const cb = call.params.get('StatusCallback');
-          if (cb && statusEvents(call).includes('ringing')) await webhook(cb, base(call, 'ringing'));
+          if (cb && statusEvents(call).includes('ringing'))
+            await webhook(cb, base(call, 'ringing'));
         });
         if (behaviour === 'no_answer' || ringSeconds >= ringTimeout) {
           at(call, ringTimeout, () => end(call, 'no-answer'));
@@ -431,7 +493,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
             call.status = 'in-progress';
             call.answeredAt = clock.now();
             const machine = behaviour === 'voicemail';
-            const answerParams = { ...base(call, 'in-progress'), AnsweredBy: machine ? 'machine_start' : 'human' };
+            const answerParams = {
+              ...base(call, 'in-progress'),
+              AnsweredBy: machine ? 'machine_start' : 'human',
+            };
             const r = await webhook(call.params.get('Url')!, answerParams);
             if (!isOver(call)) await run(call, parseTwiml(r.text));
           });
@@ -449,7 +514,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (req.method === 'GET' && update) {
       getCallRequests += 1;
       const call = calls.get(update[1]!);
-      if (!call) return send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      if (!call)
+        return send(404, {
+          code: 20404,
+          message: 'The requested resource was not found',
+          status: 404,
+        });
       return send(200, {
         sid: call.sid,
         account_sid: accountSid,
@@ -459,25 +529,43 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         direction: 'outbound-api',
         date_created: rfc2822(call.createdAt),
         duration: isOver(call)
-          ? String(call.answeredAt === null ? 0 : Math.round(((call.endedAt ?? clock.now()) - call.answeredAt) / 1000))
+          ? String(
+              call.answeredAt === null
+                ? 0
+                : Math.round(((call.endedAt ?? clock.now()) - call.answeredAt) / 1000),
+            )
           : null,
-        answered_by: call.answeredAt === null ? null : call.behaviour === 'voicemail' ? 'machine_start' : 'human',
+        answered_by:
+          call.answeredAt === null
+            ? null
+            : call.behaviour === 'voicemail'
+              ? 'machine_start'
+              : 'human',
         uri: `${prefix}/Calls/${call.sid}.json`,
       });
     }
     if (req.method === 'POST' && update) {
       const call = calls.get(update[1]!);
       if (!call) return send(404, { code: 20404, message: 'not found', status: 404 });
-      if (isOver(call)) return send(400, { code: 21220, message: 'Call is not in-progress. Cannot redirect.', status: 400 });
+      if (isOver(call))
+        return send(400, {
+          code: 21220,
+          message: 'Call is not in-progress. Cannot redirect.',
+          status: 400,
+        });
       const status = form.get('Status');
       const twimlDoc = form.get('Twiml');
       if (status === 'canceled') {
-        if (call.status === 'in-progress') return send(400, { code: 21220, message: 'Call already answered', status: 400 });
+        if (call.status === 'in-progress')
+          return send(400, { code: 21220, message: 'Call already answered', status: 400 });
         clock.setTimer(clock.now(), () => end(call, 'canceled'));
       } else if (status === 'completed') {
-        clock.setTimer(clock.now(), () => end(call, call.answeredAt === null ? 'canceled' : 'completed'));
+        clock.setTimer(clock.now(), () =>
+          end(call, call.answeredAt === null ? 'canceled' : 'completed'),
+        );
       } else if (twimlDoc) {
-        if (call.status !== 'in-progress') return send(400, { code: 21220, message: 'Call is not in-progress.', status: 400 });
+        if (call.status !== 'in-progress')
+          return send(400, { code: 21220, message: 'Call is not in-progress.', status: 400 });
         for (const t of call.timers) t.cancel();
         call.timers = [];
         const verbs = parseTwiml(twimlDoc);
@@ -489,15 +577,25 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     const message = /^\/Messages\/([^/]+)\.json$/.exec(path);
     if (req.method === 'GET' && message) {
       const createdAt = inbound.get(message[1]!);
-      if (createdAt === undefined) return send(404, { code: 20404, message: 'not found', status: 404 });
+      if (createdAt === undefined)
+        return send(404, { code: 20404, message: 'not found', status: 404 });
       return send(200, { sid: message[1], direction: 'inbound', date_created: rfc2822(createdAt) });
     }
 
     if (req.method === 'POST' && path === '/Messages.json') {
       const to = form.get('To') ?? '';
       if (!/^\+[1-9]\d{6,14}$/.test(to))
-        return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
-      if (optedOut.has(to)) return send(400, { code: 21610, message: 'Attempt to send to unsubscribed recipient', status: 400 });
+        return send(400, {
+          code: 21211,
+          message: `The 'To' number ${to} is not a valid phone number.`,
+          status: 400,
+        });
+      if (optedOut.has(to))
+        return send(400, {
+          code: 21610,
+          message: 'Attempt to send to unsubscribed recipient',
+          status: 400,
+        });
       const message: FakeMessage = {
         sid: `SM${randomUUID().replaceAll('-', '')}`,
         to,
@@ -517,7 +615,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (req.method === 'GET' && path === '/Messages.json') {
       listMessageRequests += 1;
       const to = target.searchParams.get('To');
-      const pageSize = Math.min(1000, Math.max(1, Number(target.searchParams.get('PageSize') ?? 50) || 50));
+      const pageSize = Math.min(
+        1000,
+        Math.max(1, Number(target.searchParams.get('PageSize') ?? 50) || 50),
+      );
       const list = messages
         .filter((m) => !to || m.to === to)
         .reverse()
@@ -533,7 +634,13 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
           date_created: rfc2822(m.createdAt),
           uri: `${prefix}/Messages/${m.sid}.json`,
         }));
-      return send(200, { messages: list, page: 0, page_size: pageSize, next_page_uri: null, uri: `${prefix}/Messages.json` });
+      return send(200, {
+        messages: list,
+        page: 0,
+        page_size: pageSize,
+        next_page_uri: null,
+        uri: `${prefix}/Messages.json`,
+      });
     }
     send(404, { code: 20404, message: 'not found', status: 404 });
   };
@@ -544,7 +651,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       res.end(String(err));
     });
   });
-  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
+  await new Promise<void>((resolve) =>
+    server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve),
+  );
   const { port } = server.address() as AddressInfo;
 
   return {
@@ -586,7 +695,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       dropCreateResponses = n;
     },
     setPhone(e164, phone) {
-      phones.set(e164, { phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds }, next: 0 });
+      phones.set(e164, {
+        phone: { answers: [...phone.answers], ring_seconds: phone.ring_seconds },
+        next: 0,
+      });
     },
     get lastInboundSid() {
       return lastInboundSid;

@@ -21,15 +21,25 @@ export interface ReqOptions {
 }
 
 /** Sends a request to `base + path`. */
-export async function req(base: string, method: string, path: string, options: ReqOptions = {}): Promise<Res> {
+export async function req(
+  base: string,
+  method: string,
+  path: string,
+  options: ReqOptions = {},
+): Promise<Res> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
   }
-  const res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
   let parsed: unknown = text;

@@ -51,7 +51,10 @@ export async function call(
 }
 
 /** Texts in the dev outbox to `e164`, newest first. */
-export async function textsTo(server: Server, e164: string): Promise<Array<{ body: string; code: string | null }>> {
+export async function textsTo(
+  server: Server,
+  e164: string,
+): Promise<Array<{ body: string; code: string | null }>> {
   const r = await call(server, 'GET', `/dev/outbox?channel=sms&to=${encodeURIComponent(e164)}`);
   if (r.status !== 200) throw new Error(`outbox: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.items;
@@ -72,8 +75,16 @@ export async function advance(server: Server, seconds: number): Promise<void> {
 }
 
 /** Adds a number (201 expected) and returns the created body. */
-export async function addNumber(server: Server, token: string, e164: string, label?: string | null): Promise<any> {
-  const r = await call(server, 'POST', '/phone-numbers', { token, body: label === undefined ? { e164 } : { e164, label } });
+export async function addNumber(
+  server: Server,
+  token: string,
+  e164: string,
+  label?: string | null,
+): Promise<any> {
+  const r = await call(server, 'POST', '/phone-numbers', {
+    token,
+    body: label === undefined ? { e164 } : { e164, label },
+  });
   if (r.status !== 201) throw new Error(`add ${e164}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
@@ -82,7 +93,10 @@ export async function addNumber(server: Server, token: string, e164: string, lab
 export async function addVerifiedNumber(server: Server, token: string, e164: string): Promise<any> {
   const added = await addNumber(server, token, e164);
   const code = await latestCode(server, e164);
-  const r = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, { token, body: { code } });
+  const r = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, {
+    token,
+    body: { code },
+  });
   if (r.status !== 200) throw new Error(`verify ${e164}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }

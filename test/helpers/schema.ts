@@ -43,19 +43,36 @@ export function checkClauses(sql: string): string[] {
 }
 
 /** The schema of `tables` (default: every table but SQLite's own). */
-export function sqliteSchema(db: Sqlite.Database, tables?: readonly string[]): Record<string, unknown> {
+export function sqliteSchema(
+  db: Sqlite.Database,
+  tables?: readonly string[],
+): Record<string, unknown> {
   const names =
     tables ??
     (db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
       .pluck()
       .all() as string[]);
   const sqlOf = db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck();
   const out: Record<string, unknown> = {};
   for (const t of [...names].sort()) {
-    const [list] = db.pragma(`table_list("${t}")`) as { type: string; ncol: number; wr: number; strict: number }[];
+    const [list] = db.pragma(`table_list("${t}")`) as {
+      type: string;
+      ncol: number;
+      wr: number;
+      strict: number;
+    }[];
     if (!list) throw new Error(`no table ${t}`);
-    const indexes = (db.pragma(`index_list("${t}")`) as { name: string; unique: number; origin: string; partial: number }[])
+    const indexes = (
+      db.pragma(`index_list("${t}")`) as {
+        name: string;
+        unique: number;
+        origin: string;
+        partial: number;
+      }[]
+    )
       .map((ix) => ({
         name: ix.name,
         unique: ix.unique,
@@ -77,16 +94,20 @@ export function sqliteSchema(db: Sqlite.Database, tables?: readonly string[]): R
 }
 
 /** The schema of the tables of PostgreSQL schema `schema` (names qualified by it are shown unqualified). */
-export async function postgresSchema(client: pg.ClientBase, schema: string): Promise<Record<string, unknown>> {
+export async function postgresSchema(
+  client: pg.ClientBase,
+  schema: string,
+): Promise<Record<string, unknown>> {
   const unqualify = (s: string) => s.replaceAll(`${schema}.`, '');
   const columns = await client.query(
     `SELECT table_name, column_name, ordinal_position, data_type, is_nullable, column_default, collation_name, is_identity
      FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position`,
     [schema],
   );
-  const indexes = await client.query('SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname', [
-    schema,
-  ]);
+  const indexes = await client.query(
+    'SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname',
+    [schema],
+  );
   const constraints = await client.query(
     `SELECT c.relname AS table_name, con.conname, con.contype, pg_get_constraintdef(con.oid) AS def
      FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -95,7 +116,10 @@ export async function postgresSchema(client: pg.ClientBase, schema: string): Pro
   );
   return {
     columns: columns.rows,
-    indexes: indexes.rows.map((r: { indexdef: string }) => ({ ...r, indexdef: unqualify(r.indexdef) })),
+    indexes: indexes.rows.map((r: { indexdef: string }) => ({
+      ...r,
+      indexdef: unqualify(r.indexdef),
+    })),
     constraints: constraints.rows.map((r: { def: string }) => ({ ...r, def: unqualify(r.def) })),
   };
 }

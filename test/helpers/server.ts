@@ -125,7 +125,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
  * Rows of `text` on a test server's database (`server.dbFile`: the SQLite file or the
  * PostgreSQL URL), through a connection of its own, closed after.
  */
-export async function queryDatabase<R = any>(dbFile: string, text: string, params: readonly unknown[] = []): Promise<R[]> {
+export async function queryDatabase<R = any>(
+  dbFile: string,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<R[]> {
   const db = await openDatabase(dbFile);
   try {
     return await db.all<R>(text, params);
@@ -144,7 +148,10 @@ export async function openTestDb(server: Pick<TestServer, 'dbFile'>): Promise<Db
 }
 
 /** Runs `fn` with {@link openTestDb}'s handle, closed after. */
-export async function withTestDb<T>(server: Pick<TestServer, 'dbFile'>, fn: (db: Db) => Promise<T>): Promise<T> {
+export async function withTestDb<T>(
+  server: Pick<TestServer, 'dbFile'>,
+  fn: (db: Db) => Promise<T>,
+): Promise<T> {
   const db = await openTestDb(server);
   try {
     return await fn(db);
@@ -161,7 +168,9 @@ export async function withTestDb<T>(server: Pick<TestServer, 'dbFile'>, fn: (db:
 export async function storedText(server: Pick<TestServer, 'dbFile'>): Promise<string> {
   const file = server.dbFile;
   if (!isPostgresUrl(file)) {
-    const parts = [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f));
+    const parts = [file, `${file}-wal`, `${file}-shm`]
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f));
     return Buffer.concat(parts).toString('latin1');
   }
   return withTestDb(server, async (db) => {
@@ -215,27 +224,37 @@ export interface SignedIn {
  * Signs in through the real flow: POST /auth/email/start, the code from GET /dev/outbox,
  * POST /auth/email/verify with client app. A fresh address unless `email` is given.
  */
-export async function signIn(server: Pick<TestServer, 'url' | 'api'>, email = `user-${randomUUID()}@example.com`): Promise<SignedIn> {
+export async function signIn(
+  server: Pick<TestServer, 'url' | 'api'>,
+  email = `user-${randomUUID()}@example.com`,
+): Promise<SignedIn> {
   const code = await requestCode(server, email);
   const res = await fetch(`${server.api}/auth/email/verify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, code, client: 'app' }),
   });
-  if (res.status !== 200) throw new Error(`signIn: verify answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 200)
+    throw new Error(`signIn: verify answered ${res.status}: ${await res.text()}`);
   const body = (await res.json()) as { session_token: string; account: SignedIn['account'] };
   return { token: body.session_token, account: body.account, email: email.toLowerCase() };
 }
 
 /** Asks for a sign-in code and reads it from the dev outbox. */
-export async function requestCode(server: Pick<TestServer, 'url' | 'api'>, email: string): Promise<string> {
+export async function requestCode(
+  server: Pick<TestServer, 'url' | 'api'>,
+  email: string,
+): Promise<string> {
   const start = await fetch(`${server.api}/auth/email/start`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email }),
   });
-  if (start.status !== 202) throw new Error(`requestCode: start answered ${start.status}: ${await start.text()}`);
-  const outbox = await fetch(`${server.url}/dev/outbox?to=${encodeURIComponent(email)}&channel=email`);
+  if (start.status !== 202)
+    throw new Error(`requestCode: start answered ${start.status}: ${await start.text()}`);
+  const outbox = await fetch(
+    `${server.url}/dev/outbox?to=${encodeURIComponent(email)}&channel=email`,
+  );
   const { items } = (await outbox.json()) as { items: Array<{ code: string | null }> };
   const code = items[0]?.code;
   if (!code) throw new Error(`requestCode: no code in the outbox for ${email}`);

@@ -28,7 +28,10 @@ export interface SmtpSink {
 }
 
 /** Starts a sink that accepts `user`/`password` only. */
-export async function startSmtpSink(user = 'mailer', password = 'sink-pass-Q7x9'): Promise<SmtpSink> {
+export async function startSmtpSink(
+  user = 'mailer',
+  password = 'sink-pass-Q7x9',
+): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
@@ -37,7 +40,8 @@ export async function startSmtpSink(user = 'mailer', password = 'sink-pass-Q7x9'
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === user && auth.password === password) callback(null, { user: auth.username });
+      if (auth.username === user && auth.password === password)
+        callback(null, { user: auth.username });
       else callback(new Error('invalid credentials'));
     },
     onData(stream, session, callback) {
@@ -71,7 +75,8 @@ export async function startSmtpSink(user = 'mailer', password = 'sink-pass-Q7x9'
       for (;;) {
         const found = find();
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no message to ${to} matching ${pattern} (${messages.length} received)`);
+        if (Date.now() > deadline)
+          throw new Error(`no message to ${to} matching ${pattern} (${messages.length} received)`);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, 100);
           waiters.add(() => {

@@ -14,9 +14,16 @@ import type { TestServer } from './server.js';
 export const SCREENSHOTS = join(process.cwd(), '.screenshots');
 
 /** The newest code sent to `to` on `channel`, waiting briefly for it to arrive. */
-export async function outboxCode(server: TestServer, to: string, channel: 'email' | 'sms', after = ''): Promise<string> {
+export async function outboxCode(
+  server: TestServer,
+  to: string,
+  channel: 'email' | 'sms',
+  after = '',
+): Promise<string> {
   for (let i = 0; i < 50; i++) {
-    const r = await fetch(`${server.url}/dev/outbox?to=${encodeURIComponent(to)}&channel=${channel}`);
+    const r = await fetch(
+      `${server.url}/dev/outbox?to=${encodeURIComponent(to)}&channel=${channel}`,
+    );
     const { items } = (await r.json()) as { items: Array<{ code: string | null; id: string }> };
     const item = items[0];
     if (item?.code && item.id !== after) return item.code;
@@ -36,7 +43,12 @@ export async function clockTo(server: TestServer, to: string): Promise<void> {
 }
 
 /** Scripts the simulated phone at `e164`. */
-export async function scriptPhone(server: TestServer, e164: string, answers: string[], ringSeconds: number): Promise<void> {
+export async function scriptPhone(
+  server: TestServer,
+  e164: string,
+  answers: string[],
+  ringSeconds: number,
+): Promise<void> {
   const r = await fetch(`${server.url}/dev/phones/${encodeURIComponent(e164)}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -59,7 +71,11 @@ export async function goHash(page: Page, hash: string): Promise<void> {
 }
 
 /** Signs in through the sign-in page with a fresh address; lands on Home. */
-export async function signInThroughPage(page: Page, server: TestServer, email: string): Promise<void> {
+export async function signInThroughPage(
+  page: Page,
+  server: TestServer,
+  email: string,
+): Promise<void> {
   await page.goto(`${server.url}/`);
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Send me a code' }).click();
@@ -70,7 +86,11 @@ export async function signInThroughPage(page: Page, server: TestServer, email: s
 }
 
 /** Adds a number on the Numbers page and verifies it with the texted code. */
-export async function addNumberThroughPage(page: Page, server: TestServer, e164: string): Promise<void> {
+export async function addNumberThroughPage(
+  page: Page,
+  server: TestServer,
+  e164: string,
+): Promise<void> {
   await page.getByRole('link', { name: 'Numbers' }).click();
   await page.getByLabel('Phone number', { exact: true }).fill(e164);
   await page.getByLabel('Label (optional)').fill('Bedside');
@@ -100,7 +120,10 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 export const WIDTHS = [390, 1280] as const;
 
 /** Runs `check` at each of {@link WIDTHS} (height 800), ending at the desktop width. */
-export async function atBothWidths(page: Page, check: (width: number) => Promise<void>): Promise<void> {
+export async function atBothWidths(
+  page: Page,
+  check: (width: number) => Promise<void>,
+): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
     await check(width);
@@ -111,7 +134,12 @@ export async function atBothWidths(page: Page, check: (width: number) => Promise
  * Sends a request under /api/v1 from inside the page, with its session cookie and CSRF token,
  * and a fresh Idempotency-Key; answers the status and the parsed body (null when empty).
  */
-export async function apiSend(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function apiSend(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   // A string: the tests have no DOM types.
   return page.evaluate(`(async () => {
     const csrf = /(?:^|;\\s*)csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';

@@ -27,7 +27,11 @@ export interface Receiver {
   /** The answers to the next requests, in order (the last one repeats). */
   answer(...statuses: Array<number | 'hang'>): void;
   /** Resolves once `predicate` holds for the requests received (polls every 50 ms), or rejects after `ms`. */
-  waitFor(predicate: (received: Received[]) => boolean, ms?: number, what?: string): Promise<Received[]>;
+  waitFor(
+    predicate: (received: Received[]) => boolean,
+    ms?: number,
+    what?: string,
+  ): Promise<Received[]>;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,13 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         json = { id: '', type: '', timestamp: '', data: {} };
       }
-      received.push({ path: req.url ?? '/', headers: req.headers, body, id: String(req.headers['webhook-id'] ?? ''), json });
+      received.push({
+        path: req.url ?? '/',
+        headers: req.headers,
+        body,
+        id: String(req.headers['webhook-id'] ?? ''),
+        json,
+      });
       const next = script.length > 1 ? script.shift()! : script[0]!;
       if (next === 'hang') return;
       res.writeHead(next, { 'content-type': 'text/plain' }).end('thanks');
@@ -65,7 +75,9 @@ export async function startReceiver(): Promise<Receiver> {
       for (;;) {
         if (predicate(received)) return received;
         if (Date.now() > until) {
-          throw new Error(`receiver: timed out waiting for ${what}; got ${JSON.stringify(received.map((r) => [r.id, r.json.type]))}`);
+          throw new Error(
+            `receiver: timed out waiting for ${what}; got ${JSON.stringify(received.map((r) => [r.id, r.json.type]))}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -83,6 +95,7 @@ export async function startReceiver(): Promise<Receiver> {
  */
 export function verifyDelivery(secret: string, r: Received): unknown {
   const headers: Record<string, string> = {};
-  for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) headers[name] = String(r.headers[name] ?? '');
+  for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+    headers[name] = String(r.headers[name] ?? '');
   return new Webhook(secret).verify(r.body, headers);
 }

@@ -10,9 +10,24 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../host/config.js';
 import { startServer } from '../../host/server.js';
-import { queryDatabase, settledDb, signIn, startTestServer, type TestServer } from '../helpers/server.js';
+import {
+  queryDatabase,
+  settledDb,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.js';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
-import { advance, CALLS_START, createCall, fallbackTexts, newAccount, nowMs, phone, startCallsServer } from './calls-fixture.js';
+import {
+  advance,
+  CALLS_START,
+  createCall,
+  fallbackTexts,
+  newAccount,
+  nowMs,
+  phone,
+  startCallsServer,
+} from './calls-fixture.js';
 
 const DAY = 86_400;
 
@@ -31,13 +46,20 @@ async function requestDeletion(server: TestServer, token: string, email: string)
   return deletionCode(server, email);
 }
 
-async function rows(server: Pick<TestServer, 'dbFile' | 'running'>, text: string, ...params: unknown[]): Promise<any[]> {
+async function rows(
+  server: Pick<TestServer, 'dbFile' | 'running'>,
+  text: string,
+  ...params: unknown[]
+): Promise<any[]> {
   await settledDb(server);
   return queryDatabase(server.dbFile, text, params);
 }
 
 async function apiKey(server: TestServer, token: string, scopes?: string[]): Promise<string> {
-  const r = await call(server, 'POST', '/api-keys', { token, body: { name: 'script', ...(scopes ? { scopes } : {}) } });
+  const r = await call(server, 'POST', '/api-keys', {
+    token,
+    body: { name: 'script', ...(scopes ? { scopes } : {}) },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.key;
 }
@@ -58,7 +80,9 @@ describe('account deletion', () => {
     assert.deepEqual(r.body, { sent_to: email, valid_minutes: 10 });
     const code = await deletionCode(server, email);
     assert.match(code, /^\d{6}$/);
-    const stored = (await rows(server, 'SELECT * FROM deletion_codes WHERE account_id = ?', account.id))[0];
+    const stored = (
+      await rows(server, 'SELECT * FROM deletion_codes WHERE account_id = ?', account.id)
+    )[0];
     assert.ok(stored.code_hash && !JSON.stringify(stored).includes(code), 'only a hash is stored');
     assert.equal((await call(server, 'POST', '/me/deletion-code', { token })).status, 202);
     assert.equal((await call(server, 'POST', '/me/deletion-code', { token })).status, 202);
@@ -81,9 +105,15 @@ describe('account deletion', () => {
     }
     assert.equal((await del({ confirm: 'delete', code })).body.code, 'confirmation_required');
     assert.equal((await del({ confirm: 'DELETE' })).body.code, 'verification_code_invalid');
-    assert.equal((await del({ confirm: 'DELETE', code: null })).body.code, 'verification_code_invalid');
+    assert.equal(
+      (await del({ confirm: 'DELETE', code: null })).body.code,
+      'verification_code_invalid',
+    );
     const wrong = code === '000000' ? '000001' : '000000';
-    assert.equal((await del({ confirm: 'DELETE', code: wrong })).body.code, 'verification_code_invalid');
+    assert.equal(
+      (await del({ confirm: 'DELETE', code: wrong })).body.code,
+      'verification_code_invalid',
+    );
     const extra = await del({ confirm: 'DELETE', code, reason: 'bye' });
     assert.equal(extra.status, 400);
     assert.equal(extra.body.code, 'validation_error');
@@ -99,11 +129,15 @@ describe('account deletion', () => {
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 1; i <= 4; i++) {
       assert.equal(
-        (await call(server, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: wrong } })).body.code,
+        (await call(server, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: wrong } }))
+          .body.code,
         'verification_code_invalid',
       );
     }
-    const fifth = await call(server, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: wrong } });
+    const fifth = await call(server, 'DELETE', '/me', {
+      token,
+      body: { confirm: 'DELETE', code: wrong },
+    });
     assert.equal(fifth.status, 429);
     assert.equal(fifth.body.code, 'verification_locked');
     assert.ok(Number(fifth.headers.get('retry-after')) > 0);
@@ -111,7 +145,11 @@ describe('account deletion', () => {
     assert.equal(right.body.code, 'verification_locked');
     await advance(server, 15 * 60 + 1);
     const fresh = await requestDeletion(server, token, email);
-    assert.equal((await call(server, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: fresh } })).status, 202);
+    assert.equal(
+      (await call(server, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: fresh } }))
+        .status,
+      202,
+    );
   });
 
   it('API keys get 403 insufficient_scope on DELETE /me, deletion-code, idp-authorization and resume-calls', async () => {
@@ -124,7 +162,10 @@ describe('account deletion', () => {
       ['POST', '/me/resume-calls', { consent: true }],
     ];
     for (const [method, path, body] of cases) {
-      const r = await call(server, method, path, { token: key, ...(body === undefined ? {} : { body }) });
+      const r = await call(server, method, path, {
+        token: key,
+        ...(body === undefined ? {} : { body }),
+      });
       assert.equal(r.status, 403, `${method} ${path}`);
       assert.equal(r.body.code, 'insufficient_scope');
     }
@@ -136,26 +177,51 @@ describe('account deletion', () => {
     const key = await apiKey(server, f.token);
     const device = await call(server, 'POST', '/devices', {
       token: f.token,
-      body: { installation_id: '0b5e2f7c-9d1a-4c3e-8f6b-2a4d6c8e0f13', platform: 'android', model: 'Pixel of Anna' },
+      body: {
+        installation_id: '0b5e2f7c-9d1a-4c3e-8f6b-2a4d6c8e0f13',
+        platform: 'android',
+        model: 'Pixel of Anna',
+      },
     });
     assert.equal(device.status, 201);
     await phone(server, f.number, ['confirm'], 120);
     const ringing = await createCall(f, { label: 'Ringing call', message: 'Time to get up' }, 1);
     const later = await createCall(f, { label: 'Later call', sms_fallback: true }, 90);
     await advance(server, 65);
-    assert.equal((await rows(server, 'SELECT status FROM occurrences WHERE id = ?', ringing.occurrenceId))[0].status, 'calling');
-    const placedBefore = (await rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId))[0].n;
+    assert.equal(
+      (await rows(server, 'SELECT status FROM occurrences WHERE id = ?', ringing.occurrenceId))[0]
+        .status,
+      'calling',
+    );
+    const placedBefore = (
+      await rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId)
+    )[0].n;
 
     const code = await requestDeletion(server, f.token, me.email);
-    const del = await call(server, 'DELETE', '/me', { token: f.token, body: { confirm: 'DELETE', code } });
+    const del = await call(server, 'DELETE', '/me', {
+      token: f.token,
+      body: { confirm: 'DELETE', code },
+    });
     assert.equal(del.status, 202, JSON.stringify(del.body));
     assert.equal(del.body.deleted_at, new Date(nowMs(server)).toISOString().replace('.000Z', 'Z'));
 
-    const occ = await rows(server, 'SELECT id, status, label, message, to_e164 FROM occurrences WHERE account_id = ?', f.accountId);
+    const occ = await rows(
+      server,
+      'SELECT id, status, label, message, to_e164 FROM occurrences WHERE account_id = ?',
+      f.accountId,
+    );
     assert.deepEqual(new Set(occ.map((o) => o.status)), new Set(['cancelled']));
-    const live = await rows(server, `SELECT status FROM attempts WHERE occurrence_id = ?`, ringing.occurrenceId);
+    const live = await rows(
+      server,
+      `SELECT status FROM attempts WHERE occurrence_id = ?`,
+      ringing.occurrenceId,
+    );
     await advance(server, 5);
-    const hung = await rows(server, `SELECT status, ended_at FROM attempts WHERE occurrence_id = ?`, ringing.occurrenceId);
+    const hung = await rows(
+      server,
+      `SELECT status, ended_at FROM attempts WHERE occurrence_id = ?`,
+      ringing.occurrenceId,
+    );
     assert.ok(live.length === 1 && hung[0].ended_at !== null, 'the ringing call was hung up');
     assert.notEqual(hung[0].status, 'confirmed');
 
@@ -182,13 +248,25 @@ describe('account deletion', () => {
       await rows(server, 'SELECT * FROM email_sign_in WHERE email = ?', me.email),
       await rows(server, 'SELECT * FROM devices WHERE account_id = ?', f.accountId),
     ]);
-    for (const personal of [me.email, f.number, 'Ringing call', 'Later call', 'Time to get up', 'Pixel of Anna']) {
+    for (const personal of [
+      me.email,
+      f.number,
+      'Ringing call',
+      'Later call',
+      'Time to get up',
+      'Pixel of Anna',
+    ]) {
       assert.ok(!all.includes(personal), `${personal} is gone`);
     }
 
     // Later: no call, no fallback text.
     await advance(server, 3 * 3600);
-    assert.equal((await rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId))[0].n, placedBefore);
+    assert.equal(
+      (
+        await rows(server, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId)
+      )[0].n,
+      placedBefore,
+    );
     assert.deepEqual(await fallbackTexts(server, f.number), []);
     assert.equal(later.schedule.sms_fallback, true);
 
@@ -202,20 +280,48 @@ describe('account deletion', () => {
 
     // 30 days later everything it owned is gone; the new account stays.
     await advance(server, 29 * DAY);
-    assert.equal((await rows(server, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n, 1, 'not before 30 days');
+    assert.equal(
+      (await rows(server, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n,
+      1,
+      'not before 30 days',
+    );
     await advance(server, DAY);
-    for (const table of ['accounts', 'phone_numbers', 'series', 'occurrences', 'attempts', 'sessions', 'api_keys']) {
+    for (const table of [
+      'accounts',
+      'phone_numbers',
+      'series',
+      'occurrences',
+      'attempts',
+      'sessions',
+      'api_keys',
+    ]) {
       const col = table === 'accounts' ? 'id' : 'account_id';
-      assert.equal((await rows(server, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, f.accountId))[0].n, 0, `${table} purged`);
+      assert.equal(
+        (await rows(server, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, f.accountId))[0]
+          .n,
+        0,
+        `${table} purged`,
+      );
     }
-    assert.notEqual((await rows(server, 'SELECT purged_at FROM account_deletions WHERE account_id = ?', f.accountId))[0].purged_at, null);
+    assert.notEqual(
+      (
+        await rows(
+          server,
+          'SELECT purged_at FROM account_deletions WHERE account_id = ?',
+          f.accountId,
+        )
+      )[0].purged_at,
+      null,
+    );
     assert.equal((await call(server, 'GET', '/me', { token: again.token })).status, 200);
   });
 });
 
 describe('account deletion across a restart', () => {
   it('a deletion interrupted after its transaction completes at restart; the purge is re-armed and runs once', async () => {
-    const first = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: CALLS_START } });
+    const first = await startTestServer({
+      env: { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: CALLS_START },
+    });
     const dbFile = first.dbFile;
     const f = await newAccount(first);
     const me = (await call(first, 'GET', '/me', { token: f.token })).body;
@@ -226,10 +332,26 @@ describe('account deletion across a restart', () => {
     runtime.cancel = () => {
       throw new Error('killed');
     };
-    const del = await call(first, 'DELETE', '/me', { token: f.token, body: { confirm: 'DELETE', code } });
+    const del = await call(first, 'DELETE', '/me', {
+      token: f.token,
+      body: { confirm: 'DELETE', code },
+    });
     assert.equal(del.status, 202);
-    assert.equal((await rows(first, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId))[0].status, 'pending');
-    assert.equal((await rows(first, 'SELECT calls_stopped FROM account_deletions WHERE account_id = ?', f.accountId))[0].calls_stopped, 0);
+    assert.equal(
+      (await rows(first, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId))[0]
+        .status,
+      'pending',
+    );
+    assert.equal(
+      (
+        await rows(
+          first,
+          'SELECT calls_stopped FROM account_deletions WHERE account_id = ?',
+          f.accountId,
+        )
+      )[0].calls_stopped,
+      0,
+    );
     const stoppedAt = nowMs(first);
     // Keep the file: close the server without removing its folder.
     await first.running.close();
@@ -247,17 +369,41 @@ describe('account deletion across a restart', () => {
       ...PHONE_TEST_ENV,
     });
     const running = await startServer(config);
-    const second = { url: running.url, api: `${running.url}/api/v1`, dbFile, running } as unknown as TestServer;
+    const second = {
+      url: running.url,
+      api: `${running.url}/api/v1`,
+      dbFile,
+      running,
+    } as unknown as TestServer;
     try {
       // Resumed at start.
-      for (let i = 0; i < 50 && (await rows(second, 'SELECT calls_stopped FROM account_deletions'))[0].calls_stopped === 0; i++) {
+      for (
+        let i = 0;
+        i < 50 &&
+        (await rows(second, 'SELECT calls_stopped FROM account_deletions'))[0].calls_stopped === 0;
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 20));
       }
-      assert.equal((await rows(second, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId))[0].status, 'cancelled');
+      assert.equal(
+        (await rows(second, 'SELECT status FROM occurrences WHERE id = ?', pending.occurrenceId))[0]
+          .status,
+        'cancelled',
+      );
       await advance(second, 2 * 3600);
-      assert.equal((await rows(second, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId))[0].n, 0, 'no call placed');
+      assert.equal(
+        (
+          await rows(second, 'SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', f.accountId)
+        )[0].n,
+        0,
+        'no call placed',
+      );
       await advance(second, 30 * DAY);
-      assert.equal((await rows(second, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n, 0, 'purged');
+      assert.equal(
+        (await rows(second, 'SELECT COUNT(*) AS n FROM accounts WHERE id = ?', f.accountId))[0].n,
+        0,
+        'purged',
+      );
     } finally {
       await running.close();
       await first.close();

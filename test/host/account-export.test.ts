@@ -10,10 +10,22 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { settledDb, withTestDb, type TestServer } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
-import { advance, assertSchema, createCall, newAccount, phone, startCallsServer } from './calls-fixture.js';
+import {
+  advance,
+  assertSchema,
+  createCall,
+  newAccount,
+  phone,
+  startCallsServer,
+} from './calls-fixture.js';
 
-async function exportText(server: TestServer, token: string): Promise<{ status: number; headers: Headers; text: string }> {
-  const r = await fetch(`${server.api}/me/export`, { headers: { authorization: `Bearer ${token}` } });
+async function exportText(
+  server: TestServer,
+  token: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const r = await fetch(`${server.api}/me/export`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: r.status, headers: r.headers, text: await r.text() };
 }
 
@@ -37,7 +49,10 @@ describe('GET /me/export', () => {
     const r = await exportText(server, f.token);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
-    assert.match(r.headers.get('content-disposition') ?? '', /^attachment; filename="wakeup-export-\d{4}-\d{2}-\d{2}\.json"$/);
+    assert.match(
+      r.headers.get('content-disposition') ?? '',
+      /^attachment; filename="wakeup-export-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
     const doc = JSON.parse(r.text);
     assertSchema('ExportOut', doc);
     assert.deepEqual(Object.keys(doc), [
@@ -75,7 +90,9 @@ describe('GET /me/export', () => {
 
     // API keys: without export 403 insufficient_scope; with it 200.
     const plain = await f.api('POST', '/api-keys', { name: 'plain' });
-    const denied = await fetch(`${server.api}/me/export`, { headers: { authorization: `Bearer ${plain.body.key}` } });
+    const denied = await fetch(`${server.api}/me/export`, {
+      headers: { authorization: `Bearer ${plain.body.key}` },
+    });
     assert.equal(denied.status, 403);
     assert.equal(((await denied.json()) as any).code, 'insufficient_scope');
     const exp = await f.api('POST', '/api-keys', { name: 'export', scopes: ['read', 'export'] });
@@ -87,29 +104,61 @@ describe('GET /me/export', () => {
 
   it('holds no token, key, code or hash of one', async () => {
     const f = await newAccount(server);
-    const key = (await f.api('POST', '/api-keys', { name: 'k', scopes: ['read', 'write', 'export'] })).body.key as string;
+    const key = (
+      await f.api('POST', '/api-keys', { name: 'k', scopes: ['read', 'write', 'export'] })
+    ).body.key as string;
     const pushToken = 'push-token-0123456789abcdef';
     const installationId = '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b';
-    const dev = await f.api('POST', '/devices', { installation_id: installationId, platform: 'ios', push_token: pushToken });
+    const dev = await f.api('POST', '/devices', {
+      installation_id: installationId,
+      platform: 'ios',
+      push_token: pushToken,
+    });
     assert.equal(dev.status, 201);
     assert.equal((await f.api('POST', '/me/deletion-code')).status, 202);
     const me = (await f.api('GET', '/me')).body;
-    const mail = await call(server, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(me.email)}`);
+    const mail = await call(
+      server,
+      'GET',
+      `/dev/outbox?channel=email&to=${encodeURIComponent(me.email)}`,
+    );
     const codes: string[] = mail.body.items.map((i: any) => i.code).filter(Boolean);
     const db = server.running.deps.db;
     const hashes = [
-      ...(await db.all('SELECT token_hash AS h, csrf_hash AS c, lookup AS l FROM sessions WHERE account_id = ?', [f.accountId])),
+      ...(await db.all(
+        'SELECT token_hash AS h, csrf_hash AS c, lookup AS l FROM sessions WHERE account_id = ?',
+        [f.accountId],
+      )),
       ...(await db.all('SELECT key_hash AS h FROM api_keys WHERE account_id = ?', [f.accountId])),
-      ...(await db.all('SELECT code_hash AS h, code_salt AS c FROM deletion_codes WHERE account_id = ?', [f.accountId])),
-      ...(await db.all('SELECT code_hash AS h, code_salt AS c FROM phone_numbers WHERE account_id = ?', [f.accountId])),
-      ...(await db.all('SELECT push_token_hash AS h FROM devices WHERE account_id = ?', [f.accountId])),
-    ].flatMap((r: any) => Object.values(r as object).filter((v): v is string => typeof v === 'string'));
+      ...(await db.all(
+        'SELECT code_hash AS h, code_salt AS c FROM deletion_codes WHERE account_id = ?',
+        [f.accountId],
+      )),
+      ...(await db.all(
+        'SELECT code_hash AS h, code_salt AS c FROM phone_numbers WHERE account_id = ?',
+        [f.accountId],
+      )),
+      ...(await db.all('SELECT push_token_hash AS h FROM devices WHERE account_id = ?', [
+        f.accountId,
+      ])),
+    ].flatMap((r: any) =>
+      Object.values(r as object).filter((v): v is string => typeof v === 'string'),
+    );
     const text = (await exportText(server, f.token)).text;
     assert.deepEqual(
-      (JSON.parse(text) as { devices: Array<{ installation_id: string }> }).devices.map((d) => d.installation_id),
+      (JSON.parse(text) as { devices: Array<{ installation_id: string }> }).devices.map(
+        (d) => d.installation_id,
+      ),
       [installationId],
     );
-    const secrets = [f.token, key, key.slice(12), pushToken, ...codes.map((c) => `"${c}"`), ...hashes];
+    const secrets = [
+      f.token,
+      key,
+      key.slice(12),
+      pushToken,
+      ...codes.map((c) => `"${c}"`),
+      ...hashes,
+    ];
     assert.ok(secrets.length >= 8);
     for (const s of secrets) assert.ok(!text.includes(s), `export leaks ${s.slice(0, 12)}…`);
   });
@@ -122,7 +171,9 @@ describe('GET /me/export', () => {
     await withTestDb(server, async (db) => {
       // The stored occurrence's columns (a row's keys), but PostgreSQL's generated rowid column.
       const occCols = Object.keys(
-        (await db.get<Record<string, unknown>>('SELECT * FROM occurrences WHERE id = ?', [occurrenceId]))!,
+        (await db.get<Record<string, unknown>>('SELECT * FROM occurrences WHERE id = ?', [
+          occurrenceId,
+        ]))!,
       ).filter((c) => c !== 'rowid');
       const occSelect = occCols.map((c) =>
         c === 'id'
@@ -164,7 +215,12 @@ describe('GET /me/export', () => {
          INSERT INTO attempts (${Object.keys(att).join(', ')}) SELECT ${Object.values(att).join(', ')} FROM seq, ks`,
         );
       });
-      assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', [f.accountId]))!.n, 50_000);
+      assert.equal(
+        (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE account_id = ?', [
+          f.accountId,
+        ]))!.n,
+        50_000,
+      );
     });
 
     // Live heap (after a full collection), sampled while the document streams.
@@ -176,7 +232,9 @@ describe('GET /me/export', () => {
     };
     const base = live();
     let peak = base;
-    const res = await fetch(`${server.api}/me/export`, { headers: { authorization: `Bearer ${f.token}` } });
+    const res = await fetch(`${server.api}/me/export`, {
+      headers: { authorization: `Bearer ${f.token}` },
+    });
     assert.equal(res.status, 200);
     let bytes = 0;
     let chunks = 0;
@@ -188,7 +246,9 @@ describe('GET /me/export', () => {
       tail = Buffer.from(chunk).toString('utf8').slice(-64);
     }
     const growth = peak - base;
-    console.log(`export: ${(bytes / 1e6).toFixed(1)} MB in ${chunks} chunks; heap growth at peak ${(growth / 1e6).toFixed(1)} MB`);
+    console.log(
+      `export: ${(bytes / 1e6).toFixed(1)} MB in ${chunks} chunks; heap growth at peak ${(growth / 1e6).toFixed(1)} MB`,
+    );
     assert.ok(bytes > 20e6, 'a large document');
     assert.ok(chunks > 50, 'streamed in many chunks, not one');
     assert.match(tail, /\]\}\n$/);

@@ -42,12 +42,22 @@ class FakeIdp {
           res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
         };
         if (req.url === '/keys')
-          return json(200, { keys: [{ ...this.key.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' }] });
+          return json(200, {
+            keys: [
+              {
+                ...this.key.publicKey.export({ format: 'jwk' }),
+                kid: 'k1',
+                alg: 'ES256',
+                use: 'sig',
+              },
+            ],
+          });
         if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET)
           return json(401, { error: 'invalid_client' });
         if (req.url === '/token') {
           const grant = this.codes.get(form.get('code') ?? '');
-          if (!grant || form.get('grant_type') !== 'authorization_code') return json(400, { error: 'invalid_grant' });
+          if (!grant || form.get('grant_type') !== 'authorization_code')
+            return json(400, { error: 'invalid_grant' });
           this.codes.delete(form.get('code')!);
           const iat = Math.floor(this.now() / 1000);
           return json(200, {
@@ -55,7 +65,10 @@ class FakeIdp {
             token_type: 'Bearer',
             expires_in: 3600,
             refresh_token: grant.refresh,
-            id_token: this.idToken({ iss: ISSUER, aud: CLIENT_ID, sub: grant.sub, iat, exp: iat + 600 }, grant.signWith),
+            id_token: this.idToken(
+              { iss: ISSUER, aud: CLIENT_ID, sub: grant.sub, iat, exp: iat + 600 },
+              grant.signWith,
+            ),
           });
         }
         if (req.url === '/revoke') {
@@ -72,7 +85,10 @@ class FakeIdp {
   idToken(claims: Record<string, unknown>, signWith?: KeyObject): string {
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const data = `${b64({ alg: 'ES256', kid: 'k1' })}.${b64(claims)}`;
-    const sig = sign('sha256', Buffer.from(data), { key: signWith ?? this.key.privateKey, dsaEncoding: 'ieee-p1363' });
+    const sig = sign('sha256', Buffer.from(data), {
+      key: signWith ?? this.key.privateKey,
+      dsaEncoding: 'ieee-p1363',
+    });
     return `${data}.${sig.toString('base64url')}`;
   }
 
@@ -90,7 +106,11 @@ class FakeIdp {
 }
 
 const link = (server: TestServer, token: string, code: string, headers?: Record<string, string>) =>
-  call(server, 'POST', '/me/idp-authorization', { token, body: { authorization_code: code }, ...(headers ? { headers } : {}) });
+  call(server, 'POST', '/me/idp-authorization', {
+    token,
+    body: { authorization_code: code },
+    ...(headers ? { headers } : {}),
+  });
 
 function links(server: TestServer): Promise<any[]> {
   return queryDatabase(server.dbFile, 'SELECT * FROM idp_links');
@@ -150,7 +170,10 @@ describe('POST /me/idp-authorization with a provider', () => {
     const row = (await links(server)).find((l) => l.account_id === account.id);
     assert.equal(row.subject, 'subject-a');
     assert.ok(Buffer.isBuffer(row.refresh_token_sealed));
-    assert.ok(!row.refresh_token_sealed.toString('latin1').includes(g.refresh), 'not stored in the clear');
+    assert.ok(
+      !row.refresh_token_sealed.toString('latin1').includes(g.refresh),
+      'not stored in the clear',
+    );
     // The same identity again: 204 (token replaced).
     assert.equal((await link(server, token, idp.grant('subject-a').code)).status, 204);
   });
@@ -167,11 +190,18 @@ describe('POST /me/idp-authorization with a provider', () => {
     await link(server, a.token, used.code);
     assert.equal((await link(server, a.token, used.code)).status, 400, 'single use');
     const forged = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
-    assert.equal((await link(server, a.token, idp.grant('subject-b', forged).code)).status, 400, 'bad signature');
+    assert.equal(
+      (await link(server, a.token, idp.grant('subject-b', forged).code)).status,
+      400,
+      'bad signature',
+    );
     const other = idp.grant('subject-other');
     const mismatch = await link(server, a.token, other.code);
     assert.equal(mismatch.status, 400);
-    assert.ok(idp.revoked.includes(other.refresh), 'a token of the wrong identity is revoked, not kept');
+    assert.ok(
+      idp.revoked.includes(other.refresh),
+      'a token of the wrong identity is revoked, not kept',
+    );
     const stolen = await link(server, b.token, idp.grant('subject-b').code);
     assert.equal(stolen.status, 400, "another account's identity");
     assert.equal((await links(server)).filter((l) => l.subject === 'subject-b').length, 1);
@@ -202,7 +232,11 @@ describe('POST /me/idp-authorization with a provider', () => {
 
   async function deleteAccount(token: string, email: string) {
     assert.equal((await call(server, 'POST', '/me/deletion-code', { token })).status, 202);
-    const mail = await call(server, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(email)}`);
+    const mail = await call(
+      server,
+      'GET',
+      `/dev/outbox?channel=email&to=${encodeURIComponent(email)}`,
+    );
     const code = mail.body.items.find((i: any) => /deletion/i.test(i.subject)).code;
     return call(server, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code } });
   }
@@ -221,7 +255,11 @@ describe('POST /me/idp-authorization with a provider', () => {
     assert.equal((await link(server, token, g.code)).status, 204);
     idp.down = true;
     try {
-      assert.equal((await deleteAccount(token, email)).status, 202, 'deletion does not wait for the provider');
+      assert.equal(
+        (await deleteAccount(token, email)).status,
+        202,
+        'deletion does not wait for the provider',
+      );
     } finally {
       idp.down = false;
     }

@@ -11,7 +11,14 @@ import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.js';
 import { signIn } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
-import { advance, assertSchema, createCall, newAccount, phone, startCallsServer } from './calls-fixture.js';
+import {
+  advance,
+  assertSchema,
+  createCall,
+  newAccount,
+  phone,
+  startCallsServer,
+} from './calls-fixture.js';
 
 describe('account onboarding', () => {
   let server: TestServer;
@@ -55,23 +62,35 @@ describe('account onboarding', () => {
 
   it('POST /me/onboarding sets a flag (done defaults to true), done false clears it, and returns onboarding_state', async () => {
     const { token } = await signIn(server);
-    let r = await call(server, 'POST', '/me/onboarding', { token, body: { step: 'contact_saved' } });
+    let r = await call(server, 'POST', '/me/onboarding', {
+      token,
+      body: { step: 'contact_saved' },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assertSchema('OnboardingState', r.body);
     assert.deepEqual(r.body, { contact_saved: true });
-    r = await call(server, 'POST', '/me/onboarding', { token, body: { step: 'dnd_acknowledged', done: true } });
+    r = await call(server, 'POST', '/me/onboarding', {
+      token,
+      body: { step: 'dnd_acknowledged', done: true },
+    });
     assert.deepEqual(r.body, { contact_saved: true, dnd_acknowledged: true });
     let o = (await me(token)).onboarding;
     assert.equal(step(o, 'contact').done, true);
     assert.equal(step(o, 'ring').done, true);
     assert.equal(o.readiness.contact_saved, true);
     assert.equal(o.readiness.dnd_acknowledged, true);
-    r = await call(server, 'POST', '/me/onboarding', { token, body: { step: 'contact_saved', done: false } });
+    r = await call(server, 'POST', '/me/onboarding', {
+      token,
+      body: { step: 'contact_saved', done: false },
+    });
     assert.deepEqual(r.body, { contact_saved: false, dnd_acknowledged: true });
     o = (await me(token)).onboarding;
     assert.equal(step(o, 'contact').done, false);
     assert.equal(o.readiness.contact_saved, false);
-    assert.deepEqual((await me(token)).onboarding_state, { contact_saved: false, dnd_acknowledged: true });
+    assert.deepEqual((await me(token)).onboarding_state, {
+      contact_saved: false,
+      dnd_acknowledged: true,
+    });
   });
 
   it('POST /me/onboarding refuses other steps, wrong types and unknown fields with validation_error', async () => {
@@ -105,7 +124,8 @@ describe('account onboarding', () => {
     // Skipping twice keeps one entry.
     await f.api('POST', '/me/onboarding/skip', { step: 'contact' });
     assert.deepEqual((await me(f.token)).onboarding_state, { skipped: ['contact'] });
-    for (const s of ['ring', 'test-call']) assert.equal((await f.api('POST', '/me/onboarding/skip', { step: s })).status, 200);
+    for (const s of ['ring', 'test-call'])
+      assert.equal((await f.api('POST', '/me/onboarding/skip', { step: s })).status, 200);
     o = (await f.api('POST', '/me/onboarding/skip', { step: 'first-call' })).body;
     assert.equal(o.next, 'done');
     assert.equal(o.finished, true, 'every step settled');
@@ -117,7 +137,13 @@ describe('account onboarding', () => {
 
   it('POST /me/onboarding/skip refuses non-skippable or unknown steps and unknown fields', async () => {
     const { token } = await signIn(server);
-    for (const body of [{ step: 'phone' }, { step: 'timezone' }, { step: 'contact_saved' }, {}, { step: 'ring', done: true }]) {
+    for (const body of [
+      { step: 'phone' },
+      { step: 'timezone' },
+      { step: 'contact_saved' },
+      {},
+      { step: 'ring', done: true },
+    ]) {
       const r = await call(server, 'POST', '/me/onboarding/skip', { token, body });
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.equal(r.body.code, 'validation_error');
@@ -137,7 +163,15 @@ describe('account onboarding', () => {
     const fresh = await signIn(server);
     let rd = (await me(fresh.token)).onboarding.readiness;
     assert.deepEqual(
-      [rd.phone_verified, rd.phone_expired, rd.test_call_done, rd.last_success_at, rd.last_test_at, rd.last_test_status, rd.stale],
+      [
+        rd.phone_verified,
+        rd.phone_expired,
+        rd.test_call_done,
+        rd.last_success_at,
+        rd.last_test_at,
+        rd.last_test_status,
+        rd.stale,
+      ],
       [false, false, false, null, null, null, false],
     );
     const f = await newAccount(server);

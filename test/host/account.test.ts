@@ -39,10 +39,22 @@ describe('account: GET /me and PATCH /me', () => {
   it('the plan is the trial (7 days, 5 calls) and ends after 7 days', async () => {
     const s = await signIn(server);
     const me = (await req(server.api, 'GET', '/me', { token: s.token })).body;
-    assert.deepEqual(me.plan, { code: 'trial', entitled: true, name: 'Free trial', source: null, status: 'trialing' });
+    assert.deepEqual(me.plan, {
+      code: 'trial',
+      entitled: true,
+      name: 'Free trial',
+      source: null,
+      status: 'trialing',
+    });
     await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 7 * 86_400 } });
     const later = (await req(server.api, 'GET', '/me', { token: s.token })).body;
-    assert.deepEqual(later.plan, { code: null, entitled: false, name: null, source: null, status: 'none' });
+    assert.deepEqual(later.plan, {
+      code: null,
+      entitled: false,
+      name: null,
+      source: null,
+      status: 'none',
+    });
   });
 
   it('onboarding starts at the phone step, and the home zone settles the timezone step', async () => {
@@ -72,7 +84,12 @@ describe('account: GET /me and PATCH /me', () => {
       last_test_at: null,
       last_test_status: null,
     });
-    const patched = (await req(server.api, 'PATCH', '/me', { token: s.token, body: { home_timezone: 'Europe/Paris' } })).body;
+    const patched = (
+      await req(server.api, 'PATCH', '/me', {
+        token: s.token,
+        body: { home_timezone: 'Europe/Paris' },
+      })
+    ).body;
     assert.equal(patched.onboarding.steps.find((x: any) => x.slug === 'timezone').done, true);
   });
 
@@ -87,7 +104,12 @@ describe('account: GET /me and PATCH /me', () => {
       marketing_opt_in: true,
       digest_opt_in: true,
       default_backup_alarm: true,
-      default_retry_policy: { max_snoozes: 3, offsets_minutes: [2, 4, 8], ring_timeout_seconds: 30, snooze_minutes: 5 },
+      default_retry_policy: {
+        max_snoozes: 3,
+        offsets_minutes: [2, 4, 8],
+        ring_timeout_seconds: 30,
+        snooze_minutes: 5,
+      },
     };
     const r = await req(server.api, 'PATCH', '/me', { token, body });
     assert.equal(r.status, 200);
@@ -100,7 +122,12 @@ describe('account: GET /me and PATCH /me', () => {
   it('null leaves fields unchanged, except greeting_name, home_timezone and default_retry_policy, which it clears', async () => {
     await req(server.api, 'PATCH', '/me', {
       token,
-      body: { display_name: 'Keep', greeting_name: 'G', home_timezone: 'Asia/Tokyo', default_retry_policy: {} },
+      body: {
+        display_name: 'Keep',
+        greeting_name: 'G',
+        home_timezone: 'Asia/Tokyo',
+        default_retry_policy: {},
+      },
     });
     const r = await req(server.api, 'PATCH', '/me', {
       token,
@@ -129,7 +156,10 @@ describe('account: GET /me and PATCH /me', () => {
   });
 
   it('a partial retry policy takes the built-in defaults for the fields left out', async () => {
-    const r = await req(server.api, 'PATCH', '/me', { token, body: { default_retry_policy: { max_snoozes: 0 } } });
+    const r = await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { default_retry_policy: { max_snoozes: 0 } },
+    });
     assert.deepEqual(r.body.default_retry_policy, {
       max_snoozes: 0,
       offsets_minutes: [5, 10],
@@ -139,7 +169,10 @@ describe('account: GET /me and PATCH /me', () => {
   });
 
   it('home_timezone goes through the zone policy: canonical names, invalid_timezone, timezone_not_allowed', async () => {
-    const kiev = await req(server.api, 'PATCH', '/me', { token, body: { home_timezone: 'Europe/Kiev' } });
+    const kiev = await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { home_timezone: 'Europe/Kiev' },
+    });
     assert.equal(kiev.body.home_timezone, 'Europe/Kyiv');
     for (const zone of ['EST', 'US/Eastern', 'Mars/Olympus_Mons', 'x'.repeat(65)]) {
       const r = await req(server.api, 'PATCH', '/me', { token, body: { home_timezone: zone } });
@@ -167,12 +200,18 @@ describe('account: GET /me and PATCH /me', () => {
       [{ offsets_minutes: [10, 5] }, 'default_retry_policy.offsets_minutes.1'],
     ];
     for (const [policy, field] of cases) {
-      const r = await req(server.api, 'PATCH', '/me', { token, body: { default_retry_policy: policy } });
+      const r = await req(server.api, 'PATCH', '/me', {
+        token,
+        body: { default_retry_policy: policy },
+      });
       assert.equal(r.status, 400, JSON.stringify(policy));
       assert.equal(r.body.code, 'invalid_retry_policy', JSON.stringify(policy));
       assert.equal(r.body.field, field, JSON.stringify(policy));
     }
-    const typed = await req(server.api, 'PATCH', '/me', { token, body: { default_retry_policy: { max_snoozes: 'two' } } });
+    const typed = await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { default_retry_policy: { max_snoozes: 'two' } },
+    });
     assert.equal(typed.body.code, 'validation_error');
     assert.deepEqual(typed.body.errors[0], {
       field: 'default_retry_policy.max_snoozes',
@@ -183,19 +222,36 @@ describe('account: GET /me and PATCH /me', () => {
   });
 
   it('greeting_name follows the content rule (message_disallowed_content)', async () => {
-    for (const name of ['x'.repeat(41), 'visit example.com', 'call 555 123 4567', 'a@b', '<b>', '']) {
+    for (const name of [
+      'x'.repeat(41),
+      'visit example.com',
+      'call 555 123 4567',
+      'a@b',
+      '<b>',
+      '',
+    ]) {
       const r = await req(server.api, 'PATCH', '/me', { token, body: { greeting_name: name } });
       assert.equal(r.status, 400, name);
       assert.equal(r.body.code, 'message_disallowed_content', name);
     }
-    const ok = await req(server.api, 'PATCH', '/me', { token, body: { greeting_name: "Zoë O'Neil-Smith" } });
+    const ok = await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { greeting_name: "Zoë O'Neil-Smith" },
+    });
     assert.equal(ok.body.greeting_name, "Zoë O'Neil-Smith");
   });
 
   it('other bad values give validation_error with one item each', async () => {
     const r = await req(server.api, 'PATCH', '/me', {
       token,
-      body: { time_format: '25h', voice: 'robot', locale: 'english', display_name: '', marketing_opt_in: 'yes', colour: 'red' },
+      body: {
+        time_format: '25h',
+        voice: 'robot',
+        locale: 'english',
+        display_name: '',
+        marketing_opt_in: 'yes',
+        colour: 'red',
+      },
     });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');

@@ -40,10 +40,16 @@ describe('API keys: GET, POST /api-keys, DELETE /api-keys/{key_id}', () => {
   });
 
   it('export is opt-in and needs read', async () => {
-    const ok = await req(server.api, 'POST', '/api-keys', { token, body: { name: 'export', scopes: ['export', 'read'] } });
+    const ok = await req(server.api, 'POST', '/api-keys', {
+      token,
+      body: { name: 'export', scopes: ['export', 'read'] },
+    });
     assert.equal(ok.status, 201);
     assert.deepEqual(ok.body.scopes, ['read', 'export']);
-    const bad = await req(server.api, 'POST', '/api-keys', { token, body: { name: 'bad', scopes: ['export'] } });
+    const bad = await req(server.api, 'POST', '/api-keys', {
+      token,
+      body: { name: 'bad', scopes: ['export'] },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'validation_error');
     assert.equal(bad.body.field, 'scopes');
@@ -68,7 +74,10 @@ describe('API keys: GET, POST /api-keys, DELETE /api-keys/{key_id}', () => {
   });
 
   it('scopes null gives the default', async () => {
-    const r = await req(server.api, 'POST', '/api-keys', { token, body: { name: 'null', scopes: null } });
+    const r = await req(server.api, 'POST', '/api-keys', {
+      token,
+      body: { name: 'null', scopes: null },
+    });
     assert.deepEqual(r.body.scopes, ['read', 'write']);
   });
 
@@ -76,14 +85,22 @@ describe('API keys: GET, POST /api-keys, DELETE /api-keys/{key_id}', () => {
     const own = (await signIn(server)).token;
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
-      made.push((await req(server.api, 'POST', '/api-keys', { token: own, body: { name: `k${i}` } })).body.id);
+      made.push(
+        (await req(server.api, 'POST', '/api-keys', { token: own, body: { name: `k${i}` } })).body
+          .id,
+      );
       if (i === 2) await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 1 } });
     }
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const r = await req(server.api, 'GET', `/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: own });
+      const r = await req(
+        server.api,
+        'GET',
+        `/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: own },
+      );
       assert.equal(r.status, 200);
       assert.ok(pageSchema(r.body), JSON.stringify(pageSchema.errors));
       assert.ok(r.body.items.length <= 2);
@@ -103,21 +120,35 @@ describe('API keys: GET, POST /api-keys, DELETE /api-keys/{key_id}', () => {
   });
 
   it('limit is 1 to 200 and a bad cursor is refused, with validation_error', async () => {
-    for (const q of ['limit=0', 'limit=201', 'limit=abc', 'cursor=%25%25%25', 'cursor=bm90LWpzb24', 'cursor=WyJ4Il0']) {
+    for (const q of [
+      'limit=0',
+      'limit=201',
+      'limit=abc',
+      'cursor=%25%25%25',
+      'cursor=bm90LWpzb24',
+      'cursor=WyJ4Il0',
+    ]) {
       const r = await req(server.api, 'GET', `/api-keys?${q}`, { token });
       assert.equal(r.status, 400, q);
       assert.equal(r.body.code, 'validation_error', q);
       assert.equal(r.body.errors[0].in, 'query', q);
     }
     assert.equal((await req(server.api, 'GET', '/api-keys?limit=200', { token })).status, 200);
-    assert.equal((await req(server.api, 'GET', '/api-keys?cursor=', { token })).status, 200, 'empty cursor = first page');
+    assert.equal(
+      (await req(server.api, 'GET', '/api-keys?cursor=', { token })).status,
+      200,
+      'empty cursor = first page',
+    );
   });
 
   it('DELETE revokes: 204, then the key answers 401 api_key_revoked and leaves the list; again 404', async () => {
     const k = (await req(server.api, 'POST', '/api-keys', { token, body: { name: 'gone' } })).body;
     const del = await req(server.api, 'DELETE', `/api-keys/${k.id}`, { token });
     assert.equal(del.status, 204);
-    assert.equal((await req(server.api, 'GET', '/me', { token: k.key })).body.code, 'api_key_revoked');
+    assert.equal(
+      (await req(server.api, 'GET', '/me', { token: k.key })).body.code,
+      'api_key_revoked',
+    );
     const list = await req(server.api, 'GET', '/api-keys?limit=200', { token });
     assert.ok(!list.body.items.some((i: any) => i.id === k.id));
     const again = await req(server.api, 'DELETE', `/api-keys/${k.id}`, { token });

@@ -50,7 +50,10 @@ describe(`credentials across two hosts on one ${testDbIsPostgres() ? 'PostgreSQL
     assert.equal(me.status, 401);
     assert.equal(me.body.code, 'api_key_revoked');
     // Public operations refuse a deleted key too.
-    assert.equal((await req(b.api, 'GET', '/time', { token: key.key })).body.code, 'api_key_revoked');
+    assert.equal(
+      (await req(b.api, 'GET', '/time', { token: key.key })).body.code,
+      'api_key_revoked',
+    );
   });
 
   it('refuses a session ended on host A (logout) on the very next request on host B (401 session_expired)', async () => {
@@ -83,7 +86,10 @@ describe(`credentials across two hosts on one ${testDbIsPostgres() ? 'PostgreSQL
   it('shows a change made on host A on the next GET /me on host B', async () => {
     const { token } = await signIn(a);
     assert.equal((await req(b.api, 'GET', '/me', { token })).body.home_timezone, null);
-    const patch = await req(a.api, 'PATCH', '/me', { token, body: { home_timezone: 'Europe/Paris', display_name: 'Ana' } });
+    const patch = await req(a.api, 'PATCH', '/me', {
+      token,
+      body: { home_timezone: 'Europe/Paris', display_name: 'Ana' },
+    });
     assert.equal(patch.status, 200, patch.text);
     const me = await req(b.api, 'GET', '/me', { token });
     assert.equal(me.body.home_timezone, 'Europe/Paris');

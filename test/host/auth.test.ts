@@ -9,7 +9,10 @@ describe('authentication and per-operation rules', () => {
   let token: string;
   let accountId: string;
   const key = async (scopes?: string[]) => {
-    const r = await req(server.api, 'POST', '/api-keys', { token, body: { name: 'k', ...(scopes ? { scopes } : {}) } });
+    const r = await req(server.api, 'POST', '/api-keys', {
+      token,
+      body: { name: 'k', ...(scopes ? { scopes } : {}) },
+    });
     assert.equal(r.status, 201, r.text);
     return r.body as { id: string; key: string };
   };
@@ -77,7 +80,9 @@ describe('authentication and per-operation rules', () => {
     });
 
     it('does not fall back to another credential when the first one is bad', async () => {
-      const r = await req(server.api, 'GET', '/me', { headers: { authorization: 'Bearer nonsense', 'x-session-token': token } });
+      const r = await req(server.api, 'GET', '/me', {
+        headers: { authorization: 'Bearer nonsense', 'x-session-token': token },
+      });
       assert.equal(r.status, 401);
     });
 
@@ -93,7 +98,11 @@ describe('authentication and per-operation rules', () => {
     it('session_expired for an app session idle more than 90 days, not before', async () => {
       const s = await signIn(server);
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 89 * 86_400 } });
-      assert.equal((await req(server.api, 'GET', '/me', { token: s.token })).status, 200, 'used on day 89: slides');
+      assert.equal(
+        (await req(server.api, 'GET', '/me', { token: s.token })).status,
+        200,
+        'used on day 89: slides',
+      );
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 90 * 86_400 + 1 } });
       const r = await req(server.api, 'GET', '/me', { token: s.token });
       assert.equal(r.status, 401);
@@ -114,24 +123,38 @@ describe('authentication and per-operation rules', () => {
   describe('the three credentials', () => {
     it('accepts the app session token as Bearer and as X-Session-Token', async () => {
       assert.equal((await req(server.api, 'GET', '/me', { token })).status, 200);
-      assert.equal((await req(server.api, 'GET', '/me', { headers: { 'x-session-token': token } })).status, 200);
+      assert.equal(
+        (await req(server.api, 'GET', '/me', { headers: { 'x-session-token': token } })).status,
+        200,
+      );
     });
 
     it('accepts an API key as Bearer and sets its last_used_at', async () => {
       const k = await key();
-      const before = (await req(server.api, 'GET', '/api-keys', { token })).body.items.find((i: any) => i.id === k.id);
+      const before = (await req(server.api, 'GET', '/api-keys', { token })).body.items.find(
+        (i: any) => i.id === k.id,
+      );
       assert.equal(before.last_used_at, null);
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 5 } });
       assert.equal((await req(server.api, 'GET', '/me', { token: k.key })).status, 200);
       const now = (await req(server.url, 'GET', '/dev/clock')).body.now;
-      const afterUse = (await req(server.api, 'GET', '/api-keys', { token })).body.items.find((i: any) => i.id === k.id);
+      const afterUse = (await req(server.api, 'GET', '/api-keys', { token })).body.items.find(
+        (i: any) => i.id === k.id,
+      );
       assert.equal(afterUse.last_used_at, now);
     });
 
     it('accepts the web session cookie; unsafe methods need X-CSRFToken', async () => {
       const w = await webSession('csrf@example.com');
-      assert.equal((await req(server.api, 'GET', '/me', { headers: { cookie: w.cookie } })).status, 200, 'GET needs no CSRF');
-      const none = await req(server.api, 'PATCH', '/me', { headers: { cookie: w.cookie }, body: { display_name: 'X' } });
+      assert.equal(
+        (await req(server.api, 'GET', '/me', { headers: { cookie: w.cookie } })).status,
+        200,
+        'GET needs no CSRF',
+      );
+      const none = await req(server.api, 'PATCH', '/me', {
+        headers: { cookie: w.cookie },
+        body: { display_name: 'X' },
+      });
       assert.equal(none.status, 403);
       assert.equal(none.body.code, 'insufficient_scope');
       const bad = await req(server.api, 'PATCH', '/me', {
@@ -152,7 +175,10 @@ describe('authentication and per-operation rules', () => {
     it('a read-only key cannot change anything', async () => {
       const k = await key(['read']);
       assert.equal((await req(server.api, 'GET', '/me', { token: k.key })).status, 200);
-      const r = await req(server.api, 'PATCH', '/me', { token: k.key, body: { display_name: 'No' } });
+      const r = await req(server.api, 'PATCH', '/me', {
+        token: k.key,
+        body: { display_name: 'No' },
+      });
       assert.equal(r.status, 403);
       assert.equal(r.body.code, 'insufficient_scope');
     });
@@ -175,7 +201,11 @@ describe('authentication and per-operation rules', () => {
         assert.equal(r.status, 403, `${method} ${path}`);
         assert.equal(r.body.code, 'insufficient_scope');
       }
-      assert.equal((await req(server.api, 'GET', '/api-keys', { token: k.key })).status, 200, 'listing is a read');
+      assert.equal(
+        (await req(server.api, 'GET', '/api-keys', { token: k.key })).status,
+        200,
+        'listing is a read',
+      );
     });
   });
 
@@ -193,7 +223,14 @@ describe('authentication and per-operation rules', () => {
   describe('public operations', () => {
     it('answer without credentials and ignore bad ones', async () => {
       assert.equal((await req(server.api, 'GET', '/openapi.json')).status, 200);
-      assert.equal((await req(server.api, 'GET', '/openapi.json', { headers: { authorization: 'Bearer junk' } })).status, 200);
+      assert.equal(
+        (
+          await req(server.api, 'GET', '/openapi.json', {
+            headers: { authorization: 'Bearer junk' },
+          })
+        ).status,
+        200,
+      );
     });
   });
 });

@@ -13,7 +13,11 @@ import { advance, newAccount, startCallsServer, type CallsAccount } from './call
 import { assertSchema } from './schedules-fixture.js';
 
 /** Buys `plan` through the simulator; returns the checkout url. */
-export async function buy(server: TestServer, f: { api: CallsAccount['api'] }, plan: string): Promise<string> {
+export async function buy(
+  server: TestServer,
+  f: { api: CallsAccount['api'] },
+  plan: string,
+): Promise<string> {
   const r = await f.api('POST', '/billing/checkout', { plan });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const id = new URL(r.body.url).pathname.split('/').pop()!;
@@ -45,9 +49,13 @@ describe('billing with the payment simulator', () => {
       [...prices].sort((a: number, b: number) => a - b),
     );
     const codes = r.body.items.map((p: any) => p.code);
-    for (const c of ['trial', 'traveler_monthly', 'traveler_yearly', 'pack_10']) assert.ok(codes.includes(c), c);
+    for (const c of ['trial', 'traveler_monthly', 'traveler_yearly', 'pack_10'])
+      assert.ok(codes.includes(c), c);
     const trial = r.body.items.find((p: any) => p.code === 'trial');
-    assert.deepEqual([trial.purchasable, trial.interval, trial.included_calls_per_period], [false, 'none', 5]);
+    assert.deepEqual(
+      [trial.purchasable, trial.interval, trial.included_calls_per_period],
+      [false, 'none', 5],
+    );
   });
 
   it('checkout: unknown or unsold plan 400; paid through the simulator the plan is active, then 409 already_subscribed', async () => {
@@ -63,7 +71,11 @@ describe('billing with the payment simulator', () => {
     assert.equal((await f.api('GET', '/me')).body.plan.status, 'trialing');
     const id = r.body.url.split('/').pop();
     assert.equal((await call(server, 'POST', `/dev/checkout/${id}/complete`)).status, 204);
-    assert.equal((await call(server, 'POST', `/dev/checkout/${id}/complete`)).status, 404, 'paid once');
+    assert.equal(
+      (await call(server, 'POST', `/dev/checkout/${id}/complete`)).status,
+      404,
+      'paid once',
+    );
     const me = await f.api('GET', '/me');
     assert.deepEqual(me.body.plan, {
       code: 'traveler_monthly',
@@ -78,7 +90,11 @@ describe('billing with the payment simulator', () => {
     assert.equal(u.calls_included, 60);
     assert.equal(u.calls_used, 0);
     assert.equal(Date.parse(u.period_start), server.running.deps.clock.now());
-    assert.equal(new Date(u.period_end).getUTCMonth(), (new Date(u.period_start).getUTCMonth() + 1) % 12, 'a calendar month');
+    assert.equal(
+      new Date(u.period_end).getUTCMonth(),
+      (new Date(u.period_start).getUTCMonth() + 1) % 12,
+      'a calendar month',
+    );
     const again = await f.api('POST', '/billing/checkout', { plan: 'traveler_yearly' });
     assert.deepEqual([again.status, again.body.code], [409, 'already_subscribed']);
     // A pack is not a subscription: it can be bought on top.
@@ -107,7 +123,10 @@ describe('billing with the payment simulator', () => {
     assert.equal(await testCall(server, f), 201);
     const u = (await f.api('GET', '/me/usage')).body;
     // trial_calls_used counts every call inside the trial's window, the paid one included.
-    assert.deepEqual([u.calls_used, u.calls_included, u.trial_calls_used, u.near_limit], [1, 60, 6, false]);
+    assert.deepEqual(
+      [u.calls_used, u.calls_included, u.trial_calls_used, u.near_limit],
+      [1, 60, 6, false],
+    );
   });
 
   it('pack credits pay for calls once the trial is used up, one per call, then 402', async () => {
@@ -115,7 +134,13 @@ describe('billing with the payment simulator', () => {
     for (let i = 0; i < 5; i++) assert.equal(await testCall(server, f), 201);
     await buy(server, f, 'pack_10');
     const me = (await f.api('GET', '/me')).body;
-    assert.deepEqual(me.plan, { code: 'pack_10', entitled: true, name: '10-call pack', source: null, status: 'active' });
+    assert.deepEqual(me.plan, {
+      code: 'pack_10',
+      entitled: true,
+      name: '10-call pack',
+      source: null,
+      status: 'active',
+    });
     // Still offered the web checkout: credits are not a plan.
     assert.equal(me.billing.web_checkout_link, true);
     for (let i = 0; i < 10; i++) assert.equal(await testCall(server, f), 201, `credit ${i + 1}`);
@@ -128,25 +153,44 @@ describe('billing with the payment simulator', () => {
     const none = await f.api('POST', '/billing/portal');
     assert.deepEqual([none.status, none.body.code], [400, 'validation_error']);
     await buy(server, f, 'traveler_monthly');
-    const portal = await f.api('POST', '/billing/portal', undefined, { 'Idempotency-Key': 'portal-1' });
+    const portal = await f.api('POST', '/billing/portal', undefined, {
+      'Idempotency-Key': 'portal-1',
+    });
     assert.equal(portal.status, 200);
-    const replay = await f.api('POST', '/billing/portal', undefined, { 'Idempotency-Key': 'portal-1' });
+    const replay = await f.api('POST', '/billing/portal', undefined, {
+      'Idempotency-Key': 'portal-1',
+    });
     assert.equal(replay.body.url, portal.body.url, 'Idem replay');
     const path = new URL(portal.body.url).pathname;
     assert.match(path, /^\/dev\/payments\/portal\//);
     const page = await fetch(server.url + path);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /Traveler \(monthly\)/);
-    const cancel = await fetch(`${server.url}${path}/cancel`, { method: 'POST', redirect: 'manual' });
+    const cancel = await fetch(`${server.url}${path}/cancel`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
     assert.equal(cancel.status, 303);
     const canceled = (await f.api('GET', '/me')).body.plan;
-    assert.deepEqual([canceled.status, canceled.entitled, canceled.code], ['canceled', true, 'traveler_monthly']);
-    assert.deepEqual((await f.api('POST', '/billing/checkout', { plan: 'traveler_monthly' })).body.code, 'already_subscribed');
+    assert.deepEqual(
+      [canceled.status, canceled.entitled, canceled.code],
+      ['canceled', true, 'traveler_monthly'],
+    );
+    assert.deepEqual(
+      (await f.api('POST', '/billing/checkout', { plan: 'traveler_monthly' })).body.code,
+      'already_subscribed',
+    );
     await fetch(`${server.url}${path}/cancel_now`, { method: 'POST', redirect: 'manual' });
     // The trial (7 days) still runs for this new account; move past it to see the plain expiry.
     await advance(server, 8 * 86_400);
     const ended = (await f.api('GET', '/me')).body.plan;
-    assert.deepEqual(ended, { code: null, entitled: false, name: null, source: null, status: 'expired' });
+    assert.deepEqual(ended, {
+      code: null,
+      entitled: false,
+      name: null,
+      source: null,
+      status: 'expired',
+    });
   });
 
   it('a canceled subscription runs to the end of its period, then expires', async () => {
@@ -200,9 +244,16 @@ describe('Tier B calls under a plan', () => {
 
   it('a call to a Tier B number uses tier_b_multiplier included calls; the trial counts it as one', async () => {
     const { account } = await import('./schedules-fixture.js');
-    const f = (await account(server, { number: '+821012345678', home: 'UTC' })) as unknown as CallsAccount;
+    const f = (await account(server, {
+      number: '+821012345678',
+      home: 'UTC',
+    })) as unknown as CallsAccount;
     assert.equal(await testCall(server, f), 201);
-    assert.equal((await f.api('GET', '/me/usage')).body.trial_calls_used, 1, 'the trial counts every call as one');
+    assert.equal(
+      (await f.api('GET', '/me/usage')).body.trial_calls_used,
+      1,
+      'the trial counts every call as one',
+    );
     await buy(server, f, 'traveler_monthly');
     assert.equal(await testCall(server, f), 201);
     const u = (await f.api('GET', '/me/usage')).body;
@@ -215,7 +266,14 @@ describe('plans from WAKEUP_BILLING_PLANS', () => {
   before(async () => {
     server = await startCallsServer({
       WAKEUP_BILLING_PLANS: JSON.stringify([
-        { code: 'trial', name: 'Free trial', price_cents: 0, currency: 'EUR', interval: 'none', included_calls_per_period: 5 },
+        {
+          code: 'trial',
+          name: 'Free trial',
+          price_cents: 0,
+          currency: 'EUR',
+          interval: 'none',
+          included_calls_per_period: 5,
+        },
         {
           code: 'tiny',
           name: 'Tiny',
@@ -247,7 +305,10 @@ describe('plans from WAKEUP_BILLING_PLANS', () => {
     assert.equal(await testCall(server, f), 201);
     assert.equal(await testCall(server, f), 402);
     const u = (await f.api('GET', '/me/usage')).body;
-    assert.deepEqual([u.calls_used, u.calls_included, u.near_limit, u.plan.entitled, u.plan.status], [2, 2, true, false, 'active']);
+    assert.deepEqual(
+      [u.calls_used, u.calls_included, u.near_limit, u.plan.entitled, u.plan.status],
+      [2, 2, true, false, 'active'],
+    );
     // The next period brings the included calls back.
     await f.clockTo(new Date(Date.parse(u.period_end) + 1000).toISOString());
     assert.equal(await testCall(server, f), 201);

@@ -18,10 +18,18 @@ describe('billing configuration', () => {
   });
 
   for (const [label, env, pattern] of [
-    ['simulator outside dev mode', { ...PRODUCTION_ENV, WAKEUP_PAYMENTS: 'simulator' }, /WAKEUP_PAYMENTS=simulator needs dev mode/],
+    [
+      'simulator outside dev mode',
+      { ...PRODUCTION_ENV, WAKEUP_PAYMENTS: 'simulator' },
+      /WAKEUP_PAYMENTS=simulator needs dev mode/,
+    ],
     ['unknown provider', { WAKEUP_PAYMENTS: 'paypal' }, /WAKEUP_PAYMENTS=paypal/],
     ['stripe without a key', { WAKEUP_PAYMENTS: 'stripe' }, /WAKEUP_STRIPE_SECRET_KEY/],
-    ['stripe without the webhook secret', { WAKEUP_PAYMENTS: 'stripe', WAKEUP_STRIPE_SECRET_KEY: 'sk' }, /WAKEUP_PAYMENTS_WEBHOOK_SECRET/],
+    [
+      'stripe without the webhook secret',
+      { WAKEUP_PAYMENTS: 'stripe', WAKEUP_STRIPE_SECRET_KEY: 'sk' },
+      /WAKEUP_PAYMENTS_WEBHOOK_SECRET/,
+    ],
     [
       'stripe without a price for a plan',
       {
@@ -35,10 +43,17 @@ describe('billing configuration', () => {
     ['plans not JSON', { WAKEUP_BILLING_PLANS: '[{' }, /WAKEUP_BILLING_PLANS: not JSON/],
     [
       'a plan without a currency',
-      { WAKEUP_BILLING_PLANS: '[{"code":"a","name":"A","price_cents":1,"interval":"month","included_calls_per_period":1}]' },
+      {
+        WAKEUP_BILLING_PLANS:
+          '[{"code":"a","name":"A","price_cents":1,"interval":"month","included_calls_per_period":1}]',
+      },
       /currency/,
     ],
-    ['a product mapped to no plan', { WAKEUP_INAPP_API_KEY: 'k', WAKEUP_INAPP_PRODUCTS: 'com.x=gold' }, /WAKEUP_INAPP_PRODUCTS/],
+    [
+      'a product mapped to no plan',
+      { WAKEUP_INAPP_API_KEY: 'k', WAKEUP_INAPP_PRODUCTS: 'com.x=gold' },
+      /WAKEUP_INAPP_PRODUCTS/,
+    ],
     ['web checkout flag', { WAKEUP_WEB_CHECKOUT: 'yes' }, /WAKEUP_WEB_CHECKOUT=yes/],
   ] as const) {
     it(`refuses ${label}`, () => {

@@ -24,7 +24,15 @@ async function startFakeInapp() {
       return res.end('{}');
     }
     const id = decodeURIComponent(m[1]!);
-    res.end(JSON.stringify({ subscriber: { original_app_user_id: id, entitlements: {}, subscriptions: subscribers.get(id) ?? {} } }));
+    res.end(
+      JSON.stringify({
+        subscriber: {
+          original_app_user_id: id,
+          entitlements: {},
+          subscriptions: subscribers.get(id) ?? {},
+        },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -44,7 +52,8 @@ describe('in-app purchase sync (RevenueCat-style fake)', () => {
       env: {
         WAKEUP_INAPP_API_KEY: 'sk_rc_fake',
         WAKEUP_INAPP_API_URL: fake.url,
-        WAKEUP_INAPP_PRODUCTS: 'com.example.monthly=traveler_monthly,com.example.yearly=traveler_yearly',
+        WAKEUP_INAPP_PRODUCTS:
+          'com.example.monthly=traveler_monthly,com.example.yearly=traveler_yearly',
       },
     });
   });
@@ -55,17 +64,29 @@ describe('in-app purchase sync (RevenueCat-style fake)', () => {
 
   it('syncs the signed-in account only; app_user_id must be the account id (400 otherwise)', async () => {
     const { token, account } = await signIn(server);
-    const wrong = await call(server, 'POST', '/billing/inapp/sync', { token, body: { app_user_id: 'someone-else' } });
+    const wrong = await call(server, 'POST', '/billing/inapp/sync', {
+      token,
+      body: { app_user_id: 'someone-else' },
+    });
     assert.deepEqual([wrong.status, wrong.body.code], [400, 'validation_error']);
     const before = fake.asked.length;
-    const r = await call(server, 'POST', '/billing/inapp/sync', { token, body: { app_user_id: account.id } });
+    const r = await call(server, 'POST', '/billing/inapp/sync', {
+      token,
+      body: { app_user_id: account.id },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body, {
       changed: false,
       plan: { code: 'trial', entitled: true, name: 'Free trial', source: null, status: 'trialing' },
     });
-    assert.deepEqual(fake.asked.slice(before), [{ path: `/v1/subscribers/${account.id}`, auth: 'Bearer sk_rc_fake' }]);
-    assert.equal((await call(server, 'POST', '/billing/inapp/sync', { token })).status, 200, 'no body is fine');
+    assert.deepEqual(fake.asked.slice(before), [
+      { path: `/v1/subscribers/${account.id}`, auth: 'Bearer sk_rc_fake' },
+    ]);
+    assert.equal(
+      (await call(server, 'POST', '/billing/inapp/sync', { token })).status,
+      200,
+      'no body is fine',
+    );
   });
 
   it('an App Store subscription becomes the plan (ios_store); unsubscribed → canceled; expired → gone', async () => {
@@ -84,7 +105,13 @@ describe('in-app purchase sync (RevenueCat-style fake)', () => {
     const r = await call(server, 'POST', '/billing/inapp/sync', { token, body: {} });
     assert.deepEqual(r.body, {
       changed: true,
-      plan: { code: 'traveler_monthly', entitled: true, name: 'Traveler (monthly)', source: 'ios_store', status: 'active' },
+      plan: {
+        code: 'traveler_monthly',
+        entitled: true,
+        name: 'Traveler (monthly)',
+        source: 'ios_store',
+        status: 'active',
+      },
     });
     const again = await call(server, 'POST', '/billing/inapp/sync', { token, body: {} });
     assert.equal(again.body.changed, false);
@@ -99,10 +126,17 @@ describe('in-app purchase sync (RevenueCat-style fake)', () => {
         billing_issues_detected_at: null,
       },
     });
-    assert.equal((await call(server, 'POST', '/billing/inapp/sync', { token })).body.plan.status, 'canceled');
+    assert.equal(
+      (await call(server, 'POST', '/billing/inapp/sync', { token })).body.plan.status,
+      'canceled',
+    );
 
     fake.subscribers.set(account.id, {
-      'com.example.yearly': { store: 'play_store', purchase_date: iso(now - 400 * 86_400_000), expires_date: iso(now - 86_400_000) },
+      'com.example.yearly': {
+        store: 'play_store',
+        purchase_date: iso(now - 400 * 86_400_000),
+        expires_date: iso(now - 86_400_000),
+      },
     });
     const gone = await call(server, 'POST', '/billing/inapp/sync', { token });
     assert.equal(gone.body.changed, true);
@@ -121,13 +155,18 @@ describe('in-app purchase sync (RevenueCat-style fake)', () => {
     });
     const h = { 'Idempotency-Key': 'sync-1' };
     const a = await call(server, 'POST', '/billing/inapp/sync', { token, body: {}, headers: h });
-    assert.deepEqual([a.body.changed, a.body.plan.source, a.body.plan.code], [true, 'android_store', 'traveler_yearly']);
+    assert.deepEqual(
+      [a.body.changed, a.body.plan.source, a.body.plan.code],
+      [true, 'android_store', 'traveler_yearly'],
+    );
     const b = await call(server, 'POST', '/billing/inapp/sync', { token, body: {}, headers: h });
     assert.deepEqual(b.body, a.body, 'replayed, changed still true');
   });
 
   it('503 provider_unavailable when the provider is unreachable or not set up', async () => {
-    const down = await startTestServer({ env: { WAKEUP_INAPP_API_KEY: 'k', WAKEUP_INAPP_API_URL: 'http://127.0.0.1:9' } });
+    const down = await startTestServer({
+      env: { WAKEUP_INAPP_API_KEY: 'k', WAKEUP_INAPP_API_URL: 'http://127.0.0.1:9' },
+    });
     const off = await startTestServer();
     try {
       for (const s of [down, off]) {

@@ -20,7 +20,11 @@ interface Recorded {
 }
 
 /** A fake of the provider's REST API: records requests, answers like the real one. */
-async function startFakeStripe(): Promise<{ url: string; requests: Recorded[]; close(): Promise<void> }> {
+async function startFakeStripe(): Promise<{
+  url: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}> {
   const requests: Recorded[] = [];
   let n = 0;
   const server: Server = createServer((req, res) => {
@@ -35,15 +39,26 @@ async function startFakeStripe(): Promise<{ url: string; requests: Recorded[]; c
         return res.end(JSON.stringify({ error: { message: 'Invalid API Key provided' } }));
       }
       n++;
-      if (req.url === '/v1/customers') return res.end(JSON.stringify({ id: `cus_fake${n}`, object: 'customer', email: form.get('email') }));
+      if (req.url === '/v1/customers')
+        return res.end(
+          JSON.stringify({ id: `cus_fake${n}`, object: 'customer', email: form.get('email') }),
+        );
       if (req.url === '/v1/checkout/sessions') {
         return res.end(
-          JSON.stringify({ id: `cs_test_${n}`, object: 'checkout.session', url: `https://checkout.fake.test/c/pay/cs_test_${n}` }),
+          JSON.stringify({
+            id: `cs_test_${n}`,
+            object: 'checkout.session',
+            url: `https://checkout.fake.test/c/pay/cs_test_${n}`,
+          }),
         );
       }
       if (req.url === '/v1/billing_portal/sessions') {
         return res.end(
-          JSON.stringify({ id: `bps_${n}`, object: 'billing_portal.session', url: `https://billing.fake.test/p/session/${n}` }),
+          JSON.stringify({
+            id: `bps_${n}`,
+            object: 'billing_portal.session',
+            url: `https://billing.fake.test/p/session/${n}`,
+          }),
         );
       }
       res.statusCode = 404;
@@ -64,7 +79,8 @@ function stripeEnv(apiUrl: string): Record<string, string> {
     WAKEUP_STRIPE_SECRET_KEY: 'sk_test_fake',
     WAKEUP_STRIPE_API_URL: apiUrl,
     WAKEUP_PAYMENTS_WEBHOOK_SECRET: SECRET,
-    WAKEUP_STRIPE_PRICES: 'traveler_monthly=price_m,traveler_yearly=price_y,pack_10=price_p10,pack_30=price_p30',
+    WAKEUP_STRIPE_PRICES:
+      'traveler_monthly=price_m,traveler_yearly=price_y,pack_10=price_p10,pack_30=price_p30',
   };
 }
 
@@ -76,12 +92,21 @@ async function notify(
   object: Record<string, unknown>,
   opts: { id?: string; sign?: string | null; secret?: string; at?: number } = {},
 ) {
-  const body = JSON.stringify({ id: opts.id ?? `evt_test_${++seq}`, object: 'event', type, created: 1, data: { object } });
+  const body = JSON.stringify({
+    id: opts.id ?? `evt_test_${++seq}`,
+    object: 'event',
+    type,
+    created: 1,
+    data: { object },
+  });
   const at = opts.at ?? server.running.deps.clock.now();
   const sig = opts.sign === undefined ? signPayload(opts.secret ?? SECRET, body, at) : opts.sign;
   const res = await fetch(`${server.url}/webhooks/payments`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'Stripe-Signature': sig }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(sig === null ? {} : { 'Stripe-Signature': sig }),
+    },
     body,
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -101,7 +126,10 @@ describe('Stripe-compatible provider (local fake)', () => {
 
   it('checkout creates one customer per account and a subscription Checkout Session with the account and plan in metadata', async () => {
     const { token, account } = await signIn(server);
-    const r = await call(server, 'POST', '/billing/checkout', { token, body: { plan: 'traveler_monthly' } });
+    const r = await call(server, 'POST', '/billing/checkout', {
+      token,
+      body: { plan: 'traveler_monthly' },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.match(r.body.url, /^https:\/\/checkout\.fake\.test\/c\/pay\/cs_test_\d+$/);
     const [customer, session] = fake.requests.slice(-2);
@@ -111,7 +139,12 @@ describe('Stripe-compatible provider (local fake)', () => {
     assert.equal(session!.path, '/v1/checkout/sessions');
     const f = session!.form;
     assert.deepEqual(
-      [f.get('mode'), f.get('line_items[0][price]'), f.get('line_items[0][quantity]'), f.get('client_reference_id')],
+      [
+        f.get('mode'),
+        f.get('line_items[0][price]'),
+        f.get('line_items[0][quantity]'),
+        f.get('client_reference_id'),
+      ],
       ['subscription', 'price_m', '1', account.id],
     );
     assert.equal(f.get('subscription_data[metadata][account_id]'), account.id);
@@ -145,15 +178,28 @@ describe('Stripe-compatible provider (local fake)', () => {
       items: { data: [{ price: { id: 'price_y' } }] },
     };
     const plan = async () => (await call(server, 'GET', '/me', { token })).body.plan;
-    assert.deepEqual((await notify(server, 'customer.subscription.created', sub)).body, { received: true, applied: true });
-    assert.deepEqual(await plan(), { code: 'traveler_yearly', entitled: true, name: 'Traveler (yearly)', source: 'web', status: 'active' });
+    assert.deepEqual((await notify(server, 'customer.subscription.created', sub)).body, {
+      received: true,
+      applied: true,
+    });
+    assert.deepEqual(await plan(), {
+      code: 'traveler_yearly',
+      entitled: true,
+      name: 'Traveler (yearly)',
+      source: 'web',
+      status: 'active',
+    });
     const usage = (await call(server, 'GET', '/me/usage', { token })).body;
     assert.deepEqual([usage.calls_included, Date.parse(usage.period_start)], [730, now * 1000]);
     await notify(server, 'customer.subscription.updated', { ...sub, status: 'past_due' });
     assert.deepEqual([(await plan()).status, (await plan()).entitled], ['past_due', true]);
     await notify(server, 'customer.subscription.updated', { ...sub, cancel_at_period_end: true });
     assert.equal((await plan()).status, 'canceled');
-    await notify(server, 'customer.subscription.deleted', { ...sub, status: 'canceled', ended_at: now });
+    await notify(server, 'customer.subscription.deleted', {
+      ...sub,
+      status: 'canceled',
+      ended_at: now,
+    });
     const ended = await plan();
     assert.equal(ended.source, null);
     assert.notEqual(ended.code, 'traveler_yearly');
@@ -173,7 +219,8 @@ describe('Stripe-compatible provider (local fake)', () => {
       customer,
       metadata: { plan: 'pack_10' },
     };
-    const credits = async () => (await call(server, 'GET', '/me/usage', { token })).body.credits_remaining;
+    const credits = async () =>
+      (await call(server, 'GET', '/me/usage', { token })).body.credits_remaining;
     const now = server.running.deps.clock.now();
     for (const [label, opts] of [
       ['unsigned', { sign: null }],
@@ -188,14 +235,23 @@ describe('Stripe-compatible provider (local fake)', () => {
     }
     const tampered = await fetch(`${server.url}/webhooks/payments`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'Stripe-Signature': signPayload(SECRET, '{"id":"x"}', now) },
-      body: JSON.stringify({ id: 'evt_x', type: 'checkout.session.completed', data: { object: session } }),
+      headers: {
+        'content-type': 'application/json',
+        'Stripe-Signature': signPayload(SECRET, '{"id":"x"}', now),
+      },
+      body: JSON.stringify({
+        id: 'evt_x',
+        type: 'checkout.session.completed',
+        data: { object: session },
+      }),
     });
     assert.equal(tampered.status, 400, 'a signature of another body');
     const first = await notify(server, 'checkout.session.completed', session, { id: 'evt_pack_1' });
     assert.deepEqual([first.status, first.body.applied], [200, true]);
     assert.equal(await credits(), 10);
-    const replay = await notify(server, 'checkout.session.completed', session, { id: 'evt_pack_1' });
+    const replay = await notify(server, 'checkout.session.completed', session, {
+      id: 'evt_pack_1',
+    });
     assert.deepEqual([replay.status, replay.body.applied], [200, false]);
     // Another event for the same paid checkout does not credit it twice either.
     await notify(server, 'checkout.session.completed', session);
@@ -206,7 +262,10 @@ describe('Stripe-compatible provider (local fake)', () => {
     const down = await startTestServer({ env: stripeEnv('http://127.0.0.1:9') });
     try {
       const { token } = await signIn(down);
-      const r = await call(down, 'POST', '/billing/checkout', { token, body: { plan: 'traveler_monthly' } });
+      const r = await call(down, 'POST', '/billing/checkout', {
+        token,
+        body: { plan: 'traveler_monthly' },
+      });
       assert.deepEqual([r.status, r.body.code], [503, 'provider_unavailable']);
     } finally {
       await down.close();

@@ -9,7 +9,12 @@ import { after, before, describe, it } from 'node:test';
 import { requestCode, signIn, startTestServer, type TestServer } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
 
-async function link(server: TestServer, token: string, plan = 'traveler_monthly', headers: Record<string, string> = {}) {
+async function link(
+  server: TestServer,
+  token: string,
+  plan = 'traveler_monthly',
+  headers: Record<string, string> = {},
+) {
   return call(server, 'POST', '/billing/web-checkout', { token, body: { plan }, headers });
 }
 
@@ -59,7 +64,11 @@ describe('web checkout', () => {
     assert.equal(b.body.url, a.body.url);
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await link(server, token)).status);
-    assert.deepEqual(statuses, [200, 200, 200, 429], 'the 400, the first, the replayed pair counted once: 5 a minute');
+    assert.deepEqual(
+      statuses,
+      [200, 200, 200, 429],
+      'the 400, the first, the replayed pair counted once: 5 a minute',
+    );
   });
 
   it('the link: continue as <email> signs the browser in and goes to checkout; paid, done shows the plan; used, expired, unknown pages', async () => {
@@ -107,7 +116,10 @@ describe('web checkout', () => {
       const { token } = await signIn(off);
       const r = await link(off, token);
       assert.deepEqual([r.status, r.body.code], [403, 'web_checkout_disabled']);
-      assert.deepEqual((await call(off, 'GET', '/me', { token })).body.billing, { web_checkout_link: false, web_checkout_plans: [] });
+      assert.deepEqual((await call(off, 'GET', '/me', { token })).body.billing, {
+        web_checkout_link: false,
+        web_checkout_plans: [],
+      });
     } finally {
       await off.close();
     }

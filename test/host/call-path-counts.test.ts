@@ -19,7 +19,14 @@ import { createEngineStore, type SqliteEngineStore } from '../../host/db/engine-
 import { call } from '../helpers/phone.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { testDbIsPostgres } from '../helpers/server.js';
-import { advance, createCall, freshNumber, newAccount, phone, startCallsServer } from './calls-fixture.js';
+import {
+  advance,
+  createCall,
+  freshNumber,
+  newAccount,
+  phone,
+  startCallsServer,
+} from './calls-fixture.js';
 
 const require = createRequire(import.meta.url);
 
@@ -40,7 +47,11 @@ interface Counts {
 function countStatements(): { read(): Counts; stop(): void } {
   const counts: Counts = { statements: 0, rows: 0 };
   const undo: Array<() => void> = [];
-  const patch = (proto: Record<string, unknown>, name: string, rowsOf: (result: unknown) => number) => {
+  const patch = (
+    proto: Record<string, unknown>,
+    name: string,
+    rowsOf: (result: unknown) => number,
+  ) => {
     const original = proto[name] as (...args: unknown[]) => unknown;
     proto[name] = function (this: unknown, ...args: unknown[]) {
       counts.statements++;
@@ -51,7 +62,9 @@ function countStatements(): { read(): Counts; stop(): void } {
     };
     undo.push(() => (proto[name] = original));
   };
-  const Sqlite = require('better-sqlite3') as { prototype: Record<string, unknown> } & (new (f: string) => {
+  const Sqlite = require('better-sqlite3') as { prototype: Record<string, unknown> } & (new (
+    f: string,
+  ) => {
     prepare(s: string): object;
     close(): void;
   });
@@ -75,7 +88,8 @@ function countStatements(): { read(): Counts; stop(): void } {
   patch(Sqlite.prototype, 'exec', () => 0);
   // node-postgres answers by promise or, from its pool, by a callback: count the rows of both.
   const pg = require('pg') as { Client: { prototype: Record<string, unknown> } };
-  const rowsOf = (r: unknown) => (r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows.length : 0);
+  const rowsOf = (r: unknown) =>
+    r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows.length : 0;
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     counts.statements++;
@@ -89,7 +103,9 @@ function countStatements(): { read(): Counts; stop(): void } {
       return query.apply(this, args);
     }
     const result = query.apply(this, args);
-    return result instanceof Promise ? result.then((r: unknown) => ((counts.rows += rowsOf(r)), r)) : result;
+    return result instanceof Promise
+      ? result.then((r: unknown) => ((counts.rows += rowsOf(r)), r))
+      : result;
   };
   undo.push(() => (pg.Client.prototype.query = query));
   return { read: () => ({ ...counts }), stop: () => undo.reverse().forEach((u) => u()) };
@@ -111,7 +127,14 @@ async function spike(calls: number): Promise<{ perCall: Counts; restores: number
     await db.run('UPDATE accounts SET trial_calls_included = 0 WHERE id = ?', [f.accountId]);
     await grantCredits(
       db,
-      { accountId: f.accountId, calls: calls * 2, planCode: 'pack', planName: 'Pack', tierBMultiplier: 1, ref: 'test' },
+      {
+        accountId: f.accountId,
+        calls: calls * 2,
+        planCode: 'pack',
+        planName: 'Pack',
+        tierBMultiplier: 1,
+        ref: 'test',
+      },
       clock.now(),
     );
     const endpoint = await f.api('POST', '/webhook-endpoints', { url: `${receiver.url}/hook` });
@@ -119,12 +142,15 @@ async function spike(calls: number): Promise<{ perCall: Counts; restores: number
     // One call of the spike tells a contact: its phone never answers, so it ends missed.
     const contact = await f.api('POST', '/contacts', { name: 'Alex', e164: freshNumber() });
     assert.equal(contact.status, 201, JSON.stringify(contact.body));
-    const agreed = await call(server, 'POST', '/dev/sms/inbound', { body: { from: contact.body.e164, body: 'yes' } });
+    const agreed = await call(server, 'POST', '/dev/sms/inbound', {
+      body: { from: contact.body.e164, body: 'yes' },
+    });
     assert.equal(agreed.status, 204);
     await phone(server, f.number, ['no_answer']);
     const told = await createCall(f, { tell_contacts: { contact_ids: [contact.body.id] } }, 2);
     const due = clock.now() + 2 * 60_000;
-    for (let i = 1; i < calls; i++) await runtime.schedule({ accountId: f.accountId, to: freshNumber(), scheduledAt: due });
+    for (let i = 1; i < calls; i++)
+      await runtime.schedule({ accountId: f.accountId, to: freshNumber(), scheduledAt: due });
 
     const counter = countStatements();
     try {
@@ -141,7 +167,10 @@ async function spike(calls: number): Promise<{ perCall: Counts; restores: number
       const missed = await f.api('GET', `/occurrences/${told.occurrenceId}`);
       assert.equal(missed.body.status, 'missed');
       const restores = db.dialect === 'sqlite' ? (store as SqliteEngineStore).restores : null;
-      return { perCall: { statements: seen.statements / calls, rows: seen.rows / calls }, restores };
+      return {
+        perCall: { statements: seen.statements / calls, rows: seen.rows / calls },
+        restores,
+      };
     } finally {
       counter.stop();
     }
@@ -156,8 +185,11 @@ describe('the call’s whole path, by counts', () => {
     const small = await spike(100);
     const large = await spike(300);
     const where = testDbIsPostgres() ? 'PostgreSQL' : 'SQLite';
-    const show = (c: Counts) => `${c.statements.toFixed(1)} statements and ${c.rows.toFixed(1)} rows per call`;
-    console.log(`call path on ${where}: 100 calls ${show(small.perCall)}; 300 calls ${show(large.perCall)}`);
+    const show = (c: Counts) =>
+      `${c.statements.toFixed(1)} statements and ${c.rows.toFixed(1)} rows per call`;
+    console.log(
+      `call path on ${where}: 100 calls ${show(small.perCall)}; 300 calls ${show(large.perCall)}`,
+    );
     if (small.restores !== null) {
       assert.equal(small.restores, 0, 'the overlay was never rebuilt from the journal');
       assert.equal(large.restores, 0, 'the overlay was never rebuilt from the journal');
@@ -170,6 +202,9 @@ describe('the call’s whole path, by counts', () => {
       large.perCall.statements <= small.perCall.statements * GROWTH + 1,
       `statements per call grew: ${show(small.perCall)} → ${show(large.perCall)}`,
     );
-    assert.ok(large.perCall.rows <= small.perCall.rows * GROWTH + 2, `rows per call grew: ${show(small.perCall)} → ${show(large.perCall)}`);
+    assert.ok(
+      large.perCall.rows <= small.perCall.rows * GROWTH + 2,
+      `rows per call grew: ${show(small.perCall)} → ${show(large.perCall)}`,
+    );
   });
 });

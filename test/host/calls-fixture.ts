@@ -16,7 +16,8 @@ export const CALLS_START = '2027-05-04T12:00:00Z';
 
 /** Starts a server for a test file (the virtual clock at {@link CALLS_START} unless env says system). */
 export function startCallsServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const start: Record<string, string> = env.WAKEUP_CLOCK === 'system' ? {} : { WAKEUP_CLOCK_START: CALLS_START };
+  const start: Record<string, string> =
+    env.WAKEUP_CLOCK === 'system' ? {} : { WAKEUP_CLOCK_START: CALLS_START };
   return startTestServer({ env: { ...PHONE_TEST_ENV, ...start, ...env } });
 }
 
@@ -34,15 +35,28 @@ export interface CallsAccount extends Fixture {
 }
 
 /** Signs a new account in on `server` with a new verified number. */
-export async function newAccount(server: TestServer, options: { home?: string | null } = {}): Promise<CallsAccount> {
+export async function newAccount(
+  server: TestServer,
+  options: { home?: string | null } = {},
+): Promise<CallsAccount> {
   const number = freshNumber();
-  const f = await account(server, { number, home: options.home === undefined ? 'UTC' : options.home });
+  const f = await account(server, {
+    number,
+    home: options.home === undefined ? 'UTC' : options.home,
+  });
   return { ...f, number };
 }
 
 /** Scripts the simulated phone at `number` (contract §3 behaviours). */
-export async function phone(server: TestServer, number: string, answers: string[], ringSeconds = 5): Promise<void> {
-  const r = await call(server, 'PUT', `/dev/phones/${encodeURIComponent(number)}`, { body: { answers, ring_seconds: ringSeconds } });
+export async function phone(
+  server: TestServer,
+  number: string,
+  answers: string[],
+  ringSeconds = 5,
+): Promise<void> {
+  const r = await call(server, 'PUT', `/dev/phones/${encodeURIComponent(number)}`, {
+    body: { answers, ring_seconds: ringSeconds },
+  });
   assert.equal(r.status, 204, JSON.stringify(r.body));
 }
 
@@ -67,7 +81,12 @@ export async function createCall(
   body: Record<string, unknown> = {},
   inMinutes = 1,
 ): Promise<{ schedule: any; occurrenceId: string }> {
-  const r = await f.api('POST', '/schedules', { kind: 'once', in_minutes: inMinutes, retry_policy: { offsets_minutes: [] }, ...body });
+  const r = await f.api('POST', '/schedules', {
+    kind: 'once',
+    in_minutes: inMinutes,
+    retry_policy: { offsets_minutes: [] },
+    ...body,
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   assert.ok(r.body.next_occurrence, 'a new enabled call has a next occurrence');
   return { schedule: r.body, occurrenceId: r.body.next_occurrence.id };
@@ -82,7 +101,10 @@ export async function occurrence(f: CallsAccount, id: string): Promise<any> {
 }
 
 /** Texts the outbox holds for `number`, newest first. */
-export async function texts(server: TestServer, number: string): Promise<Array<{ body: string; code: string | null }>> {
+export async function texts(
+  server: TestServer,
+  number: string,
+): Promise<Array<{ body: string; code: string | null }>> {
   return textsTo(server, number);
 }
 
@@ -92,7 +114,10 @@ export async function fallbackTexts(server: TestServer, number: string): Promise
 }
 
 /** Checks the fields every finished attempt records. */
-export function assertEnded(a: any, expected: { status: string; answered_by?: string | null; digits?: string | null }): void {
+export function assertEnded(
+  a: any,
+  expected: { status: string; answered_by?: string | null; digits?: string | null },
+): void {
   assertSchema('AttemptOut', a);
   assert.equal(a.status, expected.status);
   assert.equal(a.live, false);
@@ -101,7 +126,10 @@ export function assertEnded(a: any, expected: { status: string; answered_by?: st
   if (expected.answered_by !== undefined) assert.equal(a.answered_by, expected.answered_by);
   if (expected.digits !== undefined) assert.equal(a.digits, expected.digits);
   if (a.answered_at !== null) {
-    assert.ok(a.ringing_at !== null && a.ringing_at <= a.answered_at, 'rang before it was answered');
+    assert.ok(
+      a.ringing_at !== null && a.ringing_at <= a.answered_at,
+      'rang before it was answered',
+    );
     assert.equal(typeof a.duration_seconds, 'number');
     assert.ok(a.duration_seconds >= 0);
   }

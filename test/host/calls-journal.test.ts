@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { OccurrenceStatus } from '../../engine/index.js';
 import type { TestServer } from '../helpers/server.js';
-import { advance, createCall, newAccount, occurrence, startCallsServer, type CallsAccount } from './calls-fixture.js';
+import {
+  advance,
+  createCall,
+  newAccount,
+  occurrence,
+  startCallsServer,
+  type CallsAccount,
+} from './calls-fixture.js';
 
 /** The order an occurrence's status moves in (one attempt, confirmed). */
 const ORDER: OccurrenceStatus[] = ['pending', 'dispatching', 'calling', 'confirmed'];
@@ -40,7 +47,10 @@ describe('reads during a spike', () => {
           const r = await f.api('GET', `/occurrences/${o.id}`);
           assert.equal(r.status, 200, JSON.stringify(r.body));
           const seen = ORDER.indexOf(r.body.status);
-          assert.ok(seen >= committed, `${o.id}: committed ${o.status}, the next read showed ${r.body.status}`);
+          assert.ok(
+            seen >= committed,
+            `${o.id}: committed ${o.status}, the next read showed ${r.body.status}`,
+          );
         })(),
       );
     });
@@ -50,7 +60,10 @@ describe('reads during a spike', () => {
     } finally {
       off();
     }
-    assert.ok(reads.length >= 3 * owner.size, 'a read after each of dispatching, calling and confirmed');
+    assert.ok(
+      reads.length >= 3 * owner.size,
+      'a read after each of dispatching, calling and confirmed',
+    );
     for (const [id, f] of owner) assert.equal((await occurrence(f, id)).status, 'confirmed');
     for (const f of accounts) {
       const calls = await f.api('GET', '/calls');

@@ -48,7 +48,12 @@ describe('GET /occurrences and GET /calls', () => {
     }
     // Ten days ahead, in Paris: outside the default window.
     const date = new Date(nowMs(server) + 10 * DAY).toISOString().slice(0, 10);
-    const far = await f.api('POST', '/schedules', { kind: 'once', local_date: date, local_time: '07:00', timezone: 'Europe/Paris' });
+    const far = await f.api('POST', '/schedules', {
+      kind: 'once',
+      local_date: date,
+      local_time: '07:00',
+      timezone: 'Europe/Paris',
+    });
     assert.equal(far.status, 201, JSON.stringify(far.body));
     occ.c = await occurrence(f, far.body.next_occurrence.id);
     assert.equal((await f.api('POST', `/occurrences/${occ.d.id}/cancel`)).status, 200);
@@ -64,7 +69,11 @@ describe('GET /occurrences and GET /calls', () => {
   it('status filter', async () => {
     assert.deepEqual(await ids(f, '?status=cancelled'), [occ.d.id]);
     assert.deepEqual(await ids(f, '?status=pending'), [occ.a.id, occ.b.id]);
-    assert.deepEqual(await ids(f, '?status=confirmed'), [], 'the confirmed call is outside the default window');
+    assert.deepEqual(
+      await ids(f, '?status=confirmed'),
+      [],
+      'the confirmed call is outside the default window',
+    );
     assert.deepEqual(await ids(f, '?status=confirmed&from=2000-01-01T00:00:00Z'), [occ.old.id]);
   });
 
@@ -97,7 +106,10 @@ describe('GET /occurrences and GET /calls', () => {
   });
 
   it('the time fields: the call zone in local, the home zone in in_home_timezone', async () => {
-    assert.deepEqual([occ.c.local.timezone, occ.c.local.time, occ.c.local.wall_time_kind], ['Europe/Paris', '07:00', 'normal']);
+    assert.deepEqual(
+      [occ.c.local.timezone, occ.c.local.time, occ.c.local.wall_time_kind],
+      ['Europe/Paris', '07:00', 'normal'],
+    );
     assert.equal(occ.c.in_home_timezone.timezone, 'America/New_York');
     assert.equal(occ.c.in_home_timezone.time, '01:00');
     assert.equal(occ.a.local.timezone, 'America/New_York');

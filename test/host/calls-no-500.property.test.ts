@@ -30,7 +30,10 @@ const text = fc.oneof(
     'WzEsMl0',
   ),
 );
-const body = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('consent', 'from', 'to', 'status', '__proto__'), fc.jsonValue()));
+const body = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(fc.constantFrom('consent', 'from', 'to', 'status', '__proto__'), fc.jsonValue()),
+);
 
 function ok(r: { status: number; text: string; headers: Headers }, what: string): void {
   assert.ok(r.status < 500, `${r.status} for ${what}: ${r.text}`);
@@ -50,10 +53,17 @@ describe('no input to the calls endpoints gives a 500', () => {
 
   it('any query on GET /occurrences and GET /calls', async () => {
     await fc.assert(
-      fc.asyncProperty(text, text, text, text, fc.constantFrom('/api/v1/occurrences', '/api/v1/calls'), async (a, b, c, d, path) => {
-        const q = `?limit=${encodeURIComponent(a)}&cursor=${encodeURIComponent(b)}&from=${encodeURIComponent(c)}&to=${encodeURIComponent(d)}&status=${encodeURIComponent(a)}`;
-        ok(await req(server.url, 'GET', path + q, { token: f.token }), path + q);
-      }),
+      fc.asyncProperty(
+        text,
+        text,
+        text,
+        text,
+        fc.constantFrom('/api/v1/occurrences', '/api/v1/calls'),
+        async (a, b, c, d, path) => {
+          const q = `?limit=${encodeURIComponent(a)}&cursor=${encodeURIComponent(b)}&from=${encodeURIComponent(c)}&to=${encodeURIComponent(d)}&status=${encodeURIComponent(a)}`;
+          ok(await req(server.url, 'GET', path + q, { token: f.token }), path + q);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -67,20 +77,35 @@ describe('no input to the calls endpoints gives a 500', () => {
       ['POST', '/api/v1/schedules/:/test-call'],
     ] as const;
     await fc.assert(
-      fc.asyncProperty(text, fc.constantFrom(...paths), fc.boolean(), async (seg, [method, template], authed) => {
-        const id = encodeURIComponent(seg);
-        const path = template.includes(':') ? template.replace(':', id) : template + id;
-        ok(await req(server.url, method, path, authed ? { token: f.token } : {}), `${method} ${path}`);
-      }),
+      fc.asyncProperty(
+        text,
+        fc.constantFrom(...paths),
+        fc.boolean(),
+        async (seg, [method, template], authed) => {
+          const id = encodeURIComponent(seg);
+          const path = template.includes(':') ? template.replace(':', id) : template + id;
+          ok(
+            await req(server.url, method, path, authed ? { token: f.token } : {}),
+            `${method} ${path}`,
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('any body on POST /me/resume-calls and the POST endpoints', async () => {
-    const paths = ['/api/v1/me/resume-calls', `/api/v1/phone-numbers/${f.phoneId}/test-call`, `/api/v1/occurrences/${occurrenceId}/cancel`];
+    const paths = [
+      '/api/v1/me/resume-calls',
+      `/api/v1/phone-numbers/${f.phoneId}/test-call`,
+      `/api/v1/occurrences/${occurrenceId}/cancel`,
+    ];
     await fc.assert(
       fc.asyncProperty(body, fc.constantFrom(...paths), async (value, path) => {
-        ok(await req(server.url, 'POST', path, { body: JSON.stringify(value), token: f.token }), `${path} ${JSON.stringify(value)}`);
+        ok(
+          await req(server.url, 'POST', path, { body: JSON.stringify(value), token: f.token }),
+          `${path} ${JSON.stringify(value)}`,
+        );
       }),
       { numRuns: RUNS },
     );

@@ -33,7 +33,10 @@ describe('key 9 and POST /me/resume-calls', () => {
   it('9 stops the call, turns calls off and blocks the number; later calls are refused until resume with consent', async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['stop', 'confirm']);
-    const first = await createCall(f, { sms_fallback: true, retry_policy: { offsets_minutes: [5, 10] } });
+    const first = await createCall(f, {
+      sms_fallback: true,
+      retry_policy: { offsets_minutes: [5, 10] },
+    });
     const later = await createCall(f, {}, 30);
 
     await advance(server, 5 * 60);
@@ -45,23 +48,36 @@ describe('key 9 and POST /me/resume-calls', () => {
     const me = await f.api('GET', '/me');
     assert.equal(me.body.calls_revoked_at, o.finished_at);
     const numbers = await f.api('GET', '/phone-numbers');
-    assert.deepEqual([numbers.body.items[0].blocked, numbers.body.items[0].blocked_reason], [true, 'key_9']);
+    assert.deepEqual(
+      [numbers.body.items[0].blocked, numbers.body.items[0].blocked_reason],
+      [true, 'key_9'],
+    );
 
     // Every later call is refused: a test call at once, a stored call when it comes due.
     const test = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.deepEqual([test.status, test.body.code], [403, 'calls_revoked']);
     await advance(server, 30 * 60);
     const refused = await occurrence(f, later.occurrenceId);
-    assert.deepEqual([refused.status, refused.outcome_reason, refused.attempts], ['cancelled', 'calls_revoked', []]);
+    assert.deepEqual(
+      [refused.status, refused.outcome_reason, refused.attempts],
+      ['cancelled', 'calls_revoked', []],
+    );
 
     // Resuming needs explicit consent, from the holder (not an API key).
     for (const body of [{}, { consent: null }, { consent: false }]) {
       const r = await f.api('POST', '/me/resume-calls', body);
-      assert.deepEqual([r.status, r.body.code], [400, 'confirmation_required'], JSON.stringify(body));
+      assert.deepEqual(
+        [r.status, r.body.code],
+        [400, 'confirmation_required'],
+        JSON.stringify(body),
+      );
     }
     const key = await f.api('POST', '/api-keys', { name: 'script', scopes: ['read', 'write'] });
     assert.equal(key.status, 201);
-    const byKey = await call(server, 'POST', '/me/resume-calls', { token: key.body.key, body: { consent: true } });
+    const byKey = await call(server, 'POST', '/me/resume-calls', {
+      token: key.body.key,
+      body: { consent: true },
+    });
     assert.deepEqual([byKey.status, byKey.body.code], [403, 'insufficient_scope']);
     assert.notEqual((await f.api('GET', '/me')).body.calls_revoked_at, null, 'nothing changed');
 
@@ -74,7 +90,9 @@ describe('key 9 and POST /me/resume-calls', () => {
     const blocked = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.deepEqual([blocked.status, blocked.body.code], [403, 'number_blocked']);
     assert.equal((await f.api('POST', `/phone-numbers/${f.phoneId}/verify/start`, {})).status, 200);
-    const check = await f.api('POST', `/phone-numbers/${f.phoneId}/verify/check`, { code: await latestCode(server, f.number) });
+    const check = await f.api('POST', `/phone-numbers/${f.phoneId}/verify/check`, {
+      code: await latestCode(server, f.number),
+    });
     assert.equal(check.status, 200);
     const ok = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
@@ -97,14 +115,20 @@ describe('key 9 and POST /me/resume-calls', () => {
   it('a number that texted STOP: test calls 403 number_blocked, a stored call is cancelled (number_blocked) at dispatch', async () => {
     const f = await newAccount(server);
     const { occurrenceId } = await createCall(f, { sms_fallback: true });
-    const stop = await call(server, 'POST', '/dev/sms/inbound', { body: { from: f.number, body: 'STOP' } });
+    const stop = await call(server, 'POST', '/dev/sms/inbound', {
+      body: { from: f.number, body: 'STOP' },
+    });
     assert.equal(stop.status, 204);
     const test = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.deepEqual([test.status, test.body.code], [403, 'number_blocked']);
     await advance(server, 120);
     const o = await occurrence(f, occurrenceId);
     assert.deepEqual([o.status, o.outcome_reason, o.attempts], ['cancelled', 'number_blocked', []]);
-    assert.equal((await f.api('GET', '/me')).body.calls_revoked_at, null, 'STOP blocks the line, it does not turn the account off');
+    assert.equal(
+      (await f.api('GET', '/me')).body.calls_revoked_at,
+      null,
+      'STOP blocks the line, it does not turn the account off',
+    );
   });
 });
 
@@ -123,7 +147,10 @@ describe('POST /occurrences/{id}/cancel', () => {
     const r = await f.api('POST', `/occurrences/${occurrenceId}/cancel`);
     assert.equal(r.status, 200);
     assertSchema('OccurrenceDetailOut', r.body);
-    assert.deepEqual([r.body.status, r.body.outcome_reason, r.body.attempts], ['cancelled', 'cancelled', []]);
+    assert.deepEqual(
+      [r.body.status, r.body.outcome_reason, r.body.attempts],
+      ['cancelled', 'cancelled', []],
+    );
     assert.notEqual(r.body.finished_at, null);
     await advance(server, 5 * 60);
     const o = await occurrence(f, occurrenceId);
@@ -136,7 +163,10 @@ describe('POST /occurrences/{id}/cancel', () => {
   it('cancels a ringing call: the call is hung up, no retry follows', async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['confirm'], 30);
-    const { occurrenceId } = await createCall(f, { sms_fallback: true, retry_policy: { offsets_minutes: [5] } });
+    const { occurrenceId } = await createCall(f, {
+      sms_fallback: true,
+      retry_policy: { offsets_minutes: [5] },
+    });
     await advance(server, 70);
     const ringing = await occurrence(f, occurrenceId);
     assert.equal(ringing.status, 'calling');
@@ -188,7 +218,9 @@ describe('POST /occurrences/{id}/cancel', () => {
       assert.deepEqual([r.status, r.body.code], [404, 'not_found'], `${method} ${path}`);
     }
     const key = await f.api('POST', '/api-keys', { name: 'reader', scopes: ['read'] });
-    const r = await call(server, 'POST', `/occurrences/${occurrenceId}/cancel`, { token: key.body.key });
+    const r = await call(server, 'POST', `/occurrences/${occurrenceId}/cancel`, {
+      token: key.body.key,
+    });
     assert.deepEqual([r.status, r.body.code], [403, 'insufficient_scope']);
     assert.equal((await occurrence(f, occurrenceId)).status, 'pending');
     const cancel = await f.api('POST', `/occurrences/${occurrenceId}/cancel`);

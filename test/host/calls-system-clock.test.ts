@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestServer } from '../helpers/server.js';
-import { assertEnded, newAccount, phone, startCallsServer, type CallsAccount } from './calls-fixture.js';
+import {
+  assertEnded,
+  newAccount,
+  phone,
+  startCallsServer,
+  type CallsAccount,
+} from './calls-fixture.js';
 
 /** Polls `read` until `done` holds (at most ~15 s). */
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
@@ -49,9 +55,15 @@ describe('real time (WAKEUP_CLOCK=system)', () => {
       () => f.api('GET', `/occurrences/${o.id}`),
       (r) => r.status === 200 && r.body.finished_at !== null,
     );
-    assert.deepEqual([done.body.status, done.body.outcome_reason, done.body.attempt_count], ['missed', 'busy', 1]);
+    assert.deepEqual(
+      [done.body.status, done.body.outcome_reason, done.body.attempt_count],
+      ['missed', 'busy', 1],
+    );
     assertEnded(done.body.attempts[0], { status: 'busy', answered_by: null });
-    assert.ok(Date.parse(done.body.attempts[0].requested_at) >= Date.parse(done.body.scheduled_at), 'never early');
+    assert.ok(
+      Date.parse(done.body.attempts[0].requested_at) >= Date.parse(done.body.scheduled_at),
+      'never early',
+    );
   });
 
   it('a test call plays at once', async () => {

@@ -49,7 +49,10 @@ describe('test calls', () => {
     const r = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.equal(r.status, 201);
     assertSchema('AttemptOut', r.body);
-    assert.deepEqual([r.body.kind, r.body.n, r.body.occurrence_id, r.body.status, r.body.live], ['test', 1, null, 'requested', true]);
+    assert.deepEqual(
+      [r.body.kind, r.body.n, r.body.occurrence_id, r.body.status, r.body.live],
+      ['test', 1, null, 'requested', true],
+    );
     await advance(server, 5);
     const again = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.equal(again.status, 200);
@@ -95,13 +98,19 @@ describe('test calls', () => {
     const r = await f.api('POST', `/phone-numbers/${unverified.id}/test-call`);
     assert.deepEqual([r.status, r.body.code], [400, 'phone_number_unverified']);
     const { schedule } = await createCall(f, {}, 60);
-    for (const path of [`/phone-numbers/${f.phoneId}/test-call`, `/schedules/${schedule.id}/test-call`]) {
+    for (const path of [
+      `/phone-numbers/${f.phoneId}/test-call`,
+      `/schedules/${schedule.id}/test-call`,
+    ]) {
       const x = await other.api('POST', path);
       assert.deepEqual([x.status, x.body.code], [404, 'not_found'], path);
     }
     assert.deepEqual((await f.api('GET', '/calls')).body.items, []);
     assert.deepEqual((await other.api('GET', '/calls')).body.items, []);
-    assert.equal((await f.api('POST', `/occurrences/${schedule.next_occurrence.id}/cancel`)).status, 200);
+    assert.equal(
+      (await f.api('POST', `/occurrences/${schedule.next_occurrence.id}/cancel`)).status,
+      200,
+    );
   });
 
   it("POST /schedules/{id}/test-call calls the schedule's number with its ring timeout; 400 once its number is gone", async () => {
@@ -156,11 +165,23 @@ describe('usage, trial and entitlement', () => {
     assert.equal(r.status, 200);
     assertSchema('UsageOut', r.body);
     const u = r.body;
-    assert.deepEqual([u.calls_included, u.calls_used, u.credits_remaining, u.near_limit], [5, 0, 0, false]);
+    assert.deepEqual(
+      [u.calls_included, u.calls_used, u.credits_remaining, u.near_limit],
+      [5, 0, 0, false],
+    );
     assert.deepEqual([u.trial_calls_included, u.trial_calls_used, u.trial.calls_left], [5, 0, 5]);
     assert.equal(Date.parse(u.trial_ends_at) - Date.parse(u.trial_started_at), 7 * 86_400_000);
-    assert.deepEqual([u.period_start, u.period_end, u.trial.ends_at], [u.trial_started_at, u.trial_ends_at, u.trial_ends_at]);
-    assert.deepEqual(u.plan, { code: 'trial', entitled: true, name: 'Free trial', source: null, status: 'trialing' });
+    assert.deepEqual(
+      [u.period_start, u.period_end, u.trial.ends_at],
+      [u.trial_started_at, u.trial_ends_at, u.trial_ends_at],
+    );
+    assert.deepEqual(u.plan, {
+      code: 'trial',
+      entitled: true,
+      name: 'Free trial',
+      source: null,
+      status: 'trialing',
+    });
   });
 
   it('a wake-up call counts once (retries free), a refused call not at all; after 5 calls 402 no_entitlement', async () => {
@@ -169,30 +190,53 @@ describe('usage, trial and entitlement', () => {
     const { occurrenceId } = await createCall(f, { retry_policy: { offsets_minutes: [2] } });
     await advance(server, 5 * 60);
     assert.equal((await occurrence(f, occurrenceId)).attempt_count, 2);
-    assert.equal((await f.api('GET', '/me/usage')).body.trial_calls_used, 1, 'two attempts, one call');
+    assert.equal(
+      (await f.api('GET', '/me/usage')).body.trial_calls_used,
+      1,
+      'two attempts, one call',
+    );
 
     const refused = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.equal(refused.status, 201);
     await advance(server, 60);
     assert.equal((await f.api('GET', `/calls/${refused.body.id}`)).body.status, 'failed');
-    assert.equal((await f.api('GET', '/me/usage')).body.trial_calls_used, 1, 'the provider refused it: not counted');
+    assert.equal(
+      (await f.api('GET', '/me/usage')).body.trial_calls_used,
+      1,
+      'the provider refused it: not counted',
+    );
 
     for (let i = 0; i < 3; i++) await testCall(server, f);
     const near = (await f.api('GET', '/me/usage')).body;
-    assert.deepEqual([near.trial_calls_used, near.trial.calls_left, near.near_limit, near.plan.entitled], [4, 1, true, true]);
+    assert.deepEqual(
+      [near.trial_calls_used, near.trial.calls_left, near.near_limit, near.plan.entitled],
+      [4, 1, true, true],
+    );
     // The last trial call goes to a stored call; its retry is free even though no call is
     // left by then; the test call after it is refused.
     await phone(server, f.number, ['no_answer', 'confirm']);
     const last = await createCall(f, { retry_policy: { offsets_minutes: [2] } });
     await advance(server, 5 * 60);
     const lastOcc = await occurrence(f, last.occurrenceId);
-    assert.deepEqual([lastOcc.status, lastOcc.attempts.map((a: any) => a.kind)], ['confirmed', ['first', 'retry']]);
+    assert.deepEqual(
+      [lastOcc.status, lastOcc.attempts.map((a: any) => a.kind)],
+      ['confirmed', ['first', 'retry']],
+    );
     const none = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.deepEqual([none.status, none.body.code], [402, 'no_entitlement']);
     const me = await f.api('GET', '/me');
-    assert.deepEqual(me.body.plan, { code: null, entitled: false, name: null, source: null, status: 'none' });
+    assert.deepEqual(me.body.plan, {
+      code: null,
+      entitled: false,
+      name: null,
+      source: null,
+      status: 'none',
+    });
     const u = (await f.api('GET', '/me/usage')).body;
-    assert.deepEqual([u.calls_used, u.trial.calls_left, u.near_limit, u.plan.status], [5, 0, true, 'none']);
+    assert.deepEqual(
+      [u.calls_used, u.trial.calls_left, u.near_limit, u.plan.status],
+      [5, 0, true, 'none'],
+    );
     assert.equal(
       (await f.api('GET', '/calls')).body.items.length,
       8,
@@ -214,7 +258,10 @@ describe('usage, trial and entitlement', () => {
     assert.deepEqual(results.sort(), ['cancelled:no_entitlement', 'confirmed:confirmed']);
     await advance(server, 10 * 60);
     const late = await occurrence(f, c.occurrenceId);
-    assert.deepEqual([late.status, late.outcome_reason, late.attempts], ['cancelled', 'no_entitlement', []]);
+    assert.deepEqual(
+      [late.status, late.outcome_reason, late.attempts],
+      ['cancelled', 'no_entitlement', []],
+    );
     assert.equal((await f.api('GET', '/me/usage')).body.trial_calls_used, 5);
   });
 
@@ -227,7 +274,10 @@ describe('usage, trial and entitlement', () => {
     const r = await f.api('POST', `/phone-numbers/${f.phoneId}/test-call`);
     assert.deepEqual([r.status, r.body.code], [402, 'no_entitlement']);
     const u = (await f.api('GET', '/me/usage')).body;
-    assert.deepEqual([u.trial_calls_used, u.trial.calls_left, u.plan.entitled, u.plan.status], [1, 0, false, 'none']);
+    assert.deepEqual(
+      [u.trial_calls_used, u.trial.calls_left, u.plan.entitled, u.plan.status],
+      [1, 0, false, 'none'],
+    );
   });
 });
 
@@ -257,10 +307,16 @@ describe('the daily cap', () => {
   it('every attempt counts: a call whose retry would pass the cap is cancelled (daily_cap_reached)', async () => {
     const f = await newAccount(server);
     await phone(server, f.number, ['no_answer']);
-    const { occurrenceId } = await createCall(f, { sms_fallback: true, retry_policy: { offsets_minutes: [2, 4, 6] } });
+    const { occurrenceId } = await createCall(f, {
+      sms_fallback: true,
+      retry_policy: { offsets_minutes: [2, 4, 6] },
+    });
     await advance(server, 10 * 60);
     const o = await occurrence(f, occurrenceId);
-    assert.deepEqual([o.status, o.outcome_reason, o.attempt_count], ['cancelled', 'daily_cap_reached', 3]);
+    assert.deepEqual(
+      [o.status, o.outcome_reason, o.attempt_count],
+      ['cancelled', 'daily_cap_reached', 3],
+    );
   });
 
   it('two calls due together with one call left today: one rings, the other is cancelled', async () => {

@@ -32,11 +32,20 @@ async function freePort(): Promise<number> {
 }
 
 /** Adds NUMBER and verifies it with the code the provider texted (texts go through the fake). */
-async function verifiedByProviderText(server: TestServer, fake: FakeTwilio, token: string): Promise<{ id: string }> {
+async function verifiedByProviderText(
+  server: TestServer,
+  fake: FakeTwilio,
+  token: string,
+): Promise<{ id: string }> {
   const added = await addNumber(server, token, NUMBER);
-  const code = /\b(\d{6})\b/.exec(fake.messages.filter((m) => m.to === NUMBER).at(-1)?.body ?? '')?.[1];
+  const code = /\b(\d{6})\b/.exec(
+    fake.messages.filter((m) => m.to === NUMBER).at(-1)?.body ?? '',
+  )?.[1];
   assert.ok(code, 'a code texted through the provider');
-  const r = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, { token, body: { code } });
+  const r = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, {
+    token,
+    body: { code },
+  });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return r.body;
 }
@@ -63,7 +72,9 @@ async function restartHarness(fake: FakeTwilio, options: { texts?: boolean } = {
   });
   const first = await startTestServer({ env: env(START) });
   const { token } = await signIn(first);
-  const n = options.texts ? await verifiedByProviderText(first, fake, token) : await addVerifiedNumber(first, token, NUMBER);
+  const n = options.texts
+    ? await verifiedByProviderText(first, fake, token)
+    : await addVerifiedNumber(first, token, NUMBER);
   const s = await call(first, 'POST', '/schedules', {
     token,
     body: {
@@ -114,7 +125,8 @@ describe('Twilio mode: calls live while the host restarts', () => {
       const startSecond = await h.stopFirst();
       // The person presses 1 while no host listens; the provider tries again while the host restarts.
       const pressing = fakeClock.advanceBy(10_000);
-      for (let i = 0; i < 200 && !fake.webhookFailures[0]; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && !fake.webhookFailures[0]; i++)
+        await new Promise((r) => setTimeout(r, 10));
       assert.ok(fake.webhookFailures[0], 'the keypress found no host');
       // Down for longer than the provider's default (one retry after half a second).
       await new Promise((r) => setTimeout(r, 1500));
@@ -125,7 +137,10 @@ describe('Twilio mode: calls live while the host restarts', () => {
       assert.ok(fake.webhookRetries > 0, 'the provider tried the webhook again');
       const o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
       assert.equal(o.status, 200);
-      assert.deepEqual([o.body.status, o.body.attempts.length, o.body.attempts[0].digits], ['confirmed', 1, '1']);
+      assert.deepEqual(
+        [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
+        ['confirmed', 1, '1'],
+      );
       assert.equal(fake.calls.size, 1, 'dialled once');
     } finally {
       await second?.close();
@@ -152,7 +167,8 @@ describe('Twilio mode: calls live while the host restarts', () => {
       assert.ok(failuresBefore > 0, 'the end was not delivered');
       second = await startSecond();
       // The host's clock has not moved: no watchdog ran; the read-back ended the call.
-      for (let i = 0; i < 100 && fake.getCallRequests === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && fake.getCallRequests === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
       await second.running.deps.runtime.idle();
       let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
       for (let i = 0; i < 100 && o.body.status !== 'missed'; i++) {

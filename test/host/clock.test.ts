@@ -8,7 +8,9 @@ describe('createSystemClock()', () => {
   it('fires a timer at or after its instant, never before', async () => {
     const clock = createSystemClock();
     const at = clock.now() + 30;
-    const firedAt = await new Promise<number>((resolve) => clock.setTimer(at, () => resolve(clock.now())));
+    const firedAt = await new Promise<number>((resolve) =>
+      clock.setTimer(at, () => resolve(clock.now())),
+    );
     assert.ok(firedAt >= at);
     assert.equal(clock.pending, 0);
   });
@@ -62,9 +64,13 @@ describe('real time in host/', () => {
         const path = join(dir, name);
         if (statSync(path).isDirectory()) {
           if (name !== 'generated') walk(path);
-        } else if (name.endsWith('.ts') && !path.endsWith(join('adapters', 'clock', 'system-clock.ts'))) {
+        } else if (
+          name.endsWith('.ts') &&
+          !path.endsWith(join('adapters', 'clock', 'system-clock.ts'))
+        ) {
           const text = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-          if (/Date\.now\(|new Date\(\s*\)|performance\.now\(|process\.hrtime/.test(text)) offenders.push(path.slice(root.length));
+          if (/Date\.now\(|new Date\(\s*\)|performance\.now\(|process\.hrtime/.test(text))
+            offenders.push(path.slice(root.length));
         }
       }
     };

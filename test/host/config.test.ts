@@ -37,18 +37,36 @@ describe('loadConfig(env)', () => {
   it('refuses production mode without a real email provider, naming the variables to set', () => {
     assert.throws(
       () => loadConfig({ WAKEUP_DEV: '0' }),
-      (e: Error) => e instanceof ConfigError && /WAKEUP_EMAIL=smtp/.test(e.message) && /WAKEUP_SMTP_URL/.test(e.message),
+      (e: Error) =>
+        e instanceof ConfigError &&
+        /WAKEUP_EMAIL=smtp/.test(e.message) &&
+        /WAKEUP_SMTP_URL/.test(e.message),
     );
-    assert.throws(() => loadConfig({ WAKEUP_DEV: '0', WAKEUP_EMAIL: 'simulator' }), /real email provider/);
+    assert.throws(
+      () => loadConfig({ WAKEUP_DEV: '0', WAKEUP_EMAIL: 'simulator' }),
+      /real email provider/,
+    );
   });
 
   it('reads the SMTP relay and sender, and never echoes the relay password in an error', () => {
     const c = loadConfig({ ...SMTP, WAKEUP_DEV: '0' });
-    assert.deepEqual(c.email, { provider: 'smtp', smtp: { url: SMTP.WAKEUP_SMTP_URL, from: SMTP.WAKEUP_EMAIL_FROM } });
-    assert.throws(() => loadConfig({ WAKEUP_EMAIL: 'smtp', WAKEUP_EMAIL_FROM: 'a@b.c' }), /WAKEUP_SMTP_URL is required/);
-    assert.throws(() => loadConfig({ WAKEUP_EMAIL: 'smtp', WAKEUP_SMTP_URL: 'smtp://h:25' }), /WAKEUP_EMAIL_FROM is required/);
+    assert.deepEqual(c.email, {
+      provider: 'smtp',
+      smtp: { url: SMTP.WAKEUP_SMTP_URL, from: SMTP.WAKEUP_EMAIL_FROM },
+    });
+    assert.throws(
+      () => loadConfig({ WAKEUP_EMAIL: 'smtp', WAKEUP_EMAIL_FROM: 'a@b.c' }),
+      /WAKEUP_SMTP_URL is required/,
+    );
+    assert.throws(
+      () => loadConfig({ WAKEUP_EMAIL: 'smtp', WAKEUP_SMTP_URL: 'smtp://h:25' }),
+      /WAKEUP_EMAIL_FROM is required/,
+    );
     assert.throws(() => loadConfig({ WAKEUP_EMAIL: 'mailgun' }), /expected simulator or smtp/);
-    assert.throws(() => loadConfig({ ...SMTP, WAKEUP_EMAIL_FROM: 'not an address' }), /WAKEUP_EMAIL_FROM/);
+    assert.throws(
+      () => loadConfig({ ...SMTP, WAKEUP_EMAIL_FROM: 'not an address' }),
+      /WAKEUP_EMAIL_FROM/,
+    );
     assert.throws(
       () => loadConfig({ ...SMTP, WAKEUP_SMTP_URL: 'http://user:hunter2secret@mail.example.com' }),
       (e: Error) => /smtp:\/\//.test(e.message) && !e.message.includes('hunter2secret'),
@@ -57,7 +75,10 @@ describe('loadConfig(env)', () => {
 
   it('reads the metrics token, refusing a short one', () => {
     assert.equal(loadConfig({}).metricsToken, null);
-    assert.equal(loadConfig({ WAKEUP_METRICS_TOKEN: 'a-long-enough-token-1' }).metricsToken, 'a-long-enough-token-1');
+    assert.equal(
+      loadConfig({ WAKEUP_METRICS_TOKEN: 'a-long-enough-token-1' }).metricsToken,
+      'a-long-enough-token-1',
+    );
     assert.throws(() => loadConfig({ WAKEUP_METRICS_TOKEN: 'short' }), /WAKEUP_METRICS_TOKEN/);
   });
 
@@ -74,10 +95,14 @@ describe('loadConfig(env)', () => {
     assert.equal(loadConfig({ WAKEUP_CLOCK: 'virtual' }).clock, 'virtual');
     assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_DEV: '0' }), /needs dev mode/);
     assert.equal(
-      loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: '2027-03-14T06:00:00Z' }).clockStart,
+      loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: '2027-03-14T06:00:00Z' })
+        .clockStart,
       Date.parse('2027-03-14T06:00:00Z'),
     );
-    assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: 'tomorrow' }), /WAKEUP_CLOCK_START/);
+    assert.throws(
+      () => loadConfig({ WAKEUP_CLOCK: 'virtual', WAKEUP_CLOCK_START: 'tomorrow' }),
+      /WAKEUP_CLOCK_START/,
+    );
     assert.throws(() => loadConfig({ WAKEUP_CLOCK: 'sundial' }), /WAKEUP_CLOCK/);
   });
 
@@ -101,7 +126,10 @@ describe('loadConfig(env)', () => {
   });
 
   it('keeps the origin of WAKEUP_SITE_URL only', () => {
-    assert.equal(loadConfig({ WAKEUP_SITE_URL: 'https://wake.example.com/app/' }).siteUrl, 'https://wake.example.com');
+    assert.equal(
+      loadConfig({ WAKEUP_SITE_URL: 'https://wake.example.com/app/' }).siteUrl,
+      'https://wake.example.com',
+    );
   });
 });
 
@@ -114,9 +142,13 @@ describe('README', () => {
   });
 
   it('lists every environment variable with its default (docs/operations/configuration.md)', () => {
-    const page = readFileSync(new URL('../../docs/operations/configuration.md', import.meta.url), 'utf8');
+    const page = readFileSync(
+      new URL('../../docs/operations/configuration.md', import.meta.url),
+      'utf8',
+    );
     const rows = new Map<string, string>();
-    for (const m of page.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)) rows.set(m[1]!, m[2]!.trim());
+    for (const m of page.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm))
+      rows.set(m[1]!, m[2]!.trim());
     for (const v of ENV_VARS) {
       assert.ok(rows.has(v.name), `${v.name} missing from the configuration page`);
       assert.equal(rows.get(v.name)!.replace(/`/g, ''), v.default, `${v.name} default`);

@@ -11,7 +11,13 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { call, latestCode } from '../helpers/phone.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { freshNumber, newAccount, startCallsServer, texts, type CallsAccount } from './calls-fixture.js';
+import {
+  freshNumber,
+  newAccount,
+  startCallsServer,
+  texts,
+  type CallsAccount,
+} from './calls-fixture.js';
 
 describe('contacts: replies, holder names, budgets and logs', () => {
   let server: TestServer;
@@ -38,8 +44,12 @@ describe('contacts: replies, holder names, budgets and logs', () => {
     return r.body as { id: string };
   };
   const reply = async (from: string, body: string) =>
-    assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from, body } })).status, 204);
-  const status = async (f: CallsAccount, id: string) => (await f.api('GET', `/contacts/${id}`)).body.status as string;
+    assert.equal(
+      (await call(server, 'POST', '/dev/sms/inbound', { body: { from, body } })).status,
+      204,
+    );
+  const status = async (f: CallsAccount, id: string) =>
+    (await f.api('GET', `/contacts/${id}`)).body.status as string;
 
   it('two valid invitations: a bare YES agrees to neither and asks for the code; YES <code> agrees to that one only', async () => {
     const a = await holder('Sam');
@@ -53,17 +63,26 @@ describe('contacts: replies, holder names, budgets and logs', () => {
 
     await reply(number, 'YES');
     assert.deepEqual([await status(a, forA.id), await status(b, forB.id)], ['pending', 'pending']);
-    assert.match((await texts(server, number))[0]!.body, /more than one person invited this number\. Reply YES and the code/);
+    assert.match(
+      (await texts(server, number))[0]!.body,
+      /more than one person invited this number\. Reply YES and the code/,
+    );
 
     const wrong = codeA === '000000' ? '111111' : '000000';
     await reply(number, `YES ${wrong}`);
     assert.deepEqual([await status(a, forA.id), await status(b, forB.id)], ['pending', 'pending']);
-    assert.match((await texts(server, number))[0]!.body, /no invitation to this number has that code/);
+    assert.match(
+      (await texts(server, number))[0]!.body,
+      /no invitation to this number has that code/,
+    );
 
     // The first inviter's code agrees to the first inviter, even though the second invited last.
     await reply(number, `Yes ${codeA.slice(0, 3)} ${codeA.slice(3)}.`);
     assert.deepEqual([await status(a, forA.id), await status(b, forB.id)], ['agreed', 'pending']);
-    assert.match((await texts(server, number))[0]!.body, /^Wake-Up Call: you will get a text when the user named "Sam" misses/);
+    assert.match(
+      (await texts(server, number))[0]!.body,
+      /^Wake-Up Call: you will get a text when the user named "Sam" misses/,
+    );
 
     // One invitation left valid: a bare YES agrees to it.
     await reply(number, 'yes');
@@ -97,13 +116,20 @@ describe('contacts: replies, holder names, budgets and logs', () => {
       assert.equal(patch.status, 200, JSON.stringify(patch.body));
       const number = freshNumber();
       const r = await f.api('POST', '/contacts', { name: 'Alex', e164: number });
-      assert.deepEqual([r.status, r.body.code, r.body.field], [400, 'message_disallowed_content', 'display_name'], bad);
+      assert.deepEqual(
+        [r.status, r.body.code, r.body.field],
+        [400, 'message_disallowed_content', 'display_name'],
+        bad,
+      );
       assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
       assert.equal((await texts(server, number)).length, 0, `nothing texted for ${bad}`);
     }
     // A bad greeting name falls back to a good display name.
     const f = await newAccount(server);
-    assert.equal((await f.api('PATCH', '/me', { display_name: 'Robin', greeting_name: 'evil . com' })).status, 200);
+    assert.equal(
+      (await f.api('PATCH', '/me', { display_name: 'Robin', greeting_name: 'evil . com' })).status,
+      200,
+    );
     const number = freshNumber();
     await invite(f, number);
     assert.match((await texts(server, number))[0]!.body, /the user named "Robin" asks/);
@@ -123,7 +149,8 @@ describe('contacts: replies, holder names, budgets and logs', () => {
     const other = freshNumber();
     const c = await invite(f, other);
     const answers: number[] = [];
-    for (let i = 0; i < 5; i++) answers.push((await f.api('POST', `/contacts/${c.id}/invite`)).status);
+    for (let i = 0; i < 5; i++)
+      answers.push((await f.api('POST', `/contacts/${c.id}/invite`)).status);
     assert.deepEqual(answers, [200, 200, 200, 200, 429]);
   });
 });
@@ -145,7 +172,10 @@ describe('contacts: inbound texts are logged masked', () => {
   it('logs the sender of an inbound text masked, as the other log lines do', async () => {
     const from = '+12015550177';
     for (const body of ['YES', 'HELP', 'STOP', 'hello']) {
-      assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from, body } })).status, 204);
+      assert.equal(
+        (await call(server, 'POST', '/dev/sms/inbound', { body: { from, body } })).status,
+        204,
+      );
     }
     // The dev outbox (dev mode only) logs each text it keeps with its recipient, as it shows codes; every other line masks.
     const all = lines.filter((l) => !l.includes('"msg":"dev outbox')).join('');

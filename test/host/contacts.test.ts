@@ -74,13 +74,17 @@ describe('contacts to tell', () => {
     return r.body;
   }
 
-  const told = async (e164: string) => (await texts(server, e164)).map((t) => t.body).filter((b) => TOLD.test(b));
+  const told = async (e164: string) =>
+    (await texts(server, e164)).map((t) => t.body).filter((b) => TOLD.test(b));
 
   it('adds a contact: pending, one invitation naming the holder with a code; the same number again sends nothing', async () => {
     const f = await holder();
     const c = await addContact(f, 'Mum');
     assert.equal(c.status, 'pending');
-    assert.deepEqual([c.name, c.blocked, c.agreed_at, c.invitation.sent], ['Mum', false, null, true]);
+    assert.deepEqual(
+      [c.name, c.blocked, c.agreed_at, c.invitation.sent],
+      ['Mum', false, null, true],
+    );
     assert.equal(Date.parse(c.invitation_expires_at) - Date.parse(c.invited_at), 7 * 86_400_000);
     const sent = await texts(server, c.e164);
     assert.equal(sent.length, 1);
@@ -114,23 +118,47 @@ describe('contacts to tell', () => {
     const firstCode = await latestCode(server, number);
     const second = await addContact(g, 'Alex', number);
     await inbound(number, 'Yes!');
-    assert.equal((await g.api('GET', `/contacts/${second.id}`)).body.status, 'pending', 'a bare YES to two invitations agrees none');
+    assert.equal(
+      (await g.api('GET', `/contacts/${second.id}`)).body.status,
+      'pending',
+      'a bare YES to two invitations agrees none',
+    );
     assert.equal((await f.api('GET', `/contacts/${first.id}`)).body.status, 'pending');
     await inbound(number, `yes ${firstCode}`);
-    assert.equal((await f.api('GET', `/contacts/${first.id}`)).body.status, 'agreed', 'the invitation whose code it is');
-    assert.equal((await g.api('GET', `/contacts/${second.id}`)).body.status, 'pending', 'one YES agrees one');
+    assert.equal(
+      (await f.api('GET', `/contacts/${first.id}`)).body.status,
+      'agreed',
+      'the invitation whose code it is',
+    );
+    assert.equal(
+      (await g.api('GET', `/contacts/${second.id}`)).body.status,
+      'pending',
+      'one YES agrees one',
+    );
     const confirmation = (await texts(server, number))[0]!.body;
-    assert.match(confirmation, /^Wake-Up Call: you will get a text when the user named "Sam" misses a wake-up call\./);
+    assert.match(
+      confirmation,
+      /^Wake-Up Call: you will get a text when the user named "Sam" misses a wake-up call\./,
+    );
 
     const byCode = await addContact(f, 'Robin');
     const code = await latestCode(server, byCode.e164);
-    const wrong = await f.api('POST', `/contacts/${byCode.id}/agree`, { code: code === '000000' ? '111111' : '000000' });
-    assert.deepEqual([wrong.status, wrong.body.code, wrong.body.field], [400, 'verification_code_invalid', 'code']);
+    const wrong = await f.api('POST', `/contacts/${byCode.id}/agree`, {
+      code: code === '000000' ? '111111' : '000000',
+    });
+    assert.deepEqual(
+      [wrong.status, wrong.body.code, wrong.body.field],
+      [400, 'verification_code_invalid', 'code'],
+    );
     const right = await f.api('POST', `/contacts/${byCode.id}/agree`, { code });
     assert.equal(right.status, 200, JSON.stringify(right.body));
     assert.deepEqual([right.body.status, right.body.agreed_by], ['agreed', 'code']);
     const invite = await f.api('POST', `/contacts/${byCode.id}/invite`);
-    assert.deepEqual([invite.status, invite.body.invitation], [200, null], 'an agreed contact is not invited again');
+    assert.deepEqual(
+      [invite.status, invite.body.invitation],
+      [200, null],
+      'an agreed contact is not invited again',
+    );
   });
 
   it('five wrong codes void the invitation and lock agreement (429 verification_locked)', async () => {
@@ -138,7 +166,8 @@ describe('contacts to tell', () => {
     const c = await addContact(f);
     const code = await latestCode(server, c.e164);
     const wrong = code === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 4; i++) assert.equal((await f.api('POST', `/contacts/${c.id}/agree`, { code: wrong })).status, 400);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await f.api('POST', `/contacts/${c.id}/agree`, { code: wrong })).status, 400);
     const fifth = await f.api('POST', `/contacts/${c.id}/agree`, { code: wrong });
     assert.deepEqual([fifth.status, fifth.body.code], [429, 'verification_locked']);
     assert.ok(Number(fifth.headers.get('retry-after')) > 0);
@@ -172,7 +201,9 @@ describe('contacts to tell', () => {
     await advance(server, 3600);
     assert.equal((await told(agreed.e164)).length, 1, 'once');
     const rows = await withTestDb(server, (db) =>
-      db.all<{ status: string }>('SELECT status FROM contact_texts WHERE occurrence_id = ?', [occurrenceId]),
+      db.all<{ status: string }>('SELECT status FROM contact_texts WHERE occurrence_id = ?', [
+        occurrenceId,
+      ]),
     );
     assert.deepEqual(
       rows.map((r) => r.status),
@@ -185,7 +216,13 @@ describe('contacts to tell', () => {
     const detail = await f.api('GET', `/occurrences/${occurrenceId}`);
     assertSchema('OccurrenceDetailOut', detail.body);
     assert.deepEqual(
-      detail.body.told_contacts.map((t: any) => [t.contact.name, t.contact.status, t.status, t.reason, typeof t.sent_at]),
+      detail.body.told_contacts.map((t: any) => [
+        t.contact.name,
+        t.contact.status,
+        t.status,
+        t.reason,
+        typeof t.sent_at,
+      ]),
       [['Alex', 'agreed', 'sent', null, 'string']],
     );
   });
@@ -193,10 +230,16 @@ describe('contacts to tell', () => {
   it('a contact told sends one contact.told webhook event, signed, in the transaction that records the text', async () => {
     const f = await holder();
     const agreed = await agreedContact(f, 'Robin');
-    const hook = await f.api('POST', '/webhook-endpoints', { url: `${receiver.url}/told`, event_types: ['contact.told'] });
+    const hook = await f.api('POST', '/webhook-endpoints', {
+      url: `${receiver.url}/told`,
+      event_types: ['contact.told'],
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     await phone(server, f.number, ['no_answer']);
-    const { occurrenceId, schedule } = await createCall(f, { label: 'Run', tell_contacts: { contact_ids: [agreed.id] } });
+    const { occurrenceId, schedule } = await createCall(f, {
+      label: 'Run',
+      tell_contacts: { contact_ids: [agreed.id] },
+    });
     await advance(server, 5 * 60);
     assert.equal((await told(agreed.e164)).length, 1);
     const mine = () => receiver.received.filter((r) => r.path === '/told');
@@ -230,13 +273,21 @@ describe('contacts to tell', () => {
     assert.equal((await occurrence(f, missedOnly.occurrenceId)).status, 'unconfirmed');
     assert.deepEqual(await told(c.e164), [], 'rule missed: an unconfirmed call tells nobody');
 
-    const both = await createCall(f, { tell_contacts: { contact_ids: [c.id], when: 'missed_or_unconfirmed' } }, 1);
+    const both = await createCall(
+      f,
+      { tell_contacts: { contact_ids: [c.id], when: 'missed_or_unconfirmed' } },
+      1,
+    );
     assert.equal(both.schedule.tell_contacts.when, 'missed_or_unconfirmed');
     await advance(server, 5 * 60);
     assert.equal((await occurrence(f, both.occurrenceId)).status, 'unconfirmed');
     assert.equal((await told(c.e164)).length, 1);
 
-    const confirmed = await createCall(f, { tell_contacts: { contact_ids: [c.id], when: 'missed_or_unconfirmed' } }, 1);
+    const confirmed = await createCall(
+      f,
+      { tell_contacts: { contact_ids: [c.id], when: 'missed_or_unconfirmed' } },
+      1,
+    );
     await advance(server, 5 * 60);
     assert.equal((await occurrence(f, confirmed.occurrenceId)).status, 'confirmed');
     assert.equal((await told(c.e164)).length, 1, 'confirmed: nothing more');
@@ -247,7 +298,9 @@ describe('contacts to tell', () => {
     const a = await agreedContact(f, 'A');
     const b = await agreedContact(f, 'B');
     const { schedule } = await createCall(f, { tell_contacts: { contact_ids: [a.id] } }, 60);
-    const patched = await f.api('PATCH', `/schedules/${schedule.id}`, { tell_contacts: { contact_ids: [b.id, a.id] } });
+    const patched = await f.api('PATCH', `/schedules/${schedule.id}`, {
+      tell_contacts: { contact_ids: [b.id, a.id] },
+    });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.deepEqual(
       patched.body.tell_contacts.contacts.map((x: any) => x.name),
@@ -257,7 +310,9 @@ describe('contacts to tell', () => {
     assert.equal(untouched.body.tell_contacts.contacts.length, 2, 'left out: unchanged');
     assert.equal((await f.api('DELETE', `/contacts/${b.id}`)).status, 204);
     assert.deepEqual(
-      (await f.api('GET', `/schedules/${schedule.id}`)).body.tell_contacts.contacts.map((x: any) => x.name),
+      (await f.api('GET', `/schedules/${schedule.id}`)).body.tell_contacts.contacts.map(
+        (x: any) => x.name,
+      ),
       ['A'],
     );
     const cleared = await f.api('PATCH', `/schedules/${schedule.id}`, { tell_contacts: null });
@@ -280,9 +335,17 @@ describe('contacts to tell', () => {
 
     await inbound(c.e164, 'START');
     const after = await f.api('GET', `/contacts/${c.id}`);
-    assert.deepEqual([after.body.status, after.body.blocked], ['stopped', false], 'START lifts the block only');
+    assert.deepEqual(
+      [after.body.status, after.body.blocked],
+      ['stopped', false],
+      'START lifts the block only',
+    );
     await inbound(c.e164, 'YES');
-    assert.equal((await f.api('GET', `/contacts/${c.id}`)).body.status, 'stopped', 'no invitation is waiting');
+    assert.equal(
+      (await f.api('GET', `/contacts/${c.id}`)).body.status,
+      'stopped',
+      'no invitation is waiting',
+    );
     const blockedAdd = await holder();
     await inbound(c.e164, 'STOP');
     const refused = await blockedAdd.api('POST', '/contacts', { name: 'X', e164: c.e164 });
@@ -299,14 +362,19 @@ describe('contacts to tell', () => {
     const again = await f.api('POST', `/contacts/${c.id}/invite`);
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assertSchema('ContactCreatedOut', again.body);
-    assert.deepEqual([again.body.status, again.body.invitation.sent, again.body.agreed_at], ['pending', true, null]);
+    assert.deepEqual(
+      [again.body.status, again.body.invitation.sent, again.body.agreed_at],
+      ['pending', true, null],
+    );
     await inbound(c.e164, 'YES');
     assert.equal((await f.api('GET', `/contacts/${c.id}`)).body.status, 'agreed');
   });
 
   it('an account that may not send texts (no plan, trial or credits) cannot invite: 402 no_entitlement', async () => {
     const f = await holder();
-    await withTestDb(server, (db) => db.run('UPDATE accounts SET trial_ends_at = trial_started_at WHERE id = ?', [f.accountId]));
+    await withTestDb(server, (db) =>
+      db.run('UPDATE accounts SET trial_ends_at = trial_started_at WHERE id = ?', [f.accountId]),
+    );
     const e164 = freshNumber();
     const r = await f.api('POST', '/contacts', { name: 'A', e164 });
     assert.deepEqual([r.status, r.body.code], [402, 'no_entitlement']);
@@ -315,9 +383,15 @@ describe('contacts to tell', () => {
 
   it('the daily cap: past 2 texts a day to contacts, the others are skipped (recorded, never sent later)', async () => {
     const f = await holder();
-    const contacts = [await agreedContact(f, 'A'), await agreedContact(f, 'B'), await agreedContact(f, 'C')];
+    const contacts = [
+      await agreedContact(f, 'A'),
+      await agreedContact(f, 'B'),
+      await agreedContact(f, 'C'),
+    ];
     await phone(server, f.number, ['no_answer']);
-    const { occurrenceId } = await createCall(f, { tell_contacts: { contact_ids: contacts.map((c) => c.id) } });
+    const { occurrenceId } = await createCall(f, {
+      tell_contacts: { contact_ids: contacts.map((c) => c.id) },
+    });
     await advance(server, 5 * 60);
     const counts = await Promise.all(contacts.map(async (c) => (await told(c.e164)).length));
     assert.deepEqual(counts, [1, 1, 0]);
@@ -333,11 +407,10 @@ describe('contacts to tell', () => {
     );
     const detail = await f.api('GET', `/occurrences/${occurrenceId}`);
     assertSchema('OccurrenceDetailOut', detail.body);
-    assert.deepEqual(detail.body.told_contacts.map((t: any) => `${t.contact.name}:${t.status}:${t.reason}`).sort(), [
-      'A:sent:null',
-      'B:sent:null',
-      'C:skipped:daily_cap',
-    ]);
+    assert.deepEqual(
+      detail.body.told_contacts.map((t: any) => `${t.contact.name}:${t.status}:${t.reason}`).sort(),
+      ['A:sent:null', 'B:sent:null', 'C:skipped:daily_cap'],
+    );
   });
 
   it('the per-account limit: the 4th contact is refused with 409 contact_limit_reached, nothing sent', async () => {
@@ -352,7 +425,8 @@ describe('contacts to tell', () => {
   it('scopes: an API key needs read to list and write to manage', async () => {
     const f = await holder();
     const c = await addContact(f);
-    const key = async (scopes: string[]) => (await f.api('POST', '/api-keys', { name: scopes.join('+'), scopes })).body.key as string;
+    const key = async (scopes: string[]) =>
+      (await f.api('POST', '/api-keys', { name: scopes.join('+'), scopes })).body.key as string;
     const readKey = await key(['read']);
     const writeKey = await key(['read', 'write']);
     const as = (k: string, method: string, path: string, body?: unknown) =>
@@ -388,24 +462,46 @@ describe('contacts to tell', () => {
     ];
     for (const [body, status, code, field] of cases) {
       const r = await post(body);
-      assert.deepEqual([r.status, r.body.code, r.body.field], [status, code, field], JSON.stringify(body));
+      assert.deepEqual(
+        [r.status, r.body.code, r.body.field],
+        [status, code, field],
+        JSON.stringify(body),
+      );
       assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
     }
     const c = await addContact(f);
     const badCode = await f.api('POST', `/contacts/${c.id}/agree`, { code: '12ab' });
     assert.deepEqual([badCode.status, badCode.body.code], [400, 'verification_code_invalid']);
-    assert.equal((await f.api('GET', '/contacts/00000000-0000-4000-8000-000000000000')).status, 404);
+    assert.equal(
+      (await f.api('GET', '/contacts/00000000-0000-4000-8000-000000000000')).status,
+      404,
+    );
     assert.equal((await f.api('GET', '/contacts/not-a-uuid')).body.code, 'not_found');
     const other = await holder();
-    assert.equal((await other.api('GET', `/contacts/${c.id}`)).status, 404, "another account's contact");
+    assert.equal(
+      (await other.api('GET', `/contacts/${c.id}`)).status,
+      404,
+      "another account's contact",
+    );
     const rule = await f.api('POST', '/schedules', {
       kind: 'once',
       in_minutes: 30,
       tell_contacts: { contact_ids: ['00000000-0000-4000-8000-000000000000'] },
     });
-    assert.deepEqual([rule.status, rule.body.code, rule.body.field], [400, 'validation_error', 'tell_contacts.contact_ids.0']);
-    const stolen = await other.api('POST', '/schedules', { kind: 'once', in_minutes: 30, tell_contacts: { contact_ids: [c.id] } });
-    assert.deepEqual([stolen.status, stolen.body.code], [400, 'validation_error'], "another account's contact cannot be named");
+    assert.deepEqual(
+      [rule.status, rule.body.code, rule.body.field],
+      [400, 'validation_error', 'tell_contacts.contact_ids.0'],
+    );
+    const stolen = await other.api('POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 30,
+      tell_contacts: { contact_ids: [c.id] },
+    });
+    assert.deepEqual(
+      [stolen.status, stolen.body.code],
+      [400, 'validation_error'],
+      "another account's contact cannot be named",
+    );
     const when = await f.api('POST', '/schedules', {
       kind: 'once',
       in_minutes: 30,
@@ -429,13 +525,21 @@ describe('contacts to tell', () => {
 
     assert.equal((await f.api('POST', '/me/deletion-code')).status, 202);
     const me = await f.api('GET', '/me');
-    const mail = await call(server, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(me.body.email)}`);
+    const mail = await call(
+      server,
+      'GET',
+      `/dev/outbox?channel=email&to=${encodeURIComponent(me.body.email)}`,
+    );
     const code = mail.body.items[0].code;
     const del = await f.api('DELETE', '/me', { confirm: 'DELETE', code });
     assert.equal(del.status, 202, JSON.stringify(del.body));
     const left = await withTestDb(server, async (db) => [
       (await db.all('SELECT id FROM contacts WHERE account_id = ?', [f.accountId])).length,
-      (await db.all('SELECT schedule_id FROM schedule_contacts WHERE account_id = ?', [f.accountId])).length,
+      (
+        await db.all('SELECT schedule_id FROM schedule_contacts WHERE account_id = ?', [
+          f.accountId,
+        ])
+      ).length,
     ]);
     assert.deepEqual(left, [0, 0]);
   });

@@ -8,7 +8,11 @@ import { req } from '../helpers/http.js';
 
 /** Sends raw bytes (fetch cannot send some malformed requests). */
 function raw(url: string, method: string, headers: Record<string, string>, body?: Buffer | string) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+  return new Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  }>((resolve, reject) => {
     const r = request(url, { method, headers }, (res) => {
       let data = '';
       res.setEncoding('utf8');
@@ -35,7 +39,14 @@ describe('HTTP conventions', () => {
       const r = await req(server.api, 'GET', '/no-such-thing');
       assert.equal(r.status, 404);
       assert.match(r.headers.get('content-type')!, /^application\/problem\+json/);
-      assert.deepEqual(Object.keys(r.body).sort(), ['code', 'detail', 'instance', 'status', 'title', 'type']);
+      assert.deepEqual(Object.keys(r.body).sort(), [
+        'code',
+        'detail',
+        'instance',
+        'status',
+        'title',
+        'type',
+      ]);
       assert.equal(r.body.code, 'not_found');
       assert.equal(r.body.status, 404);
       assert.equal(r.body.title, 'Not found');
@@ -51,7 +62,9 @@ describe('HTTP conventions', () => {
     });
 
     it('uses WAKEUP_SITE_URL for the type link when set', async () => {
-      const other = await startTestServer({ env: { WAKEUP_SITE_URL: 'https://wake.example.com/ignored/path' } });
+      const other = await startTestServer({
+        env: { WAKEUP_SITE_URL: 'https://wake.example.com/ignored/path' },
+      });
       try {
         const r = await req(other.api, 'GET', '/nope');
         assert.equal(r.body.type, 'https://wake.example.com/docs/errors#not_found');
@@ -78,13 +91,18 @@ describe('HTTP conventions', () => {
     });
 
     it('lists the methods of a templated path', async () => {
-      const r = await req(server.api, 'GET', '/api-keys/7d3c3e7e-1a54-4c0e-9a4e-2b6f1f1d8b1a', { token });
+      const r = await req(server.api, 'GET', '/api-keys/7d3c3e7e-1a54-4c0e-9a4e-2b6f1f1d8b1a', {
+        token,
+      });
       assert.equal(r.status, 405);
       assert.equal(r.headers.get('allow'), 'DELETE');
     });
 
     it('answers HEAD on a GET route like GET without a body', async () => {
-      const r = await fetch(`${server.api}/me`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+      const r = await fetch(`${server.api}/me`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.equal(r.status, 200);
       assert.equal(await r.text(), '');
     });
@@ -96,7 +114,10 @@ describe('HTTP conventions', () => {
       assert.equal(r.status, 400);
       assert.equal(r.body.code, 'validation_error');
       assert.equal(r.body.errors.length, 1);
-      assert.deepEqual({ ...r.body.errors[0], message: undefined }, { field: '', in: 'body', code: 'invalid', message: undefined });
+      assert.deepEqual(
+        { ...r.body.errors[0], message: undefined },
+        { field: '', in: 'body', code: 'invalid', message: undefined },
+      );
     });
 
     it('answers bytes that are not UTF-8 with 400 validation_error', async () => {
@@ -114,7 +135,10 @@ describe('HTTP conventions', () => {
     });
 
     it('answers a body over the limit with 413 payload_too_large (declared length)', async () => {
-      const r = await req(server.api, 'PATCH', '/me', { token, body: JSON.stringify({ display_name: 'x'.repeat(5000) }) });
+      const r = await req(server.api, 'PATCH', '/me', {
+        token,
+        body: JSON.stringify({ display_name: 'x'.repeat(5000) }),
+      });
       assert.equal(r.status, 413);
       assert.equal(r.body.code, 'payload_too_large');
     });
@@ -135,8 +159,16 @@ describe('HTTP conventions', () => {
     });
 
     it('answers a body that is not JSON with 415 unsupported_media_type', async () => {
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
-        const r = await req(server.api, 'PATCH', '/me', { token, body: 'display_name=Ada', headers: { 'content-type': type } });
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+      ]) {
+        const r = await req(server.api, 'PATCH', '/me', {
+          token,
+          body: 'display_name=Ada',
+          headers: { 'content-type': type },
+        });
         assert.equal(r.status, 415, type);
         assert.equal(r.body.code, 'unsupported_media_type');
       }
@@ -144,7 +176,11 @@ describe('HTTP conventions', () => {
 
     it('accepts application/json with charset utf-8 and +json types', async () => {
       for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
-        const r = await req(server.api, 'PATCH', '/me', { token, body: { display_name: 'Ada' }, headers: { 'content-type': type } });
+        const r = await req(server.api, 'PATCH', '/me', {
+          token,
+          body: { display_name: 'Ada' },
+          headers: { 'content-type': type },
+        });
         assert.equal(r.status, 200, type);
       }
     });
@@ -161,9 +197,15 @@ describe('HTTP conventions', () => {
     it('returns a generated X-Request-Id, and honours a sensible incoming one', async () => {
       const a = await req(server.api, 'GET', '/me', { token });
       assert.match(a.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
-      const b = await req(server.api, 'GET', '/me', { token, headers: { 'x-request-id': 'trace-123.abc' } });
+      const b = await req(server.api, 'GET', '/me', {
+        token,
+        headers: { 'x-request-id': 'trace-123.abc' },
+      });
       assert.equal(b.headers.get('x-request-id'), 'trace-123.abc');
-      const c = await req(server.api, 'GET', '/me', { token, headers: { 'x-request-id': 'bad id with spaces' } });
+      const c = await req(server.api, 'GET', '/me', {
+        token,
+        headers: { 'x-request-id': 'bad id with spaces' },
+      });
       assert.notEqual(c.headers.get('x-request-id'), 'bad id with spaces');
     });
 
@@ -176,7 +218,12 @@ describe('HTTP conventions', () => {
         ['GET', '/openapi.json', undefined],
       ] as const) {
         const r = await req(server.api, method, path, t ? { token: t } : {});
-        for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
+        for (const h of [
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+          'ratelimit-policy',
+        ]) {
           assert.ok(r.headers.get(h), `${method} ${path} ${r.status}: ${h}`);
         }
       }

@@ -16,8 +16,13 @@ const NO_PG = 'WAKEUP_TEST_PG_URL is not set: no PostgreSQL server (run under sc
 
 describe('toPostgres', () => {
   it('numbers ? in order, skipping literals, quoted names and comments', () => {
-    const t = toPostgres(`SELECT '?', "a?b", x -- what?\n FROM t WHERE a = ? AND b = ? /* ? */ AND c = 'it''s ?'`);
-    assert.equal(t.text, `SELECT '?', "a?b", x -- what?\n FROM t WHERE a = $1 AND b = $2 /* ? */ AND c = 'it''s ?'`);
+    const t = toPostgres(
+      `SELECT '?', "a?b", x -- what?\n FROM t WHERE a = ? AND b = ? /* ? */ AND c = 'it''s ?'`,
+    );
+    assert.equal(
+      t.text,
+      `SELECT '?', "a?b", x -- what?\n FROM t WHERE a = $1 AND b = $2 /* ? */ AND c = 'it''s ?'`,
+    );
     assert.equal(t.count, 2);
     assert.equal(t.names, null);
   });
@@ -59,7 +64,11 @@ function pgHarness(url: string): Harness {
       await admin.connect();
       await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await admin.end();
-      const db = openPostgresDb({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
+      const db = openPostgresDb({
+        connectionString: url,
+        options: `-c search_path=${schema}`,
+        max: 4,
+      });
       dbs.push(db);
       return db;
     },
@@ -85,12 +94,26 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         const db = await h.open();
         assert.equal(db.dialect, dialect);
         await db.exec(TABLE);
-        assert.deepEqual(await db.run('INSERT INTO items (id, n, note) VALUES (?, ?, ?)', ['a', 1_700_000_000_000, "it's"]), {
-          changes: 1,
+        assert.deepEqual(
+          await db.run('INSERT INTO items (id, n, note) VALUES (?, ?, ?)', [
+            'a',
+            1_700_000_000_000,
+            "it's",
+          ]),
+          {
+            changes: 1,
+          },
+        );
+        await db.run('INSERT INTO items (id, n, note) VALUES (@id, @n, @note)', {
+          id: 'b',
+          n: 2,
+          note: null,
         });
-        await db.run('INSERT INTO items (id, n, note) VALUES (@id, @n, @note)', { id: 'b', n: 2, note: null });
         await db.run('INSERT INTO items (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['b', 3]);
-        const a = await db.get<{ id: string; n: number; note: string | null }>('SELECT id, n, note FROM items WHERE id = ?', ['a']);
+        const a = await db.get<{ id: string; n: number; note: string | null }>(
+          'SELECT id, n, note FROM items WHERE id = ?',
+          ['a'],
+        );
         assert.deepEqual({ ...a }, { id: 'a', n: 1_700_000_000_000, note: "it's" });
         const rows = await db.all<{ id: string; total: number; flag: number }>(
           'SELECT id, COUNT(*) AS total, (n > @min) AS flag FROM items WHERE n >= @min OR id = @id GROUP BY id, n ORDER BY id',
@@ -142,7 +165,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
             await inner.run('INSERT INTO items (id, n) VALUES (?, ?)', ['e', 5]);
           });
         });
-        const ids = (await db.all<{ id: string }>('SELECT id FROM items ORDER BY id')).map((r) => r.id);
+        const ids = (await db.all<{ id: string }>('SELECT id FROM items ORDER BY id')).map(
+          (r) => r.id,
+        );
         assert.deepEqual(ids, ['a', 'c', 'e']);
       } finally {
         await h.done();
@@ -187,7 +212,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
             }),
           ),
         );
-        assert.equal((await db.get<{ n: number }>('SELECT n FROM items WHERE id = ?', ['a']))?.n, 8);
+        assert.equal(
+          (await db.get<{ n: number }>('SELECT n FROM items WHERE id = ?', ['a']))?.n,
+          8,
+        );
       } finally {
         await h.done();
       }
@@ -213,10 +241,12 @@ describe('the SQLite lock', () => {
         order.push('tx');
       });
       await entered;
-      const outside = db.get<{ n: number }>('SELECT n FROM items WHERE id = ?', ['a']).then((row) => {
-        order.push('read');
-        return row;
-      });
+      const outside = db
+        .get<{ n: number }>('SELECT n FROM items WHERE id = ?', ['a'])
+        .then((row) => {
+          order.push('read');
+          return row;
+        });
       const excl = db.exclusive(() => order.push('exclusive'));
       await new Promise((resolve) => setTimeout(resolve, 10));
       assert.deepEqual(order, [], 'nothing ran while the transaction awaited');

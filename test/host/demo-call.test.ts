@@ -156,7 +156,11 @@ describe('POST /demo/call', () => {
   it('a number blocked after its code was sent: 403 number_blocked, nothing placed', async () => {
     const e164 = freshNumber();
     const code = await demoCode(server, e164);
-    assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'STOP' } })).status, 204);
+    assert.equal(
+      (await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'STOP' } }))
+        .status,
+      204,
+    );
     const r = await placeDemo(server, { e164, code });
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'number_blocked');
@@ -164,11 +168,20 @@ describe('POST /demo/call', () => {
   });
 
   it('refuses malformed input: invalid_phone_number, a code not of 6 digits, missing fields', async () => {
-    assert.equal((await placeDemo(server, { e164: '12015550123', code: '123456' })).body.code, 'invalid_phone_number');
-    assert.equal((await placeDemo(server, { e164: freshNumber(), code: '12345' })).body.code, 'verification_code_invalid');
+    assert.equal(
+      (await placeDemo(server, { e164: '12015550123', code: '123456' })).body.code,
+      'invalid_phone_number',
+    );
+    assert.equal(
+      (await placeDemo(server, { e164: freshNumber(), code: '12345' })).body.code,
+      'verification_code_invalid',
+    );
     assert.equal((await placeDemo(server, { e164: freshNumber() })).body.code, 'validation_error');
     assert.equal((await placeDemo(server, { code: '123456' })).body.code, 'validation_error');
-    assert.equal((await placeDemo(server, { e164: '+5511987654321', code: '123456' })).body.code, 'demo_not_available');
+    assert.equal(
+      (await placeDemo(server, { e164: '+5511987654321', code: '123456' })).body.code,
+      'demo_not_available',
+    );
   });
 });
 
@@ -276,7 +289,10 @@ describe('key 9 on a demo call', () => {
     assert.equal(added.blocked, true);
     assert.equal(added.blocked_reason, 'key_9');
     const vcode = await latestCode(server, e164);
-    const verified = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, { token, body: { code: vcode } });
+    const verified = await call(server, 'POST', `/phone-numbers/${added.id}/verify/check`, {
+      token,
+      body: { code: vcode },
+    });
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     assert.equal(verified.body.blocked, false);
 
@@ -287,7 +303,9 @@ describe('key 9 on a demo call', () => {
 
 /** Demo attempts stored for `e164`. */
 async function attemptsTo(server: TestServer, e164: string): Promise<number> {
-  const r = (await (await settledDb(server)).get("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?", [e164])) as {
+  const r = (await (
+    await settledDb(server)
+  ).get("SELECT COUNT(*) AS n FROM attempts WHERE kind = 'demo' AND to_e164 = ?", [e164])) as {
     n: number;
   };
   return r.n;

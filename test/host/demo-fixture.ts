@@ -15,7 +15,9 @@ export const DEMO_START = '2027-05-04T12:00:00Z';
 
 /** Starts a server for a demo test file. */
 export function startDemoServer(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ env: { WAKEUP_CLOCK_START: DEMO_START, WAKEUP_TRUST_PROXY: '1', ...env } });
+  return startTestServer({
+    env: { WAKEUP_CLOCK_START: DEMO_START, WAKEUP_TRUST_PROXY: '1', ...env },
+  });
 }
 
 let nextLine = 0;
@@ -34,12 +36,20 @@ export function freshAddress(): string {
 }
 
 /** POST /demo/start from `address` (a fresh one by default). */
-export function startDemo(server: TestServer, body: Record<string, unknown>, address: string = freshAddress()): Promise<JsonResponse> {
+export function startDemo(
+  server: TestServer,
+  body: Record<string, unknown>,
+  address: string = freshAddress(),
+): Promise<JsonResponse> {
   return call(server, 'POST', '/demo/start', { body, headers: { 'x-forwarded-for': address } });
 }
 
 /** POST /demo/call from `address` (a fresh one by default). */
-export function placeDemo(server: TestServer, body: Record<string, unknown>, address: string = freshAddress()): Promise<JsonResponse> {
+export function placeDemo(
+  server: TestServer,
+  body: Record<string, unknown>,
+  address: string = freshAddress(),
+): Promise<JsonResponse> {
   return call(server, 'POST', '/demo/call', { body, headers: { 'x-forwarded-for': address } });
 }
 
@@ -68,8 +78,15 @@ export async function advance(server: TestServer, seconds: number): Promise<void
 }
 
 /** Scripts the simulated phone at `e164`. */
-export async function phone(server: TestServer, e164: string, answers: string[], ringSeconds = 5): Promise<void> {
-  const r = await call(server, 'PUT', `/dev/phones/${encodeURIComponent(e164)}`, { body: { answers, ring_seconds: ringSeconds } });
+export async function phone(
+  server: TestServer,
+  e164: string,
+  answers: string[],
+  ringSeconds = 5,
+): Promise<void> {
+  const r = await call(server, 'PUT', `/dev/phones/${encodeURIComponent(e164)}`, {
+    body: { answers, ring_seconds: ringSeconds },
+  });
   assert.equal(r.status, 204, JSON.stringify(r.body));
 }
 

@@ -39,9 +39,14 @@ describe('demo fraud drill', () => {
     const run = async (starts: Array<{ e164: string; address: string }>) => {
       for (let i = 0; i < starts.length; i += BATCH) {
         const batch = starts.slice(i, i + BATCH);
-        const answers = await Promise.all(batch.map((s) => startDemo(server, { consent: true, e164: s.e164 }, s.address)));
+        const answers = await Promise.all(
+          batch.map((s) => startDemo(server, { consent: true, e164: s.e164 }, s.address)),
+        );
         for (const r of answers) {
-          assert.ok(r.status === 202 || r.status === 429, `unexpected ${r.status}: ${JSON.stringify(r.body)}`);
+          assert.ok(
+            r.status === 202 || r.status === 429,
+            `unexpected ${r.status}: ${JSON.stringify(r.body)}`,
+          );
           if (r.status === 429) {
             assert.equal(r.body.code, 'demo_rate_limited');
             assert.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After on every 429');

@@ -34,7 +34,12 @@ describe('POST /demo/start', () => {
     const r = await startDemo(server, { consent: true, e164 });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     assertSchema('DemoStartOut', r.body);
-    assert.deepEqual(r.body, { status: 'code_sent', channel: 'sms', e164_masked: `+1 ••••••${e164.slice(-4)}`, code_valid_seconds: 600 });
+    assert.deepEqual(r.body, {
+      status: 'code_sent',
+      channel: 'sms',
+      e164_masked: `+1 ••••••${e164.slice(-4)}`,
+      code_valid_seconds: 600,
+    });
     const texts = await textsTo(server, e164);
     assert.equal(texts.length, 1);
     assert.match(texts[0]!.code!, /^\d{6}$/);
@@ -45,7 +50,10 @@ describe('POST /demo/start', () => {
   it('stores the code only as a hash', async () => {
     const e164 = freshNumber();
     const code = await demoCode(server, e164);
-    const rows = await server.running.deps.db.all<Record<string, unknown>>('SELECT * FROM demo_requests WHERE e164 = ?', [e164]);
+    const rows = await server.running.deps.db.all<Record<string, unknown>>(
+      'SELECT * FROM demo_requests WHERE e164 = ?',
+      [e164],
+    );
     assert.equal(rows.length, 1);
     const dump = JSON.stringify(rows);
     assert.ok(!dump.includes(code), 'the plain code is nowhere in the row');
@@ -64,8 +72,14 @@ describe('POST /demo/start', () => {
   });
 
   it('refuses malformed input: 400 invalid_phone_number, validation_error for a missing number or unknown field', async () => {
-    assert.equal((await startDemo(server, { consent: true, e164: '12015550123' })).body.code, 'invalid_phone_number');
-    assert.equal((await startDemo(server, { consent: true, e164: '+18005550123' })).body.code, 'invalid_phone_number'); // toll-free
+    assert.equal(
+      (await startDemo(server, { consent: true, e164: '12015550123' })).body.code,
+      'invalid_phone_number',
+    );
+    assert.equal(
+      (await startDemo(server, { consent: true, e164: '+18005550123' })).body.code,
+      'invalid_phone_number',
+    ); // toll-free
     const missing = await startDemo(server, { consent: true });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.code, 'validation_error');
@@ -97,11 +111,18 @@ describe('POST /demo/start', () => {
 
   it('a blocked number gets the same 202 and no text', async () => {
     const e164 = freshNumber();
-    const stop = await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'STOP' } });
+    const stop = await call(server, 'POST', '/dev/sms/inbound', {
+      body: { from: e164, body: 'STOP' },
+    });
     assert.equal(stop.status, 204);
     const r = await startDemo(server, { consent: true, e164 });
     assert.equal(r.status, 202);
-    assert.deepEqual(r.body, { status: 'code_sent', channel: 'sms', e164_masked: `+1 ••••••${e164.slice(-4)}`, code_valid_seconds: 600 });
+    assert.deepEqual(r.body, {
+      status: 'code_sent',
+      channel: 'sms',
+      e164_masked: `+1 ••••••${e164.slice(-4)}`,
+      code_valid_seconds: 600,
+    });
     assert.equal((await textsTo(server, e164)).length, 0);
   });
 
@@ -136,8 +157,14 @@ describe('POST /demo/start: 3 starts an hour per client address', () => {
   it('counts every start, refused ones included, and the 4th in the hour is 429 demo_rate_limited', async () => {
     const address = freshAddress();
     // A refused start (403) and a silent one still count.
-    assert.equal((await startDemo(server, { consent: true, e164: '+5511987654321' }, address)).status, 403);
-    assert.equal((await startDemo(server, { consent: false, e164: freshNumber() }, address)).status, 400);
+    assert.equal(
+      (await startDemo(server, { consent: true, e164: '+5511987654321' }, address)).status,
+      403,
+    );
+    assert.equal(
+      (await startDemo(server, { consent: false, e164: freshNumber() }, address)).status,
+      400,
+    );
     const third = await startDemo(server, { consent: true, e164: freshNumber() }, address);
     assert.equal(third.status, 202);
     assert.equal(third.headers.get('ratelimit-limit'), '3');
@@ -153,19 +180,32 @@ describe('POST /demo/start: 3 starts an hour per client address', () => {
     assert.equal((await startDemo(server, { consent: true, e164 })).status, 202);
     // An hour later the address may start again.
     await advance(server, 3600);
-    assert.equal((await startDemo(server, { consent: true, e164: freshNumber() }, address)).status, 202);
+    assert.equal(
+      (await startDemo(server, { consent: true, e164: freshNumber() }, address)).status,
+      202,
+    );
   });
 
   it('keys on the address the host derives (ctx.ip), not on the number', async () => {
     const address = freshAddress();
-    for (let i = 0; i < 3; i++) assert.equal((await startDemo(server, { consent: true, e164: freshNumber() }, address)).status, 202);
-    assert.equal((await startDemo(server, { consent: true, e164: freshNumber() }, address)).status, 429);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await startDemo(server, { consent: true, e164: freshNumber() }, address)).status,
+        202,
+      );
+    assert.equal(
+      (await startDemo(server, { consent: true, e164: freshNumber() }, address)).status,
+      429,
+    );
   });
 });
 
 describe('POST /demo/start: daily caps', () => {
   it('the global daily cap: 429 demo_rate_limited with Retry-After to 00:00 UTC, reset at 00:00 UTC', async () => {
-    const server = await startDemoServer({ WAKEUP_DEMO_DAILY_CAP: '3', WAKEUP_DEMO_PREFIX_DAILY_CAP: '100' });
+    const server = await startDemoServer({
+      WAKEUP_DEMO_DAILY_CAP: '3',
+      WAKEUP_DEMO_PREFIX_DAILY_CAP: '100',
+    });
     try {
       await demoCode(server, freshNumber());
       await demoCode(server, '+447400123456');
@@ -186,7 +226,10 @@ describe('POST /demo/start: daily caps', () => {
   });
 
   it('the country-prefix cap: numbers of one calling code stop at the cap, others go on', async () => {
-    const server = await startDemoServer({ WAKEUP_DEMO_DAILY_CAP: '100', WAKEUP_DEMO_PREFIX_DAILY_CAP: '2' });
+    const server = await startDemoServer({
+      WAKEUP_DEMO_DAILY_CAP: '100',
+      WAKEUP_DEMO_PREFIX_DAILY_CAP: '2',
+    });
     try {
       await demoCode(server, freshNumber());
       await demoCode(server, '+14155550123');

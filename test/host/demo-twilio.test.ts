@@ -38,7 +38,11 @@ describe('demo through a Twilio-compatible provider', () => {
     const texts = fake.messages.filter((m) => m.to === e164);
     assert.equal(texts.length, 1);
     const code = /(\d{6})/.exec(texts[0]!.body)![1]!;
-    assert.deepEqual((await call(server, 'GET', `/dev/outbox?channel=sms&to=${encodeURIComponent(e164)}`)).body.items, []);
+    assert.deepEqual(
+      (await call(server, 'GET', `/dev/outbox?channel=sms&to=${encodeURIComponent(e164)}`)).body
+        .items,
+      [],
+    );
 
     const r = await placeDemo(server, { e164, code });
     assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -59,10 +63,21 @@ describe('demo through a Twilio-compatible provider', () => {
     const r = await startDemo(server, { consent: true, e164 });
     assert.equal(r.status, 202);
     assert.equal(fake.messages.filter((m) => m.to === e164).length, 0);
-    const sent = await server.running.deps.db.all<{ sent: number }>('SELECT sent FROM demo_requests WHERE e164 = ?', [e164]);
+    const sent = await server.running.deps.db.all<{ sent: number }>(
+      'SELECT sent FROM demo_requests WHERE e164 = ?',
+      [e164],
+    );
     assert.deepEqual(sent, [{ sent: 0 }], 'the attempt is counted, not marked sent');
     // Blocked (STOP at the carrier): the next start is the silent 202, with no new request.
     assert.equal((await startDemo(server, { consent: true, e164 })).status, 202);
-    assert.equal(((await server.running.deps.db.get('SELECT COUNT(*) AS n FROM demo_requests WHERE e164 = ?', [e164])) as any).n, 1);
+    assert.equal(
+      (
+        (await server.running.deps.db.get(
+          'SELECT COUNT(*) AS n FROM demo_requests WHERE e164 = ?',
+          [e164],
+        )) as any
+      ).n,
+      1,
+    );
   });
 });

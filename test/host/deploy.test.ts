@@ -16,11 +16,16 @@ import { PRODUCTION_ENV, startTestServer } from '../helpers/server.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
 const unit = readFileSync(`${ROOT}deploy/wakeup.service`, 'utf8');
-const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  scripts: Record<string, string>;
+};
 
 /** The JSON-array form of a Dockerfile instruction. */
 function execForm(instruction: string): string[] {
-  const m = new RegExp(`^${instruction} (?:--\\S+ (?:\\\\\\n\\s*)?)*(?:CMD )?(\\[.*\\])$`, 'm').exec(dockerfile.replace(/\\\n\s*/g, ''));
+  const m = new RegExp(
+    `^${instruction} (?:--\\S+ (?:\\\\\\n\\s*)?)*(?:CMD )?(\\[.*\\])$`,
+    'm',
+  ).exec(dockerfile.replace(/\\\n\s*/g, ''));
   assert.ok(m, `${instruction} in exec form`);
   return JSON.parse(m[1]!) as string[];
 }
@@ -28,7 +33,10 @@ function execForm(instruction: string): string[] {
 /** Runs node with `args` and resolves with its exit code (asynchronously: the server under test shares this process). */
 function runNode(args: string[], env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
     const timer = setTimeout(() => child.kill(), 20_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -51,15 +59,22 @@ describe('deploy recipes', () => {
 
   it('the environment the recipes set, plus the SMTP relay, loads in production mode', () => {
     const env: Record<string, string> = {};
-    for (const m of dockerfile.replace(/\\\n\s*/g, ' ').matchAll(/(?:ENV\s+|\s)([A-Z_]+)=(\S+)/g)) env[m[1]!] = m[2]!;
+    for (const m of dockerfile.replace(/\\\n\s*/g, ' ').matchAll(/(?:ENV\s+|\s)([A-Z_]+)=(\S+)/g))
+      env[m[1]!] = m[2]!;
     assert.equal(env.WAKEUP_DEV, '0');
-    const smtp = { WAKEUP_EMAIL: 'smtp', WAKEUP_SMTP_URL: 'smtp://u:p@mail.example.com:587', WAKEUP_EMAIL_FROM: 'wake@example.com' };
+    const smtp = {
+      WAKEUP_EMAIL: 'smtp',
+      WAKEUP_SMTP_URL: 'smtp://u:p@mail.example.com:587',
+      WAKEUP_EMAIL_FROM: 'wake@example.com',
+    };
     const c = loadConfig({ ...env, ...smtp });
     assert.equal(c.dev, false);
     assert.equal(c.host, '0.0.0.0');
     assert.equal(c.dbFile, '/var/lib/wakeup/wakeup.sqlite');
     const unitEnv = Object.fromEntries(
-      (/^Environment=(.*)$/m.exec(unit)?.[1] ?? '').split(' ').map((kv) => kv.split('=') as [string, string]),
+      (/^Environment=(.*)$/m.exec(unit)?.[1] ?? '')
+        .split(' ')
+        .map((kv) => kv.split('=') as [string, string]),
     );
     assert.equal(loadConfig({ ...unitEnv, ...smtp }).dev, false);
   });
@@ -79,7 +94,9 @@ describe('deploy recipes', () => {
   });
 
   it('the systemd unit passes systemd-analyze verify (where systemd is installed)', (t) => {
-    const r = spawnSync('systemd-analyze', ['verify', `${ROOT}deploy/wakeup.service`], { encoding: 'utf8' });
+    const r = spawnSync('systemd-analyze', ['verify', `${ROOT}deploy/wakeup.service`], {
+      encoding: 'utf8',
+    });
     if (r.error) {
       t.skip('systemd-analyze is not installed');
       return;

@@ -52,7 +52,10 @@ describe('dev mode: the virtual clock across a restart', () => {
     const second = await startTestServer({ env: { WAKEUP_DB: db } });
     try {
       const resumed = await clockNow(second.url);
-      assert.ok(resumed >= there, `resumed at ${new Date(resumed).toISOString()}, was ${new Date(there).toISOString()}`);
+      assert.ok(
+        resumed >= there,
+        `resumed at ${new Date(resumed).toISOString()}, was ${new Date(there).toISOString()}`,
+      );
       assert.ok(resumed < there + 60_000, 'and not further');
     } finally {
       await second.close();
@@ -60,7 +63,9 @@ describe('dev mode: the virtual clock across a restart', () => {
   });
 
   it('WAKEUP_CLOCK_START still sets the start', async () => {
-    const server = await startTestServer({ env: { WAKEUP_DB: db, WAKEUP_CLOCK_START: '2030-01-01T06:00:00Z' } });
+    const server = await startTestServer({
+      env: { WAKEUP_DB: db, WAKEUP_CLOCK_START: '2030-01-01T06:00:00Z' },
+    });
     try {
       assert.equal(await clockNow(server.url), Date.parse('2030-01-01T06:00:00Z'));
     } finally {

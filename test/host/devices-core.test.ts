@@ -14,21 +14,38 @@ import { call } from '../helpers/phone.js';
 import { assertSchema, create, setup, type Fixture } from './schedules-fixture.js';
 
 /** Signs the fixture's account in again as the app, bound to `installationId` (or not). */
-async function appSession(f: Fixture, email: string, installationId: string | null): Promise<string> {
+async function appSession(
+  f: Fixture,
+  email: string,
+  installationId: string | null,
+): Promise<string> {
   await f.advance(1201); // at most 5 sign-in codes an hour go to one address
   const code = await requestCode(f.server, email);
   const r = await req(f.server.api, 'POST', '/auth/email/verify', {
-    body: { email, code, client: 'app', ...(installationId ? { installation_id: installationId } : {}) },
+    body: {
+      email,
+      code,
+      client: 'app',
+      ...(installationId ? { installation_id: installationId } : {}),
+    },
   });
   assert.equal(r.status, 200, r.text);
   return r.body.session_token;
 }
 
 async function emailOf(f: Fixture): Promise<string> {
-  return ((await f.server.running.deps.db.get('SELECT email FROM accounts WHERE id = ?', [f.accountId])) as { email: string }).email;
+  return (
+    (await f.server.running.deps.db.get('SELECT email FROM accounts WHERE id = ?', [
+      f.accountId,
+    ])) as { email: string }
+  ).email;
 }
 
-const device = (installation_id: string, extra: Record<string, unknown> = {}) => ({ installation_id, platform: 'ios', ...extra });
+const device = (installation_id: string, extra: Record<string, unknown> = {}) => ({
+  installation_id,
+  platform: 'ios',
+  ...extra,
+});
 
 describe('devices', () => {
   let f: Fixture;
@@ -44,7 +61,8 @@ describe('devices', () => {
   it('time-zone report: zone policy, reported_at stored (a stale one does not replace a newer), a report never moves a call', async () => {
     const token = await appSession(f, email, null);
     const s = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
-    const d = (await call(f.server, 'POST', '/devices', { token, body: device(randomUUID()) })).body;
+    const d = (await call(f.server, 'POST', '/devices', { token, body: device(randomUUID()) }))
+      .body;
     const path = `/devices/${d.id}/timezone`;
     for (const [zone, code] of [
       ['Mars/Olympus', 'invalid_timezone'],
@@ -57,22 +75,47 @@ describe('devices', () => {
     const missing = await call(f.server, 'POST', path, { token, body: {} });
     assert.deepEqual([missing.status, missing.body.code], [400, 'validation_error']);
 
-    const r = await call(f.server, 'POST', path, { token, body: { timezone: 'Asia/Tokyo', reported_at: '2027-03-10T11:00:00Z' } });
+    const r = await call(f.server, 'POST', path, {
+      token,
+      body: { timezone: 'Asia/Tokyo', reported_at: '2027-03-10T11:00:00Z' },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assertSchema('TimezoneContext', r.body);
     assert.deepEqual(
-      [r.body.device_id, r.body.device_timezone, r.body.device_timezone_reported_at, r.body.home_timezone],
+      [
+        r.body.device_id,
+        r.body.device_timezone,
+        r.body.device_timezone_reported_at,
+        r.body.home_timezone,
+      ],
       [d.id, 'Asia/Tokyo', '2027-03-10T11:00:00Z', 'America/New_York'],
     );
     assert.equal(r.body.mismatches.length, 1);
-    const stale = await call(f.server, 'POST', path, { token, body: { timezone: 'Europe/Paris', reported_at: '2027-03-10T10:00:00Z' } });
-    assert.deepEqual([stale.status, stale.body.device_timezone], [200, 'Asia/Tokyo'], 'an older report does not replace a newer one');
-    const future = await call(f.server, 'POST', path, { token, body: { timezone: 'Europe/Paris', reported_at: '2030-01-01T00:00:00Z' } });
+    const stale = await call(f.server, 'POST', path, {
+      token,
+      body: { timezone: 'Europe/Paris', reported_at: '2027-03-10T10:00:00Z' },
+    });
+    assert.deepEqual(
+      [stale.status, stale.body.device_timezone],
+      [200, 'Asia/Tokyo'],
+      'an older report does not replace a newer one',
+    );
+    const future = await call(f.server, 'POST', path, {
+      token,
+      body: { timezone: 'Europe/Paris', reported_at: '2030-01-01T00:00:00Z' },
+    });
     const now = (await call(f.server, 'GET', '/dev/clock')).body.now;
-    assert.equal(future.body.device_timezone_reported_at, now, 'a future reported_at counts as now');
+    assert.equal(
+      future.body.device_timezone_reported_at,
+      now,
+      'a future reported_at counts as now',
+    );
 
     const occ = await f.api('GET', `/occurrences/${s.next_occurrence.id}`);
-    assert.deepEqual([occ.body.status, occ.body.scheduled_at, occ.body.derivation_source], ['pending', '2027-03-11T12:00:00Z', 'one_off']);
+    assert.deepEqual(
+      [occ.body.status, occ.body.scheduled_at, occ.body.derivation_source],
+      ['pending', '2027-03-11T12:00:00Z', 'one_off'],
+    );
     const sched = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(sched.body.timezone, 'America/New_York', 'the report never moves a call');
     await f.api('DELETE', `/schedules/${s.id}`);
@@ -85,7 +128,12 @@ describe('devices', () => {
     const pushToken = `push-${randomUUID()}-secret`;
     const first = await call(f.server, 'POST', '/devices', {
       token,
-      body: device(inst, { push_token: pushToken, app_version: '1.2.0', model: 'iPhone 15', alarm_capability: 'exact' }),
+      body: device(inst, {
+        push_token: pushToken,
+        app_version: '1.2.0',
+        model: 'iPhone 15',
+        alarm_capability: 'exact',
+      }),
     });
     assert.equal(first.status, 201, JSON.stringify(first.body));
     assertSchema('DeviceOut', first.body);
@@ -108,10 +156,17 @@ describe('devices', () => {
       ['1.3.0', 'iPhone 15', true, 'Europe/Paris'],
       'fields left out are kept',
     );
-    const cleared = await call(f.server, 'POST', '/devices', { token, body: device(inst, { push_token: null }) });
+    const cleared = await call(f.server, 'POST', '/devices', {
+      token,
+      body: device(inst, { push_token: null }),
+    });
     assert.equal(cleared.body.push_token_set, false);
 
-    assert.equal((await storedText(f.server)).includes(pushToken), false, 'push token not in the database in clear');
+    assert.equal(
+      (await storedText(f.server)).includes(pushToken),
+      false,
+      'push token not in the database in clear',
+    );
   });
 
   it('an API key gets 403 insufficient_scope on POST and DELETE, but may PATCH; a web session may register', async () => {
@@ -119,16 +174,25 @@ describe('devices', () => {
     const token = await appSession(f, email, null);
     const d = await call(f.server, 'POST', '/devices', { token, body: device(randomUUID()) });
     assert.equal(d.status, 201);
-    const key = (await call(f.server, 'POST', '/api-keys', { token, body: { name: 'script' } })).body.key;
-    const post = await call(f.server, 'POST', '/devices', { token: key, body: device(randomUUID()) });
+    const key = (await call(f.server, 'POST', '/api-keys', { token, body: { name: 'script' } }))
+      .body.key;
+    const post = await call(f.server, 'POST', '/devices', {
+      token: key,
+      body: device(randomUUID()),
+    });
     assert.deepEqual([post.status, post.body.code], [403, 'insufficient_scope']);
     const del = await call(f.server, 'DELETE', `/devices/${d.body.id}`, { token: key });
     assert.deepEqual([del.status, del.body.code], [403, 'insufficient_scope']);
-    const patch = await call(f.server, 'PATCH', `/devices/${d.body.id}`, { token: key, body: { os_version: '18.1' } });
+    const patch = await call(f.server, 'PATCH', `/devices/${d.body.id}`, {
+      token: key,
+      body: { os_version: '18.1' },
+    });
     assert.deepEqual([patch.status, patch.body.os_version], [200, '18.1']);
 
     const code = await requestCode(f.server, email);
-    const v = await req(f.server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'web' } });
+    const v = await req(f.server.api, 'POST', '/auth/email/verify', {
+      body: { email, code, client: 'web' },
+    });
     const cookie = v.headers
       .getSetCookie()
       .map((c) => c.split(';')[0])
@@ -143,23 +207,46 @@ describe('devices', () => {
   it('PATCH: null leaves a field unchanged except push_token and timezone (null clears); another account gets 404', async () => {
     await f.advance(61); // a fresh window of the 10-a-minute limit
     const token = await appSession(f, email, null);
-    const d = (await call(f.server, 'POST', '/devices', { token, body: device(randomUUID(), { model: 'Pixel', push_token: 'abc' }) })).body;
+    const d = (
+      await call(f.server, 'POST', '/devices', {
+        token,
+        body: device(randomUUID(), { model: 'Pixel', push_token: 'abc' }),
+      })
+    ).body;
     const p = await call(f.server, 'PATCH', `/devices/${d.id}`, {
       token,
       body: { model: null, app_version: '2.0', timezone: 'Asia/Tokyo' },
     });
     assert.equal(p.status, 200);
-    assert.deepEqual([p.body.model, p.body.app_version, p.body.timezone, p.body.push_token_set], ['Pixel', '2.0', 'Asia/Tokyo', true]);
+    assert.deepEqual(
+      [p.body.model, p.body.app_version, p.body.timezone, p.body.push_token_set],
+      ['Pixel', '2.0', 'Asia/Tokyo', true],
+    );
     assert.ok(p.body.timezone_reported_at);
-    const c = await call(f.server, 'PATCH', `/devices/${d.id}`, { token, body: { push_token: null, timezone: null } });
-    assert.deepEqual([c.body.push_token_set, c.body.timezone, c.body.timezone_reported_at], [false, null, null]);
-    const bad = await call(f.server, 'PATCH', `/devices/${d.id}`, { token, body: { timezone: 'EST' } });
+    const c = await call(f.server, 'PATCH', `/devices/${d.id}`, {
+      token,
+      body: { push_token: null, timezone: null },
+    });
+    assert.deepEqual(
+      [c.body.push_token_set, c.body.timezone, c.body.timezone_reported_at],
+      [false, null, null],
+    );
+    const bad = await call(f.server, 'PATCH', `/devices/${d.id}`, {
+      token,
+      body: { timezone: 'EST' },
+    });
     assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_timezone']);
-    const unknown = await call(f.server, 'PATCH', `/devices/${d.id}`, { token, body: { colour: 'red' } });
+    const unknown = await call(f.server, 'PATCH', `/devices/${d.id}`, {
+      token,
+      body: { colour: 'red' },
+    });
     assert.deepEqual([unknown.status, unknown.body.code], [400, 'validation_error']);
 
     const other = await setupOther(f);
-    const foreign = await call(f.server, 'PATCH', `/devices/${d.id}`, { token: other, body: { model: 'x' } });
+    const foreign = await call(f.server, 'PATCH', `/devices/${d.id}`, {
+      token: other,
+      body: { model: 'x' },
+    });
     assert.deepEqual([foreign.status, foreign.body.code], [404, 'not_found']);
     const foreignDel = await call(f.server, 'DELETE', `/devices/${d.id}`, { token: other });
     assert.deepEqual([foreignDel.status, foreignDel.body.code], [404, 'not_found']);
@@ -188,7 +275,10 @@ describe('devices', () => {
     const token = await appSession(f, email, null);
     const d = await call(f.server, 'POST', '/devices', { token, body: device(inst) });
     const other = await appSession(f, email, null);
-    assert.equal((await call(f.server, 'DELETE', `/devices/${d.body.id}`, { token: other })).status, 204);
+    assert.equal(
+      (await call(f.server, 'DELETE', `/devices/${d.body.id}`, { token: other })).status,
+      204,
+    );
     assert.equal((await call(f.server, 'GET', '/me', { token })).body.code, 'session_expired');
   });
 
@@ -205,7 +295,10 @@ describe('devices', () => {
     assert.deepEqual([refused.status, refused.body.code], [429, 'rate_limited']);
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
     await f.advance(61);
-    assert.equal((await call(f.server, 'POST', '/devices', { token, body: device(inst) })).status, 200);
+    assert.equal(
+      (await call(f.server, 'POST', '/devices', { token, body: device(inst) })).status,
+      200,
+    );
   });
 });
 
@@ -219,7 +312,12 @@ describe('the 21st device', () => {
     f = await setup();
     const email = await emailOf(f);
     const count = async () =>
-      ((await f.server.running.deps.db.get('SELECT COUNT(*) AS n FROM devices WHERE account_id = ?', [f.accountId])) as { n: number }).n;
+      (
+        (await f.server.running.deps.db.get(
+          'SELECT COUNT(*) AS n FROM devices WHERE account_id = ?',
+          [f.accountId],
+        )) as { n: number }
+      ).n;
     let made = 0;
     const register = async (token: string, inst: string) => {
       if (++made % 10 === 0) await f.advance(61); // the 10-a-minute limit
@@ -234,14 +332,25 @@ describe('the 21st device', () => {
     const d0 = await register(s0, i0);
     const d1 = await register(s1, i1);
     await f.advance(5);
-    assert.equal((await call(f.server, 'GET', '/me', { token: s0 })).status, 200, 'd0 seen again through its bound session');
+    assert.equal(
+      (await call(f.server, 'GET', '/me', { token: s0 })).status,
+      200,
+      'd0 seen again through its bound session',
+    );
     const seen = await call(f.server, 'PATCH', `/devices/${d0.id}`, { token: f.token, body: {} });
-    assert.ok(Date.parse(seen.body.last_seen_at) > Date.parse(d0.last_seen_at), 'last_seen_at moved by the bound session');
+    assert.ok(
+      Date.parse(seen.body.last_seen_at) > Date.parse(d0.last_seen_at),
+      'last_seen_at moved by the bound session',
+    );
 
     // The fixture's session becomes bound to the first device it registers (and is used each time).
     for (let i = 0; i < 18; i++) await register(f.token, randomUUID());
     assert.equal(await count(), 20);
-    assert.equal((await call(f.server, 'GET', '/me', { token: s1 })).status, 200, 's1 still signed in at 20 devices');
+    assert.equal(
+      (await call(f.server, 'GET', '/me', { token: s1 })).status,
+      200,
+      's1 still signed in at 20 devices',
+    );
     // Using s1 just now made d1 the most recently seen: see d0 and d1 age again below.
     await f.advance(5);
     assert.equal((await call(f.server, 'GET', '/me', { token: s0 })).status, 200);
@@ -250,26 +359,40 @@ describe('the 21st device', () => {
     assert.equal(await count(), 20, 'still 20');
     assert.ok(d21.id);
     // The one seen longest ago: the fixture's second registration (never used after), not d0 or d1.
-    const remaining = await f.server.running.deps.db.all<{ id: string }>('SELECT id FROM devices WHERE account_id = ?', [f.accountId]);
+    const remaining = await f.server.running.deps.db.all<{ id: string }>(
+      'SELECT id FROM devices WHERE account_id = ?',
+      [f.accountId],
+    );
     assert.ok(remaining.some((r) => r.id === d0.id));
     assert.ok(remaining.some((r) => r.id === d1.id));
 
     // Now make d1 the oldest: every other device is touched after it.
     await f.advance(5);
-    for (const r of remaining) if (r.id !== d1.id) await call(f.server, 'PATCH', `/devices/${r.id}`, { token: f.token, body: {} });
+    for (const r of remaining)
+      if (r.id !== d1.id)
+        await call(f.server, 'PATCH', `/devices/${r.id}`, { token: f.token, body: {} });
     const d22 = await register(f.token, randomUUID());
     assert.ok(d22.id);
     assert.equal(await count(), 20);
     const s1After = await call(f.server, 'GET', '/me', { token: s1 });
-    assert.deepEqual([s1After.status, s1After.body.code], [401, 'session_expired'], 'the evicted app is signed out');
+    assert.deepEqual(
+      [s1After.status, s1After.body.code],
+      [401, 'session_expired'],
+      'the evicted app is signed out',
+    );
     assert.equal((await call(f.server, 'GET', '/me', { token: s0 })).status, 200);
-    assert.equal((await call(f.server, 'PATCH', `/devices/${d1.id}`, { token: f.token, body: {} })).status, 404);
+    assert.equal(
+      (await call(f.server, 'PATCH', `/devices/${d1.id}`, { token: f.token, body: {} })).status,
+      404,
+    );
   });
 });
 
 async function setupOther(f: Fixture): Promise<string> {
   const otherEmail = `other-${randomUUID()}@example.com`;
   const code = await requestCode(f.server, otherEmail);
-  const r = await req(f.server.api, 'POST', '/auth/email/verify', { body: { email: otherEmail, code, client: 'app' } });
+  const r = await req(f.server.api, 'POST', '/auth/email/verify', {
+    body: { email: otherEmail, code, client: 'app' },
+  });
   return r.body.session_token;
 }

@@ -32,7 +32,11 @@ describe('email over SMTP in production mode', () => {
     const log = capture();
     const server = await startTestServer({
       logStream: log.stream,
-      env: { ...PRODUCTION_ENV, WAKEUP_SMTP_URL: sink.url, WAKEUP_EMAIL_FROM: 'Wakeup <wake@example.test>' },
+      env: {
+        ...PRODUCTION_ENV,
+        WAKEUP_SMTP_URL: sink.url,
+        WAKEUP_EMAIL_FROM: 'Wakeup <wake@example.test>',
+      },
     });
     try {
       const email = 'sleeper@example.com';
@@ -42,26 +46,39 @@ describe('email over SMTP in production mode', () => {
       assert.equal(signInMail.from, 'wake@example.test');
       assert.match(signInMail.raw, /^Subject: Your Wake-Up Call sign-in code/m);
       const code = codeIn(signInMail.raw);
-      const verify = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+      const verify = await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email, code, client: 'app' },
+      });
       assert.equal(verify.status, 200, verify.text);
       const token = verify.body.session_token as string;
       assert.equal((await req(server.api, 'GET', '/me', { token })).body.email, email);
 
       const deletion = await req(server.api, 'POST', '/me/deletion-code', { token });
       assert.equal(deletion.status, 202, deletion.text);
-      const deletionCode = codeIn((await sink.waitFor(email, /delete your Wake-Up Call account/)).raw);
-      const deleted = await req(server.api, 'DELETE', '/me', { token, body: { confirm: 'DELETE', code: deletionCode } });
+      const deletionCode = codeIn(
+        (await sink.waitFor(email, /delete your Wake-Up Call account/)).raw,
+      );
+      const deleted = await req(server.api, 'DELETE', '/me', {
+        token,
+        body: { confirm: 'DELETE', code: deletionCode },
+      });
       assert.ok(deleted.status >= 200 && deleted.status < 300, deleted.text);
 
       // The dev outbox is off, and nothing secret reached the log.
       assert.equal((await req(server.url, 'GET', `/dev/outbox?to=${email}`)).status, 404);
       const all = log.raw();
-      for (const secret of [code, deletionCode, sink.password, token]) assert.ok(!all.includes(secret), `${secret} in the log`);
+      for (const secret of [code, deletionCode, sink.password, token])
+        assert.ok(!all.includes(secret), `${secret} in the log`);
       // The first lines name every provider and warn about each simulator left on.
       const providers = log.lines.find((l) => String(l.msg).startsWith('providers:'));
       assert.ok(providers, 'a providers line');
-      assert.match(providers.msg, /telephony simulator, texts simulator, email smtp \(smtp:\/\/mailer@127\.0\.0\.1:\d+\), payments none/);
-      const warnings = log.lines.filter((l) => l.level === 40 && /SIMULATOR IN PRODUCTION/.test(String(l.msg)));
+      assert.match(
+        providers.msg,
+        /telephony simulator, texts simulator, email smtp \(smtp:\/\/mailer@127\.0\.0\.1:\d+\), payments none/,
+      );
+      const warnings = log.lines.filter(
+        (l) => l.level === 40 && /SIMULATOR IN PRODUCTION/.test(String(l.msg)),
+      );
       assert.deepEqual(
         warnings.map((w) => w.port),
         ['telephony', 'texts'],
@@ -76,9 +93,14 @@ describe('email over SMTP in production mode', () => {
     const sink = await startSmtpSink();
     const log = capture();
     const badUrl = sink.url.replace(sink.password, 'wrong-pass-Z3');
-    const server = await startTestServer({ logStream: log.stream, env: { ...PRODUCTION_ENV, WAKEUP_SMTP_URL: badUrl } });
+    const server = await startTestServer({
+      logStream: log.stream,
+      env: { ...PRODUCTION_ENV, WAKEUP_SMTP_URL: badUrl },
+    });
     try {
-      const start = await req(server.api, 'POST', '/auth/email/start', { body: { email: 'nobody@example.com' } });
+      const start = await req(server.api, 'POST', '/auth/email/start', {
+        body: { email: 'nobody@example.com' },
+      });
       assert.equal(start.status, 202);
       assert.equal(sink.messages.length, 0);
       const failure = log.lines.find((l) => l.msg === 'email not sent');
@@ -93,7 +115,14 @@ describe('email over SMTP in production mode', () => {
 
   it('refuses to start in production without a real email provider (exit code 2)', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
-      env: { ...process.env, WAKEUP_DEV: '0', PORT: '0', WAKEUP_DB: ':memory:', WAKEUP_EMAIL: '', WAKEUP_SMTP_URL: '' },
+      env: {
+        ...process.env,
+        WAKEUP_DEV: '0',
+        PORT: '0',
+        WAKEUP_DB: ':memory:',
+        WAKEUP_EMAIL: '',
+        WAKEUP_SMTP_URL: '',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -14,12 +14,16 @@ import { describe, it } from 'node:test';
 
 const root = new URL('../../', import.meta.url).pathname;
 const ENGINE_TABLES = ['series', 'occurrences', 'attempts', 'engine_journal', 'schedules'];
-const SQL = new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE|EXISTS)\\s+(${ENGINE_TABLES.join('|')})\\b`, 'g');
+const SQL = new RegExp(
+  `\\b(FROM|JOIN|INTO|UPDATE|TABLE|EXISTS)\\s+(${ENGINE_TABLES.join('|')})\\b`,
+  'g',
+);
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return /^(generated|migrations|migrations-pg)$/.test(name) ? [] : files(path);
+    if (statSync(path).isDirectory())
+      return /^(generated|migrations|migrations-pg)$/.test(name) ? [] : files(path);
     return /\.(ts|sql)$/.test(name) ? [path] : [];
   });
 }
@@ -39,7 +43,11 @@ describe("the engine's tables belong to its stores", () => {
 
   it('the check finds what it looks for', () => {
     assert.deepEqual(
-      [...'SELECT * FROM occurrences o LEFT JOIN series s; DELETE FROM attempts; UPDATE schedules SET x'.matchAll(SQL)].map((m) => m[2]),
+      [
+        ...'SELECT * FROM occurrences o LEFT JOIN series s; DELETE FROM attempts; UPDATE schedules SET x'.matchAll(
+          SQL,
+        ),
+      ].map((m) => m[2]),
       ['occurrences', 'series', 'attempts', 'schedules'],
     );
   });

@@ -28,30 +28,59 @@ describe('compose(config) and createApp(services)', () => {
 
   it('building the app writes nothing; start() runs the engine reconciliation (series without their next call)', async () => {
     const file = join(dir, 'wakeup.sqlite');
-    const env = { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: START, WAKEUP_DB: file, WAKEUP_LOG_LEVEL: 'silent', WAKEUP_LOG_PRETTY: '0' };
+    const env = {
+      ...PHONE_TEST_ENV,
+      WAKEUP_CLOCK_START: START,
+      WAKEUP_DB: file,
+      WAKEUP_LOG_LEVEL: 'silent',
+      WAKEUP_LOG_PRETTY: '0',
+    };
     const server = await startTestServer({ env });
     const f = await account(server);
-    const daily = await create(f, { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'], local_time: '07:00' });
+    const daily = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      local_time: '07:00',
+    });
     await settledDb(server); // the engine's journal folded into the tables the crash below edits
     await server.close();
     // A crash left the schedule's series without its next occurrence: the engine's start-up
     // reconciliation repairs that.
     withDatabase(file, (db) => {
-      db.prepare('UPDATE series SET next_occurrence_id = NULL, version = version + 1 WHERE id = ?').run(daily.id);
+      db.prepare(
+        'UPDATE series SET next_occurrence_id = NULL, version = version + 1 WHERE id = ?',
+      ).run(daily.id);
       db.prepare('DELETE FROM occurrences WHERE id = ?').run(daily.next_occurrence.id);
     });
 
-    const composed = await compose(loadConfig({ HOST: '127.0.0.1', PORT: '0', WAKEUP_DEV: '1', WAKEUP_CLOCK: 'virtual', ...env }));
+    const composed = await compose(
+      loadConfig({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        WAKEUP_DEV: '1',
+        WAKEUP_CLOCK: 'virtual',
+        ...env,
+      }),
+    );
     try {
       const db = (composed.deps.db as SqliteDb).raw;
       const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-      const next = () => (db.prepare('SELECT next_occurrence_id AS id FROM series WHERE id = ?').get(daily.id) as { id: string | null }).id;
+      const next = () =>
+        (
+          db.prepare('SELECT next_occurrence_id AS id FROM series WHERE id = ?').get(daily.id) as {
+            id: string | null;
+          }
+        ).id;
       const before = changes();
       const app = createApp(composed.services);
       assert.equal(typeof app.callback(), 'function');
       assert.equal(changes(), before, 'createApp wrote to the database');
       assert.equal(next(), null, 'the reconciliation did not run while building the app');
-      assert.equal('db' in composed.services, false, 'route modules get services, not the database handle');
+      assert.equal(
+        'db' in composed.services,
+        false,
+        'route modules get services, not the database handle',
+      );
 
       await composed.start();
       // The reconciliation runs behind start() (docs/decisions/0014); idle() waits for it.
@@ -72,7 +101,11 @@ describe('errors as problem+json', () => {
     register(routes) {
       routes.operation<unknown, { zones?: string }>('getTime', ({ query }) => {
         if (query.zones === 'catalogued')
-          throw new EngineError('invalid_retry_policy', 'offsets must increase.', 'retry_policy.offsets_minutes.1');
+          throw new EngineError(
+            'invalid_retry_policy',
+            'offsets must increase.',
+            'retry_policy.offsets_minutes.1',
+          );
         throw new EngineError('store_conflict', 'an internal engine code');
       });
     },
@@ -105,28 +138,40 @@ describe('errors as problem+json', () => {
   });
 
   it('a specific code decided by schema validation names its field and a sentence, without errors', async () => {
-    const r = await req(server.api, 'PATCH', '/me', { token, body: { default_retry_policy: { offsets_minutes: [5, 500] } } });
+    const r = await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { default_retry_policy: { offsets_minutes: [5, 500] } },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'invalid_retry_policy');
     assert.equal(r.body.field, 'default_retry_policy.offsets_minutes.1');
     assert.match(r.body.detail, /^default_retry_policy\.offsets_minutes\.1 .+\.$/);
     assert.equal('errors' in r.body, false, 'errors appears only on validation_error');
 
-    const s = await req(server.api, 'POST', '/schedules', { token, body: { kind: 'in_minutes', in_minutes: 5000 } });
+    const s = await req(server.api, 'POST', '/schedules', {
+      token,
+      body: { kind: 'in_minutes', in_minutes: 5000 },
+    });
     assert.equal(s.body.code, 'in_minutes_out_of_range');
     assert.equal(s.body.field, 'in_minutes');
     assert.equal('errors' in s.body, false);
   });
 
   it('validation_error keeps its errors array, one item per problem', async () => {
-    const r = await req(server.api, 'PATCH', '/me', { token, body: { display_name: 5, colour: 'red' } });
+    const r = await req(server.api, 'PATCH', '/me', {
+      token,
+      body: { display_name: 5, colour: 'red' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
     assert.ok(Array.isArray(r.body.errors) && r.body.errors.length >= 2, JSON.stringify(r.body));
   });
 
   it('a code raised by domain code carries no errors array either', async () => {
-    const r = await req(server.api, 'POST', '/me/resume-calls', { token, body: { consent: false } });
+    const r = await req(server.api, 'POST', '/me/resume-calls', {
+      token,
+      body: { consent: false },
+    });
     assert.equal(r.body.code, 'confirmation_required');
     assert.equal(r.body.field, 'consent');
     assert.equal('errors' in r.body, false);
@@ -134,7 +179,9 @@ describe('errors as problem+json', () => {
 
   it('PUT /dev/phones/{e164} takes ring_seconds from 1 to 3600', async () => {
     const put = (ring: number) =>
-      req(server.url, 'PUT', `/dev/phones/${encodeURIComponent('+12015550999')}`, { body: { answers: ['no_answer'], ring_seconds: ring } });
+      req(server.url, 'PUT', `/dev/phones/${encodeURIComponent('+12015550999')}`, {
+        body: { answers: ['no_answer'], ring_seconds: ring },
+      });
     assert.equal((await put(3600)).status, 204);
     assert.equal((await put(1)).status, 204);
     assert.equal((await put(121)).status, 204, 'beyond the old 120 s bound');

@@ -14,9 +14,15 @@ describe('a revoked API key', () => {
   before(async () => {
     server = await startTestServer();
     const { token } = await signIn(server);
-    const created = await req(server.api, 'POST', '/api-keys', { token, body: { name: 'soon gone' } });
+    const created = await req(server.api, 'POST', '/api-keys', {
+      token,
+      body: { name: 'soon gone' },
+    });
     key = created.body.key;
-    assert.equal((await req(server.api, 'DELETE', `/api-keys/${created.body.id}`, { token })).status, 204);
+    assert.equal(
+      (await req(server.api, 'DELETE', `/api-keys/${created.body.id}`, { token })).status,
+      204,
+    );
   });
   after(() => server.close());
 
@@ -37,7 +43,9 @@ describe('a revoked API key', () => {
   });
 
   it('an unknown key on a public operation still runs anonymously', async () => {
-    const r = await req(server.api, 'GET', '/time', { token: 'wuk_unknownunknownunknownunknownunknownunknownunknown' });
+    const r = await req(server.api, 'GET', '/time', {
+      token: 'wuk_unknownunknownunknownunknownunknownunknownunknown',
+    });
     assert.equal(r.status, 200);
   });
 });
@@ -52,11 +60,18 @@ describe('POST /dev/clock bound', () => {
   it('refuses a jump beyond 1826 days (five years) with 400, quickly, and leaves the clock alone', async () => {
     const before = (await req(server.url, 'GET', '/dev/clock')).body.now;
     const started = Date.now();
-    const far = await req(server.url, 'POST', '/dev/clock', { body: { to: '9999-12-31T00:00:00Z' } });
+    const far = await req(server.url, 'POST', '/dev/clock', {
+      body: { to: '9999-12-31T00:00:00Z' },
+    });
     assert.equal(far.status, 400);
     assert.equal(far.body.code, 'validation_error');
-    assert.ok(Date.now() - started < 10_000, 'answered without stepping the clock (that would take hours)');
-    const advance = await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 1827 * 86_400 } });
+    assert.ok(
+      Date.now() - started < 10_000,
+      'answered without stepping the clock (that would take hours)',
+    );
+    const advance = await req(server.url, 'POST', '/dev/clock', {
+      body: { advance_seconds: 1827 * 86_400 },
+    });
     assert.equal(advance.status, 400);
     assert.equal((await req(server.url, 'GET', '/dev/clock')).body.now, before, 'unchanged');
   });

@@ -14,7 +14,13 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { signIn, startTestServer, storedText } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
-import { addNumber, addVerifiedNumber, call, latestCode, PHONE_TEST_ENV } from '../helpers/phone.js';
+import {
+  addNumber,
+  addVerifiedNumber,
+  call,
+  latestCode,
+  PHONE_TEST_ENV,
+} from '../helpers/phone.js';
 import { req } from '../helpers/http.js';
 
 /** What a raw connection saw: the status line, the parsed problem, when it came and whether the server closed. */
@@ -29,7 +35,12 @@ interface RawAnswer {
  * Opens a connection, writes `head` and then each of `chunks` after its delay, and records the
  * answer and the close (or gives up after `waitMs`).
  */
-function rawExchange(server: TestServer, head: string, chunks: [delayMs: number, data: string][], waitMs: number): Promise<RawAnswer> {
+function rawExchange(
+  server: TestServer,
+  head: string,
+  chunks: [delayMs: number, data: string][],
+  waitMs: number,
+): Promise<RawAnswer> {
   const url = new URL(server.url);
   return new Promise((resolve) => {
     const t0 = performance.now();
@@ -87,7 +98,8 @@ describe('input edges (issue 30)', () => {
   });
   after(() => server.close());
 
-  const send = (method: string, path: string, body: unknown) => req(server.api, method, path, { token, body });
+  const send = (method: string, path: string, body: unknown) =>
+    req(server.api, method, path, { token, body });
 
   it('a lone surrogate is 400 validation_error in every string field and key, and nothing is stored', async () => {
     const before = (await req(server.api, 'GET', '/me', { token })).body;
@@ -98,8 +110,18 @@ describe('input edges (issue 30)', () => {
       ['PATCH', '/me', { '\ud800': 1 }, '\ufffd'],
       ['POST', '/api-keys', { name: 'key \udfff' }, 'name'],
       ['POST', '/phone-numbers', { e164: '+12015550131', label: 'Desk \ud800' }, 'label'],
-      ['POST', '/schedules', { kind: 'once', in_minutes: 30, phone_number_id: phoneId, label: 'Gym \ud800' }, 'label'],
-      ['POST', '/schedules', { kind: 'once', in_minutes: 30, phone_number_id: phoneId, message: 'Up \udc00 now' }, 'message'],
+      [
+        'POST',
+        '/schedules',
+        { kind: 'once', in_minutes: 30, phone_number_id: phoneId, label: 'Gym \ud800' },
+        'label',
+      ],
+      [
+        'POST',
+        '/schedules',
+        { kind: 'once', in_minutes: 30, phone_number_id: phoneId, message: 'Up \udc00 now' },
+        'message',
+      ],
       ['PATCH', `/phone-numbers/${phoneId}`, { label: '\ud800' }, 'label'],
     ];
     for (const [method, path, body, field] of cases) {
@@ -108,25 +130,55 @@ describe('input edges (issue 30)', () => {
       assert.equal(r.body.code, 'validation_error', `${path} ${field}`);
       assert.equal(r.body.field, field);
       assert.match(r.body.detail, /well-formed/);
-      assert.ok(!/[\ud800-\udfff]/.test(r.text.replace(/\\u[0-9a-f]{4}/gi, '')), 'the answer echoes no surrogate');
+      assert.ok(
+        !/[\ud800-\udfff]/.test(r.text.replace(/\\u[0-9a-f]{4}/gi, '')),
+        'the answer echoes no surrogate',
+      );
     }
     // Public endpoints and queries too.
-    const start = await req(server.api, 'POST', '/auth/email/start', { body: { email: 'a\ud800@example.com' } });
+    const start = await req(server.api, 'POST', '/auth/email/start', {
+      body: { email: 'a\ud800@example.com' },
+    });
     assert.equal(start.body.code, 'validation_error');
-    const query = await req(server.api, 'GET', `/timezones?q=${encodeURIComponent('Par')}%ED%A0%80`, { token });
+    const query = await req(
+      server.api,
+      'GET',
+      `/timezones?q=${encodeURIComponent('Par')}%ED%A0%80`,
+      { token },
+    );
     assert.notEqual(query.status, 500);
     assert.deepEqual((await req(server.api, 'GET', '/me', { token })).body, before);
-    assert.ok(!(await storedText(server)).includes('\u00ef\u00bf\u00bd'), 'no U+FFFD (EF BF BD) anywhere in the database');
+    assert.ok(
+      !(await storedText(server)).includes('\u00ef\u00bf\u00bd'),
+      'no U+FFFD (EF BF BD) anywhere in the database',
+    );
   });
 
   it('control and bidirectional characters: one refusal, message_disallowed_content, in every human-readable field', async () => {
-    const bad = ['\u202Eevil', 'a\u200Fb', 'bell\u0007', 'iso\u2066late\u2069', 'line\u2028two', 'tab\there'];
+    const bad = [
+      '\u202Eevil',
+      'a\u200Fb',
+      'bell\u0007',
+      'iso\u2066late\u2069',
+      'line\u2028two',
+      'tab\there',
+    ];
     const fields: [string, string, (v: string) => unknown, string][] = [
       ['PATCH', '/me', (v) => ({ display_name: v }), 'display_name'],
       ['POST', '/api-keys', (v) => ({ name: v }), 'name'],
       ['PATCH', '/me', (v) => ({ greeting_name: v }), 'greeting_name'],
-      ['POST', '/schedules', (v) => ({ kind: 'once', in_minutes: 30, phone_number_id: phoneId, label: v }), 'label'],
-      ['POST', '/schedules', (v) => ({ kind: 'once', in_minutes: 30, phone_number_id: phoneId, message: v }), 'message'],
+      [
+        'POST',
+        '/schedules',
+        (v) => ({ kind: 'once', in_minutes: 30, phone_number_id: phoneId, label: v }),
+        'label',
+      ],
+      [
+        'POST',
+        '/schedules',
+        (v) => ({ kind: 'once', in_minutes: 30, phone_number_id: phoneId, message: v }),
+        'message',
+      ],
     ];
     for (const [method, path, body, field] of fields) {
       for (const v of bad) {
@@ -156,15 +208,26 @@ describe('input edges (issue 30)', () => {
       const r = await rawExchange(server, head(method, path, headers), [[0, '{"a']], 5_000);
       assert.equal(r.status, 413, `${method} ${path}`);
       assert.equal(r.body.code, 'payload_too_large');
-      assert.ok(r.answeredAfterMs! < 2_000, `${method} ${path} answered after ${r.answeredAfterMs} ms`);
-      assert.ok(r.closedAfterMs !== null && r.closedAfterMs < 3_000, `${method} ${path}: closed after ${r.closedAfterMs} ms`);
+      assert.ok(
+        r.answeredAfterMs! < 2_000,
+        `${method} ${path} answered after ${r.answeredAfterMs} ms`,
+      );
+      assert.ok(
+        r.closedAfterMs !== null && r.closedAfterMs < 3_000,
+        `${method} ${path}: closed after ${r.closedAfterMs} ms`,
+      );
     }
   });
 
   it('a body slower than the minimum rate is answered 408 request_timeout and closed; a short pause is not', async () => {
     const trickle = Array.from({ length: 20 }, () => [1_000, ' '] as [number, string]);
     const [declared, chunked, paused] = await Promise.all([
-      rawExchange(server, head('POST', '/auth/email/start', { 'Content-Length': '5000' }), [[0, '{"email": '], ...trickle], 15_000),
+      rawExchange(
+        server,
+        head('POST', '/auth/email/start', { 'Content-Length': '5000' }),
+        [[0, '{"email": '], ...trickle],
+        15_000,
+      ),
       rawExchange(
         server,
         head('PATCH', '/me', { 'Transfer-Encoding': 'chunked', Authorization: `Bearer ${token}` }),
@@ -174,7 +237,9 @@ describe('input edges (issue 30)', () => {
       // The whole body in two parts, 2 s apart: well within the grace.
       rawExchange(
         server,
-        head('POST', '/auth/email/start', { 'Content-Length': String('{"email": "slow@example.com"}'.length) }),
+        head('POST', '/auth/email/start', {
+          'Content-Length': String('{"email": "slow@example.com"}'.length),
+        }),
         [
           [0, '{"email": '],
           [2_000, '"slow@example.com"}'],
@@ -188,8 +253,14 @@ describe('input edges (issue 30)', () => {
     ] as const) {
       assert.equal(r.status, 408, `${name}: ${JSON.stringify(r)}`);
       assert.equal(r.body.code, 'request_timeout');
-      assert.ok(r.answeredAfterMs! >= 5_000 && r.answeredAfterMs! < 9_000, `${name}: answered after ${r.answeredAfterMs} ms`);
-      assert.ok(r.closedAfterMs !== null && r.closedAfterMs < 10_000, `${name}: closed after ${r.closedAfterMs} ms`);
+      assert.ok(
+        r.answeredAfterMs! >= 5_000 && r.answeredAfterMs! < 9_000,
+        `${name}: answered after ${r.answeredAfterMs} ms`,
+      );
+      assert.ok(
+        r.closedAfterMs !== null && r.closedAfterMs < 10_000,
+        `${name}: closed after ${r.closedAfterMs} ms`,
+      );
     }
     assert.equal(paused.status, 202, JSON.stringify(paused));
   });
@@ -206,9 +277,15 @@ describe('input edges (issue 30)', () => {
       const again = await call(server, 'POST', path, { token, body: { code } });
       assert.equal(again.status, 200, `repeat ${i}: ${JSON.stringify(again.body)}`);
       assert.equal(again.body.verified, true);
-      assert.equal(again.body.verification_expires_at, first.body.verification_expires_at, 'nothing changes');
+      assert.equal(
+        again.body.verification_expires_at,
+        first.body.verification_expires_at,
+        'nothing changes',
+      );
     }
-    const together = await Promise.all(Array.from({ length: 5 }, () => call(server, 'POST', path, { token, body: { code } })));
+    const together = await Promise.all(
+      Array.from({ length: 5 }, () => call(server, 'POST', path, { token, body: { code } })),
+    );
     assert.deepEqual(
       together.map((r) => r.status),
       [200, 200, 200, 200, 200],
@@ -221,12 +298,22 @@ describe('input edges (issue 30)', () => {
       assert.equal(r.body.code, 'verification_code_invalid');
       assert.match(r.body.detail, /already verified/);
     }
-    assert.equal((await call(server, 'POST', path, { token, body: { code } })).status, 200, 'the right code still answers 200');
+    assert.equal(
+      (await call(server, 'POST', path, { token, body: { code } })).status,
+      200,
+      'the right code still answers 200',
+    );
     // Not locked: a new code can be sent and verifies the number again.
-    const start = await call(server, 'POST', `/phone-numbers/${added.id}/verify/start`, { token, body: {} });
+    const start = await call(server, 'POST', `/phone-numbers/${added.id}/verify/start`, {
+      token,
+      body: {},
+    });
     assert.ok(start.status < 300 && start.body.sent === true, JSON.stringify(start.body));
     const fresh = await latestCode(server, '+12015550132');
-    const old = await call(server, 'POST', path, { token, body: { code: code === fresh ? wrong : code } });
+    const old = await call(server, 'POST', path, {
+      token,
+      body: { code: code === fresh ? wrong : code },
+    });
     assert.equal(old.status, 400, 'with a new code waiting, the old one is a wrong guess again');
     assert.equal((await call(server, 'POST', path, { token, body: { code: fresh } })).status, 200);
   });

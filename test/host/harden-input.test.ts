@@ -14,8 +14,17 @@ import { req } from '../helpers/http.js';
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
-async function raw(url: string, method: string, body: Buffer | string, headers: Record<string, string>) {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body });
+async function raw(
+  url: string,
+  method: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+) {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -45,13 +54,20 @@ describe('input limits', () => {
       }
     }
     // 32 levels are read (and then judged by the schema as usual).
-    const ok = await raw(server.api + '/api-keys', 'POST', `{"name": "k", "x": ${nested(31)}}`, { authorization: `Bearer ${token}` });
+    const ok = await raw(server.api + '/api-keys', 'POST', `{"name": "k", "x": ${nested(31)}}`, {
+      authorization: `Bearer ${token}`,
+    });
     assert.equal(ok.status, 400);
     assert.equal(ok.body.errors[0].code, 'unknown_field');
   });
 
   it('a string holding brackets is not nesting', async () => {
-    const r = await raw(server.api + '/auth/email/start', 'POST', JSON.stringify({ email: `${'['.repeat(100)}@example.com` }), {});
+    const r = await raw(
+      server.api + '/auth/email/start',
+      'POST',
+      JSON.stringify({ email: `${'['.repeat(100)}@example.com` }),
+      {},
+    );
     assert.equal(r.status, 400);
     assert.doesNotMatch(r.body.detail, /deeper than/);
   });
@@ -63,30 +79,50 @@ describe('input limits', () => {
       ['deflate', deflateSync(json)],
       ['br', brotliCompressSync(json)],
     ] as const) {
-      const r = await raw(server.api + '/auth/email/start', 'POST', bytes, { 'content-encoding': enc });
-      assert.equal(r.status, 202, enc);
-      const bad = await raw(server.api + '/auth/email/start', 'POST', json, { 'content-encoding': enc });
-      assert.equal(bad.status, 400, `${enc}: not compressed`);
-      assert.equal(bad.body.code, 'validation_error');
-      const truncated = await raw(server.api + '/auth/email/start', 'POST', bytes.subarray(0, bytes.length - 4), {
+      const r = await raw(server.api + '/auth/email/start', 'POST', bytes, {
         'content-encoding': enc,
       });
+      assert.equal(r.status, 202, enc);
+      const bad = await raw(server.api + '/auth/email/start', 'POST', json, {
+        'content-encoding': enc,
+      });
+      assert.equal(bad.status, 400, `${enc}: not compressed`);
+      assert.equal(bad.body.code, 'validation_error');
+      const truncated = await raw(
+        server.api + '/auth/email/start',
+        'POST',
+        bytes.subarray(0, bytes.length - 4),
+        {
+          'content-encoding': enc,
+        },
+      );
       assert.equal(truncated.status, 400, `${enc}: truncated`);
     }
-    const odd = await raw(server.api + '/auth/email/start', 'POST', json, { 'content-encoding': 'compress' });
+    const odd = await raw(server.api + '/auth/email/start', 'POST', json, {
+      'content-encoding': 'compress',
+    });
     assert.equal(odd.status, 415);
     assert.equal(odd.body.code, 'unsupported_media_type');
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
-    const big = await raw(server.api + '/auth/email/start', 'POST', bomb, { 'content-encoding': 'gzip' });
+    const big = await raw(server.api + '/auth/email/start', 'POST', bomb, {
+      'content-encoding': 'gzip',
+    });
     assert.equal(big.status, 413);
-    const deep = await raw(server.api + '/auth/email/start', 'POST', gzipSync(nested(5000)), { 'content-encoding': 'gzip' });
+    const deep = await raw(server.api + '/auth/email/start', 'POST', gzipSync(nested(5000)), {
+      'content-encoding': 'gzip',
+    });
     assert.equal(deep.status, 400);
   });
 
   it('non-finite numbers fail validation: ?limit=Infinity, ?count=1e400, a body number 1e400', async () => {
     const schedule = await req(server.api, 'POST', '/schedules', {
       token,
-      body: { kind: 'recurring', days_of_week: ['mon'], local_time: '07:00', timezone: 'Europe/Paris' },
+      body: {
+        kind: 'recurring',
+        days_of_week: ['mon'],
+        local_time: '07:00',
+        timezone: 'Europe/Paris',
+      },
     });
     assert.equal(schedule.status, 201, schedule.text);
     for (const path of [
@@ -101,9 +137,14 @@ describe('input limits', () => {
       assert.equal(r.status, 400, path);
       assert.equal(r.body.code, 'validation_error', path);
     }
-    const body = await raw(server.api + '/me', 'PATCH', '{"max_snoozes": 1e400}', { authorization: `Bearer ${token}` });
+    const body = await raw(server.api + '/me', 'PATCH', '{"max_snoozes": 1e400}', {
+      authorization: `Bearer ${token}`,
+    });
     assert.equal(body.status, 400);
-    assert.ok(['validation_error', 'invalid_retry_policy'].includes(body.body.code), body.body.code);
+    assert.ok(
+      ['validation_error', 'invalid_retry_policy'].includes(body.body.code),
+      body.body.code,
+    );
     // q is a string: "Infinity" is text to search for.
     assert.equal((await req(server.api, 'GET', '/timezones?q=Infinity', { token })).status, 200);
   });
@@ -116,9 +157,14 @@ describe('input limits', () => {
       assert.match(r.body.detail, /NUL/, path);
     }
     const before = await req(server.api, 'GET', '/me', { token });
-    const body = await raw(server.api + '/me', 'PATCH', JSON.stringify({ home_timezone: 'Europe/Paris\u0000' }), {
-      authorization: `Bearer ${token}`,
-    });
+    const body = await raw(
+      server.api + '/me',
+      'PATCH',
+      JSON.stringify({ home_timezone: 'Europe/Paris\u0000' }),
+      {
+        authorization: `Bearer ${token}`,
+      },
+    );
     assert.equal(body.status, 400);
     assert.equal(body.body.code, 'validation_error');
     assert.equal(body.body.field, 'home_timezone');

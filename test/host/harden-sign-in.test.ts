@@ -16,7 +16,12 @@ describe('sign-in hardening', () => {
   it('rows left by wrong guesses at addresses with no code are removed once idle', async () => {
     const server = await startTestServer();
     try {
-      const rows = async () => ((await server.running.deps.db.get('SELECT COUNT(*) AS n FROM email_sign_in')) as { n: number }).n;
+      const rows = async () =>
+        (
+          (await server.running.deps.db.get('SELECT COUNT(*) AS n FROM email_sign_in')) as {
+            n: number;
+          }
+        ).n;
       for (let i = 0; i < 50; i++) {
         const r = await req(server.api, 'POST', '/auth/email/verify', {
           body: { email: `nobody-${i}@example.com`, code: '123456', client: 'app' },
@@ -25,20 +30,37 @@ describe('sign-in hardening', () => {
       }
       assert.equal(await rows(), 50, 'the wrong-code counts are kept while they matter');
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 16 * 60 } });
-      await req(server.api, 'POST', '/auth/email/verify', { body: { email: 'last@example.com', code: '123456', client: 'app' } });
+      await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email: 'last@example.com', code: '123456', client: 'app' },
+      });
       assert.equal(await rows(), 1, 'only the newest is left');
       // A pending code is kept however long it waits to expire.
-      assert.equal((await req(server.api, 'POST', '/auth/email/start', { body: { email: 'keep@example.com' } })).status, 202);
+      assert.equal(
+        (
+          await req(server.api, 'POST', '/auth/email/start', {
+            body: { email: 'keep@example.com' },
+          })
+        ).status,
+        202,
+      );
       await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 9 * 60 } });
-      await req(server.api, 'POST', '/auth/email/verify', { body: { email: 'other@example.com', code: '123456', client: 'app' } });
-      assert.ok(await server.running.deps.db.get("SELECT 1 FROM email_sign_in WHERE email = 'keep@example.com'"));
+      await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email: 'other@example.com', code: '123456', client: 'app' },
+      });
+      assert.ok(
+        await server.running.deps.db.get(
+          "SELECT 1 FROM email_sign_in WHERE email = 'keep@example.com'",
+        ),
+      );
     } finally {
       await server.close();
     }
   });
 
   it('one client address gets at most 20 code emails an hour, across addresses', async () => {
-    const server = await startTestServer({ env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CODES_PER_CLIENT: '20' } });
+    const server = await startTestServer({
+      env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CODES_PER_CLIENT: '20' },
+    });
     try {
       let admitted = 0;
       for (let i = 0; i < 30; i++) {
@@ -61,10 +83,20 @@ describe('sign-in hardening', () => {
   });
 
   it('a real sign-in is not starved (answered in seconds, not after the flood) during a flood of 600 wrong checks from one address', async (t) => {
-    const server = await startTestServer({ env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CHECKS_PER_CLIENT: '30' } });
+    const server = await startTestServer({
+      env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CHECKS_PER_CLIENT: '30' },
+    });
     try {
       const email = 'real@example.com';
-      assert.equal((await req(server.api, 'POST', '/auth/email/start', { body: { email }, headers: from('198.51.100.1') })).status, 202);
+      assert.equal(
+        (
+          await req(server.api, 'POST', '/auth/email/start', {
+            body: { email },
+            headers: from('198.51.100.1'),
+          })
+        ).status,
+        202,
+      );
       const outbox = await req(server.url, 'GET', `/dev/outbox?to=${email}&channel=email`);
       const code = outbox.body.items[0].code as string;
 
@@ -85,7 +117,9 @@ describe('sign-in hardening', () => {
       assert.equal(real.status, 200, real.text);
       const statuses = new Map<number, number>();
       for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
-      t.diagnostic(`real sign-in ${ms.toFixed(0)} ms during the flood; flood answers ${JSON.stringify([...statuses])}`);
+      t.diagnostic(
+        `real sign-in ${ms.toFixed(0)} ms during the flood; flood answers ${JSON.stringify([...statuses])}`,
+      );
       // Starved, the real sign-in would wait behind the flood's hashes (600 of them, some 30 s).
       // The bound sits far from that and far above the usual figure (0.35 s on SQLite, 1-2 s on
       // PostgreSQL, whose rate windows take round trips through the same pool: decision 0013),

@@ -89,10 +89,23 @@ describe('webhook replays after a restart', () => {
     // Verification code by provider text: read it from the fake.
     const added = await call(server, 'POST', '/phone-numbers', { token, body: { e164: NUMBER } });
     const code = /(\d{6})/.exec(fake.messages.filter((m) => m.to === NUMBER).at(-1)!.body)![1]!;
-    assert.equal((await call(server, 'POST', `/phone-numbers/${added.body.id}/verify/check`, { token, body: { code } })).status, 200);
+    assert.equal(
+      (
+        await call(server, 'POST', `/phone-numbers/${added.body.id}/verify/check`, {
+          token,
+          body: { code },
+        })
+      ).status,
+      200,
+    );
     const s = await call(server, 'POST', '/schedules', {
       token,
-      body: { kind: 'once', in_minutes: 1, phone_number_id: added.body.id, retry_policy: { offsets_minutes: [] } },
+      body: {
+        kind: 'once',
+        in_minutes: 1,
+        phone_number_id: added.body.id,
+        retry_policy: { offsets_minutes: [] },
+      },
     });
     const occurrenceId = s.body.next_occurrence.id as string;
     await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 60 } });
@@ -107,24 +120,60 @@ describe('webhook replays after a restart', () => {
     )) as { sid: string; k: string };
 
     await restart();
-    const base = { AccountSid: fake.accountSid, CallSid: row.sid, From: '+12025550100', To: NUMBER, Direction: 'outbound-api' };
+    const base = {
+      AccountSid: fake.accountSid,
+      CallSid: row.sid,
+      From: '+12025550100',
+      To: NUMBER,
+      Direction: 'outbound-api',
+    };
     const k = encodeURIComponent(row.k);
-    assert.equal(await signed(`/webhooks/twilio/voice?k=${k}`, { ...base, CallStatus: 'in-progress', AnsweredBy: 'human' }), 200);
-    assert.equal(await signed(`/webhooks/twilio/gather?k=${k}`, { ...base, CallStatus: 'in-progress', Digits: '1' }), 200);
-    assert.equal(await signed(`/webhooks/twilio/call-status?k=${k}`, { ...base, CallStatus: 'completed', CallDuration: '99' }), 204);
+    assert.equal(
+      await signed(`/webhooks/twilio/voice?k=${k}`, {
+        ...base,
+        CallStatus: 'in-progress',
+        AnsweredBy: 'human',
+      }),
+      200,
+    );
+    assert.equal(
+      await signed(`/webhooks/twilio/gather?k=${k}`, {
+        ...base,
+        CallStatus: 'in-progress',
+        Digits: '1',
+      }),
+      200,
+    );
+    assert.equal(
+      await signed(`/webhooks/twilio/call-status?k=${k}`, {
+        ...base,
+        CallStatus: 'completed',
+        CallDuration: '99',
+      }),
+      204,
+    );
     await server.running.deps.runtime.idle();
     const afterReplay = await call(server, 'GET', `/occurrences/${occurrenceId}`, { token });
     assert.deepEqual(
-      [afterReplay.body.status, afterReplay.body.attempts[0].digits, afterReplay.body.attempts[0].duration_seconds],
+      [
+        afterReplay.body.status,
+        afterReplay.body.attempts[0].digits,
+        afterReplay.body.attempts[0].duration_seconds,
+      ],
       ['confirmed', '1', before.body.attempts[0].duration_seconds],
     );
-    assert.ok((await countWebhookEvents(server.running.deps.db)) >= 4, 'ringing, answered, digits and ended are recorded');
+    assert.ok(
+      (await countWebhookEvents(server.running.deps.db)) >= 4,
+      'ringing, answered, digits and ended are recorded',
+    );
   });
 
   it('a replayed START never undoes a newer STOP: within the dedup window, and after it by provider time', async () => {
     await addVerifiedNumber(server, token, '+12015550193').catch(() => undefined); // any account state; the block is per number
     const smsUrl = () => `${server.url}/webhooks/twilio/sms`;
-    const blocked = async () => (await server.running.deps.db.get('SELECT 1 FROM phone_blocks WHERE e164 = ?', [TEXTER])) !== undefined;
+    const blocked = async () =>
+      (await server.running.deps.db.get('SELECT 1 FROM phone_blocks WHERE e164 = ?', [TEXTER])) !==
+      undefined;
     assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'STOP'), 200);
     assert.ok(await blocked());
     await fakeClock.advanceBy(60_000);
@@ -137,13 +186,23 @@ describe('webhook replays after a restart', () => {
     const texted = fake.messages.filter((m) => m.to === TEXTER).length;
 
     await restart();
-    assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START', { messageSid: start }), 200);
+    assert.equal(
+      await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START', { messageSid: start }),
+      200,
+    );
     assert.ok(await blocked(), 'replay within the window: a duplicate MessageSid');
     // Past the dedup keys' expiry (30 days): the provider's timestamps still order them.
     await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 31 * 86_400 } });
     await restart();
-    assert.equal(await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START', { messageSid: start }), 200);
+    assert.equal(
+      await fake.inboundText(smsUrl(), TEXTER, '+12025550100', 'START', { messageSid: start }),
+      200,
+    );
     assert.ok(await blocked(), 'replay after the window: older than the STOP');
-    assert.equal(fake.messages.filter((m) => m.to === TEXTER).length, texted, 'nothing texted to the blocked number');
+    assert.equal(
+      fake.messages.filter((m) => m.to === TEXTER).length,
+      texted,
+      'nothing texted to the blocked number',
+    );
   });
 });

@@ -23,8 +23,13 @@ const probe: RouteModule = {
       const n = runs;
       onRun?.();
       if (gate) await gate;
-      if (body.done === false) throw problem('confirmation_required', { detail: 'probe refuses done=false' });
-      return { status: 200, body: { run: n, step: body.step, secret: `secret-${n}-do-not-keep` }, secretFields: ['secret'] };
+      if (body.done === false)
+        throw problem('confirmation_required', { detail: 'probe refuses done=false' });
+      return {
+        status: 200,
+        body: { run: n, step: body.step, secret: `secret-${n}-do-not-keep` },
+        secretFields: ['secret'],
+      };
     });
   },
 };
@@ -33,7 +38,11 @@ describe('Idempotency-Key', () => {
   let server: TestServer;
   let token: string;
   const post = (key: string | undefined, body: unknown, t = token) =>
-    req(server.api, 'POST', '/me/onboarding', { token: t, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+    req(server.api, 'POST', '/me/onboarding', {
+      token: t,
+      body,
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    });
 
   before(async () => {
     server = await startTestServer({ modules: [auth, probe] });
@@ -71,7 +80,10 @@ describe('Idempotency-Key', () => {
     const replay = await post('k-secret', { step: 'dnd_acknowledged' });
     assert.equal(replay.body.secret, undefined);
     assert.equal(replay.body.run, first.body.run);
-    const rows = await queryDatabase<{ body: string }>(server.dbFile, 'SELECT body FROM idempotency_keys');
+    const rows = await queryDatabase<{ body: string }>(
+      server.dbFile,
+      'SELECT body FROM idempotency_keys',
+    );
     assert.ok(rows.length > 0);
     assert.ok(rows.every((r) => !r.body.includes('do-not-keep')));
   });

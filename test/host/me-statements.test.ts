@@ -7,18 +7,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../host/db/sql.js';
-import { bearer, signIn, startTestServer, testDbIsPostgres, type TestServer } from '../helpers/server.js';
+import {
+  bearer,
+  signIn,
+  startTestServer,
+  testDbIsPostgres,
+  type TestServer,
+} from '../helpers/server.js';
 
 /** Counts the statements run on `db` (its own methods, and those of its transactions) while `fn` runs. */
 async function countStatements(db: Db, fn: () => Promise<void>): Promise<string[]> {
   const seen: string[] = [];
   const patched: Array<() => void> = [];
-  const patch = (target: object, name: string, make: (original: (...args: any[]) => any) => (...args: any[]) => any) => {
+  const patch = (
+    target: object,
+    name: string,
+    make: (original: (...args: any[]) => any) => (...args: any[]) => any,
+  ) => {
     const raw: unknown = Reflect.get(target, name);
     const own = Object.prototype.hasOwnProperty.call(target, name);
     const original = (raw as (...args: any[]) => any).bind(target);
     Reflect.set(target, name, make(original));
-    patched.push(() => (own ? Reflect.set(target, name, raw) : Reflect.deleteProperty(target, name)));
+    patched.push(() =>
+      own ? Reflect.set(target, name, raw) : Reflect.deleteProperty(target, name),
+    );
   };
   const wrap = (target: Db) => {
     for (const name of ['get', 'all', 'run', 'exec']) {
@@ -64,6 +76,9 @@ describe('GET /me statements', () => {
     };
     await get();
     const statements = await countStatements(server.running.deps.db, get);
-    assert.ok(statements.length <= most, `${statements.length} statements:\n${statements.join('\n')}`);
+    assert.ok(
+      statements.length <= most,
+      `${statements.length} statements:\n${statements.join('\n')}`,
+    );
   });
 });

@@ -5,12 +5,18 @@ import { startTestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
 /** The value of one sample line (`name{labels} value`), or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+function sample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
     const m = /^([a-zA-Z0-9_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
-    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    const got = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
   }
   return undefined;
@@ -34,18 +40,45 @@ describe('GET /metrics', () => {
       assert.equal(r.status, 200);
       assert.match(r.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
       const t = r.text;
-      assert.equal(sample(t, 'wakeup_http_requests_total', { operation: 'getMe', status: '200' }), 1);
-      assert.ok((sample(t, 'wakeup_http_requests_total', { operation: 'createSchedule', status: '201' }) ?? 0) >= 2);
-      assert.equal(sample(t, 'wakeup_http_requests_total', { operation: 'unmatched', status: '404' }), 1);
-      assert.equal(sample(t, 'wakeup_http_request_duration_seconds_count', { operation: 'getMe', status: '200' }), 1);
+      assert.equal(
+        sample(t, 'wakeup_http_requests_total', { operation: 'getMe', status: '200' }),
+        1,
+      );
+      assert.ok(
+        (sample(t, 'wakeup_http_requests_total', { operation: 'createSchedule', status: '201' }) ??
+          0) >= 2,
+      );
+      assert.equal(
+        sample(t, 'wakeup_http_requests_total', { operation: 'unmatched', status: '404' }),
+        1,
+      );
+      assert.equal(
+        sample(t, 'wakeup_http_request_duration_seconds_count', {
+          operation: 'getMe',
+          status: '200',
+        }),
+        1,
+      );
       assert.equal(sample(t, 'wakeup_calls_placed_total', { kind: 'first' }), 1);
-      assert.equal(sample(t, 'wakeup_call_outcomes_total', { kind: 'first', status: 'confirmed' }), 1);
-      assert.equal(sample(t, 'wakeup_occurrence_outcomes_total', { status: 'confirmed', reason: 'confirmed' }), 1);
+      assert.equal(
+        sample(t, 'wakeup_call_outcomes_total', { kind: 'first', status: 'confirmed' }),
+        1,
+      );
+      assert.equal(
+        sample(t, 'wakeup_occurrence_outcomes_total', { status: 'confirmed', reason: 'confirmed' }),
+        1,
+      );
       assert.equal(sample(t, 'wakeup_dispatch_lateness_seconds_count'), 1);
       // On the virtual clock the call is handed over at its instant exactly.
       assert.equal(sample(t, 'wakeup_dispatch_lateness_seconds_bucket', { le: '0.005' }), 1);
-      assert.ok((sample(t, 'wakeup_messages_sent_total', { channel: 'email', result: 'ok' }) ?? 0) >= 1, 'sign-in email');
-      assert.ok((sample(t, 'wakeup_messages_sent_total', { channel: 'sms', result: 'ok' }) ?? 0) >= 1, 'verification text');
+      assert.ok(
+        (sample(t, 'wakeup_messages_sent_total', { channel: 'email', result: 'ok' }) ?? 0) >= 1,
+        'sign-in email',
+      );
+      assert.ok(
+        (sample(t, 'wakeup_messages_sent_total', { channel: 'sms', result: 'ok' }) ?? 0) >= 1,
+        'verification text',
+      );
       assert.equal(sample(t, 'wakeup_runtime_in_flight'), 0);
       assert.ok((sample(t, 'wakeup_runtime_wheel_size') ?? 0) >= 1, 'the pending call is armed');
       assert.ok(sample(t, 'wakeup_runtime_paced') !== undefined);
@@ -63,7 +96,10 @@ describe('GET /metrics', () => {
       assert.equal(none.status, 401);
       assert.equal(none.body.code, 'unauthenticated');
       assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
-      assert.equal((await req(server.url, 'GET', '/metrics', { token: 'metrics-token-wrong-00000' })).status, 401);
+      assert.equal(
+        (await req(server.url, 'GET', '/metrics', { token: 'metrics-token-wrong-00000' })).status,
+        401,
+      );
       const ok = await req(server.url, 'GET', '/metrics', { token });
       assert.equal(ok.status, 200);
       assert.match(ok.text, /wakeup_http_requests_total\{operation="metrics",status="401"\} 2/);
@@ -77,7 +113,8 @@ describe('GET /livez', () => {
   it('answers beside /healthz and /readyz', async () => {
     const server = await startTestServer();
     try {
-      for (const path of ['/livez', '/healthz', '/readyz']) assert.equal((await req(server.url, 'GET', path)).status, 200, path);
+      for (const path of ['/livez', '/healthz', '/readyz'])
+        assert.equal((await req(server.url, 'GET', path)).status, 200, path);
       assert.deepEqual((await req(server.url, 'GET', '/livez')).body, { status: 'ok' });
     } finally {
       await server.close();

@@ -24,10 +24,15 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** Every migration's SQL run in order, recorded as the runner records it: the runner before the engine made its tables. */
 function migratedTheOldWay(): Sqlite.Database {
   const db = new Sqlite(':memory:');
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+  );
   for (const m of loadMigrations()) {
     db.exec(m.sql);
-    db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(
+      m.version,
+      m.name,
+    );
     db.pragma(`user_version = ${m.version}`);
   }
   return db;
@@ -73,7 +78,8 @@ describe('the engine tables of the service database', () => {
     assert.deepEqual(sqliteSchema(db), sqliteSchema(before));
     assert.deepEqual(records(db), records(before));
     // The engine made them: 0010 rebuilt attempts under another name and renamed it ("attempts").
-    const sql = (d: Sqlite.Database) => d.prepare("SELECT sql FROM sqlite_master WHERE name = 'attempts'").pluck().get() as string;
+    const sql = (d: Sqlite.Database) =>
+      d.prepare("SELECT sql FROM sqlite_master WHERE name = 'attempts'").pluck().get() as string;
     assert.match(sql(before), /^CREATE TABLE "attempts" \(/);
     assert.match(sql(db), /^CREATE TABLE attempts \(/);
   });
@@ -81,11 +87,18 @@ describe('the engine tables of the service database', () => {
   it("are an embedder's tables, plus the host's indexes (provider call ids, the operator's view)", () => {
     const embedded = new Sqlite(':memory:');
     ensureEngineSchema(embedded);
-    const service = sqliteSchema(fresh(), ENGINE) as Record<string, { indexes: { name: string }[] }>;
-    const hosts = (ix: { name: string }) => ix.name === 'attempts_provider_call' || ix.name.startsWith('ops_');
+    const service = sqliteSchema(fresh(), ENGINE) as Record<
+      string,
+      { indexes: { name: string }[] }
+    >;
+    const hosts = (ix: { name: string }) =>
+      ix.name === 'attempts_provider_call' || ix.name.startsWith('ops_');
     assert.ok(service['attempts']!.indexes.some((ix) => ix.name === 'attempts_provider_call'));
-    assert.ok(service['occurrences']!.indexes.some((ix) => ix.name === 'ops_occurrences_in_flight'));
-    for (const table of Object.values(service)) table.indexes = table.indexes.filter((ix) => !hosts(ix));
+    assert.ok(
+      service['occurrences']!.indexes.some((ix) => ix.name === 'ops_occurrences_in_flight'),
+    );
+    for (const table of Object.values(service))
+      table.indexes = table.indexes.filter((ix) => !hosts(ix));
     assert.deepEqual(service, sqliteSchema(embedded));
   });
 
@@ -105,7 +118,10 @@ describe('the engine tables of the service database', () => {
       migrateSqlite(db, all),
       all.filter((m) => m.version > 5).map((m) => m.version),
     );
-    assert.equal(db.prepare("SELECT status FROM attempts WHERE id = 'c1'").pluck().get(), 'cancelled');
+    assert.equal(
+      db.prepare("SELECT status FROM attempts WHERE id = 'c1'").pluck().get(),
+      'cancelled',
+    );
     const expected = fresh();
     assert.deepEqual(sqliteSchema(db), sqliteSchema(expected));
     assert.deepEqual(records(db).migrations, records(expected).migrations);

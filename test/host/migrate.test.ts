@@ -19,12 +19,23 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function folder(name: string, versions: number[], extra: Record<string, string> = {}): string {
   const d = join(dir, name) + '/';
   mkdirSync(d);
-  for (const v of versions) writeFileSync(join(d, `${String(v).padStart(4, '0')}_t${v}.sql`), `CREATE TABLE t${v} (x INTEGER);`);
+  for (const v of versions)
+    writeFileSync(
+      join(d, `${String(v).padStart(4, '0')}_t${v}.sql`),
+      `CREATE TABLE t${v} (x INTEGER);`,
+    );
   for (const [file, sql] of Object.entries(extra)) writeFileSync(join(d, file), sql);
   return d;
 }
 const tables = (db: Sqlite.Database) =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 't%' ORDER BY name").pluck().all() as string[]).sort();
+  (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 't%' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[]
+  ).sort();
 
 describe('migrate', () => {
   it('runs a migration numbered below one already applied once it lands, and only once', () => {
@@ -46,7 +57,9 @@ describe('migrate', () => {
 
   it('a failing migration leaves no table and no record; the next run tries it again', () => {
     const db = new Sqlite(':memory:');
-    const bad = folder('e', [1], { '0002_bad.sql': 'CREATE TABLE t2 (x INTEGER); INSERT INTO nowhere VALUES (1);' });
+    const bad = folder('e', [1], {
+      '0002_bad.sql': 'CREATE TABLE t2 (x INTEGER); INSERT INTO nowhere VALUES (1);',
+    });
     assert.throws(() => migrate(db, loadMigrations(bad)), /nowhere/);
     assert.deepEqual(tables(db), ['t1']);
     assert.deepEqual(db.prepare('SELECT version FROM schema_migrations').pluck().all(), [1]);

@@ -37,9 +37,16 @@ const fieldNames = [
 ];
 const body = fc.oneof(
   fc.jsonValue(),
-  fc.dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...fieldNames), fc.jsonValue()))),
+  fc.dictionary(
+    fc.constantFrom(...fieldNames),
+    fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...fieldNames), fc.jsonValue())),
+  ),
 );
-const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '%', '%E0%A4%A', '..', '\u0000', 'x'.repeat(300)));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('', '%', '%E0%A4%A', '..', '\u0000', 'x'.repeat(300)),
+);
 
 describe('no input to the platform endpoints gives a 500', () => {
   let server: TestServer;
@@ -62,7 +69,10 @@ describe('no input to the platform endpoints gives a 500', () => {
     it(`${method} ${path} with any JSON body`, async () => {
       await fc.assert(
         fc.asyncProperty(body, async (value) => {
-          const r = await req(server.url, method, path, { body: JSON.stringify(value), ...(authed ? { token } : {}) });
+          const r = await req(server.url, method, path, {
+            body: JSON.stringify(value),
+            ...(authed ? { token } : {}),
+          });
           assert.ok(r.status < 500, `${r.status} for ${JSON.stringify(value)}: ${r.text}`);
           if (r.status >= 400) assert.match(r.headers.get('content-type') ?? '', /problem\+json/);
         }),
@@ -74,11 +84,16 @@ describe('no input to the platform endpoints gives a 500', () => {
 
   it('any query on GET /api/v1/api-keys and /dev/outbox', async () => {
     await fc.assert(
-      fc.asyncProperty(text, text, fc.constantFrom('/api/v1/api-keys', '/dev/outbox'), async (a, b, path) => {
-        const q = `?limit=${encodeURIComponent(a)}&cursor=${encodeURIComponent(b)}&to=${encodeURIComponent(a)}&channel=${encodeURIComponent(b)}`;
-        const r = await req(server.url, 'GET', path + q, { token });
-        assert.ok(r.status < 500, `${r.status} for ${q}`);
-      }),
+      fc.asyncProperty(
+        text,
+        text,
+        fc.constantFrom('/api/v1/api-keys', '/dev/outbox'),
+        async (a, b, path) => {
+          const q = `?limit=${encodeURIComponent(a)}&cursor=${encodeURIComponent(b)}&to=${encodeURIComponent(a)}&channel=${encodeURIComponent(b)}`;
+          const r = await req(server.url, 'GET', path + q, { token });
+          assert.ok(r.status < 500, `${r.status} for ${q}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -88,10 +103,18 @@ describe('no input to the platform endpoints gives a 500', () => {
       fc.asyncProperty(
         text,
         text,
-        fc.constantFrom('authorization', 'x-session-token', 'cookie', 'x-csrftoken', 'idempotency-key'),
+        fc.constantFrom(
+          'authorization',
+          'x-session-token',
+          'cookie',
+          'x-csrftoken',
+          'idempotency-key',
+        ),
         async (seg, cred, header) => {
           const value = cred.replace(/[^\x20-\x7e]/g, '');
-          const r = await req(server.url, 'DELETE', `/api/v1/api-keys/${encodeURIComponent(seg)}`, { headers: { [header]: value } });
+          const r = await req(server.url, 'DELETE', `/api/v1/api-keys/${encodeURIComponent(seg)}`, {
+            headers: { [header]: value },
+          });
           assert.ok(r.status < 500, `${r.status} for ${seg} ${header}: ${value}`);
         },
       ),

@@ -31,8 +31,12 @@ describe('logs', () => {
     const server = await startTestServer({ logStream: stream });
     try {
       const { token } = await signIn(server);
-      const key = (await req(server.api, 'POST', '/api-keys', { token, body: { name: 'log' } })).body.key as string;
-      await req(server.api, 'GET', '/me', { token: key, headers: { 'x-request-id': 'log-test-1', cookie: 'sessionid=wuw_x' } });
+      const key = (await req(server.api, 'POST', '/api-keys', { token, body: { name: 'log' } }))
+        .body.key as string;
+      await req(server.api, 'GET', '/me', {
+        token: key,
+        headers: { 'x-request-id': 'log-test-1', cookie: 'sessionid=wuw_x' },
+      });
       const line = lines.find((l) => l.reqId === 'log-test-1' && l.msg === 'request');
       assert.ok(line, 'access line with the request id');
       assert.equal(line.method, 'GET');
@@ -64,7 +68,10 @@ describe('logs', () => {
           socket.on('error', reject);
         });
       assert.match(await send('NOT HTTP AT ALL\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n/);
-      assert.match(await send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), /^HTTP\/1\.1 431 /);
+      assert.match(
+        await send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+        /^HTTP\/1\.1 431 /,
+      );
       const warned = lines.filter((l) => l.msg.startsWith('request not read'));
       assert.deepEqual(
         warned.map((l) => [l.level, l.answered]),
@@ -77,7 +84,9 @@ describe('logs', () => {
       const { port: p, hostname: h } = new URL(server.api);
       const answers = await new Promise<string[]>((resolve, reject) => {
         const lines: string[] = [];
-        const socket = connect(Number(p), h, () => socket.write('GET /api/v1/time HTTP/1.1\r\nHost: x\r\n\r\n'));
+        const socket = connect(Number(p), h, () =>
+          socket.write('GET /api/v1/time HTTP/1.1\r\nHost: x\r\n\r\n'),
+        );
         socket.on('data', (d) => {
           for (const m of String(d).matchAll(/^HTTP\/1\.1 (\d{3})/gm)) lines.push(m[1]!);
           if (lines.length === 1 && !socket.writableEnded) socket.end('NOT HTTP AT ALL\r\n\r\n');
@@ -169,7 +178,11 @@ describe('graceful shutdown', () => {
     const ready = await req(server.url, 'GET', '/readyz').catch(() => null);
     // New connections are refused once close() ran; a reused keep-alive socket may still see 503.
     if (ready) assert.equal(ready.status, 503);
-    assert.equal(await pingDatabase(server.running.deps.db), true, 'database open while a request runs');
+    assert.equal(
+      await pingDatabase(server.running.deps.db),
+      true,
+      'database open while a request runs',
+    );
     release();
     const res = await inFlight;
     assert.equal(res.status, 200);
@@ -191,7 +204,10 @@ describe('npm start (host/main.ts)', () => {
         WAKEUP_DB: join(dir, 'wakeup.sqlite'),
         WAKEUP_LOG_PRETTY: '0',
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'host/main.ts'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const lines: Array<Record<string, any>> = [];
       let stderr = '';
       child.stderr.on('data', (c) => (stderr += String(c)));
@@ -231,7 +247,9 @@ describe('npm start (host/main.ts)', () => {
     });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += String(c)));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.once('exit', (c) => resolve(c)),
+    );
     assert.equal(code, 2);
     assert.match(stderr, /loopback/);
   });

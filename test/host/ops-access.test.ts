@@ -14,7 +14,15 @@ import { PHONE_TEST_ENV } from '../helpers/phone.js';
 
 const OPERATOR = 'ops-lead@example.com';
 const READER = 'ops-reader@example.com';
-const READS = ['/ops/me', '/ops/forecast', '/ops/lateness', '/ops/outcomes', '/ops/health', '/ops/audit', '/ops/calls?q=%2B12015550100'];
+const READS = [
+  '/ops/me',
+  '/ops/forecast',
+  '/ops/lateness',
+  '/ops/outcomes',
+  '/ops/health',
+  '/ops/audit',
+  '/ops/calls?q=%2B12015550100',
+];
 
 describe('ops: who may read and act', () => {
   let server: TestServer;
@@ -45,20 +53,39 @@ describe('ops: who may read and act', () => {
       const r = await call(server, 'GET', path, { token: user });
       assert.equal(r.status, 403, path);
       assert.equal(r.body.code, 'insufficient_scope');
-      assert.equal((await call(server, 'GET', path, {})).status, 401, `${path} without credentials`);
+      assert.equal(
+        (await call(server, 'GET', path, {})).status,
+        401,
+        `${path} without credentials`,
+      );
     }
-    assert.deepEqual((await call(server, 'GET', '/ops/me', { token: reader })).body, { email: READER, role: 'read' });
-    assert.deepEqual((await call(server, 'GET', '/ops/me', { token: operator })).body, { email: OPERATOR, role: 'act' });
+    assert.deepEqual((await call(server, 'GET', '/ops/me', { token: reader })).body, {
+      email: READER,
+      role: 'read',
+    });
+    assert.deepEqual((await call(server, 'GET', '/ops/me', { token: operator })).body, {
+      email: OPERATOR,
+      role: 'act',
+    });
   });
 
   it('lets only operators give an API key scope ops, and such a key reads /ops while plain keys do not', async () => {
-    const refused = await call(server, 'POST', '/api-keys', { token: user, body: { name: 'x', scopes: ['read', 'ops'] } });
+    const refused = await call(server, 'POST', '/api-keys', {
+      token: user,
+      body: { name: 'x', scopes: ['read', 'ops'] },
+    });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'insufficient_scope');
-    const made = await call(server, 'POST', '/api-keys', { token: operator, body: { name: 'dashboard', scopes: ['ops'] } });
+    const made = await call(server, 'POST', '/api-keys', {
+      token: operator,
+      body: { name: 'dashboard', scopes: ['ops'] },
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.deepEqual(made.body.scopes, ['ops']);
-    const plain = await call(server, 'POST', '/api-keys', { token: operator, body: { name: 'plain' } });
+    const plain = await call(server, 'POST', '/api-keys', {
+      token: operator,
+      body: { name: 'plain' },
+    });
     assert.equal((await call(server, 'GET', '/ops/health', { token: made.body.key })).status, 200);
     const noScope = await call(server, 'GET', '/ops/health', { token: plain.body.key });
     assert.equal(noScope.status, 403);
@@ -66,10 +93,19 @@ describe('ops: who may read and act', () => {
     // An ops key reads nothing else.
     assert.equal((await call(server, 'GET', '/me', { token: made.body.key })).status, 403);
     // A read-only operator's ops key reads but does not act.
-    const readerKey = await call(server, 'POST', '/api-keys', { token: reader, body: { name: 'ro', scopes: ['ops'] } });
+    const readerKey = await call(server, 'POST', '/api-keys', {
+      token: reader,
+      body: { name: 'ro', scopes: ['ops'] },
+    });
     assert.equal(readerKey.status, 201);
-    assert.equal((await call(server, 'GET', '/ops/forecast', { token: readerKey.body.key })).status, 200);
-    const act = await call(server, 'POST', '/ops/numbers/%2B12015550999/block', { token: readerKey.body.key, body: {} });
+    assert.equal(
+      (await call(server, 'GET', '/ops/forecast', { token: readerKey.body.key })).status,
+      200,
+    );
+    const act = await call(server, 'POST', '/ops/numbers/%2B12015550999/block', {
+      token: readerKey.body.key,
+      body: {},
+    });
     assert.equal(act.status, 403);
     assert.equal(act.body.code, 'insufficient_scope');
   });
@@ -77,7 +113,10 @@ describe('ops: who may read and act', () => {
   it('refuses actions to read-only operators and users, and writes each action of an operator to the audit log', async () => {
     const number = '+12015550777';
     for (const token of [reader, user]) {
-      const r = await call(server, 'POST', `/ops/numbers/${encodeURIComponent(number)}/block`, { token, body: { reason: 'complaint' } });
+      const r = await call(server, 'POST', `/ops/numbers/${encodeURIComponent(number)}/block`, {
+        token,
+        body: { reason: 'complaint' },
+      });
       assert.equal(r.status, 403);
       assert.equal(r.body.code, 'insufficient_scope');
     }
@@ -88,21 +127,43 @@ describe('ops: who may read and act', () => {
     assert.equal(blocked.status, 200, JSON.stringify(blocked.body));
     assertSchema('OpsBlockOut', blocked.body);
     assert.equal(blocked.body.reason, 'complaint');
-    const unblocked = await call(server, 'POST', `/ops/numbers/${encodeURIComponent(number)}/unblock`, { token: operator });
+    const unblocked = await call(
+      server,
+      'POST',
+      `/ops/numbers/${encodeURIComponent(number)}/unblock`,
+      { token: operator },
+    );
     assert.deepEqual(unblocked.body, { e164: number, blocked: false, lifted: true });
 
     // Cancel another account's call.
     const f = await newAccount(server);
     await phone(server, f.number, ['confirm']);
     const { occurrenceId } = await createCall(f, {}, 30);
-    assert.equal((await call(server, 'POST', `/ops/occurrences/${occurrenceId}/cancel`, { token: reader })).status, 403);
-    const cancelled = await call(server, 'POST', `/ops/occurrences/${occurrenceId}/cancel`, { token: operator });
+    assert.equal(
+      (await call(server, 'POST', `/ops/occurrences/${occurrenceId}/cancel`, { token: reader }))
+        .status,
+      403,
+    );
+    const cancelled = await call(server, 'POST', `/ops/occurrences/${occurrenceId}/cancel`, {
+      token: operator,
+    });
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
-    assert.deepEqual(cancelled.body, { id: occurrenceId, status: 'cancelled', account_id: f.accountId });
-    const again = await call(server, 'POST', `/ops/occurrences/${occurrenceId}/cancel`, { token: operator });
+    assert.deepEqual(cancelled.body, {
+      id: occurrenceId,
+      status: 'cancelled',
+      account_id: f.accountId,
+    });
+    const again = await call(server, 'POST', `/ops/occurrences/${occurrenceId}/cancel`, {
+      token: operator,
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'occurrence_terminal');
-    const missing = await call(server, 'POST', '/ops/occurrences/00000000-0000-4000-8000-000000000000/cancel', { token: operator });
+    const missing = await call(
+      server,
+      'POST',
+      '/ops/occurrences/00000000-0000-4000-8000-000000000000/cancel',
+      { token: operator },
+    );
     assert.equal(missing.status, 404);
     assert.equal(missing.body.code, 'not_found');
 
@@ -112,13 +173,26 @@ describe('ops: who may read and act', () => {
       event_types: ['occurrence.confirmed'],
     });
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
-    assert.equal((await f.api('PATCH', `/webhook-endpoints/${endpoint.body.id}`, { enabled: false })).status, 200);
-    const enabled = await call(server, 'POST', `/ops/webhook-endpoints/${endpoint.body.id}/enable`, { token: operator });
+    assert.equal(
+      (await f.api('PATCH', `/webhook-endpoints/${endpoint.body.id}`, { enabled: false })).status,
+      200,
+    );
+    const enabled = await call(
+      server,
+      'POST',
+      `/ops/webhook-endpoints/${endpoint.body.id}/enable`,
+      { token: operator },
+    );
     assert.equal(enabled.status, 200, JSON.stringify(enabled.body));
     assert.equal(enabled.body.enabled, true);
-    const noEndpoint = await call(server, 'POST', '/ops/webhook-endpoints/00000000-0000-4000-8000-000000000000/enable', {
-      token: operator,
-    });
+    const noEndpoint = await call(
+      server,
+      'POST',
+      '/ops/webhook-endpoints/00000000-0000-4000-8000-000000000000/enable',
+      {
+        token: operator,
+      },
+    );
     assert.equal(noEndpoint.status, 404);
 
     // Send another account's event again.
@@ -135,7 +209,9 @@ describe('ops: who may read and act', () => {
     assert.equal(audit.status, 200);
     assertSchema('OpsAuditPage', audit.body);
     assert.equal(audit.body.items.length, 3);
-    const next = await call(server, 'GET', `/ops/audit?cursor=${audit.body.next_cursor}`, { token: reader });
+    const next = await call(server, 'GET', `/ops/audit?cursor=${audit.body.next_cursor}`, {
+      token: reader,
+    });
     const all = [...audit.body.items, ...next.body.items];
     assert.deepEqual(
       all.map((e: any) => [e.action, e.target, e.email]),
@@ -159,7 +235,9 @@ describe('ops: who may read and act', () => {
     await advance(server, 120);
     const me = await call(server, 'GET', '/me', { token: f.token });
     for (const q of [f.number, me.body.email]) {
-      const r = await call(server, 'GET', `/ops/calls?q=${encodeURIComponent(q)}`, { token: reader });
+      const r = await call(server, 'GET', `/ops/calls?q=${encodeURIComponent(q)}`, {
+        token: reader,
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assertSchema('OpsCallsOut', r.body);
       assert.deepEqual(
@@ -193,9 +271,15 @@ describe('ops: who may read and act', () => {
       assert.equal(r.status, 400, `${path}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.code, 'validation_error', path);
     }
-    const badNumber = await call(server, 'POST', '/ops/numbers/12345/block', { token: operator, body: {} });
+    const badNumber = await call(server, 'POST', '/ops/numbers/12345/block', {
+      token: operator,
+      body: {},
+    });
     assert.ok([400, 404].includes(badNumber.status), String(badNumber.status));
-    const badReason = await call(server, 'POST', '/ops/numbers/%2B12015550100/block', { token: operator, body: { reason: 'stop' } });
+    const badReason = await call(server, 'POST', '/ops/numbers/%2B12015550100/block', {
+      token: operator,
+      body: { reason: 'stop' },
+    });
     assert.equal(badReason.status, 400);
   });
 });

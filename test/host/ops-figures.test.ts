@@ -11,7 +11,15 @@ import { after, before, describe, it } from 'node:test';
 import { signIn, type TestServer } from '../helpers/server.js';
 import { call } from '../helpers/phone.js';
 import { assertSchema } from './schedules-fixture.js';
-import { advance, createCall, newAccount, occurrence, phone, startCallsServer, type CallsAccount } from './calls-fixture.js';
+import {
+  advance,
+  createCall,
+  newAccount,
+  occurrence,
+  phone,
+  startCallsServer,
+  type CallsAccount,
+} from './calls-fixture.js';
 
 const OPERATOR = 'ops-figures@example.com';
 const RATE = 1;
@@ -71,7 +79,9 @@ describe('ops figures', () => {
     for (const f of [...calls.map((c) => c.f), series]) {
       const r = await f.api('GET', '/occurrences?status=pending');
       for (const o of r.body.items) {
-        const minute = new Date(Math.floor(Date.parse(o.scheduled_at) / 60_000) * 60_000).toISOString().replace('.000', '');
+        const minute = new Date(Math.floor(Date.parse(o.scheduled_at) / 60_000) * 60_000)
+          .toISOString()
+          .replace('.000', '');
         expected.set(minute, (expected.get(minute) ?? 0) + 1);
       }
     }
@@ -123,8 +133,10 @@ describe('ops figures', () => {
 
     // Lateness per minute of the request, first attempts only.
     const firsts = attempts.filter((a) => a.kind === 'first' && a.requested_at !== null);
-    const minuteOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / 60_000) * 60_000).toISOString().replace('.000', '');
-    const late = (a: any, field: string) => Math.max(0, Date.parse(a[field]) - Date.parse(a.due_at));
+    const minuteOf = (iso: string) =>
+      new Date(Math.floor(Date.parse(iso) / 60_000) * 60_000).toISOString().replace('.000', '');
+    const late = (a: any, field: string) =>
+      Math.max(0, Date.parse(a[field]) - Date.parse(a.due_at));
     const expected = new Map<string, any>();
     for (const minute of new Set(firsts.map((a) => minuteOf(a.requested_at)))) {
       const here = firsts.filter((a) => minuteOf(a.requested_at) === minute);
@@ -134,9 +146,17 @@ describe('ops figures', () => {
         .map((a) => late(a, 'ringing_at'))
         .sort((x, y) => x - y);
       const measure = (v: number[]) =>
-        v.length === 0 ? null : { count: v.length, p50_ms: rank(v, 50), p95_ms: rank(v, 95), max_ms: v[v.length - 1] };
+        v.length === 0
+          ? null
+          : { count: v.length, p50_ms: rank(v, 50), p95_ms: rank(v, 95), max_ms: v[v.length - 1] };
       const onTime = req.filter((v) => v <= OBJECTIVE_S * 1000).length;
-      expected.set(minute, { minute, count: req.length, on_time: onTime, requested: measure(req), ringing: measure(rang) });
+      expected.set(minute, {
+        minute,
+        count: req.length,
+        on_time: onTime,
+        requested: measure(req),
+        ringing: measure(rang),
+      });
     }
     const lateness = await ops(`/ops/lateness?from=${from}&to=${to}`);
     assertSchema('OpsLatenessOut', lateness);
@@ -179,6 +199,9 @@ describe('ops figures', () => {
 
     // Nothing in another window.
     const empty = await ops('/ops/lateness?from=2027-05-03T12:00:00Z&to=2027-05-04T11:00:00Z');
-    assert.deepEqual([empty.count, empty.on_time_share, empty.objective_met, empty.minutes], [0, null, null, []]);
+    assert.deepEqual(
+      [empty.count, empty.on_time_share, empty.objective_met, empty.minutes],
+      [0, null, null, []],
+    );
   });
 });

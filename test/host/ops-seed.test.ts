@@ -38,13 +38,19 @@ describe('dev: seed a morning', () => {
     assert.equal(forecast.body.total_calls, N);
     assert.ok(forecast.body.minutes.length > 5, 'spread over zones and times');
 
-    const moved = await call(server, 'POST', '/dev/seed-morning', { body: { accounts: 1, advance_hours: 24 } });
+    const moved = await call(server, 'POST', '/dev/seed-morning', {
+      body: { accounts: 1, advance_hours: 24 },
+    });
     assert.equal(moved.status, 200);
     assert.equal(moved.body.now, '2027-05-05T04:00:00Z');
     const outcomes = await call(server, 'GET', '/ops/outcomes', { token });
     assert.equal(outcomes.status, 200);
-    const sum = (k: string) => outcomes.body.hours.reduce((n: number, h: any) => n + h.outcomes[k], 0);
-    const finished = ['confirmed', 'unconfirmed', 'missed', 'failed', 'cancelled'].reduce((n, k) => n + sum(k), 0);
+    const sum = (k: string) =>
+      outcomes.body.hours.reduce((n: number, h: any) => n + h.outcomes[k], 0);
+    const finished = ['confirmed', 'unconfirmed', 'missed', 'failed', 'cancelled'].reduce(
+      (n, k) => n + sum(k),
+      0,
+    );
     assert.ok(finished >= N, `every first morning call finished (${finished})`);
     assert.ok(sum('confirmed') > N / 2, 'most confirm');
     assert.ok(sum('missed') + sum('unconfirmed') > 0, 'some are missed');

@@ -20,9 +20,19 @@ function sqliteTables(): Map<string, Set<string>> {
   const db = new Sqlite(':memory:');
   try {
     migrateSqlite(db);
-    const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    const names = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all() as string[];
     return new Map(
-      names.map((t) => [t, new Set((db.prepare(`PRAGMA table_info("${t}")`).all() as Array<{ name: string }>).map((c) => c.name))]),
+      names.map((t) => [
+        t,
+        new Set(
+          (db.prepare(`PRAGMA table_info("${t}")`).all() as Array<{ name: string }>).map(
+            (c) => c.name,
+          ),
+        ),
+      ]),
     );
   } finally {
     db.close();
@@ -38,7 +48,11 @@ describe(
       const admin = new pg.Client({ connectionString: PG_URL });
       await admin.connect();
       await admin.query(`CREATE SCHEMA ${schema}`);
-      const db = openPostgresDb({ connectionString: PG_URL, options: `-c search_path=${schema}`, max: 2 });
+      const db = openPostgresDb({
+        connectionString: PG_URL,
+        options: `-c search_path=${schema}`,
+        max: 2,
+      });
       try {
         const applied = await migrate(db);
         assert.ok(applied.length > 0, 'the PostgreSQL migrations ran');
@@ -56,7 +70,11 @@ describe(
         const mine = sqliteTables();
         assert.deepEqual([...theirs.keys()].sort(), [...mine.keys()].sort(), 'tables');
         for (const [table, columns] of mine) {
-          assert.deepEqual([...theirs.get(table)!].sort(), [...columns].sort(), `columns of ${table}`);
+          assert.deepEqual(
+            [...theirs.get(table)!].sort(),
+            [...columns].sort(),
+            `columns of ${table}`,
+          );
         }
       } finally {
         await db.close();

@@ -16,9 +16,12 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
   });
   after(() => server.close());
 
-  const inbound = (from: string, body: string) => call(server, 'POST', '/dev/sms/inbound', { body: { from, body } });
+  const inbound = (from: string, body: string) =>
+    call(server, 'POST', '/dev/sms/inbound', { body: { from, body } });
   const numberOf = async (t: string, id: string) =>
-    (await call(server, 'GET', '/phone-numbers', { token: t })).body.items.find((x: any) => x.id === id);
+    (await call(server, 'GET', '/phone-numbers', { token: t })).body.items.find(
+      (x: any) => x.id === id,
+    );
 
   it('STOP blocks (reason stop) and nothing is texted to the number afterwards; START unblocks and confirms', async () => {
     const e164 = '+12015550301';
@@ -29,18 +32,28 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
     assert.equal(blocked.blocked, true);
     assert.equal(blocked.blocked_reason, 'stop');
 
-    const start = await call(server, 'POST', `/phone-numbers/${n.id}/verify/start`, { token, body: {} });
+    const start = await call(server, 'POST', `/phone-numbers/${n.id}/verify/start`, {
+      token,
+      body: {},
+    });
     assert.equal(start.status, 403);
     assert.equal(start.body.code, 'number_blocked');
     assert.equal((await inbound(e164, 'HELP')).status, 204);
-    assert.equal((await textsTo(server, e164)).length, before, 'a blocked number gets no text, not even HELP or a code');
+    assert.equal(
+      (await textsTo(server, e164)).length,
+      before,
+      'a blocked number gets no text, not even HELP or a code',
+    );
 
     // Another account cannot add it either.
     const { token: other } = await signIn(server, 'block-other@example.com');
     const add = await call(server, 'POST', '/phone-numbers', { token: other, body: { e164 } });
     assert.equal(add.status, 403);
     assert.equal(add.body.code, 'number_blocked');
-    assert.deepEqual((await call(server, 'GET', '/phone-numbers', { token: other })).body.items, []);
+    assert.deepEqual(
+      (await call(server, 'GET', '/phone-numbers', { token: other })).body.items,
+      [],
+    );
 
     assert.equal((await inbound(e164, 'START')).status, 204);
     const unblocked = await numberOf(token, n.id);
@@ -81,12 +94,23 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
     const out: string[] = [];
     const env = { db, now: Date.now(), out: (l: string) => void out.push(l) };
     try {
-      assert.equal(await runAdmin(['block', e164, '--reason', 'complaint', '--note', 'ticket 42'], env), 0);
+      assert.equal(
+        await runAdmin(['block', e164, '--reason', 'complaint', '--note', 'ticket 42'], env),
+        0,
+      );
       assert.equal((await numberOf(token, n.id)).blocked_reason, 'complaint');
       await inbound(e164, 'START');
-      assert.equal((await numberOf(token, n.id)).blocked_reason, 'complaint', 'START does not lift a complaint');
+      assert.equal(
+        (await numberOf(token, n.id)).blocked_reason,
+        'complaint',
+        'START does not lift a complaint',
+      );
       await inbound(e164, 'STOP');
-      assert.equal((await numberOf(token, n.id)).blocked_reason, 'complaint', 'STOP does not downgrade it');
+      assert.equal(
+        (await numberOf(token, n.id)).blocked_reason,
+        'complaint',
+        'STOP does not downgrade it',
+      );
       assert.equal(await runAdmin(['show', e164], env), 0);
       assert.match(out.join('\n'), /complaint: ticket 42/);
       assert.equal(await runAdmin(['unblock', e164], env), 0);
@@ -94,7 +118,11 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
       assert.equal(await runAdmin(['unblock', e164], env), 2, 'nothing to lift');
       assert.equal(await runAdmin(['block', e164], env), 0);
       assert.equal((await numberOf(token, n.id)).blocked_reason, 'manual');
-      assert.equal(await runAdmin(['block', e164, '--reason', 'stop'], env), 1, 'operators record complaint or manual only');
+      assert.equal(
+        await runAdmin(['block', e164, '--reason', 'stop'], env),
+        1,
+        'operators record complaint or manual only',
+      );
       assert.equal(await runAdmin(['block', 'not-a-number'], env), 1);
       assert.equal(await runAdmin([], env), 1);
     } finally {
@@ -123,7 +151,9 @@ describe('blocking: STOP, START, HELP, operator blocks', () => {
     const bad = await inbound('12015550306', 'STOP');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'invalid_phone_number');
-    const phone = await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+12015550306')}`, { body: { answers: ['dance'] } });
+    const phone = await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+12015550306')}`, {
+      body: { answers: ['dance'] },
+    });
     assert.equal(phone.status, 400);
     assert.equal(phone.body.code, 'validation_error');
     const ok = await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+12015550306')}`, {

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { signIn, startTestServer, withTestDb } from '../helpers/server.js';
-import { addNumber, addVerifiedNumber, call, latestCode, textsTo, PHONE_TEST_ENV } from '../helpers/phone.js';
+import {
+  addNumber,
+  addVerifiedNumber,
+  call,
+  latestCode,
+  textsTo,
+  PHONE_TEST_ENV,
+} from '../helpers/phone.js';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -15,7 +22,10 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
   after(() => server.close());
 
   it('POST adds a number, texts a code at once and answers 201 PhoneNumberCreated', async () => {
-    const r = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550101', label: 'Bedside' } });
+    const r = await call(server, 'POST', '/phone-numbers', {
+      token,
+      body: { e164: '+12015550101', label: 'Bedside' },
+    });
     assert.equal(r.status, 201);
     assert.equal(r.body.e164, '+12015550101');
     assert.equal(r.body.e164_masked, '+1 ••••••0101');
@@ -38,7 +48,14 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
   });
 
   it('refuses malformed, impossible and premium numbers with 400 invalid_phone_number', async () => {
-    for (const e164 of ['12015550102', '+1 201 555 0102', '+15555555555', '+19005551234', '+18005551234', '+0123456']) {
+    for (const e164 of [
+      '12015550102',
+      '+1 201 555 0102',
+      '+15555555555',
+      '+19005551234',
+      '+18005551234',
+      '+0123456',
+    ]) {
       const r = await call(server, 'POST', '/phone-numbers', { token, body: { e164 } });
       assert.equal(r.status, 400, e164);
       assert.equal(r.body.code, 'invalid_phone_number', e164);
@@ -46,7 +63,10 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
   });
 
   it('refuses a number outside the destination list with 400 country_not_supported', async () => {
-    const r = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+861012345678' } });
+    const r = await call(server, 'POST', '/phone-numbers', {
+      token,
+      body: { e164: '+861012345678' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'country_not_supported');
   });
@@ -55,16 +75,32 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     assert.equal((await addNumber(server, token, '+447400123401', null)).label, 'Mobile');
     const landline = await addNumber(server, token, '+442079460101');
     assert.equal(landline.label, 'Landline');
-    assert.deepEqual(landline.verification, { channel: 'call', sent: true }, 'a pure landline gets its code by a call');
-    for (const label of ['see example.com', 'call 555 123 4567', 'x'.repeat(61), 'me@example.com', '   ']) {
-      const r = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550103', label } });
+    assert.deepEqual(
+      landline.verification,
+      { channel: 'call', sent: true },
+      'a pure landline gets its code by a call',
+    );
+    for (const label of [
+      'see example.com',
+      'call 555 123 4567',
+      'x'.repeat(61),
+      'me@example.com',
+      '   ',
+    ]) {
+      const r = await call(server, 'POST', '/phone-numbers', {
+        token,
+        body: { e164: '+12015550103', label },
+      });
       assert.equal(r.status, 400, label);
       assert.equal(r.body.code, 'message_disallowed_content', label);
     }
   });
 
   it('rejects unknown fields (PhoneNumberIn is closed)', async () => {
-    const r = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550104', nickname: 'x' } });
+    const r = await call(server, 'POST', '/phone-numbers', {
+      token,
+      body: { e164: '+12015550104', nickname: 'x' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
   });
@@ -79,8 +115,16 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
 
   it('an Idempotency-Key replays the first answer without sending a second code', async () => {
     const headers = { 'Idempotency-Key': 'add-0106' };
-    const a = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550106' }, headers });
-    const b = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550106' }, headers });
+    const a = await call(server, 'POST', '/phone-numbers', {
+      token,
+      body: { e164: '+12015550106' },
+      headers,
+    });
+    const b = await call(server, 'POST', '/phone-numbers', {
+      token,
+      body: { e164: '+12015550106' },
+      headers,
+    });
     assert.equal(a.status, 201);
     assert.deepEqual(b.body, a.body);
     assert.equal((await textsTo(server, '+12015550106')).length, 1);
@@ -92,13 +136,27 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     const b = await addNumber(server, t, '+12015550112');
     assert.equal(a.is_primary, true);
     assert.equal(b.is_primary, false);
-    const refused = await call(server, 'PATCH', `/phone-numbers/${b.id}`, { token: t, body: { is_primary: true } });
+    const refused = await call(server, 'PATCH', `/phone-numbers/${b.id}`, {
+      token: t,
+      body: { is_primary: true },
+    });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.code, 'phone_number_unverified');
 
     const code = await latestCode(server, '+12015550112');
-    assert.equal((await call(server, 'POST', `/phone-numbers/${b.id}/verify/check`, { token: t, body: { code } })).status, 200);
-    const moved = await call(server, 'PATCH', `/phone-numbers/${b.id}`, { token: t, body: { is_primary: true, label: 'Office' } });
+    assert.equal(
+      (
+        await call(server, 'POST', `/phone-numbers/${b.id}/verify/check`, {
+          token: t,
+          body: { code },
+        })
+      ).status,
+      200,
+    );
+    const moved = await call(server, 'PATCH', `/phone-numbers/${b.id}`, {
+      token: t,
+      body: { is_primary: true, label: 'Office' },
+    });
     assert.equal(moved.status, 200);
     assert.equal(moved.body.is_primary, true);
     assert.equal(moved.body.label, 'Office');
@@ -111,10 +169,16 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
       ],
     );
 
-    const unchanged = await call(server, 'PATCH', `/phone-numbers/${b.id}`, { token: t, body: { is_primary: false, label: null } });
+    const unchanged = await call(server, 'PATCH', `/phone-numbers/${b.id}`, {
+      token: t,
+      body: { is_primary: false, label: null },
+    });
     assert.equal(unchanged.body.is_primary, true);
     assert.equal(unchanged.body.label, 'Office');
-    const bad = await call(server, 'PATCH', `/phone-numbers/${b.id}`, { token: t, body: { label: 'www.example.com' } });
+    const bad = await call(server, 'PATCH', `/phone-numbers/${b.id}`, {
+      token: t,
+      body: { label: 'www.example.com' },
+    });
     assert.equal(bad.body.code, 'message_disallowed_content');
   });
 
@@ -128,14 +192,22 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
       ['+12015550121', '+12015550122'],
     );
     assert.equal(typeof p1.body.next_cursor, 'string');
-    const p2 = await call(server, 'GET', `/phone-numbers?limit=2&cursor=${p1.body.next_cursor}`, { token: t });
+    const p2 = await call(server, 'GET', `/phone-numbers?limit=2&cursor=${p1.body.next_cursor}`, {
+      token: t,
+    });
     assert.deepEqual(
       p2.body.items.map((n: any) => n.e164),
       ['+12015550123'],
     );
     assert.equal(p2.body.next_cursor, null);
-    assert.equal((await call(server, 'GET', '/phone-numbers?limit=201', { token: t })).body.code, 'validation_error');
-    assert.equal((await call(server, 'GET', '/phone-numbers?cursor=bm90LWEta2V5', { token: t })).body.code, 'validation_error');
+    assert.equal(
+      (await call(server, 'GET', '/phone-numbers?limit=201', { token: t })).body.code,
+      'validation_error',
+    );
+    assert.equal(
+      (await call(server, 'GET', '/phone-numbers?cursor=bm90LWEta2V5', { token: t })).body.code,
+      'validation_error',
+    );
   });
 
   it("another account's number answers 404 not_found to GET-by-action, PATCH, DELETE and verify", async () => {
@@ -151,7 +223,10 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.body.code, 'not_found');
     }
-    assert.deepEqual((await call(server, 'GET', '/phone-numbers', { token: other })).body.items, []);
+    assert.deepEqual(
+      (await call(server, 'GET', '/phone-numbers', { token: other })).body.items,
+      [],
+    );
   });
 
   it('DELETE removes the number (204); removing the primary promotes the oldest remaining one', async () => {
@@ -159,7 +234,10 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     const a = await addNumber(server, t, '+12015550141');
     const b = await addNumber(server, t, '+12015550142');
     const c = await addNumber(server, t, '+12015550143');
-    assert.equal((await call(server, 'DELETE', `/phone-numbers/${a.id}`, { token: t })).status, 204);
+    assert.equal(
+      (await call(server, 'DELETE', `/phone-numbers/${a.id}`, { token: t })).status,
+      204,
+    );
     const list = await call(server, 'GET', '/phone-numbers', { token: t });
     assert.deepEqual(
       list.body.items.map((n: any) => [n.id, n.is_primary]),
@@ -168,7 +246,10 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
         [c.id, false],
       ],
     );
-    assert.equal((await call(server, 'DELETE', `/phone-numbers/${a.id}`, { token: t })).status, 404);
+    assert.equal(
+      (await call(server, 'DELETE', `/phone-numbers/${a.id}`, { token: t })).status,
+      404,
+    );
     // The number can be added again afterwards.
     assert.equal((await addNumber(server, t, '+12015550141')).is_primary, false);
   });
@@ -195,7 +276,10 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
         `UPDATE occurrences SET status = 'cancelled', outcome_reason = 'cancelled', next_due_at = NULL WHERE phone_number_id = ?`,
         [n.id],
       );
-      assert.equal((await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status, 204);
+      assert.equal(
+        (await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status,
+        204,
+      );
     });
   });
 
@@ -204,17 +288,33 @@ describe('phone numbers: POST, GET, PATCH, DELETE /phone-numbers', () => {
     const n = await addVerifiedNumber(server, t, '+12015550152');
     const created = await call(server, 'POST', '/schedules', {
       token: t,
-      body: { kind: 'recurring', days_of_week: ['mon'], local_time: '07:00', timezone: 'Europe/London', phone_number_id: n.id },
+      body: {
+        kind: 'recurring',
+        days_of_week: ['mon'],
+        local_time: '07:00',
+        timezone: 'Europe/London',
+        phone_number_id: n.id,
+      },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const refused = await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'number_in_use');
-    const off = await call(server, 'PATCH', `/schedules/${created.body.id}`, { token: t, body: { enabled: false } });
+    const off = await call(server, 'PATCH', `/schedules/${created.body.id}`, {
+      token: t,
+      body: { enabled: false },
+    });
     assert.equal(off.status, 200, JSON.stringify(off.body));
-    assert.equal((await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status, 204);
+    assert.equal(
+      (await call(server, 'DELETE', `/phone-numbers/${n.id}`, { token: t })).status,
+      204,
+    );
     const kept = await call(server, 'GET', `/schedules/${created.body.id}`, { token: t });
-    assert.equal(kept.body.phone_number, null, 'the disabled schedule keeps its history without the number');
+    assert.equal(
+      kept.body.phone_number,
+      null,
+      'the disabled schedule keeps its history without the number',
+    );
   });
 
   it('needs credentials: 401 unauthenticated without them', async () => {

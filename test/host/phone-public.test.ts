@@ -17,10 +17,17 @@ describe('public phone documents: GET /countries and GET /contact-card.vcf', () 
     const etag = r.headers.get('etag');
     assert.match(etag ?? '', /^"[^"]+"$/);
     assert.match(r.headers.get('cache-control') ?? '', /public, max-age=\d+/);
-    const body = (await r.json()) as { items: Array<{ country_code: string; name: string; calling_code: string; tier: string }> };
+    const body = (await r.json()) as {
+      items: Array<{ country_code: string; name: string; calling_code: string; tier: string }>;
+    };
     const byCode = new Map(body.items.map((c) => [c.country_code, c]));
     for (const code of ['US', 'CA', 'GB']) assert.equal(byCode.get(code)?.tier, 'A', code);
-    assert.deepEqual(byCode.get('GB'), { country_code: 'GB', name: 'United Kingdom', calling_code: '+44', tier: 'A' });
+    assert.deepEqual(byCode.get('GB'), {
+      country_code: 'GB',
+      name: 'United Kingdom',
+      calling_code: '+44',
+      tier: 'A',
+    });
     assert.ok(body.items.some((c) => c.tier === 'B'));
     assert.ok(!byCode.has('CN'));
     const tiers = body.items.map((c) => c.tier).join('');
@@ -35,7 +42,10 @@ describe('public phone documents: GET /countries and GET /contact-card.vcf', () 
       assert.equal(r.headers.get('etag'), etag);
       assert.equal(await r.text(), '');
     }
-    assert.equal((await fetch(`${server.api}/countries`, { headers: { 'If-None-Match': '"other"' } })).status, 200);
+    assert.equal(
+      (await fetch(`${server.api}/countries`, { headers: { 'If-None-Match': '"other"' } })).status,
+      200,
+    );
   });
 
   it('GET /contact-card.vcf is a vCard with every configured caller id, cacheable, 304 on a match', async () => {
@@ -49,8 +59,13 @@ describe('public phone documents: GET /countries and GET /contact-card.vcf', () 
     assert.match(text, /\r\nTEL;TYPE=VOICE,WORK:\+12025550100\r\n/);
     assert.match(text, /\r\nTEL;TYPE=VOICE,WORK:\+442079460999\r\n/);
     assert.match(text, /\r\nEND:VCARD\r\n$/);
-    for (const line of text.split('\r\n')) assert.ok(Buffer.byteLength(line) <= 75, `folded: ${line}`);
+    for (const line of text.split('\r\n'))
+      assert.ok(Buffer.byteLength(line) <= 75, `folded: ${line}`);
     const etag = r.headers.get('etag')!;
-    assert.equal((await fetch(`${server.api}/contact-card.vcf`, { headers: { 'If-None-Match': etag } })).status, 304);
+    assert.equal(
+      (await fetch(`${server.api}/contact-card.vcf`, { headers: { 'If-None-Match': etag } }))
+        .status,
+      304,
+    );
   });
 });

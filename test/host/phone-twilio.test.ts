@@ -4,7 +4,10 @@ import { describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { classifyApiError, createTwilioClient } from '../../host/adapters/twilio/client.js';
 import { createTwilioTexts } from '../../host/adapters/twilio/messaging.js';
-import { computeTwilioSignature, verifyTwilioSignature } from '../../host/adapters/twilio/signature.js';
+import {
+  computeTwilioSignature,
+  verifyTwilioSignature,
+} from '../../host/adapters/twilio/signature.js';
 import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
 import { ConfigError, loadConfig } from '../../host/config.js';
 import { startFakeTwilio } from '../helpers/fake-twilio.js';
@@ -13,7 +16,13 @@ const TEXT = { serviceName: 'Wakeup', supportContact: 'help@example.com' };
 
 describe('X-Twilio-Signature', () => {
   const url = 'https://mycompany.com/myapp.php?foo=1&bar=2';
-  const params = { CallSid: 'CA1234567890ABCDE', Caller: '+12349013030', Digits: '1234', From: '+12349013030', To: '+18005551212' };
+  const params = {
+    CallSid: 'CA1234567890ABCDE',
+    Caller: '+12349013030',
+    Digits: '1234',
+    From: '+12349013030',
+    To: '+18005551212',
+  };
 
   it('is base64 HMAC-SHA1 of the exact URL and the form fields sorted by name (published vector)', () => {
     assert.equal(computeTwilioSignature('12345', url, params), '0/KCTR6DLpKmkAf8muzZqo1nDgQ=');
@@ -33,11 +42,26 @@ describe('X-Twilio-Signature', () => {
 
 describe('Twilio REST client and adapters', () => {
   it('maps provider refusals to stable codes', () => {
-    assert.deepEqual(classifyApiError({ status: 400, code: 21211, message: '' }), { code: 'invalid_number', retryable: false });
-    assert.deepEqual(classifyApiError({ status: 400, code: 21610, message: '' }), { code: 'number_blocked', retryable: false });
-    assert.deepEqual(classifyApiError({ status: 429, code: 20429, message: '' }), { code: 'provider_unavailable', retryable: true });
-    assert.deepEqual(classifyApiError({ status: 503, code: null, message: '' }), { code: 'provider_unavailable', retryable: true });
-    assert.deepEqual(classifyApiError({ status: 400, code: 21215, message: '' }), { code: 'provider_refused', retryable: false });
+    assert.deepEqual(classifyApiError({ status: 400, code: 21211, message: '' }), {
+      code: 'invalid_number',
+      retryable: false,
+    });
+    assert.deepEqual(classifyApiError({ status: 400, code: 21610, message: '' }), {
+      code: 'number_blocked',
+      retryable: false,
+    });
+    assert.deepEqual(classifyApiError({ status: 429, code: 20429, message: '' }), {
+      code: 'provider_unavailable',
+      retryable: true,
+    });
+    assert.deepEqual(classifyApiError({ status: 503, code: null, message: '' }), {
+      code: 'provider_unavailable',
+      retryable: true,
+    });
+    assert.deepEqual(classifyApiError({ status: 400, code: 21215, message: '' }), {
+      code: 'provider_refused',
+      retryable: false,
+    });
   });
 
   it('placeCall rejects when the answer is lost; a retry, in this process or a restarted one, adopts the call instead of dialling again', async () => {
@@ -45,20 +69,43 @@ describe('Twilio REST client and adapters', () => {
     // Like Twilio, the fake ignores Idempotency-Key: only the adapter's lookup can dedupe.
     const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
-      const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
-      const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
-      const request = { idempotencyKey: 'attempt-1', to: '+14155550120', script: { kind: 'demo' as const }, ringTimeoutSeconds: 30 };
+      const client = createTwilioClient({
+        baseUrl: fake.url,
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+      });
+      const telephony = createTwilioTelephony({
+        client,
+        clock,
+        from: '+12025550100',
+        publicUrl: () => 'http://127.0.0.1:9',
+        text: TEXT,
+      });
+      const request = {
+        idempotencyKey: 'attempt-1',
+        to: '+14155550120',
+        script: { kind: 'demo' as const },
+        ringTimeoutSeconds: 30,
+      };
       // The provider accepts the call but the answer never arrives.
       fake.dropCreateResponses = 1;
       await assert.rejects(telephony.placeCall(request));
       const retried = await telephony.placeCall(request);
       assert.ok(retried.ok);
       assert.equal(fake.createCallRequests, 1, 'the retry did not dial again');
-      assert.equal(fake.calls.size, 1, 'the provider placed one call (the retry found it in the call list)');
+      assert.equal(
+        fake.calls.size,
+        1,
+        'the provider placed one call (the retry found it in the call list)',
+      );
       assert.equal(retried.callId, [...fake.calls.keys()][0]);
       // A restarted process (new adapter, empty memory) retrying the same key gets the same call too.
       const restarted = createTwilioTelephony({
-        client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+        client: createTwilioClient({
+          baseUrl: fake.url,
+          accountSid: fake.accountSid,
+          authToken: fake.authToken,
+        }),
         clock,
         from: '+12025550100',
         publicUrl: () => 'http://127.0.0.1:9',
@@ -79,7 +126,11 @@ describe('Twilio REST client and adapters', () => {
       const owned = new Map<string, string>();
       const make = () =>
         createTwilioTelephony({
-          client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+          client: createTwilioClient({
+            baseUrl: fake.url,
+            accountSid: fake.accountSid,
+            authToken: fake.authToken,
+          }),
           clock,
           from: '+12025550100',
           publicUrl: () => 'http://127.0.0.1:9',
@@ -92,18 +143,38 @@ describe('Twilio REST client and adapters', () => {
         });
       const a = make();
       const to = '+14155550125';
-      const first = await a.placeCall({ idempotencyKey: 'attempt-a', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
-      const second = await a.placeCall({ idempotencyKey: 'attempt-b', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      const first = await a.placeCall({
+        idempotencyKey: 'attempt-a',
+        to,
+        script: { kind: 'demo' },
+        ringTimeoutSeconds: 30,
+      });
+      const second = await a.placeCall({
+        idempotencyKey: 'attempt-b',
+        to,
+        script: { kind: 'demo' },
+        ringTimeoutSeconds: 30,
+      });
       assert.ok(first.ok && second.ok);
       assert.notEqual(first.callId, second.callId, 'in one process: the table of placed calls');
       owned.set(first.callId, 'attempt-a').set(second.callId, 'attempt-b');
-      const third = await make().placeCall({ idempotencyKey: 'attempt-c', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      const third = await make().placeCall({
+        idempotencyKey: 'attempt-c',
+        to,
+        script: { kind: 'demo' },
+        ringTimeoutSeconds: 30,
+      });
       assert.ok(third.ok);
       assert.ok(!owned.has(third.callId), 'in a new process: the database says who owns a call');
       assert.equal(fake.calls.size, 3);
       // Calls older than the lookup window are not candidates.
       await clock.advanceBy(31 * 60_000);
-      const late = await make().placeCall({ idempotencyKey: 'attempt-d', to, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      const late = await make().placeCall({
+        idempotencyKey: 'attempt-d',
+        to,
+        script: { kind: 'demo' },
+        ringTimeoutSeconds: 30,
+      });
       assert.ok(late.ok);
       assert.equal(fake.calls.size, 4);
     } finally {
@@ -115,21 +186,50 @@ describe('Twilio REST client and adapters', () => {
     const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
     const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
-      const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
-      const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
+      const client = createTwilioClient({
+        baseUrl: fake.url,
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+      });
+      const telephony = createTwilioTelephony({
+        client,
+        clock,
+        from: '+12025550100',
+        publicUrl: () => 'http://127.0.0.1:9',
+        text: TEXT,
+      });
       for (let i = 0; i < 5; i++) {
         fake.setPhone(`+1415555013${i}`, { answers: ['no_answer'], ring_seconds: 5 });
-        await telephony.placeCall({ idempotencyKey: `p-${i}`, to: `+1415555013${i}`, script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+        await telephony.placeCall({
+          idempotencyKey: `p-${i}`,
+          to: `+1415555013${i}`,
+          script: { kind: 'demo' },
+          ringTimeoutSeconds: 30,
+        });
       }
       assert.deepEqual(telephony.memory(), { calls: 5, placements: 5 });
       // The calls end (no answer) but their webhooks go nowhere here: kept six hours as unended.
       await clock.advanceBy(61 * 60_000);
-      assert.deepEqual(telephony.memory(), { calls: 5, placements: 0 }, 'placements forgotten after an hour');
+      assert.deepEqual(
+        telephony.memory(),
+        { calls: 5, placements: 0 },
+        'placements forgotten after an hour',
+      );
       await clock.advanceBy(5 * 60 * 60_000);
-      assert.deepEqual(telephony.memory(), { calls: 0, placements: 0 }, 'calls whose end never came, after six hours');
+      assert.deepEqual(
+        telephony.memory(),
+        { calls: 0, placements: 0 },
+        'calls whose end never came, after six hours',
+      );
 
-      const texts = createTwilioTexts({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9' });
-      for (let i = 0; i < 3; i++) await texts.sendText({ to: '+14155550140', body: 'x', idempotencyKey: `t-${i}` });
+      const texts = createTwilioTexts({
+        client,
+        clock,
+        from: '+12025550100',
+        publicUrl: () => 'http://127.0.0.1:9',
+      });
+      for (let i = 0; i < 3; i++)
+        await texts.sendText({ to: '+14155550140', body: 'x', idempotencyKey: `t-${i}` });
       assert.equal(texts.kept(), 3);
       await clock.advanceBy(61 * 60_000);
       assert.equal(texts.kept(), 0);
@@ -142,12 +242,31 @@ describe('Twilio REST client and adapters', () => {
     const clock = new VirtualClock(0);
     const fake = await startFakeTwilio({ clock, retryWebhooks: false });
     try {
-      const client = createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken });
-      const telephony = createTwilioTelephony({ client, clock, from: '+12025550100', publicUrl: () => 'http://127.0.0.1:9', text: TEXT });
-      const bad = await telephony.placeCall({ idempotencyKey: 'k', to: '12345', script: { kind: 'demo' }, ringTimeoutSeconds: 30 });
+      const client = createTwilioClient({
+        baseUrl: fake.url,
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+      });
+      const telephony = createTwilioTelephony({
+        client,
+        clock,
+        from: '+12025550100',
+        publicUrl: () => 'http://127.0.0.1:9',
+        text: TEXT,
+      });
+      const bad = await telephony.placeCall({
+        idempotencyKey: 'k',
+        to: '12345',
+        script: { kind: 'demo' },
+        ringTimeoutSeconds: 30,
+      });
       assert.deepEqual(bad.ok ? null : [bad.code, bad.retryable], ['invalid_number', false]);
       const wrongAuth = createTwilioTexts({
-        client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: 'wrong' }),
+        client: createTwilioClient({
+          baseUrl: fake.url,
+          accountSid: fake.accountSid,
+          authToken: 'wrong',
+        }),
         from: '+12025550100',
         publicUrl: () => 'http://127.0.0.1:9',
       });
@@ -162,7 +281,11 @@ describe('Twilio REST client and adapters', () => {
     const fake = await startFakeTwilio({ clock: new VirtualClock(0), retryWebhooks: false });
     try {
       const texts = createTwilioTexts({
-        client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+        client: createTwilioClient({
+          baseUrl: fake.url,
+          accountSid: fake.accountSid,
+          authToken: fake.authToken,
+        }),
         from: '+12025550100',
         publicUrl: () => 'http://127.0.0.1:9',
       });
@@ -195,7 +318,10 @@ describe('phone configuration', () => {
     );
     assert.throws(() => loadConfig({ ...base, WAKEUP_SMS: 'carrier-pigeon' }), /WAKEUP_SMS/);
     assert.throws(() => loadConfig({ ...base, WAKEUP_CALLER_IDS: '+1555' }), /WAKEUP_CALLER_IDS/);
-    assert.throws(() => loadConfig({ ...base, WAKEUP_CODE_LIMIT_IP: '20/week' }), /WAKEUP_CODE_LIMIT_IP/);
+    assert.throws(
+      () => loadConfig({ ...base, WAKEUP_CODE_LIMIT_IP: '20/week' }),
+      /WAKEUP_CODE_LIMIT_IP/,
+    );
     const twilio = loadConfig({
       ...base,
       WAKEUP_TELEPHONY: 'twilio',

@@ -16,8 +16,10 @@ describe('phone verification: verify/start and verify/check', () => {
   });
   after(() => server.close());
 
-  const check = (id: string, code: string) => call(server, 'POST', `/phone-numbers/${id}/verify/check`, { token, body: { code } });
-  const start = (id: string, body?: unknown) => call(server, 'POST', `/phone-numbers/${id}/verify/start`, { token, body });
+  const check = (id: string, code: string) =>
+    call(server, 'POST', `/phone-numbers/${id}/verify/check`, { token, body: { code } });
+  const start = (id: string, body?: unknown) =>
+    call(server, 'POST', `/phone-numbers/${id}/verify/start`, { token, body });
 
   it('the right code verifies the number for 365 days', async () => {
     const n = await addNumber(server, token, '+12015550201');
@@ -44,7 +46,11 @@ describe('phone verification: verify/start and verify/check', () => {
     const malformed = await check(n.id, '12ab56');
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.code, 'verification_code_invalid');
-    assert.equal((await check(n.id, code)).status, 200, 'the right code still works after one wrong try');
+    assert.equal(
+      (await check(n.id, code)).status,
+      200,
+      'the right code still works after one wrong try',
+    );
   });
 
   it('a code expires after 10 minutes', async () => {
@@ -60,7 +66,8 @@ describe('phone verification: verify/start and verify/check', () => {
     const n = await addNumber(server, token, '+12015550205');
     const code = await latestCode(server, '+12015550205');
     const wrong = code === '999999' ? '888888' : '999999';
-    for (let i = 1; i <= 4; i++) assert.equal((await check(n.id, wrong)).status, 400, `wrong try ${i}`);
+    for (let i = 1; i <= 4; i++)
+      assert.equal((await check(n.id, wrong)).status, 400, `wrong try ${i}`);
     const fifth = await check(n.id, wrong);
     assert.equal(fifth.status, 429);
     assert.equal(fifth.body.code, 'verification_locked');
@@ -72,7 +79,10 @@ describe('phone verification: verify/start and verify/check', () => {
     assert.equal(resend.status, 429);
     assert.equal(resend.body.code, 'verification_locked');
     assert.ok(Number(resend.headers.get('retry-after')) > 0);
-    const readd = await call(server, 'POST', '/phone-numbers', { token, body: { e164: '+12015550205' } });
+    const readd = await call(server, 'POST', '/phone-numbers', {
+      token,
+      body: { e164: '+12015550205' },
+    });
     assert.equal(readd.status, 429, 'adding it again sends no code either');
     assert.equal(readd.body.code, 'verification_locked');
 
@@ -85,7 +95,9 @@ describe('phone verification: verify/start and verify/check', () => {
   it('guesses sent all at once still lock after 5 wrong codes', async () => {
     const n = await addNumber(server, token, '+12015550207');
     const code = await latestCode(server, '+12015550207');
-    const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const guesses = Array.from({ length: 12 }, (_, i) =>
+      String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'),
+    );
     const answers = await Promise.all(guesses.map((g) => check(n.id, g)));
     const statuses = answers.map((a) => a.status).sort();
     assert.deepEqual(statuses, [...Array(4).fill(400), ...Array(8).fill(429)]);
@@ -102,7 +114,10 @@ describe('phone verification: verify/start and verify/check', () => {
     assert.equal((await textsTo(server, '+447400123201')).length, 2, 'a call, not a text');
     const landline = await addNumber(server, token, '+442079460201');
     assert.deepEqual((await start(landline.id)).body, { channel: 'call', sent: true });
-    assert.deepEqual((await start(landline.id, { channel: null })).body, { channel: 'call', sent: true });
+    assert.deepEqual((await start(landline.id, { channel: null })).body, {
+      channel: 'call',
+      sent: true,
+    });
     const bad = await start(landline.id, { channel: 'fax' });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'validation_error');
@@ -111,7 +126,11 @@ describe('phone verification: verify/start and verify/check', () => {
   it('a provider failure is reported honestly: sent false with the error', async () => {
     const landline = await addNumber(server, token, '+442079460202');
     assert.equal(
-      (await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+442079460202')}`, { body: { answers: ['fail'] } })).status,
+      (
+        await call(server, 'PUT', `/dev/phones/${encodeURIComponent('+442079460202')}`, {
+          body: { answers: ['fail'] },
+        })
+      ).status,
       204,
     );
     const r = await start(landline.id);
@@ -124,10 +143,13 @@ describe('phone verification: verify/start and verify/check', () => {
 
   it('verifying again lifts a block set by pressing 9 on a demo call (key_9), and the code may be sent to it', async () => {
     const n = await addNumber(server, token, '+12015550206');
-    await server.running.deps.db.run(`INSERT INTO phone_blocks (e164, reason, blocked_at) VALUES ('+12015550206', 'key_9', ?)`, [
-      Date.now(),
-    ]);
-    const blocked = (await call(server, 'GET', '/phone-numbers', { token })).body.items.find((x: any) => x.id === n.id);
+    await server.running.deps.db.run(
+      `INSERT INTO phone_blocks (e164, reason, blocked_at) VALUES ('+12015550206', 'key_9', ?)`,
+      [Date.now()],
+    );
+    const blocked = (await call(server, 'GET', '/phone-numbers', { token })).body.items.find(
+      (x: any) => x.id === n.id,
+    );
     assert.equal(blocked.blocked, true);
     assert.equal(blocked.blocked_reason, 'key_9');
     assert.deepEqual((await start(n.id, {})).body, { channel: 'sms', sent: true });
@@ -145,13 +167,22 @@ describe('verification lifetime', () => {
       const { token: t } = await signIn(server, 'expiry@example.com');
       const n = await addNumber(server, t, '+12015550202');
       const code = await latestCode(server, '+12015550202');
-      const verified = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, { token: t, body: { code } });
+      const verified = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, {
+        token: t,
+        body: { code },
+      });
       assert.equal(verified.body.verified, true);
-      assert.equal(Date.parse(verified.body.verification_expires_at) - Date.parse(verified.body.verified_at), 365 * DAY * 1000);
+      assert.equal(
+        Date.parse(verified.body.verification_expires_at) - Date.parse(verified.body.verified_at),
+        365 * DAY * 1000,
+      );
       // Moving the clock a whole year runs a year of runtime ticks; bring the expiry to a
       // minute from now instead (the 365 days are checked above and in the first test).
       const now = Date.parse((await call(server, 'GET', '/dev/clock')).body.now);
-      await server.running.deps.db.run('UPDATE phone_numbers SET verification_expires_at = ? WHERE id = ?', [now + 60_000, n.id]);
+      await server.running.deps.db.run(
+        'UPDATE phone_numbers SET verification_expires_at = ? WHERE id = ?',
+        [now + 60_000, n.id],
+      );
       await advance(server, 59);
       assert.equal(
         (await call(server, 'GET', '/phone-numbers', { token: t })).body.items[0].verified,

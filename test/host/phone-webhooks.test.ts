@@ -40,7 +40,10 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
   });
 
   const smsUrl = () => `${server.url}/webhooks/twilio/sms`;
-  const numberOf = async (id: string) => (await call(server, 'GET', '/phone-numbers', { token })).body.items.find((x: any) => x.id === id);
+  const numberOf = async (id: string) =>
+    (await call(server, 'GET', '/phone-numbers', { token })).body.items.find(
+      (x: any) => x.id === id,
+    );
 
   it('codes go out as provider messages (not to the dev outbox)', async () => {
     const n = await addNumber(server, token, '+12015550801');
@@ -49,7 +52,10 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.from, '+12025550100');
     const code = /(\d{6})/.exec(sent[0]!.body)![1]!;
-    const r = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, { token, body: { code } });
+    const r = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, {
+      token,
+      body: { code },
+    });
     assert.equal(r.status, 200);
     const outbox = await call(server, 'GET', '/dev/outbox?channel=sms&to=%2B12015550801');
     assert.deepEqual(outbox.body.items, []);
@@ -67,10 +73,15 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
   it('a wrong or a missing signature is refused with 403 and changes nothing', async () => {
     const n = await addNumber(server, token, '+12015550803');
     assert.equal(
-      await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', { signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' }),
+      await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', {
+        signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      }),
       403,
     );
-    assert.equal(await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', { signature: null }), 403);
+    assert.equal(
+      await fake.inboundText(smsUrl(), '+12015550803', '+12025550100', 'STOP', { signature: null }),
+      403,
+    );
     // Signed for another URL (a replay to a different path or query) does not pass either.
     const params = { From: '+12015550803', To: '+12025550100', Body: 'STOP' };
     const r = await fetch(smsUrl(), {
@@ -91,7 +102,10 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
     ]) {
       const w = await fetch(server.url + path, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'bad' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': 'bad',
+        },
         body: 'CallSid=CA1&CallStatus=completed',
       });
       assert.equal(w.status, 403, path);
@@ -100,7 +114,11 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
 
   it('a call webhook signed over its URL with the retry fragment handed to the provider passes; another fragment does not', async () => {
     const url = `${server.url}/webhooks/twilio/call-status?k=unknown-attempt`;
-    const params = { AccountSid: fake.accountSid, CallSid: 'CA0000000000000000000000000000fragment', CallStatus: 'ringing' };
+    const params = {
+      AccountSid: fake.accountSid,
+      CallSid: 'CA0000000000000000000000000000fragment',
+      CallStatus: 'ringing',
+    };
     const post = (signedUrl: string) =>
       fetch(url, {
         method: 'POST',
@@ -111,7 +129,11 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
         body: new URLSearchParams(params).toString(),
       });
     assert.equal((await post(url)).status, 204, 'signed over the URL requested');
-    assert.equal((await post(url + CALL_WEBHOOK_RETRIES)).status, 204, 'signed over the URL with its fragment');
+    assert.equal(
+      (await post(url + CALL_WEBHOOK_RETRIES)).status,
+      204,
+      'signed over the URL with its fragment',
+    );
     assert.equal((await post(`${url}#rc=1`)).status, 403, 'another fragment');
     assert.match(CALL_WEBHOOK_RETRIES, /^#rc=5&/);
   });
@@ -119,7 +141,10 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
   it('when the carrier says the recipient opted out (21610), the code is not sent and the number shows blocked', async () => {
     const n = await addNumber(server, token, '+12015550804');
     fake.optedOut.add('+12015550804');
-    const r = await call(server, 'POST', `/phone-numbers/${n.id}/verify/start`, { token, body: {} });
+    const r = await call(server, 'POST', `/phone-numbers/${n.id}/verify/start`, {
+      token,
+      body: {},
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.sent, false);
     assert.equal(r.body.error.code, 'number_blocked');
@@ -136,7 +161,10 @@ describe('Twilio-compatible provider: texts, calls and signed webhooks', () => {
     const spoken = placed.spoken.join(' ');
     const digits = /code is ((?:\d, ){5}\d)/.exec(spoken)?.[1]?.replaceAll(', ', '');
     assert.match(digits ?? '', /^\d{6}$/, spoken);
-    const r = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, { token, body: { code: digits } });
+    const r = await call(server, 'POST', `/phone-numbers/${n.id}/verify/check`, {
+      token,
+      body: { code: digits },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.verified, true);
   });

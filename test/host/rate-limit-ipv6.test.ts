@@ -12,7 +12,8 @@ import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { signIn, startTestServer, type TestServer } from '../helpers/server.js';
 
 const from = (address: string) => ({ 'x-forwarded-for': address });
-const countries = (server: TestServer, address: string) => call(server, 'GET', '/countries', { headers: from(address) });
+const countries = (server: TestServer, address: string) =>
+  call(server, 'GET', '/countries', { headers: from(address) });
 
 describe('the general per-IP limit counts IPv6 by its /64', () => {
   let server: TestServer;
@@ -43,7 +44,9 @@ describe('the general per-IP limit counts IPv6 by its /64', () => {
 describe('WAKEUP_IPV6_PREFIX=56', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_RATE_LIMIT_IP: '3', WAKEUP_IPV6_PREFIX: '56' } });
+    server = await startTestServer({
+      env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_RATE_LIMIT_IP: '3', WAKEUP_IPV6_PREFIX: '56' },
+    });
   });
   after(() => server?.close());
 
@@ -75,7 +78,11 @@ describe('texts and the demo count IPv6 by its /64', () => {
     let line = 7000;
     const add = async (address: string) => {
       const { token } = await signIn(server);
-      return call(server, 'POST', '/phone-numbers', { token, body: { e164: `+1201555${line++}` }, headers: from(address) });
+      return call(server, 'POST', '/phone-numbers', {
+        token,
+        body: { e164: `+1201555${line++}` },
+        headers: from(address),
+      });
     };
     assert.equal((await add('2001:db8:d:1::1')).status, 201);
     assert.equal((await add('2001:db8:d:1::2')).status, 201);
@@ -88,8 +95,12 @@ describe('texts and the demo count IPv6 by its /64', () => {
   it('the demo: 3 starts an hour for the /64', async () => {
     let line = 8000;
     const start = (address: string) =>
-      call(server, 'POST', '/demo/start', { body: { consent: true, e164: `+1201555${line++}` }, headers: from(address) });
-    for (const a of ['2001:db8:e:1::1', '2001:db8:e:1::2', '2001:db8:e:1::3']) assert.equal((await start(a)).status, 202, a);
+      call(server, 'POST', '/demo/start', {
+        body: { consent: true, e164: `+1201555${line++}` },
+        headers: from(address),
+      });
+    for (const a of ['2001:db8:e:1::1', '2001:db8:e:1::2', '2001:db8:e:1::3'])
+      assert.equal((await start(a)).status, 202, a);
     const refused = await start('2001:db8:e:1::4');
     assert.equal(refused.status, 429);
     assert.equal(refused.body.code, 'demo_rate_limited');
@@ -100,13 +111,18 @@ describe('texts and the demo count IPv6 by its /64', () => {
 describe('sign-in codes count IPv6 by its /64', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CODES_PER_CLIENT: '2' } });
+    server = await startTestServer({
+      env: { WAKEUP_TRUST_PROXY: '1', WAKEUP_SIGN_IN_CODES_PER_CLIENT: '2' },
+    });
   });
   after(() => server?.close());
 
   it('sign-in codes: 2 an hour for the /64, whatever the addresses and emails', async () => {
     const start = (address: string) =>
-      call(server, 'POST', '/auth/email/start', { body: { email: `v6-${randomUUID()}@example.com` }, headers: from(address) });
+      call(server, 'POST', '/auth/email/start', {
+        body: { email: `v6-${randomUUID()}@example.com` },
+        headers: from(address),
+      });
     assert.equal((await start('2001:db8:c:1::1')).status, 202);
     assert.equal((await start('2001:db8:c:1::2')).status, 202);
     const refused = await start('2001:db8:c:1::3');

@@ -16,9 +16,21 @@ describe('RateLimiter', () => {
     const clock = new VirtualClock(Date.parse('2027-01-01T00:00:00Z'));
     const store = createMemoryWindowStore();
     const limiter = new RateLimiter({ name: 't', limit: 2, windowSeconds: 60, clock, store });
-    assert.deepEqual(await limiter.hit('a'), { allowed: true, limit: 2, remaining: 1, resetSeconds: 60, windowSeconds: 60 });
+    assert.deepEqual(await limiter.hit('a'), {
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetSeconds: 60,
+      windowSeconds: 60,
+    });
     await clock.advanceBy(10_500);
-    assert.deepEqual(await limiter.hit('a'), { allowed: true, limit: 2, remaining: 0, resetSeconds: 50, windowSeconds: 60 });
+    assert.deepEqual(await limiter.hit('a'), {
+      allowed: true,
+      limit: 2,
+      remaining: 0,
+      resetSeconds: 50,
+      windowSeconds: 60,
+    });
     assert.equal((await limiter.hit('a')).allowed, false);
     assert.equal((await limiter.hit('b')).allowed, true, 'keys are independent');
     const other = new RateLimiter({ name: 'u', limit: 2, windowSeconds: 60, clock, store });
@@ -28,7 +40,13 @@ describe('RateLimiter', () => {
   });
 
   it('tighter() picks a refused result, else the one with fewer requests left', () => {
-    const r = (allowed: boolean, remaining: number) => ({ allowed, limit: 10, remaining, resetSeconds: 5, windowSeconds: 60 });
+    const r = (allowed: boolean, remaining: number) => ({
+      allowed,
+      limit: 10,
+      remaining,
+      resetSeconds: 5,
+      windowSeconds: 60,
+    });
     assert.equal(tighter([r(true, 5), r(true, 2)])!.remaining, 2);
     assert.equal(tighter([r(true, 5), r(false, 0)])!.allowed, false);
     assert.equal(tighter([]), undefined);
@@ -50,7 +68,11 @@ describe('rate windows on real time (WAKEUP_CLOCK=virtual)', () => {
     real += 45_000;
     assert.equal((await limiter.hit('a')).allowed, true, 'a new window after 60 real seconds');
     await clock.advanceBy(60_000);
-    assert.equal((await limiter.hit('a')).allowed, true, 'moving the clock past the window also resets it');
+    assert.equal(
+      (await limiter.hit('a')).allowed,
+      true,
+      'moving the clock past the window also resets it',
+    );
     // Moving the clock while real time passes counts once, not twice.
     real += 30_000;
     await clock.advanceBy(30_000);
@@ -59,7 +81,13 @@ describe('rate windows on real time (WAKEUP_CLOCK=virtual)', () => {
 
   it('count service time alone until told to count real time', async () => {
     const clock = new VirtualClock(Date.parse('2027-01-01T00:00:00Z'));
-    const limiter = new RateLimiter({ name: 't', limit: 1, windowSeconds: 60, clock, store: realTimeWindows(createMemoryWindowStore()) });
+    const limiter = new RateLimiter({
+      name: 't',
+      limit: 1,
+      windowSeconds: 60,
+      clock,
+      store: realTimeWindows(createMemoryWindowStore()),
+    });
     assert.equal((await limiter.hit('a')).allowed, true);
     assert.equal((await limiter.hit('a')).resetSeconds, 60);
   });
@@ -90,7 +118,11 @@ describe('rate windows on real time (WAKEUP_CLOCK=virtual)', () => {
       const wait = Number(over.headers.get('retry-after'));
       assert.ok(wait >= 1 && wait <= 2, `Retry-After ${wait}`);
       await new Promise((res) => setTimeout(res, wait * 1000 + 100));
-      assert.equal((await req(server.api, 'GET', '/me', { token })).status, 200, 'the window reset in real time');
+      assert.equal(
+        (await req(server.api, 'GET', '/me', { token })).status,
+        200,
+        'the window reset in real time',
+      );
     } finally {
       await server.close();
     }
@@ -101,7 +133,9 @@ describe('general rate limits over HTTP', () => {
   let server: TestServer;
   let token: string;
   before(async () => {
-    server = await startTestServer({ env: { WAKEUP_RATE_LIMIT_ACCOUNT: '4', WAKEUP_RATE_LIMIT_IP: '12' } });
+    server = await startTestServer({
+      env: { WAKEUP_RATE_LIMIT_ACCOUNT: '4', WAKEUP_RATE_LIMIT_IP: '12' },
+    });
     token = (await signIn(server)).token; // two requests from this IP
   });
   after(() => server.close());
@@ -111,7 +145,9 @@ describe('general rate limits over HTTP', () => {
     for (let i = 0; i < 4; i++) {
       const r = await req(server.api, 'GET', '/me', { token });
       assert.equal(r.status, 200);
-      seen.push(`${r.headers.get('ratelimit-limit')}/${r.headers.get('ratelimit-remaining')}/${r.headers.get('ratelimit-policy')}`);
+      seen.push(
+        `${r.headers.get('ratelimit-limit')}/${r.headers.get('ratelimit-remaining')}/${r.headers.get('ratelimit-policy')}`,
+      );
       assert.ok(Number(r.headers.get('ratelimit-reset')) >= 1);
     }
     assert.deepEqual(seen, ['4/3/4;w=60', '4/2/4;w=60', '4/1/4;w=60', '4/0/4;w=60']);
@@ -144,7 +180,8 @@ describe('general rate limits over HTTP', () => {
   });
 
   it('site pages are not limited', async () => {
-    for (let i = 0; i < 15; i++) assert.equal((await req(server.url, 'GET', '/healthz')).status, 200);
+    for (let i = 0; i < 15; i++)
+      assert.equal((await req(server.url, 'GET', '/healthz')).status, 200);
   });
 });
 
@@ -152,9 +189,15 @@ describe('client IP', () => {
   it('ignores X-Forwarded-For unless WAKEUP_TRUST_PROXY=1', async () => {
     const plain = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: '2' } });
     try {
-      await req(plain.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': '203.0.113.1' } });
-      await req(plain.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': '203.0.113.2' } });
-      const r = await req(plain.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': '203.0.113.3' } });
+      await req(plain.api, 'GET', '/openapi.json', {
+        headers: { 'x-forwarded-for': '203.0.113.1' },
+      });
+      await req(plain.api, 'GET', '/openapi.json', {
+        headers: { 'x-forwarded-for': '203.0.113.2' },
+      });
+      const r = await req(plain.api, 'GET', '/openapi.json', {
+        headers: { 'x-forwarded-for': '203.0.113.3' },
+      });
       assert.equal(r.status, 429, 'all three came from the same socket address');
     } finally {
       await plain.close();
@@ -162,9 +205,12 @@ describe('client IP', () => {
   });
 
   it('keys on the address the nearest proxy saw with WAKEUP_TRUST_PROXY=1', async () => {
-    const proxied = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: '2', WAKEUP_TRUST_PROXY: '1' } });
+    const proxied = await startTestServer({
+      env: { WAKEUP_RATE_LIMIT_IP: '2', WAKEUP_TRUST_PROXY: '1' },
+    });
     try {
-      const from = (ip: string) => req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': ip } });
+      const from = (ip: string) =>
+        req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': ip } });
       assert.equal((await from('203.0.113.1')).status, 200);
       assert.equal((await from('203.0.113.1')).status, 200);
       assert.equal((await from('203.0.113.1')).status, 429);
@@ -177,7 +223,9 @@ describe('client IP', () => {
   it('a client-written leftmost X-Forwarded-For entry changes nothing (WAKEUP_TRUST_PROXY=1 and 2)', async () => {
     for (const hops of [1, 2]) {
       const limit = 20;
-      const proxied = await startTestServer({ env: { WAKEUP_RATE_LIMIT_IP: String(limit), WAKEUP_TRUST_PROXY: String(hops) } });
+      const proxied = await startTestServer({
+        env: { WAKEUP_RATE_LIMIT_IP: String(limit), WAKEUP_TRUST_PROXY: String(hops) },
+      });
       try {
         // The client writes a new address of its choice on each request; the proxies append
         // what they saw: with 2 hops, the client's real address then the first proxy's.
@@ -185,10 +233,16 @@ describe('client IP', () => {
         let admitted = 0;
         for (let i = 0; i < 50; i++) {
           const spoofed = `203.0.${i}.${i + 1}`;
-          const r = await req(proxied.api, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': `${spoofed}, ${seen}` } });
+          const r = await req(proxied.api, 'GET', '/openapi.json', {
+            headers: { 'x-forwarded-for': `${spoofed}, ${seen}` },
+          });
           if (r.status === 200) admitted++;
         }
-        assert.equal(admitted, limit, `${hops} hop(s): only the limit passes, whatever the client writes`);
+        assert.equal(
+          admitted,
+          limit,
+          `${hops} hop(s): only the limit passes, whatever the client writes`,
+        );
         const other = await req(proxied.api, 'GET', '/openapi.json', {
           headers: { 'x-forwarded-for': hops === 1 ? '198.51.100.8' : '198.51.100.8, 10.0.0.1' },
         });

@@ -42,24 +42,46 @@ describe('readable problem details', () => {
     assert.equal(r.body.code, 'invalid_phone_number');
     assert.equal(r.body.field, 'e164');
     assert.doesNotMatch(r.body.detail, REGEX_TEXT, r.body.detail);
-    assert.match(r.body.detail, /^e164 must be a phone number in international form: \+ and the country code/);
+    assert.match(
+      r.body.detail,
+      /^e164 must be a phone number in international form: \+ and the country code/,
+    );
   });
 
   it('a time in the wrong form and a code of letters say what is expected', async () => {
-    const t = await f.api('POST', '/schedules/preview', { kind: 'once', local_date: '2027-03-11', local_time: '7 am' });
+    const t = await f.api('POST', '/schedules/preview', {
+      kind: 'once',
+      local_date: '2027-03-11',
+      local_time: '7 am',
+    });
     assert.equal(t.body.code, 'invalid_time');
-    assert.equal(t.body.detail, 'local_time must be a 24-hour time from 00:00 to 23:59, written HH:MM.');
-    const c = await f.api('POST', '/auth/email/verify', { email: 'someone@example.com', code: 'abcdef', client: 'app' });
+    assert.equal(
+      t.body.detail,
+      'local_time must be a 24-hour time from 00:00 to 23:59, written HH:MM.',
+    );
+    const c = await f.api('POST', '/auth/email/verify', {
+      email: 'someone@example.com',
+      code: 'abcdef',
+      client: 'app',
+    });
     assert.equal(c.body.code, 'verification_code_invalid');
     assert.doesNotMatch(c.body.detail, REGEX_TEXT, c.body.detail);
   });
 
   it('end_date before start_date names its field once', async () => {
-    const body = { kind: 'recurring', days_of_week: ['mon'], local_time: '07:00', start_date: '2027-04-01', end_date: '2027-03-20' };
+    const body = {
+      kind: 'recurring',
+      days_of_week: ['mon'],
+      local_time: '07:00',
+      start_date: '2027-04-01',
+      end_date: '2027-03-20',
+    };
     const r = await f.api('POST', '/schedules', body);
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
     assert.equal(r.body.detail, 'end_date must not be before start_date.');
-    assert.deepEqual(r.body.errors, [{ field: 'end_date', in: 'body', code: 'invalid', message: 'must not be before start_date' }]);
+    assert.deepEqual(r.body.errors, [
+      { field: 'end_date', in: 'body', code: 'invalid', message: 'must not be before start_date' },
+    ]);
   });
 });

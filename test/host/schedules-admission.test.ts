@@ -10,9 +10,18 @@ import { create, setup, NUMBER, type Fixture } from './schedules-fixture.js';
 import { call, latestCode } from '../helpers/phone.js';
 
 const tomorrow = { kind: 'once', local_date: '2027-03-11', local_time: '07:00' };
-const daily = { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], local_time: '07:00' };
+const daily = {
+  kind: 'recurring',
+  days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+  local_time: '07:00',
+};
 
-async function expectBoth(f: Fixture, body: Record<string, unknown>, status: number, code: string): Promise<void> {
+async function expectBoth(
+  f: Fixture,
+  body: Record<string, unknown>,
+  status: number,
+  code: string,
+): Promise<void> {
   for (const path of ['/schedules', '/schedules/preview']) {
     const r = await f.api('POST', path, body);
     assert.deepEqual([r.status, r.body.code], [status, code], `${path}: ${JSON.stringify(r.body)}`);
@@ -49,7 +58,14 @@ describe('schedules and the account rules', () => {
 
   it('403 calls_revoked after key 9 until resume-calls; then 403 number_blocked until the number is verified again', async () => {
     f = await setup();
-    assert.equal((await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['stop'] } })).status, 204);
+    assert.equal(
+      (
+        await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, {
+          body: { answers: ['stop'] },
+        })
+      ).status,
+      204,
+    );
     const s = await create(f, daily);
     await f.clockTo('2027-03-11T12:05:00Z'); // 07:00 New York rang; 9 was pressed
     const me = await f.api('GET', '/me');
@@ -69,7 +85,9 @@ describe('schedules and the account rules', () => {
     // Verifying the number again lifts the key-9 block.
     const start = await f.api('POST', `/phone-numbers/${f.phoneId}/verify/start`, {});
     assert.equal(start.status, 200, JSON.stringify(start.body));
-    const check = await f.api('POST', `/phone-numbers/${f.phoneId}/verify/check`, { code: await latestCode(f.server, NUMBER) });
+    const check = await f.api('POST', `/phone-numbers/${f.phoneId}/verify/check`, {
+      code: await latestCode(f.server, NUMBER),
+    });
     assert.equal(check.status, 200, JSON.stringify(check.body));
     const created = await f.api('POST', '/schedules', later);
     assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -80,7 +98,9 @@ describe('schedules and the account rules', () => {
 
   it('403 number_blocked for a number that texted STOP', async () => {
     f = await setup();
-    const inbound = await call(f.server, 'POST', '/dev/sms/inbound', { body: { from: NUMBER, body: 'STOP' } });
+    const inbound = await call(f.server, 'POST', '/dev/sms/inbound', {
+      body: { from: NUMBER, body: 'STOP' },
+    });
     assert.equal(inbound.status, 204);
     await expectBoth(f, tomorrow, 403, 'number_blocked');
     const off = await create(f, { ...tomorrow, enabled: false });

@@ -15,7 +15,10 @@ import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 
 const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-async function rows(f: Fixture, scheduleId: string): Promise<Array<{ status: string; at: string; reason: string | null }>> {
+async function rows(
+  f: Fixture,
+  scheduleId: string,
+): Promise<Array<{ status: string; at: string; reason: string | null }>> {
   return (
     await (
       await settledDb(f.server)
@@ -23,15 +26,20 @@ async function rows(f: Fixture, scheduleId: string): Promise<Array<{ status: str
       'SELECT status, scheduled_at, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at',
       [scheduleId],
     )
-  ).map((r) => ({ status: r.status, at: new Date(r.scheduled_at).toISOString().replace('.000Z', 'Z'), reason: r.outcome_reason }));
+  ).map((r) => ({
+    status: r.status,
+    at: new Date(r.scheduled_at).toISOString().replace('.000Z', 'Z'),
+    reason: r.outcome_reason,
+  }));
 }
 
 async function unfinished(f: Fixture, scheduleId: string): Promise<number> {
   const r = (await (
     await settledDb(f.server)
-  ).get("SELECT COUNT(*) AS n FROM occurrences WHERE schedule_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')", [
-    scheduleId,
-  ])) as { n: number };
+  ).get(
+    "SELECT COUNT(*) AS n FROM occurrences WHERE schedule_id = ? AND status IN ('pending', 'dispatching', 'calling', 'waiting')",
+    [scheduleId],
+  )) as { n: number };
   return r.n;
 }
 
@@ -43,7 +51,12 @@ describe('the next-occurrence chain', () => {
 
   it('a daily call rings every day, with exactly one unfinished occurrence stored at every moment', async () => {
     f = await setup();
-    const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00', end_date: '2027-03-13' });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: DAILY,
+      local_time: '07:00',
+      end_date: '2027-03-13',
+    });
     for (const at of [
       '2027-03-10T18:00:00Z',
       '2027-03-11T11:59:00Z',
@@ -64,12 +77,19 @@ describe('the next-occurrence chain', () => {
       { status: 'confirmed', at: '2027-03-13T12:00:00Z', reason: 'confirmed' },
     ]);
     const done = await f.api('GET', `/schedules/${s.id}`);
-    assert.deepEqual([done.body.status, done.body.enabled, done.body.next_occurrence], ['completed', true, null]);
+    assert.deepEqual(
+      [done.body.status, done.body.enabled, done.body.next_occurrence],
+      ['completed', true, null],
+    );
   });
 
   it('keeps the wall time across the spring-forward: 02:30 rings at 03:00 on the gap day only', async () => {
     f = await setup();
-    const s = await create(f, { kind: 'recurring', days_of_week: ['sat', 'sun', 'mon'], local_time: '02:30' });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['sat', 'sun', 'mon'],
+      local_time: '02:30',
+    });
     await f.clockTo('2027-03-15T12:00:00Z');
     assert.deepEqual(
       (await rows(f, s.id)).map((r) => [r.status, r.at]),
@@ -84,13 +104,18 @@ describe('the next-occurrence chain', () => {
 
   it('a missed call and a cancelled call are followed by the next one; a one-off then completes', async () => {
     f = await setup();
-    const r = await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers: ['no_answer'] } });
+    const r = await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, {
+      body: { answers: ['no_answer'] },
+    });
     assert.equal(r.status, 204);
     const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00' });
     await f.clockTo('2027-03-11T13:00:00Z');
     const afterMiss = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(afterMiss.body.next_occurrence.scheduled_at, '2027-03-12T12:00:00Z');
-    const cancelled = await f.api('POST', `/occurrences/${afterMiss.body.next_occurrence.id}/cancel`);
+    const cancelled = await f.api(
+      'POST',
+      `/occurrences/${afterMiss.body.next_occurrence.id}/cancel`,
+    );
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     const afterCancel = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(afterCancel.body.next_occurrence.scheduled_at, '2027-03-13T12:00:00Z');
@@ -104,7 +129,10 @@ describe('the next-occurrence chain', () => {
     );
 
     const one = await create(f, { kind: 'once', in_minutes: 30 });
-    assert.equal((await f.api('POST', `/occurrences/${one.next_occurrence.id}/cancel`)).status, 200);
+    assert.equal(
+      (await f.api('POST', `/occurrences/${one.next_occurrence.id}/cancel`)).status,
+      200,
+    );
     const gone = await f.api('GET', `/schedules/${one.id}`);
     assert.deepEqual([gone.body.status, gone.body.next_occurrence], ['completed', null]);
   });
@@ -113,7 +141,11 @@ describe('the next-occurrence chain', () => {
     f = await setup();
     const other = await account(f.server, { number: '+12015550111' });
     const mine = await create(f, { kind: 'once', in_minutes: 5 });
-    const theirs = await create(other, { kind: 'recurring', days_of_week: DAILY, local_time: '09:00' });
+    const theirs = await create(other, {
+      kind: 'recurring',
+      days_of_week: DAILY,
+      local_time: '09:00',
+    });
     await f.advance(600);
     assert.equal((await f.api('GET', `/schedules/${mine.id}`)).body.status, 'completed');
     const still = await other.api('GET', `/schedules/${theirs.id}`);
@@ -128,7 +160,9 @@ describe('restarts', () => {
   });
 
   async function serverOn(file: string, clockStart: string) {
-    return startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: file, WAKEUP_CLOCK_START: clockStart } });
+    return startTestServer({
+      env: { ...PHONE_TEST_ENV, WAKEUP_DB: file, WAKEUP_CLOCK_START: clockStart },
+    });
   }
 
   it('the startup sweep stores the next occurrence a crash left missing', async () => {
@@ -137,7 +171,11 @@ describe('restarts', () => {
     let server = await serverOn(file, '2027-03-10T12:00:00Z');
     const f = await account(server);
     const daily = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00' });
-    const weekly = await create(f, { kind: 'recurring', days_of_week: ['fri'], local_time: '07:00' });
+    const weekly = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['fri'],
+      local_time: '07:00',
+    });
     const once = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
     // The engine's journal folded into its tables, which the crash below edits.
     await settledDb(server);
@@ -157,12 +195,17 @@ describe('restarts', () => {
       const g = {
         ...f,
         server,
-        api: (m: string, p: string, b?: unknown) => call(server, m, p, { token: f.token, ...(b === undefined ? {} : { body: b }) }),
+        api: (m: string, p: string, b?: unknown) =>
+          call(server, m, p, { token: f.token, ...(b === undefined ? {} : { body: b }) }),
       };
       const d = await g.api('GET', `/schedules/${daily.id}`);
       assert.equal(d.body.status, 'active');
       assert.notEqual(d.body.next_occurrence.id, daily.next_occurrence.id);
-      assert.equal(d.body.next_occurrence.scheduled_at, '2027-03-12T12:00:00Z', 'the day after the finished one');
+      assert.equal(
+        d.body.next_occurrence.scheduled_at,
+        '2027-03-12T12:00:00Z',
+        'the day after the finished one',
+      );
       const w = await g.api('GET', `/schedules/${weekly.id}`);
       assert.equal(w.body.next_occurrence.scheduled_at, '2027-03-12T12:00:00Z');
       const o = await g.api('GET', `/schedules/${once.id}`);
@@ -183,17 +226,29 @@ describe('restarts', () => {
     server = await serverOn(file, '2027-03-13T15:00:00Z');
     try {
       // The virtual clock runs timers already due when it is moved (the system clock at once).
-      assert.equal((await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 1 } })).status, 200);
+      assert.equal(
+        (await call(server, 'POST', '/dev/clock', { body: { advance_seconds: 1 } })).status,
+        200,
+      );
       const got = await call(server, 'GET', `/schedules/${s.id}`, { token: f.token });
-      assert.equal(got.body.next_occurrence.scheduled_at, '2027-03-14T11:00:00Z', 'Sunday 07:00 EDT, not the days that passed');
+      assert.equal(
+        got.body.next_occurrence.scheduled_at,
+        '2027-03-14T11:00:00Z',
+        'Sunday 07:00 EDT, not the days that passed',
+      );
       const occ = await (
         await settledDb(server)
-      ).all('SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [s.id]);
+      ).all(
+        'SELECT status, outcome_reason FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at',
+        [s.id],
+      );
       assert.deepEqual(occ, [
         { status: 'missed', outcome_reason: 'late_dispatch' },
         { status: 'pending', outcome_reason: null },
       ]);
-      const attempts = (await (await settledDb(server)).get('SELECT COUNT(*) AS n FROM attempts')) as { n: number };
+      const attempts = (await (
+        await settledDb(server)
+      ).get('SELECT COUNT(*) AS n FROM attempts')) as { n: number };
       assert.equal(attempts.n, 0, 'nothing rang late');
     } finally {
       await server.close();

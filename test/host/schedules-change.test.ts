@@ -14,15 +14,22 @@ const DAILY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 async function occurrence(f: Fixture, id: string): Promise<any> {
   return await (
     await settledDb(f.server)
-  ).get('SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?', [id]);
+  ).get(
+    'SELECT id, status, scheduled_at, label, message, to_e164, outcome_reason FROM occurrences WHERE id = ?',
+    [id],
+  );
 }
 async function occurrencesOf(f: Fixture, scheduleId: string): Promise<any[]> {
   return await (
     await settledDb(f.server)
-  ).all('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [scheduleId]);
+  ).all('SELECT id, status FROM occurrences WHERE schedule_id = ? ORDER BY scheduled_at', [
+    scheduleId,
+  ]);
 }
 async function phone(f: Fixture, answers: string[], ringSeconds = 5): Promise<void> {
-  const r = await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, { body: { answers, ring_seconds: ringSeconds } });
+  const r = await call(f.server, 'PUT', `/dev/phones/${encodeURIComponent(NUMBER)}`, {
+    body: { answers, ring_seconds: ringSeconds },
+  });
   assert.equal(r.status, 204);
 }
 
@@ -35,11 +42,19 @@ describe('PATCH /schedules/{id}', () => {
   it('a new wall time amends the pending call in place (same id) and it rings then', async () => {
     f = await setup();
     const s = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
-    const r = await f.api('PATCH', `/schedules/${s.id}`, { local_time: '08:15', label: 'Later', message: 'Big day' });
+    const r = await f.api('PATCH', `/schedules/${s.id}`, {
+      local_time: '08:15',
+      label: 'Later',
+      message: 'Big day',
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.next_occurrence.id, s.next_occurrence.id);
     assert.equal(r.body.next_occurrence.scheduled_at, '2027-03-11T13:15:00Z');
-    assert.deepEqual(await occurrencesOf(f, s.id), [{ id: s.next_occurrence.id, status: 'pending' }], 'no cancelled leftovers');
+    assert.deepEqual(
+      await occurrencesOf(f, s.id),
+      [{ id: s.next_occurrence.id, status: 'pending' }],
+      'no cancelled leftovers',
+    );
     assert.deepEqual(await occurrence(f, s.next_occurrence.id), {
       id: s.next_occurrence.id,
       status: 'pending',
@@ -50,7 +65,11 @@ describe('PATCH /schedules/{id}', () => {
       outcome_reason: null,
     });
     await f.clockTo('2027-03-11T12:30:00Z');
-    assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'pending', 'not at the old time');
+    assert.equal(
+      (await occurrence(f, s.next_occurrence.id)).status,
+      'pending',
+      'not at the old time',
+    );
     await f.clockTo('2027-03-11T13:20:00Z');
     assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'confirmed');
     const done = await f.api('GET', `/schedules/${s.id}`);
@@ -60,15 +79,24 @@ describe('PATCH /schedules/{id}', () => {
     // Turning it on again needs a time in the future.
     const again = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
     assert.deepEqual([again.status, again.body.code], [400, 'time_in_past']);
-    const moved = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true, local_date: '2027-03-12' });
-    assert.deepEqual([moved.status, moved.body.status, moved.body.next_occurrence.scheduled_at], [200, 'active', '2027-03-12T13:15:00Z']);
+    const moved = await f.api('PATCH', `/schedules/${s.id}`, {
+      enabled: true,
+      local_date: '2027-03-12',
+    });
+    assert.deepEqual(
+      [moved.status, moved.body.status, moved.body.next_occurrence.scheduled_at],
+      [200, 'active', '2027-03-12T13:15:00Z'],
+    );
   });
 
   it('turning off cancels the pending call; turning on stores a new one', async () => {
     f = await setup();
     const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00' });
     const off = await f.api('PATCH', `/schedules/${s.id}`, { enabled: false });
-    assert.deepEqual([off.body.status, off.body.enabled, off.body.next_occurrence], ['disabled', false, null]);
+    assert.deepEqual(
+      [off.body.status, off.body.enabled, off.body.next_occurrence],
+      ['disabled', false, null],
+    );
     assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'cancelled');
     const on = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
     assert.equal(on.body.status, 'active');
@@ -90,20 +118,36 @@ describe('PATCH /schedules/{id}', () => {
 
   it('end_date null or "" clears it and turns an Off or Done recurring call back on', async () => {
     f = await setup();
-    const done = await create(f, { kind: 'recurring', days_of_week: ['tue'], local_time: '07:00', end_date: '2027-03-10' });
+    const done = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['tue'],
+      local_time: '07:00',
+      end_date: '2027-03-10',
+    });
     assert.equal(done.status, 'completed');
     const r1 = await f.api('PATCH', `/schedules/${done.id}`, { end_date: '' });
     assert.deepEqual(
       [r1.status, r1.body.status, r1.body.end_date, r1.body.next_occurrence?.scheduled_at],
       [200, 'active', null, '2027-03-16T11:00:00Z'],
     );
-    const off = await create(f, { kind: 'recurring', days_of_week: ['fri'], local_time: '07:00', end_date: '2027-06-01', enabled: false });
+    const off = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['fri'],
+      local_time: '07:00',
+      end_date: '2027-06-01',
+      enabled: false,
+    });
     const r2 = await f.api('PATCH', `/schedules/${off.id}`, { end_date: null });
     assert.deepEqual([r2.body.status, r2.body.enabled, r2.body.end_date], ['active', true, null]);
     // A later end_date also brings a Done schedule back (it has calls again), without re-enabling an Off one.
     const later = await f.api('PATCH', `/schedules/${done.id}`, { end_date: '2027-03-12' });
     assert.equal(later.body.status, 'completed', 'no Tuesday left before the 12th');
-    const off2 = await create(f, { kind: 'recurring', days_of_week: ['fri'], local_time: '07:00', enabled: false });
+    const off2 = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['fri'],
+      local_time: '07:00',
+      enabled: false,
+    });
     const r3 = await f.api('PATCH', `/schedules/${off2.id}`, { end_date: '2027-06-01' });
     assert.deepEqual([r3.body.status, r3.body.enabled], ['disabled', false]);
   });
@@ -111,7 +155,10 @@ describe('PATCH /schedules/{id}', () => {
   it('changing kind: one-off to recurring needs days; recurring to one-off needs a date', async () => {
     f = await setup();
     const s = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
-    const r = await f.api('PATCH', `/schedules/${s.id}`, { kind: 'recurring', days_of_week: ['sat'] });
+    const r = await f.api('PATCH', `/schedules/${s.id}`, {
+      kind: 'recurring',
+      days_of_week: ['sat'],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(
       [r.body.kind, r.body.local_date, r.body.days_of_week, r.body.next_occurrence.scheduled_at],
@@ -120,8 +167,14 @@ describe('PATCH /schedules/{id}', () => {
     assert.equal(r.body.next_occurrence.id, s.next_occurrence.id);
     const back = await f.api('PATCH', `/schedules/${s.id}`, { kind: 'once' });
     assert.deepEqual([back.status, back.body.code], [400, 'local_date_required']);
-    const once = await f.api('PATCH', `/schedules/${s.id}`, { kind: 'once', local_date: '2027-03-20' });
-    assert.deepEqual([once.body.kind, once.body.days_of_week, once.body.start_date], ['once', [], null]);
+    const once = await f.api('PATCH', `/schedules/${s.id}`, {
+      kind: 'once',
+      local_date: '2027-03-20',
+    });
+    assert.deepEqual(
+      [once.body.kind, once.body.days_of_week, once.body.start_date],
+      ['once', [], null],
+    );
   });
 
   it('an in-N-minutes call keeps its instant until its wall time is changed', async () => {
@@ -154,17 +207,28 @@ describe('PATCH /schedules/{id}', () => {
     assert.equal(early.body.first.scheduled_at, '2027-03-10T12:05:00Z');
     await f.advance(600);
     const late = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
-    assert.deepEqual([late.status, late.body.code, late.body.field], [400, 'time_in_past', 'enabled']);
+    assert.deepEqual(
+      [late.status, late.body.code, late.body.field],
+      [400, 'time_in_past', 'enabled'],
+    );
   });
 
   it('a schedule whose number was removed shows phone_number null and needs a number to ring again', async () => {
     f = await setup();
-    const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00', enabled: false });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: DAILY,
+      local_time: '07:00',
+      enabled: false,
+    });
     assert.equal((await f.api('DELETE', `/phone-numbers/${f.phoneId}`)).status, 204);
     const got = await f.api('GET', `/schedules/${s.id}`);
     assert.equal(got.body.phone_number, null);
     const on = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
-    assert.deepEqual([on.status, on.body.code, on.body.errors?.[0]?.field], [400, 'validation_error', 'phone_number_id']);
+    assert.deepEqual(
+      [on.status, on.body.code, on.body.errors?.[0]?.field],
+      [400, 'validation_error', 'phone_number_id'],
+    );
     const second = await addVerifiedNumber(f.server, f.token, '+12015550133');
     const again = await f.api('PATCH', `/schedules/${s.id}`, { enabled: true });
     assert.deepEqual(
@@ -176,10 +240,18 @@ describe('PATCH /schedules/{id}', () => {
 
   it('a schedule whose number was removed can still be renamed and deleted', async () => {
     f = await setup();
-    const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00', enabled: false });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: DAILY,
+      local_time: '07:00',
+      enabled: false,
+    });
     assert.equal((await f.api('DELETE', `/phone-numbers/${f.phoneId}`)).status, 204);
     const renamed = await f.api('PATCH', `/schedules/${s.id}`, { label: 'No number' });
-    assert.deepEqual([renamed.status, renamed.body.label, renamed.body.phone_number], [200, 'No number', null]);
+    assert.deepEqual(
+      [renamed.status, renamed.body.label, renamed.body.phone_number],
+      [200, 'No number', null],
+    );
     // A one-off that already rang (completed, still enabled) loses its number too: renaming works.
     const second = await addVerifiedNumber(f.server, f.token, '+12015550155');
     const once = await create(f, { kind: 'once', in_minutes: 5 });
@@ -187,7 +259,10 @@ describe('PATCH /schedules/{id}', () => {
     assert.equal((await f.api('GET', `/schedules/${once.id}`)).body.status, 'completed');
     assert.equal((await f.api('DELETE', `/phone-numbers/${second.id}`)).status, 204);
     const done = await f.api('PATCH', `/schedules/${once.id}`, { label: 'Rang once' });
-    assert.deepEqual([done.status, done.body.status, done.body.phone_number], [200, 'completed', null]);
+    assert.deepEqual(
+      [done.status, done.body.status, done.body.phone_number],
+      [200, 'completed', null],
+    );
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 404);
   });
@@ -214,7 +289,10 @@ describe('409 occurrence_in_progress while the call rings', () => {
     const s = await create(f, { kind: 'recurring', days_of_week: DAILY, local_time: '07:00' });
     await f.clockTo('2027-03-11T12:00:00Z');
     const ringing = await f.api('GET', `/schedules/${s.id}`);
-    assert.ok(['dispatching', 'calling'].includes(ringing.body.next_occurrence.status), ringing.body.next_occurrence.status);
+    assert.ok(
+      ['dispatching', 'calling'].includes(ringing.body.next_occurrence.status),
+      ringing.body.next_occurrence.status,
+    );
     const before = await snapshot(f.server);
     for (const [method, path, body] of [
       ['PATCH', '', { label: 'x' }],
@@ -224,7 +302,11 @@ describe('409 occurrence_in_progress while the call rings', () => {
       ['POST', '/skip-next', undefined],
     ] as const) {
       const r = await f.api(method, `/schedules/${s.id}${path}`, body);
-      assert.deepEqual([r.status, r.body?.code], [409, 'occurrence_in_progress'], `${method} ${path}`);
+      assert.deepEqual(
+        [r.status, r.body?.code],
+        [409, 'occurrence_in_progress'],
+        `${method} ${path}`,
+      );
     }
     assert.equal(await snapshot(f.server), before);
     const resumed = await f.api('POST', `/schedules/${s.id}/resume`);
@@ -245,9 +327,17 @@ describe('409 occurrence_in_progress while the call rings', () => {
     assert.equal(waiting.body.next_occurrence.status, 'waiting');
     const patched = await f.api('PATCH', `/schedules/${s.id}`, { local_time: '08:00' });
     assert.equal(patched.status, 200);
-    assert.equal(patched.body.next_occurrence.id, s.next_occurrence.id, 'the call in progress stays the next occurrence');
+    assert.equal(
+      patched.body.next_occurrence.id,
+      s.next_occurrence.id,
+      'the call in progress stays the next occurrence',
+    );
     const preview = await f.api('POST', `/schedules/${s.id}/preview`, { local_time: '08:30' });
-    assert.equal(preview.body.first.scheduled_at, '2027-03-12T13:30:00Z', 'the preview shows the first call under the new rule');
+    assert.equal(
+      preview.body.first.scheduled_at,
+      '2027-03-12T13:30:00Z',
+      'the preview shows the first call under the new rule',
+    );
     await f.clockTo('2027-03-11T12:30:00Z'); // the retries at +5 and +10 ring out
     assert.equal((await occurrence(f, s.next_occurrence.id)).status, 'missed');
     const next = await f.api('GET', `/schedules/${s.id}`);
@@ -269,7 +359,11 @@ describe('DELETE /schedules/{id}', () => {
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 404);
     assert.deepEqual(await occurrencesOf(f, s.id), []);
     await f.clockTo('2027-03-11T12:10:00Z');
-    assert.equal(((await (await settledDb(f.server)).get('SELECT COUNT(*) AS n FROM attempts')) as any).n, 0, 'nothing rang');
+    assert.equal(
+      ((await (await settledDb(f.server)).get('SELECT COUNT(*) AS n FROM attempts')) as any).n,
+      0,
+      'nothing rang',
+    );
   });
 
   it('once a call rang, the schedule is kept, disabled, as history; its pending call is cancelled', async () => {
@@ -280,12 +374,19 @@ describe('DELETE /schedules/{id}', () => {
     assert.equal(next.scheduled_at, '2027-03-12T12:00:00Z');
     assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204);
     const kept = await f.api('GET', `/schedules/${s.id}`);
-    assert.deepEqual([kept.status, kept.body.status, kept.body.enabled, kept.body.next_occurrence], [200, 'disabled', false, null]);
+    assert.deepEqual(
+      [kept.status, kept.body.status, kept.body.enabled, kept.body.next_occurrence],
+      [200, 'disabled', false, null],
+    );
     assert.deepEqual(
       (await occurrencesOf(f, s.id)).map((o) => o.status),
       ['confirmed', 'cancelled'],
     );
-    assert.equal((await f.api('DELETE', `/schedules/${s.id}`)).status, 204, 'deleting history again changes nothing');
+    assert.equal(
+      (await f.api('DELETE', `/schedules/${s.id}`)).status,
+      204,
+      'deleting history again changes nothing',
+    );
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).status, 200);
   });
 
@@ -300,7 +401,9 @@ describe('DELETE /schedules/{id}', () => {
     await f.clockTo('2027-03-11T12:30:00Z');
     const attempts = (await (
       await settledDb(f.server)
-    ).get('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?', [s.next_occurrence.id])) as any;
+    ).get('SELECT COUNT(*) AS n FROM attempts WHERE occurrence_id = ?', [
+      s.next_occurrence.id,
+    ])) as any;
     assert.equal(attempts.n, 1, 'no retry rang after the delete');
     assert.equal((await f.api('GET', `/schedules/${s.id}`)).body.status, 'disabled');
   });
@@ -340,11 +443,18 @@ describe('pause, resume and skip-next', () => {
     );
     const resumed = await f.api('POST', `/schedules/${s.id}/resume`);
     assert.deepEqual(
-      [resumed.body.paused_until, resumed.body.next_occurrence.local.date, resumed.body.next_occurrence.id],
+      [
+        resumed.body.paused_until,
+        resumed.body.next_occurrence.local.date,
+        resumed.body.next_occurrence.id,
+      ],
       [null, '2027-03-11', s.next_occurrence.id],
     );
     const past = await f.api('POST', `/schedules/${s.id}/pause`, { until: '2027-03-09' });
-    assert.deepEqual([past.status, past.body.code, past.body.errors?.[0]?.field], [400, 'validation_error', 'until']);
+    assert.deepEqual(
+      [past.status, past.body.code, past.body.errors?.[0]?.field],
+      [400, 'validation_error', 'until'],
+    );
     const far = await f.api('POST', `/schedules/${s.id}/pause`, { until: '2028-04-14' });
     assert.deepEqual([far.status, far.body.code, far.body.field], [400, 'date_too_far', 'until']);
     const missing = await f.api('POST', `/schedules/${s.id}/pause`, {});
@@ -367,11 +477,18 @@ describe('pause, resume and skip-next', () => {
     assert.equal(two.body.next_occurrence.local.date, '2027-03-13');
     await f.clockTo('2027-03-13T12:10:00Z'); // the 13th rang
     const later = await f.api('POST', `/schedules/${s.id}/skip-next`);
-    assert.deepEqual(later.body.skip_dates, ['2027-03-14'], 'dates already past are pruned on save');
+    assert.deepEqual(
+      later.body.skip_dates,
+      ['2027-03-14'],
+      'dates already past are pruned on save',
+    );
     assert.equal(later.body.next_occurrence.local.date, '2027-03-15');
     const attempts = (await (
       await settledDb(f.server)
-    ).get('SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?', [s.id])) as any;
+    ).get(
+      'SELECT COUNT(*) AS n FROM attempts a JOIN occurrences o ON o.id = a.occurrence_id WHERE o.schedule_id = ?',
+      [s.id],
+    )) as any;
     assert.equal(attempts.n, 1, 'only the 13th rang');
   });
 

@@ -25,7 +25,10 @@ describe('POST /schedules: the three creation modes', () => {
     assert.equal(s.timezone_display, 'Eastern Time (New York, United States)');
     assert.equal(s.local_date, '2027-03-11');
     assert.equal(s.local_time, '07:00');
-    assert.deepEqual([s.days_of_week, s.skip_dates, s.start_date, s.end_date, s.paused_until], [[], [], null, null, null]);
+    assert.deepEqual(
+      [s.days_of_week, s.skip_dates, s.start_date, s.end_date, s.paused_until],
+      [[], [], null, null, null],
+    );
     assert.deepEqual(
       [s.enabled, s.status, s.source, s.label, s.message, s.greeting_name],
       [true, 'active', 'app', 'Wake-up call', null, null],
@@ -57,17 +60,32 @@ describe('POST /schedules: the three creation modes', () => {
     assert.equal(s.next_occurrence.in_seconds, 5400);
     assert.equal(s.local_date, '2027-03-10');
     assert.equal(s.local_time, '14:30');
-    assert.deepEqual(s.next_occurrence.in_home_timezone, { date: '2027-03-10', time: '08:30', timezone: HOME, utc_offset: '-05:00' });
+    assert.deepEqual(s.next_occurrence.in_home_timezone, {
+      date: '2027-03-10',
+      time: '08:30',
+      timezone: HOME,
+      utc_offset: '-05:00',
+    });
   });
 
   it('recurring: the next day of the week at the wall time, start_date today by default', async () => {
-    const s = await create(f, { kind: 'recurring', days_of_week: ['fri', 'mon', 'mon'], local_time: '06:30', timezone: 'Europe/London' });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['fri', 'mon', 'mon'],
+      local_time: '06:30',
+      timezone: 'Europe/London',
+    });
     assert.deepEqual(s.days_of_week, ['mon', 'fri']);
     assert.equal(s.start_date, '2027-03-10');
     assert.equal(s.local_date, null);
     assert.equal(s.next_occurrence.scheduled_at, '2027-03-12T06:30:00Z');
     assert.equal(s.next_occurrence.local.abbreviation, 'GMT');
-    assert.deepEqual(s.next_occurrence.in_home_timezone, { date: '2027-03-12', time: '01:30', timezone: HOME, utc_offset: '-05:00' });
+    assert.deepEqual(s.next_occurrence.in_home_timezone, {
+      date: '2027-03-12',
+      time: '01:30',
+      timezone: HOME,
+      utc_offset: '-05:00',
+    });
   });
 
   it('a wall time in a spring-forward gap rings at the first valid time after it, with a notice', async () => {
@@ -88,7 +106,11 @@ describe('POST /schedules: the three creation modes', () => {
   });
 
   it('recurring over a clock change: upcoming keeps the wall time; the gap day is shifted and says so', async () => {
-    const s = await create(f, { kind: 'recurring', days_of_week: ['sat', 'sun', 'mon'], local_time: '02:30' });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['sat', 'sun', 'mon'],
+      local_time: '02:30',
+    });
     const up = await f.api('GET', `/schedules/${s.id}/upcoming?count=3`);
     assert.equal(up.status, 200);
     const items = up.body.items;
@@ -128,7 +150,12 @@ describe('POST /schedules: the three creation modes', () => {
       [s.label, s.message, s.greeting_name, s.sms_fallback, s.created_in_timezone],
       ['Flight day', "Taxi at 7:30, don't forget the passport!", 'Ana', true, 'Europe/Paris'],
     );
-    assert.deepEqual(s.retry_policy, { max_snoozes: 0, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 });
+    assert.deepEqual(s.retry_policy, {
+      max_snoozes: 0,
+      offsets_minutes: [5, 10],
+      ring_timeout_seconds: 45,
+      snooze_minutes: 9,
+    });
   });
 });
 
@@ -142,8 +169,17 @@ describe('defaults from the account', () => {
   });
 
   it('retry policy, backup alarm and greeting name come from the account', async () => {
-    const policy = { max_snoozes: 1, offsets_minutes: [3], ring_timeout_seconds: 30, snooze_minutes: 5 };
-    const me = await f.api('PATCH', '/me', { default_retry_policy: policy, default_backup_alarm: true, greeting_name: 'Sam' });
+    const policy = {
+      max_snoozes: 1,
+      offsets_minutes: [3],
+      ring_timeout_seconds: 30,
+      snooze_minutes: 5,
+    };
+    const me = await f.api('PATCH', '/me', {
+      default_retry_policy: policy,
+      default_backup_alarm: true,
+      greeting_name: 'Sam',
+    });
     assert.equal(me.status, 200);
     const s = await create(f, { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
     assert.deepEqual(s.retry_policy, policy);
@@ -172,9 +208,19 @@ describe('defaults from the account', () => {
     // retry_policy null keeps following the account's default as it changes.
     await f.api('PATCH', '/me', { default_retry_policy: null });
     const again = await f.api('GET', `/schedules/${s.id}`);
-    assert.deepEqual(again.body.retry_policy, { max_snoozes: 2, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 });
+    assert.deepEqual(again.body.retry_policy, {
+      max_snoozes: 2,
+      offsets_minutes: [5, 10],
+      ring_timeout_seconds: 45,
+      snooze_minutes: 9,
+    });
     // Explicit values win over the account's.
-    const own = await create(f, { kind: 'once', in_minutes: 10, backup_alarm: false, greeting_name: 'Captain' });
+    const own = await create(f, {
+      kind: 'once',
+      in_minutes: 10,
+      backup_alarm: false,
+      greeting_name: 'Captain',
+    });
     assert.equal(own.backup_alarm, false);
     assert.equal(own.next_occurrence.backup_alarm_at, null);
     assert.equal(own.greeting_name, 'Captain');
@@ -182,7 +228,8 @@ describe('defaults from the account', () => {
 
   it('GET /me onboarding: the first-call step is done once a schedule exists', async () => {
     const g = await account(f.server, { number: '+12015550122' });
-    const step = async () => (await g.api('GET', '/me')).body.onboarding.steps.find((x: any) => x.slug === 'first-call');
+    const step = async () =>
+      (await g.api('GET', '/me')).body.onboarding.steps.find((x: any) => x.slug === 'first-call');
     assert.equal((await step()).done, false);
     await create(g, { kind: 'once', in_minutes: 20 });
     assert.equal((await step()).done, true);
@@ -191,12 +238,19 @@ describe('defaults from the account', () => {
 
   it('Idempotency-Key: the same request twice stores one schedule and replays the answer', async () => {
     const headers = { 'Idempotency-Key': 'create-once' };
-    const body = { kind: 'once', local_date: '2027-03-12', local_time: '06:00', label: 'Once only' };
+    const body = {
+      kind: 'once',
+      local_date: '2027-03-12',
+      local_time: '06:00',
+      label: 'Once only',
+    };
     const a = await f.api('POST', '/schedules', body, headers);
     const b = await f.api('POST', '/schedules', body, headers);
     assert.deepEqual([a.status, b.status], [201, 201]);
     assert.equal(b.body.id, a.body.id);
-    const n = (await f.server.running.deps.db.get("SELECT COUNT(*) AS n FROM series WHERE label = 'Once only'")) as { n: number };
+    const n = (await f.server.running.deps.db.get(
+      "SELECT COUNT(*) AS n FROM series WHERE label = 'Once only'",
+    )) as { n: number };
     assert.equal(n.n, 1);
     const other = await f.api('POST', '/schedules', { ...body, local_time: '06:30' }, headers);
     assert.deepEqual([other.status, other.body.code], [409, 'idempotency_key_reused']);
@@ -207,7 +261,10 @@ describe('defaults from the account', () => {
     const token = key.body.key;
     assert.equal((await call(f.server, 'GET', '/schedules', { token })).status, 200);
     for (const path of ['/schedules', '/schedules/preview']) {
-      const r = await call(f.server, 'POST', path, { token, body: { kind: 'once', in_minutes: 15 } });
+      const r = await call(f.server, 'POST', path, {
+        token,
+        body: { kind: 'once', in_minutes: 15 },
+      });
       assert.deepEqual([r.status, r.body.code], [403, 'insufficient_scope'], path);
     }
   });
@@ -215,7 +272,10 @@ describe('defaults from the account', () => {
   it('source says which credential created it: an API key gives api', async () => {
     const key = await f.api('POST', '/api-keys', { name: 'script' });
     assert.equal(key.status, 201);
-    const r = await call(f.server, 'POST', '/schedules', { token: key.body.key, body: { kind: 'once', in_minutes: 15 } });
+    const r = await call(f.server, 'POST', '/schedules', {
+      token: key.body.key,
+      body: { kind: 'once', in_minutes: 15 },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     assert.equal(r.body.source, 'api');
   });
@@ -231,16 +291,28 @@ describe('POST /schedules/preview', () => {
   });
 
   it('shows what saving would ring, saves nothing, and matches the saved schedule', async () => {
-    const body = { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'], local_time: '06:30', timezone: 'Europe/Paris' };
+    const body = {
+      kind: 'recurring',
+      days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      local_time: '06:30',
+      timezone: 'Europe/Paris',
+    };
     const before = await snapshot(f.server);
     const p = await f.api('POST', '/schedules/preview', body);
     assert.equal(p.status, 200);
     assert.equal(await snapshot(f.server), before, 'nothing saved');
     assert.equal(p.body.repeat, 'Weekdays');
-    assert.equal(p.body.sentence, 'Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Thu 11 March 2027.');
+    assert.equal(
+      p.body.sentence,
+      'Rings +1 ••••••0123 on weekdays at 06:30 (Europe/Paris), first on Thu 11 March 2027.',
+    );
     assert.equal(p.body.first.occurrence_id, null);
     assert.equal(p.body.notice, null);
-    assert.deepEqual(p.body.phone_number, { id: f.phoneId, e164_masked: '+1 ••••••0123', label: 'Phone' });
+    assert.deepEqual(p.body.phone_number, {
+      id: f.phoneId,
+      e164_masked: '+1 ••••••0123',
+      label: 'Phone',
+    });
     const s = await create(f, body);
     const { occurrence_id: _id, ...first } = p.body.first;
     const { id: _sid, status: _st, backup_alarm_at: _b, ...next } = s.next_occurrence;
@@ -254,9 +326,18 @@ describe('POST /schedules/preview', () => {
         'Once',
         'Rings +1 ••••••0123 once, on Fri 12 March 2027 at 07:15 (America/New_York).',
       ],
-      [{ kind: 'once', in_minutes: 1 }, 'Once', 'Rings +1 ••••••0123 once, in 1 minute: at 07:01 (America/New_York) on Wed 10 March 2027.'],
       [
-        { kind: 'recurring', days_of_week: ['sat', 'sun'], local_time: '09:00', end_date: '2027-04-30' },
+        { kind: 'once', in_minutes: 1 },
+        'Once',
+        'Rings +1 ••••••0123 once, in 1 minute: at 07:01 (America/New_York) on Wed 10 March 2027.',
+      ],
+      [
+        {
+          kind: 'recurring',
+          days_of_week: ['sat', 'sun'],
+          local_time: '09:00',
+          end_date: '2027-04-30',
+        },
         'Weekends',
         'Rings +1 ••••••0123 at weekends at 09:00 (America/New_York), first on Sat 13 March 2027, until Fri 30 April 2027.',
       ],
@@ -266,7 +347,11 @@ describe('POST /schedules/preview', () => {
         'Rings +1 ••••••0123 on Mon, Wed and Fri at 05:45 (America/New_York), first on Fri 12 March 2027.',
       ],
       [
-        { kind: 'recurring', days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], local_time: '08:00' },
+        {
+          kind: 'recurring',
+          days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          local_time: '08:00',
+        },
         'Every day',
         'Rings +1 ••••••0123 every day at 08:00 (America/New_York), first on Wed 10 March 2027.',
       ],
@@ -286,13 +371,22 @@ describe('POST /schedules/preview', () => {
       assert.equal(p.status, 200, JSON.stringify(p.body));
       assert.deepEqual([p.body.repeat, p.body.sentence], [repeat, sentence]);
     }
-    const gap = await f.api('POST', '/schedules/preview', { kind: 'once', local_date: '2027-03-14', local_time: '02:15' });
+    const gap = await f.api('POST', '/schedules/preview', {
+      kind: 'once',
+      local_date: '2027-03-14',
+      local_time: '02:15',
+    });
     assert.match(gap.body.notice, /02:15 does not exist/);
     assert.equal(gap.body.first.local.wall_time_kind, 'nonexistent_shifted');
   });
 
   it('a recurring call past its end date is saved as completed, with no next occurrence', async () => {
-    const s = await create(f, { kind: 'recurring', days_of_week: ['tue'], local_time: '07:00', end_date: '2027-03-10' });
+    const s = await create(f, {
+      kind: 'recurring',
+      days_of_week: ['tue'],
+      local_time: '07:00',
+      end_date: '2027-03-10',
+    });
     assert.deepEqual([s.status, s.enabled, s.next_occurrence], ['completed', true, null]);
   });
 });
@@ -308,7 +402,8 @@ describe('GET /schedules and GET /schedules/{id}/upcoming', () => {
 
   it("pages newest first, filters by status, and shows only the caller's schedules", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await create(f, { kind: 'once', in_minutes: 10 + i, enabled: i % 2 === 0 })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await create(f, { kind: 'once', in_minutes: 10 + i, enabled: i % 2 === 0 })).id);
     const other = await account(f.server, { number: '+12015550199' });
     await create(other, { kind: 'once', in_minutes: 10 });
 
@@ -335,7 +430,10 @@ describe('GET /schedules and GET /schedules/{id}/upcoming', () => {
       [ids[3], ids[1]],
     );
     assert.ok(disabled.body.items.every((s: any) => s.next_occurrence === null));
-    assert.deepEqual((await f.api('GET', '/schedules?status=completed')).body, { items: [], next_cursor: null });
+    assert.deepEqual((await f.api('GET', '/schedules?status=completed')).body, {
+      items: [],
+      next_cursor: null,
+    });
 
     for (const q of ['status=done', 'limit=201', 'limit=0', 'cursor=%%%']) {
       const r = await f.api('GET', `/schedules?${q}`);
@@ -355,7 +453,15 @@ describe('GET /schedules and GET /schedules/{id}/upcoming', () => {
     const seven = await f.api('GET', `/schedules/${s.id}/upcoming`);
     assert.deepEqual(
       seven.body.items.map((i: any) => i.local.date),
-      ['2027-03-11', '2027-03-13', '2027-03-14', '2027-03-15', '2027-03-16', '2027-03-17', '2027-03-18'],
+      [
+        '2027-03-11',
+        '2027-03-13',
+        '2027-03-14',
+        '2027-03-15',
+        '2027-03-16',
+        '2027-03-17',
+        '2027-03-18',
+      ],
     );
     const all = await f.api('GET', `/schedules/${s.id}/upcoming?count=100`);
     assert.equal(all.body.items.length, 9, 'ends with 2027-03-20');

@@ -22,7 +22,12 @@ export interface Fixture {
   accountId: string;
   phoneId: string;
   /** Request under /api/v1 (or the site root for /dev paths) with the account's token. */
-  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<JsonResponse>;
   /** Moves the virtual clock to an instant (ISO) and waits for the calls it starts. */
   clockTo(iso: string): Promise<void>;
   /** Moves the virtual clock forward. */
@@ -30,13 +35,20 @@ export interface Fixture {
 }
 
 /** Starts a server and an account (home zone New York, one verified number). */
-export async function setup(options: { env?: Record<string, string>; home?: string | null; number?: string } = {}): Promise<Fixture> {
-  const server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: START, ...options.env } });
+export async function setup(
+  options: { env?: Record<string, string>; home?: string | null; number?: string } = {},
+): Promise<Fixture> {
+  const server = await startTestServer({
+    env: { ...PHONE_TEST_ENV, WAKEUP_CLOCK_START: START, ...options.env },
+  });
   return account(server, options);
 }
 
 /** Signs another account in on the same server. */
-export async function account(server: TestServer, options: { home?: string | null; number?: string } = {}): Promise<Fixture> {
+export async function account(
+  server: TestServer,
+  options: { home?: string | null; number?: string } = {},
+): Promise<Fixture> {
   const { token, account: me } = await signIn(server);
   const home = options.home === undefined ? HOME : options.home;
   if (home !== null) {
@@ -45,7 +57,11 @@ export async function account(server: TestServer, options: { home?: string | nul
   }
   const phone = await addVerifiedNumber(server, token, options.number ?? NUMBER);
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-    call(server, method, path, { token, ...(body === undefined ? {} : { body }), ...(headers ? { headers } : {}) });
+    call(server, method, path, {
+      token,
+      ...(body === undefined ? {} : { body }),
+      ...(headers ? { headers } : {}),
+    });
   const clock = async (body: unknown) => {
     const r = await call(server, 'POST', '/dev/clock', { body });
     if (r.status !== 200) throw new Error(`dev clock: ${r.status} ${JSON.stringify(r.body)}`);
@@ -80,14 +96,18 @@ export function assertSchema(name: string, value: unknown): void {
     v = ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`)!;
     validators.set(name, v);
   }
-  if (!v(value)) throw new Error(`${name} does not match the schema: ${JSON.stringify(v.errors)}\n${JSON.stringify(value)}`);
+  if (!v(value))
+    throw new Error(
+      `${name} does not match the schema: ${JSON.stringify(v.errors)}\n${JSON.stringify(value)}`,
+    );
 }
 
 /** Every row of the engine's tables (a schedule is its series), to compare before and after a request. */
 export async function snapshot(server: TestServer): Promise<string> {
   const db = await settledDb(server);
   const dump: unknown[] = [];
-  for (const t of ['series', 'occurrences', 'attempts']) dump.push(await db.all(`SELECT * FROM ${t} ORDER BY id`));
+  for (const t of ['series', 'occurrences', 'attempts'])
+    dump.push(await db.all(`SELECT * FROM ${t} ORDER BY id`));
   return JSON.stringify(dump);
 }
 

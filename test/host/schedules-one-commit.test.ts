@@ -31,9 +31,16 @@ describe('one save of a schedule is one commit', () => {
   before(async () => {
     f = await setup();
     const db = f.server.running.deps.db as Db & Record<string, unknown>;
-    const store = createEngineStore(db) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const store = createEngineStore(db) as unknown as Record<
+      string,
+      (...args: unknown[]) => Promise<unknown>
+    >;
     let writes: Writes | null = null;
-    const wrap = (target: Record<string, unknown>, name: string, count: (args: unknown[]) => void) => {
+    const wrap = (
+      target: Record<string, unknown>,
+      name: string,
+      count: (args: unknown[]) => void,
+    ) => {
       const original = target[name] as (...args: unknown[]) => Promise<unknown>;
       target[name] = (...args: unknown[]) => {
         if (writes) count(args);
@@ -41,13 +48,18 @@ describe('one save of a schedule is one commit', () => {
       };
     };
     wrap(store, 'commit', () => writes!.commits++);
-    for (const name of ['deleteSeries', 'eraseAccount', 'purgeAccount']) wrap(store, name, () => writes!.maintenance.push(name));
+    for (const name of ['deleteSeries', 'eraseAccount', 'purgeAccount'])
+      wrap(store, name, () => writes!.maintenance.push(name));
     wrap(db, 'tx', () => writes!.hostTx++);
     for (const name of ['run', 'exec']) {
       wrap(db, name, (args) => {
         const text = String(args[0]);
         // A credential's last use is noted now and then, whatever the request: not the schedule's.
-        if (!/^\s*SELECT\b/i.test(text) && !/^\s*UPDATE (sessions|api_keys) SET last_used_at\b/i.test(text)) writes!.hostWrites.push(text);
+        if (
+          !/^\s*SELECT\b/i.test(text) &&
+          !/^\s*UPDATE (sessions|api_keys) SET last_used_at\b/i.test(text)
+        )
+          writes!.hostWrites.push(text);
       });
     }
     measure = async (fn) => {
@@ -93,18 +105,36 @@ describe('one save of a schedule is one commit', () => {
   });
 
   it('DELETE: a schedule that never rang is removed in one transaction of the store; one that rang is turned off in one commit', async () => {
-    const never = await f.api('POST', '/schedules', { kind: 'once', local_date: '2027-03-12', local_time: '07:00' });
+    const never = await f.api('POST', '/schedules', {
+      kind: 'once',
+      local_date: '2027-03-12',
+      local_time: '07:00',
+    });
     const removed = await measure(() => f.api('DELETE', `/schedules/${never.body.id}`));
     assert.equal(removed.result.status, 204);
-    assert.deepEqual(removed.writes, { commits: 0, maintenance: ['deleteSeries'], hostTx: 0, hostWrites: [] });
+    assert.deepEqual(removed.writes, {
+      commits: 0,
+      maintenance: ['deleteSeries'],
+      hostTx: 0,
+      hostWrites: [],
+    });
     assert.equal((await f.api('GET', `/schedules/${never.body.id}`)).status, 404);
 
-    const rang = await f.api('POST', '/schedules', { kind: 'once', in_minutes: 1, retry_policy: { offsets_minutes: [] } });
+    const rang = await f.api('POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 1,
+      retry_policy: { offsets_minutes: [] },
+    });
     await f.advance(5 * 60);
     const kept = await measure(() => f.api('DELETE', `/schedules/${rang.body.id}`));
     assert.equal(kept.result.status, 204);
     // The removal is asked first and refused (the call rang), then the save turns it off.
-    assert.deepEqual(kept.writes, { commits: 1, maintenance: ['deleteSeries'], hostTx: 0, hostWrites: [] });
+    assert.deepEqual(kept.writes, {
+      commits: 1,
+      maintenance: ['deleteSeries'],
+      hostTx: 0,
+      hostWrites: [],
+    });
     const shown = await f.api('GET', `/schedules/${rang.body.id}`);
     assert.deepEqual([shown.body.enabled, shown.body.status], [false, 'disabled']);
   });

@@ -8,10 +8,26 @@ import { randomUUID } from 'node:crypto';
 import { account, create, setup, snapshot, type Fixture } from './schedules-fixture.js';
 import { addNumber, call } from '../helpers/phone.js';
 
-type Case = { name: string; body: Record<string, unknown>; status: number; code: string; field?: string };
+type Case = {
+  name: string;
+  body: Record<string, unknown>;
+  status: number;
+  code: string;
+  field?: string;
+};
 
-const once = (o: Record<string, unknown>) => ({ kind: 'once', local_date: '2027-03-11', local_time: '07:00', ...o });
-const weekly = (o: Record<string, unknown>) => ({ kind: 'recurring', days_of_week: ['mon', 'wed'], local_time: '07:00', ...o });
+const once = (o: Record<string, unknown>) => ({
+  kind: 'once',
+  local_date: '2027-03-11',
+  local_time: '07:00',
+  ...o,
+});
+const weekly = (o: Record<string, unknown>) => ({
+  kind: 'recurring',
+  days_of_week: ['mon', 'wed'],
+  local_time: '07:00',
+  ...o,
+});
 
 // The clock starts at 2027-03-10 12:00 UTC, 07:00 in New York (the account's home zone).
 const CASES: Case[] = [
@@ -22,14 +38,25 @@ const CASES: Case[] = [
     code: 'time_in_past',
     field: 'local_time',
   },
-  { name: 'a date already passed', body: once({ local_date: '2027-03-09' }), status: 400, code: 'time_in_past' },
+  {
+    name: 'a date already passed',
+    body: once({ local_date: '2027-03-09' }),
+    status: 400,
+    code: 'time_in_past',
+  },
   {
     name: 'the current minute (not strictly after now)',
     body: once({ local_date: '2027-03-10', local_time: '07:00' }),
     status: 400,
     code: 'time_in_past',
   },
-  { name: 'a date 401 days ahead', body: once({ local_date: '2028-04-14' }), status: 400, code: 'date_too_far', field: 'local_date' },
+  {
+    name: 'a date 401 days ahead',
+    body: once({ local_date: '2028-04-14' }),
+    status: 400,
+    code: 'date_too_far',
+    field: 'local_date',
+  },
   {
     name: 'a start_date 401 days ahead',
     body: weekly({ start_date: '2028-04-14' }),
@@ -44,11 +71,41 @@ const CASES: Case[] = [
     code: 'date_too_far',
     field: 'paused_until',
   },
-  { name: 'local_time 7:00', body: once({ local_time: '7:00' }), status: 400, code: 'invalid_time', field: 'local_time' },
-  { name: 'local_time 24:00', body: weekly({ local_time: '24:00' }), status: 400, code: 'invalid_time', field: 'local_time' },
-  { name: 'local_time 07:00:00', body: once({ local_time: '07:00:00' }), status: 400, code: 'invalid_time', field: 'local_time' },
-  { name: 'an unknown zone', body: once({ timezone: 'Mars/Olympus_Mons' }), status: 400, code: 'invalid_timezone', field: 'timezone' },
-  { name: 'an abbreviation as zone', body: once({ timezone: 'EST' }), status: 400, code: 'invalid_timezone', field: 'timezone' },
+  {
+    name: 'local_time 7:00',
+    body: once({ local_time: '7:00' }),
+    status: 400,
+    code: 'invalid_time',
+    field: 'local_time',
+  },
+  {
+    name: 'local_time 24:00',
+    body: weekly({ local_time: '24:00' }),
+    status: 400,
+    code: 'invalid_time',
+    field: 'local_time',
+  },
+  {
+    name: 'local_time 07:00:00',
+    body: once({ local_time: '07:00:00' }),
+    status: 400,
+    code: 'invalid_time',
+    field: 'local_time',
+  },
+  {
+    name: 'an unknown zone',
+    body: once({ timezone: 'Mars/Olympus_Mons' }),
+    status: 400,
+    code: 'invalid_timezone',
+    field: 'timezone',
+  },
+  {
+    name: 'an abbreviation as zone',
+    body: once({ timezone: 'EST' }),
+    status: 400,
+    code: 'invalid_timezone',
+    field: 'timezone',
+  },
   {
     name: 'an unknown created_in_timezone',
     body: once({ created_in_timezone: 'Nowhere/Land' }),
@@ -56,8 +113,20 @@ const CASES: Case[] = [
     code: 'invalid_timezone',
     field: 'created_in_timezone',
   },
-  { name: 'a fixed-offset zone', body: once({ timezone: 'Etc/GMT+5' }), status: 400, code: 'timezone_not_allowed', field: 'timezone' },
-  { name: 'recurring with no days', body: weekly({ days_of_week: [] }), status: 400, code: 'days_of_week_empty', field: 'days_of_week' },
+  {
+    name: 'a fixed-offset zone',
+    body: once({ timezone: 'Etc/GMT+5' }),
+    status: 400,
+    code: 'timezone_not_allowed',
+    field: 'timezone',
+  },
+  {
+    name: 'recurring with no days',
+    body: weekly({ days_of_week: [] }),
+    status: 400,
+    code: 'days_of_week_empty',
+    field: 'days_of_week',
+  },
   {
     name: 'recurring without days_of_week',
     body: { kind: 'recurring', local_time: '07:00' },
@@ -72,23 +141,50 @@ const CASES: Case[] = [
     code: 'local_date_required',
     field: 'local_date',
   },
-  { name: 'in_minutes 0', body: { kind: 'once', in_minutes: 0 }, status: 400, code: 'in_minutes_out_of_range', field: 'in_minutes' },
-  { name: 'in_minutes 1441', body: { kind: 'once', in_minutes: 1441 }, status: 400, code: 'in_minutes_out_of_range', field: 'in_minutes' },
-  { name: 'max_snoozes 6', body: once({ retry_policy: { max_snoozes: 6 } }), status: 400, code: 'invalid_retry_policy' },
+  {
+    name: 'in_minutes 0',
+    body: { kind: 'once', in_minutes: 0 },
+    status: 400,
+    code: 'in_minutes_out_of_range',
+    field: 'in_minutes',
+  },
+  {
+    name: 'in_minutes 1441',
+    body: { kind: 'once', in_minutes: 1441 },
+    status: 400,
+    code: 'in_minutes_out_of_range',
+    field: 'in_minutes',
+  },
+  {
+    name: 'max_snoozes 6',
+    body: once({ retry_policy: { max_snoozes: 6 } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+  },
   {
     name: 'ring_timeout_seconds 14',
     body: once({ retry_policy: { ring_timeout_seconds: 14 } }),
     status: 400,
     code: 'invalid_retry_policy',
   },
-  { name: 'snooze_minutes 31', body: once({ retry_policy: { snooze_minutes: 31 } }), status: 400, code: 'invalid_retry_policy' },
+  {
+    name: 'snooze_minutes 31',
+    body: once({ retry_policy: { snooze_minutes: 31 } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+  },
   {
     name: 'an offset of 121 minutes',
     body: once({ retry_policy: { offsets_minutes: [5, 121] } }),
     status: 400,
     code: 'invalid_retry_policy',
   },
-  { name: 'six offsets', body: once({ retry_policy: { offsets_minutes: [1, 2, 3, 4, 5, 6] } }), status: 400, code: 'invalid_retry_policy' },
+  {
+    name: 'six offsets',
+    body: once({ retry_policy: { offsets_minutes: [1, 2, 3, 4, 5, 6] } }),
+    status: 400,
+    code: 'invalid_retry_policy',
+  },
   {
     name: 'offsets decreasing',
     body: once({ retry_policy: { offsets_minutes: [10, 5] } }),
@@ -110,8 +206,18 @@ const CASES: Case[] = [
     code: 'phone_number_not_owned',
     field: 'phone_number_id',
   },
-  { name: 'a phone number id that is no uuid', body: once({ phone_number_id: 'my-phone' }), status: 400, code: 'phone_number_not_owned' },
-  { name: 'a link in the label', body: once({ label: 'See example.com' }), status: 400, code: 'message_disallowed_content' },
+  {
+    name: 'a phone number id that is no uuid',
+    body: once({ phone_number_id: 'my-phone' }),
+    status: 400,
+    code: 'phone_number_not_owned',
+  },
+  {
+    name: 'a link in the label',
+    body: once({ label: 'See example.com' }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
   {
     name: 'a phone number in the message',
     body: once({ message: 'Call me at 201 555 0123 please' }),
@@ -124,20 +230,56 @@ const CASES: Case[] = [
     status: 400,
     code: 'message_disallowed_content',
   },
-  { name: 'a label of 61 characters', body: once({ label: 'a'.repeat(61) }), status: 400, code: 'message_disallowed_content' },
-  { name: 'a message of 201 characters', body: once({ message: 'a'.repeat(201) }), status: 400, code: 'message_disallowed_content' },
+  {
+    name: 'a label of 61 characters',
+    body: once({ label: 'a'.repeat(61) }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
+  {
+    name: 'a message of 201 characters',
+    body: once({ message: 'a'.repeat(201) }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
   {
     name: 'a greeting name of 41 characters',
     body: once({ greeting_name: 'a'.repeat(41) }),
     status: 400,
     code: 'message_disallowed_content',
   },
-  { name: 'a blank label', body: once({ label: '   ' }), status: 400, code: 'message_disallowed_content', field: 'label' },
-  { name: 'an emoji in the greeting name', body: once({ greeting_name: 'Sam 🌞' }), status: 400, code: 'message_disallowed_content' },
-  { name: 'no kind', body: { local_date: '2027-03-11', local_time: '07:00' }, status: 400, code: 'validation_error' },
+  {
+    name: 'a blank label',
+    body: once({ label: '   ' }),
+    status: 400,
+    code: 'message_disallowed_content',
+    field: 'label',
+  },
+  {
+    name: 'an emoji in the greeting name',
+    body: once({ greeting_name: 'Sam 🌞' }),
+    status: 400,
+    code: 'message_disallowed_content',
+  },
+  {
+    name: 'no kind',
+    body: { local_date: '2027-03-11', local_time: '07:00' },
+    status: 400,
+    code: 'validation_error',
+  },
   { name: 'an unknown kind', body: once({ kind: 'daily' }), status: 400, code: 'validation_error' },
-  { name: 'enabled as a string', body: once({ enabled: 'yes' }), status: 400, code: 'validation_error' },
-  { name: 'a retry field of the wrong type', body: once({ retry_policy: { max_snoozes: 'two' } }), status: 400, code: 'validation_error' },
+  {
+    name: 'enabled as a string',
+    body: once({ enabled: 'yes' }),
+    status: 400,
+    code: 'validation_error',
+  },
+  {
+    name: 'a retry field of the wrong type',
+    body: once({ retry_policy: { max_snoozes: 'two' } }),
+    status: 400,
+    code: 'validation_error',
+  },
   {
     name: 'a local date that does not exist',
     body: once({ local_date: '2027-02-30' }),
@@ -145,7 +287,13 @@ const CASES: Case[] = [
     code: 'validation_error',
     field: 'local_date',
   },
-  { name: 'a one-off with neither time nor minutes', body: { kind: 'once' }, status: 400, code: 'validation_error', field: 'local_time' },
+  {
+    name: 'a one-off with neither time nor minutes',
+    body: { kind: 'once' },
+    status: 400,
+    code: 'validation_error',
+    field: 'local_time',
+  },
   {
     name: 'in_minutes with a wall time',
     body: { kind: 'once', in_minutes: 10, local_time: '08:00', local_date: '2027-03-10' },
@@ -160,8 +308,18 @@ const CASES: Case[] = [
     code: 'validation_error',
     field: 'end_date',
   },
-  { name: 'a malformed skip date', body: weekly({ skip_dates: ['2027-13-01'] }), status: 400, code: 'validation_error' },
-  { name: 'an unknown day', body: weekly({ days_of_week: ['mon', 'someday'] }), status: 400, code: 'validation_error' },
+  {
+    name: 'a malformed skip date',
+    body: weekly({ skip_dates: ['2027-13-01'] }),
+    status: 400,
+    code: 'validation_error',
+  },
+  {
+    name: 'an unknown day',
+    body: weekly({ days_of_week: ['mon', 'someday'] }),
+    status: 400,
+    code: 'validation_error',
+  },
 ];
 
 describe('POST /schedules and POST /schedules/preview: validation', () => {
@@ -180,7 +338,12 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
       const previewed = await f.api('POST', '/schedules/preview', c.body);
       assert.equal(saved.status, c.status, JSON.stringify(saved.body));
       assert.equal(saved.body.code, c.code, JSON.stringify(saved.body));
-      if (c.field) assert.equal(saved.body.field ?? saved.body.errors?.[0]?.field, c.field, JSON.stringify(saved.body));
+      if (c.field)
+        assert.equal(
+          saved.body.field ?? saved.body.errors?.[0]?.field,
+          c.field,
+          JSON.stringify(saved.body),
+        );
       assert.deepEqual(
         { status: previewed.status, code: previewed.body.code, field: previewed.body.field },
         { status: saved.status, code: saved.body.code, field: saved.body.field },
@@ -207,20 +370,31 @@ describe('POST /schedules and POST /schedules/preview: validation', () => {
 
   it('no timezone and no home zone: 400 validation_error (timezone); in_minutes uses UTC', async () => {
     const g = await account(f.server, { home: null, number: '+12015550166' });
-    const r = await g.api('POST', '/schedules', { kind: 'once', local_date: '2027-03-11', local_time: '07:00' });
+    const r = await g.api('POST', '/schedules', {
+      kind: 'once',
+      local_date: '2027-03-11',
+      local_time: '07:00',
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
     assert.equal(r.body.errors[0].field, 'timezone');
     const s = await create(g, { kind: 'once', in_minutes: 30 });
     assert.equal(s.timezone, 'UTC');
     assert.equal(s.next_occurrence.scheduled_at, '2027-03-10T12:30:00Z');
-    assert.equal(s.next_occurrence.in_home_timezone, undefined, 'no home zone: in_home_timezone omitted');
+    assert.equal(
+      s.next_occurrence.in_home_timezone,
+      undefined,
+      'no home zone: in_home_timezone omitted',
+    );
   });
 
   it('no number at all: 400 validation_error (phone_number_id)', async () => {
     const { signIn } = await import('../helpers/server.js');
     const { token } = await signIn(f.server);
-    const r = await call(f.server, 'POST', '/schedules', { token, body: once({ timezone: 'Europe/Paris' }) });
+    const r = await call(f.server, 'POST', '/schedules', {
+      token,
+      body: once({ timezone: 'Europe/Paris' }),
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
     assert.equal(r.body.errors[0].field, 'phone_number_id');

@@ -6,7 +6,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { COMPONENTS_ID, createAjv, getErrorCatalogue, getOperations, loadOpenApi, toValidationItems } from '../../schema/load.js';
+import {
+  COMPONENTS_ID,
+  createAjv,
+  getErrorCatalogue,
+  getOperations,
+  loadOpenApi,
+  toValidationItems,
+} from '../../schema/load.js';
 import { GENERATED_PATH, generateTypes } from '../../schema/gen.js';
 import { checkText, TEXT_LIMITS } from '../../host/phone/content.js';
 
@@ -95,7 +102,11 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['POST', '/ops/numbers/{e164}/block', 'blockOpsNumber'],
   ['POST', '/ops/numbers/{e164}/unblock', 'unblockOpsNumber'],
   ['POST', '/ops/webhook-endpoints/{endpoint_id}/enable', 'enableOpsWebhookEndpoint'],
-  ['POST', '/ops/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver', 'redeliverOpsWebhook'],
+  [
+    'POST',
+    '/ops/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver',
+    'redeliverOpsWebhook',
+  ],
   ['POST', '/ops/occurrences/{occurrence_id}/cancel', 'cancelOpsOccurrence'],
   // Project additions (issue 31): outbound webhooks.
   ['GET', '/webhook-endpoints', 'listWebhookEndpoints'],
@@ -106,7 +117,11 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['POST', '/webhook-endpoints/{endpoint_id}/rotate-secret', 'rotateWebhookSecret'],
   ['POST', '/webhook-endpoints/{endpoint_id}/test', 'sendWebhookTest'],
   ['GET', '/webhook-endpoints/{endpoint_id}/deliveries', 'listWebhookDeliveries'],
-  ['POST', '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver', 'redeliverWebhook'],
+  [
+    'POST',
+    '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver',
+    'redeliverWebhook',
+  ],
 ];
 
 /** The spec's Errors table: code → status. */
@@ -250,7 +265,8 @@ describe('openapi.yaml structure', () => {
     for (const ref of collect(doc, '$ref') as string[]) {
       assert.ok(ref.startsWith('#/'), ref);
       let node: any = doc;
-      for (const part of ref.slice(2).split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const part of ref.slice(2).split('/'))
+        node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
       assert.ok(node !== undefined, `unresolved ${ref}`);
     }
   });
@@ -284,11 +300,14 @@ describe('component schemas', () => {
     const bodyRefs = new Set<string>();
     for (const info of Object.values<any>(doc.paths)) {
       for (const m of ['get', 'put', 'post', 'patch', 'delete']) {
-        const ref = info[m]?.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
+        const ref = info[m]?.requestBody?.content?.['application/json']?.schema?.$ref as
+          string | undefined;
         if (ref) bodyRefs.add(ref.split('/').pop()!);
       }
     }
-    const closed = [...bodyRefs].filter((n) => doc.components.schemas[n].additionalProperties === false);
+    const closed = [...bodyRefs].filter(
+      (n) => doc.components.schemas[n].additionalProperties === false,
+    );
     assert.deepEqual(closed.sort(), [...CLOSED_BODIES].sort());
     for (const name of CLOSED_BODIES) assert.ok(bodyRefs.has(name), `${name} is a request body`);
   });
@@ -315,7 +334,10 @@ describe('error catalogue', () => {
   });
 
   it('equals the Problem code enum', () => {
-    assert.deepEqual([...doc.components.schemas.Problem.properties.code.enum].sort(), [...codes].sort());
+    assert.deepEqual(
+      [...doc.components.schemas.Problem.properties.code.enum].sort(),
+      [...codes].sort(),
+    );
   });
 
   it('covers every x-error-code used on a property', () => {
@@ -360,7 +382,9 @@ describe('auth and idempotency marks', () => {
   });
 
   it("leaves only the spec's public endpoints public", () => {
-    const publicIds = [...ops.values()].filter((o) => o.public && o.server === 'api').map((o) => o.operationId);
+    const publicIds = [...ops.values()]
+      .filter((o) => o.public && o.server === 'api')
+      .map((o) => o.operationId);
     assert.deepEqual(
       publicIds.sort(),
       [
@@ -386,7 +410,11 @@ describe('outbound webhooks in the document (issue 31)', () => {
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [...types, 'webhook.test'].sort());
     for (const [name, item] of Object.entries<any>(doc.webhooks)) {
       const refs = item.post.parameters.map((p: any) => p.$ref.split('/').pop());
-      assert.deepEqual(refs, ['WebhookIdHeader', 'WebhookTimestampHeader', 'WebhookSignatureHeader'], name);
+      assert.deepEqual(
+        refs,
+        ['WebhookIdHeader', 'WebhookTimestampHeader', 'WebhookSignatureHeader'],
+        name,
+      );
       assert.ok(item.post.requestBody.content['application/json'].schema.$ref, name);
     }
   });
@@ -403,14 +431,20 @@ describe('outbound webhooks in the document (issue 31)', () => {
       assert.equal(op(id).scope, 'write', id);
       assert.deepEqual(op(id).credentials, ['api_key', 'app_session', 'web_session'], id);
     }
-    for (const id of ['listWebhookEndpoints', 'getWebhookEndpoint', 'listWebhookDeliveries']) assert.equal(op(id).scope, 'read', id);
+    for (const id of ['listWebhookEndpoints', 'getWebhookEndpoint', 'listWebhookDeliveries'])
+      assert.equal(op(id).scope, 'read', id);
   });
 });
 
 /** The code and items (decidedBy is checked on its own). */
 function codeAndItems(r: ReturnType<typeof toValidationItems>) {
-  if (r.code === 'validation_error') assert.equal(r.decidedBy, undefined, 'validation_error is decided by no single item');
-  else assert.ok(r.decidedBy && r.items.includes(r.decidedBy), 'a specific code names the item that decided it');
+  if (r.code === 'validation_error')
+    assert.equal(r.decidedBy, undefined, 'validation_error is decided by no single item');
+  else
+    assert.ok(
+      r.decidedBy && r.items.includes(r.decidedBy),
+      'a specific code names the item that decided it',
+    );
   return { code: r.code, items: r.items };
 }
 
@@ -423,12 +457,31 @@ describe('request validation (load.ts)', () => {
   it("gives a property's specific code for a limit and names the field by dotted path", () => {
     assert.deepEqual(body('updateMe', { default_retry_policy: { offsets_minutes: [5, 121] } }), {
       code: 'invalid_retry_policy',
-      items: [{ field: 'default_retry_policy.offsets_minutes.1', in: 'body', code: 'maximum', message: 'must be <= 120' }],
+      items: [
+        {
+          field: 'default_retry_policy.offsets_minutes.1',
+          in: 'body',
+          code: 'maximum',
+          message: 'must be <= 120',
+        },
+      ],
     });
-    assert.equal(body('createSchedule', { kind: 'once', local_time: '7:00' })?.code, 'invalid_time');
-    assert.equal(body('createSchedule', { kind: 'once', in_minutes: 1441 })?.code, 'in_minutes_out_of_range');
-    assert.equal(body('createSchedule', { kind: 'recurring', days_of_week: [] })?.code, 'days_of_week_empty');
-    assert.equal(body('createSchedule', { kind: 'once', label: 'x'.repeat(61) })?.code, 'message_disallowed_content');
+    assert.equal(
+      body('createSchedule', { kind: 'once', local_time: '7:00' })?.code,
+      'invalid_time',
+    );
+    assert.equal(
+      body('createSchedule', { kind: 'once', in_minutes: 1441 })?.code,
+      'in_minutes_out_of_range',
+    );
+    assert.equal(
+      body('createSchedule', { kind: 'recurring', days_of_week: [] })?.code,
+      'days_of_week_empty',
+    );
+    assert.equal(
+      body('createSchedule', { kind: 'once', label: 'x'.repeat(61) })?.code,
+      'message_disallowed_content',
+    );
     assert.equal(body('createPhoneNumber', { e164: '0044 20' })?.code, 'invalid_phone_number');
     assert.equal(body('updateMe', { home_timezone: '' })?.code, 'invalid_timezone');
   });
@@ -436,26 +489,50 @@ describe('request validation (load.ts)', () => {
   it('keeps validation_error for wrong types, missing fields and unknown fields', () => {
     assert.deepEqual(body('createSchedule', { kind: 'once', in_minutes: '5' }), {
       code: 'validation_error',
-      items: [{ field: 'in_minutes', in: 'body', code: 'type', message: 'must be of type integer or null' }],
+      items: [
+        {
+          field: 'in_minutes',
+          in: 'body',
+          code: 'type',
+          message: 'must be of type integer or null',
+        },
+      ],
     });
     assert.deepEqual(body('createApiKey', { scopes: ['read'] })?.items, [
       { field: 'name', in: 'body', code: 'required', message: 'is required' },
     ]);
     assert.deepEqual(body('updateMe', { colour: 'red' }), {
       code: 'validation_error',
-      items: [{ field: 'colour', in: 'body', code: 'unknown_field', message: 'is not a known field' }],
+      items: [
+        { field: 'colour', in: 'body', code: 'unknown_field', message: 'is not a known field' },
+      ],
     });
   });
 
   it('lists every problem, the first specific code in schema order winning', () => {
-    const r = body('createSchedule', { kind: 'once', local_time: '24:00', in_minutes: 0, enabled: 'yes' });
+    const r = body('createSchedule', {
+      kind: 'once',
+      local_time: '24:00',
+      in_minutes: 0,
+      enabled: 'yes',
+    });
     assert.equal(r?.code, 'in_minutes_out_of_range'); // in_minutes precedes local_time in ScheduleIn
-    assert.deepEqual(r?.items.map((i) => `${i.field}:${i.code}`).sort(), ['enabled:type', 'in_minutes:minimum', 'local_time:pattern']);
+    assert.deepEqual(r?.items.map((i) => `${i.field}:${i.code}`).sort(), [
+      'enabled:type',
+      'in_minutes:minimum',
+      'local_time:pattern',
+    ]);
   });
 
   it('accepts open bodies with unknown fields and days_of_week [] on a one-off', () => {
-    assert.equal(body('createSchedule', { kind: 'once', in_minutes: 30, days_of_week: [], extra: 1 }), null);
-    assert.equal(body('updateMe', { greeting_name: null, home_timezone: null, default_retry_policy: null }), null);
+    assert.equal(
+      body('createSchedule', { kind: 'once', in_minutes: 30, days_of_week: [], extra: 1 }),
+      null,
+    );
+    assert.equal(
+      body('updateMe', { greeting_name: null, home_timezone: null, default_retry_policy: null }),
+      null,
+    );
   });
 
   it('applies the content rule to labels, messages and greeting names, as host/phone/content.ts does', () => {
@@ -467,14 +544,28 @@ describe('request validation (load.ts)', () => {
       'e.g. coffee',
       'Let’s go, it’s Zoë’s day',
     ];
-    const bad = ['see example.com', 'mail a@b', 'call 555-123-4567', 'call (555) 1234567', 'http://x', 'new\nline', '', 'it‘s', 'say “hi”'];
+    const bad = [
+      'see example.com',
+      'mail a@b',
+      'call 555-123-4567',
+      'call (555) 1234567',
+      'http://x',
+      'new\nline',
+      '',
+      'it‘s',
+      'say “hi”',
+    ];
     for (const ok of good) {
       assert.equal(body('createSchedule', { kind: 'once', message: ok }), null, ok);
       assert.equal(body('updateMe', { greeting_name: ok.slice(0, 40) }), null, ok);
       assert.equal(checkText(ok, TEXT_LIMITS.message).ok, true, ok);
     }
     for (const no of bad) {
-      assert.equal(body('createSchedule', { kind: 'once', message: no })?.code, 'message_disallowed_content', no);
+      assert.equal(
+        body('createSchedule', { kind: 'once', message: no })?.code,
+        'message_disallowed_content',
+        no,
+      );
       assert.equal(checkText(no, TEXT_LIMITS.message).ok, false, no);
     }
   });

@@ -4,7 +4,8 @@ import { requestCode, startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { req } from '../helpers/http.js';
 
-const advance = (server: TestServer, seconds: number) => req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } });
+const advance = (server: TestServer, seconds: number) =>
+  req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } });
 
 /** A 6-digit code that is not `code`. */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -17,7 +18,9 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
   after(() => server.close());
 
   it('start answers 202 {sent_to, valid_minutes} and emails a 6-digit code', async () => {
-    const r = await req(server.api, 'POST', '/auth/email/start', { body: { email: 'Ada@Example.COM' } });
+    const r = await req(server.api, 'POST', '/auth/email/start', {
+      body: { email: 'Ada@Example.COM' },
+    });
     assert.equal(r.status, 202);
     assert.deepEqual(r.body, { sent_to: 'ada@example.com', valid_minutes: 10 });
     const outbox = await req(server.url, 'GET', '/dev/outbox?to=ada@example.com');
@@ -35,13 +38,17 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const code = await requestCode(server, email);
     await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
     const known = await req(server.api, 'POST', '/auth/email/start', { body: { email } });
-    const unknown = await req(server.api, 'POST', '/auth/email/start', { body: { email: 'nobody@example.com' } });
+    const unknown = await req(server.api, 'POST', '/auth/email/start', {
+      body: { email: 'nobody@example.com' },
+    });
     assert.equal(known.status, unknown.status);
     assert.deepEqual(Object.keys(known.body), Object.keys(unknown.body));
   });
 
   it('start refuses a value that is not an email with validation_error', async () => {
-    const r = await req(server.api, 'POST', '/auth/email/start', { body: { email: 'not-an-email' } });
+    const r = await req(server.api, 'POST', '/auth/email/start', {
+      body: { email: 'not-an-email' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
     assert.equal(r.body.errors[0].field, 'email');
@@ -50,14 +57,22 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
   it('verify with client app creates the account with its trial and returns a wus_ session token', async () => {
     const email = 'new-app@example.com';
     const code = await requestCode(server, email);
-    const r = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+    const r = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code, client: 'app' },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.created, true);
     assert.match(r.body.session_token, /^wus_[A-Za-z0-9]{51}$/);
     assert.equal(r.body.csrf_token, undefined);
     assert.equal(r.body.account.email, email);
     assert.equal(r.body.account.display_name, 'new-app');
-    assert.deepEqual(r.body.account.plan, { code: 'trial', entitled: true, name: 'Free trial', source: null, status: 'trialing' });
+    assert.deepEqual(r.body.account.plan, {
+      code: 'trial',
+      entitled: true,
+      name: 'Free trial',
+      source: null,
+      status: 'trialing',
+    });
     assert.equal(r.headers.get('set-cookie'), null);
 
     const again = await req(server.api, 'POST', '/auth/email/verify', {
@@ -90,7 +105,12 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
   it('refuses installation_id for client web', async () => {
     const email = 'web-install@example.com';
     const r = await req(server.api, 'POST', '/auth/email/verify', {
-      body: { email, code: await requestCode(server, email), client: 'web', installation_id: crypto.randomUUID() },
+      body: {
+        email,
+        code: await requestCode(server, email),
+        client: 'web',
+        installation_id: crypto.randomUUID(),
+      },
     });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'validation_error');
@@ -100,18 +120,26 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
   it('a wrong code is 400 verification_code_invalid; a code is single use', async () => {
     const email = 'single@example.com';
     const code = await requestCode(server, email);
-    const bad = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: wrong(code), client: 'app' } });
+    const bad = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: wrong(code), client: 'app' },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'verification_code_invalid');
-    const ok = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+    const ok = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code, client: 'app' },
+    });
     assert.equal(ok.status, 200);
-    const reuse = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+    const reuse = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code, client: 'app' },
+    });
     assert.equal(reuse.status, 400);
     assert.equal(reuse.body.code, 'verification_code_invalid');
   });
 
   it('a code that is not 6 digits is verification_code_invalid (specific code first)', async () => {
-    const r = await req(server.api, 'POST', '/auth/email/verify', { body: { email: 'x@example.com', code: '12ab', client: 'app' } });
+    const r = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email: 'x@example.com', code: '12ab', client: 'app' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'verification_code_invalid');
   });
@@ -120,7 +148,9 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const email = 'expires@example.com';
     const code = await requestCode(server, email);
     await advance(server, 10 * 60 + 1);
-    const r = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+    const r = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code, client: 'app' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'verification_code_invalid');
   });
@@ -130,10 +160,14 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const first = await requestCode(server, email);
     const second = await requestCode(server, email);
     if (first !== second) {
-      const r = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: first, client: 'app' } });
+      const r = await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email, code: first, client: 'app' },
+      });
       assert.equal(r.body.code, 'verification_code_invalid');
     }
-    const ok = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: second, client: 'app' } });
+    const ok = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: second, client: 'app' },
+    });
     assert.equal(ok.status, 200);
   });
 
@@ -141,15 +175,21 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const email = 'locked@example.com';
     const code = await requestCode(server, email);
     for (let i = 1; i <= 4; i++) {
-      const r = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: wrong(code), client: 'app' } });
+      const r = await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email, code: wrong(code), client: 'app' },
+      });
       assert.equal(r.body.code, 'verification_code_invalid', `try ${i}`);
     }
-    const fifth = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: wrong(code), client: 'app' } });
+    const fifth = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: wrong(code), client: 'app' },
+    });
     assert.equal(fifth.status, 429);
     assert.equal(fifth.body.code, 'verification_locked');
     assert.equal(fifth.headers.get('retry-after'), String(15 * 60));
 
-    const right = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } });
+    const right = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code, client: 'app' },
+    });
     assert.equal(right.status, 429);
     assert.equal(right.body.code, 'verification_locked');
     const restart = await req(server.api, 'POST', '/auth/email/start', { body: { email } });
@@ -159,7 +199,9 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
 
     await advance(server, 15 * 60);
     const fresh = await requestCode(server, email);
-    const ok = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: fresh, client: 'app' } });
+    const ok = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: fresh, client: 'app' },
+    });
     assert.equal(ok.status, 200);
   });
 
@@ -167,10 +209,14 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const email = 'count@example.com';
     for (let i = 0; i < 4; i++) {
       const code = await requestCode(server, email);
-      await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: wrong(code), client: 'app' } });
+      await req(server.api, 'POST', '/auth/email/verify', {
+        body: { email, code: wrong(code), client: 'app' },
+      });
     }
     const code = await requestCode(server, email);
-    const r = await req(server.api, 'POST', '/auth/email/verify', { body: { email, code: wrong(code), client: 'app' } });
+    const r = await req(server.api, 'POST', '/auth/email/verify', {
+      body: { email, code: wrong(code), client: 'app' },
+    });
     assert.equal(r.body.code, 'verification_locked');
     await advance(server, 15 * 60); // leave the address unlocked for other tests
   });
@@ -192,10 +238,18 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const code = await requestCode(server, email);
     const guesses = [...Array.from({ length: 9 }, () => wrong(code)), code];
     const results = await Promise.all(
-      guesses.map((guess) => req(server.api, 'POST', '/auth/email/verify', { body: { email, code: guess, client: 'app' } })),
+      guesses.map((guess) =>
+        req(server.api, 'POST', '/auth/email/verify', {
+          body: { email, code: guess, client: 'app' },
+        }),
+      ),
     );
     const codes = results.map((r) => r.body.code as string | undefined);
-    assert.equal(results.filter((r) => r.status === 200).length, 0, 'no guess may get past the lock');
+    assert.equal(
+      results.filter((r) => r.status === 200).length,
+      0,
+      'no guess may get past the lock',
+    );
     assert.equal(codes.filter((c) => c === 'verification_code_invalid').length, 4);
     assert.equal(codes.filter((c) => c === 'verification_locked').length, 6);
     await advance(server, 15 * 60); // leave the address unlocked for other tests
@@ -205,7 +259,9 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const email = 'race@example.com';
     const code = await requestCode(server, email);
     const results = await Promise.all(
-      [1, 2, 3].map(() => req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } })),
+      [1, 2, 3].map(() =>
+        req(server.api, 'POST', '/auth/email/verify', { body: { email, code, client: 'app' } }),
+      ),
     );
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 400, 400]);
   });
@@ -238,7 +294,9 @@ describe('sign-in: POST /auth/email/start, /auth/email/verify, /auth/logout', ()
     const noCsrf = await req(server.api, 'POST', '/auth/logout', { headers: { cookie } });
     assert.equal(noCsrf.status, 403);
     assert.equal(noCsrf.body.code, 'insufficient_scope');
-    const out = await req(server.api, 'POST', '/auth/logout', { headers: { cookie, 'x-csrftoken': v.body.csrf_token } });
+    const out = await req(server.api, 'POST', '/auth/logout', {
+      headers: { cookie, 'x-csrftoken': v.body.csrf_token },
+    });
     assert.equal(out.status, 204);
     assert.ok(out.headers.getSetCookie().some((c) => /^sessionid=;/.test(c)));
     const me = await req(server.api, 'GET', '/me', { headers: { cookie } });

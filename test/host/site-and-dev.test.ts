@@ -25,7 +25,9 @@ describe('site pages', () => {
     assert.deepEqual(r.body, loadOpenApi());
     const etag = r.headers.get('etag')!;
     assert.ok(etag);
-    const again = await req(server.api, 'GET', '/openapi.json', { headers: { 'if-none-match': etag } });
+    const again = await req(server.api, 'GET', '/openapi.json', {
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(again.status, 304);
   });
 
@@ -97,7 +99,12 @@ describe('dev endpoints', () => {
         ['POST', '/dev/clock'],
         ['GET', '/dev/anything'],
       ] as const) {
-        const r = await req(server.url, method, path, method === 'POST' ? { body: { advance_seconds: 1 } } : {});
+        const r = await req(
+          server.url,
+          method,
+          path,
+          method === 'POST' ? { body: { advance_seconds: 1 } } : {},
+        );
         assert.equal(r.status, 404, `${method} ${path}`);
         assert.equal(r.body.code, 'not_found');
       }
@@ -129,13 +136,23 @@ describe('dev endpoints', () => {
     after(() => server.close());
 
     it('starts where configured and moves by advance_seconds or to', async () => {
-      assert.deepEqual((await req(server.url, 'GET', '/dev/clock')).body, { now: '2027-03-14T06:00:00Z', mode: 'virtual' });
-      assert.deepEqual((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 90 } })).body, {
-        now: '2027-03-14T06:01:30Z',
+      assert.deepEqual((await req(server.url, 'GET', '/dev/clock')).body, {
+        now: '2027-03-14T06:00:00Z',
+        mode: 'virtual',
       });
-      assert.deepEqual((await req(server.url, 'POST', '/dev/clock', { body: { to: '2027-03-15T08:00:00+01:00' } })).body, {
-        now: '2027-03-15T07:00:00Z',
-      });
+      assert.deepEqual(
+        (await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 90 } })).body,
+        {
+          now: '2027-03-14T06:01:30Z',
+        },
+      );
+      assert.deepEqual(
+        (await req(server.url, 'POST', '/dev/clock', { body: { to: '2027-03-15T08:00:00+01:00' } }))
+          .body,
+        {
+          now: '2027-03-15T07:00:00Z',
+        },
+      );
     });
 
     it('runs every timer due up to the new now, in due order, before answering', async () => {
@@ -172,9 +189,14 @@ describe('dev endpoints', () => {
       }
       const all = (await req(server.url, 'GET', '/dev/outbox')).body.items;
       assert.ok(all.length >= 3);
-      const one = (await req(server.url, 'GET', '/dev/outbox?to=ONE@example.com&channel=email')).body.items;
+      const one = (await req(server.url, 'GET', '/dev/outbox?to=ONE@example.com&channel=email'))
+        .body.items;
       assert.equal(one.length, 2);
-      assert.ok(one.every((m: any) => m.to === 'one@example.com' && m.channel === 'email' && /^\d{6}$/.test(m.code)));
+      assert.ok(
+        one.every(
+          (m: any) => m.to === 'one@example.com' && m.channel === 'email' && /^\d{6}$/.test(m.code),
+        ),
+      );
       assert.equal(all[0].to, 'one@example.com', 'newest first');
       assert.equal((await req(server.url, 'GET', '/dev/outbox?channel=sms')).body.items.length, 0);
       assert.equal((await req(server.url, 'GET', '/dev/outbox?channel=fax')).status, 400);

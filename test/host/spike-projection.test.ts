@@ -26,9 +26,17 @@ describe('admin spike: projected lateness', () => {
         [T0 + 60_000, 10, 60_180],
       ],
     );
-    const { lines, warnings } = spikeLines(minutes, { callsPerSecond: 50, warnMs: 60_000, top: 2, now: T0 - 120_000 });
+    const { lines, warnings } = spikeLines(minutes, {
+      callsPerSecond: 50,
+      warnMs: 60_000,
+      top: 2,
+      now: T0 - 120_000,
+    });
     assert.equal(warnings, 2);
-    assert.match(lines.find((l) => l.includes('07:00Z')) ?? '', /2027-03-15T07:00Z +6000 calls +last rings +120\.0 s late +WARNING/);
+    assert.match(
+      lines.find((l) => l.includes('07:00Z')) ?? '',
+      /2027-03-15T07:00Z +6000 calls +last rings +120\.0 s late +WARNING/,
+    );
     assert.equal(backlog([{ second: T0 / 1000, calls: 500 }], 50, T0).drainSeconds, 10);
   });
 

@@ -36,7 +36,10 @@ describe('time routes: GET /time and GET /timezones', () => {
 
     it("adds the signed-in caller's home zone", async () => {
       const { token } = await signIn(server);
-      const patch = await req(server.api, 'PATCH', '/me', { token, body: { home_timezone: 'Asia/Calcutta' } });
+      const patch = await req(server.api, 'PATCH', '/me', {
+        token,
+        body: { home_timezone: 'Asia/Calcutta' },
+      });
       assert.equal(patch.status, 200, patch.text);
       const r = await req(server.api, 'GET', '/time', { token });
       assert.equal(r.status, 200, r.text);
@@ -56,7 +59,11 @@ describe('time routes: GET /time and GET /timezones', () => {
     });
 
     it('reports the zones asked for, canonical and once each, with the next clock change', async () => {
-      const r = await req(server.api, 'GET', `/time?zones=${encodeURIComponent('America/New_York, Europe/Kiev,America/New_York,UTC')}`);
+      const r = await req(
+        server.api,
+        'GET',
+        `/time?zones=${encodeURIComponent('America/New_York, Europe/Kiev,America/New_York,UTC')}`,
+      );
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(
         r.body.zones.map((z: { timezone: string }) => z.timezone),
@@ -119,10 +126,21 @@ describe('time routes: GET /time and GET /timezones', () => {
     });
 
     it('finds countries, airports and IANA names', async () => {
-      const first = async (q: string) => (await req(server.api, 'GET', `/timezones?q=${encodeURIComponent(q)}&limit=1`)).body.items[0];
-      assert.deepEqual([(await first('Germany')).timezone, (await first('Germany')).kind], ['Europe/Berlin', 'country']);
-      assert.deepEqual([(await first('LHR')).timezone, (await first('LHR')).kind], ['Europe/London', 'airport']);
-      assert.deepEqual([(await first('Asia/Calcutta')).timezone, (await first('Asia/Calcutta')).kind], ['Asia/Kolkata', 'zone']);
+      const first = async (q: string) =>
+        (await req(server.api, 'GET', `/timezones?q=${encodeURIComponent(q)}&limit=1`)).body
+          .items[0];
+      assert.deepEqual(
+        [(await first('Germany')).timezone, (await first('Germany')).kind],
+        ['Europe/Berlin', 'country'],
+      );
+      assert.deepEqual(
+        [(await first('LHR')).timezone, (await first('LHR')).kind],
+        ['Europe/London', 'airport'],
+      );
+      assert.deepEqual(
+        [(await first('Asia/Calcutta')).timezone, (await first('Asia/Calcutta')).kind],
+        ['Asia/Kolkata', 'zone'],
+      );
       const utc = await first('UTC');
       assert.deepEqual([utc.timezone, utc.country_code], ['UTC', '']);
     });

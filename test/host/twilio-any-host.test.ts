@@ -13,7 +13,11 @@ import type { EventLog } from '../../host/ports/telephony.js';
 
 function instance(log: EventLog, events: TelephonyEvent[]) {
   const telephony = createTwilioTelephony({
-    client: createTwilioClient({ baseUrl: 'http://127.0.0.1:9', accountSid: 'AC00000000000000000000000000000000', authToken: 't' }),
+    client: createTwilioClient({
+      baseUrl: 'http://127.0.0.1:9',
+      accountSid: 'AC00000000000000000000000000000000',
+      authToken: 't',
+    }),
     clock: new VirtualClock(Date.UTC(2027, 2, 15, 7, 0)),
     from: '+12025550100',
     publicUrl: () => 'https://wakeup.example.com',
@@ -29,7 +33,10 @@ function instance(log: EventLog, events: TelephonyEvent[]) {
 describe('Twilio webhooks on several hosts', () => {
   it('applies digits on a host that did not serve the answer, once', async () => {
     const seen = new Set<string>();
-    const log: EventLog = { seen: (k) => Promise.resolve(seen.has(k)), record: (k) => Promise.resolve(void seen.add(k)) };
+    const log: EventLog = {
+      seen: (k) => Promise.resolve(seen.has(k)),
+      record: (k) => Promise.resolve(void seen.add(k)),
+    };
     const onA: TelephonyEvent[] = [];
     const onB: TelephonyEvent[] = [];
     const a = instance(log, onA);
@@ -56,14 +63,21 @@ describe('Twilio webhooks on several hosts', () => {
 
   it('keeps the duration of an answered call when its completed status reaches another host', async () => {
     const seen = new Set<string>();
-    const log: EventLog = { seen: (k) => Promise.resolve(seen.has(k)), record: (k) => Promise.resolve(void seen.add(k)) };
+    const log: EventLog = {
+      seen: (k) => Promise.resolve(seen.has(k)),
+      record: (k) => Promise.resolve(void seen.add(k)),
+    };
     const onA: TelephonyEvent[] = [];
     const onC: TelephonyEvent[] = [];
     const a = instance(log, onA);
     const c = instance(log, onC);
     const q = new URLSearchParams({ k: 'attempt-2' });
     await a.handleCallWebhook('voice', q, { CallSid: 'CA2', AnsweredBy: 'human' });
-    await c.handleCallWebhook('callStatus', q, { CallSid: 'CA2', CallStatus: 'completed', CallDuration: '42' });
+    await c.handleCallWebhook('callStatus', q, {
+      CallSid: 'CA2',
+      CallStatus: 'completed',
+      CallDuration: '42',
+    });
     assert.deepEqual(
       onC.map((e) => e.type),
       ['call.ended'],

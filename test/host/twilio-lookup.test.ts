@@ -45,9 +45,17 @@ describe('Twilio adapter: the look-up before a create', () => {
       from: '+12025550100',
       publicUrl: () => 'http://127.0.0.1:9',
       text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
-      ledger: createPlacementLedger(db, { now: () => clock.now(), realTime }, { unknownOutcomeHoldMs: 500 }),
+      ledger: createPlacementLedger(
+        db,
+        { now: () => clock.now(), realTime },
+        { unknownOutcomeHoldMs: 500 },
+      ),
     });
-  const request = (key: string, to: string, extra: Partial<PlaceCallRequest> = {}): PlaceCallRequest => ({
+  const request = (
+    key: string,
+    to: string,
+    extra: Partial<PlaceCallRequest> = {},
+  ): PlaceCallRequest => ({
     idempotencyKey: key,
     to,
     script: { kind: 'demo' },
@@ -63,7 +71,8 @@ describe('Twilio adapter: the look-up before a create', () => {
   it('a fresh placement sends exactly one request: the create', async () => {
     const t = adapter();
     const before = counts();
-    for (let i = 0; i < 10; i++) assert.ok((await t.placeCall(request(`fresh-${i}`, `+1415555030${i}`))).ok);
+    for (let i = 0; i < 10; i++)
+      assert.ok((await t.placeCall(request(`fresh-${i}`, `+1415555030${i}`))).ok);
     assert.deepEqual(delta(before), { creates: 10, lists: 0 });
     assert.equal(t.lookups(), 0);
   });
@@ -71,7 +80,9 @@ describe('Twilio adapter: the look-up before a create', () => {
   it('a placement flagged outcomeUnknown looks up first and dials when it finds nothing', async () => {
     const t = adapter();
     const before = counts();
-    const r = await t.placeCall(request('recovered-1', '+14155550310', { outcomeUnknown: true, requestedAt: clock.now() }));
+    const r = await t.placeCall(
+      request('recovered-1', '+14155550310', { outcomeUnknown: true, requestedAt: clock.now() }),
+    );
     assert.ok(r.ok);
     assert.deepEqual(delta(before), { creates: 1, lists: 1 });
   });
@@ -84,16 +95,26 @@ describe('Twilio adapter: the look-up before a create', () => {
     // The process died before recording the acceptance; the restart comes 45 minutes later.
     await clock.advance(clock.now() + 45 * 60_000);
     const restarted = createTwilioTelephony({
-      client: createTwilioClient({ baseUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken }),
+      client: createTwilioClient({
+        baseUrl: fake.url,
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+      }),
       clock,
       from: '+12025550100',
       publicUrl: () => 'http://127.0.0.1:9',
       text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
       // A ledger that lost the record too (the process died between the create and the record).
-      ledger: { exclusive: (_to, fn) => fn(() => undefined), ownerOf: () => Promise.resolve(null), record: () => Promise.resolve() },
+      ledger: {
+        exclusive: (_to, fn) => fn(() => undefined),
+        ownerOf: () => Promise.resolve(null),
+        record: () => Promise.resolve(),
+      },
     });
     const before = counts();
-    const again = await restarted.placeCall(request('recovered-2', to, { outcomeUnknown: true, requestedAt }));
+    const again = await restarted.placeCall(
+      request('recovered-2', to, { outcomeUnknown: true, requestedAt }),
+    );
     assert.ok(again.ok && first.ok);
     assert.equal(again.callId, first.callId, 'adopted: the look-back reaches the intent');
     assert.deepEqual(delta(before), { creates: 0, lists: 1 });

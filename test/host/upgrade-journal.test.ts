@@ -23,12 +23,16 @@ describe('upgrade from the database of the commit before the journal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wakeup-upgrade-'));
     const file = join(dir, 'wakeup.sqlite');
     copyFileSync(FIXTURE, file);
-    const server = await startTestServer({ env: { WAKEUP_DB: file, WAKEUP_CLOCK_START: '2027-05-04T12:05:00Z' } });
+    const server = await startTestServer({
+      env: { WAKEUP_DB: file, WAKEUP_CLOCK_START: '2027-05-04T12:05:00Z' },
+    });
     try {
       const list = async () => {
         const r = await call(server, 'GET', '/occurrences?limit=20', { token: TOKEN });
         assert.equal(r.status, 200, JSON.stringify(r.body));
-        return (r.body.items as any[]).map((o) => `${o.label} ${o.status} ${o.scheduled_at} ${o.attempt_count}`);
+        return (r.body.items as any[]).map(
+          (o) => `${o.label} ${o.status} ${o.scheduled_at} ${o.attempt_count}`,
+        );
       };
       assert.deepEqual(await list(), [
         'History confirmed 2027-05-04T12:01:00Z 1',
@@ -36,7 +40,9 @@ describe('upgrade from the database of the commit before the journal', () => {
         'Pending pending 2027-05-05T05:00:00Z 0',
         'Pending pending 2027-05-05T05:00:00Z 0',
       ]);
-      const moved = await call(server, 'POST', '/dev/clock', { body: { to: '2027-05-05T05:03:00Z' } });
+      const moved = await call(server, 'POST', '/dev/clock', {
+        body: { to: '2027-05-05T05:03:00Z' },
+      });
       assert.equal(moved.status, 200);
       assert.deepEqual(await list(), [
         'History confirmed 2027-05-04T12:01:00Z 1',

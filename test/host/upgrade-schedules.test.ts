@@ -33,7 +33,8 @@ interface Expected {
   exportSchedules: Array<Record<string, any>>;
 }
 
-const expected = (dialect: 'sqlite' | 'postgres') => JSON.parse(readFileSync(join(here, `db-752e89c.${dialect}.json`), 'utf8')) as Expected;
+const expected = (dialect: 'sqlite' | 'postgres') =>
+  JSON.parse(readFileSync(join(here, `db-752e89c.${dialect}.json`), 'utf8')) as Expected;
 
 /**
  * Fields ScheduleOut gained after 752e89c, with the value a schedule made before them shows
@@ -46,7 +47,8 @@ function withoutAdded(body: any): any {
   if (body === null || typeof body !== 'object') return body;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
-    if (k in ADDED_SINCE && 'kind' in body) assert.deepEqual(v, ADDED_SINCE[k], `${k} of an upgraded schedule`);
+    if (k in ADDED_SINCE && 'kind' in body)
+      assert.deepEqual(v, ADDED_SINCE[k], `${k} of an upgraded schedule`);
     else out[k] = withoutAdded(v);
   }
   return out;
@@ -59,14 +61,22 @@ async function checkUpgrade(server: TestServer, e: Expected): Promise<void> {
     return withoutAdded(r.body);
   };
   assert.deepEqual((await get('/schedules?limit=100')).items, e.schedules);
-  assert.deepEqual([await get('/schedules?limit=3'), await get('/schedules?status=active')], e.schedulePages);
+  assert.deepEqual(
+    [await get('/schedules?limit=3'), await get('/schedules?status=active')],
+    e.schedulePages,
+  );
   assert.deepEqual(await Promise.all(e.schedules.map((s) => get(`/schedules/${s.id}`))), e.each);
-  assert.deepEqual(await get('/occurrences?limit=100&from=2027-05-01T00:00:00Z&to=2027-06-01T00:00:00Z'), e.occurrences);
+  assert.deepEqual(
+    await get('/occurrences?limit=100&from=2027-05-01T00:00:00Z&to=2027-06-01T00:00:00Z'),
+    e.occurrences,
+  );
   assert.deepEqual(await get('/calls'), e.calls);
 
   // The export: every field as before, but the status and the next occurrence, which the old
   // table held as the host last wrote them and are now the series' own (as GET showed them).
-  const exported = (await (await fetch(`${server.api}/me/export`, { headers: { authorization: `Bearer ${e.token}` } })).json()) as any;
+  const exported = (await (
+    await fetch(`${server.api}/me/export`, { headers: { authorization: `Bearer ${e.token}` } })
+  ).json()) as any;
   const shown = new Map(e.schedules.map((s) => [s.id, s]));
   assert.equal(exported.schedules.length, e.exportSchedules.length);
   for (const [i, row] of (exported.schedules as Array<Record<string, any>>).entries()) {
@@ -74,15 +84,20 @@ async function checkUpgrade(server: TestServer, e: Expected): Promise<void> {
     const { status: _s, next_occurrence_id: _n, ...before } = e.exportSchedules[i]!;
     assert.deepEqual(rest, before);
     assert.equal(status, shown.get(row.id)!.status);
-    if (shown.get(row.id)!.next_occurrence) assert.equal(next_occurrence_id, shown.get(row.id)!.next_occurrence.id);
+    if (shown.get(row.id)!.next_occurrence)
+      assert.equal(next_occurrence_id, shown.get(row.id)!.next_occurrence.id);
   }
 
   // The pending calls ring, once each, at their instant.
   const ringing = async () =>
-    ((await get('/occurrences?limit=100&from=2027-05-01T00:00:00Z&to=2027-06-01T00:00:00Z')).items as any[]).map(
-      (o) => `${o.label} ${o.status} ${o.scheduled_at} ${o.attempt_count} ${o.outcome_reason}`,
-    );
-  assert.equal((await call(server, 'POST', '/dev/clock', { body: { to: '2027-05-05T05:03:00Z' } })).status, 200);
+    (
+      (await get('/occurrences?limit=100&from=2027-05-01T00:00:00Z&to=2027-06-01T00:00:00Z'))
+        .items as any[]
+    ).map((o) => `${o.label} ${o.status} ${o.scheduled_at} ${o.attempt_count} ${o.outcome_reason}`);
+  assert.equal(
+    (await call(server, 'POST', '/dev/clock', { body: { to: '2027-05-05T05:03:00Z' } })).status,
+    200,
+  );
   // The trial's fifth call is the weekly one: the next is refused, as the account rules say.
   assert.deepEqual(await ringing(), [
     'History confirmed 2027-05-04T12:01:00Z 1 confirmed',
@@ -98,7 +113,10 @@ async function checkUpgrade(server: TestServer, e: Expected): Promise<void> {
   // Made after the upgrade at one instant (off: the trial is used up): newest first, before every older one.
   const made: string[] = [];
   for (const label of ['New one', 'New two']) {
-    const r = await call(server, 'POST', '/schedules', { token: e.token, body: { kind: 'once', in_minutes: 30, label, enabled: false } });
+    const r = await call(server, 'POST', '/schedules', {
+      token: e.token,
+      body: { kind: 'once', in_minutes: 30, label, enabled: false },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     made.push(r.body.id);
   }
@@ -112,7 +130,9 @@ describe('upgrade from the database of commit 752e89c (a schedule in two homes)'
     const file = join(dir, 'wakeup.sqlite');
     copyFileSync(join(here, 'db-752e89c.sqlite'), file);
     const e = expected('sqlite');
-    const server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: file, WAKEUP_CLOCK_START: e.clock } });
+    const server = await startTestServer({
+      env: { ...PHONE_TEST_ENV, WAKEUP_DB: file, WAKEUP_CLOCK_START: e.clock },
+    });
     try {
       await checkUpgrade(server, e);
     } finally {
@@ -140,7 +160,9 @@ describe('upgrade from the database of commit 752e89c (a schedule in two homes)'
       const url = new URL(PG_URL!);
       url.searchParams.set('options', `-c search_path=${schema}`);
       const e = expected('postgres');
-      const server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: url.toString(), WAKEUP_CLOCK_START: e.clock } });
+      const server = await startTestServer({
+        env: { ...PHONE_TEST_ENV, WAKEUP_DB: url.toString(), WAKEUP_CLOCK_START: e.clock },
+      });
       try {
         await checkUpgrade(server, e);
       } finally {

@@ -32,7 +32,13 @@ function fakeClock(start = Date.UTC(2026, 0, 1, 7)) {
 /** A CodeStore in a Map, following the same rules as the SQL stores. */
 function memoryStore(): CodeStore<string> & { rows: Map<string, CodeState> } {
   const rows = new Map<string, CodeState>();
-  const empty = (): CodeState => ({ codeHash: null, codeSalt: null, codeExpiresAt: null, failedCount: 0, lockedUntil: null });
+  const empty = (): CodeState => ({
+    codeHash: null,
+    codeSalt: null,
+    codeExpiresAt: null,
+    failedCount: 0,
+    lockedUntil: null,
+  });
   return {
     rows,
     find: async (key) => rows.get(key) && { ...rows.get(key)! },
@@ -98,7 +104,13 @@ describe('matchCode(code, stored)', () => {
 
 describe('liveCode(state, now) and runningLock(state, now)', () => {
   it('a code is live until its expiry (exclusive); a lock runs until its end (exclusive)', () => {
-    const s: CodeState = { codeHash: 'aa', codeSalt: 'bb', codeExpiresAt: 1000, failedCount: 0, lockedUntil: 2000 };
+    const s: CodeState = {
+      codeHash: 'aa',
+      codeSalt: 'bb',
+      codeExpiresAt: 1000,
+      failedCount: 0,
+      lockedUntil: 2000,
+    };
     assert.deepEqual(liveCode(s, 999), { hash: 'aa', salt: 'bb' });
     assert.equal(liveCode(s, 1000), null);
     assert.equal(liveCode(undefined, 0), null);
@@ -131,11 +143,14 @@ describe('afterWrongTry(state, rules, now)', () => {
   });
 
   it('without lockMs, the limit only ends the code (the demo)', () => {
-    assert.deepEqual(afterWrongTry({ failedCount: 4, lockedUntil: null }, { ...RULES, lockMs: null }, 100), {
-      failedCount: 5,
-      lockedUntil: null,
-      discardCode: true,
-    });
+    assert.deepEqual(
+      afterWrongTry({ failedCount: 4, lockedUntil: null }, { ...RULES, lockMs: null }, 100),
+      {
+        failedCount: 5,
+        lockedUntil: null,
+        discardCode: true,
+      },
+    );
   });
 });
 
@@ -145,10 +160,17 @@ describe('verifyCode(store, rules, key, code, now)', () => {
     const store = memoryStore();
     const issued = await issueCode(RULES, clock.now());
     await store.save('a', issued, clock.now());
-    assert.deepEqual(await verifyCode(store, RULES, 'a', issued.code, clock.now()), { ok: true, value: true });
+    assert.deepEqual(await verifyCode(store, RULES, 'a', issued.code, clock.now()), {
+      ok: true,
+      value: true,
+    });
     const again = await verifyCode(store, RULES, 'a', issued.code, clock.now());
     assert.equal(again.ok, false);
-    assert.equal(!again.ok && again.locked === null && again.wrong.failedCount, 1, 'a used code counts as wrong');
+    assert.equal(
+      !again.ok && again.locked === null && again.wrong.failedCount,
+      1,
+      'a used code counts as wrong',
+    );
   });
 
   it('refuses an expired code and counts it as a wrong try', async () => {
@@ -158,7 +180,11 @@ describe('verifyCode(store, rules, key, code, now)', () => {
     await store.save('a', issued, clock.now());
     clock.advance(10 * MINUTE);
     const r = await verifyCode(store, RULES, 'a', issued.code, clock.now());
-    assert.deepEqual(r, { ok: false, locked: null, wrong: { failedCount: 1, lockedUntil: null, discardCode: false } });
+    assert.deepEqual(r, {
+      ok: false,
+      locked: null,
+      wrong: { failedCount: 1, lockedUntil: null, discardCode: false },
+    });
   });
 
   it('locks after maxWrongTries wrong codes: even the right code and a new code are refused until the lock ends', async () => {
@@ -168,21 +194,39 @@ describe('verifyCode(store, rules, key, code, now)', () => {
     await store.save('a', issued, clock.now());
     for (let i = 1; i <= 4; i++) {
       const r = await verifyCode(store, RULES, 'a', other(issued.code), clock.now());
-      assert.deepEqual(r, { ok: false, locked: null, wrong: { failedCount: i, lockedUntil: null, discardCode: false } });
+      assert.deepEqual(r, {
+        ok: false,
+        locked: null,
+        wrong: { failedCount: i, lockedUntil: null, discardCode: false },
+      });
     }
     const fifth = await verifyCode(store, RULES, 'a', other(issued.code), clock.now());
     const until = clock.now() + 15 * MINUTE;
-    assert.deepEqual(fifth, { ok: false, locked: null, wrong: { failedCount: 5, lockedUntil: until, discardCode: true } });
+    assert.deepEqual(fifth, {
+      ok: false,
+      locked: null,
+      wrong: { failedCount: 5, lockedUntil: until, discardCode: true },
+    });
 
     clock.advance(15 * MINUTE - 1);
-    assert.deepEqual(await verifyCode(store, RULES, 'a', issued.code, clock.now()), { ok: false, locked: until });
-    assert.equal(runningLock(await store.find('a'), clock.now()), until, 'a new code must wait too');
+    assert.deepEqual(await verifyCode(store, RULES, 'a', issued.code, clock.now()), {
+      ok: false,
+      locked: until,
+    });
+    assert.equal(
+      runningLock(await store.find('a'), clock.now()),
+      until,
+      'a new code must wait too',
+    );
 
     clock.advance(1);
     const fresh = await issueCode(RULES, clock.now());
     await store.save('a', fresh, clock.now());
     assert.equal((await store.find('a'))!.failedCount, 0, 'the count starts again after the lock');
-    assert.deepEqual(await verifyCode(store, RULES, 'a', fresh.code, clock.now()), { ok: true, value: true });
+    assert.deepEqual(await verifyCode(store, RULES, 'a', fresh.code, clock.now()), {
+      ok: true,
+      value: true,
+    });
   });
 
   it('a new code does not buy more guesses while the count runs', async () => {
@@ -198,7 +242,11 @@ describe('verifyCode(store, rules, key, code, now)', () => {
   it('counts a wrong try for a key that never had a code', async () => {
     const store = memoryStore();
     const r = await verifyCode(store, RULES, 'nobody', '123456', 0);
-    assert.deepEqual(r, { ok: false, locked: null, wrong: { failedCount: 1, lockedUntil: null, discardCode: false } });
+    assert.deepEqual(r, {
+      ok: false,
+      locked: null,
+      wrong: { failedCount: 1, lockedUntil: null, discardCode: false },
+    });
   });
 
   it('hashes once per check whether or not a code is live (the answer takes as long either way)', async () => {
@@ -222,7 +270,9 @@ describe('verifyCode(store, rules, key, code, now)', () => {
     });
     assert.deepEqual(won, { ok: true, value: 'deleted' });
     await store.save('a', issued, 0);
-    const lost = await verifyCode(store, RULES, 'a', issued.code, 0, { consume: async () => undefined });
+    const lost = await verifyCode(store, RULES, 'a', issued.code, 0, {
+      consume: async () => undefined,
+    });
     assert.equal(!lost.ok && lost.locked === null && lost.wrong.failedCount, 1);
   });
 });

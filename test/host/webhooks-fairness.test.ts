@@ -98,34 +98,53 @@ describe('webhook delivery fair across accounts', () => {
     assert.equal(r.status, 201, r.text);
     return r.body.id as string;
   };
-  const test = (token: string, id: string) => req(server.api, 'POST', `/webhook-endpoints/${id}/test`, { token });
+  const test = (token: string, id: string) =>
+    req(server.api, 'POST', `/webhook-endpoints/${id}/test`, { token });
 
   it("another account's delivery leaves while one account's silent endpoints all hang, each held to its share", async () => {
     const attacker = await signIn(server);
     const victim = await signIn(server);
     const silentIds: string[] = [];
-    for (let i = 0; i < 10; i++) silentIds.push(await create(attacker.token, `${silent.url}/a/${i}`));
+    for (let i = 0; i < 10; i++)
+      silentIds.push(await create(attacker.token, `${silent.url}/a/${i}`));
     const victimId = await create(victim.token, `${healthy.url}/victim`);
-    for (const id of silentIds) for (let k = 0; k < 5; k++) assert.equal((await test(attacker.token, id)).status, 202);
+    for (const id of silentIds)
+      for (let k = 0; k < 5; k++) assert.equal((await test(attacker.token, id)).status, 202);
     // The pool fills with the attacker's attempts as far as its share allows.
     await waitUntil('the attacker to hold its share', () => silent.total() >= 8);
 
     assert.equal((await test(victim.token, victimId)).status, 202);
-    await healthy.waitFor((got) => got.some((r) => r.path === '/victim'), 20_000, "the victim's delivery");
+    await healthy.waitFor(
+      (got) => got.some((r) => r.path === '/victim'),
+      20_000,
+      "the victim's delivery",
+    );
     // The attacker's first wave hangs until its 10 s timeout; on a loaded machine that may pass
     // before the victim's delivery leaves. Fair means the victim never waits behind a second
     // wave: claim-and-wait batches (16 at once, then the next 16) fail this.
-    assert.ok(silent.ended <= 8, `the victim's delivery left before the attacker's second wave ended (${silent.ended} ended)`);
-    assert.ok(silent.peakTotal <= 8, `at most 8 of one account's attempts in flight (saw ${silent.peakTotal})`);
-    for (const [path, n] of silent.peak) assert.ok(n <= 2, `at most 2 attempts in flight to ${path} (saw ${n})`);
+    assert.ok(
+      silent.ended <= 8,
+      `the victim's delivery left before the attacker's second wave ended (${silent.ended} ended)`,
+    );
+    assert.ok(
+      silent.peakTotal <= 8,
+      `at most 8 of one account's attempts in flight (saw ${silent.peakTotal})`,
+    );
+    for (const [path, n] of silent.peak)
+      assert.ok(n <= 2, `at most 2 attempts in flight to ${path} (saw ${n})`);
   });
 
   it('an endpoint in the slow lane gets one attempt at a time', async () => {
     const { token } = await signIn(server);
     const id = await create(token, `${silent.url}/slow`);
-    await withTestDb(server, (db) => db.run('UPDATE webhook_endpoints SET timeouts = 3 WHERE id = ?', [id]));
+    await withTestDb(server, (db) =>
+      db.run('UPDATE webhook_endpoints SET timeouts = 3 WHERE id = ?', [id]),
+    );
     for (let k = 0; k < 4; k++) assert.equal((await test(token, id)).status, 202);
-    await waitUntil('the slow endpoint to get an attempt', () => (silent.open.get('/slow') ?? 0) >= 1);
+    await waitUntil(
+      'the slow endpoint to get an attempt',
+      () => (silent.open.get('/slow') ?? 0) >= 1,
+    );
     // Poll for a while: the worker's 1 s poll and every ending attempt would claim a second one.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     assert.equal(silent.peak.get('/slow'), 1);
@@ -138,20 +157,30 @@ describe('webhook delivery fair across accounts', () => {
       'the count of timeouts',
       async () =>
         withTestDb(server, async (db) => {
-          const row = await db.get<{ n: number }>("SELECT MAX(timeouts) AS n FROM webhook_endpoints WHERE url LIKE '%/a/%'");
+          const row = await db.get<{ n: number }>(
+            "SELECT MAX(timeouts) AS n FROM webhook_endpoints WHERE url LIKE '%/a/%'",
+          );
           return Number(row?.n ?? 0) >= 1;
         }),
       5_000,
     );
     const { token } = await signIn(server);
     const id = await create(token, `${healthy.url}/reset`);
-    await withTestDb(server, (db) => db.run('UPDATE webhook_endpoints SET timeouts = 2 WHERE id = ?', [id]));
+    await withTestDb(server, (db) =>
+      db.run('UPDATE webhook_endpoints SET timeouts = 2 WHERE id = ?', [id]),
+    );
     assert.equal((await test(token, id)).status, 202);
     await healthy.waitFor((got) => got.some((r) => r.path === '/reset'), 20_000, 'the delivery');
     await waitUntil('the count reset', async () =>
       withTestDb(
         server,
-        async (db) => Number((await db.get<{ n: number }>('SELECT timeouts AS n FROM webhook_endpoints WHERE id = ?', [id]))!.n) === 0,
+        async (db) =>
+          Number(
+            (await db.get<{ n: number }>(
+              'SELECT timeouts AS n FROM webhook_endpoints WHERE id = ?',
+              [id],
+            ))!.n,
+          ) === 0,
       ),
     );
   });
@@ -170,7 +199,10 @@ describe('webhook delivery fair across accounts', () => {
     const other = await create(token, `${healthy.url}/limit-other`);
     assert.equal((await test(token, other)).status, 202);
     // An hour later the endpoint takes test events again.
-    assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 3601 } })).status, 200);
+    assert.equal(
+      (await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 3601 } })).status,
+      200,
+    );
     assert.equal((await test(token, id)).status, 202);
   });
 });

@@ -13,7 +13,12 @@ import { after, before, describe, it } from 'node:test';
 import type { OccurrenceRecord } from '../../engine/index.js';
 import type { ChangeSet } from '../../engine/internals.js';
 import { sampleOccurrence, sampleSeries } from '../../engine/testing/index.js';
-import { createEngineStore, settleEngine, type EngineStore, type UnitWrite } from '../../host/db/engine-store.js';
+import {
+  createEngineStore,
+  settleEngine,
+  type EngineStore,
+  type UnitWrite,
+} from '../../host/db/engine-store.js';
 import { openDatabase } from '../../host/db/open.js';
 import type { Db } from '../../host/db/sql.js';
 import { webhookEventId } from '../../host/db/webhook-outbox.js';
@@ -21,7 +26,10 @@ import { blockNumber, getBlock } from '../../host/db/phone-numbers.js';
 import { outcomeEventWrites } from '../../host/webhooks/engine-outbox.js';
 import { testPgDatabase } from '../helpers/server.js';
 
-const changes = (occurrences: Array<[OccurrenceRecord, number | null]>, series: ChangeSet['series'] = []): ChangeSet => ({
+const changes = (
+  occurrences: Array<[OccurrenceRecord, number | null]>,
+  series: ChangeSet['series'] = [],
+): ChangeSet => ({
   occurrences: occurrences.map(([record, expectedVersion]) => ({ record, expectedVersion })),
   attempts: [],
   series,
@@ -55,7 +63,11 @@ describe('webhook events in the engine commit', () => {
   });
 
   const events = async () =>
-    (await db.all<{ id: string; type: string }>('SELECT id, type FROM webhook_outbox ORDER BY type')).map((r) => [r.id, r.type]);
+    (
+      await db.all<{ id: string; type: string }>(
+        'SELECT id, type FROM webhook_outbox ORDER BY type',
+      )
+    ).map((r) => [r.id, r.type]);
   const stored = async (id: string) => {
     await settleEngine(db);
     return (await store.load({ occurrences: [id] })).occurrences[0];
@@ -80,14 +92,25 @@ describe('webhook events in the engine commit', () => {
     const id = webhookEventId(`occurrence:${pending.id}:confirmed`);
     assert.deepEqual(await events(), [[id, 'occurrence.confirmed']]);
     assert.equal(nudges, 1);
-    const payload = JSON.parse((await db.get<{ payload: string }>('SELECT payload FROM webhook_outbox WHERE id = ?', [id]))!.payload);
+    const payload = JSON.parse(
+      (await db.get<{ payload: string }>('SELECT payload FROM webhook_outbox WHERE id = ?', [id]))!
+        .payload,
+    );
     assert.deepEqual(
-      [payload.id, payload.type, payload.data.occurrence.id, payload.data.occurrence.local.timezone],
+      [
+        payload.id,
+        payload.type,
+        payload.data.occurrence.id,
+        payload.data.occurrence.local.timezone,
+      ],
       [id, 'occurrence.confirmed', pending.id, 'America/Los_Angeles'],
     );
 
     // A later write of the finished row (its fallback text's state) reports nothing new.
-    assert.deepEqual(await store.commit(changes([[{ ...confirmed, fallbackState: 'sent', version: 3 }, 2]])), { ok: true });
+    assert.deepEqual(
+      await store.commit(changes([[{ ...confirmed, fallbackState: 'sent', version: 3 }, 2]])),
+      { ok: true },
+    );
     assert.deepEqual(await events(), [[id, 'occurrence.confirmed']]);
     assert.equal((await stored(pending.id))!.version, 3);
   });
@@ -95,7 +118,13 @@ describe('webhook events in the engine commit', () => {
   it('reports schedule.completed with the occurrence that completed it', async () => {
     const series = sampleSeries();
     const o = sampleOccurrence({ scheduleId: series.id, accountId: series.accountId });
-    assert.deepEqual(await store.commit({ ...changes([[o, null]]), series: [{ record: series, expectedVersion: null }] }), { ok: true });
+    assert.deepEqual(
+      await store.commit({
+        ...changes([[o, null]]),
+        series: [{ record: series, expectedVersion: null }],
+      }),
+      { ok: true },
+    );
     const missed = {
       ...o,
       status: 'missed' as const,
@@ -104,12 +133,26 @@ describe('webhook events in the engine commit', () => {
       nextDueAt: null,
       version: 2,
     };
-    const completed = { ...series, status: 'completed' as const, nextOccurrenceId: null, version: series.version + 1 };
-    assert.deepEqual(await store.commit({ ...changes([[missed, 1]]), series: [{ record: completed, expectedVersion: series.version }] }), {
-      ok: true,
-    });
+    const completed = {
+      ...series,
+      status: 'completed' as const,
+      nextOccurrenceId: null,
+      version: series.version + 1,
+    };
+    assert.deepEqual(
+      await store.commit({
+        ...changes([[missed, 1]]),
+        series: [{ record: completed, expectedVersion: series.version }],
+      }),
+      {
+        ok: true,
+      },
+    );
     const types = (await events()).map(([, t]) => t);
-    assert.ok(types.includes('occurrence.missed') && types.includes('schedule.completed'), types.join());
+    assert.ok(
+      types.includes('occurrence.missed') && types.includes('schedule.completed'),
+      types.join(),
+    );
   });
 
   it('stores no event for a commit the store refuses', async () => {
@@ -134,7 +177,9 @@ describe('webhook events in the engine commit', () => {
     const o = sampleOccurrence();
     await store.commit(changes([[o, null]]));
     if (db.dialect === 'sqlite') {
-      await db.exec("CREATE TRIGGER outbox_boom BEFORE INSERT ON webhook_outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END;");
+      await db.exec(
+        "CREATE TRIGGER outbox_boom BEFORE INSERT ON webhook_outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END;",
+      );
     } else {
       await db.exec(
         "CREATE FUNCTION outbox_boom() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'outbox refused'; END $$ LANGUAGE plpgsql;" +
@@ -152,10 +197,16 @@ describe('webhook events in the engine commit', () => {
       };
       await assert.rejects(store.commit(changes([[missed, 1]])), /outbox refused/);
       const now = await stored(o.id);
-      assert.deepEqual([now!.status, now!.version], ['pending', 1], 'the outcome was rolled back with its event');
+      assert.deepEqual(
+        [now!.status, now!.version],
+        ['pending', 1],
+        'the outcome was rolled back with its event',
+      );
     } finally {
       await db.exec(
-        db.dialect === 'sqlite' ? 'DROP TRIGGER outbox_boom' : 'DROP TRIGGER outbox_boom ON webhook_outbox; DROP FUNCTION outbox_boom()',
+        db.dialect === 'sqlite'
+          ? 'DROP TRIGGER outbox_boom'
+          : 'DROP TRIGGER outbox_boom ON webhook_outbox; DROP FUNCTION outbox_boom()',
       );
     }
     // And with the outbox back, the same outcome commits with its event.
@@ -179,11 +230,22 @@ describe('webhook events in the engine commit', () => {
       (tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)'),
       () => Promise.reject(new Error('a later write failed')),
     ];
-    await assert.rejects(engine.commit(changes([[ringing, 1]]), { writes: failing }), /a later write failed/);
-    assert.deepEqual([(await stored(o.id))!.status, (await stored(o.id))!.version], ['pending', 1], 'the unit was rolled back');
+    await assert.rejects(
+      engine.commit(changes([[ringing, 1]]), { writes: failing }),
+      /a later write failed/,
+    );
+    assert.deepEqual(
+      [(await stored(o.id))!.status, (await stored(o.id))!.version],
+      ['pending', 1],
+      'the unit was rolled back',
+    );
     assert.equal(await getBlock(db, o.to), undefined, 'and the write before the failure too');
-    const working: UnitWrite[] = [(tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)')];
-    assert.deepEqual(await engine.commit(changes([[ringing, 1]]), { writes: working }), { ok: true });
+    const working: UnitWrite[] = [
+      (tx) => blockNumber(tx, o.to, 'key_9', 'keypad', o.scheduledAt, 'key 9 (test)'),
+    ];
+    assert.deepEqual(await engine.commit(changes([[ringing, 1]]), { writes: working }), {
+      ok: true,
+    });
     assert.equal((await stored(o.id))!.version, 2);
     assert.notEqual(await getBlock(db, o.to), undefined);
   });

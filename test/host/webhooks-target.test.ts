@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { classifyAddress, checkUrlShape, resolveTarget, type Resolver } from '../../host/webhooks/target.js';
+import {
+  classifyAddress,
+  checkUrlShape,
+  resolveTarget,
+  type Resolver,
+} from '../../host/webhooks/target.js';
 import { sendWebhook } from '../../host/webhooks/send.js';
 
 describe('classifyAddress', () => {
@@ -124,7 +129,11 @@ describe('resolveTarget', () => {
     });
     assert.equal((await resolveTarget('lan.example', { allowPrivate: true }, dns)).ok, true);
     assert.equal((await resolveTarget('[::1]', { allowPrivate: false }, dns)).ok, false);
-    assert.equal((await resolveTarget('0.0.0.0', { allowPrivate: true }, dns)).ok, false, 'forbidden even when private is allowed');
+    assert.equal(
+      (await resolveTarget('0.0.0.0', { allowPrivate: true }, dns)).ok,
+      false,
+      'forbidden even when private is allowed',
+    );
   });
   it('says when a name does not resolve', async () => {
     assert.deepEqual(await resolveTarget('nowhere.example', { allowPrivate: false }, dns), {
@@ -139,7 +148,9 @@ describe('sendWebhook', () => {
   let server: Server;
   let port: number;
   const seen: IncomingMessage[] = [];
-  let answer: (path: string) => { status: number; headers?: Record<string, string> } | 'hang' = () => ({ status: 204 });
+  let answer: (
+    path: string,
+  ) => { status: number; headers?: Record<string, string> } | 'hang' = () => ({ status: 204 });
   before(async () => {
     server = createServer((req, res) => {
       seen.push(req);
@@ -157,7 +168,11 @@ describe('sendWebhook', () => {
   });
 
   const loopbackName: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
-  const options = (allowPrivate: boolean, resolve: Resolver = loopbackName, timeoutMs?: number) => ({
+  const options = (
+    allowPrivate: boolean,
+    resolve: Resolver = loopbackName,
+    timeoutMs?: number,
+  ) => ({
     config: { allowPrivate, allowHttp: true },
     resolve,
     userAgent: 'test',
@@ -169,7 +184,10 @@ describe('sendWebhook', () => {
   it('refuses a name that resolves to a private address before connecting', async () => {
     seen.length = 0;
     const r = await sendWebhook(request(`http://hooks.example:${port}/in`), options(false));
-    assert.deepEqual([r.ok, r.status, r.error], [false, null, 'host did not resolve to public addresses only']);
+    assert.deepEqual(
+      [r.ok, r.status, r.error],
+      [false, null, 'host did not resolve to public addresses only'],
+    );
     assert.equal(seen.length, 0, 'nothing reached the server');
   });
 
@@ -187,7 +205,10 @@ describe('sendWebhook', () => {
 
   it('follows no redirect', async () => {
     seen.length = 0;
-    answer = (path) => (path === '/moved' ? { status: 302, headers: { location: `http://127.0.0.1:${port}/there` } } : { status: 200 });
+    answer = (path) =>
+      path === '/moved'
+        ? { status: 302, headers: { location: `http://127.0.0.1:${port}/there` } }
+        : { status: 200 };
     const r = await sendWebhook(request(`http://hooks.example:${port}/moved`), options(true));
     assert.deepEqual([r.ok, r.status, r.error], [false, 302, 'redirect not followed']);
     assert.deepEqual(
@@ -198,7 +219,10 @@ describe('sendWebhook', () => {
 
   it('gives up after its time limit', async () => {
     answer = () => 'hang';
-    const r = await sendWebhook(request(`http://hooks.example:${port}/slow`), options(true, loopbackName, 300));
+    const r = await sendWebhook(
+      request(`http://hooks.example:${port}/slow`),
+      options(true, loopbackName, 300),
+    );
     assert.deepEqual([r.ok, r.status, r.error], [false, null, 'timed out']);
   });
 

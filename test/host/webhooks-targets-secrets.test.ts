@@ -11,7 +11,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { req } from '../helpers/http.js';
-import { signIn, startTestServer, storedText, testDbIsPostgres, withTestDb, type TestServer } from '../helpers/server.js';
+import {
+  signIn,
+  startTestServer,
+  storedText,
+  testDbIsPostgres,
+  withTestDb,
+  type TestServer,
+} from '../helpers/server.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 
 const KEY = randomBytes(32).toString('base64');
@@ -23,7 +30,8 @@ describe('webhook targets when saved', () => {
   });
   after(() => server?.close());
 
-  const post = async (token: string, url: string) => req(server.api, 'POST', '/webhook-endpoints', { token, body: { url } });
+  const post = async (token: string, url: string) =>
+    req(server.api, 'POST', '/webhook-endpoints', { token, body: { url } });
 
   it('judges ::ffff:0:0/96 by its IPv4, refuses IPv6 outside 2000::/3, and names no address', async () => {
     const { token } = await signIn(server);
@@ -38,7 +46,11 @@ describe('webhook targets when saved', () => {
       '[64:ff9b::a00:1]',
     ]) {
       const r = await post(token, `https://${host}/hook`);
-      assert.deepEqual([r.status, r.body.code, r.body.field], [400, 'webhook_target_not_allowed', 'url'], host);
+      assert.deepEqual(
+        [r.status, r.body.code, r.body.field],
+        [400, 'webhook_target_not_allowed', 'url'],
+        host,
+      );
       assert.doesNotMatch(r.body.detail, /\d+\.\d+\.\d+\.\d+|::/, 'the answer names no address');
     }
     for (const host of ['[::ffff:8.8.8.8]', '[2a00:1450:4001::1]', '8.8.8.8']) {
@@ -61,7 +73,9 @@ describe('webhook targets when saved', () => {
     const until = Date.now() + 15_000;
     let error: string | null = null;
     while (Date.now() < until && error === null) {
-      const d = await req(server.api, 'GET', `/webhook-endpoints/${r.body.id}/deliveries`, { token });
+      const d = await req(server.api, 'GET', `/webhook-endpoints/${r.body.id}/deliveries`, {
+        token,
+      });
       error = d.body.items?.[0]?.error ?? null;
       if (error === null) await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -86,7 +100,13 @@ describe('webhook signing secrets at rest', () => {
   let server: TestServer;
   let receiver: Receiver;
   before(async () => {
-    server = await startTestServer({ env: { WAKEUP_SECRETS_KEY: KEY, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' } });
+    server = await startTestServer({
+      env: {
+        WAKEUP_SECRETS_KEY: KEY,
+        WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1',
+        WAKEUP_WEBHOOK_ALLOW_HTTP: '1',
+      },
+    });
     receiver = await startReceiver();
   });
   after(async () => {
@@ -96,10 +116,18 @@ describe('webhook signing secrets at rest', () => {
 
   it('seals secrets with the server key: never readable in the database; deliveries verify; the old secret is erased after its grace', async () => {
     const { token } = await signIn(server);
-    const created = await req(server.api, 'POST', '/webhook-endpoints', { token, body: { url: `${receiver.url}/sealed` } });
+    const created = await req(server.api, 'POST', '/webhook-endpoints', {
+      token,
+      body: { url: `${receiver.url}/sealed` },
+    });
     assert.equal(created.status, 201);
     const first = created.body.secret as string;
-    const rotated = await req(server.api, 'POST', `/webhook-endpoints/${created.body.id}/rotate-secret`, { token });
+    const rotated = await req(
+      server.api,
+      'POST',
+      `/webhook-endpoints/${created.body.id}/rotate-secret`,
+      { token },
+    );
     assert.equal(rotated.status, 200, rotated.text);
     const second = rotated.body.secret as string;
     assert.equal(rotated.body.secret_hint, second.slice(0, 10));
@@ -109,15 +137,18 @@ describe('webhook signing secrets at rest', () => {
       assert.ok(!stored.includes(s.slice('whsec_'.length)), 'no secret is stored readable');
     }
     const rows = await withTestDb(server, (db) =>
-      db.all<{ secret: string; previous_secret: string | null }>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = ?', [
-        created.body.id,
-      ]),
+      db.all<{ secret: string; previous_secret: string | null }>(
+        'SELECT secret, previous_secret FROM webhook_endpoints WHERE id = ?',
+        [created.body.id],
+      ),
     );
     assert.match(rows[0]!.secret, /^sealed:v1:/);
     assert.match(rows[0]!.previous_secret ?? '', /^sealed:v1:/);
 
     // A delivery is signed with both, and each verifies.
-    const sent = await req(server.api, 'POST', `/webhook-endpoints/${created.body.id}/test`, { token });
+    const sent = await req(server.api, 'POST', `/webhook-endpoints/${created.body.id}/test`, {
+      token,
+    });
     assert.equal(sent.status, 202);
     const got = await receiver.waitFor((r) => r.some((x) => x.id === sent.body.event_id));
     const delivery = got.find((x) => x.id === sent.body.event_id)!;
@@ -125,7 +156,11 @@ describe('webhook signing secrets at rest', () => {
     verifyDelivery(second, delivery);
 
     // After its 24-hour grace the previous secret is erased (the worker's hourly pass).
-    assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 86_400 + 3_601 } })).status, 200);
+    assert.equal(
+      (await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 86_400 + 3_601 } }))
+        .status,
+      200,
+    );
     const until = Date.now() + 15_000;
     for (;;) {
       const row = await withTestDb(server, (db) =>
@@ -138,26 +173,44 @@ describe('webhook signing secrets at rest', () => {
       assert.ok(Date.now() < until, 'the previous secret was erased');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.equal((await req(server.api, 'GET', `/webhook-endpoints/${created.body.id}`, { token })).body.previous_secret_expires_at, null);
+    assert.equal(
+      (await req(server.api, 'GET', `/webhook-endpoints/${created.body.id}`, { token })).body
+        .previous_secret_expires_at,
+      null,
+    );
   });
 
   it('seals a secret stored readable before (the hourly pass of the worker)', async () => {
     const { token } = await signIn(server);
-    const created = await req(server.api, 'POST', '/webhook-endpoints', { token, body: { url: `${receiver.url}/legacy` } });
+    const created = await req(server.api, 'POST', '/webhook-endpoints', {
+      token,
+      body: { url: `${receiver.url}/legacy` },
+    });
     const secret = created.body.secret as string;
     // As a row written before sealing existed.
-    await withTestDb(server, (db) => db.run('UPDATE webhook_endpoints SET secret = ? WHERE id = ?', [secret, created.body.id]));
-    assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 3_601 } })).status, 200);
+    await withTestDb(server, (db) =>
+      db.run('UPDATE webhook_endpoints SET secret = ? WHERE id = ?', [secret, created.body.id]),
+    );
+    assert.equal(
+      (await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: 3_601 } })).status,
+      200,
+    );
     const until = Date.now() + 15_000;
     for (;;) {
       const row = await withTestDb(server, (db) =>
-        db.get<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = ?', [created.body.id]),
+        db.get<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = ?', [
+          created.body.id,
+        ]),
       );
       if (row!.secret.startsWith('sealed:v1:')) break;
       assert.ok(Date.now() < until, 'sealed by the worker');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.equal((await req(server.api, 'GET', `/webhook-endpoints/${created.body.id}`, { token })).body.secret_hint, secret.slice(0, 10));
+    assert.equal(
+      (await req(server.api, 'GET', `/webhook-endpoints/${created.body.id}`, { token })).body
+        .secret_hint,
+      secret.slice(0, 10),
+    );
   });
 });
 
@@ -170,7 +223,10 @@ describe(
       try {
         assert.ok(existsSync(`${server.dbFile}.key`));
         const { token } = await signIn(server);
-        const created = await req(server.api, 'POST', '/webhook-endpoints', { token, body: { url: 'https://example.com/hook' } });
+        const created = await req(server.api, 'POST', '/webhook-endpoints', {
+          token,
+          body: { url: 'https://example.com/hook' },
+        });
         assert.equal(created.status, 201);
         assert.ok(!(await storedText(server)).includes(created.body.secret.slice('whsec_'.length)));
       } finally {

@@ -16,10 +16,19 @@ import { COMPONENTS_ID, createAjv } from '../../schema/load.js';
 import { req } from '../helpers/http.js';
 import { addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { queryDatabase, signIn, startTestServer, type TestServer } from '../helpers/server.js';
-import { startReceiver, verifyDelivery, type Receiver, type Received } from '../helpers/webhook-receiver.js';
+import {
+  startReceiver,
+  verifyDelivery,
+  type Receiver,
+  type Received,
+} from '../helpers/webhook-receiver.js';
 
 /** Private targets and http allowed: the receiver listens on loopback. */
-const WEBHOOK_ENV = { ...PHONE_TEST_ENV, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' };
+const WEBHOOK_ENV = {
+  ...PHONE_TEST_ENV,
+  WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1',
+  WAKEUP_WEBHOOK_ALLOW_HTTP: '1',
+};
 
 const ajv = createAjv();
 const schema = (name: string) => ajv.compile<any>({ $ref: `${COMPONENTS_ID}#/$defs/${name}` });
@@ -84,21 +93,40 @@ describe('outbound webhooks', () => {
   };
   const now = async () => Date.parse((await req(server.url, 'GET', '/dev/clock')).body.now);
   const clockTo = async (at: number) =>
-    assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { to: new Date(at).toISOString() } })).status, 200);
+    assert.equal(
+      (await req(server.url, 'POST', '/dev/clock', { body: { to: new Date(at).toISOString() } }))
+        .status,
+      200,
+    );
   const advance = async (seconds: number) =>
-    assert.equal((await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } })).status, 200);
+    assert.equal(
+      (await req(server.url, 'POST', '/dev/clock', { body: { advance_seconds: seconds } })).status,
+      200,
+    );
 
   /** A one-off call in one minute to a fresh verified number whose phone plays `answers`; the clock moved past it. */
-  async function placeCall(token: string, answers: string[]): Promise<{ occurrenceId: string; scheduleId: string; e164: string }> {
+  async function placeCall(
+    token: string,
+    answers: string[],
+  ): Promise<{ occurrenceId: string; scheduleId: string; e164: string }> {
     const e164 = freshNumber();
     const n = await addVerifiedNumber(server, token, e164);
     assert.equal(
-      (await call(server, 'PUT', `/dev/phones/${encodeURIComponent(e164)}`, { body: { answers, ring_seconds: 5 } })).status,
+      (
+        await call(server, 'PUT', `/dev/phones/${encodeURIComponent(e164)}`, {
+          body: { answers, ring_seconds: 5 },
+        })
+      ).status,
       204,
     );
     const s = await call(server, 'POST', '/schedules', {
       token,
-      body: { kind: 'once', in_minutes: 1, phone_number_id: n.id, retry_policy: { offsets_minutes: [] } },
+      body: {
+        kind: 'once',
+        in_minutes: 1,
+        phone_number_id: n.id,
+        retry_policy: { offsets_minutes: [] },
+      },
     });
     assert.equal(s.status, 201, JSON.stringify(s.body));
     await advance(120);
@@ -141,7 +169,10 @@ describe('outbound webhooks', () => {
 
     // Defaults: every event type.
     const all = await create(token, { url: `${receiver.url}/all` });
-    assert.equal((await api('GET', `/webhook-endpoints/${all.id}`, token)).body.event_types.length, 10);
+    assert.equal(
+      (await api('GET', `/webhook-endpoints/${all.id}`, token)).body.event_types.length,
+      10,
+    );
 
     for (let i = 0; i < 8; i++) await create(token, { url: `${receiver.url}/n${i}` });
     const over = await api('POST', '/webhook-endpoints', token, { url: `${receiver.url}/eleven` });
@@ -150,7 +181,11 @@ describe('outbound webhooks', () => {
     const page1 = await api('GET', '/webhook-endpoints?limit=4', token);
     assert.ok(endpointPage(page1.body), JSON.stringify(endpointPage.errors));
     assert.equal(page1.body.items.length, 4);
-    const page2 = await api('GET', `/webhook-endpoints?limit=200&cursor=${page1.body.next_cursor}`, token);
+    const page2 = await api(
+      'GET',
+      `/webhook-endpoints?limit=200&cursor=${page1.body.next_cursor}`,
+      token,
+    );
     assert.equal(page1.body.items.length + page2.body.items.length, 10);
     assert.equal(page2.body.next_cursor, null);
 
@@ -173,7 +208,11 @@ describe('outbound webhooks', () => {
       `https://example.com/${'a'.repeat(2000)}`,
     ]) {
       const r = await api('POST', '/webhook-endpoints', token, { url });
-      assert.deepEqual([r.status, r.body.code, r.body.field], [400, 'invalid_webhook_url', 'url'], url);
+      assert.deepEqual(
+        [r.status, r.body.code, r.body.field],
+        [400, 'invalid_webhook_url', 'url'],
+        url,
+      );
     }
     for (const body of [
       {},
@@ -187,18 +226,34 @@ describe('outbound webhooks', () => {
       const r = await api('POST', '/webhook-endpoints', token, body);
       assert.deepEqual([r.status, r.body.code], [400, 'validation_error'], JSON.stringify(body));
     }
-    const bidi = await api('POST', '/webhook-endpoints', token, { url: 'https://example.com/', description: 'a\u202eb' });
+    const bidi = await api('POST', '/webhook-endpoints', token, {
+      url: 'https://example.com/',
+      description: 'a\u202eb',
+    });
     assert.deepEqual([bidi.status, bidi.body.code], [400, 'message_disallowed_content']);
     const e = await create(token, { url: `${receiver.url}/bad` });
-    assert.equal((await api('PATCH', `/webhook-endpoints/${e.id}`, token, { url: 'ftp://x.example/' })).body.code, 'invalid_webhook_url');
-    assert.equal((await api('GET', `/webhook-endpoints/${e.id}/deliveries?status=lost`, token)).body.code, 'validation_error');
+    assert.equal(
+      (await api('PATCH', `/webhook-endpoints/${e.id}`, token, { url: 'ftp://x.example/' })).body
+        .code,
+      'invalid_webhook_url',
+    );
+    assert.equal(
+      (await api('GET', `/webhook-endpoints/${e.id}/deliveries?status=lost`, token)).body.code,
+      'validation_error',
+    );
     assert.equal((await api('GET', `/webhook-endpoints/not-a-uuid`, token)).status, 404);
-    assert.equal((await api('POST', `/webhook-endpoints/${e.id}/deliveries/${randomUUID()}/redeliver`, token)).status, 404);
+    assert.equal(
+      (await api('POST', `/webhook-endpoints/${e.id}/deliveries/${randomUUID()}/redeliver`, token))
+        .status,
+      404,
+    );
   });
 
   it('API keys: write manages endpoints, read lists them and reads the delivery log', async () => {
     const { token } = await signIn(server);
-    const key = async (scopes: string[]) => (await api('POST', '/api-keys', token, { name: scopes.join('+'), scopes })).body.key as string;
+    const key = async (scopes: string[]) =>
+      (await api('POST', '/api-keys', token, { name: scopes.join('+'), scopes })).body
+        .key as string;
     const read = await key(['read']);
     const write = await key(['write']);
     const both = await key(['read', 'write']);
@@ -213,12 +268,20 @@ describe('outbound webhooks', () => {
       ['POST', `/webhook-endpoints/${id}/test`, undefined],
     ] as const) {
       const r = await api(method, path, read, body);
-      assert.deepEqual([r.status, r.body.code], [403, 'insufficient_scope'], `${method} ${path} with a read-only key`);
+      assert.deepEqual(
+        [r.status, r.body.code],
+        [403, 'insufficient_scope'],
+        `${method} ${path} with a read-only key`,
+      );
     }
     assert.equal((await api('GET', '/webhook-endpoints', read)).status, 200);
     assert.equal((await api('GET', `/webhook-endpoints/${id}/deliveries`, read)).status, 200);
     const noRead = await api('GET', `/webhook-endpoints/${id}/deliveries`, write);
-    assert.deepEqual([noRead.status, noRead.body.code], [403, 'insufficient_scope'], 'the delivery log needs read');
+    assert.deepEqual(
+      [noRead.status, noRead.body.code],
+      [403, 'insufficient_scope'],
+      'the delivery log needs read',
+    );
     assert.equal((await api('POST', `/webhook-endpoints/${id}/test`, both)).status, 202);
     // The general rate limit's headers, as on every API answer.
     assert.ok((await api('GET', '/webhook-endpoints', both)).headers.get('ratelimit-limit'));
@@ -228,23 +291,46 @@ describe('outbound webhooks', () => {
     const { token } = await signIn(server);
     receiver.answer(204);
     const path = `/confirmed-${randomUUID()}`;
-    const e = await create(token, { url: `${receiver.url}${path}`, event_types: ['occurrence.confirmed', 'schedule.completed'] });
-    const quiet = await create(token, { url: `${receiver.url}${path}-missed-only`, event_types: ['occurrence.missed'] });
+    const e = await create(token, {
+      url: `${receiver.url}${path}`,
+      event_types: ['occurrence.confirmed', 'schedule.completed'],
+    });
+    const quiet = await create(token, {
+      url: `${receiver.url}${path}-missed-only`,
+      event_types: ['occurrence.missed'],
+    });
     const { occurrenceId, scheduleId } = await placeCall(token, ['confirm']);
     const mine = () => receiver.received.filter((r) => r.path === path);
-    await receiver.waitFor(() => mine().length >= 2, 15_000, 'occurrence.confirmed and schedule.completed');
+    await receiver.waitFor(
+      () => mine().length >= 2,
+      15_000,
+      'occurrence.confirmed and schedule.completed',
+    );
     await sleep(1500); // nothing more comes
     const got = mine();
-    assert.deepEqual(got.map((r) => r.json.type).sort(), ['occurrence.confirmed', 'schedule.completed']);
+    assert.deepEqual(got.map((r) => r.json.type).sort(), [
+      'occurrence.confirmed',
+      'schedule.completed',
+    ]);
     assert.deepEqual(repeated(got), []);
     verifyAll(e.secret, got);
     const confirmed = got.find((r) => r.json.type === 'occurrence.confirmed')!;
     assert.equal(confirmed.json.data.occurrence.id, occurrenceId);
-    assert.deepEqual([confirmed.json.data.occurrence.status, confirmed.json.data.occurrence.outcome_reason], ['confirmed', 'confirmed']);
-    assert.equal(confirmed.json.data.occurrence.reached_person, true, 'the person who confirmed was reached');
+    assert.deepEqual(
+      [confirmed.json.data.occurrence.status, confirmed.json.data.occurrence.outcome_reason],
+      ['confirmed', 'confirmed'],
+    );
+    assert.equal(
+      confirmed.json.data.occurrence.reached_person,
+      true,
+      'the person who confirmed was reached',
+    );
     assert.equal(confirmed.headers['content-type'], 'application/json');
     const completed = got.find((r) => r.json.type === 'schedule.completed')!;
-    assert.deepEqual([completed.json.data.schedule.id, completed.json.data.last_occurrence.id], [scheduleId, occurrenceId]);
+    assert.deepEqual(
+      [completed.json.data.schedule.id, completed.json.data.last_occurrence.id],
+      [scheduleId, occurrenceId],
+    );
     assert.deepEqual(
       receiver.received.filter((r) => r.path === `${path}-missed-only`),
       [],
@@ -256,10 +342,15 @@ describe('outbound webhooks', () => {
     // The delivery log.
     const log = await api('GET', `/webhook-endpoints/${e.id}/deliveries`, token);
     assert.ok(deliveryPage(log.body), JSON.stringify(deliveryPage.errors));
-    assert.deepEqual(log.body.items.map((d: any) => [d.event_type, d.status, d.attempts, d.response_status]).sort(), [
-      ['occurrence.confirmed', 'delivered', 1, 204],
-      ['schedule.completed', 'delivered', 1, 204],
-    ]);
+    assert.deepEqual(
+      log.body.items
+        .map((d: any) => [d.event_type, d.status, d.attempts, d.response_status])
+        .sort(),
+      [
+        ['occurrence.confirmed', 'delivered', 1, 204],
+        ['schedule.completed', 'delivered', 1, 204],
+      ],
+    );
     for (const d of log.body.items) {
       assert.ok(d.latency_ms >= 0 && d.delivered_at && d.error === null);
       // Made with the event, one per event and endpoint (the same id on both dialects).
@@ -270,7 +361,10 @@ describe('outbound webhooks', () => {
   it('a receiver answering 500 then 200 gets a retry of the missed call, with the same webhook-id; redelivery sends it again', async () => {
     const { token } = await signIn(server);
     const path = `/retry-${randomUUID()}`;
-    const e = await create(token, { url: `${receiver.url}${path}`, event_types: ['occurrence.missed'] });
+    const e = await create(token, {
+      url: `${receiver.url}${path}`,
+      event_types: ['occurrence.missed'],
+    });
     receiver.answer(500, 200);
     const mine = () => receiver.received.filter((r) => r.path === path);
     const { occurrenceId } = await placeCall(token, ['no_answer']);
@@ -285,8 +379,15 @@ describe('outbound webhooks', () => {
       log = await api('GET', `/webhook-endpoints/${e.id}/deliveries`, token);
     }
     const pending = log.body.items[0];
-    assert.deepEqual([pending.status, pending.attempts, pending.response_status, pending.error], ['pending', 1, 500, 'answered 500']);
-    assert.equal(Date.parse(pending.next_attempt_at) - Date.parse(pending.last_attempt_at), 5000, 'the first retry waits 5 s');
+    assert.deepEqual(
+      [pending.status, pending.attempts, pending.response_status, pending.error],
+      ['pending', 1, 500, 'answered 500'],
+    );
+    assert.equal(
+      Date.parse(pending.next_attempt_at) - Date.parse(pending.last_attempt_at),
+      5000,
+      'the first retry waits 5 s',
+    );
 
     await advance(6);
     await receiver.waitFor(() => mine().length >= 2, 15_000, 'the retry');
@@ -295,14 +396,22 @@ describe('outbound webhooks', () => {
     assert.notEqual(second!.headers['webhook-signature'], undefined);
     verifyAll(e.secret, mine());
     await sleep(300);
-    const done = (await api('GET', `/webhook-endpoints/${e.id}/deliveries?status=delivered`, token)).body.items;
+    const done = (await api('GET', `/webhook-endpoints/${e.id}/deliveries?status=delivered`, token))
+      .body.items;
     assert.deepEqual(
       done.map((d: any) => [d.status, d.attempts, d.response_status, d.error, d.next_attempt_at]),
       [['delivered', 2, 200, null, null]],
     );
-    assert.deepEqual((await api('GET', `/webhook-endpoints/${e.id}/deliveries?status=pending`, token)).body.items, []);
+    assert.deepEqual(
+      (await api('GET', `/webhook-endpoints/${e.id}/deliveries?status=pending`, token)).body.items,
+      [],
+    );
 
-    const again = await api('POST', `/webhook-endpoints/${e.id}/deliveries/${done[0].id}/redeliver`, token);
+    const again = await api(
+      'POST',
+      `/webhook-endpoints/${e.id}/deliveries/${done[0].id}/redeliver`,
+      token,
+    );
     assert.equal(again.status, 202, again.text);
     assert.ok(deliveryOut(again.body), JSON.stringify(deliveryOut.errors));
     assert.equal(again.body.status, 'pending');
@@ -323,25 +432,44 @@ describe('outbound webhooks', () => {
     const mine = () => receiver.received.filter((r) => r.path === path);
     const { occurrenceId, e164 } = await placeCall(token, ['stop']);
     await receiver.waitFor(
-      () => ['calls.revoked', 'phone_number.blocked', 'occurrence.cancelled'].every((t) => mine().some((r) => r.json.type === t)),
+      () =>
+        ['calls.revoked', 'phone_number.blocked', 'occurrence.cancelled'].every((t) =>
+          mine().some((r) => r.json.type === t),
+        ),
       15_000,
       'the key-9 events',
     );
     const revoked = mine().find((r) => r.json.type === 'calls.revoked')!;
     assert.equal(revoked.json.data.occurrence_id, occurrenceId);
     const blocked = mine().find((r) => r.json.type === 'phone_number.blocked')!;
-    assert.deepEqual([blocked.json.data.phone_number.e164, blocked.json.data.reason, blocked.json.data.source], [e164, 'key_9', 'keypad']);
+    assert.deepEqual(
+      [blocked.json.data.phone_number.e164, blocked.json.data.reason, blocked.json.data.source],
+      [e164, 'key_9', 'keypad'],
+    );
     const cancelled = mine().find((r) => r.json.type === 'occurrence.cancelled')!;
     assert.equal(cancelled.json.data.occurrence.outcome_reason, 'stopped');
 
-    assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'STOP' } })).status, 204);
+    assert.equal(
+      (await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'STOP' } }))
+        .status,
+      204,
+    );
     await receiver.waitFor(
-      () => mine().some((r) => r.json.type === 'phone_number.blocked' && r.json.data.reason === 'stop'),
+      () =>
+        mine().some((r) => r.json.type === 'phone_number.blocked' && r.json.data.reason === 'stop'),
       15_000,
       'STOP',
     );
-    assert.equal((await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'START' } })).status, 204);
-    await receiver.waitFor(() => mine().some((r) => r.json.type === 'phone_number.unblocked'), 15_000, 'START');
+    assert.equal(
+      (await call(server, 'POST', '/dev/sms/inbound', { body: { from: e164, body: 'START' } }))
+        .status,
+      204,
+    );
+    await receiver.waitFor(
+      () => mine().some((r) => r.json.type === 'phone_number.unblocked'),
+      15_000,
+      'START',
+    );
     const unblocked = mine().find((r) => r.json.type === 'phone_number.unblocked')!;
     assert.deepEqual([unblocked.json.data.reason, unblocked.json.data.source], ['stop', 'sms']);
     await sleep(1000);
@@ -353,7 +481,10 @@ describe('outbound webhooks', () => {
     const { token } = await signIn(server);
     receiver.answer(204);
     const path = `/test-${randomUUID()}`;
-    const e = await create(token, { url: `${receiver.url}${path}`, event_types: ['occurrence.missed'] });
+    const e = await create(token, {
+      url: `${receiver.url}${path}`,
+      event_types: ['occurrence.missed'],
+    });
     const mine = () => receiver.received.filter((r) => r.path === path);
     const sent = await api('POST', `/webhook-endpoints/${e.id}/test`, token);
     assert.equal(sent.status, 202, sent.text);
@@ -371,7 +502,11 @@ describe('outbound webhooks', () => {
     await api('POST', `/webhook-endpoints/${e.id}/test`, token);
     await receiver.waitFor(() => mine().length === 2, 15_000, 'the second test event');
     const second = mine()[1]!;
-    assert.equal(String(second.headers['webhook-signature']).split(' ').length, 2, 'two signatures during the grace day');
+    assert.equal(
+      String(second.headers['webhook-signature']).split(' ').length,
+      2,
+      'two signatures during the grace day',
+    );
     verifyAll(rotated.body.secret, [second]);
     verifyAll(e.secret, [second]);
 
@@ -382,7 +517,10 @@ describe('outbound webhooks', () => {
     assert.equal(String(third.headers['webhook-signature']).split(' ').length, 1);
     verifyAll(rotated.body.secret, [third]);
     assert.throws(() => verifyDelivery(e.secret, third), 'the old secret no longer signs');
-    assert.equal((await api('GET', `/webhook-endpoints/${e.id}`, token)).body.previous_secret_expires_at, null);
+    assert.equal(
+      (await api('GET', `/webhook-endpoints/${e.id}`, token)).body.previous_secret_expires_at,
+      null,
+    );
 
     // An endpoint turned off takes no test event and no redelivery.
     await api('PATCH', `/webhook-endpoints/${e.id}`, token, { enabled: false });
@@ -399,12 +537,15 @@ describe('outbound webhooks', () => {
     const test = await api('POST', `/webhook-endpoints/${e.id}/test`, token);
     const deliveryId = test.body.id as string;
     const delivery = async () =>
-      (await api('GET', `/webhook-endpoints/${e.id}/deliveries`, token)).body.items.find((d: any) => d.id === deliveryId);
+      (await api('GET', `/webhook-endpoints/${e.id}/deliveries`, token)).body.items.find(
+        (d: any) => d.id === deliveryId,
+      );
     const start = await now();
     for (let attempts = 1; attempts <= 11; attempts++) {
       await receiver.waitFor(() => mine().length >= attempts, 15_000, `attempt ${attempts}`);
       let d = await delivery();
-      for (let i = 0; i < 50 && d.attempts < attempts; i++) d = (await sleep(100), await delivery());
+      for (let i = 0; i < 50 && d.attempts < attempts; i++)
+        d = (await sleep(100), await delivery());
       assert.equal(d.attempts, attempts);
       if (attempts < 11) {
         assert.equal(d.status, 'pending');
@@ -414,14 +555,19 @@ describe('outbound webhooks', () => {
     assert.ok((await now()) - start >= 72 * 3600_000, 'the retries took three days');
     const endpoint = (await api('GET', `/webhook-endpoints/${e.id}`, token)).body;
     assert.deepEqual([endpoint.enabled, endpoint.disabled_reason], [false, 'failing']);
-    const outbox = (await req(server.url, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(email)}`)).body.items as any[];
+    const outbox = (
+      await req(server.url, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(email)}`)
+    ).body.items as any[];
     const mail = outbox.filter((m) => /webhook endpoint was turned off/.test(m.subject));
     assert.equal(mail.length, 1);
     assert.match(mail[0].body, new RegExp(`${receiver.url}${path}`.replace(/[.]/g, '\\.')));
     // Nothing more goes to it; turning it on forgets the failures.
     await api('POST', '/webhook-endpoints', token, { url: `${receiver.url}/other` });
     const on = await api('PATCH', `/webhook-endpoints/${e.id}`, token, { enabled: true });
-    assert.deepEqual([on.body.enabled, on.body.disabled_reason, on.body.failing_since], [true, null, null]);
+    assert.deepEqual(
+      [on.body.enabled, on.body.disabled_reason, on.body.failing_since],
+      [true, null, null],
+    );
   });
 
   it('account deletion deletes the endpoints at once; the export lists them without secrets', async () => {
@@ -444,7 +590,9 @@ describe('outbound webhooks', () => {
     await receiver.waitFor(() => mine().length === 1, 15_000, 'the first attempt');
     await sleep(300); // the failed attempt is recorded: a retry is due in 5 s
     assert.equal((await api('POST', '/me/deletion-code', token)).status, 202);
-    const items = (await req(server.url, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(email)}`)).body.items as any[];
+    const items = (
+      await req(server.url, 'GET', `/dev/outbox?channel=email&to=${encodeURIComponent(email)}`)
+    ).body.items as any[];
     const code = items.find((i) => /deletion/i.test(i.subject))?.code;
     const del = await api('DELETE', '/me', token, { confirm: 'DELETE', code });
     assert.equal(del.status, 202, del.text);
@@ -475,18 +623,27 @@ describe('outbound webhooks on two hosts sharing one database', () => {
     // Four endpoints: an endpoint takes 5 test events an hour.
     const endpoints: Array<{ id: string; secret: string }> = [];
     for (let k = 0; k < 4; k++) {
-      const e = await req(a.api, 'POST', '/webhook-endpoints', { token, body: { url: `${receiver.url}/shared/${k}` } });
+      const e = await req(a.api, 'POST', '/webhook-endpoints', {
+        token,
+        body: { url: `${receiver.url}/shared/${k}` },
+      });
       assert.equal(e.status, 201, e.text);
       endpoints.push(e.body);
     }
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const host = i % 2 === 0 ? a : b;
-      const r = await req(host.api, 'POST', `/webhook-endpoints/${endpoints[i % 4]!.id}/test`, { token });
+      const r = await req(host.api, 'POST', `/webhook-endpoints/${endpoints[i % 4]!.id}/test`, {
+        token,
+      });
       assert.equal(r.status, 202, r.text);
       ids.push(r.body.event_id);
     }
-    await receiver.waitFor((got) => ids.every((id) => got.some((r) => r.id === id)), 20_000, 'all 20 events');
+    await receiver.waitFor(
+      (got) => ids.every((id) => got.some((r) => r.id === id)),
+      20_000,
+      'all 20 events',
+    );
     await sleep(2500); // both hosts poll at least twice more
     assert.equal(receiver.received.length, 20);
     assert.deepEqual(repeated(receiver.received), []);
@@ -507,7 +664,8 @@ describe('outbound webhook targets without WAKEUP_WEBHOOK_ALLOW_PRIVATE', () => 
 
   it('refuses loopback, private and link-local targets (names resolved by the service), and plain http', async () => {
     const { token } = await signIn(server);
-    const post = (url: string) => req(server.api, 'POST', '/webhook-endpoints', { token, body: { url } });
+    const post = (url: string) =>
+      req(server.api, 'POST', '/webhook-endpoints', { token, body: { url } });
     for (const url of [
       'https://localhost/hook',
       'https://127.0.0.1/hook',
@@ -526,7 +684,11 @@ describe('outbound webhook targets without WAKEUP_WEBHOOK_ALLOW_PRIVATE', () => 
       'https://2130706433/hook',
     ]) {
       const r = await post(url);
-      assert.deepEqual([r.status, r.body.code, r.body.field], [400, 'webhook_target_not_allowed', 'url'], url);
+      assert.deepEqual(
+        [r.status, r.body.code, r.body.field],
+        [400, 'webhook_target_not_allowed', 'url'],
+        url,
+      );
     }
     const http = await post('http://example.com/hook');
     assert.deepEqual([http.status, http.body.code], [400, 'invalid_webhook_url']);
@@ -542,13 +704,20 @@ describe('outbound webhooks at shutdown', () => {
     try {
       const { token } = await signIn(server);
       receiver.answer('hang');
-      const e = await req(server.api, 'POST', '/webhook-endpoints', { token, body: { url: `${receiver.url}/slow` } });
+      const e = await req(server.api, 'POST', '/webhook-endpoints', {
+        token,
+        body: { url: `${receiver.url}/slow` },
+      });
       const sent = await req(server.api, 'POST', `/webhook-endpoints/${e.body.id}/test`, { token });
       await receiver.waitFor((got) => got.length === 1, 15_000, 'the attempt');
       const started = Date.now();
       await server.running.close();
       assert.ok(Date.now() - started < 5000, `closed in ${Date.now() - started} ms`);
-      const rows = await queryDatabase<{ status: string; attempts: number; claimed_by: string | null }>(
+      const rows = await queryDatabase<{
+        status: string;
+        attempts: number;
+        claimed_by: string | null;
+      }>(
         server.dbFile,
         'SELECT status, attempts, claimed_by FROM webhook_deliveries WHERE id = ?',
         [sent.body.id],

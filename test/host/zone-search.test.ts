@@ -49,14 +49,22 @@ describe('searchZones(query, now, limit)', () => {
     });
     assert.equal(first('lhr')!.timezone, 'Europe/London');
     assert.equal(first('nrt')!.timezone, 'Asia/Tokyo');
-    assert.equal(first('kbp')!.timezone, 'Europe/Kyiv', 'airport data with a legacy zone name is mapped to the current one');
+    assert.equal(
+      first('kbp')!.timezone,
+      'Europe/Kyiv',
+      'airport data with a legacy zone name is mapped to the current one',
+    );
   });
   it('finds IANA names, common names and abbreviations', () => {
     assert.equal(first('america/new_y')!.timezone, 'America/New_York');
     assert.equal(first('Europe/Kiev')!.timezone, 'Europe/Kyiv');
     assert.equal(first('utc')!.timezone, 'UTC');
     assert.equal(first('utc')!.countryCode, null);
-    assert.ok(searchZones('pst', now, 10).some((m) => m.timezone === 'America/Los_Angeles' && m.kind === 'zone'));
+    assert.ok(
+      searchZones('pst', now, 10).some(
+        (m) => m.timezone === 'America/Los_Angeles' && m.kind === 'zone',
+      ),
+    );
     assert.ok(searchZones('central european', now, 50).some((m) => m.timezone === 'Europe/Paris'));
   });
   it('ranks exact before prefix before substring, one result per zone', () => {

@@ -29,15 +29,26 @@ describe('crash loop audit', () => {
       );
       insert.run('att-1', first, 'confirmed', now, now, 'CA1', 'att-1', now);
       insert.run('att-2', second, 'ringing', now, now, 'CA9', 'att-2', now);
-      db.raw.prepare(`UPDATE occurrences SET status = 'confirmed', next_due_at = NULL, finished_at = ? WHERE id = ?`).run(now, first);
+      db.raw
+        .prepare(
+          `UPDATE occurrences SET status = 'confirmed', next_due_at = NULL, finished_at = ? WHERE id = ?`,
+        )
+        .run(now, first);
       // The third is lost: unfinished, with no next instant.
       db.raw.prepare('UPDATE occurrences SET next_due_at = NULL WHERE id = ?').run(third);
       await db.close();
 
       const clean = await audit(file, [first], { 'att-1': ['CA1'] });
-      assert.deepEqual([clean.duplicates, clean.unknownCalls, clean.lost, clean.unfinished, clean.integrity], [0, 0, 0, 0, 'ok']);
+      assert.deepEqual(
+        [clean.duplicates, clean.unknownCalls, clean.lost, clean.unfinished, clean.integrity],
+        [0, 0, 0, 0, 'ok'],
+      );
 
-      const a = await audit(file, [...batch.occurrenceIds, 'never-seeded'], { 'att-1': ['CA1', 'CA2'], 'att-2': ['CA3'], stray: ['CA4'] });
+      const a = await audit(file, [...batch.occurrenceIds, 'never-seeded'], {
+        'att-1': ['CA1', 'CA2'],
+        'att-2': ['CA3'],
+        stray: ['CA4'],
+      });
       assert.equal(a.duplicates, 1, 'att-1 dialled twice');
       assert.deepEqual(a.duplicateKeys, ['att-1']);
       assert.equal(a.unknownCalls, 1, 'a call no attempt owns');

@@ -77,8 +77,12 @@ export async function audit(
   await foldJournal(dbFile);
   const db = new Sqlite(dbFile, { readonly: true });
   try {
-    const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
-    const attempts = db.prepare('SELECT id, idempotency_key AS key, status, provider_call_id AS sid FROM attempts').all() as Array<{
+    const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>)
+      .map((r) => r.integrity_check)
+      .join('; ');
+    const attempts = db
+      .prepare('SELECT id, idempotency_key AS key, status, provider_call_id AS sid FROM attempts')
+      .all() as Array<{
       id: string;
       key: string;
       status: string;
@@ -174,11 +178,20 @@ export function unfinishedCount(db: Sqlite.Database, idLike: string): number {
 
 /** Seeded occurrences still waiting for their first dispatch. */
 export function pendingCount(db: Sqlite.Database, idLike: string): number {
-  return (db.prepare(`SELECT COUNT(*) AS n FROM occurrences WHERE id LIKE ? AND status = 'pending'`).get(idLike) as { n: number }).n;
+  return (
+    db
+      .prepare(`SELECT COUNT(*) AS n FROM occurrences WHERE id LIKE ? AND status = 'pending'`)
+      .get(idLike) as { n: number }
+  ).n;
 }
 
 /** Attempts whose intent is stored but whose acceptance is not: what a restart must resolve without dialling twice. */
 export function unacknowledgedCount(db: Sqlite.Database): number {
-  return (db.prepare(`SELECT COUNT(*) AS n FROM attempts WHERE status = 'requested' AND provider_call_id IS NULL`).get() as { n: number })
-    .n;
+  return (
+    db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM attempts WHERE status = 'requested' AND provider_call_id IS NULL`,
+      )
+      .get() as { n: number }
+  ).n;
 }

@@ -4,7 +4,14 @@
  * sent to the next one. Its counts ({@link ProxyStats}) say what it retried and answered 502.
  * @module
  */
-import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What a balancer saw: requests sent again to the next host, and 502s it gave. */
@@ -47,7 +54,14 @@ export function balancer(hosts: () => readonly { url: string }[], stats: ProxySt
         }
         const target = new URL(live[next++ % live.length]!.url);
         const out = request(
-          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: upstream },
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+            agent: upstream,
+          },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
@@ -84,7 +98,11 @@ export function balancer(hosts: () => readonly { url: string }[], stats: ProxySt
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     const code = err.code ?? 'unknown';
     stats.clientErrors[code] = (stats.clientErrors[code] ?? 0) + 1;
-    if (code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable && (socket as Socket).bytesWritten === 0) {
+    if (
+      code === 'ERR_HTTP_REQUEST_TIMEOUT' &&
+      socket.writable &&
+      (socket as Socket).bytesWritten === 0
+    ) {
       socket.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
     }
     socket.destroy();

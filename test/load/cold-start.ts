@@ -38,7 +38,11 @@ const pending = Number(arg('pending') ?? 0);
 const journal = Number(arg('journal') ?? 0);
 
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-cold-'));
-const env = { WAKEUP_DB: join(dir, 'wakeup.sqlite'), WAKEUP_LOG_LEVEL: 'warn', WAKEUP_LOG_PRETTY: '0' };
+const env = {
+  WAKEUP_DB: join(dir, 'wakeup.sqlite'),
+  WAKEUP_LOG_LEVEL: 'warn',
+  WAKEUP_LOG_PRETTY: '0',
+};
 if (entry !== 'tsx') buildDist();
 const port = await freePort();
 const ready: number[] = [];
@@ -66,7 +70,11 @@ async function seed(file: string): Promise<void> {
             now: Date.now(),
           }),
         );
-        await store.commit({ occurrences: rows.map((record) => ({ record, expectedVersion: null })), attempts: [], series: [] });
+        await store.commit({
+          occurrences: rows.map((record) => ({ record, expectedVersion: null })),
+          attempts: [],
+          series: [],
+        });
       }
       await store.close(); // the journal stays unfolded, as a kill leaves it
     }
@@ -78,7 +86,11 @@ async function seed(file: string): Promise<void> {
 function countJournal(file: string): number {
   const db = new Sqlite(file, { readonly: true });
   try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'engine_journal'").get() as { n: number }).n === 0
+    return (
+      db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'engine_journal'").get() as {
+        n: number;
+      }
+    ).n === 0
       ? 0
       : (db.prepare('SELECT COUNT(*) AS n FROM engine_journal').get() as { n: number }).n;
   } finally {
@@ -104,7 +116,8 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? null;
+const p50 = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? null;
 const result = {
   entry,
   runs,

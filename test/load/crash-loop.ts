@@ -74,7 +74,9 @@ const random = prng(seed);
 
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -97,7 +99,9 @@ const loadAtStart = round1(loadavg()[0]!);
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-crash-'));
 const dbFile = join(dir, 'wakeup.sqlite');
 const logFile = join(dir, 'server.log');
-log(`load average ${loadAtStart}; folder ${dir}; rounds ${rounds}, calls ${callsPerBatch}, seed ${seed}, entry ${entry}`);
+log(
+  `load average ${loadAtStart}; folder ${dir}; rounds ${rounds}, calls ${callsPerBatch}, seed ${seed}, entry ${entry}`,
+);
 if (entry !== 'tsx') buildDist();
 
 // The fake waits for every webhook's answer: sharing the cores with the server at 20 times the
@@ -118,10 +122,17 @@ const seedBatch = async (dueAt: number): Promise<void> => {
   const db = openSqliteDatabase(dbFile);
   try {
     const t = performance.now();
-    const batch = await seedDueCalls(db, { n: callsPerBatch, dueAt, now: Date.now(), batch: batches.length });
+    const batch = await seedDueCalls(db, {
+      n: callsPerBatch,
+      dueAt,
+      now: Date.now(),
+      batch: batches.length,
+    });
     await setBatchDue(db, batch, dueAt);
     batches.push(batch);
-    log(`seeded batch ${batch.batch}: ${callsPerBatch} calls in ${Math.round(performance.now() - t)} ms`);
+    log(
+      `seeded batch ${batch.batch}: ${callsPerBatch} calls in ${Math.round(performance.now() - t)} ms`,
+    );
   } finally {
     await db.close();
   }
@@ -138,7 +149,11 @@ const probe = (fn: (db: Sqlite.Database) => number): number => {
 const pendingNow = () => probe((db) => pendingCount(db, 'crash-b%-occ-%'));
 
 /** Polls the fake until it accepted more than `before` calls; ms since the spawn, or null if `stopAt` passed. */
-async function firstCall(server: ServerProcess, before: number, stopAt: number): Promise<number | null> {
+async function firstCall(
+  server: ServerProcess,
+  before: number,
+  stopAt: number,
+): Promise<number | null> {
   for (;;) {
     if ((await fake.accepted()) > before) return performance.now() - server.spawnedAt;
     if (performance.now() > stopAt || server.child.exitCode !== null) return null;
@@ -196,7 +211,8 @@ try {
         `(pending at spawn ${pendingAtSpawn}, accepted ${acceptedAtKill}, unacknowledged after the kill ${unacknowledgedAfterKill}` +
         `${seeded ? ', fresh batch' : ''})`,
     );
-    if (callMs === null) failures.push(`round ${round}: no call reached the fake within 60 s of the spawn`);
+    if (callMs === null)
+      failures.push(`round ${round}: no call reached the fake within 60 s of the spawn`);
   }
 
   // Final clean run: everything drains.
@@ -206,7 +222,8 @@ try {
   const readyMs = await server.waitReady(60_000);
   const readyCpuMs = cpuMs(server.pid);
   const unfinishedAtSpawn = probe((db) => unfinishedCount(db, 'crash-b%-occ-%'));
-  const callMs = unfinishedAtSpawn > 0 ? await firstCall(server, before, server.spawnedAt + 10_000) : null;
+  const callMs =
+    unfinishedAtSpawn > 0 ? await firstCall(server, before, server.spawnedAt + 10_000) : null;
   records.push({
     round: rounds,
     seeded: false,
@@ -218,7 +235,9 @@ try {
     acceptedAtKill: null,
     unacknowledgedAfterKill: null,
   });
-  log(`final run: ready ${round1(readyMs)} ms, first call ${callMs === null ? '-' : round1(callMs)} ms; draining ${unfinishedAtSpawn}`);
+  log(
+    `final run: ready ${round1(readyMs)} ms, first call ${callMs === null ? '-' : round1(callMs)} ms; draining ${unfinishedAtSpawn}`,
+  );
   const drainStart = performance.now();
   for (let left = unfinishedAtSpawn; left > 0;) {
     if (performance.now() - drainStart > drainTimeoutMs) {
@@ -251,16 +270,22 @@ const a = await audit(
   keys,
   pressed,
 );
-if (a.duplicates > 0) failures.push(`${a.duplicates} doubled calls (keys ${a.duplicateKeys.join(', ')})`);
+if (a.duplicates > 0)
+  failures.push(`${a.duplicates} doubled calls (keys ${a.duplicateKeys.join(', ')})`);
 if (a.unknownCalls > 0) failures.push(`${a.unknownCalls} accepted calls belong to no attempt`);
-if (a.mismatched > 0) failures.push(`${a.mismatched} attempts recorded a call the fake does not hold for them`);
+if (a.mismatched > 0)
+  failures.push(`${a.mismatched} attempts recorded a call the fake does not hold for them`);
 if (a.unresolved > 0) failures.push(`${a.unresolved} attempts left in requested`);
 if (a.notConfirmed > 0)
   failures.push(
     `${a.notConfirmed} of ${a.pressedOne} calls that pressed 1 did not end confirmed (e.g. ${a.notConfirmedKeys.slice(0, 5).join(', ')})`,
   );
-if (a.unfinished > 0) failures.push(`${a.unfinished} calls not finished after the final run (${a.unfinished - a.lost} still due)`);
-if (a.lost > 0) failures.push(`${a.lost} occurrences lost (e.g. ${a.lostIds.slice(0, 5).join(', ')})`);
+if (a.unfinished > 0)
+  failures.push(
+    `${a.unfinished} calls not finished after the final run (${a.unfinished - a.lost} still due)`,
+  );
+if (a.lost > 0)
+  failures.push(`${a.lost} occurrences lost (e.g. ${a.lostIds.slice(0, 5).join(', ')})`);
 if (a.integrity !== 'ok') failures.push(`integrity_check: ${a.integrity}`);
 const restarts = records.slice(1);
 const ready = restarts.map((r) => r.readyMs).sort((x, y) => x - y);
@@ -274,11 +299,15 @@ const first = restarts
   .sort((x, y) => x - y);
 const slow = restarts.filter((r) => r.readyMs >= RECOVERY_LIMIT_MS);
 if (slow.length > 0)
-  failures.push(`${slow.length} restarts took ${RECOVERY_LIMIT_MS} ms or more to be ready (rounds ${slow.map((r) => r.round).join(', ')})`);
+  failures.push(
+    `${slow.length} restarts took ${RECOVERY_LIMIT_MS} ms or more to be ready (rounds ${slow.map((r) => r.round).join(', ')})`,
+  );
 
 let adopted = 0;
 try {
-  adopted = readFileSync(logFile, 'utf8').split('adopted a call placed earlier for this attempt').length - 1;
+  adopted =
+    readFileSync(logFile, 'utf8').split('adopted a call placed earlier for this attempt').length -
+    1;
 } catch {
   // No log: no server ran.
 }

@@ -97,10 +97,15 @@ const control = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/accepted')
     return send(res, 200, { accepted: fake.calls.size, createRequests: fake.createCallRequests });
   if (req.method === 'GET' && req.url === '/counts') return send(res, 200, counts());
-  if (req.method === 'GET' && req.url === '/keys') return send(res, 200, Object.fromEntries(byKey()));
+  if (req.method === 'GET' && req.url === '/keys')
+    return send(res, 200, Object.fromEntries(byKey()));
   if (req.method === 'GET' && req.url === '/pressed') {
     const pressed = [...fake.calls.values()].filter((c) => c.pressed !== null);
-    return send(res, 200, Object.fromEntries(pressed.map((c) => [keyOf(c), { digit: c.pressed, heard: c.heard }])));
+    return send(
+      res,
+      200,
+      Object.fromEntries(pressed.map((c) => [keyOf(c), { digit: c.pressed, heard: c.heard }])),
+    );
   }
   send(res, 404, { error: 'not found' });
 });

@@ -68,13 +68,25 @@ export interface FakeProviderProcess {
 const ENTRY = fileURLToPath(new URL('./fake-provider-main.ts', import.meta.url));
 
 /** Spawns the fake and waits until it listens. */
-export async function spawnFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProviderProcess> {
+export async function spawnFakeProvider(
+  options: FakeProviderOptions = {},
+): Promise<FakeProviderProcess> {
   const args = ['--import', 'tsx', ENTRY, '--speed', String(options.speed ?? 20)];
-  args.push('--answer', options.answer ?? 'confirm', '--ring-seconds', String(options.ringSeconds ?? 1));
+  args.push(
+    '--answer',
+    options.answer ?? 'confirm',
+    '--ring-seconds',
+    String(options.ringSeconds ?? 1),
+  );
   if (options.answerTimeout === false) args.push('--answer-timeout', 'off');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await readLine(child, (line) => line.startsWith('FAKE '), 30_000);
-  const info = JSON.parse(first.slice('FAKE '.length)) as { url: string; control: string; accountSid: string; authToken: string };
+  const info = JSON.parse(first.slice('FAKE '.length)) as {
+    url: string;
+    control: string;
+    accountSid: string;
+    authToken: string;
+  };
   const get = async <T>(path: string): Promise<T> => {
     const r = await fetch(`${info.control}${path}`);
     if (!r.ok) throw new Error(`fake provider ${path}: ${r.status}`);

@@ -72,7 +72,9 @@ const random = () => {
 
 const baseUrl = process.env.WAKEUP_TEST_PG_URL;
 if (!baseUrl && !sqlite) {
-  log('no PostgreSQL: WAKEUP_TEST_PG_URL is not set. Run it as `npm run test:multihost` (scripts/with-pg.sh starts a throwaway server).');
+  log(
+    'no PostgreSQL: WAKEUP_TEST_PG_URL is not set. Run it as `npm run test:multihost` (scripts/with-pg.sh starts a throwaway server).',
+  );
   process.exit(1);
 }
 
@@ -80,7 +82,9 @@ if (!baseUrl && !sqlite) {
 const proxyStats = newProxyStats();
 
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-multihost-'));
-log(`logs in ${dir}; hosts ${hostCounts.join(',')}, calls ${calls}, lease ${leaseS} s, load average ${loadavg()[0]!.toFixed(1)}`);
+log(
+  `logs in ${dir}; hosts ${hostCounts.join(',')}, calls ${calls}, lease ${leaseS} s, load average ${loadavg()[0]!.toFixed(1)}`,
+);
 buildDist();
 // The fake waits for every webhook's answer, as in the crash loop (FakeTwilioOptions.answerTimeout).
 const fake = await spawnFakeProvider({ speed, answer, answerTimeout: false });

@@ -23,7 +23,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Resolves with the first line of the child's stdout that `match` accepts. */
-export function readLine(child: ChildProcess, match: (line: string) => boolean, timeoutMs: number): Promise<string> {
+export function readLine(
+  child: ChildProcess,
+  match: (line: string) => boolean,
+  timeoutMs: number,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
     const done = (err: Error | null, line?: string) => {
@@ -41,8 +45,12 @@ export function readLine(child: ChildProcess, match: (line: string) => boolean, 
         if (match(line)) return done(null, line);
       }
     };
-    const onExit = (code: number | null) => done(new Error(`process exited (${code}) before the expected line`));
-    const timer = setTimeout(() => done(new Error(`no expected line within ${timeoutMs} ms`)), timeoutMs);
+    const onExit = (code: number | null) =>
+      done(new Error(`process exited (${code}) before the expected line`));
+    const timer = setTimeout(
+      () => done(new Error(`no expected line within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
   });
@@ -127,7 +135,9 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', out, out] });
   if (typeof out === 'number') closeSync(out);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const url = `http://127.0.0.1:${options.port}`;
   let gone = false;
   void exited.then(() => (gone = true));
@@ -146,13 +156,16 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
           // A refused connection fails at once; a listening server gets until the deadline to
           // answer (an overloaded one answers late, and that lateness is its recovery time).
           // (AbortSignal.timeout throws on a fractional delay: round it.)
-          const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(Math.max(100, Math.ceil(deadline - performance.now()))) });
+          const r = await fetch(`${url}/readyz`, {
+            signal: AbortSignal.timeout(Math.max(100, Math.ceil(deadline - performance.now()))),
+          });
           await r.arrayBuffer();
           if (r.status === 200) return performance.now() - spawnedAt;
         } catch {
           // Not listening yet.
         }
-        if (performance.now() > deadline) throw new Error(`server not ready within ${timeoutMs} ms`);
+        if (performance.now() > deadline)
+          throw new Error(`server not ready within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },

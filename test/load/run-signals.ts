@@ -43,6 +43,7 @@ export function unreadRequests(dir: string, hostCount: number): Record<string, n
 export function hostLogLines(dir: string, hostCount: number, text: string): number {
   let n = 0;
   for (const file of readdirSync(dir).filter((f) => f.startsWith(`host-${hostCount}-`)))
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) if (line.includes(text)) n++;
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n'))
+      if (line.includes(text)) n++;
   return n;
 }

@@ -5,7 +5,11 @@
  * end-to-end cell (bench/e2e.ts) and the load tests (test/load/crash-loop.ts, spike-run.ts).
  * @module
  */
-import { DEFAULT_RETRY_POLICY, type OccurrenceRecord, type RetryPolicy } from '../../engine/index.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  type OccurrenceRecord,
+  type RetryPolicy,
+} from '../../engine/index.js';
 import { insertAccount } from '../../host/db/accounts.js';
 import { insertPhoneNumber, markVerified } from '../../host/db/phone-numbers.js';
 import { createEngineStore } from '../../host/db/engine-store.js';
@@ -142,9 +146,14 @@ export interface SeededBatch {
  * instead (accounts that own no call are still seeded).
  */
 export async function seedDueCalls(db: Db, o: SeedDueCallsOptions): Promise<SeededBatch> {
-  if (o.n > 100_000 || o.batch < 0 || o.batch > 79) throw new Error('seedDueCalls: at most 100,000 calls per batch, batches 0 to 79');
+  if (o.n > 100_000 || o.batch < 0 || o.batch > 79)
+    throw new Error('seedDueCalls: at most 100,000 calls per batch, batches 0 to 79');
   const prefix = `crash-b${o.batch}-`;
-  const policy = o.policy ?? { ...DEFAULT_RETRY_POLICY, offsetsMinutes: [], ringTimeoutSeconds: 15 };
+  const policy = o.policy ?? {
+    ...DEFAULT_RETRY_POLICY,
+    offsetsMinutes: [],
+    ringTimeoutSeconds: 15,
+  };
   await seedAccounts(db, `${prefix}acct-`, o.n, o.now);
   const rows: OccurrenceRecord[] = [];
   await db.tx(async (tx) => {
@@ -165,7 +174,15 @@ export async function seedDueCalls(db: Db, o: SeedDueCallsOptions): Promise<Seed
       });
       await markVerified(tx, number.id, o.now, o.now + 365 * DAY);
       rows.push(
-        pendingOccurrence({ id: `${prefix}occ-${i}`, accountId, to: e164, phoneNumberId: number.id, at: o.dueAt, now: o.now, policy }),
+        pendingOccurrence({
+          id: `${prefix}occ-${i}`,
+          accountId,
+          to: e164,
+          phoneNumberId: number.id,
+          at: o.dueAt,
+          now: o.now,
+          policy,
+        }),
       );
     }
   });
@@ -178,11 +195,9 @@ export async function seedDueCalls(db: Db, o: SeedDueCallsOptions): Promise<Seed
  * seconds; the batch is seeded first and its instant set just before the server starts).
  */
 export async function setBatchDue(db: Db, batch: SeededBatch, dueAt: number): Promise<void> {
-  await db.run(`UPDATE occurrences SET scheduled_at = ?, next_due_at = ?, series_base = ? WHERE id LIKE ? AND status = 'pending'`, [
-    dueAt,
-    dueAt,
-    dueAt,
-    `crash-b${batch.batch}-occ-%`,
-  ]);
+  await db.run(
+    `UPDATE occurrences SET scheduled_at = ?, next_due_at = ?, series_base = ? WHERE id LIKE ? AND status = 'pending'`,
+    [dueAt, dueAt, dueAt, `crash-b${batch.batch}-occ-%`],
+  );
   batch.dueAt = dueAt;
 }

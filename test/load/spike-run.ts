@@ -79,7 +79,9 @@ export interface SpikeRunOptions {
 const log = (msg: string) => process.stderr.write(`[multihost] ${msg}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: readonly number[], p: number): number | null =>
-  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  sorted.length === 0
+    ? null
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 /** The figures and checks of one run (multihost's `RESULT` line). */
 export interface RunResult {
@@ -154,7 +156,9 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
   let sampler: NodeJS.Timeout | null = null;
   const hosts: (ServerProcess | null)[] = [];
   const lb = balancer(() => hosts.filter((h): h is ServerProcess => h !== null), proxyStats);
-  await new Promise<void>((resolve) => lb.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
+  await new Promise<void>((resolve) =>
+    lb.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve),
+  );
   const lbUrl = `http://127.0.0.1:${(lb.address() as { port: number }).port}`;
   let db: Db | null = null;
   let killedAfterMs: number | null = null;
@@ -178,7 +182,9 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       WAKEUP_LEASE_SECONDS: String(o.leaseS),
       WAKEUP_CALLS_IN_FLIGHT: String(o.inFlightPerHost),
       // The provider account's rate, each host its share.
-      ...(rate !== null ? { WAKEUP_CALLS_PER_SECOND: String(Math.round((rate / hostCount) * 1000) / 1000) } : {}),
+      ...(rate !== null
+        ? { WAKEUP_CALLS_PER_SECOND: String(Math.round((rate / hostCount) * 1000) / 1000) }
+        : {}),
       WAKEUP_SITE_URL: lbUrl,
       WAKEUP_LOG_LEVEL: o.logLevel,
       WAKEUP_LOG_PRETTY: '0',
@@ -211,7 +217,11 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
     // CPU from here on, every process of the run.
     hostCpu.mark(hosts);
     sampler = setInterval(() => hostCpu.sample(hosts), 250);
-    const cpuAtStart = { pg: postgresCpuMs(o.pgDir), fake: (await fake.counts()).cpuMicros, self: process.cpuUsage() };
+    const cpuAtStart = {
+      pg: postgresCpuMs(o.pgDir),
+      fake: (await fake.counts()).cpuMicros,
+      self: process.cpuUsage(),
+    };
     const providerAtStart = await fake.counts();
 
     if (o.kill) {
@@ -264,10 +274,14 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       hosts: hostCpu.total(),
       fake_provider: Math.round((endCounts.cpuMicros - cpuAtStart.fake) / 1000),
       harness_and_balancer: Math.round((selfCpu.user + selfCpu.system) / 1000),
-      ...(cpuAtStart.pg !== null && pgEnd !== null && !sqlite ? { postgresql: pgEnd - cpuAtStart.pg } : {}),
+      ...(cpuAtStart.pg !== null && pgEnd !== null && !sqlite
+        ? { postgresql: pgEnd - cpuAtStart.pg }
+        : {}),
     };
     const providerRequests =
-      endCounts.createRequests - providerAtStart.createRequests + (endCounts.listRequests - providerAtStart.listRequests);
+      endCounts.createRequests -
+      providerAtStart.createRequests +
+      (endCounts.listRequests - providerAtStart.listRequests);
     const placedCalls = endCounts.accepted - providerAtStart.accepted;
     // The occurrences are finished, but the fake may still be sending the calls' last status
     // callbacks: the hosts answer them before they stop (else the balancer would count 502s
@@ -275,7 +289,8 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
     const settleUntil = performance.now() + 60_000;
     for (;;) {
       const c = await fake.counts();
-      const live = (c.statuses.queued ?? 0) + (c.statuses.ringing ?? 0) + (c.statuses['in-progress'] ?? 0);
+      const live =
+        (c.statuses.queued ?? 0) + (c.statuses.ringing ?? 0) + (c.statuses['in-progress'] ?? 0);
       if ((live === 0 && c.webhooksInFlight === 0) || performance.now() > settleUntil) break;
       await sleep(200);
     }
@@ -284,7 +299,14 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
 
     // Audit against the fake, which no host could take down with it.
     const fakeKeys = await fake.keys();
-    const attempts = await db.all<{ id: string; key: string; status: string; sid: string | null; kind: string; late: number }>(
+    const attempts = await db.all<{
+      id: string;
+      key: string;
+      status: string;
+      sid: string | null;
+      kind: string;
+      late: number;
+    }>(
       `SELECT a.id, a.idempotency_key AS key, a.status, a.provider_call_id AS sid, a.kind, a.requested_at - a.due_at AS late
          FROM attempts a WHERE a.occurrence_id LIKE ?`,
       [`crash-b${hostCount}-occ-%`],
@@ -306,12 +328,19 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       if (a.sid !== null && !sids.includes(a.sid)) mismatched++;
     }
     const statuses: Record<string, number> = {};
-    for (const o of await db.all<{ status: string }>('SELECT status FROM occurrences WHERE id LIKE ?', [`crash-b${hostCount}-occ-%`]))
+    for (const o of await db.all<{ status: string }>(
+      'SELECT status FROM occurrences WHERE id LIKE ?',
+      [`crash-b${hostCount}-occ-%`],
+    ))
       statuses[o.status] = (statuses[o.status] ?? 0) + 1;
-    const finished = Object.entries(statuses).reduce((n, [s, c]) => n + (isFinishedOccurrence(s as never) ? c : 0), 0);
+    const finished = Object.entries(statuses).reduce(
+      (n, [s, c]) => n + (isFinishedOccurrence(s as never) ? c : 0),
+      0,
+    );
     if (duplicates > 0) failures.push(`${duplicates} calls doubled`);
     if (unknownCalls > 0) failures.push(`${unknownCalls} accepted calls belong to no attempt`);
-    if (mismatched > 0) failures.push(`${mismatched} attempts hold a call the fake did not make for them`);
+    if (mismatched > 0)
+      failures.push(`${mismatched} attempts hold a call the fake did not make for them`);
     if (finished !== ids.length) failures.push(`${ids.length - finished} occurrences not finished`);
     // Every fake phone presses 1 (`--answer confirm`): a call that rang ends confirmed; only a
     // call dispatched too late may end otherwise (missed, late_dispatch), or one whose webhook
@@ -319,7 +348,9 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
     const notConfirmed = (statuses.unconfirmed ?? 0) + (statuses.failed ?? 0);
     const badGateways = proxyStats.badGateway - badGatewayAtStart;
     if (o.answer === 'confirm' && notConfirmed > badGateways)
-      failures.push(`${notConfirmed} answered calls did not end confirmed, ${badGateways} webhooks answered 502 (keypad digits lost?)`);
+      failures.push(
+        `${notConfirmed} answered calls did not end confirmed, ${badGateways} webhooks answered 502 (keypad digits lost?)`,
+      );
 
     const firsts = attempts.filter((a) => a.kind === 'first');
     const late = firsts.map((a) => a.late).sort((x, y) => x - y);
@@ -331,7 +362,10 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
         ? {}
         : {
             rate_per_s: rate,
-            placement_rate_per_s: Math.round(((late.length - 1) / Math.max(1, late[late.length - 1]! - late[0]!)) * 1000 * 100) / 100,
+            placement_rate_per_s:
+              Math.round(
+                ((late.length - 1) / Math.max(1, late[late.length - 1]! - late[0]!)) * 1000 * 100,
+              ) / 100,
             rate_max_excess_ms: Math.max(...late.map((l, k) => l - (k / rate) * 1000)),
           };
     return {
@@ -340,7 +374,8 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       calls_per_s: Math.round((firsts.length / endToEnd) * 1000),
       cpu_us_per_call: firsts.length === 0 ? null : Math.round((cpuTotalMs * 1000) / firsts.length),
       cpu_ms_by_process: cpuMsBy,
-      provider_requests_per_placement: placedCalls === 0 ? null : Math.round((providerRequests / placedCalls) * 1000) / 1000,
+      provider_requests_per_placement:
+        placedCalls === 0 ? null : Math.round((providerRequests / placedCalls) * 1000) / 1000,
       doubled: duplicates,
       ...rated,
       in_flight_per_host: o.inFlightPerHost,
@@ -364,7 +399,8 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       webhook_failures: (await fake.counts()).webhookFailures,
       proxy: snapshotProxyStats(proxyStats),
       host_unread_requests: unreadRequests(dir, hostCount),
-      listen_overflows: overflowsAtStart === null ? null : (listenOverflows() ?? 0) - overflowsAtStart,
+      listen_overflows:
+        overflowsAtStart === null ? null : (listenOverflows() ?? 0) - overflowsAtStart,
       ok: failures.length === 0,
       failures: failures.slice(0, 20),
     };

@@ -29,7 +29,11 @@ const events = arg('events', 60);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const server = await startTestServer({
-  env: { WAKEUP_CLOCK: 'system', WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' },
+  env: {
+    WAKEUP_CLOCK: 'system',
+    WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1',
+    WAKEUP_WEBHOOK_ALLOW_HTTP: '1',
+  },
 });
 const silent = await startReceiver();
 silent.answer('hang');
@@ -43,14 +47,18 @@ try {
     return (r.body as { id: string }).id;
   };
   const silentIds: string[] = [];
-  for (let i = 0; i < endpoints; i++) silentIds.push(await create(attacker.token, `${silent.url}/never/${i}`));
+  for (let i = 0; i < endpoints; i++)
+    silentIds.push(await create(attacker.token, `${silent.url}/never/${i}`));
   const victimIds: string[] = [];
-  for (let i = 0; i < 10; i++) victimIds.push(await create(victim.token, `${healthy.url}/victim/${i}`));
+  for (let i = 0; i < 10; i++)
+    victimIds.push(await create(victim.token, `${healthy.url}/victim/${i}`));
 
   const attackStart = Date.now();
   const statuses = await Promise.all(
     Array.from({ length: events }, (_, i) =>
-      req(server.api, 'POST', `/webhook-endpoints/${silentIds[i % endpoints]}/test`, { token: attacker.token }).then((r) => r.status),
+      req(server.api, 'POST', `/webhook-endpoints/${silentIds[i % endpoints]}/test`, {
+        token: attacker.token,
+      }).then((r) => r.status),
     ),
   );
   const queuedMs = Date.now() - attackStart;
@@ -60,9 +68,14 @@ try {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
     const before = healthy.received.length;
-    const r = await req(server.api, 'POST', `/webhook-endpoints/${victimIds[waits.length % victimIds.length]}/test`, {
-      token: victim.token,
-    });
+    const r = await req(
+      server.api,
+      'POST',
+      `/webhook-endpoints/${victimIds[waits.length % victimIds.length]}/test`,
+      {
+        token: victim.token,
+      },
+    );
     if (r.status >= 300) throw new Error(`victim test: ${r.status} ${r.text}`);
     const sent = Date.now();
     await healthy.waitFor((got) => got.length > before, 120_000, "the victim's delivery");
@@ -72,7 +85,9 @@ try {
   const sorted = [...waits].sort((a, b) => a - b);
   const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
   const max = sorted[sorted.length - 1] ?? 0;
-  console.log(`attack: ${endpoints} silent endpoints, ${accepted}/${events} test events accepted in ${queuedMs} ms`);
+  console.log(
+    `attack: ${endpoints} silent endpoints, ${accepted}/${events} test events accepted in ${queuedMs} ms`,
+  );
   console.log(`victim deliveries (ms, in order): ${waits.join(' ')}`);
   console.log(`attempts reaching the silent receiver: ${silent.received.length}`);
   console.log(

@@ -29,7 +29,9 @@ describe('web app assets', () => {
 
   it('every local script, stylesheet and module import is served; nothing comes from elsewhere', async () => {
     const html = await (await fetch(`${server.url}/`)).text();
-    const queue = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]!).filter((u) => u.startsWith('/ui/'));
+    const queue = [...html.matchAll(/(?:src|href)="([^"#]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((u) => u.startsWith('/ui/'));
     assert.ok(queue.includes('/ui/js/main.js') && queue.includes('/ui/app.css'));
     assert.doesNotMatch(html, /(?:src|href)="https?:/);
     const seen = new Set<string>();
@@ -42,7 +44,11 @@ describe('web app assets', () => {
       if (!url.endsWith('.js')) continue;
       assert.match(r.headers.get('content-type')!, /javascript/);
       const src = await r.text();
-      assert.doesNotMatch(src, /from ['"]https?:|import\(['"]https?:/, `${url} imports nothing remote`);
+      assert.doesNotMatch(
+        src,
+        /from ['"]https?:|import\(['"]https?:/,
+        `${url} imports nothing remote`,
+      );
       for (const m of src.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g))
         queue.push(new URL(m[1]!, `http://x${url}`).pathname);
     }
@@ -53,7 +59,10 @@ describe('web app assets', () => {
     const r = await fetch(`${server.url}/ui/js/api.js`);
     const etag = r.headers.get('etag')!;
     assert.ok(etag);
-    assert.equal((await fetch(`${server.url}/ui/js/api.js`, { headers: { 'if-none-match': etag } })).status, 304);
+    assert.equal(
+      (await fetch(`${server.url}/ui/js/api.js`, { headers: { 'if-none-match': etag } })).status,
+      304,
+    );
     assert.equal((await fetch(`${server.url}/ui/js/nope.js`)).status, 404);
   });
 });

@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { atBothWidths, goHash, screenshots, signInThroughPage, webSession } from '../helpers/web.js';
+import {
+  atBothWidths,
+  goHash,
+  screenshots,
+  signInThroughPage,
+  webSession,
+} from '../helpers/web.js';
 
 describe('web app: back from checkout, and Sign out in the header', () => {
   const web = webSession({ timezoneId: 'Europe/Paris' });
@@ -16,12 +22,19 @@ describe('web app: back from checkout, and Sign out in the header', () => {
     const { page, server } = web;
     await page.goto(`${server.url}/`);
     await page.getByLabel('Email address').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Sign out' }).isVisible(), false, 'no Sign out before sign-in');
+    assert.equal(
+      await page.getByRole('button', { name: 'Sign out' }).isVisible(),
+      false,
+      'no Sign out before sign-in',
+    );
     await signInThroughPage(page, server, `checkout-${randomUUID()}@example.com`);
     const signOut = page.locator('header').getByRole('button', { name: 'Sign out' });
     await atBothWidths(page, async (width) => {
       assert.ok(await signOut.isVisible(), `${width}: Sign out in the header`);
-      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+      assert.ok(
+        (await page.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+        `${width}: no sideways scroll`,
+      );
     });
     await screenshots(page, 'checkout-header');
 

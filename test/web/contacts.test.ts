@@ -11,7 +11,15 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV, textsTo } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, clockTo, goHash, screenshots, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiFromPage,
+  clockTo,
+  goHash,
+  screenshots,
+  scriptPhone,
+  signInThroughPage,
+} from '../helpers/web.js';
 
 const ZONE = 'Europe/Paris';
 const E164 = '+12015550177';
@@ -33,7 +41,11 @@ describe('web app: contacts to tell', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => void d.accept());
@@ -69,7 +81,9 @@ describe('web app: contacts to tell', () => {
         await page.getByLabel('Their mobile number, with country code').fill(e164);
         await page.getByRole('button', { name: 'Add and invite' }).click();
         try {
-          await page.locator(`article[data-contact="${e164}"][data-status="pending"]`).waitFor({ timeout: attempt < 3 ? 4_000 : 10_000 });
+          await page
+            .locator(`article[data-contact="${e164}"][data-status="pending"]`)
+            .waitFor({ timeout: attempt < 3 ? 4_000 : 10_000 });
           break;
         } catch (err) {
           if (attempt >= 3) throw err;
@@ -93,7 +107,10 @@ describe('web app: contacts to tell', () => {
     await goHash(page, '#/contacts');
     const alex = page.locator(`article[data-contact="${ALEX}"]`);
     await alex.locator('.badge', { hasText: 'Agreed' }).waitFor();
-    await page.locator(`article[data-contact="${KIM}"]`).locator('.badge', { hasText: 'Invited' }).waitFor();
+    await page
+      .locator(`article[data-contact="${KIM}"]`)
+      .locator('.badge', { hasText: 'Invited' })
+      .waitFor();
     await screenshots(page, 'contacts');
     await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -123,11 +140,22 @@ describe('web app: contacts to tell', () => {
 
     // Nobody answers: the call rings out (with its retries) and ends missed.
     await scriptPhone(server, E164, ['no_answer'], 5);
-    await clockTo(server, new Date(Date.parse(schedule.next_occurrence.scheduled_at) + 20 * 60_000).toISOString());
-    const told = (await textsTo(server, ALEX)).map((x) => x.body).filter((b) => b.includes('did not confirm'));
+    await clockTo(
+      server,
+      new Date(Date.parse(schedule.next_occurrence.scheduled_at) + 20 * 60_000).toISOString(),
+    );
+    const told = (await textsTo(server, ALEX))
+      .map((x) => x.body)
+      .filter((b) => b.includes('did not confirm'));
     assert.deepEqual(told.length, 1, JSON.stringify(told));
-    assert.match(told[0]!, /^Wake-Up Call: the user named "sam" did not confirm the \d\d:\d\d wake-up call "Flight", Europe\/Paris\./);
-    assert.equal((await textsTo(server, KIM)).filter((x) => x.body.includes('did not confirm')).length, 0);
+    assert.match(
+      told[0]!,
+      /^Wake-Up Call: the user named "sam" did not confirm the \d\d:\d\d wake-up call "Flight", Europe\/Paris\./,
+    );
+    assert.equal(
+      (await textsTo(server, KIM)).filter((x) => x.body.includes('did not confirm')).length,
+      0,
+    );
 
     // The call's page names who was texted.
     await goHash(page, `#/occurrences/${schedule.next_occurrence.id}`);
@@ -135,7 +163,11 @@ describe('web app: contacts to tell', () => {
     await toldList.waitFor();
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 800 });
-      assert.deepEqual(await toldList.locator('li strong').allInnerTexts(), ['Alex'], `${width}: only Alex was texted`);
+      assert.deepEqual(
+        await toldList.locator('li strong').allInnerTexts(),
+        ['Alex'],
+        `${width}: only Alex was texted`,
+      );
       assert.equal((await toldList.locator('.badge').innerText()).trim(), 'Texted', `${width}`);
     }
     await screenshots(page, 'contacts-told-on-call');

@@ -45,7 +45,11 @@ describe('web app: dev mode', () => {
     db = pg?.url ?? join(dir, 'wakeup.sqlite');
     drop = pg ? () => pg.drop() : null;
     server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: db } });
-    context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
   });
@@ -57,7 +61,10 @@ describe('web app: dev mode', () => {
   });
 
   const noSidewaysScroll = async (width: number, what: string) =>
-    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${what} ${width}: no sideways scroll`);
+    assert.ok(
+      (await page.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+      `${what} ${width}: no sideways scroll`,
+    );
 
   it('signs in with the code shown beside its field, and reads the outbox page signed out', async (t) => {
     if (skip) return t.skip(skip);
@@ -65,7 +72,9 @@ describe('web app: dev mode', () => {
     await page.goto(`${server.url}/`);
     await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'Send me a code' }).click();
-    const hint = page.locator('.dev-code').filter({ hasText: `Dev mode: the newest code sent to ${email} is` });
+    const hint = page
+      .locator('.dev-code')
+      .filter({ hasText: `Dev mode: the newest code sent to ${email} is` });
     await hint.waitFor();
     const code = await hint.locator('.dev-code-value').innerText();
     assert.match(code, /^\d{6}$/);
@@ -74,7 +83,10 @@ describe('web app: dev mode', () => {
 
     // The outbox, signed out, in a tab of its own (the hint's link opens one): the sign-in
     // email, its code picked out.
-    const [tab] = await Promise.all([context.waitForEvent('page'), hint.getByRole('link', { name: 'Outbox' }).click()]);
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      hint.getByRole('link', { name: 'Outbox' }).click(),
+    ]);
     await tab.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
     const mail = tab.locator('article[data-outbox]').filter({ hasText: email });
     await mail.waitFor();
@@ -82,7 +94,10 @@ describe('web app: dev mode', () => {
     assert.match(await mail.innerText(), /Your Wake-Up Call sign-in code/);
     for (const width of [390, 1280]) {
       await tab.setViewportSize({ width, height: 800 });
-      assert.ok((await tab.evaluate<number>('document.documentElement.scrollWidth')) <= width, `outbox ${width}: no sideways scroll`);
+      assert.ok(
+        (await tab.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+        `outbox ${width}: no sideways scroll`,
+      );
     }
     await screenshots(tab, 'dev-outbox');
     await tab.close();
@@ -110,12 +125,18 @@ describe('web app: dev mode', () => {
     await card.locator('.badge', { hasText: /^Verified$/ }).waitFor();
 
     await scriptPhone(server, E164, ['confirm'], 5);
-    await page.locator(`article[data-number="${E164}"]`).getByRole('button', { name: 'Test call' }).click();
+    await page
+      .locator(`article[data-number="${E164}"]`)
+      .getByRole('button', { name: 'Test call' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Test call' }).waitFor();
     const note = page.locator('[data-dev="virtual-clock"]');
     await note.waitFor();
     await atBothWidths(page, async (w) => {
-      assert.match(await note.innerText(), /virtual clock: this call moves on only when the clock does.*\+1 min/);
+      assert.match(
+        await note.innerText(),
+        /virtual clock: this call moves on only when the clock does.*\+1 min/,
+      );
       await noSidewaysScroll(w, 'test call');
     });
     await screenshots(page, 'dev-live-call');
@@ -149,7 +170,9 @@ describe('web app: dev mode', () => {
     await page.getByRole('heading', { level: 1, name: /^Hello/ }).waitFor();
     await page.locator('#devbar').getByRole('button', { name: '+1 day' }).click();
     await page.locator('#devbar').getByRole('button', { name: '+1 day' }).click();
-    const moved = await ((await fetch(`${server.url}/dev/clock`)).json() as Promise<{ now: string }>);
+    const moved = await ((await fetch(`${server.url}/dev/clock`)).json() as Promise<{
+      now: string;
+    }>);
     await server.close();
     server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: db } });
     await page.goto(`${server.url}/`);

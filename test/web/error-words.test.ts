@@ -13,7 +13,15 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiSend, atBothWidths, goHash, outboxCode, screenshots, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiSend,
+  atBothWidths,
+  goHash,
+  outboxCode,
+  screenshots,
+  signInThroughPage,
+} from '../helpers/web.js';
 
 const ZONE = 'Europe/Paris';
 
@@ -34,7 +42,11 @@ describe('web app: errors in words, once, at their field', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => {
@@ -93,7 +105,9 @@ describe('web app: errors in words, once, at their field', () => {
       timezone: ZONE,
     });
     assert.equal(made.status, 201);
-    const today = ((await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }).now.slice(0, 10);
+    const today = (
+      (await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }
+    ).now.slice(0, 10);
     await goHash(page, '#/calls');
     const card = page.locator('article[data-schedule]').filter({ hasText: 'Workdays' });
     await card.getByText('Pause for a while').click();
@@ -105,7 +119,11 @@ describe('web app: errors in words, once, at their field', () => {
     await atBothWidths(page, async (width) => {
       assert.equal(await errorAt(until), said, `${width}`);
       assert.equal(await shownTimes(said), 1, `${width}: shown once`);
-      assert.equal(await card.locator('.form-error').innerText(), '', `${width}: not again at the top`);
+      assert.equal(
+        await card.locator('.form-error').innerText(),
+        '',
+        `${width}: not again at the top`,
+      );
     });
     await screenshots(page, 'errors-pause-past-date');
     await until.fill(today);
@@ -123,7 +141,11 @@ describe('web app: errors in words, once, at their field', () => {
     await page.getByText('Enter the date.').waitFor();
     await atBothWidths(page, async (width) => {
       assert.equal(await errorAt(date), 'Enter the date.', `${width}`);
-      assert.equal(await shownTimes('Enter the date.'), 1, `${width}: not in the top box nor in the preview`);
+      assert.equal(
+        await shownTimes('Enter the date.'),
+        1,
+        `${width}: not in the top box nor in the preview`,
+      );
       assert.equal(await page.locator('#preview').getByText('Enter the date.').count(), 0);
       assert.equal(await page.locator('form .form-error').first().innerText(), '');
     });
@@ -154,14 +176,22 @@ describe('web app: errors in words, once, at their field', () => {
     await page.getByText(/That code is wrong or has expired/).waitFor();
     await atBothWidths(page, async (width) => {
       assert.match(await errorAt(code), /^That code is wrong or has expired/, `${width}`);
-      assert.equal(await page.locator('form[aria-label="Delete the account"] .form-error').innerText(), '', `${width}: once`);
+      assert.equal(
+        await page.locator('form[aria-label="Delete the account"] .form-error').innerText(),
+        '',
+        `${width}: once`,
+      );
     });
     await screenshots(page, 'errors-delete-code');
     await code.fill(await outboxCode(server, email, 'email'));
     await page.getByRole('button', { name: 'Delete my account' }).click();
     await page.getByRole('heading', { name: 'Your account was deleted' }).waitFor();
     await atBothWidths(page, async (width) => {
-      assert.match(await page.locator('main').innerText(), /personal data is purged 30 days later/, `${width}`);
+      assert.match(
+        await page.locator('main').innerText(),
+        /personal data is purged 30 days later/,
+        `${width}`,
+      );
       assert.equal(await page.getByRole('link', { name: 'Back to the start' }).isVisible(), true);
     });
     await screenshots(page, 'errors-account-deleted');

@@ -51,29 +51,52 @@ describe('web app: what users expect', () => {
       });
       assert.equal(r.status, 201, JSON.stringify(r.body));
     }
-    const soon = await apiSend(page, 'POST', '/schedules', { kind: 'once', in_minutes: 30, timezone: ZONE, label: 'Soon' });
+    const soon = await apiSend(page, 'POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 30,
+      timezone: ZONE,
+      label: 'Soon',
+    });
     assert.equal(soon.status, 201);
 
     await goHash(page, '#/calls');
-    const cards = page.getByRole('list', { name: 'Active calls' }).locator('article[data-schedule]');
+    const cards = page
+      .getByRole('list', { name: 'Active calls' })
+      .locator('article[data-schedule]');
     await cards.nth(2).waitFor();
-    const schedules = (await apiFromPage(page, '/schedules')).items as Array<{ label: string; next_occurrence: { scheduled_at: string } }>;
+    const schedules = (await apiFromPage(page, '/schedules')).items as Array<{
+      label: string;
+      next_occurrence: { scheduled_at: string };
+    }>;
     const expected = [...schedules]
-      .sort((a, b) => Date.parse(a.next_occurrence.scheduled_at) - Date.parse(b.next_occurrence.scheduled_at))
+      .sort(
+        (a, b) =>
+          Date.parse(a.next_occurrence.scheduled_at) - Date.parse(b.next_occurrence.scheduled_at),
+      )
       .map((s) => s.label);
     assert.deepEqual(await cards.locator('h2').allInnerTexts(), expected, 'soonest to ring first');
     assert.equal(expected[0], 'Soon');
 
     const card = cards.filter({ hasText: 'Late' });
-    const first = (schedules.find((s) => s.label === 'Late') as any).next_occurrence.local.date as string;
+    const first = (schedules.find((s) => s.label === 'Late') as any).next_occurrence.local
+      .date as string;
     await card.getByRole('button', { name: 'Skip next' }).click();
     const skipped = card.getByRole('group', { name: 'Skipped dates' });
     await skipped.locator(`[data-date="${first}"]`).waitFor();
     await atBothWidths(page, async (width) => {
-      assert.ok(await skipped.getByRole('button', { name: /^Undo skipping/ }).isVisible(), `${width}: Undo beside the date`);
+      assert.ok(
+        await skipped.getByRole('button', { name: /^Undo skipping/ }).isVisible(),
+        `${width}: Undo beside the date`,
+      );
       const long = cards.filter({ hasText: LONG }).first();
-      const [box, title] = await Promise.all([long.boundingBox(), long.locator('h2').boundingBox()]);
-      assert.ok(box && title && title.x + title.width <= box.x + box.width + 0.5, `${width}: the long label stays in its card`);
+      const [box, title] = await Promise.all([
+        long.boundingBox(),
+        long.locator('h2').boundingBox(),
+      ]);
+      assert.ok(
+        box && title && title.x + title.width <= box.x + box.width + 0.5,
+        `${width}: the long label stays in its card`,
+      );
       await noSidewaysScroll(width, 'calls');
     });
     await screenshots(page, 'expect-calls-skipped');
@@ -81,7 +104,10 @@ describe('web app: what users expect', () => {
     // Undo on the card: the date is no longer skipped and the call rings on it again.
     await skipped.getByRole('button', { name: /^Undo skipping/ }).click();
     await skipped.waitFor({ state: 'detached' });
-    const late = () => apiFromPage(page, '/schedules').then((l) => l.items.find((s: { label: string }) => s.label === 'Late'));
+    const late = () =>
+      apiFromPage(page, '/schedules').then((l) =>
+        l.items.find((s: { label: string }) => s.label === 'Late'),
+      );
     assert.deepEqual((await late()).skip_dates, []);
     assert.equal((await late()).next_occurrence.local.date, first);
 
@@ -118,7 +144,11 @@ describe('web app: what users expect', () => {
     await number.fill('+1 201 555 0174');
     await warning.waitFor();
     await atBothWidths(page, async (width) => {
-      assert.match(await warning.innerText(), /\+12015550174 is your own number \(Bedside\): the wake-up calls ring it/, `${width}`);
+      assert.match(
+        await warning.innerText(),
+        /\+12015550174 is your own number \(Bedside\): the wake-up calls ring it/,
+        `${width}`,
+      );
       await noSidewaysScroll(width, 'contacts');
     });
     await screenshots(page, 'expect-own-number');
@@ -157,8 +187,12 @@ describe('web app: what users expect', () => {
   it('shows one date format and one zone name across the pages', async (t) => {
     if (web.skip) return t.skip(web.skip);
     const { page } = web;
-    assert.equal((await apiSend(page, 'POST', '/api-keys', { name: 'script', scopes: ['read'] })).status, 201);
-    const OTHER_FORMATS = /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b|\d{1,2}\/\d{1,2}\/\d{4}/;
+    assert.equal(
+      (await apiSend(page, 'POST', '/api-keys', { name: 'script', scopes: ['read'] })).status,
+      201,
+    );
+    const OTHER_FORMATS =
+      /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b|\d{1,2}\/\d{1,2}\/\d{4}/;
     for (const [hash, heading, expected] of [
       ['#/numbers', 'Phone numbers', /verified until \w{3} \d{4}-\d\d-\d\d \d\d:\d\d/],
       ['#/calls', 'Wake-up calls', /Next: \w{3} \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Paris/],
@@ -186,18 +220,30 @@ describe('web app: what users expect', () => {
     await page.getByRole('radio', { name: 'On a date' }).check();
     const time = page.getByLabel('Time', { exact: true }).first();
     await atBothWidths(page, async (width) => {
-      assert.equal(await time.inputValue(), '7:00 AM', `${width}: the default on the 12-hour clock`);
-      assert.ok(await page.getByText('For example 7:00 AM or 6:30 PM.').first().isVisible(), `${width}: the hint`);
+      assert.equal(
+        await time.inputValue(),
+        '7:00 AM',
+        `${width}: the default on the 12-hour clock`,
+      );
+      assert.ok(
+        await page.getByText('For example 7:00 AM or 6:30 PM.').first().isVisible(),
+        `${width}: the hint`,
+      );
       await noSidewaysScroll(width, 'new call');
     });
     await time.fill('6:30 pm');
     await page.getByLabel('Label', { exact: true }).fill('Evening');
     // The server's preview sentence is on the account's clock too.
-    await page.locator('#preview-sentence').filter({ hasText: 'at 6:30 PM (Europe/Paris)' }).waitFor();
+    await page
+      .locator('#preview-sentence')
+      .filter({ hasText: 'at 6:30 PM (Europe/Paris)' })
+      .waitFor();
     await screenshots(page, 'expect-time-12h');
     await page.getByRole('button', { name: 'Set the call' }).click();
     await page.getByRole('heading', { level: 1, name: 'Wake-up calls' }).waitFor();
-    const evening = (await apiFromPage(page, '/schedules')).items.find((x: { label: string }) => x.label === 'Evening');
+    const evening = (await apiFromPage(page, '/schedules')).items.find(
+      (x: { label: string }) => x.label === 'Evening',
+    );
     assert.equal(evening.local_time, '18:30');
     assert.equal((await apiSend(page, 'PATCH', '/me', { time_format: '24h' })).status, 200);
   });

@@ -11,7 +11,15 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, goHash, clockTo, screenshots, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiFromPage,
+  goHash,
+  clockTo,
+  screenshots,
+  scriptPhone,
+  signInThroughPage,
+} from '../helpers/web.js';
 
 const ZONE = 'Europe/Paris';
 const E164 = '+12015550177';
@@ -32,7 +40,11 @@ describe('web app: first wake-up call', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
   });
@@ -77,7 +89,10 @@ describe('web app: first wake-up call', () => {
 
     // Home lists it under the next calls, with its local time.
     await page.getByRole('link', { name: 'Home' }).click();
-    const next = page.getByRole('list', { name: 'Next calls' }).locator('article').filter({ hasText: 'Flight' });
+    const next = page
+      .getByRole('list', { name: 'Next calls' })
+      .locator('article')
+      .filter({ hasText: 'Flight' });
     await next.waitFor();
     assert.match(await next.innerText(), /07:00 Europe\/Paris/);
     await screenshots(page, 'home');

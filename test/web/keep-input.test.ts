@@ -12,7 +12,13 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, atBothWidths, goHash, screenshots, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  atBothWidths,
+  goHash,
+  screenshots,
+  signInThroughPage,
+} from '../helpers/web.js';
 
 describe('web app: a redraw keeps what was typed', () => {
   let skip = '';
@@ -29,7 +35,11 @@ describe('web app: a redraw keeps what was typed', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: 'Europe/Paris',
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
   });
@@ -64,11 +74,31 @@ describe('web app: a redraw keeps what was typed', () => {
         .waitFor();
       for (const button of ['+1 min', '+10 min']) {
         await redrawnBy(() => page.getByRole('button', { name: button }).click());
-        assert.equal(await page.getByLabel('Label', { exact: true }).inputValue(), `Flight home ${width}`, `${width} ${button}: label`);
-        assert.equal(await page.getByLabel('Spoken note (optional)').inputValue(), 'Your taxi is at six.', `${width} ${button}: note`);
-        assert.equal(await page.getByRole('radio', { name: 'Every week' }).isChecked(), true, `${width} ${button}: mode`);
-        assert.equal(await page.getByLabel('Sat', { exact: true }).isChecked(), true, `${width} ${button}: Saturday`);
-        assert.equal(await page.getByRole('group', { name: 'Days' }).isVisible(), true, `${width} ${button}: the weekly fields are shown`);
+        assert.equal(
+          await page.getByLabel('Label', { exact: true }).inputValue(),
+          `Flight home ${width}`,
+          `${width} ${button}: label`,
+        );
+        assert.equal(
+          await page.getByLabel('Spoken note (optional)').inputValue(),
+          'Your taxi is at six.',
+          `${width} ${button}: note`,
+        );
+        assert.equal(
+          await page.getByRole('radio', { name: 'Every week' }).isChecked(),
+          true,
+          `${width} ${button}: mode`,
+        );
+        assert.equal(
+          await page.getByLabel('Sat', { exact: true }).isChecked(),
+          true,
+          `${width} ${button}: Saturday`,
+        );
+        assert.equal(
+          await page.getByRole('group', { name: 'Days' }).isVisible(),
+          true,
+          `${width} ${button}: the weekly fields are shown`,
+        );
         await page
           .locator('#preview-sentence')
           .filter({ hasText: /Fri and Sat at 07:00/ })
@@ -87,10 +117,20 @@ describe('web app: a redraw keeps what was typed', () => {
       const name = page.getByLabel('Their name');
       await name.click();
       await name.pressSequentially('Ann');
-      await redrawnBy(() => page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))"));
+      await redrawnBy(() =>
+        page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))"),
+      );
       await page.keyboard.type('a Lee');
-      assert.equal(await name.inputValue(), 'Anna Lee', `${width}: typing went on in the same field`);
-      assert.equal(await page.getByLabel('Their mobile number, with country code').inputValue(), '+12015550163', `${width}`);
+      assert.equal(
+        await name.inputValue(),
+        'Anna Lee',
+        `${width}: typing went on in the same field`,
+      );
+      assert.equal(
+        await page.getByLabel('Their mobile number, with country code').inputValue(),
+        '+12015550163',
+        `${width}`,
+      );
       if (width === 390) await screenshots(page, 'keep-contact-after-redraw');
       await page.getByLabel('Their mobile number, with country code').fill('');
       await name.fill('');

@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { settledDb } from '../helpers/server.js';
-import { atBothWidths, goHash, noSidewaysScroll, signInThroughPage, webSession } from '../helpers/web.js';
+import {
+  atBothWidths,
+  goHash,
+  noSidewaysScroll,
+  signInThroughPage,
+  webSession,
+} from '../helpers/web.js';
 
 const OPERATOR = 'night-shift@example.com';
 const SHOTS = '/tmp/shots-43';
@@ -31,7 +37,9 @@ describe('web app: the operator page', () => {
   // After webSession's hook: a morning to look at.
   before(async () => {
     if (web.skip) return;
-    const seeded = await call(web.server, 'POST', '/dev/seed-morning', { body: { accounts: 400, advance_hours: 5 } });
+    const seeded = await call(web.server, 'POST', '/dev/seed-morning', {
+      body: { accounts: 400, advance_hours: 5 },
+    });
     assert.equal(seeded.status, 200, JSON.stringify(seeded.body));
     web.page.setDefaultTimeout(15_000);
     mkdirSync(SHOTS, { recursive: true });
@@ -51,11 +59,21 @@ describe('web app: the operator page', () => {
         const canvas = page.locator(`[data-chart="${name}"] canvas`);
         await canvas.waitFor();
         const box = (await canvas.boundingBox())!;
-        assert.ok(box.width > 200 && box.width <= width, `${name} chart fits ${width} px (${box.width})`);
+        assert.ok(
+          box.width > 200 && box.width <= width,
+          `${name} chart fits ${width} px (${box.width})`,
+        );
       }
       // One spike minute ends more than 5 s late at 1 call per second: a warning.
       await page.locator('[data-warnings]').waitFor();
-      for (const heading of ['Next 24 hours', 'Lateness, last 24 hours', 'Outcomes per hour', 'Health', 'Find calls', 'Audit log']) {
+      for (const heading of [
+        'Next 24 hours',
+        'Lateness, last 24 hours',
+        'Outcomes per hour',
+        'Health',
+        'Find calls',
+        'Audit log',
+      ]) {
         await page.getByRole('heading', { level: 2, name: heading }).waitFor();
       }
       await noSidewaysScroll(page, width, 'the operator page at');
@@ -68,7 +86,9 @@ describe('web app: the operator page', () => {
     const { page, server } = web;
     // A number the morning has called already.
     const db = await settledDb(server);
-    const row = await db.get<{ e164: string }>("SELECT to_e164 AS e164 FROM attempts WHERE status = 'confirmed' ORDER BY id LIMIT 1");
+    const row = await db.get<{ e164: string }>(
+      "SELECT to_e164 AS e164 FROM attempts WHERE status = 'confirmed' ORDER BY id LIMIT 1",
+    );
     const e164 = row!.e164;
     await goHash(page, '#/ops');
     await page.getByRole('heading', { level: 1, name: 'Operations' }).waitFor();

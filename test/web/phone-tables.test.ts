@@ -93,7 +93,12 @@ describe('web app: History and a call on a phone', () => {
       in_minutes: 5,
       label: 'A rather long label for a phone screen',
       timezone: ZONE,
-      retry_policy: { offsets_minutes: [5, 10], snooze_minutes: 5, max_snoozes: 1, ring_timeout_seconds: 30 },
+      retry_policy: {
+        offsets_minutes: [5, 10],
+        snooze_minutes: 5,
+        max_snoozes: 1,
+        ring_timeout_seconds: 30,
+      },
     });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     await advanceClock(server, 40 * 60);

@@ -11,7 +11,14 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, goHash, clockTo, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiFromPage,
+  goHash,
+  clockTo,
+  scriptPhone,
+  signInThroughPage,
+} from '../helpers/web.js';
 
 const ZONE = 'America/New_York';
 const E164 = '+12015550178';
@@ -31,7 +38,11 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-US',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => void d.accept());
@@ -87,13 +98,21 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     await page.getByRole('link', { name: 'Calls' }).click();
     await card.getByText('Ringing').waitFor();
     await card.getByRole('button', { name: 'Delete' }).click();
-    await card.locator('.form-error[data-code="occurrence_in_progress"]').filter({ hasText: 'ringing right now' }).waitFor();
+    await card
+      .locator('.form-error[data-code="occurrence_in_progress"]')
+      .filter({ hasText: 'ringing right now' })
+      .waitFor();
 
     await card.getByRole('link', { name: 'Edit' }).click();
-    await page.locator('.preview.error[data-code="occurrence_in_progress"]').filter({ hasText: 'ringing right now' }).waitFor();
+    await page
+      .locator('.preview.error[data-code="occurrence_in_progress"]')
+      .filter({ hasText: 'ringing right now' })
+      .waitFor();
     await page.getByLabel('Label', { exact: true }).fill('Changed');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    const alert = page.locator('[role=alert][data-code="occurrence_in_progress"]').filter({ hasText: 'ringing right now' });
+    const alert = page
+      .locator('[role=alert][data-code="occurrence_in_progress"]')
+      .filter({ hasText: 'ringing right now' });
     await alert.waitFor();
     assert.match(await alert.innerText(), /ring/i);
     assert.equal((await schedule()).label, 'Every day');
@@ -127,7 +146,10 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     // A test call from the Numbers page, followed live until it ends.
     await scriptPhone(server, E164, ['confirm'], 1);
     await page.getByRole('link', { name: 'Numbers' }).click();
-    await page.locator(`article[data-number="${E164}"]`).getByRole('button', { name: 'Test call' }).click();
+    await page
+      .locator(`article[data-number="${E164}"]`)
+      .getByRole('button', { name: 'Test call' })
+      .click();
     await page.getByRole('heading', { name: 'Test call' }).waitFor();
     const now = ((await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }).now;
     await clockTo(server, new Date(Date.parse(now) + 30_000).toISOString());
@@ -141,10 +163,16 @@ describe('web app: pause, skip-next and the 409 while ringing', () => {
     await page.getByText(/calls used this period/).waitFor();
     const plans = await page.evaluate(async () => (await fetch('/api/v1/billing/plans')).status);
     if (plans === 404) {
-      console.log('billing is not served by this build (GET /billing/plans answers 404): checkout step skipped');
+      console.log(
+        'billing is not served by this build (GET /billing/plans answers 404): checkout step skipped',
+      );
       await page.locator('#plans-unavailable').waitFor();
       return;
     }
-    await page.getByRole('list', { name: 'Plans' }).or(page.locator('#plans-unavailable')).first().waitFor();
+    await page
+      .getByRole('list', { name: 'Plans' })
+      .or(page.locator('#plans-unavailable'))
+      .first()
+      .waitFor();
   });
 });

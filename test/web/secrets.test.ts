@@ -11,7 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { withTestDb } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { atBothWidths, goHash, screenshots, signInThroughPage, webSession } from '../helpers/web.js';
+import {
+  atBothWidths,
+  goHash,
+  screenshots,
+  signInThroughPage,
+  webSession,
+} from '../helpers/web.js';
 
 describe('web app: one-time secrets', () => {
   const web = webSession({
@@ -19,7 +25,10 @@ describe('web app: one-time secrets', () => {
     timezoneId: 'Europe/Paris',
   });
   before(async () => {
-    if (!web.skip) await web.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.server.url });
+    if (!web.skip)
+      await web.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: web.server.url,
+      });
   });
 
   const clipboard = () => web.page.evaluate<string>('navigator.clipboard.readText()');
@@ -41,7 +50,10 @@ describe('web app: one-time secrets', () => {
     assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), '');
     await atBothWidths(page, async (width) => {
       assert.ok(await page.locator('#new-key').isVisible(), `${width}: the key stays shown`);
-      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+      assert.ok(
+        (await page.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+        `${width}: no sideways scroll`,
+      );
     });
     await screenshots(page, 'secrets-api-key');
   });
@@ -63,16 +75,25 @@ describe('web app: one-time secrets', () => {
     assert.equal(await clipboard(), secret);
     const list = page.getByRole('list', { name: 'Your webhook endpoints' });
     await list.getByRole('link', { name: url }).waitFor();
-    assert.equal(await page.getByText('No endpoint yet.').count(), 0, 'no "No endpoint yet" beside the new secret');
+    assert.equal(
+      await page.getByText('No endpoint yet.').count(),
+      0,
+      'no "No endpoint yet" beside the new secret',
+    );
     assert.equal(await page.getByLabel('URL').inputValue(), '');
     assert.equal(await page.getByLabel('Description (optional)').inputValue(), '');
     await atBothWidths(page, async (width) => {
-      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+      assert.ok(
+        (await page.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+        `${width}: no sideways scroll`,
+      );
     });
     await screenshots(page, 'secrets-webhook');
 
     // An endpoint whose deliveries fail (still on) is "Failing", in red.
-    await withTestDb(server, (db) => db.run('UPDATE webhook_endpoints SET failing_since = ?', [Date.now()]));
+    await withTestDb(server, (db) =>
+      db.run('UPDATE webhook_endpoints SET failing_since = ?', [Date.now()]),
+    );
     await page.reload();
     const badge = list.locator('.badge').first();
     await badge.waitFor();
@@ -91,7 +112,10 @@ describe('web app: one-time secrets', () => {
         /^Nothing accepted the connection at this address: is your receiver running\? \(connection refused\)$/,
         `${width}`,
       );
-      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+      assert.ok(
+        (await page.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+        `${width}: no sideways scroll`,
+      );
     });
     await screenshots(page, 'secrets-webhook-error');
   });

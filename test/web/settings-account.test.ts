@@ -12,7 +12,15 @@ import { launchChromium } from '../helpers/chromium.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiFromPage, clockTo, goHash, outboxCode, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiFromPage,
+  clockTo,
+  goHash,
+  outboxCode,
+  scriptPhone,
+  signInThroughPage,
+} from '../helpers/web.js';
 
 const ZONE = 'Europe/London';
 const E164 = '+12015550179';
@@ -33,7 +41,11 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-GB',
+      viewport: { width: 390, height: 844 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => void d.accept());
@@ -43,14 +55,18 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await server?.close();
   });
 
-  const now = async () => ((await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }).now;
+  const now = async () =>
+    ((await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }).now;
 
   it('explains calls turned off by key 9 and the blocked number, and turns calls on with consent', async (t) => {
     if (skip) return t.skip(skip);
     await signInThroughPage(page, server, email);
     await addNumberThroughPage(page, server, E164);
     await scriptPhone(server, E164, ['stop'], 1);
-    await page.locator(`article[data-number="${E164}"]`).getByRole('button', { name: 'Test call' }).click();
+    await page
+      .locator(`article[data-number="${E164}"]`)
+      .getByRole('button', { name: 'Test call' })
+      .click();
     await page.getByRole('heading', { name: 'Test call' }).waitFor();
     await clockTo(server, new Date(Date.parse(await now()) + 30_000).toISOString());
     await page.locator('#attempt-status[data-status="stopped"]').waitFor({ timeout: 6_000 });
@@ -65,17 +81,24 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await page.getByRole('link', { name: 'Home' }).click();
     await page.getByRole('heading', { name: 'Your wake-up calls are off' }).waitFor();
     await page.getByRole('button', { name: 'Turn calls back on' }).click();
-    await page.locator('[role=alert][data-code="confirmation_required"]').filter({ hasText: 'Please confirm' }).waitFor();
+    await page
+      .locator('[role=alert][data-code="confirmation_required"]')
+      .filter({ hasText: 'Please confirm' })
+      .waitFor();
     await page.getByLabel('I agree to receive automated wake-up calls again.').check();
     await page.getByRole('button', { name: 'Turn calls back on' }).click();
-    await page.getByRole('heading', { name: 'Your wake-up calls are off' }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('heading', { name: 'Your wake-up calls are off' })
+      .waitFor({ state: 'detached' });
     assert.equal((await apiFromPage(page, '/me')).calls_revoked_at, null);
 
     // Verifying again lifts the key-9 block.
     await page.getByRole('link', { name: 'Numbers' }).click();
     await card.getByRole('button', { name: 'Send a code' }).click();
     await page.getByText('A new code is on its way.').waitFor();
-    await card.getByLabel('Code we sent to this number').fill(await outboxCode(server, E164, 'sms'));
+    await card
+      .getByLabel('Code we sent to this number')
+      .fill(await outboxCode(server, E164, 'sms'));
     await card.getByRole('button', { name: 'Verify' }).click();
     await card.locator('.badge', { hasText: /^Verified$/ }).waitFor();
     assert.equal((await apiFromPage(page, '/phone-numbers')).items[0].blocked, false);
@@ -87,7 +110,10 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await page.getByLabel('In a few minutes').check();
     await page.getByLabel('Minutes from now').fill('5000');
     // The preview's refusal is shown once, at its field.
-    await page.locator('.field-error[data-code="in_minutes_out_of_range"]').filter({ hasText: 'from 1 to 1440' }).waitFor();
+    await page
+      .locator('.field-error[data-code="in_minutes_out_of_range"]')
+      .filter({ hasText: 'from 1 to 1440' })
+      .waitFor();
     await page.getByLabel('Minutes from now').fill('15');
     await page.locator('#preview-sentence').waitFor();
     await page.getByRole('button', { name: 'Set the call' }).click();
@@ -102,7 +128,10 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     const greeting = page.getByLabel('Name the call greets you with (optional)');
     await greeting.fill('see example.com');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.locator('[role=alert][data-code="message_disallowed_content"]').filter({ hasText: 'simple punctuation' }).waitFor();
+    await page
+      .locator('[role=alert][data-code="message_disallowed_content"]')
+      .filter({ hasText: 'simple punctuation' })
+      .waitFor();
     assert.equal(await greeting.getAttribute('aria-invalid'), 'true');
     assert.equal(await page.evaluate('document.activeElement.name'), 'greeting_name');
 
@@ -115,7 +144,10 @@ describe('web app: calls off by key 9, settings, API keys, export and deletion',
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     const me = await apiFromPage(page, '/me');
-    assert.deepEqual([me.greeting_name, me.home_timezone, me.voice, me.time_format], ['Sam', 'Asia/Tokyo', 'male', '12h']);
+    assert.deepEqual(
+      [me.greeting_name, me.home_timezone, me.voice, me.time_format],
+      ['Sam', 'Asia/Tokyo', 'male', '12h'],
+    );
   });
 
   it('creates an API key shown once, revokes it, exports, and deletes the account by emailed code', async (t) => {

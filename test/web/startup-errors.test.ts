@@ -30,7 +30,11 @@ describe('web app: an error at start-up', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: { WAKEUP_RATE_LIMIT_ACCOUNT: '20' } });
-    const context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: 'Europe/Paris',
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -44,7 +48,8 @@ describe('web app: an error at start-up', () => {
   async function exhaustAccountLimit(): Promise<void> {
     const status = await page.evaluate(async () => {
       let s = 200;
-      for (let i = 0; i < 40 && s !== 429; i++) s = (await fetch('/api/v1/me', { credentials: 'same-origin' })).status;
+      for (let i = 0; i < 40 && s !== 429; i++)
+        s = (await fetch('/api/v1/me', { credentials: 'same-origin' })).status;
       return s;
     });
     assert.equal(status, 429);
@@ -56,7 +61,10 @@ describe('web app: an error at start-up', () => {
     await atBothWidths(page, async (width) => {
       const alert = page.locator('main [role=alert]');
       assert.equal(await alert.isVisible(), true, `${width}: the reason is shown`);
-      assert.match(await alert.innerText(), /Too many tries in a short time\. You can try again in \d+ seconds\./);
+      assert.match(
+        await alert.innerText(),
+        /Too many tries in a short time\. You can try again in \d+ seconds\./,
+      );
       assert.equal(await alert.getAttribute('data-code'), 'rate_limited');
       assert.equal(await page.locator('#devbar').isVisible(), true, `${width}: the dev bar stays`);
       assert.equal(await page.getByRole('button', { name: '+1 min' }).isEnabled(), true);

@@ -44,7 +44,11 @@ describe('web app: states in their own words and colours', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: ZONE,
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
   });
@@ -56,13 +60,21 @@ describe('web app: states in their own words and colours', () => {
   /** A one-off call in 5 minutes answered by the phone as `answer`, run to its end. */
   async function ringOnce(label: string, answer: string): Promise<void> {
     await scriptPhone(server, E164, [answer], 5);
-    const made = await apiSend(page, 'POST', '/schedules', { kind: 'once', in_minutes: 5, label, timezone: ZONE });
+    const made = await apiSend(page, 'POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 5,
+      label,
+      timezone: ZONE,
+    });
     assert.equal(made.status, 201, `${label}: ${JSON.stringify(made.body)}`);
     await advanceClock(server, 40 * 60);
   }
 
   /** The text and tone (badge class) of the state badge of a card. */
-  async function badge(card: ReturnType<Page['locator']>, selector: string): Promise<[string, string]> {
+  async function badge(
+    card: ReturnType<Page['locator']>,
+    selector: string,
+  ): Promise<[string, string]> {
     const el = card.locator(selector).first();
     const tone = ((await el.getAttribute('class')) ?? '').replace('badge', '').trim();
     return [(await el.innerText()).trim(), tone];
@@ -95,23 +107,43 @@ describe('web app: states in their own words and colours', () => {
     await ringOnce('Missed call', 'no_answer');
     await ringOnce('Unconfirmed call', 'silent');
     await ringOnce('Failed call', 'fail');
-    const cancelled = await apiSend(page, 'POST', '/schedules', { kind: 'once', in_minutes: 30, label: 'Cancelled call', timezone: ZONE });
-    assert.equal((await apiSend(page, 'POST', `/occurrences/${cancelled.body.next_occurrence.id}/cancel`)).status, 200);
+    const cancelled = await apiSend(page, 'POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 30,
+      label: 'Cancelled call',
+      timezone: ZONE,
+    });
+    assert.equal(
+      (await apiSend(page, 'POST', `/occurrences/${cancelled.body.next_occurrence.id}/cancel`))
+        .status,
+      200,
+    );
     const weekly = {
       kind: 'recurring',
       local_time: '07:00',
       days_of_week: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
       timezone: ZONE,
     };
-    const skipped = await apiSend(page, 'POST', '/schedules', { ...weekly, label: 'Weekly skipped' });
-    assert.equal((await apiSend(page, 'POST', `/schedules/${skipped.body.id}/skip-next`)).status, 200);
+    const skipped = await apiSend(page, 'POST', '/schedules', {
+      ...weekly,
+      label: 'Weekly skipped',
+    });
+    assert.equal(
+      (await apiSend(page, 'POST', `/schedules/${skipped.body.id}/skip-next`)).status,
+      200,
+    );
     const paused = await apiSend(page, 'POST', '/schedules', { ...weekly, label: 'Weekly paused' });
     const until = paused.body.next_occurrence.local.date;
-    assert.equal((await apiSend(page, 'POST', `/schedules/${paused.body.id}/pause`, { until })).status, 200);
+    assert.equal(
+      (await apiSend(page, 'POST', `/schedules/${paused.body.id}/pause`, { until })).status,
+      200,
+    );
 
     await goHash(page, '#/calls');
     const card = (label: string) =>
-      page.locator('article[data-schedule]').filter({ has: page.getByRole('heading', { name: label, exact: true }) });
+      page
+        .locator('article[data-schedule]')
+        .filter({ has: page.getByRole('heading', { name: label, exact: true }) });
     await card('Weekly paused').waitFor();
     const expected: Record<string, [string, string]> = {
       'Confirmed call': ['Confirmed', 'ok'],
@@ -122,8 +154,16 @@ describe('web app: states in their own words and colours', () => {
     };
     await atBothWidths(page, async (width) => {
       for (const [label, want] of Object.entries(expected)) {
-        assert.deepEqual(await badge(card(label), '.badge[data-state="completed"]'), want, `${width}: ${label}`);
-        assert.equal(await card(label).getByText('Last call:').isVisible(), true, `${width}: ${label} links its last call`);
+        assert.deepEqual(
+          await badge(card(label), '.badge[data-state="completed"]'),
+          want,
+          `${width}: ${label}`,
+        );
+        assert.equal(
+          await card(label).getByText('Last call:').isVisible(),
+          true,
+          `${width}: ${label} links its last call`,
+        );
       }
       const [pausedText, pausedTone] = await badge(card('Weekly paused'), '.badge');
       assert.match(pausedText, new RegExp(`^Paused until \\w{3} ${until}$`));
@@ -136,15 +176,23 @@ describe('web app: states in their own words and colours', () => {
           .isVisible(),
         true,
       );
-      assert.equal(await page.getByText('Done', { exact: true }).count(), 0, `${width}: no bare "Done"`);
+      assert.equal(
+        await page.getByText('Done', { exact: true }).count(),
+        0,
+        `${width}: no bare "Done"`,
+      );
     });
     await screenshots(page, 'states-calls');
 
     await goHash(page, '#/history');
     await page.getByRole('heading', { name: 'History' }).waitFor();
-    const row = (label: string) => page.locator('tr', { has: page.getByRole('cell', { name: label, exact: true }) }).first();
+    const row = (label: string) =>
+      page.locator('tr', { has: page.getByRole('cell', { name: label, exact: true }) }).first();
     assert.equal(await row('Missed call').locator('.badge.bad').innerText(), 'Missed');
-    assert.equal(await row('Unconfirmed call').locator('.badge.warn').innerText(), 'Answered, not confirmed');
+    assert.equal(
+      await row('Unconfirmed call').locator('.badge.warn').innerText(),
+      'Answered, not confirmed',
+    );
     assert.equal(await row('Cancelled call').locator('.badge.off').innerText(), 'Cancelled');
   });
 
@@ -152,18 +200,30 @@ describe('web app: states in their own words and colours', () => {
     if (skip) return t.skip(skip);
     await ringOnce('Pressed nine', 'stop');
     await goHash(page, '#/calls');
-    const stopped = page.locator('article[data-schedule]').filter({ has: page.getByRole('heading', { name: 'Pressed nine' }) });
-    assert.deepEqual(await badge(stopped, '.badge[data-state="completed"]'), ['Stopped with key 9', 'bad']);
+    const stopped = page
+      .locator('article[data-schedule]')
+      .filter({ has: page.getByRole('heading', { name: 'Pressed nine' }) });
+    assert.deepEqual(await badge(stopped, '.badge[data-state="completed"]'), [
+      'Stopped with key 9',
+      'bad',
+    ]);
 
     await goHash(page, '#/');
     const off = page.locator('#calls-off');
     await off.waitFor();
     await atBothWidths(page, async (width) => {
-      assert.equal(await off.getByRole('heading', { name: 'Your wake-up calls are off' }).isVisible(), true, `${width}`);
+      assert.equal(
+        await off.getByRole('heading', { name: 'Your wake-up calls are off' }).isVisible(),
+        true,
+        `${width}`,
+      );
       const text = await off.innerText();
       assert.match(text, /none of the calls below will ring until you turn calls back on/);
       assert.match(text, /Unblock Bedside \+12015550166: the same key press blocked it/);
-      assert.equal(await off.getByRole('link', { name: 'Verify it again with a code' }).isVisible(), true);
+      assert.equal(
+        await off.getByRole('link', { name: 'Verify it again with a code' }).isVisible(),
+        true,
+      );
       assert.equal(await off.getByRole('button', { name: 'Turn calls back on' }).isVisible(), true);
       const next = page.getByRole('list', { name: 'Next calls' }).locator('.badge');
       assert.ok((await next.count()) >= 2);
@@ -195,7 +255,9 @@ describe('web app: states in their own words and colours', () => {
     await card.getByLabel('Code we sent to this number').waitFor();
     assert.equal(await card.getByText('Sent just now by text message.').isVisible(), true);
     await screenshots(page, 'states-number-code-sent');
-    await card.getByLabel('Code we sent to this number').fill(await outboxCode(server, E164, 'sms'));
+    await card
+      .getByLabel('Code we sent to this number')
+      .fill(await outboxCode(server, E164, 'sms'));
     await card.getByRole('button', { name: 'Verify' }).click();
     await card.locator('.badge.ok', { hasText: 'Verified' }).waitFor();
   });

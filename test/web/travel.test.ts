@@ -10,7 +10,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
-import { addNumberThroughPage, apiSend, atBothWidths, goHash, screenshots, signInThroughPage, webSession } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiSend,
+  atBothWidths,
+  goHash,
+  screenshots,
+  signInThroughPage,
+  webSession,
+} from '../helpers/web.js';
 
 const BROWSER_ZONE = 'Asia/Tokyo';
 const HOME = 'Europe/Paris';
@@ -33,7 +41,12 @@ describe('web app: the travel prompt', () => {
       label: 'Paris mornings',
     });
     assert.equal(daily.status, 201, JSON.stringify(daily.body));
-    const soon = await apiSend(page, 'POST', '/schedules', { kind: 'once', in_minutes: 90, timezone: HOME, label: 'Nap' });
+    const soon = await apiSend(page, 'POST', '/schedules', {
+      kind: 'once',
+      in_minutes: 90,
+      timezone: HOME,
+      label: 'Nap',
+    });
     assert.equal(soon.status, 201, JSON.stringify(soon.body));
 
     await goHash(page, '#/calls');
@@ -44,21 +57,44 @@ describe('web app: the travel prompt', () => {
     await cards.nth(1).waitFor();
     await atBothWidths(page, async (width) => {
       assert.equal(await cards.count(), 2, `${width}: one card per mismatch`);
-      assert.equal(await page.getByRole('heading', { name: 'Are you travelling?' }).count(), 1, `${width}: one heading`);
+      assert.equal(
+        await page.getByRole('heading', { name: 'Are you travelling?' }).count(),
+        1,
+        `${width}: one heading`,
+      );
       const paris = cards.filter({ hasText: 'Paris mornings' });
-      await paris.getByText(/Set for 07:00 on \w{3} \d{4}-\d\d-\d\d Europe\/Paris: it rings at 1[45]:00 on/).waitFor();
-      await paris.getByText(/Move it to 07:00 on \w{3} \d{4}-\d\d-\d\d Asia\/Tokyo \(UTC\+09:00\)\?/).waitFor();
-      assert.ok(await paris.getByRole('button', { name: 'Move the call' }).isVisible(), `${width}: Move on its card`);
-      assert.ok(await paris.getByRole('button', { name: 'Keep it as it is' }).isVisible(), `${width}: Keep on its card`);
+      await paris
+        .getByText(/Set for 07:00 on \w{3} \d{4}-\d\d-\d\d Europe\/Paris: it rings at 1[45]:00 on/)
+        .waitFor();
+      await paris
+        .getByText(/Move it to 07:00 on \w{3} \d{4}-\d\d-\d\d Asia\/Tokyo \(UTC\+09:00\)\?/)
+        .waitFor();
+      assert.ok(
+        await paris.getByRole('button', { name: 'Move the call' }).isVisible(),
+        `${width}: Move on its card`,
+      );
+      assert.ok(
+        await paris.getByRole('button', { name: 'Keep it as it is' }).isVisible(),
+        `${width}: Keep on its card`,
+      );
       const nap = cards.filter({ hasText: 'Nap' });
       await nap.getByText('It was set to ring in a number of minutes').waitFor();
-      assert.ok(await nap.getByRole('button', { name: 'Keep it as it is' }).isVisible(), `${width}: the in-minutes card has its button`);
+      assert.ok(
+        await nap.getByRole('button', { name: 'Keep it as it is' }).isVisible(),
+        `${width}: the in-minutes card has its button`,
+      );
       // Nothing wider than the screen.
-      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, `${width}: no sideways scroll`);
+      assert.ok(
+        (await page.evaluate<number>('document.documentElement.scrollWidth')) <= width,
+        `${width}: no sideways scroll`,
+      );
     });
     await screenshots(page, 'travel-two-cards');
 
-    await cards.filter({ hasText: 'Paris mornings' }).getByRole('button', { name: 'Keep it as it is' }).click();
+    await cards
+      .filter({ hasText: 'Paris mornings' })
+      .getByRole('button', { name: 'Keep it as it is' })
+      .click();
     await cards.filter({ hasText: 'Paris mornings' }).waitFor({ state: 'detached' });
     assert.equal(await cards.count(), 1);
 
@@ -71,7 +107,11 @@ describe('web app: the travel prompt', () => {
     await page.getByRole('heading', { level: 1, name: /^Hello/ }).waitFor();
     await cards.first().waitFor();
     await atBothWidths(page, async (width) => {
-      assert.deepEqual(await cards.locator('h3').allInnerTexts(), ['Nap'], `${width}: the kept call stays dismissed, the other stays`);
+      assert.deepEqual(
+        await cards.locator('h3').allInnerTexts(),
+        ['Nap'],
+        `${width}: the kept call stays dismissed, the other stays`,
+      );
     });
     await screenshots(page, 'travel-one-kept');
 

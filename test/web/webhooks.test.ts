@@ -12,7 +12,15 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
 import { PHONE_TEST_ENV } from '../helpers/phone.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { addNumberThroughPage, apiFromPage, clockTo, goHash, screenshots, scriptPhone, signInThroughPage } from '../helpers/web.js';
+import {
+  addNumberThroughPage,
+  apiFromPage,
+  clockTo,
+  goHash,
+  screenshots,
+  scriptPhone,
+  signInThroughPage,
+} from '../helpers/web.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 
 const E164 = '+12015550193';
@@ -48,9 +56,15 @@ describe('web app: webhook endpoints and their delivery log', () => {
       return;
     }
     browser = got.browser;
-    server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' } });
+    server = await startTestServer({
+      env: { ...PHONE_TEST_ENV, WAKEUP_WEBHOOK_ALLOW_PRIVATE: '1', WAKEUP_WEBHOOK_ALLOW_HTTP: '1' },
+    });
     receiver = await startReceiver();
-    const context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      timezoneId: 'Europe/Paris',
+      locale: 'en-GB',
+      viewport: { width: 390, height: 844 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('dialog', (d) => void d.accept());
@@ -72,7 +86,11 @@ describe('web app: webhook endpoints and their delivery log', () => {
     // A bad URL is explained at its field, in words.
     await form.getByLabel('URL').fill('ftp://lights.example/hook');
     await form.getByRole('button', { name: 'Add endpoint' }).click();
-    await form.locator('.field-error[data-code="invalid_webhook_url"]', { hasText: 'Enter a full https address' }).waitFor();
+    await form
+      .locator('.field-error[data-code="invalid_webhook_url"]', {
+        hasText: 'Enter a full https address',
+      })
+      .waitFor();
 
     await form.getByLabel('URL').fill(`${receiver.url}/lights`);
     await form.getByLabel('Description (optional)').fill('Hall lights');
@@ -85,7 +103,9 @@ describe('web app: webhook endpoints and their delivery log', () => {
     await page.locator('#log-empty').waitFor();
 
     await page.getByRole('button', { name: 'Send a test event' }).click();
-    await page.locator('#delivery-log tr[data-event-type="webhook.test"][data-status="delivered"]').waitFor({ timeout: 15_000 });
+    await page
+      .locator('#delivery-log tr[data-event-type="webhook.test"][data-status="delivered"]')
+      .waitFor({ timeout: 15_000 });
 
     // A call in one minute, confirmed (1 pressed): its event is in the log.
     await scriptPhone(server, E164, ['confirm'], 5);
@@ -99,15 +119,28 @@ describe('web app: webhook endpoints and their delivery log', () => {
     assert.ok(s.id, JSON.stringify(s));
     const now = (await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string };
     await clockTo(server, new Date(Date.parse(now.now) + 120_000).toISOString());
-    await receiver.waitFor((got) => got.some((r) => r.json.type === 'occurrence.confirmed'), 15_000, 'occurrence.confirmed');
+    await receiver.waitFor(
+      (got) => got.some((r) => r.json.type === 'occurrence.confirmed'),
+      15_000,
+      'occurrence.confirmed',
+    );
     await page.getByRole('button', { name: 'Refresh' }).click();
-    const row = page.locator('#delivery-log tr[data-event-type="occurrence.confirmed"][data-status="delivered"]');
+    const row = page.locator(
+      '#delivery-log tr[data-event-type="occurrence.confirmed"][data-status="delivered"]',
+    );
     await row.waitFor({ timeout: 15_000 });
-    assert.match(await row.innerText(), /Call confirmed[\s\S]*Delivered[\s\S]*1 attempt[\s\S]*HTTP 204/);
+    assert.match(
+      await row.innerText(),
+      /Call confirmed[\s\S]*Delivered[\s\S]*1 attempt[\s\S]*HTTP 204/,
+    );
     await screenshots(page, 'webhooks-log');
 
     await row.getByRole('button', { name: 'Send again' }).click();
-    await receiver.waitFor((got) => got.filter((r) => r.json.type === 'occurrence.confirmed').length === 2, 15_000, 'the redelivery');
+    await receiver.waitFor(
+      (got) => got.filter((r) => r.json.type === 'occurrence.confirmed').length === 2,
+      15_000,
+      'the redelivery',
+    );
     for (const r of receiver.received) verifyDelivery(secret, r);
     const [first, again] = receiver.received.filter((r) => r.json.type === 'occurrence.confirmed');
     assert.equal(first!.id, again!.id);

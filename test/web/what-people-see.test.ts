@@ -41,7 +41,11 @@ describe('web app: what a person sees', () => {
     }
     browser = got.browser;
     server = await startTestServer({ env: PHONE_TEST_ENV });
-    const context = await browser.newContext({ timezoneId: 'Europe/Paris', locale: 'en-GB', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: 'Europe/Paris',
+      locale: 'en-GB',
+      viewport: { width: 1280, height: 800 },
+    });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('response', (r) => {
@@ -69,7 +73,11 @@ describe('web app: what a person sees', () => {
     if (skip) return t.skip(skip);
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    assert.equal(await page.locator('#nav').isVisible(), false, 'navigation hidden when signed out');
+    assert.equal(
+      await page.locator('#nav').isVisible(),
+      false,
+      'navigation hidden when signed out',
+    );
     assert.equal(await page.getByRole('link', { name: 'Calls' }).isVisible(), false);
     assert.equal(await page.getByLabel('Email address').isVisible(), true);
     assert.equal(await page.locator('#devbar').isVisible(), true, 'the dev bar: dev mode is on');
@@ -109,8 +117,15 @@ describe('web app: what a person sees', () => {
     const text = await atField.innerText();
     assert.match(text, /phone number/i);
     assert.doesNotMatch(text, DEVELOPER_TEXT, text);
-    assert.equal(await form.locator('.form-error').innerText(), '', 'shown once: at its field, not again at the top');
-    assert.equal(await page.getByLabel('Phone number', { exact: true }).getAttribute('aria-invalid'), 'true');
+    assert.equal(
+      await form.locator('.form-error').innerText(),
+      '',
+      'shown once: at its field, not again at the top',
+    );
+    assert.equal(
+      await page.getByLabel('Phone number', { exact: true }).getAttribute('aria-invalid'),
+      'true',
+    );
     await screenshots(page, 'what-phone-error');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByLabel('Phone number', { exact: true }).fill('');
@@ -123,9 +138,27 @@ describe('web app: what a person sees', () => {
     await page.getByRole('heading', { name: 'New wake-up call' }).waitFor();
     const names = ['local_date', 'local_time', 'in_minutes', 'days_of_week', 'end_date'];
     const expected: Record<string, Record<string, boolean>> = {
-      'On a date': { local_date: true, local_time: true, in_minutes: false, days_of_week: false, end_date: false },
-      'In a few minutes': { local_date: false, local_time: false, in_minutes: true, days_of_week: false, end_date: false },
-      'Every week': { local_date: false, local_time: true, in_minutes: false, days_of_week: true, end_date: true },
+      'On a date': {
+        local_date: true,
+        local_time: true,
+        in_minutes: false,
+        days_of_week: false,
+        end_date: false,
+      },
+      'In a few minutes': {
+        local_date: false,
+        local_time: false,
+        in_minutes: true,
+        days_of_week: false,
+        end_date: false,
+      },
+      'Every week': {
+        local_date: false,
+        local_time: true,
+        in_minutes: false,
+        days_of_week: true,
+        end_date: true,
+      },
     };
     const sentence = page.locator('#preview-sentence');
     await sentence.waitFor();
@@ -134,7 +167,12 @@ describe('web app: what a person sees', () => {
       await page.getByRole('radio', { name: mode }).check();
       // The preview follows the mode (debounced): wait for its new sentence before the screenshot.
       // (Polled from here: the page's CSP forbids the eval a waitForFunction string needs.)
-      for (let i = 0; mode !== 'On a date' && i < 100 && (await sentence.innerText()) === before; i++) await page.waitForTimeout(50);
+      for (
+        let i = 0;
+        mode !== 'On a date' && i < 100 && (await sentence.innerText()) === before;
+        i++
+      )
+        await page.waitForTimeout(50);
       const said = await sentence.innerText();
       if (mode === 'Every week') assert.match(said, /weekdays/, said);
       if (mode === 'In a few minutes') assert.match(said, /in 10 minutes/, said);
@@ -160,7 +198,10 @@ describe('web app: what a person sees', () => {
     const top = await atField.innerText();
     assert.match(top, /letters, digits/);
     assert.doesNotMatch(top, DEVELOPER_TEXT, top);
-    assert.equal(await page.getByLabel('Label', { exact: true }).getAttribute('aria-invalid'), 'true');
+    assert.equal(
+      await page.getByLabel('Label', { exact: true }).getAttribute('aria-invalid'),
+      'true',
+    );
     await page.getByLabel('Label', { exact: true }).fill('Flight');
     await page.getByRole('button', { name: 'Set the call' }).click();
     await page.locator('article[data-schedule]').filter({ hasText: 'Flight' }).waitFor();
@@ -168,9 +209,17 @@ describe('web app: what a person sees', () => {
 
   it('the edit form shows only the fields of its mode, in each of its modes', async (t) => {
     if (skip) return t.skip(skip);
-    await page.locator('article[data-schedule]').filter({ hasText: 'Flight' }).getByRole('link', { name: /Edit/ }).click();
+    await page
+      .locator('article[data-schedule]')
+      .filter({ hasText: 'Flight' })
+      .getByRole('link', { name: /Edit/ })
+      .click();
     await page.getByRole('heading', { name: /^Edit/ }).waitFor();
-    assert.equal(await page.getByRole('radio', { name: 'In a few minutes' }).count(), 0, 'no "in N minutes" when editing');
+    assert.equal(
+      await page.getByRole('radio', { name: 'In a few minutes' }).count(),
+      0,
+      'no "in N minutes" when editing',
+    );
     await page.getByRole('radio', { name: 'Every week' }).check();
     assert.deepEqual(await visibleByName(['local_date', 'in_minutes', 'days_of_week']), {
       local_date: false,
@@ -208,7 +257,10 @@ describe('web app: what a person sees', () => {
     assert.match(text, /paid once/);
     assert.match(text, /never expire/);
     assert.doesNotMatch(text, /Subscribe|a period/i);
-    assert.equal(await credits.getByRole('button', { name: 'Buy 10 call credits' }).isVisible(), true);
+    assert.equal(
+      await credits.getByRole('button', { name: 'Buy 10 call credits' }).isVisible(),
+      true,
+    );
     const plans = await page.getByRole('list', { name: 'Plans' }).innerText();
     assert.match(plans, /a month|a year/);
     assert.doesNotMatch(await page.locator('main').innerText(), /a period/);

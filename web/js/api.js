@@ -58,14 +58,23 @@ export async function api(method, path, body, opts = {}) {
   if (opts.idem) headers['idempotency-key'] = opts.idem === true ? uuid() : opts.idem;
   let res;
   try {
-    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
   } catch {
-    throw new ApiError(0, { detail: 'The server could not be reached. Check that it is running, then try again.' });
+    throw new ApiError(0, {
+      detail: 'The server could not be reached. Check that it is running, then try again.',
+    });
   }
   if (opts.raw && res.ok) return res;
   if (res.status === 204 || res.status === 304) return null;
   const type = res.headers.get('content-type') || '';
-  const data = type.includes('json') ? await res.json().catch(() => ({})) : { detail: await res.text() };
+  const data = type.includes('json')
+    ? await res.json().catch(() => ({}))
+    : { detail: await res.text() };
   if (!res.ok) {
     const err = new ApiError(res.status, data || {});
     const ra = res.headers.get('retry-after');

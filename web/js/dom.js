@@ -11,7 +11,8 @@ export function h(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === false || v === null || v === undefined) continue;
     // The page's Content-Security-Policy (style-src 'self') ignores style attributes.
-    if (k === 'style') throw new Error('h(): inline styles are blocked by the CSP; use a class in app.css');
+    if (k === 'style')
+      throw new Error('h(): inline styles are blocked by the CSP; use a class in app.css');
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
     else if (k === 'value') el.value = v;
@@ -108,8 +109,15 @@ export function field(labelText, control, hint) {
   const id = control.id || `f${++fieldSeq}`;
   control.id = id;
   const hintEl = hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null;
-  const err = h('p', { class: 'field-error', id: `${id}-err`, 'data-error-for': control.name || '' });
-  control.setAttribute('aria-describedby', [hintEl ? hintEl.id : '', err.id].filter(Boolean).join(' '));
+  const err = h('p', {
+    class: 'field-error',
+    id: `${id}-err`,
+    'data-error-for': control.name || '',
+  });
+  control.setAttribute(
+    'aria-describedby',
+    [hintEl ? hintEl.id : '', err.id].filter(Boolean).join(' '),
+  );
   return h('div', { class: 'field' }, h('label', { for: id }, labelText), control, hintEl, err);
 }
 
@@ -134,7 +142,8 @@ function slotFor(form, control) {
 
 /** Clears the error of one control (it was changed). */
 function clearField(form, control) {
-  for (const el of form.querySelectorAll(`[name="${CSS.escape(control.name)}"][aria-invalid]`)) el.removeAttribute('aria-invalid');
+  for (const el of form.querySelectorAll(`[name="${CSS.escape(control.name)}"][aria-invalid]`))
+    el.removeAttribute('aria-invalid');
   const slot = slotFor(form, control);
   if (slot) {
     slot.replaceChildren();
@@ -152,7 +161,11 @@ export function clearProblem(form) {
 }
 
 /** Whether a control holds nothing yet (then its error says what to enter). */
-const isEmpty = (c) => c.type !== 'checkbox' && c.type !== 'radio' && typeof c.value === 'string' && c.value.trim() === '';
+const isEmpty = (c) =>
+  c.type !== 'checkbox' &&
+  c.type !== 'radio' &&
+  typeof c.value === 'string' &&
+  c.value.trim() === '';
 
 /**
  * Puts each of a problem's sentences next to the field it names (marked invalid; an empty one
@@ -231,7 +244,9 @@ function controlFor(form, path) {
     .split('.')
     .filter((p) => p && !/^\d+$/.test(p));
   for (let i = parts.length - 1; i >= 0; i--) {
-    const found = [...form.querySelectorAll(`[name="${CSS.escape(parts[i])}"]`)].find((c) => !c.disabled);
+    const found = [...form.querySelectorAll(`[name="${CSS.escape(parts[i])}"]`)].find(
+      (c) => !c.disabled,
+    );
     if (found) return found;
   }
   return null;
@@ -244,7 +259,8 @@ function controlFor(form, path) {
  */
 export function onSubmit(form, fn) {
   // An error goes away once its field is changed.
-  const changed = (ev) => ev.target.name && ev.target.hasAttribute('aria-invalid') && clearField(form, ev.target);
+  const changed = (ev) =>
+    ev.target.name && ev.target.hasAttribute('aria-invalid') && clearField(form, ev.target);
   form.addEventListener('input', changed);
   form.addEventListener('change', changed);
   form.addEventListener('submit', async (ev) => {

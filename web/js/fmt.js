@@ -33,14 +33,25 @@ export function parseTime(text) {
   return `${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`;
 }
 
-const DAY_NAMES = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+const DAY_NAMES = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
 export const DAYS = Object.keys(DAY_NAMES);
 export const dayName = (d) => DAY_NAMES[d] || d;
 
 /** "Tue 2027-03-09" from YYYY-MM-DD. */
 export function date(d) {
   if (!d) return '';
-  const wd = new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' });
+  const wd = new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'short',
+    timeZone: 'UTC',
+  });
   return `${wd} ${d}`;
 }
 
@@ -65,7 +76,11 @@ export function relative(seconds) {
   s -= d * 86400;
   const hr = Math.floor(s / 3600);
   const min = Math.floor((s % 3600) / 60);
-  const parts = d ? [`${d} d`, hr ? `${hr} h` : ''] : hr ? [`${hr} h`, min ? `${min} min` : ''] : [min ? `${min} min` : `${s} s`];
+  const parts = d
+    ? [`${d} d`, hr ? `${hr} h` : '']
+    : hr
+      ? [`${hr} h`, min ? `${min} min` : '']
+      : [min ? `${min} min` : `${s} s`];
   const text = parts.filter(Boolean).join(' ');
   return past ? `${text} ago` : `in ${text}`;
 }

@@ -35,7 +35,10 @@ export function read(root) {
   const values = new Map();
   for (const el of root.querySelectorAll('input[name], select[name], textarea[name]')) {
     if (!typed.has(el)) continue;
-    values.set(keyOf(el, root), el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value);
+    values.set(
+      keyOf(el, root),
+      el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value,
+    );
   }
   const active = document.activeElement;
   const focus = active && root.contains(active) && active.name ? keyOf(active, root) : null;

@@ -110,7 +110,11 @@ async function render({ focus = true } = {}) {
   }
   if (!view) {
     shown = null;
-    fill(main, h('h1', {}, 'Not found'), h('p', {}, 'Nothing here. ', h('a', { href: '#/' }, 'Go home')));
+    fill(
+      main,
+      h('h1', {}, 'Not found'),
+      h('p', {}, 'Nothing here. ', h('a', { href: '#/' }, 'Go home')),
+    );
     return;
   }
   const ctx = {
@@ -129,7 +133,11 @@ async function render({ focus = true } = {}) {
   } catch (err) {
     if (err.status === 401) return;
     frag.replaceChildren(
-      h('div', { class: 'form-error', role: 'alert', 'data-code': err.code || '' }, h('strong', {}, problemSentence(err))),
+      h(
+        'div',
+        { class: 'form-error', role: 'alert', 'data-code': err.code || '' },
+        h('strong', {}, problemSentence(err)),
+      ),
     );
   }
   if (seq !== renderSeq) return;

@@ -64,17 +64,22 @@ const CODES = {
       : 'Use only letters, digits, spaces and simple punctuation here, without links, email addresses or phone numbers.',
   request_timeout: 'The connection was too slow to send that. Try again.',
   not_recurring: 'Only a weekly call can do that.',
-  invalid_phone_number: 'That is not a phone number we can call. Write it with its country code, for example +1 201 555 0123.',
+  invalid_phone_number:
+    'That is not a phone number we can call. Write it with its country code, for example +1 201 555 0123.',
   country_not_supported: 'We cannot call numbers in that country yet.',
   verification_code_invalid: 'That code is wrong or has expired. Check it, or ask for a new one.',
   confirmation_required: (field) =>
-    field === 'confirm' ? 'Type the word DELETE, in capital letters, to confirm.' : 'Please confirm before going on.',
+    field === 'confirm'
+      ? 'Type the word DELETE, in capital letters, to confirm.'
+      : 'Please confirm before going on.',
   unauthenticated: 'Please sign in again.',
   session_expired: 'Your session ended. Please sign in again.',
   api_key_revoked: 'That API key was deleted.',
-  no_entitlement: 'You have no wake-up calls left. Choose a plan or buy call credits on the Account page.',
+  no_entitlement:
+    'You have no wake-up calls left. Choose a plan or buy call credits on the Account page.',
   insufficient_scope: 'This can’t be done from here. Reload the page and try again.',
-  calls_revoked: 'Calls are turned off for your account. Turn them back on from the Home page first.',
+  calls_revoked:
+    'Calls are turned off for your account. Turn them back on from the Home page first.',
   number_blocked: 'Calls and texts to this number are blocked. Verify it again to unblock it.',
   not_found: 'This is no longer there. It may have been deleted.',
   occurrence_in_progress: 'This call is ringing right now. Try again when it has finished.',
@@ -95,12 +100,20 @@ const CODES = {
     'That address is on a private or local network, which this server does not send to. Use a public address, or ask the server’s operator to allow local ones.',
   webhook_endpoint_limit: 'You already have 10 webhook endpoints. Delete one first.',
   webhook_endpoint_disabled: 'This endpoint is turned off. Turn it on first.',
-  internal_error: 'Something went wrong on our side; your change may not have been saved. Try again later.',
+  internal_error:
+    'Something went wrong on our side; your change may not have been saved. Try again later.',
   network_error: 'The server could not be reached. Check your connection, then try again.',
 };
 
 /** Field words that name several things: "the days are", not "the days is". */
-const PLURAL = new Set(['days', 'permissions', 'events', 'retry minutes', 'contacts to text', 'skipped dates']);
+const PLURAL = new Set([
+  'days',
+  'permissions',
+  'events',
+  'retry minutes',
+  'contacts to text',
+  'skipped dates',
+]);
 const is = (f) => (PLURAL.has(f) ? 'are' : 'is');
 
 /**
@@ -134,7 +147,9 @@ export function fieldWords(path) {
 
 /** The server's message with each API field name in it said in words ("before start_date" → "before the first date"). */
 function inWords(message) {
-  return message.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) => (FIELDS[name] ? `the ${FIELDS[name]}` : name));
+  return message.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (name) =>
+    FIELDS[name] ? `the ${FIELDS[name]}` : name,
+  );
 }
 
 /** A validation item's sentence. */
@@ -160,7 +175,9 @@ export function describeProblem(err) {
   const items = Array.isArray(err && err.errors) ? err.errors : [];
   let summary;
   if (code === 'validation_error' || (!CODES[code] && items.length)) {
-    summary = items.length ? itemSentence(items[0]) : 'Something in the form is not right. Check it and try again.';
+    summary = items.length
+      ? itemSentence(items[0])
+      : 'Something in the form is not right. Check it and try again.';
   } else if (CODES[code]) {
     summary = typeof CODES[code] === 'function' ? CODES[code](err.field) : CODES[code];
   } else if (err && err.local) {
@@ -175,7 +192,8 @@ export function describeProblem(err) {
     : err && err.field
       ? [{ field: err.field, message: summary }]
       : [];
-  if (code !== 'validation_error' && CODES[code] && fields.length === 1) fields[0].message = summary;
+  if (code !== 'validation_error' && CODES[code] && fields.length === 1)
+    fields[0].message = summary;
   return { summary, fields };
 }
 

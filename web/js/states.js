@@ -55,7 +55,8 @@ export const FINISHED = new Set(['confirmed', 'unconfirmed', 'missed', 'failed',
 export function occurrenceState(o, why = {}) {
   if (o.status === 'pending') {
     if (why.callsOff) return ['Will not ring: calls are off', 'bad'];
-    if (why.blocked && o.phone_number && why.blocked.has(o.phone_number.id)) return ['Will not ring: number blocked', 'bad'];
+    if (why.blocked && o.phone_number && why.blocked.has(o.phone_number.id))
+      return ['Will not ring: number blocked', 'bad'];
   }
   return BY_REASON[o.outcome_reason] || OCCURRENCE[o.status] || [o.status, 'off'];
 }
@@ -77,7 +78,14 @@ export function scheduleState(s, last) {
 /** [words, tone] of a phone number. */
 export function numberState(n) {
   if (n.blocked)
-    return [n.blocked_reason === 'key_9' ? 'Blocked by key 9' : n.blocked_reason === 'stop' ? 'Blocked by STOP' : 'Blocked', 'bad'];
+    return [
+      n.blocked_reason === 'key_9'
+        ? 'Blocked by key 9'
+        : n.blocked_reason === 'stop'
+          ? 'Blocked by STOP'
+          : 'Blocked',
+      'bad',
+    ];
   if (n.verified) return ['Verified', 'ok'];
   if (n.verified_at) return ['Verification expired', 'warn'];
   return ['Not verified', 'warn'];
@@ -85,10 +93,13 @@ export function numberState(n) {
 
 const BLOCKED = {
   stop: 'This number texted STOP, so no calls or texts go to it. Text START to the service from this phone to lift it.',
-  key_9: 'Someone pressed 9 on a call to this number, so it is blocked. Verify it again with a new code to lift the block.',
-  complaint: 'A complaint was filed about calls to this number. Only the operator of this service can lift the block.',
+  key_9:
+    'Someone pressed 9 on a call to this number, so it is blocked. Verify it again with a new code to lift the block.',
+  complaint:
+    'A complaint was filed about calls to this number. Only the operator of this service can lift the block.',
   manual: 'The operator of this service blocked this number. Only the operator can lift the block.',
 };
 
 /** Why a number is blocked and how to lift it, as a sentence. */
-export const blockedText = (reason) => BLOCKED[reason] || 'This number is blocked: no calls or texts go to it.';
+export const blockedText = (reason) =>
+  BLOCKED[reason] || 'This number is blocked: no calls or texts go to it.';

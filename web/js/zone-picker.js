@@ -14,7 +14,11 @@ export function zonePicker(labelText, name, value, hint) {
     'aria-autocomplete': 'list',
     'aria-expanded': 'false',
   });
-  const results = h('ul', { class: 'zone-results', role: 'listbox', 'aria-label': 'Matching time zones' });
+  const results = h('ul', {
+    class: 'zone-results',
+    role: 'listbox',
+    'aria-label': 'Matching time zones',
+  });
   input.setAttribute('aria-controls', (results.id = `zr${Math.random().toString(36).slice(2, 8)}`));
   let timer = null;
   let seq = 0;
@@ -42,7 +46,9 @@ export function zonePicker(labelText, name, value, hint) {
                   onclick: () => {
                     input.value = z.timezone;
                     close();
-                    input.dispatchEvent(new CustomEvent('input', { bubbles: true, detail: 'picked' }));
+                    input.dispatchEvent(
+                      new CustomEvent('input', { bubbles: true, detail: 'picked' }),
+                    );
                     input.focus();
                   },
                 },
@@ -78,7 +84,11 @@ export function zonePicker(labelText, name, value, hint) {
       input.focus();
     }
   });
-  const wrap = field(labelText, input, hint || 'Type a city, country or airport code, then pick a zone.');
+  const wrap = field(
+    labelText,
+    input,
+    hint || 'Type a city, country or airport code, then pick a zone.',
+  );
   input.after(results);
   return { el: wrap, input };
 }

@@ -41,7 +41,8 @@ export const EMAIL_ENV_VARS: readonly { name: string; default: string; meaning: 
   {
     name: 'WAKEUP_EMAIL_FROM',
     default: '(none)',
-    meaning: 'Sender, `wake@example.com` or `Wake-Up Call <wake@example.com>`; required with `smtp`.',
+    meaning:
+      'Sender, `wake@example.com` or `Wake-Up Call <wake@example.com>`; required with `smtp`.',
   },
 ];
 
@@ -58,23 +59,36 @@ const value = (env: Env, name: string): string | undefined => {
  */
 export function loadEmailConfig(env: Env, fail: (message: string) => Error): EmailConfig {
   const provider = value(env, 'WAKEUP_EMAIL') ?? 'simulator';
-  if (provider !== 'simulator' && provider !== 'smtp') throw fail(`WAKEUP_EMAIL=${provider}: expected simulator or smtp`);
+  if (provider !== 'simulator' && provider !== 'smtp')
+    throw fail(`WAKEUP_EMAIL=${provider}: expected simulator or smtp`);
   if (provider === 'simulator') return Object.freeze({ provider, smtp: null });
   const url = value(env, 'WAKEUP_SMTP_URL');
-  if (!url) throw fail('WAKEUP_SMTP_URL is required when WAKEUP_EMAIL=smtp (smtp://user:password@host:587)');
+  if (!url)
+    throw fail(
+      'WAKEUP_SMTP_URL is required when WAKEUP_EMAIL=smtp (smtp://user:password@host:587)',
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw fail('WAKEUP_SMTP_URL: not a URL (expected smtp://user:password@host:port or smtps://...)');
+    throw fail(
+      'WAKEUP_SMTP_URL: not a URL (expected smtp://user:password@host:port or smtps://...)',
+    );
   }
   if ((parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || parsed.hostname === '') {
-    throw fail(`WAKEUP_SMTP_URL: expected smtp:// or smtps:// and a host, got ${parsed.protocol}//${parsed.hostname}`);
+    throw fail(
+      `WAKEUP_SMTP_URL: expected smtp:// or smtps:// and a host, got ${parsed.protocol}//${parsed.hostname}`,
+    );
   }
   const from = value(env, 'WAKEUP_EMAIL_FROM');
-  if (!from) throw fail('WAKEUP_EMAIL_FROM is required when WAKEUP_EMAIL=smtp (e.g. Wake-Up Call <wake@example.com>)');
+  if (!from)
+    throw fail(
+      'WAKEUP_EMAIL_FROM is required when WAKEUP_EMAIL=smtp (e.g. Wake-Up Call <wake@example.com>)',
+    );
   if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(from)) {
-    throw fail(`WAKEUP_EMAIL_FROM=${from}: expected an address such as wake@example.com or Wake-Up Call <wake@example.com>`);
+    throw fail(
+      `WAKEUP_EMAIL_FROM=${from}: expected an address such as wake@example.com or Wake-Up Call <wake@example.com>`,
+    );
   }
   return Object.freeze({ provider, smtp: Object.freeze({ url, from }) });
 }

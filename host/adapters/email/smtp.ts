@@ -43,9 +43,18 @@ export function createSmtpEmail(options: SmtpEmailOptions): SmtpEmail {
   const relay = describeSmtp(config);
   const sent = new Map<string, Promise<SendResult>>();
 
-  const deliver = async (message: { to: string; subject: string; body: string }): Promise<SendResult> => {
+  const deliver = async (message: {
+    to: string;
+    subject: string;
+    body: string;
+  }): Promise<SendResult> => {
     try {
-      const info = (await transport.sendMail({ from: config.from, to: message.to, subject: message.subject, text: message.body })) as {
+      const info = (await transport.sendMail({
+        from: config.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.body,
+      })) as {
         messageId?: string;
       };
       options.onSent?.();
@@ -54,7 +63,10 @@ export function createSmtpEmail(options: SmtpEmailOptions): SmtpEmail {
       const e = err as { code?: unknown; responseCode?: unknown; command?: unknown };
       const detail = `smtp ${typeof e.code === 'string' ? e.code : 'error'}${typeof e.responseCode === 'number' ? ` ${e.responseCode}` : ''}`;
       // Only the class of failure: the error's text may quote the relay's answer to AUTH.
-      logger.warn({ relay, smtpError: e.code, smtpStatus: e.responseCode, smtpCommand: e.command }, 'email not sent');
+      logger.warn(
+        { relay, smtpError: e.code, smtpStatus: e.responseCode, smtpCommand: e.command },
+        'email not sent',
+      );
       // A permanent refusal of this message or recipient (550 mailbox unknown at RCPT TO, 552 at
       // DATA) says nothing about the relay; refused credentials (535 at AUTH) or anything else
       // does: the operator sees the provider failing (host/ops/provider-health.ts).

@@ -31,25 +31,41 @@ export const IDP_ENV_VARS: readonly { name: string; default: string; meaning: st
   {
     name: 'WAKEUP_IDP_CLIENT_ID',
     default: '(none)',
-    meaning: 'Identity-provider client id; unset: no provider (`POST /me/idp-authorization` answers 204 and keeps nothing).',
+    meaning:
+      'Identity-provider client id; unset: no provider (`POST /me/idp-authorization` answers 204 and keeps nothing).',
   },
-  { name: 'WAKEUP_IDP_CLIENT_SECRET', default: '(none)', meaning: 'Identity-provider client secret; required with a client id.' },
+  {
+    name: 'WAKEUP_IDP_CLIENT_SECRET',
+    default: '(none)',
+    meaning: 'Identity-provider client secret; required with a client id.',
+  },
   {
     name: 'WAKEUP_IDP_TOKEN_URL',
     default: '(none)',
-    meaning: 'Identity-provider token endpoint (authorization-code exchange); required with a client id.',
+    meaning:
+      'Identity-provider token endpoint (authorization-code exchange); required with a client id.',
   },
-  { name: 'WAKEUP_IDP_REVOKE_URL', default: '(none)', meaning: 'Identity-provider token revocation endpoint; required with a client id.' },
+  {
+    name: 'WAKEUP_IDP_REVOKE_URL',
+    default: '(none)',
+    meaning: 'Identity-provider token revocation endpoint; required with a client id.',
+  },
   {
     name: 'WAKEUP_IDP_KEYS_URL',
     default: '(none)',
-    meaning: 'JSON Web Key Set signing identity tokens (RS256 or ES256); required with a client id.',
+    meaning:
+      'JSON Web Key Set signing identity tokens (RS256 or ES256); required with a client id.',
   },
-  { name: 'WAKEUP_IDP_ISSUER', default: '(none)', meaning: 'Expected `iss` of identity tokens; required with a client id.' },
+  {
+    name: 'WAKEUP_IDP_ISSUER',
+    default: '(none)',
+    meaning: 'Expected `iss` of identity tokens; required with a client id.',
+  },
   {
     name: 'WAKEUP_IDP_TOKEN_KEY',
     default: '(none)',
-    meaning: 'Base64 of 32 random bytes: the key sealing stored refresh tokens (AES-256-GCM); required with a client id.',
+    meaning:
+      'Base64 of 32 random bytes: the key sealing stored refresh tokens (AES-256-GCM); required with a client id.',
   },
   {
     name: 'WAKEUP_IDP_TIMEOUT_MS',
@@ -81,12 +97,14 @@ export function loadIdpConfig(env: Env, fail: (message: string) => Error): IdpCo
     } catch {
       throw fail(`${name}=${v}: not a URL`);
     }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw fail(`${name}=${v}: expected an http(s) URL`);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+      throw fail(`${name}=${v}: expected an http(s) URL`);
     return u.toString();
   };
   const keyRaw = need('WAKEUP_IDP_TOKEN_KEY');
   const tokenKey = Buffer.from(keyRaw, 'base64');
-  if (tokenKey.length !== 32) throw fail('WAKEUP_IDP_TOKEN_KEY: expected base64 of exactly 32 bytes');
+  if (tokenKey.length !== 32)
+    throw fail('WAKEUP_IDP_TOKEN_KEY: expected base64 of exactly 32 bytes');
   const timeoutRaw = get('WAKEUP_IDP_TIMEOUT_MS') ?? '5000';
   if (!/^\d+$/.test(timeoutRaw) || Number(timeoutRaw) < 100 || Number(timeoutRaw) > 60_000) {
     throw fail(`WAKEUP_IDP_TIMEOUT_MS=${timeoutRaw}: expected an integer from 100 to 60000`);

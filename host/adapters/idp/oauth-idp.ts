@@ -36,12 +36,18 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
   const doFetch = options.fetch ?? fetch;
   let keys = new Map<string, KeyObject>();
 
-  async function post(url: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> | null }> {
+  async function post(
+    url: string,
+    form: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown> | null }> {
     let res: Response;
     try {
       res = await doFetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: new URLSearchParams(form).toString(),
         signal: AbortSignal.timeout(config.timeoutMs),
       });
@@ -61,7 +67,9 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
       throw new Unreachable(String(err));
     }
     if (!res.ok) throw new Unreachable(`keys: HTTP ${res.status}`);
-    const body = (await res.json().catch(() => null)) as { keys?: Array<Record<string, unknown>> } | null;
+    const body = (await res.json().catch(() => null)) as {
+      keys?: Array<Record<string, unknown>>;
+    } | null;
     const next = new Map<string, KeyObject>();
     for (const jwk of body?.keys ?? []) {
       if (typeof jwk.kid !== 'string') continue;
@@ -92,7 +100,8 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
     const ok =
       header.alg === 'RS256'
         ? key.asymmetricKeyType === 'rsa' && verify('sha256', data, key, sig)
-        : key.asymmetricKeyType === 'ec' && verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, sig);
+        : key.asymmetricKeyType === 'ec' &&
+          verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, sig);
     if (!ok) return null;
     const aud: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (claims.iss !== config.issuer || !aud.includes(config.clientId)) return null;
@@ -114,14 +123,18 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
           return {
             ok: false,
             reason: 'refused',
-            detail: `the provider answered ${r.status} ${typeof r.body?.error === 'string' ? r.body.error : ''}`.trim(),
+            detail:
+              `the provider answered ${r.status} ${typeof r.body?.error === 'string' ? r.body.error : ''}`.trim(),
           };
         const subject = await checkIdToken(r.body?.id_token);
-        if (subject === null) return { ok: false, reason: 'refused', detail: 'the identity token is not valid' };
-        const refreshToken = typeof r.body?.refresh_token === 'string' ? r.body.refresh_token : null;
+        if (subject === null)
+          return { ok: false, reason: 'refused', detail: 'the identity token is not valid' };
+        const refreshToken =
+          typeof r.body?.refresh_token === 'string' ? r.body.refresh_token : null;
         return { ok: true, subject, refreshToken };
       } catch (err) {
-        if (err instanceof Unreachable) return { ok: false, reason: 'unavailable', detail: err.message };
+        if (err instanceof Unreachable)
+          return { ok: false, reason: 'unavailable', detail: err.message };
         throw err;
       }
     },
@@ -146,7 +159,9 @@ export function createOAuthIdentityProvider(options: OAuthIdpOptions): IdentityP
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
     const v: unknown = text ? JSON.parse(text) : null;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    return typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

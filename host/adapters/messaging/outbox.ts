@@ -46,7 +46,8 @@ export interface OutboxMessagingOptions {
   logCodes: boolean;
 }
 
-const SEALED_ELSEWHERE = '(sealed by an earlier server process; message bodies do not survive a restart)';
+const SEALED_ELSEWHERE =
+  '(sealed by an earlier server process; message bodies do not survive a restart)';
 const CODE = /(?<!\d)(\d{6})(?!\d)/;
 
 /** Creates the simulator. */
@@ -64,7 +65,9 @@ export function createOutboxMessaging(options: OutboxMessagingOptions): OutboxMe
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
       decipher.setAuthTag(sealed.subarray(12, 28));
-      return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
       return null; // sealed under another process's key
     }

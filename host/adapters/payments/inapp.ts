@@ -11,10 +11,16 @@
 import type { InappConfig } from '../../billing/index.js';
 import { ProviderError, type InappProvider, type StoreSubscription } from '../../ports/payments.js';
 
-const STORES: Record<string, StoreSubscription['store']> = { app_store: 'ios_store', play_store: 'android_store' };
+const STORES: Record<string, StoreSubscription['store']> = {
+  app_store: 'ios_store',
+  play_store: 'android_store',
+};
 
 /** Creates the RevenueCat-style adapter. */
-export function createInappProvider(config: InappConfig, fetchImpl: typeof fetch = fetch): InappProvider {
+export function createInappProvider(
+  config: InappConfig,
+  fetchImpl: typeof fetch = fetch,
+): InappProvider {
   return {
     async subscriber(appUserId) {
       let res: Response;

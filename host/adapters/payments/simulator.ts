@@ -15,10 +15,21 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/sql.js';
 import type { Clock, EpochMs } from '../../../engine/index.js';
 import type { Logger } from '../../logger.js';
-import { findSimSession, insertSimSession, markSimSessionPaid, type SimSession } from '../../db/sim-payments.js';
+import {
+  findSimSession,
+  insertSimSession,
+  markSimSessionPaid,
+  type SimSession,
+} from '../../db/sim-payments.js';
 import { findSubscription } from '../../db/subscriptions.js';
 import { addMonths, isLive, periodAt } from '../../entitlement/usage.js';
-import { SIGNATURE_HEADER, signPayload, WEBHOOK_PATH, isSubscriptionPlan, type CatalogPlan } from '../../billing/index.js';
+import {
+  SIGNATURE_HEADER,
+  signPayload,
+  WEBHOOK_PATH,
+  isSubscriptionPlan,
+  type CatalogPlan,
+} from '../../billing/index.js';
 import { ProviderError, type PaymentProvider } from '../../ports/payments.js';
 
 const CHECKOUT_VALID_MS = 24 * 3600_000;
@@ -57,16 +68,35 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
 
   async function send(type: string, object: Record<string, unknown>): Promise<void> {
     const now = clock.now();
-    const body = JSON.stringify({ id: rid('evt_sim_'), object: 'event', type, created: Math.floor(now / 1000), data: { object } });
+    const body = JSON.stringify({
+      id: rid('evt_sim_'),
+      object: 'event',
+      type,
+      created: Math.floor(now / 1000),
+      data: { object },
+    });
     const res = await fetch(deps.siteUrl() + WEBHOOK_PATH, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signPayload(deps.webhookSecret, body, now) },
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signPayload(deps.webhookSecret, body, now),
+      },
       body,
     });
-    if (!res.ok) throw new ProviderError(`simulated payments: the webhook answered ${res.status}: ${await res.text()}`);
+    if (!res.ok)
+      throw new ProviderError(
+        `simulated payments: the webhook answered ${res.status}: ${await res.text()}`,
+      );
   }
 
-  const subscriptionObject = (o: { id: string; customer: string; accountId: string; plan: string; start: EpochMs; interval: string }) => ({
+  const subscriptionObject = (o: {
+    id: string;
+    customer: string;
+    accountId: string;
+    plan: string;
+    start: EpochMs;
+    interval: string;
+  }) => ({
     id: o.id,
     object: 'subscription',
     customer: o.customer,
@@ -168,7 +198,8 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
       const s = await open(id, 'portal');
       if (!s) return null;
       const sub = await findSubscription(db, s.accountId);
-      if (!sub || !isLive(sub, clock.now()) || sub.source !== 'web' || !sub.providerSubscriptionId) return s.successUrl;
+      if (!sub || !isLive(sub, clock.now()) || sub.source !== 'web' || !sub.providerSubscriptionId)
+        return s.successUrl;
       const base = {
         ...subscriptionObject({
           id: sub.providerSubscriptionId,
@@ -180,9 +211,16 @@ export function createSimulatedPayments(deps: SimulatorDeps): SimulatedPayments 
         }),
       };
       if (action === 'cancel_now') {
-        await send('customer.subscription.deleted', { ...base, status: 'canceled', ended_at: Math.floor(clock.now() / 1000) });
+        await send('customer.subscription.deleted', {
+          ...base,
+          status: 'canceled',
+          ended_at: Math.floor(clock.now() / 1000),
+        });
       } else {
-        await send('customer.subscription.updated', { ...base, cancel_at_period_end: action === 'cancel' });
+        await send('customer.subscription.updated', {
+          ...base,
+          cancel_at_period_end: action === 'cancel',
+        });
       }
       return s.successUrl;
     },

@@ -17,16 +17,25 @@ export function formEncode(value: Record<string, unknown>): string {
   const walk = (prefix: string, v: unknown) => {
     if (v === undefined || v === null) return;
     if (Array.isArray(v)) v.forEach((item, i) => walk(`${prefix}[${i}]`, item));
-    else if (typeof v === 'object') for (const [k, inner] of Object.entries(v)) walk(prefix ? `${prefix}[${k}]` : k, inner);
-    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.append(prefix, String(v));
+    else if (typeof v === 'object')
+      for (const [k, inner] of Object.entries(v)) walk(prefix ? `${prefix}[${k}]` : k, inner);
+    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+      out.append(prefix, String(v));
   };
   walk('', value);
   return out.toString();
 }
 
 /** Creates the adapter. */
-export function createStripeProvider(config: StripeConfig, fetchImpl: typeof fetch = fetch): PaymentProvider {
-  async function post(path: string, body: Record<string, unknown>, idempotencyKey?: string): Promise<Record<string, any>> {
+export function createStripeProvider(
+  config: StripeConfig,
+  fetchImpl: typeof fetch = fetch,
+): PaymentProvider {
+  async function post(
+    path: string,
+    body: Record<string, unknown>,
+    idempotencyKey?: string,
+  ): Promise<Record<string, any>> {
     let res: Response;
     try {
       res = await fetchImpl(config.apiUrl + path, {
@@ -49,15 +58,23 @@ export function createStripeProvider(config: StripeConfig, fetchImpl: typeof fet
     } catch {
       // handled below
     }
-    if (!res.ok) throw new ProviderError(`payment provider answered ${res.status}: ${json.error?.message ?? text.slice(0, 200)}`);
+    if (!res.ok)
+      throw new ProviderError(
+        `payment provider answered ${res.status}: ${json.error?.message ?? text.slice(0, 200)}`,
+      );
     return json;
   }
 
   return {
     name: 'stripe',
     async createCustomer(account) {
-      const c = await post('/v1/customers', { email: account.email, metadata: { account_id: account.id } }, `customer-${account.id}`);
-      if (typeof c.id !== 'string') throw new ProviderError('payment provider: customer without id');
+      const c = await post(
+        '/v1/customers',
+        { email: account.email, metadata: { account_id: account.id } },
+        `customer-${account.id}`,
+      );
+      if (typeof c.id !== 'string')
+        throw new ProviderError('payment provider: customer without id');
       return c.id;
     },
     async createCheckout(r: CheckoutRequest) {
@@ -73,14 +90,21 @@ export function createStripeProvider(config: StripeConfig, fetchImpl: typeof fet
         success_url: r.successUrl,
         cancel_url: r.cancelUrl,
         metadata,
-        ...(subscription ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
+        ...(subscription
+          ? { subscription_data: { metadata } }
+          : { payment_intent_data: { metadata } }),
       });
-      if (typeof s.id !== 'string' || typeof s.url !== 'string') throw new ProviderError('payment provider: checkout without url');
+      if (typeof s.id !== 'string' || typeof s.url !== 'string')
+        throw new ProviderError('payment provider: checkout without url');
       return { id: s.id, url: s.url };
     },
     async createPortal(r) {
-      const s = await post('/v1/billing_portal/sessions', { customer: r.customerId, return_url: r.returnUrl });
-      if (typeof s.url !== 'string') throw new ProviderError('payment provider: portal session without url');
+      const s = await post('/v1/billing_portal/sessions', {
+        customer: r.customerId,
+        return_url: r.returnUrl,
+      });
+      if (typeof s.url !== 'string')
+        throw new ProviderError('payment provider: portal session without url');
       return { url: s.url };
     },
   };

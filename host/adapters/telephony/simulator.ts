@@ -51,7 +51,10 @@ export const PHONE_BEHAVIOURS: readonly PhoneBehaviour[] = [
 ];
 
 /** The phone every unconfigured number is. */
-export const DEFAULT_PHONE: Readonly<SimulatedPhone> = Object.freeze<SimulatedPhone>({ answers: ['confirm'], ring_seconds: 5 });
+export const DEFAULT_PHONE: Readonly<SimulatedPhone> = Object.freeze<SimulatedPhone>({
+  answers: ['confirm'],
+  ring_seconds: 5,
+});
 
 /** What the callee heard, reported once a call is answered (used by the dev outbox). */
 export interface SpokenRecord {
@@ -149,7 +152,8 @@ export function createSimulatorTelephony(options: SimulatorTelephonyOptions): Si
     onEvent: (handler) => network.onEvent(handler),
 
     setPhone(e164: string, phone: SimulatedPhone): void {
-      if (phone.answers.length === 0) throw new RangeError('SimulatedPhone: answers must not be empty');
+      if (phone.answers.length === 0)
+        throw new RangeError('SimulatedPhone: answers must not be empty');
       const copy = { answers: [...phone.answers], ring_seconds: phone.ring_seconds };
       phones.set(e164, copy);
       network.setPhone(e164, [...copy.answers], copy.ring_seconds);

@@ -68,14 +68,21 @@ export interface TwilioMessageListItem {
 /** The REST client. */
 export interface TwilioClient {
   /** GET /Messages.json filtered by `To`, newest first, one page of `pageSize`. */
-  listMessages(filter: { to: string; pageSize: number }): Promise<TwilioResponse<{ messages: TwilioMessageListItem[] }>>;
+  listMessages(filter: {
+    to: string;
+    pageSize: number;
+  }): Promise<TwilioResponse<{ messages: TwilioMessageListItem[] }>>;
   /** GET /Calls/{sid}.json: one call and its status now. */
   getCall(callSid: string): Promise<TwilioResponse<TwilioCall>>;
   /**
    * GET /Calls.json filtered by `To` and `From`, newest first, one page of `pageSize`
    * (the provider's list, as its API returns it).
    */
-  listCalls(filter: { to: string; from: string; pageSize: number }): Promise<TwilioResponse<{ calls: TwilioCallListItem[] }>>;
+  listCalls(filter: {
+    to: string;
+    from: string;
+    pageSize: number;
+  }): Promise<TwilioResponse<{ calls: TwilioCallListItem[] }>>;
   /** POST /Calls.json. `idempotencyKey` is sent as the `Idempotency-Key` header. */
   createCall(params: FormInit, idempotencyKey: string): Promise<TwilioResponse<TwilioResource>>;
   /** POST /Calls/{sid}.json: `Status=canceled|completed` or `Twiml=...` on a live call. */
@@ -90,7 +97,8 @@ export interface TwilioClient {
 export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
   const doFetch = options.fetch ?? fetch;
   const root = `${options.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}`;
-  const auth = 'Basic ' + Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64');
+  const auth =
+    'Basic ' + Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64');
 
   async function get<T>(path: string, query: Record<string, string>): Promise<TwilioResponse<T>> {
     const response = await doFetch(`${root}${path}?${new URLSearchParams(query).toString()}`, {
@@ -121,7 +129,11 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
     };
   }
 
-  async function post<T>(path: string, params: FormInit, idempotencyKey?: string): Promise<TwilioResponse<T>> {
+  async function post<T>(
+    path: string,
+    params: FormInit,
+    idempotencyKey?: string,
+  ): Promise<TwilioResponse<T>> {
     const headers: Record<string, string> = {
       authorization: auth,
       'content-type': 'application/x-www-form-urlencoded',
@@ -143,11 +155,13 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
   return {
     getCall: (sid) => get(`/Calls/${encodeURIComponent(sid)}.json`, {}),
     getMessage: (sid) => get(`/Messages/${encodeURIComponent(sid)}.json`, {}),
-    listCalls: (filter) => get('/Calls.json', { To: filter.to, From: filter.from, PageSize: String(filter.pageSize) }),
+    listCalls: (filter) =>
+      get('/Calls.json', { To: filter.to, From: filter.from, PageSize: String(filter.pageSize) }),
     createCall: (params, key) => post('/Calls.json', params, key),
     updateCall: (sid, params) => post(`/Calls/${encodeURIComponent(sid)}.json`, params),
     createMessage: (params, key) => post('/Messages.json', params, key),
-    listMessages: (filter) => get('/Messages.json', { To: filter.to, PageSize: String(filter.pageSize) }),
+    listMessages: (filter) =>
+      get('/Messages.json', { To: filter.to, PageSize: String(filter.pageSize) }),
   };
 }
 
@@ -158,10 +172,17 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
  */
 export function classifyApiError(error: TwilioApiError): { code: string; retryable: boolean } {
   if (error.code === 21610) return { code: 'number_blocked', retryable: false };
-  if (error.code === 21211 || error.code === 21214 || error.code === 21217 || error.code === 21614) {
+  if (
+    error.code === 21211 ||
+    error.code === 21214 ||
+    error.code === 21217 ||
+    error.code === 21614
+  ) {
     return { code: 'invalid_number', retryable: false };
   }
-  if (error.status === 429 || error.status >= 500) return { code: 'provider_unavailable', retryable: true };
-  if (error.status === 401 || error.status === 403) return { code: 'provider_unavailable', retryable: false };
+  if (error.status === 429 || error.status >= 500)
+    return { code: 'provider_unavailable', retryable: true };
+  if (error.status === 401 || error.status === 403)
+    return { code: 'provider_unavailable', retryable: false };
   return { code: 'provider_refused', retryable: false };
 }

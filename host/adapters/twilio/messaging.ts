@@ -68,7 +68,10 @@ export function createTwilioTexts(options: TwilioTextsOptions): TwilioTexts {
   /** A message to `to` with `body` that the provider created since `since`, or null (see the module comment). */
   async function findSent(to: string, body: string, since: number): Promise<string | null> {
     const list = await options.client.listMessages({ to, pageSize: 50 });
-    if (!list.ok) throw new Error(`twilio: the message list answered ${list.error.status}; whether the text went is unknown`);
+    if (!list.ok)
+      throw new Error(
+        `twilio: the message list answered ${list.error.status}; whether the text went is unknown`,
+      );
     for (const m of list.body?.messages ?? []) {
       if (m.body === body && Date.parse(m.date_created) >= since - LOOKUP_SKEW_MS) return m.sid;
     }
@@ -89,7 +92,9 @@ export function createTwilioTexts(options: TwilioTextsOptions): TwilioTexts {
         To: message.to,
         Body: message.body,
         StatusCallback: `${options.publicUrl()}${TWILIO_WEBHOOK_PATHS.smsStatus}`,
-        ...(options.from.startsWith('MG') ? { MessagingServiceSid: options.from } : { From: options.from }),
+        ...(options.from.startsWith('MG')
+          ? { MessagingServiceSid: options.from }
+          : { From: options.from }),
       };
       const ledger = key ? options.ledger : undefined;
       const attempt = (async (): Promise<SendResult> => {

@@ -31,7 +31,12 @@ export function computeTwilioSignature(authToken: string, url: string, params: F
  * request. Compares HMAC digests of both values so the comparison takes the same time
  * whatever the header holds, whatever its length.
  */
-export function verifyTwilioSignature(authToken: string, url: string, params: FormParams, signature: string | undefined): boolean {
+export function verifyTwilioSignature(
+  authToken: string,
+  url: string,
+  params: FormParams,
+  signature: string | undefined,
+): boolean {
   if (!signature) return false;
   const expected = computeTwilioSignature(authToken, url, params);
   // Hash both sides to equal-length buffers: timingSafeEqual needs equal lengths, and a

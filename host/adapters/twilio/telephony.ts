@@ -241,7 +241,8 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   const prune = () => {
     const now = clock.now();
     for (const [sid, s] of calls) {
-      if (s.endedAt !== null ? now - s.endedAt > KEEP_ENDED_MS : now - s.seenAt > KEEP_UNENDED_MS) calls.delete(sid);
+      if (s.endedAt !== null ? now - s.endedAt > KEEP_ENDED_MS : now - s.seenAt > KEEP_UNENDED_MS)
+        calls.delete(sid);
     }
     for (const [key, p] of placing) {
       if (now - p.at <= KEEP_PLACING_MS) break;
@@ -293,14 +294,26 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     body: twiml([...(say ? [{ verb: 'Say', text: say } as TwimlVerb] : []), { verb: 'Hangup' }]),
   });
 
-  const xml = (verbs: TwimlVerb[]): WebhookResponse => ({ status: 200, contentType: 'text/xml', body: twiml(verbs) });
+  const xml = (verbs: TwimlVerb[]): WebhookResponse => ({
+    status: 200,
+    contentType: 'text/xml',
+    body: twiml(verbs),
+  });
 
-  async function onVoice(s: CallState, query: URLSearchParams, params: Record<string, string>): Promise<WebhookResponse> {
+  async function onVoice(
+    s: CallState,
+    query: URLSearchParams,
+    params: Record<string, string>,
+  ): Promise<WebhookResponse> {
     const answeredBy = params.AnsweredBy ?? '';
     const by = answeredBy.startsWith('machine') || answeredBy === 'fax' ? 'machine' : 'person';
     if (s.stage === 'placed' || s.stage === 'ringing') {
       s.stage = 'answered';
-      await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
+      await once(
+        s,
+        { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by },
+        true,
+      );
     }
     if (s.pendingHangup || s.stage === 'ended') {
       const say = s.pendingHangup?.say;
@@ -314,7 +327,11 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     }
     const speech = renderScript(script, options.text);
     const voice = 'voice' in script && script.voice ? VOICES[script.voice] : undefined;
-    if (!speech.gather) return xml([{ verb: 'Say', text: speech.text, ...(voice ? { voice } : {}) }, { verb: 'Hangup' }]);
+    if (!speech.gather)
+      return xml([
+        { verb: 'Say', text: speech.text, ...(voice ? { voice } : {}) },
+        { verb: 'Hangup' },
+      ]);
     return xml([
       {
         verb: 'Gather',
@@ -338,7 +355,11 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     if (s.stage !== 'placed' && s.stage !== 'ringing') return;
     s.stage = 'answered';
     const by = (params.AnsweredBy ?? '').startsWith('machine') ? 'machine' : 'person';
-    await once(s, { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by }, true);
+    await once(
+      s,
+      { type: 'call.answered', callId: s.sid, idempotencyKey: s.key, at: clock.now(), by },
+      true,
+    );
   }
 
   async function onGather(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
@@ -346,7 +367,11 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     await answeredElsewhere(s, params);
     if (digits && s.stage === 'answered' && !s.digitsSeen) {
       s.digitsSeen = true;
-      await once(s, { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits }, true);
+      await once(
+        s,
+        { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits },
+        true,
+      );
     }
     if (s.pendingHangup) {
       const say = s.pendingHangup.say;
@@ -362,7 +387,12 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     if (status === 'ringing') {
       if (s.stage === 'placed') {
         s.stage = 'ringing';
-        await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+        await once(s, {
+          type: 'call.ringing',
+          callId: s.sid,
+          idempotencyKey: s.key,
+          at: clock.now(),
+        });
       }
     } else if (END_REASONS[status] && s.stage !== 'ended') {
       if (status === 'completed') await answeredElsewhere(s, params);
@@ -397,15 +427,23 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
   };
 
   /** A call at the provider that this attempt placed earlier, or null (see the module header). */
-  async function findPlaced(to: string, from: string, key: string, requestedAt?: number): Promise<TwilioCallListItem | null> {
+  async function findPlaced(
+    to: string,
+    from: string,
+    key: string,
+    requestedAt?: number,
+  ): Promise<TwilioCallListItem | null> {
     lookups++;
     const list = await client.listCalls({ to, from, pageSize: 50 });
     if (!list.ok) {
-      throw new Error(`twilio: the call list answered ${list.error.status} (${list.error.message}); whether a call was placed is unknown`);
+      throw new Error(
+        `twilio: the call list answered ${list.error.status} (${list.error.message}); whether a call was placed is unknown`,
+      );
     }
     // Back to the intent at least: a recovery after a long outage still finds its call.
     let since = clock.now() - lookupWindowMs;
-    if (requestedAt !== undefined && requestedAt - LOOKUP_SKEW_MS < since) since = requestedAt - LOOKUP_SKEW_MS;
+    if (requestedAt !== undefined && requestedAt - LOOKUP_SKEW_MS < since)
+      since = requestedAt - LOOKUP_SKEW_MS;
     for (const c of list.body?.calls ?? []) {
       const created = Date.parse(c.date_created);
       if (!(created >= since)) continue;
@@ -426,7 +464,12 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       serial(s, async () => {
         if (s.stage === 'placed' && (status === 'ringing' || status === 'in-progress')) {
           s.stage = 'ringing';
-          await once(s, { type: 'call.ringing', callId: s.sid, idempotencyKey: s.key, at: clock.now() });
+          await once(s, {
+            type: 'call.ringing',
+            callId: s.sid,
+            idempotencyKey: s.key,
+            at: clock.now(),
+          });
         } else if (END_REASONS[status] && s.stage !== 'ended') {
           s.stage = 'ended';
           s.endedAt = clock.now();
@@ -439,7 +482,9 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
             durationSeconds: null,
           });
         }
-      }).catch((err: unknown) => warn('twilio: replaying an adopted call failed', { callSid: s.sid, err: String(err) })),
+      }).catch((err: unknown) =>
+        warn('twilio: replaying an adopted call failed', { callSid: s.sid, err: String(err) }),
+      ),
     );
   }
 
@@ -449,7 +494,13 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     if (!ledger.unended) return counts;
     const todo = await ledger.unended(clock.now() - RESUME_WINDOW_MS, RESUME_PAGE);
     counts.checked = todo.length;
-    const one = async ({ callSid, idempotencyKey }: { callSid: string; idempotencyKey: string }) => {
+    const one = async ({
+      callSid,
+      idempotencyKey,
+    }: {
+      callSid: string;
+      idempotencyKey: string;
+    }) => {
       const r = await client.getCall(callSid).catch(() => null);
       if (!r?.ok) {
         if (r?.error.status !== 404) counts.unknown++; // a call the provider does not know is not read again
@@ -463,9 +514,16 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       counts.ended++;
       // What its status callback says; answered (completed) first, as a lost Gather's caller would.
       const s = stateOf(callSid, idempotencyKey);
-      await serial(s, () => onStatus(s, { CallStatus: status, CallDuration: r.body.duration ?? '', AnsweredBy: r.body.answered_by ?? '' }));
+      await serial(s, () =>
+        onStatus(s, {
+          CallStatus: status,
+          CallDuration: r.body.duration ?? '',
+          AnsweredBy: r.body.answered_by ?? '',
+        }),
+      );
     };
-    for (let i = 0; i < todo.length; i += RESUME_PARALLEL) await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
+    for (let i = 0; i < todo.length; i += RESUME_PARALLEL)
+      await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
     return counts;
   }
 
@@ -474,7 +532,10 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     if ((counts.live > 0 || counts.unknown > 0) && pass < RESUME_PASSES) {
       clock.setTimer(clock.now() + RESUME_AGAIN_MS, () =>
         resume(pass + 1).then(
-          (again) => (again.ended > 0 ? warn('twilio: calls ended while no host answered, read back', { ...again }) : undefined),
+          (again) =>
+            again.ended > 0
+              ? warn('twilio: calls ended while no host answered, read back', { ...again })
+              : undefined,
           (err: unknown) => warn('twilio: reading calls back failed', { err: String(err) }),
         ),
       );
@@ -492,7 +553,13 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       const params: Array<[string, string]> = [
         ['To', request.to],
         ['From', request.from ?? options.from],
-        ['Url', url(TWILIO_WEBHOOK_PATHS.voice, { k: request.idempotencyKey, s: encodeScript(request.script) })],
+        [
+          'Url',
+          url(TWILIO_WEBHOOK_PATHS.voice, {
+            k: request.idempotencyKey,
+            s: encodeScript(request.script),
+          }),
+        ],
         ['Method', 'POST'],
         ['StatusCallback', url(TWILIO_WEBHOOK_PATHS.callStatus, { k: request.idempotencyKey })],
         ['StatusCallbackMethod', 'POST'],
@@ -515,9 +582,17 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
           }
         }
         if (lookUp) {
-          const earlier = await findPlaced(request.to, request.from ?? options.from, key, request.requestedAt);
+          const earlier = await findPlaced(
+            request.to,
+            request.from ?? options.from,
+            key,
+            request.requestedAt,
+          );
           if (earlier) {
-            warn('twilio: adopted a call placed earlier for this attempt', { callSid: earlier.sid, status: earlier.status });
+            warn('twilio: adopted a call placed earlier for this attempt', {
+              callSid: earlier.sid,
+              status: earlier.status,
+            });
             const s = stateOf(earlier.sid, key);
             await ledger.record(earlier.sid, key); // a fresh placement of the key elsewhere finds it in the ledger
             replayAdopted(s, earlier.status);
@@ -572,13 +647,22 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
         const answered = s?.stage === 'answered';
         const first = answered
           ? await client.updateCall(callId, {
-              Twiml: twiml([...(hangUpOptions?.say ? [{ verb: 'Say', text: hangUpOptions.say } as TwimlVerb] : []), { verb: 'Hangup' }]),
+              Twiml: twiml([
+                ...(hangUpOptions?.say
+                  ? [{ verb: 'Say', text: hangUpOptions.say } as TwimlVerb]
+                  : []),
+                { verb: 'Hangup' },
+              ]),
             })
           : await client.updateCall(callId, { Status: 'canceled' });
         // Cancel only works before the answer; the call may have been answered meanwhile.
         if (!first.ok && !answered) {
           const second = await client.updateCall(callId, { Status: 'completed' });
-          if (!second.ok) warn('twilio: hang-up refused (call probably over)', { callSid: callId, error: second.error });
+          if (!second.ok)
+            warn('twilio: hang-up refused (call probably over)', {
+              callSid: callId,
+              error: second.error,
+            });
         }
       } catch (err) {
         if (s) s.hangupRequested = false;
@@ -600,10 +684,19 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
     handleCallWebhook(kind, query, params) {
       const sid = params.CallSid;
       const key = query.get('k');
-      if (!sid || !key) return Promise.resolve({ status: 400, contentType: 'text/plain', body: 'CallSid and k are required' });
+      if (!sid || !key)
+        return Promise.resolve({
+          status: 400,
+          contentType: 'text/plain',
+          body: 'CallSid and k are required',
+        });
       const s = stateOf(sid, key);
       return serial(s, () =>
-        kind === 'voice' ? onVoice(s, query, params) : kind === 'gather' ? onGather(s, params) : onStatus(s, params),
+        kind === 'voice'
+          ? onVoice(s, query, params)
+          : kind === 'gather'
+            ? onGather(s, params)
+            : onStatus(s, params),
       );
     },
   };

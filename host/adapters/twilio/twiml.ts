@@ -6,13 +6,21 @@
 
 /** Escapes text for an XML element or attribute. */
 export function xmlEscape(value: string): string {
-  return value.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]!};`);
+  return value.replace(
+    /[<>&"']/g,
+    (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]!};`,
+  );
 }
 
 /** One verb of a response. */
 export type TwimlVerb =
   | { verb: 'Say'; text: string; voice?: string }
-  | { verb: 'Gather'; action: string; timeoutSeconds: number; say: { text: string; voice?: string } }
+  | {
+      verb: 'Gather';
+      action: string;
+      timeoutSeconds: number;
+      say: { text: string; voice?: string };
+    }
   | { verb: 'Pause'; seconds: number }
   | { verb: 'Hangup' };
 

@@ -10,7 +10,13 @@
  * undoes a newer one.
  * @module
  */
-import type { EventLog, InboundText, ProviderWebhooks, WebhookRequest, WebhookResponse } from '../../ports/telephony.js';
+import type {
+  EventLog,
+  InboundText,
+  ProviderWebhooks,
+  WebhookRequest,
+  WebhookResponse,
+} from '../../ports/telephony.js';
 import { CALL_WEBHOOK_RETRIES, EMPTY_TWIML, TWILIO_WEBHOOK_PATHS } from './paths.js';
 import { verifyTwilioSignature } from './signature.js';
 import type { TwilioTelephony } from './telephony.js';
@@ -30,10 +36,22 @@ export interface TwilioWebhooksOptions {
   messageTime?: (messageSid: string) => Promise<number | null>;
 }
 
-const FORBIDDEN: WebhookResponse = Object.freeze({ status: 403, contentType: 'text/plain', body: 'invalid signature' });
-const NOT_FOUND: WebhookResponse = Object.freeze({ status: 404, contentType: 'text/plain', body: 'not found' });
+const FORBIDDEN: WebhookResponse = Object.freeze({
+  status: 403,
+  contentType: 'text/plain',
+  body: 'invalid signature',
+});
+const NOT_FOUND: WebhookResponse = Object.freeze({
+  status: 404,
+  contentType: 'text/plain',
+  body: 'not found',
+});
 
-const CALL_PATHS: ReadonlySet<string> = new Set([TWILIO_WEBHOOK_PATHS.voice, TWILIO_WEBHOOK_PATHS.gather, TWILIO_WEBHOOK_PATHS.callStatus]);
+const CALL_PATHS: ReadonlySet<string> = new Set([
+  TWILIO_WEBHOOK_PATHS.voice,
+  TWILIO_WEBHOOK_PATHS.gather,
+  TWILIO_WEBHOOK_PATHS.callStatus,
+]);
 
 /**
  * The signature check. A call webhook's URL was handed to the provider with the connection
@@ -43,7 +61,15 @@ const CALL_PATHS: ReadonlySet<string> = new Set([TWILIO_WEBHOOK_PATHS.voice, TWI
  */
 function signedByProvider(authToken: string, path: string, request: WebhookRequest): boolean {
   if (verifyTwilioSignature(authToken, request.url, request.params, request.signature)) return true;
-  return CALL_PATHS.has(path) && verifyTwilioSignature(authToken, request.url + CALL_WEBHOOK_RETRIES, request.params, request.signature);
+  return (
+    CALL_PATHS.has(path) &&
+    verifyTwilioSignature(
+      authToken,
+      request.url + CALL_WEBHOOK_RETRIES,
+      request.params,
+      request.signature,
+    )
+  );
 }
 
 /** Creates the dispatcher. */
@@ -54,18 +80,31 @@ export function createTwilioWebhooks(options: TwilioWebhooksOptions): ProviderWe
       const query = new URL(request.url).searchParams;
       switch (path) {
         case TWILIO_WEBHOOK_PATHS.voice:
-          return options.telephony ? options.telephony.handleCallWebhook('voice', query, request.params) : NOT_FOUND;
+          return options.telephony
+            ? options.telephony.handleCallWebhook('voice', query, request.params)
+            : NOT_FOUND;
         case TWILIO_WEBHOOK_PATHS.gather:
-          return options.telephony ? options.telephony.handleCallWebhook('gather', query, request.params) : NOT_FOUND;
+          return options.telephony
+            ? options.telephony.handleCallWebhook('gather', query, request.params)
+            : NOT_FOUND;
         case TWILIO_WEBHOOK_PATHS.callStatus:
-          return options.telephony ? options.telephony.handleCallWebhook('callStatus', query, request.params) : NOT_FOUND;
+          return options.telephony
+            ? options.telephony.handleCallWebhook('callStatus', query, request.params)
+            : NOT_FOUND;
         case TWILIO_WEBHOOK_PATHS.sms: {
           const { From, To, Body, MessageSid } = request.params;
           if (!From) return { status: 400, contentType: 'text/plain', body: 'From is required' };
           const key = MessageSid ? `sms:${MessageSid}` : null;
           if (key && (await options.events?.seen(key))) return EMPTY_TWIML;
-          const sentAt = MessageSid && options.messageTime ? await options.messageTime(MessageSid) : null;
-          await options.onInboundText?.({ from: From, to: To ?? '', body: Body ?? '', messageId: MessageSid ?? null, sentAt });
+          const sentAt =
+            MessageSid && options.messageTime ? await options.messageTime(MessageSid) : null;
+          await options.onInboundText?.({
+            from: From,
+            to: To ?? '',
+            body: Body ?? '',
+            messageId: MessageSid ?? null,
+            sentAt,
+          });
           if (key) await options.events?.record(key);
           // Replies (HELP, START) go out through the Messaging port, where the block rules apply.
           return EMPTY_TWIML;

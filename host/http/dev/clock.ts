@@ -16,22 +16,40 @@ const MAX_JUMP_MS = MAX_JUMP_DAYS * 86_400_000;
 export function register(routes: Routes, services: AppServices): void {
   routes.operation('getDevClock', () => ({
     status: 200,
-    body: { now: isoInstant(services.clock.now()), mode: services.dev.virtualClock ? 'virtual' : 'system' },
+    body: {
+      now: isoInstant(services.clock.now()),
+      mode: services.dev.virtualClock ? 'virtual' : 'system',
+    },
   }));
 
   routes.operation<{ advance_seconds?: number; to?: string }>('setDevClock', async ({ body }) => {
     const clock = services.dev.virtualClock;
     if (!clock) {
       throw problem('validation_error', {
-        detail: 'The service runs on the system clock; start it with WAKEUP_CLOCK=virtual to move time.',
-        errors: [{ field: '', in: 'body', code: 'invalid', message: 'the clock is not virtual (WAKEUP_CLOCK=system)' }],
+        detail:
+          'The service runs on the system clock; start it with WAKEUP_CLOCK=virtual to move time.',
+        errors: [
+          {
+            field: '',
+            in: 'body',
+            code: 'invalid',
+            message: 'the clock is not virtual (WAKEUP_CLOCK=system)',
+          },
+        ],
       });
     }
     if ((body.advance_seconds === undefined) === (body.to === undefined)) {
-      throw invalid({ field: '', in: 'body', code: 'invalid', message: 'send exactly one of advance_seconds or to' });
+      throw invalid({
+        field: '',
+        in: 'body',
+        code: 'invalid',
+        message: 'send exactly one of advance_seconds or to',
+      });
     }
-    const target = body.to !== undefined ? Date.parse(body.to) : clock.now() + body.advance_seconds! * 1000;
-    if (!Number.isFinite(target)) throw invalid({ field: 'to', in: 'body', code: 'format', message: 'must be a date-time' });
+    const target =
+      body.to !== undefined ? Date.parse(body.to) : clock.now() + body.advance_seconds! * 1000;
+    if (!Number.isFinite(target))
+      throw invalid({ field: 'to', in: 'body', code: 'format', message: 'must be a date-time' });
     if (target < clock.now()) {
       throw invalid({
         field: 'to',

@@ -25,26 +25,42 @@ function html(ctx: AppContext, status: number, body: string): void {
   ctx.body = body;
 }
 
-const findPlan = (services: AppServices, code: string | null) => services.config.billing.plans.find((p) => p.code === code);
+const findPlan = (services: AppServices, code: string | null) =>
+  services.config.billing.plans.find((p) => p.code === code);
 
 /** Registers the simulator's routes. */
 export function register(routes: Routes, services: AppServices): void {
   const sim = () => {
     const s = services.dev.payments;
-    if (!s) throw problem('not_found', { detail: 'The payment simulator is not the payment provider (WAKEUP_PAYMENTS).' });
+    if (!s)
+      throw problem('not_found', {
+        detail: 'The payment simulator is not the payment provider (WAKEUP_PAYMENTS).',
+      });
     return s;
   };
 
-  routes.operation<unknown, unknown, { session_id: string }>('completeDevCheckout', async ({ params }) => {
-    const next = await sim().pay(params.session_id);
-    if (next === null) throw problem('not_found', { detail: 'No open simulated checkout has this id.' });
-    return { status: 204 };
-  });
+  routes.operation<unknown, unknown, { session_id: string }>(
+    'completeDevCheckout',
+    async ({ params }) => {
+      const next = await sim().pay(params.session_id);
+      if (next === null)
+        throw problem('not_found', { detail: 'No open simulated checkout has this id.' });
+      return { status: 204 };
+    },
+  );
 
   routes.page('GET', '/dev/payments/checkout/{id}', async (ctx, params) => {
     const s = await sim().session(params.id!, 'checkout');
     const plan = s && findPlan(services, s.planCode);
-    if (!s || !plan) return html(ctx, 404, page('Checkout not found', '<p id="message">This checkout is paid, expired or unknown.</p>'));
+    if (!s || !plan)
+      return html(
+        ctx,
+        404,
+        page(
+          'Checkout not found',
+          '<p id="message">This checkout is paid, expired or unknown.</p>',
+        ),
+      );
     html(
       ctx,
       200,
@@ -60,14 +76,30 @@ ${s.cancelUrl ? `<p><a href="${escapeHtml(s.cancelUrl)}">Cancel</a></p>` : ''}`,
 
   routes.page('POST', '/dev/payments/checkout/{id}/pay', async (ctx, params) => {
     const next = await sim().pay(params.id!);
-    if (next === null) return html(ctx, 404, page('Checkout not found', '<p id="message">This checkout is paid, expired or unknown.</p>'));
+    if (next === null)
+      return html(
+        ctx,
+        404,
+        page(
+          'Checkout not found',
+          '<p id="message">This checkout is paid, expired or unknown.</p>',
+        ),
+      );
     ctx.status = 303;
     ctx.redirect(next);
   });
 
   routes.page('GET', '/dev/payments/portal/{id}', async (ctx, params) => {
     const s = await sim().session(params.id!, 'portal');
-    if (!s) return html(ctx, 404, page('Portal session expired', '<p id="message">Open the billing portal again from the app.</p>'));
+    if (!s)
+      return html(
+        ctx,
+        404,
+        page(
+          'Portal session expired',
+          '<p id="message">Open the billing portal again from the app.</p>',
+        ),
+      );
     const sub = await services.billing.subscription(s.accountId);
     const button = (action: PortalAction, label: string) =>
       `<form method="post" action="/dev/payments/portal/${escapeHtml(s.id)}/${action}"><button id="${action}" type="submit">${label}</button></form>`;
@@ -86,10 +118,18 @@ ${button('cancel', 'Cancel at the end of the period')}${button('resume', 'Resume
 
   routes.page('POST', '/dev/payments/portal/{id}/{action}', async (ctx, params) => {
     const action = params.action as PortalAction;
-    if (!['cancel', 'resume', 'cancel_now'].includes(action)) throw problem('not_found', { detail: 'Unknown portal action.' });
+    if (!['cancel', 'resume', 'cancel_now'].includes(action))
+      throw problem('not_found', { detail: 'Unknown portal action.' });
     const next = await sim().portal(params.id!, action);
     if (next === null)
-      return html(ctx, 404, page('Portal session expired', '<p id="message">Open the billing portal again from the app.</p>'));
+      return html(
+        ctx,
+        404,
+        page(
+          'Portal session expired',
+          '<p id="message">Open the billing portal again from the app.</p>',
+        ),
+      );
     ctx.status = 303;
     ctx.redirect(next);
   });

@@ -11,12 +11,24 @@ import type { Routes } from '../registrar.js';
 
 /** Registers putDevPhone and postDevInboundSms. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<{ answers?: PhoneBehaviour[]; ring_seconds?: number }, unknown, { e164: string }>('putDevPhone', ({ body, params }) => {
+  routes.operation<
+    { answers?: PhoneBehaviour[]; ring_seconds?: number },
+    unknown,
+    { e164: string }
+  >('putDevPhone', ({ body, params }) => {
     const simulator = services.phone.simulator;
     if (!simulator) {
-      throw invalid({ field: 'e164', in: 'path', code: 'invalid', message: 'simulated phones exist only with WAKEUP_TELEPHONY=simulator' });
+      throw invalid({
+        field: 'e164',
+        in: 'path',
+        code: 'invalid',
+        message: 'simulated phones exist only with WAKEUP_TELEPHONY=simulator',
+      });
     }
-    simulator.setPhone(params.e164, { answers: body?.answers ?? ['confirm'], ring_seconds: body?.ring_seconds ?? 5 });
+    simulator.setPhone(params.e164, {
+      answers: body?.answers ?? ['confirm'],
+      ring_seconds: body?.ring_seconds ?? 5,
+    });
     return { status: 204 };
   });
 

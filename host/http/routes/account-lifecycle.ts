@@ -11,7 +11,13 @@ import { RateLimiter } from '../../rate-limit/limiter.js';
 import { countLimit } from '../rate-limit.js';
 import type { Routes } from '../registrar.js';
 import type { AppServices } from '../../services.js';
-import type { DeleteMeIn, DeletedOut, IdpAuthorizationIn, OnboardingIn, OnboardingSkipIn } from '../../generated/openapi.js';
+import type {
+  DeleteMeIn,
+  DeletedOut,
+  IdpAuthorizationIn,
+  OnboardingIn,
+  OnboardingSkipIn,
+} from '../../generated/openapi.js';
 
 /** Requests to POST /me/idp-authorization per account per minute. */
 export const IDP_REQUESTS_PER_MINUTE = 10;
@@ -46,7 +52,10 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<DeleteMeIn>('deleteMe', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
-    const r = await svc.deletion.deleteAccount(p.accountId, { confirm: body.confirm, code: body.code });
+    const r = await svc.deletion.deleteAccount(p.accountId, {
+      confirm: body.confirm,
+      code: body.code,
+    });
     const out: DeletedOut = { deleted_at: isoInstant(r.deletedAt) };
     return { status: 202, body: out };
   });
@@ -67,7 +76,12 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<IdpAuthorizationIn>('linkIdpAuthorization', async ({ principal, body, ctx }) => {
     const p = requirePrincipal(principal);
-    await countLimit(ctx, idpLimit, p.accountId, `At most ${IDP_REQUESTS_PER_MINUTE} identity-provider requests a minute.`);
+    await countLimit(
+      ctx,
+      idpLimit,
+      p.accountId,
+      `At most ${IDP_REQUESTS_PER_MINUTE} identity-provider requests a minute.`,
+    );
     await svc.idp.link(p.accountId, body.authorization_code);
     return { status: 204 };
   });

@@ -24,8 +24,11 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 201, body: out, secretFields: ['key'] };
   });
 
-  routes.operation<unknown, unknown, { key_id: string }>('deleteApiKey', async ({ principal, params }) => {
-    await services.apiKeys.revoke(requirePrincipal(principal).accountId, params.key_id);
-    return { status: 204 };
-  });
+  routes.operation<unknown, unknown, { key_id: string }>(
+    'deleteApiKey',
+    async ({ principal, params }) => {
+      await services.apiKeys.revoke(requirePrincipal(principal).accountId, params.key_id);
+      return { status: 204 };
+    },
+  );
 }

@@ -8,7 +8,12 @@ import { requirePrincipal } from '../context.js';
 import { invalid } from '../../errors.js';
 import type { Routes } from '../registrar.js';
 
-import type { CodeSentOut, EmailStartIn, EmailVerifyIn, SignInOut } from '../../generated/openapi.js';
+import type {
+  CodeSentOut,
+  EmailStartIn,
+  EmailVerifyIn,
+  SignInOut,
+} from '../../generated/openapi.js';
 
 /** Registers the sign-in operations. */
 export function register(routes: Routes, services: AppServices): void {
@@ -22,7 +27,12 @@ export function register(routes: Routes, services: AppServices): void {
   routes.operation<EmailVerifyIn>('verifyEmailSignIn', async ({ body, ctx }) => {
     const installationId = body.installation_id ?? null;
     if (installationId !== null && body.client !== 'app') {
-      throw invalid({ field: 'installation_id', in: 'body', code: 'invalid', message: 'is for client app only' });
+      throw invalid({
+        field: 'installation_id',
+        in: 'body',
+        code: 'invalid',
+        message: 'is for client app only',
+      });
     }
     const result = await signIn.verify({
       email: body.email,

@@ -22,7 +22,8 @@ async function readRaw(ctx: AppContext): Promise<string> {
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_WEBHOOK_BYTES) throw problem('payload_too_large', { detail: 'Payment notifications are at most 256 KiB.' });
+    if (size > MAX_WEBHOOK_BYTES)
+      throw problem('payload_too_large', { detail: 'Payment notifications are at most 256 KiB.' });
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -39,7 +40,10 @@ export function register(routes: Routes, services: AppServices): void {
     store: services.shared.rateWindows,
   });
 
-  routes.operation('listPlans', () => ({ status: 200, body: { items: billing.listPlans(), next_cursor: null } }));
+  routes.operation('listPlans', () => ({
+    status: 200,
+    body: { items: billing.listPlans(), next_cursor: null },
+  }));
 
   routes.operation<{ plan: string }>('createCheckout', async ({ principal, body }) => {
     const p = requirePrincipal(principal);
@@ -51,10 +55,13 @@ export function register(routes: Routes, services: AppServices): void {
     return { status: 200, body: await billing.portal(p.accountId) };
   });
 
-  routes.operation<{ app_user_id?: string | null } | undefined>('syncInappPurchases', async ({ principal, body }) => {
-    const p = requirePrincipal(principal);
-    return { status: 200, body: await billing.syncInapp(p.accountId, body?.app_user_id) };
-  });
+  routes.operation<{ app_user_id?: string | null } | undefined>(
+    'syncInappPurchases',
+    async ({ principal, body }) => {
+      const p = requirePrincipal(principal);
+      return { status: 200, body: await billing.syncInapp(p.accountId, body?.app_user_id) };
+    },
+  );
 
   routes.operation<{ plan: string }>('createWebCheckout', async ({ principal, body, ctx }) => {
     const p = requirePrincipal(principal);

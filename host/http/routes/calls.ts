@@ -20,8 +20,11 @@ export function register(routes: Routes, services: AppServices): void {
     body: await services.calls.list(requirePrincipal(principal).accountId, query),
   }));
 
-  routes.operation<unknown, unknown, { call_id: string }>('getCall', async ({ principal, params }) => ({
-    status: 200,
-    body: await services.calls.get(params.call_id, principal?.accountId ?? null),
-  }));
+  routes.operation<unknown, unknown, { call_id: string }>(
+    'getCall',
+    async ({ principal, params }) => ({
+      status: 200,
+      body: await services.calls.get(params.call_id, principal?.accountId ?? null),
+    }),
+  );
 }

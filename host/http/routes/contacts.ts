@@ -31,23 +31,32 @@ export function register(routes: Routes, services: AppServices): void {
     body: await contacts.get(me(principal), params.contact_id),
   }));
 
-  routes.operation<ContactPatchIn, unknown, IdParams>('updateContact', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await contacts.update(me(principal), params.contact_id, body),
-  }));
+  routes.operation<ContactPatchIn, unknown, IdParams>(
+    'updateContact',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await contacts.update(me(principal), params.contact_id, body),
+    }),
+  );
 
   routes.operation<unknown, unknown, IdParams>('deleteContact', async ({ principal, params }) => {
     await contacts.remove(me(principal), params.contact_id);
     return { status: 204 };
   });
 
-  routes.operation<unknown, unknown, IdParams>('inviteContact', async ({ principal, params, ctx }) => ({
-    status: 200,
-    body: await contacts.invite(me(principal), params.contact_id, ctx.state.client),
-  }));
+  routes.operation<unknown, unknown, IdParams>(
+    'inviteContact',
+    async ({ principal, params, ctx }) => ({
+      status: 200,
+      body: await contacts.invite(me(principal), params.contact_id, ctx.state.client),
+    }),
+  );
 
-  routes.operation<ContactAgreeIn, unknown, IdParams>('agreeContact', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await contacts.agree(me(principal), params.contact_id, body.code),
-  }));
+  routes.operation<ContactAgreeIn, unknown, IdParams>(
+    'agreeContact',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await contacts.agree(me(principal), params.contact_id, body.code),
+    }),
+  );
 }

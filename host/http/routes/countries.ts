@@ -21,7 +21,8 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation('listCountries', ({ ctx }) => {
     const headers = { ETag: countriesEtag, 'Cache-Control': PHONE_DOCS_CACHE_CONTROL };
-    if (ifNoneMatch(ctx.get('If-None-Match') || undefined, countriesEtag)) return { status: 304, headers };
+    if (ifNoneMatch(ctx.get('If-None-Match') || undefined, countriesEtag))
+      return { status: 304, headers };
     return { status: 200, body: countries, headers };
   });
 
@@ -36,12 +37,17 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation('getContactCard', ({ ctx }) => {
     const headers = { ETag: cardEtag, 'Cache-Control': PHONE_DOCS_CACHE_CONTROL };
-    if (ifNoneMatch(ctx.get('If-None-Match') || undefined, cardEtag)) return { status: 304, headers };
+    if (ifNoneMatch(ctx.get('If-None-Match') || undefined, cardEtag))
+      return { status: 304, headers };
     const filename = `${config.serviceName.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'contact'}.vcf`;
     return {
       status: 200,
       body: card,
-      headers: { ...headers, 'Content-Type': 'text/vcard; charset=utf-8', 'Content-Disposition': `inline; filename="${filename}"` },
+      headers: {
+        ...headers,
+        'Content-Type': 'text/vcard; charset=utf-8',
+        'Content-Disposition': `inline; filename="${filename}"`,
+      },
     };
   });
 }

@@ -29,33 +29,50 @@ export function register(routes: Routes, services: AppServices): void {
 
   routes.operation<DeviceIn>('registerDevice', async ({ ctx, principal, body }) => {
     const p = requirePrincipal(principal);
-    await countLimit(ctx, registrations, p.accountId, `Device registration allows ${REGISTRATIONS_PER_MINUTE} requests a minute.`);
+    await countLimit(
+      ctx,
+      registrations,
+      p.accountId,
+      `Device registration allows ${REGISTRATIONS_PER_MINUTE} requests a minute.`,
+    );
     const { device, created } = await svc.register(p, body);
     return { status: created ? 201 : 200, body: device };
   });
 
-  routes.operation<DevicePatchIn, unknown, DeviceParams>('updateDevice', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await svc.update(requirePrincipal(principal), params.device_id, body),
-  }));
+  routes.operation<DevicePatchIn, unknown, DeviceParams>(
+    'updateDevice',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await svc.update(requirePrincipal(principal), params.device_id, body),
+    }),
+  );
 
-  routes.operation<unknown, unknown, DeviceParams>('deleteDevice', async ({ principal, params }) => {
-    await svc.remove(requirePrincipal(principal), params.device_id);
-    return { status: 204 };
-  });
+  routes.operation<unknown, unknown, DeviceParams>(
+    'deleteDevice',
+    async ({ principal, params }) => {
+      await svc.remove(requirePrincipal(principal), params.device_id);
+      return { status: 204 };
+    },
+  );
 
-  routes.operation<DeviceTimezoneIn, unknown, DeviceParams>('reportDeviceTimezone', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await svc.reportTimezone(requirePrincipal(principal), params.device_id, body),
-  }));
+  routes.operation<DeviceTimezoneIn, unknown, DeviceParams>(
+    'reportDeviceTimezone',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await svc.reportTimezone(requirePrincipal(principal), params.device_id, body),
+    }),
+  );
 
   routes.operation('getTimezoneContext', async ({ principal }) => ({
     status: 200,
     body: await svc.timezoneContext(requirePrincipal(principal)),
   }));
 
-  routes.operation<MoveIn, unknown, { occurrence_id: string }>('moveOccurrence', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await svc.move(requirePrincipal(principal), params.occurrence_id, body),
-  }));
+  routes.operation<MoveIn, unknown, { occurrence_id: string }>(
+    'moveOccurrence',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await svc.move(requirePrincipal(principal), params.occurrence_id, body),
+    }),
+  );
 }

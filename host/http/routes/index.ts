@@ -75,4 +75,10 @@ export const routeModules: RouteModule[] = [
 ];
 
 /** Mounted only in dev mode (WAKEUP_DEV=1); otherwise every /dev path answers 404. */
-export const devRouteModules: RouteModule[] = [devOutbox, devClock, devPhone, devPayments, devSeedMorning];
+export const devRouteModules: RouteModule[] = [
+  devOutbox,
+  devClock,
+  devPhone,
+  devPayments,
+  devSeedMorning,
+];

@@ -17,16 +17,29 @@ type IdParams = { occurrence_id: string };
 export function register(routes: Routes, services: AppServices): void {
   routes.operation<unknown, OccurrenceQuery>('listOccurrences', async ({ principal, query }) => ({
     status: 200,
-    body: await services.calls.listOccurrences(requirePrincipal(principal).accountId, query, principal!.account),
+    body: await services.calls.listOccurrences(
+      requirePrincipal(principal).accountId,
+      query,
+      principal!.account,
+    ),
   }));
 
   routes.operation<unknown, unknown, IdParams>('getOccurrence', async ({ principal, params }) => ({
     status: 200,
-    body: await services.calls.getOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
+    body: await services.calls.getOccurrence(
+      requirePrincipal(principal).accountId,
+      params.occurrence_id,
+    ),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('cancelOccurrence', async ({ principal, params }) => ({
-    status: 200,
-    body: await services.calls.cancelOccurrence(requirePrincipal(principal).accountId, params.occurrence_id),
-  }));
+  routes.operation<unknown, unknown, IdParams>(
+    'cancelOccurrence',
+    async ({ principal, params }) => ({
+      status: 200,
+      body: await services.calls.cancelOccurrence(
+        requirePrincipal(principal).accountId,
+        params.occurrence_id,
+      ),
+    }),
+  );
 }

@@ -29,14 +29,20 @@ export function register(routes: Routes, services: AppServices): void {
     const r = reader(principal);
     return { status: 200, body: { email: r.principal.account?.email ?? '', role: r.role } };
   });
-  routes.operation<unknown, { hours?: number; rate?: number; warn_seconds?: number }>('getOpsForecast', async ({ principal, query }) => {
-    reader(principal);
-    return { status: 200, body: await ops.forecast(query) };
-  });
-  routes.operation<unknown, WindowQuery & { objective_seconds?: number }>('getOpsLateness', async ({ principal, query }) => {
-    reader(principal);
-    return { status: 200, body: await ops.lateness(query) };
-  });
+  routes.operation<unknown, { hours?: number; rate?: number; warn_seconds?: number }>(
+    'getOpsForecast',
+    async ({ principal, query }) => {
+      reader(principal);
+      return { status: 200, body: await ops.forecast(query) };
+    },
+  );
+  routes.operation<unknown, WindowQuery & { objective_seconds?: number }>(
+    'getOpsLateness',
+    async ({ principal, query }) => {
+      reader(principal);
+      return { status: 200, body: await ops.lateness(query) };
+    },
+  );
   routes.operation<unknown, WindowQuery>('getOpsOutcomes', async ({ principal, query }) => {
     reader(principal);
     return { status: 200, body: await ops.outcomes(query) };
@@ -45,27 +51,44 @@ export function register(routes: Routes, services: AppServices): void {
     reader(principal);
     return { status: 200, body: await ops.health() };
   });
-  routes.operation<unknown, { q: string; limit?: number }>('searchOpsCalls', async ({ principal, query }) => {
-    reader(principal);
-    return { status: 200, body: await ops.search(query.q, query.limit ?? 20) };
-  });
+  routes.operation<unknown, { q: string; limit?: number }>(
+    'searchOpsCalls',
+    async ({ principal, query }) => {
+      reader(principal);
+      return { status: 200, body: await ops.search(query.q, query.limit ?? 20) };
+    },
+  );
   routes.operation<unknown, PageQuery>('listOpsAudit', async ({ principal, query }) => {
     reader(principal);
     return { status: 200, body: await ops.audit(query) };
   });
 
-  routes.operation<OpsBlockIn | undefined, unknown, { e164: string }>('blockOpsNumber', async ({ principal, params, body }) => ({
-    status: 200,
-    body: await ops.block(actor(principal), params.e164, body?.reason ?? 'manual', body?.note ?? null),
-  }));
-  routes.operation<OpsUnblockIn | undefined, unknown, { e164: string }>('unblockOpsNumber', async ({ principal, params, body }) => ({
-    status: 200,
-    body: await ops.unblock(actor(principal), params.e164, body?.note ?? null),
-  }));
-  routes.operation<unknown, unknown, { endpoint_id: string }>('enableOpsWebhookEndpoint', async ({ principal, params }) => ({
-    status: 200,
-    body: await ops.enableEndpoint(actor(principal), params.endpoint_id),
-  }));
+  routes.operation<OpsBlockIn | undefined, unknown, { e164: string }>(
+    'blockOpsNumber',
+    async ({ principal, params, body }) => ({
+      status: 200,
+      body: await ops.block(
+        actor(principal),
+        params.e164,
+        body?.reason ?? 'manual',
+        body?.note ?? null,
+      ),
+    }),
+  );
+  routes.operation<OpsUnblockIn | undefined, unknown, { e164: string }>(
+    'unblockOpsNumber',
+    async ({ principal, params, body }) => ({
+      status: 200,
+      body: await ops.unblock(actor(principal), params.e164, body?.note ?? null),
+    }),
+  );
+  routes.operation<unknown, unknown, { endpoint_id: string }>(
+    'enableOpsWebhookEndpoint',
+    async ({ principal, params }) => ({
+      status: 200,
+      body: await ops.enableEndpoint(actor(principal), params.endpoint_id),
+    }),
+  );
   routes.operation<unknown, unknown, { endpoint_id: string; delivery_id: string }>(
     'redeliverOpsWebhook',
     async ({ principal, params }) => ({
@@ -73,8 +96,11 @@ export function register(routes: Routes, services: AppServices): void {
       body: await ops.redeliver(actor(principal), params.endpoint_id, params.delivery_id),
     }),
   );
-  routes.operation<unknown, unknown, { occurrence_id: string }>('cancelOpsOccurrence', async ({ principal, params }) => ({
-    status: 200,
-    body: await ops.cancelOccurrence(actor(principal), params.occurrence_id),
-  }));
+  routes.operation<unknown, unknown, { occurrence_id: string }>(
+    'cancelOpsOccurrence',
+    async ({ principal, params }) => ({
+      status: 200,
+      body: await ops.cancelOccurrence(actor(principal), params.occurrence_id),
+    }),
+  );
 }

@@ -21,10 +21,13 @@ export function register(routes: Routes, services: AppServices): void {
     body: await phone.list(requirePrincipal(principal).accountId, query),
   }));
 
-  routes.operation<{ e164: string; label?: string | null }>('createPhoneNumber', async ({ principal, body, ctx }) => ({
-    status: 201,
-    body: await phone.create(requirePrincipal(principal).accountId, body, ctx.state.client),
-  }));
+  routes.operation<{ e164: string; label?: string | null }>(
+    'createPhoneNumber',
+    async ({ principal, body, ctx }) => ({
+      status: 201,
+      body: await phone.create(requirePrincipal(principal).accountId, body, ctx.state.client),
+    }),
+  );
 
   routes.operation<{ is_primary?: boolean | null; label?: string | null }, unknown, IdParams>(
     'updatePhoneNumber',
@@ -34,21 +37,36 @@ export function register(routes: Routes, services: AppServices): void {
     }),
   );
 
-  routes.operation<unknown, unknown, IdParams>('deletePhoneNumber', async ({ principal, params }) => {
-    await phone.remove(requirePrincipal(principal).accountId, params.phone_number_id);
-    return { status: 204 };
-  });
+  routes.operation<unknown, unknown, IdParams>(
+    'deletePhoneNumber',
+    async ({ principal, params }) => {
+      await phone.remove(requirePrincipal(principal).accountId, params.phone_number_id);
+      return { status: 204 };
+    },
+  );
 
   routes.operation<{ channel?: 'sms' | 'call' | null } | undefined, unknown, IdParams>(
     'startPhoneVerification',
     async ({ principal, body, params, ctx }) => ({
       status: 200,
-      body: await phone.startVerification(requirePrincipal(principal).accountId, params.phone_number_id, body?.channel, ctx.state.client),
+      body: await phone.startVerification(
+        requirePrincipal(principal).accountId,
+        params.phone_number_id,
+        body?.channel,
+        ctx.state.client,
+      ),
     }),
   );
 
-  routes.operation<{ code: string }, unknown, IdParams>('checkPhoneVerification', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await phone.checkVerification(requirePrincipal(principal).accountId, params.phone_number_id, body.code),
-  }));
+  routes.operation<{ code: string }, unknown, IdParams>(
+    'checkPhoneVerification',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await phone.checkVerification(
+        requirePrincipal(principal).accountId,
+        params.phone_number_id,
+        body.code,
+      ),
+    }),
+  );
 }

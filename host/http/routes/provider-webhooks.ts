@@ -25,7 +25,8 @@ async function readForm(ctx: AppContext): Promise<Record<string, string>> {
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) throw problem('payload_too_large', { detail: 'Webhook bodies are at most 64 KiB.' });
+    if (size > MAX_FORM_BYTES)
+      throw problem('payload_too_large', { detail: 'Webhook bodies are at most 64 KiB.' });
     chunks.push(chunk as Buffer);
   }
   return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
@@ -36,10 +37,15 @@ export function register(routes: Routes, services: AppServices): void {
   for (const path of Object.values(TWILIO_WEBHOOK_PATHS)) {
     routes.page('POST', path, async (ctx) => {
       const webhooks = services.phone.webhooks;
-      if (!webhooks) throw problem('not_found', { detail: 'No Twilio-compatible provider is configured.' });
+      if (!webhooks)
+        throw problem('not_found', { detail: 'No Twilio-compatible provider is configured.' });
       const params = await readForm(ctx);
       const signature = ctx.get('X-Twilio-Signature') || undefined;
-      const r = await webhooks.handle(path, { url: services.siteUrl() + ctx.originalUrl, params, signature });
+      const r = await webhooks.handle(path, {
+        url: services.siteUrl() + ctx.originalUrl,
+        params,
+        signature,
+      });
       ctx.status = r.status;
       if (r.status !== 204) {
         ctx.type = r.contentType;

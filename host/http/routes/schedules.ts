@@ -18,10 +18,13 @@ export function register(routes: Routes, services: AppServices): void {
   const { schedules } = services;
   const me = (p: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(p).accountId;
 
-  routes.operation<unknown, PageQuery & { status?: ScheduleStatus }>('listSchedules', async ({ principal, query }) => ({
-    status: 200,
-    body: await schedules.list(me(principal), query),
-  }));
+  routes.operation<unknown, PageQuery & { status?: ScheduleStatus }>(
+    'listSchedules',
+    async ({ principal, query }) => ({
+      status: 200,
+      body: await schedules.list(me(principal), query),
+    }),
+  );
 
   routes.operation<ScheduleInBody>('createSchedule', async ({ principal, body }) => ({
     status: 201,
@@ -38,38 +41,55 @@ export function register(routes: Routes, services: AppServices): void {
     body: await schedules.get(me(principal), params.schedule_id),
   }));
 
-  routes.operation<SchedulePatchBody, unknown, IdParams>('updateSchedule', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await schedules.update(me(principal), params.schedule_id, body),
-  }));
+  routes.operation<SchedulePatchBody, unknown, IdParams>(
+    'updateSchedule',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await schedules.update(me(principal), params.schedule_id, body),
+    }),
+  );
 
-  routes.operation<SchedulePatchBody, unknown, IdParams>('previewScheduleChange', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await schedules.previewChange(me(principal), params.schedule_id, body),
-  }));
+  routes.operation<SchedulePatchBody, unknown, IdParams>(
+    'previewScheduleChange',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await schedules.previewChange(me(principal), params.schedule_id, body),
+    }),
+  );
 
   routes.operation<unknown, unknown, IdParams>('deleteSchedule', async ({ principal, params }) => {
     await schedules.remove(me(principal), params.schedule_id);
     return { status: 204 };
   });
 
-  routes.operation<{ until: string }, unknown, IdParams>('pauseSchedule', async ({ principal, body, params }) => ({
-    status: 200,
-    body: await schedules.pause(me(principal), params.schedule_id, body.until),
-  }));
+  routes.operation<{ until: string }, unknown, IdParams>(
+    'pauseSchedule',
+    async ({ principal, body, params }) => ({
+      status: 200,
+      body: await schedules.pause(me(principal), params.schedule_id, body.until),
+    }),
+  );
 
   routes.operation<unknown, unknown, IdParams>('resumeSchedule', async ({ principal, params }) => ({
     status: 200,
     body: await schedules.resume(me(principal), params.schedule_id),
   }));
 
-  routes.operation<unknown, unknown, IdParams>('skipNextOccurrence', async ({ principal, params }) => ({
-    status: 200,
-    body: await schedules.skipNext(me(principal), params.schedule_id),
-  }));
+  routes.operation<unknown, unknown, IdParams>(
+    'skipNextOccurrence',
+    async ({ principal, params }) => ({
+      status: 200,
+      body: await schedules.skipNext(me(principal), params.schedule_id),
+    }),
+  );
 
-  routes.operation<unknown, { count?: number }, IdParams>('listUpcoming', async ({ principal, query, params }) => ({
-    status: 200,
-    body: { items: await schedules.upcoming(me(principal), params.schedule_id, query.count ?? 7) },
-  }));
+  routes.operation<unknown, { count?: number }, IdParams>(
+    'listUpcoming',
+    async ({ principal, query, params }) => ({
+      status: 200,
+      body: {
+        items: await schedules.upcoming(me(principal), params.schedule_id, query.count ?? 7),
+      },
+    }),
+  );
 }

@@ -15,11 +15,25 @@ const reply = (r: TestCallResult): Reply => ({ status: r.placed ? 201 : 200, bod
 
 /** Registers testCallPhoneNumber and testCallSchedule. */
 export function register(routes: Routes, services: AppServices): void {
-  routes.operation<unknown, unknown, { phone_number_id: string }>('testCallPhoneNumber', async ({ principal, params }) =>
-    reply(await services.calls.testCallPhoneNumber(requirePrincipal(principal).accountId, params.phone_number_id)),
+  routes.operation<unknown, unknown, { phone_number_id: string }>(
+    'testCallPhoneNumber',
+    async ({ principal, params }) =>
+      reply(
+        await services.calls.testCallPhoneNumber(
+          requirePrincipal(principal).accountId,
+          params.phone_number_id,
+        ),
+      ),
   );
 
-  routes.operation<unknown, unknown, { schedule_id: string }>('testCallSchedule', async ({ principal, params }) =>
-    reply(await services.calls.testCallSchedule(requirePrincipal(principal).accountId, params.schedule_id)),
+  routes.operation<unknown, unknown, { schedule_id: string }>(
+    'testCallSchedule',
+    async ({ principal, params }) =>
+      reply(
+        await services.calls.testCallSchedule(
+          requirePrincipal(principal).accountId,
+          params.schedule_id,
+        ),
+      ),
   );
 }

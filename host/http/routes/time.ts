@@ -57,7 +57,12 @@ function requestedZones(raw: string | null | undefined, homeZone: string | null)
   }
   const names = raw.split(',').map((s) => s.trim());
   if (names.length > MAX_TIME_ZONES) {
-    throw invalid({ field: 'zones', in: 'query', code: 'max_items', message: `must list at most ${MAX_TIME_ZONES} zones` });
+    throw invalid({
+      field: 'zones',
+      in: 'query',
+      code: 'max_items',
+      message: `must list at most ${MAX_TIME_ZONES} zones`,
+    });
   }
   const out: string[] = [];
   for (const name of names) {
@@ -84,7 +89,11 @@ export function register(routes: Routes, services: AppServices): void {
     const zones = requestedZones(query.zones, home);
     return {
       status: 200,
-      body: { now_utc: isoInstant(now), tzdata_version: tzdataVersion(), zones: zones.map((z) => zoneInfoOut(zoneInfo(z, now))) },
+      body: {
+        now_utc: isoInstant(now),
+        tzdata_version: tzdataVersion(),
+        zones: zones.map((z) => zoneInfoOut(zoneInfo(z, now))),
+      },
     };
   });
 

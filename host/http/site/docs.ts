@@ -24,14 +24,18 @@ const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'
 
 /** The schema document as /docs shows it (see the module header). */
 export function docsDocument(): Record<string, unknown> {
-  const doc = structuredClone(loadOpenApi()) as Record<string, unknown> & { paths?: Record<string, Record<string, any>> };
+  const doc = structuredClone(loadOpenApi()) as Record<string, unknown> & {
+    paths?: Record<string, Record<string, any>>;
+  };
   delete doc.jsonSchemaDialect;
   for (const item of Object.values(doc.paths ?? {})) {
     for (const method of HTTP_METHODS) {
-      const op = item[method] as { summary?: string; description?: string; 'x-implemented'?: boolean } | undefined;
+      const op = item[method] as
+        { summary?: string; description?: string; 'x-implemented'?: boolean } | undefined;
       if (!op || op['x-implemented'] !== false) continue;
       op.summary = NOT_SERVED_PREFIX + (op.summary ?? '');
-      const note = '**Not served yet**: this operation answers 404 not_found until the work that builds it lands.';
+      const note =
+        '**Not served yet**: this operation answers 404 not_found until the work that builds it lands.';
       op.description = op.description ? `${note}\n\n${op.description}` : note;
     }
   }
@@ -88,7 +92,10 @@ const INIT = `window.ui = SwaggerUIBundle({
 /** Registers /docs and its assets. */
 export function register(routes: Routes): void {
   const files = new Map(
-    Object.entries(ASSETS).map(([name, type]) => [name, { type, data: readAsset(`swagger-ui/${name}`, () => join(swaggerDir(), name)) }]),
+    Object.entries(ASSETS).map(([name, type]) => [
+      name,
+      { type, data: readAsset(`swagger-ui/${name}`, () => join(swaggerDir(), name)) },
+    ]),
   );
   routes.page('GET', '/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';

@@ -14,13 +14,16 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Registers the page. */
 export function register(routes: Routes, services: AppServices): void {
-  const expected = services.config.metricsToken === null ? null : digest(services.config.metricsToken);
+  const expected =
+    services.config.metricsToken === null ? null : digest(services.config.metricsToken);
   routes.page('GET', '/metrics', async (ctx) => {
     if (expected) {
       const m = /^Bearer (\S+)$/i.exec(ctx.get('Authorization'));
       if (!m || !timingSafeEqual(digest(m[1]!), expected)) {
         ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
-        throw problem('unauthenticated', { detail: 'GET /metrics needs Authorization: Bearer <WAKEUP_METRICS_TOKEN>.' });
+        throw problem('unauthenticated', {
+          detail: 'GET /metrics needs Authorization: Bearer <WAKEUP_METRICS_TOKEN>.',
+        });
       }
     }
     const { contentType, text } = await services.metrics.render();

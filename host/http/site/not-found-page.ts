@@ -9,7 +9,8 @@ import type { AppContext } from '../context.js';
 import { escapeHtml } from './html.js';
 
 /** Same policy as the web app (web-app.ts): its stylesheet, nothing inline. */
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Whether a 404 for this request should be the page rather than problem+json. */
 export function wantsNotFoundPage(ctx: AppContext): boolean {

@@ -44,9 +44,21 @@ function send(ctx: AppContext, status: number, html: string): void {
 }
 
 const GONE: Record<'unknown' | 'used' | 'expired', [number, string, string]> = {
-  unknown: [404, 'Link not found', 'This subscribe link is not valid. Open the app and tap Subscribe on the web again.'],
-  used: [410, 'Link already used', 'This subscribe link was already used; each link works once. Open the app and ask for a new one.'],
-  expired: [410, 'Link expired', 'This subscribe link expired; links are valid for 10 minutes. Open the app and ask for a new one.'],
+  unknown: [
+    404,
+    'Link not found',
+    'This subscribe link is not valid. Open the app and tap Subscribe on the web again.',
+  ],
+  used: [
+    410,
+    'Link already used',
+    'This subscribe link was already used; each link works once. Open the app and ask for a new one.',
+  ],
+  expired: [
+    410,
+    'Link expired',
+    'This subscribe link expired; links are valid for 10 minutes. Open the app and ask for a new one.',
+  ],
 };
 
 /** Registers the pages. */
@@ -60,7 +72,14 @@ export function register(routes: Routes, services: AppServices): void {
   routes.page('GET', '/app/subscribe/done', async (ctx) => {
     const signedIn = await billing.webSessionAccount(ctx.cookies.get('sessionid'));
     if (!signedIn) {
-      send(ctx, 200, page('Thank you', `<p id="message">Your payment is being processed. Open the app to see your plan.</p>${BACK}`));
+      send(
+        ctx,
+        200,
+        page(
+          'Thank you',
+          `<p id="message">Your payment is being processed. Open the app to see your plan.</p>${BACK}`,
+        ),
+      );
       return;
     }
     const { account, plan } = signedIn;
@@ -78,7 +97,14 @@ export function register(routes: Routes, services: AppServices): void {
   });
 
   routes.page('GET', '/app/subscribe/canceled', (ctx) => {
-    send(ctx, 200, page('Checkout canceled', `<p id="message">Nothing was charged. You can subscribe later from the app.</p>${BACK}`));
+    send(
+      ctx,
+      200,
+      page(
+        'Checkout canceled',
+        `<p id="message">Nothing was charged. You can subscribe later from the app.</p>${BACK}`,
+      ),
+    );
   });
 
   routes.page('GET', '/app/subscribe/{token}', async (ctx, params) => {

@@ -44,7 +44,8 @@ export function register(routes: Routes): void {
   const assets = loadWebAssets();
   const index = assets.get('index.html');
   if (!index) throw new Error('web app: web/index.html is missing');
-  const tag = (a: WebAsset) => `"${createHash('sha256').update(a.data).digest('base64url').slice(0, 22)}"`;
+  const tag = (a: WebAsset) =>
+    `"${createHash('sha256').update(a.data).digest('base64url').slice(0, 22)}"`;
   const indexTag = tag(index);
   routes.page('GET', '/', (ctx) => {
     ctx.set('Content-Security-Policy', CSP);

@@ -43,7 +43,8 @@ export function loadWebAssets(root = webRoot()): Map<string, WebAsset> {
   const out = new Map<string, WebAsset>();
   for (const path of inSingleFile() ? listAssets('web', root) : filesUnder(root)) {
     const type = TYPES[extname(path)];
-    if (type) out.set(path, { type, data: readAsset(`web/${path}`, join(root, ...path.split('/'))) });
+    if (type)
+      out.set(path, { type, data: readAsset(`web/${path}`, join(root, ...path.split('/'))) });
   }
   return out;
 }

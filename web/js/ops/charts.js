@@ -46,12 +46,30 @@ export function forecastChart(box, f) {
   const warn = f.minutes.map((m) => (m.warning ? m.calls : null));
   const series = [
     {},
-    { label: 'Calls due', stroke: COLORS.bar, fill: COLORS.bar, paths: bars(12), points: { show: false } },
-    { label: 'Ring late (warning)', stroke: COLORS.warn, fill: COLORS.warn, paths: bars(12), points: { show: false } },
+    {
+      label: 'Calls due',
+      stroke: COLORS.bar,
+      fill: COLORS.bar,
+      paths: bars(12),
+      points: { show: false },
+    },
+    {
+      label: 'Ring late (warning)',
+      stroke: COLORS.warn,
+      fill: COLORS.warn,
+      paths: bars(12),
+      points: { show: false },
+    },
   ];
   const data = [x, ok, warn];
   if (f.calls_per_second !== null) {
-    series.push({ label: `Rate: ${f.calls_per_second * 60}/min`, stroke: COLORS.rate, width: 2, dash: [6, 4], points: { show: false } });
+    series.push({
+      label: `Rate: ${f.calls_per_second * 60}/min`,
+      stroke: COLORS.rate,
+      width: 2,
+      dash: [6, 4],
+      points: { show: false },
+    });
     data.push(x.map(() => f.calls_per_second * 60));
   }
   return chart(box, { series, axes: axes('calls / min'), legend: { live: false } }, data);
@@ -72,7 +90,13 @@ export function latenessChart(box, l) {
     { label: 'p50', stroke: COLORS.p50, width: 2 },
     { label: 'p95', stroke: COLORS.p95, width: 2 },
     { label: 'max', stroke: COLORS.max, width: 1 },
-    { label: `Objective ${l.objective.seconds} s`, stroke: COLORS.objective, width: 2, dash: [6, 4], points: { show: false } },
+    {
+      label: `Objective ${l.objective.seconds} s`,
+      stroke: COLORS.objective,
+      width: 2,
+      dash: [6, 4],
+      points: { show: false },
+    },
   ];
   return chart(box, { series, axes: axes('seconds late'), legend: { live: false } }, data);
 }
@@ -82,10 +106,21 @@ const OUTCOMES = ['confirmed', 'unconfirmed', 'missed', 'failed', 'cancelled'];
 /** Outcomes per hour, stacked: each bar is drawn at its running total, the tallest first. */
 export function outcomesChart(box, o) {
   const x = o.hours.map((hr) => epoch(hr.hour));
-  const totals = OUTCOMES.map((_, i) => o.hours.map((hr) => OUTCOMES.slice(i).reduce((n, k) => n + hr.outcomes[k], 0)));
+  const totals = OUTCOMES.map((_, i) =>
+    o.hours.map((hr) => OUTCOMES.slice(i).reduce((n, k) => n + hr.outcomes[k], 0)),
+  );
   // totals[i] = outcomes i..end: the bar of outcome i is drawn from 0 to totals[i], under the
   // ones before it, so what shows of it is its own count.
-  const series = [{}, ...OUTCOMES.map((k) => ({ label: k, stroke: COLORS[k], fill: COLORS[k], paths: bars(28), points: { show: false } }))];
+  const series = [
+    {},
+    ...OUTCOMES.map((k) => ({
+      label: k,
+      stroke: COLORS[k],
+      fill: COLORS[k],
+      paths: bars(28),
+      points: { show: false },
+    })),
+  ];
   const data = [x, ...totals.map((t) => t.map((v) => (v === 0 ? null : v)))];
   return chart(box, { series, axes: axes('calls / hour'), legend: { live: false } }, data);
 }

@@ -7,7 +7,11 @@ import * as fmt from '../fmt.js';
 import { problemSentence } from '../messages.js';
 
 export async function render(root, ctx) {
-  const [usage, keys, plans] = await Promise.all([get('/me/usage'), get('/api-keys?limit=200'), get('/billing/plans').catch((err) => err)]);
+  const [usage, keys, plans] = await Promise.all([
+    get('/me/usage'),
+    get('/api-keys?limit=200'),
+    get('/billing/plans').catch((err) => err),
+  ]);
   root.append(h('h1', {}, 'Account'), h('p', {}, `Signed in as ${ctx.me.email}.`));
   root.append(planSection(usage, plans));
   root.append(keysSection(keys, ctx));
@@ -16,7 +20,11 @@ export async function render(root, ctx) {
 
 function planSection(u, plans) {
   const plan = u.plan;
-  const sec = h('section', { 'aria-labelledby': 'plan-h' }, h('h2', { id: 'plan-h' }, 'Plan and usage'));
+  const sec = h(
+    'section',
+    { 'aria-labelledby': 'plan-h' },
+    h('h2', { id: 'plan-h' }, 'Plan and usage'),
+  );
   const card = h(
     'div',
     { class: 'card' },
@@ -44,7 +52,13 @@ function planSection(u, plans) {
           `Free trial: ${u.trial.calls_left} calls left, ends ${fmt.instant(u.trial.ends_at)}. Test calls count.`,
         )
       : null,
-    u.near_limit ? h('p', { class: 'card notice small', role: 'note' }, 'You are close to the calls your plan includes.') : null,
+    u.near_limit
+      ? h(
+          'p',
+          { class: 'card notice small', role: 'note' },
+          'You are close to the calls your plan includes.',
+        )
+      : null,
   );
   sec.append(card);
   if (plans instanceof Error || !plans) {
@@ -71,8 +85,17 @@ function planSection(u, plans) {
           h(
             'li',
             { class: 'card' },
-            h('div', { class: 'spread' }, h('strong', {}, p.name), h('span', {}, `${price(p)} a ${p.interval}`)),
-            h('p', { class: 'small muted' }, `${p.included_calls_per_period} wake-up calls a ${p.interval}. Renews until you cancel.`),
+            h(
+              'div',
+              { class: 'spread' },
+              h('strong', {}, p.name),
+              h('span', {}, `${price(p)} a ${p.interval}`),
+            ),
+            h(
+              'p',
+              { class: 'small muted' },
+              `${p.included_calls_per_period} wake-up calls a ${p.interval}. Renews until you cancel.`,
+            ),
             action(`Subscribe to ${p.name}`, () => checkout(p)),
           ),
         ),
@@ -172,7 +195,12 @@ function keysSection(keys, ctx) {
   sec.append(list);
   const name = h('input', { type: 'text', name: 'name', maxlength: 100, required: true });
   const scope = (v, label, on) =>
-    h('label', { class: 'choice' }, h('input', { type: 'checkbox', name: 'scopes', value: v, 'data-group': '1', checked: on }), label);
+    h(
+      'label',
+      { class: 'choice' },
+      h('input', { type: 'checkbox', name: 'scopes', value: v, 'data-group': '1', checked: on }),
+      label,
+    );
   const shown = h('div', { 'aria-live': 'polite' });
   const form = h(
     'form',
@@ -194,7 +222,11 @@ function keysSection(keys, ctx) {
   onSubmit(form, async () => {
     const scopes = [...form.querySelectorAll('input[name=scopes]:checked')].map((x) => x.value);
     const k = await post('/api-keys', { name: name.value.trim(), scopes });
-    const ok = h('button', { type: 'button', class: 'secondary', onclick: () => ctx.reload() }, 'I copied it');
+    const ok = h(
+      'button',
+      { type: 'button', class: 'secondary', onclick: () => ctx.reload() },
+      'I copied it',
+    );
     shown.replaceChildren(
       h(
         'div',
@@ -219,7 +251,11 @@ function deletedPage(r) {
   fill(
     document.getElementById('main'),
     h('h1', { tabindex: '-1' }, 'Your account was deleted'),
-    h('p', {}, `It was deleted on ${fmt.instant(r.deleted_at)}. Every call is stopped, and your personal data is purged 30 days later.`),
+    h(
+      'p',
+      {},
+      `It was deleted on ${fmt.instant(r.deleted_at)}. Every call is stopped, and your personal data is purged 30 days later.`,
+    ),
     h('p', {}, h('a', { class: 'button', href: '/' }, 'Back to the start')),
   );
   document.querySelector('main h1').focus();
@@ -232,7 +268,11 @@ function dataSection(ctx) {
       'div',
       { class: 'card' },
       h('p', {}, 'Download every record this service holds about you, as one JSON document.'),
-      h('a', { class: 'button secondary', href: '/api/v1/me/export', download: '' }, 'Download my data'),
+      h(
+        'a',
+        { class: 'button secondary', href: '/api/v1/me/export', download: '' },
+        'Download my data',
+      ),
     ),
     h(
       'div',
@@ -244,21 +284,40 @@ function dataSection(ctx) {
       }),
     ),
   );
-  const code = h('input', { type: 'text', name: 'code', inputmode: 'numeric', maxlength: 6, autocomplete: 'one-time-code' });
-  const confirmWord = h('input', { type: 'text', name: 'confirm', autocomplete: 'off', autocapitalize: 'characters' });
+  const code = h('input', {
+    type: 'text',
+    name: 'code',
+    inputmode: 'numeric',
+    maxlength: 6,
+    autocomplete: 'one-time-code',
+  });
+  const confirmWord = h('input', {
+    type: 'text',
+    name: 'confirm',
+    autocomplete: 'off',
+    autocapitalize: 'characters',
+  });
   const delForm = h(
     'form',
     { class: 'card danger', novalidate: true, hidden: true, 'aria-label': 'Delete the account' },
     field('Code from the email', code),
     h('div', { class: 'dev-slot' }),
     field('Type DELETE to confirm', confirmWord),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'danger' }, 'Delete my account')),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: 'danger' }, 'Delete my account'),
+    ),
   );
   onSubmit(delForm, async () => {
     // The word is known here: a wrong one is said at once, without a request (the server checks
     // it before the code, so the code is checked only with the right word).
     if (confirmWord.value.trim() !== 'DELETE')
-      throw { local: true, field: 'confirm', detail: 'Type the word DELETE, in capital letters, to confirm.' };
+      throw {
+        local: true,
+        field: 'confirm',
+        detail: 'Type the word DELETE, in capital letters, to confirm.',
+      };
     const r = await api('DELETE', '/me', { code: code.value.trim() || null, confirm: 'DELETE' });
     deletedPage(r);
   });
@@ -266,8 +325,16 @@ function dataSection(ctx) {
     'form',
     { class: 'card danger', novalidate: true },
     h('h3', {}, 'Delete the account'),
-    h('p', {}, 'Every call stops at once; your personal data is anonymized now and purged after 30 days. We email you a code to confirm.'),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'danger' }, 'Email me a deletion code')),
+    h(
+      'p',
+      {},
+      'Every call stops at once; your personal data is anonymized now and purged after 30 days. We email you a code to confirm.',
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: 'danger' }, 'Email me a deletion code'),
+    ),
   );
   onSubmit(start, async () => {
     const sent = await post('/me/deletion-code', undefined, { idem: true });

@@ -48,7 +48,12 @@ export async function render(root, ctx) {
     h(
       'label',
       { class: 'choice' },
-      h('input', { type: 'radio', name: 'mode', value, checked: (s.kind === 'recurring' ? 'weekly' : 'at') === value }),
+      h('input', {
+        type: 'radio',
+        name: 'mode',
+        value,
+        checked: (s.kind === 'recurring' ? 'weekly' : 'at') === value,
+      }),
       label,
     );
   const modes = h(
@@ -59,7 +64,11 @@ export async function render(root, ctx) {
     id ? null : mode('in', 'In a few minutes'),
     mode('weekly', 'Every week'),
   );
-  const localDate = h('input', { type: 'date', name: 'local_date', value: s.local_date || tomorrow });
+  const localDate = h('input', {
+    type: 'date',
+    name: 'local_date',
+    value: s.local_date || tomorrow,
+  });
   // A text field rather than the browser's time input, whose 12/24-hour clock follows the
   // system, not the account's setting: shown and read on the account's clock (fmt.parseTime).
   const timeInput = (value) =>
@@ -73,9 +82,19 @@ export async function render(root, ctx) {
       placeholder: fmt.hhmm('07:00'),
       class: 'time',
     });
-  const timeHint = fmt.clock() === '12h' ? 'For example 7:00 AM or 6:30 PM.' : 'On the 24-hour clock, for example 07:00 or 18:30.';
+  const timeHint =
+    fmt.clock() === '12h'
+      ? 'For example 7:00 AM or 6:30 PM.'
+      : 'On the 24-hour clock, for example 07:00 or 18:30.';
   const localTime = timeInput(s.local_time || '07:00');
-  const inMinutes = h('input', { type: 'number', name: 'in_minutes', min: 1, max: 1440, value: 10, inputmode: 'numeric' });
+  const inMinutes = h('input', {
+    type: 'number',
+    name: 'in_minutes',
+    min: 1,
+    max: 1440,
+    value: 10,
+    inputmode: 'numeric',
+  });
   const days = h(
     'fieldset',
     { class: 'days' },
@@ -84,7 +103,13 @@ export async function render(root, ctx) {
       h(
         'label',
         { class: 'choice' },
-        h('input', { type: 'checkbox', name: 'days_of_week', value: d, 'data-group': '1', checked: (s.days_of_week || []).includes(d) }),
+        h('input', {
+          type: 'checkbox',
+          name: 'days_of_week',
+          value: d,
+          'data-group': '1',
+          checked: (s.days_of_week || []).includes(d),
+        }),
         fmt.dayName(d),
       ),
     ),
@@ -108,19 +133,39 @@ export async function render(root, ctx) {
       ),
     ),
   );
-  const label = h('input', { type: 'text', name: 'label', value: s.label || '', maxlength: 60, placeholder: 'Wake-up call' });
+  const label = h('input', {
+    type: 'text',
+    name: 'label',
+    value: s.label || '',
+    maxlength: 60,
+    placeholder: 'Wake-up call',
+  });
   const message = h('textarea', { name: 'message', maxlength: 200, rows: 2 });
   message.value = s.message || '';
-  const smsFallback = h('input', { type: 'checkbox', name: 'sms_fallback', checked: s.sms_fallback });
+  const smsFallback = h('input', {
+    type: 'checkbox',
+    name: 'sms_fallback',
+    checked: s.sms_fallback,
+  });
   const backup = h('input', { type: 'checkbox', name: 'backup_alarm', checked: s.backup_alarm });
   const enabled = h('input', { type: 'checkbox', name: 'enabled', checked: s.enabled !== false });
   const rp = s.retry_policy ||
-    ctx.me.default_retry_policy || { max_snoozes: 2, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 };
+    ctx.me.default_retry_policy || {
+      max_snoozes: 2,
+      offsets_minutes: [5, 10],
+      ring_timeout_seconds: 45,
+      snooze_minutes: 9,
+    };
   const tell = tellFields(contacts.items, s.tell_contacts || null);
   const custom = h('input', { type: 'checkbox', name: 'custom_retry' });
   const retry = retryFields(rp);
 
-  const atBox = h('div', { class: 'grid2' }, field('Date', localDate, 'In the call’s time zone.'), field('Time', localTime, timeHint));
+  const atBox = h(
+    'div',
+    { class: 'grid2' },
+    field('Date', localDate, 'In the call’s time zone.'),
+    field('Time', localTime, timeHint),
+  );
   const inBox = h('div', {}, field('Minutes from now', inMinutes, '1 to 1440.'));
   const weeklyTime = timeInput(s.local_time || '07:00');
   // The dates skipped with "Skip next" (or by the API): untick one to ring on it after all.
@@ -129,20 +174,38 @@ export async function render(root, ctx) {
         'fieldset',
         { class: 'skip-dates' },
         h('legend', {}, 'Skipped dates'),
-        h('p', { class: 'hint' }, 'No call rings on a ticked date. Untick one to ring on it after all.'),
+        h(
+          'p',
+          { class: 'hint' },
+          'No call rings on a ticked date. Untick one to ring on it after all.',
+        ),
         s.skip_dates.map((d) =>
-          h('label', { class: 'choice' }, h('input', { type: 'checkbox', name: 'skip_dates', value: d, checked: true }), fmt.date(d)),
+          h(
+            'label',
+            { class: 'choice' },
+            h('input', { type: 'checkbox', name: 'skip_dates', value: d, checked: true }),
+            fmt.date(d),
+          ),
         ),
       )
     : null;
   const weeklyBox = h(
     'div',
     {},
-    h('div', { class: 'grid2' }, field('Time', weeklyTime, timeHint), field('Last date (optional)', endDate)),
+    h(
+      'div',
+      { class: 'grid2' },
+      field('Time', weeklyTime, timeHint),
+      field('Last date (optional)', endDate),
+    ),
     days,
     skipped,
   );
-  const preview = h('div', { class: 'preview', role: 'status', 'aria-live': 'polite', id: 'preview' }, 'Preview…');
+  const preview = h(
+    'div',
+    { class: 'preview', role: 'status', 'aria-live': 'polite', id: 'preview' },
+    'Preview…',
+  );
 
   const form = h(
     'form',
@@ -153,12 +216,23 @@ export async function render(root, ctx) {
     weeklyBox,
     zonePick.el,
     field('Number to call', phone),
-    field('Label', label, 'Shown in your list and spoken on the call. Letters, digits and basic punctuation.'),
+    field(
+      'Label',
+      label,
+      'Shown in your list and spoken on the call. Letters, digits and basic punctuation.',
+    ),
     field('Spoken note (optional)', message, 'Up to 200 characters, read out after the greeting.'),
     h('label', { class: 'choice' }, smsFallback, 'Text me if I don’t confirm'),
     h('label', { class: 'choice' }, backup, 'Also ring the app’s backup alarm'),
     tell.el,
-    id ? h('label', { class: 'choice' }, enabled, 'This call is on (untick to turn it off without deleting it)') : null,
+    id
+      ? h(
+          'label',
+          { class: 'choice' },
+          enabled,
+          'This call is on (untick to turn it off without deleting it)',
+        )
+      : null,
     h(
       'details',
       {},
@@ -196,13 +270,15 @@ export async function render(root, ctx) {
     const b = { kind: m === 'weekly' ? 'recurring' : 'once' };
     // A time that cannot be read goes as typed: the server's answer marks the field.
     const time = (input) => fmt.parseTime(input.value) || input.value.trim() || null;
-    if (m === 'at') Object.assign(b, { local_date: localDate.value || null, local_time: time(localTime) });
+    if (m === 'at')
+      Object.assign(b, { local_date: localDate.value || null, local_time: time(localTime) });
     if (m === 'in') b.in_minutes = inMinutes.value === '' ? null : Number(inMinutes.value);
     if (m === 'weekly') {
       b.local_time = time(weeklyTime);
       b.days_of_week = [...days.querySelectorAll('input:checked')].map((x) => x.value);
       b.end_date = endDate.value || (id ? '' : null);
-      if (skipped) b.skip_dates = [...skipped.querySelectorAll('input:checked')].map((x) => x.value);
+      if (skipped)
+        b.skip_dates = [...skipped.querySelectorAll('input:checked')].map((x) => x.value);
     }
     b.timezone = zonePick.input.value.trim() || null;
     b.phone_number_id = phone.value || null;
@@ -234,9 +310,23 @@ export async function render(root, ctx) {
       fill(
         preview,
         h('strong', { id: 'preview-sentence' }, p.sentence),
-        p.first ? h('div', { class: 'small' }, 'First call: ', fmt.local(p.first.local), ' · ', fmt.relative(p.first.in_seconds)) : null,
+        p.first
+          ? h(
+              'div',
+              { class: 'small' },
+              'First call: ',
+              fmt.local(p.first.local),
+              ' · ',
+              fmt.relative(p.first.in_seconds),
+            )
+          : null,
         p.first && p.first.in_home_timezone
-          ? h('div', { class: 'small muted' }, 'On your home clock: ', fmt.home(p.first.in_home_timezone))
+          ? h(
+              'div',
+              { class: 'small muted' },
+              'On your home clock: ',
+              fmt.home(p.first.in_home_timezone),
+            )
           : null,
         p.notice ? h('div', { class: 'small', role: 'note' }, p.notice) : null,
       );
@@ -246,7 +336,14 @@ export async function render(root, ctx) {
       if (showAtFields(form, err)) {
         preview.className = 'preview';
         delete preview.dataset.code;
-        fill(preview, h('span', { class: 'muted' }, 'The preview comes back once the field marked in red is fixed.'));
+        fill(
+          preview,
+          h(
+            'span',
+            { class: 'muted' },
+            'The preview comes back once the field marked in red is fixed.',
+          ),
+        );
         return;
       }
       preview.className = 'preview error';
@@ -281,10 +378,24 @@ export async function render(root, ctx) {
  */
 function tellFields(contacts, rule) {
   const named = new Set(rule ? rule.contacts.map((c) => c.id) : []);
-  const also = h('input', { type: 'checkbox', name: 'tell_unconfirmed', checked: rule ? rule.when === 'missed_or_unconfirmed' : false });
-  const NOTE = { pending: ' (not agreed yet)', expired: ' (invitation expired)', stopped: ' (stopped)' };
+  const also = h('input', {
+    type: 'checkbox',
+    name: 'tell_unconfirmed',
+    checked: rule ? rule.when === 'missed_or_unconfirmed' : false,
+  });
+  const NOTE = {
+    pending: ' (not agreed yet)',
+    expired: ' (invitation expired)',
+    stopped: ' (stopped)',
+  };
   const boxes = contacts.map((c) =>
-    h('input', { type: 'checkbox', name: 'tell_contacts', value: c.id, 'data-group': '1', checked: named.has(c.id) }),
+    h('input', {
+      type: 'checkbox',
+      name: 'tell_contacts',
+      value: c.id,
+      'data-group': '1',
+      checked: named.has(c.id),
+    }),
   );
   const el = h(
     'fieldset',
@@ -299,9 +410,15 @@ function tellFields(contacts, rule) {
           ' to have them texted when you miss a call.',
         )
       : [
-          contacts.map((c, i) => h('label', { class: 'choice' }, boxes[i], `${c.name} ${c.e164}${NOTE[c.status] || ''}`)),
+          contacts.map((c, i) =>
+            h('label', { class: 'choice' }, boxes[i], `${c.name} ${c.e164}${NOTE[c.status] || ''}`),
+          ),
           h('label', { class: 'choice' }, also, 'Also when I answer but don’t press 1'),
-          h('p', { class: 'small muted' }, 'Only contacts who agreed are texted, once per call, if the call rang and went unanswered.'),
+          h(
+            'p',
+            { class: 'small muted' },
+            'Only contacts who agreed are texted, once per call, if the call rang and went unanswered.',
+          ),
         ],
     h('p', { class: 'field-error', 'data-error-for': 'tell_contacts' }),
   );
@@ -309,21 +426,50 @@ function tellFields(contacts, rule) {
     el,
     value() {
       const ids = boxes.filter((b) => b.checked).map((b) => b.value);
-      return ids.length ? { contact_ids: ids, when: also.checked ? 'missed_or_unconfirmed' : 'missed' } : null;
+      return ids.length
+        ? { contact_ids: ids, when: also.checked ? 'missed_or_unconfirmed' : 'missed' }
+        : null;
     },
   };
 }
 
 /** Retry-policy fields; `value()` reads them as a RetryPolicy. */
 export function retryFields(rp) {
-  const offsets = h('input', { type: 'text', name: 'offsets_minutes', value: (rp.offsets_minutes || []).join(', '), inputmode: 'numeric' });
-  const snooze = h('input', { type: 'number', name: 'snooze_minutes', min: 1, max: 30, value: rp.snooze_minutes });
-  const maxSnoozes = h('input', { type: 'number', name: 'max_snoozes', min: 0, max: 5, value: rp.max_snoozes });
-  const ring = h('input', { type: 'number', name: 'ring_timeout_seconds', min: 15, max: 120, value: rp.ring_timeout_seconds });
+  const offsets = h('input', {
+    type: 'text',
+    name: 'offsets_minutes',
+    value: (rp.offsets_minutes || []).join(', '),
+    inputmode: 'numeric',
+  });
+  const snooze = h('input', {
+    type: 'number',
+    name: 'snooze_minutes',
+    min: 1,
+    max: 30,
+    value: rp.snooze_minutes,
+  });
+  const maxSnoozes = h('input', {
+    type: 'number',
+    name: 'max_snoozes',
+    min: 0,
+    max: 5,
+    value: rp.max_snoozes,
+  });
+  const ring = h('input', {
+    type: 'number',
+    name: 'ring_timeout_seconds',
+    min: 15,
+    max: 120,
+    value: rp.ring_timeout_seconds,
+  });
   const el = h(
     'div',
     { class: 'grid2' },
-    field('Retry after (minutes)', offsets, 'Up to 5 increasing values, 1 to 120, comma-separated: further calls when you don’t confirm.'),
+    field(
+      'Retry after (minutes)',
+      offsets,
+      'Up to 5 increasing values, 1 to 120, comma-separated: further calls when you don’t confirm.',
+    ),
     field('Ring for (seconds)', ring, '15 to 120.'),
     field('Snooze length (minutes)', snooze, 'Key 2 snoozes: 1 to 30.'),
     field('Snoozes allowed', maxSnoozes, '0 to 5.'),

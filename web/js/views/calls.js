@@ -6,13 +6,29 @@ import * as fmt from '../fmt.js';
 import { occurrenceState, scheduleState } from '../states.js';
 
 export async function render(root, ctx) {
-  const [list, numbers] = await Promise.all([get('/schedules?limit=200'), get('/phone-numbers?limit=200')]);
+  const [list, numbers] = await Promise.all([
+    get('/schedules?limit=200'),
+    get('/phone-numbers?limit=200'),
+  ]);
   const last = await lastCalls(list.items.filter((s) => s.status === 'completed'));
-  const why = { callsOff: Boolean(ctx.me.calls_revoked_at), blocked: new Set(numbers.items.filter((n) => n.blocked).map((n) => n.id)) };
-  root.append(h('div', { class: 'spread' }, h('h1', {}, 'Wake-up calls'), h('a', { class: 'button', href: '#/calls/new' }, 'New call')));
+  const why = {
+    callsOff: Boolean(ctx.me.calls_revoked_at),
+    blocked: new Set(numbers.items.filter((n) => n.blocked).map((n) => n.id)),
+  };
+  root.append(
+    h(
+      'div',
+      { class: 'spread' },
+      h('h1', {}, 'Wake-up calls'),
+      h('a', { class: 'button', href: '#/calls/new' }, 'New call'),
+    ),
+  );
   // Soonest to ring first; those with no call due after them.
-  const ringsAt = (s) => (s.next_occurrence ? Date.parse(s.next_occurrence.scheduled_at) : Infinity);
-  const live = list.items.filter((s) => s.status === 'active').sort((a, b) => ringsAt(a) - ringsAt(b));
+  const ringsAt = (s) =>
+    s.next_occurrence ? Date.parse(s.next_occurrence.scheduled_at) : Infinity;
+  const live = list.items
+    .filter((s) => s.status === 'active')
+    .sort((a, b) => ringsAt(a) - ringsAt(b));
   const old = list.items.filter((s) => s.status !== 'active');
   if (list.items.length === 0) root.append(h('p', {}, 'No wake-up call yet.'));
   root.append(
@@ -48,7 +64,8 @@ async function lastCalls(finished) {
     const q = `/occurrences?limit=200&from=${encodeURIComponent(from)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const got = await get(q);
     // Soonest first: a later item of a schedule replaces an earlier one.
-    for (const o of got.items) if (wanted.has(o.schedule_id) && o.status !== 'pending') out.set(o.schedule_id, o);
+    for (const o of got.items)
+      if (wanted.has(o.schedule_id) && o.status !== 'pending') out.set(o.schedule_id, o);
     if (!(cursor = got.next_cursor)) break;
   }
   return out;
@@ -67,11 +84,22 @@ function scheduleCard(s, ctx, why, lastCall) {
       h(
         'span',
         { class: 'row' },
-        s.paused_until ? h('span', { class: 'badge warn' }, `Paused until ${fmt.date(s.paused_until)}`) : null,
-        status ? h('span', { class: `badge ${status[1]}`, 'data-state': s.status }, status[0]) : null,
+        s.paused_until
+          ? h('span', { class: 'badge warn' }, `Paused until ${fmt.date(s.paused_until)}`)
+          : null,
+        status
+          ? h('span', { class: `badge ${status[1]}`, 'data-state': s.status }, status[0])
+          : null,
       ),
     ),
-    h('p', {}, fmt.repeat(s), ' · ', s.timezone, s.phone_number ? ` · ${s.phone_number.label || ''} ${s.phone_number.e164_masked}` : ''),
+    h(
+      'p',
+      {},
+      fmt.repeat(s),
+      ' · ',
+      s.timezone,
+      s.phone_number ? ` · ${s.phone_number.label || ''} ${s.phone_number.e164_masked}` : '',
+    ),
   );
   if (n) {
     const [text, tone] = occurrenceState(n, why);
@@ -89,11 +117,19 @@ function scheduleCard(s, ctx, why, lastCall) {
           ' ',
           h('span', { class: `badge ${tone}` }, text),
         ),
-        n.in_home_timezone ? h('p', { class: 'small muted tight' }, 'On your home clock: ', fmt.home(n.in_home_timezone)) : null,
+        n.in_home_timezone
+          ? h(
+              'p',
+              { class: 'small muted tight' },
+              'On your home clock: ',
+              fmt.home(n.in_home_timezone),
+            )
+          : null,
         n.notice ? h('p', { class: 'card notice small', role: 'note' }, n.notice) : null,
       ),
     );
-  } else if (s.status === 'active') card.append(h('p', { class: 'muted small' }, 'No call is due.'));
+  } else if (s.status === 'active')
+    card.append(h('p', { class: 'muted small' }, 'No call is due.'));
   if (lastCall)
     card.append(
       h(
@@ -172,15 +208,25 @@ function skippedLine(s, ctx) {
 }
 
 function pauseForm(s, ctx) {
-  const until = h('input', { type: 'date', name: 'until', required: true, value: s.paused_until || '' });
+  const until = h('input', {
+    type: 'date',
+    name: 'until',
+    required: true,
+    value: s.paused_until || '',
+  });
   const form = h(
     'form',
     { novalidate: true, class: 'pause' },
-    field('Pause until (inclusive)', until, `No call rings up to and including this date in ${s.timezone}.`),
+    field(
+      'Pause until (inclusive)',
+      until,
+      `No call rings up to and including this date in ${s.timezone}.`,
+    ),
     h('button', { type: 'submit', class: 'secondary' }, 'Pause'),
   );
   onSubmit(form, async () => {
-    if (!until.value) throw { local: true, detail: 'Choose the last date with no call.', field: 'until' };
+    if (!until.value)
+      throw { local: true, detail: 'Choose the last date with no call.', field: 'until' };
     await post(`/schedules/${s.id}/pause`, { until: until.value }, { idem: true });
     announce(`Paused until ${fmt.date(until.value)}.`);
     ctx.reload();

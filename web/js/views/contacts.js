@@ -9,7 +9,11 @@ import { problemSentence } from '../messages.js';
 
 const STATUS = {
   pending: ['warn', 'Invited', 'Waiting for them to reply YES, or for the code they received.'],
-  expired: ['warn', 'Invitation expired', 'They did not agree within 7 days. Send the invitation again.'],
+  expired: [
+    'warn',
+    'Invitation expired',
+    'They did not agree within 7 days. Send the invitation again.',
+  ],
   agreed: ['ok', 'Agreed', 'They get a text when a call naming them goes unanswered.'],
   stopped: ['bad', 'Stopped', 'They texted STOP: nothing is sent to them any more.'],
 };
@@ -17,11 +21,24 @@ const STATUS = {
 /** Sentences for the problems a contact form meets whose catalogue words speak of your own numbers. */
 function contactProblem(err) {
   if (err.code === 'message_disallowed_content' && err.field === 'display_name')
-    return { local: true, detail: 'Your contacts are texted your name. Set a simple greeting name in Settings first.' };
+    return {
+      local: true,
+      detail: 'Your contacts are texted your name. Set a simple greeting name in Settings first.',
+    };
   if (err.code === 'message_disallowed_content' && err.field === 'name')
-    return { local: true, field: 'name', detail: 'Use only letters, digits, spaces and simple punctuation in the name.' };
-  if (err.code === 'number_blocked') return { local: true, field: 'e164', detail: 'This number asked for no texts (it texted STOP).' };
-  if (err.code === 'contact_limit_reached') return { local: true, detail: 'You have the most contacts allowed. Remove one first.' };
+    return {
+      local: true,
+      field: 'name',
+      detail: 'Use only letters, digits, spaces and simple punctuation in the name.',
+    };
+  if (err.code === 'number_blocked')
+    return {
+      local: true,
+      field: 'e164',
+      detail: 'This number asked for no texts (it texted STOP).',
+    };
+  if (err.code === 'contact_limit_reached')
+    return { local: true, detail: 'You have the most contacts allowed. Remove one first.' };
   return err;
 }
 
@@ -34,7 +51,10 @@ const friendly = (fn) => async (ev) => {
 };
 
 export async function render(root, ctx) {
-  const [list, numbers] = await Promise.all([get('/contacts?limit=200'), get('/phone-numbers?limit=200').catch(() => ({ items: [] }))]);
+  const [list, numbers] = await Promise.all([
+    get('/contacts?limit=200'),
+    get('/phone-numbers?limit=200').catch(() => ({ items: [] })),
+  ]);
   root.append(
     h('h1', {}, 'Contacts'),
     h(
@@ -75,8 +95,12 @@ function contactCard(c, ctx) {
       'p',
       { class: 'small muted' },
       meaning,
-      c.agreed_at ? ` Agreed ${fmt.instant(c.agreed_at)} ${c.agreed_by === 'code' ? 'with the code' : 'by replying YES'}.` : '',
-      c.status === 'pending' && c.invitation_expires_at ? ` The invitation is valid until ${fmt.instant(c.invitation_expires_at)}.` : '',
+      c.agreed_at
+        ? ` Agreed ${fmt.instant(c.agreed_at)} ${c.agreed_by === 'code' ? 'with the code' : 'by replying YES'}.`
+        : '',
+      c.status === 'pending' && c.invitation_expires_at
+        ? ` The invitation is valid until ${fmt.instant(c.invitation_expires_at)}.`
+        : '',
     ),
   );
   if (c.status === 'pending') card.append(agreeForm(c, ctx));
@@ -88,7 +112,9 @@ function contactCard(c, ctx) {
         friendly(async () => {
           const r = await post(`/contacts/${c.id}/invite`, undefined, { idem: true });
           announce(
-            r.invitation && r.invitation.sent ? `Invitation sent to ${c.name}.` : 'The invitation could not be sent. Try again later.',
+            r.invitation && r.invitation.sent
+              ? `Invitation sent to ${c.name}.`
+              : 'The invitation could not be sent. Try again later.',
           );
           ctx.reload();
         }),
@@ -111,11 +137,22 @@ function contactCard(c, ctx) {
 }
 
 function agreeForm(c, ctx) {
-  const code = h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'off', maxlength: 6, required: true });
+  const code = h('input', {
+    type: 'text',
+    name: 'code',
+    inputmode: 'numeric',
+    autocomplete: 'off',
+    maxlength: 6,
+    required: true,
+  });
   const form = h(
     'form',
     { class: 'verify', novalidate: true, 'aria-label': `Code from ${c.name}` },
-    field('Code they read out to you', code, 'Or they can reply YES and the code to the invitation.'),
+    field(
+      'Code they read out to you',
+      code,
+      'Or they can reply YES and the code to the invitation.',
+    ),
     devCodeHint(code, c.e164, 'sms'),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Confirm agreement')),
   );
@@ -128,11 +165,27 @@ function agreeForm(c, ctx) {
 
 /** The form to add a contact; `own` are the account's numbers, warned about when typed here. */
 function addForm(ctx, own) {
-  const name = h('input', { type: 'text', name: 'name', maxlength: 60, required: true, autocomplete: 'off' });
-  const e164 = h('input', { type: 'tel', name: 'e164', placeholder: '+14155550123', required: true });
+  const name = h('input', {
+    type: 'text',
+    name: 'name',
+    maxlength: 60,
+    required: true,
+    autocomplete: 'off',
+  });
+  const e164 = h('input', {
+    type: 'tel',
+    name: 'e164',
+    placeholder: '+14155550123',
+    required: true,
+  });
   const normal = () => e164.value.replace(/[\s()-]/g, '');
   // A contact is someone else to wake you: your own wake-up number would tell only you.
-  const ownWarning = h('p', { class: 'card notice small', role: 'note', id: 'own-number', hidden: true });
+  const ownWarning = h('p', {
+    class: 'card notice small',
+    role: 'note',
+    id: 'own-number',
+    hidden: true,
+  });
   const checkOwn = () => {
     const mine = own.find((n) => n.e164 === normal());
     ownWarning.hidden = !mine;
@@ -147,14 +200,22 @@ function addForm(ctx, own) {
     { class: 'card', novalidate: true, 'aria-labelledby': 'add-contact-title' },
     h('h2', { id: 'add-contact-title' }, 'Add a contact'),
     field('Their name', name, 'Only you see it.'),
-    field('Their mobile number, with country code', e164, 'They get one text asking them to agree, with a code.'),
+    field(
+      'Their mobile number, with country code',
+      e164,
+      'They get one text asking them to agree, with a code.',
+    ),
     ownWarning,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add and invite')),
   );
   return onSubmit(
     form,
     friendly(async () => {
-      const created = await post('/contacts', { name: name.value.trim(), e164: normal() }, { idem: true });
+      const created = await post(
+        '/contacts',
+        { name: name.value.trim(), e164: normal() },
+        { idem: true },
+      );
       const inv = created.invitation;
       announce(
         inv === null

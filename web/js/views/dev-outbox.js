@@ -8,11 +8,28 @@ import { devClock } from '../dev.js';
 export async function render(root) {
   root.append(h('h1', {}, 'Outbox'));
   if (!(await devClock())) {
-    root.append(h('p', {}, 'The outbox is there only in dev mode (WAKEUP_DEV=1). ', h('a', { href: '#/' }, 'Go home')));
+    root.append(
+      h(
+        'p',
+        {},
+        'The outbox is there only in dev mode (WAKEUP_DEV=1). ',
+        h('a', { href: '#/' }, 'Go home'),
+      ),
+    );
     return;
   }
-  root.append(h('p', { class: 'muted' }, 'Dev mode: every email and text this server "sent", newest first. Nothing left the machine.'));
-  const to = h('input', { type: 'search', name: 'to', placeholder: 'name@example.com or +14155550123' });
+  root.append(
+    h(
+      'p',
+      { class: 'muted' },
+      'Dev mode: every email and text this server "sent", newest first. Nothing left the machine.',
+    ),
+  );
+  const to = h('input', {
+    type: 'search',
+    name: 'to',
+    placeholder: 'name@example.com or +14155550123',
+  });
   const list = h('div', { id: 'outbox-list', 'aria-live': 'polite' });
   const form = h(
     'form',

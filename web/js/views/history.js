@@ -18,7 +18,12 @@ export async function render(root) {
     root.append(
       stackTable(
         ['When (call’s clock)', 'Call', 'Status', 'Attempts'],
-        occ.items.map((o) => [h('a', { href: `#/occurrences/${o.id}` }, fmt.local(o.local)), o.label, badge(o), String(o.attempt_count)]),
+        occ.items.map((o) => [
+          h('a', { href: `#/occurrences/${o.id}` }, fmt.local(o.local)),
+          o.label,
+          badge(o),
+          String(o.attempt_count),
+        ]),
         { 'aria-label': 'Wake-up calls' },
       ),
     );

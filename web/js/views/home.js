@@ -20,10 +20,14 @@ export async function render(root, ctx) {
   if (me.calls_revoked_at) root.append(revokedCard(ctx, blocked));
   else if (blocked.length) root.append(blockedCard(blocked));
   if (!me.home_timezone) root.append(homeZoneCard(ctx));
-  if (travel) root.append(...travelCards(travel, ctx, new Map(occ.items.map((o) => [o.id, o.label]))));
+  if (travel)
+    root.append(...travelCards(travel, ctx, new Map(occ.items.map((o) => [o.id, o.label]))));
 
   root.append(h('h2', {}, 'Next calls'));
-  const why = { callsOff: Boolean(me.calls_revoked_at), blocked: new Set(blocked.map((n) => n.id)) };
+  const why = {
+    callsOff: Boolean(me.calls_revoked_at),
+    blocked: new Set(blocked.map((n) => n.id)),
+  };
   const next = occ.items.filter((o) => !FINISHED.has(o.status));
   if (next.length === 0) {
     root.append(
@@ -65,11 +69,25 @@ function occurrenceCard(o, why) {
       h('h3', {}, h('a', { href: `#/occurrences/${o.id}` }, o.label)),
       h('span', { class: `badge ${tone}` }, text),
     ),
-    h('p', { class: 'big' }, fmt.hhmm(o.local.time), ' ', h('span', { class: 'small muted' }, fmt.relative(o.in_seconds))),
+    h(
+      'p',
+      { class: 'big' },
+      fmt.hhmm(o.local.time),
+      ' ',
+      h('span', { class: 'small muted' }, fmt.relative(o.in_seconds)),
+    ),
     h('p', {}, fmt.local(o.local)),
-    o.in_home_timezone ? h('p', { class: 'small muted' }, 'On your home clock: ', fmt.home(o.in_home_timezone)) : null,
+    o.in_home_timezone
+      ? h('p', { class: 'small muted' }, 'On your home clock: ', fmt.home(o.in_home_timezone))
+      : null,
     o.notice ? h('p', { class: 'card notice small', role: 'note' }, o.notice) : null,
-    o.phone_number ? h('p', { class: 'small muted' }, `Calls ${o.phone_number.label || ''} ${o.phone_number.e164_masked}`) : null,
+    o.phone_number
+      ? h(
+          'p',
+          { class: 'small muted' },
+          `Calls ${o.phone_number.label || ''} ${o.phone_number.e164_masked}`,
+        )
+      : null,
   );
 }
 
@@ -78,12 +96,22 @@ function readinessLine(me, blocked) {
   const r = me.onboarding.readiness;
   const bits = [
     me.calls_revoked_at ? 'calls are turned off' : null,
-    blocked.length ? `${blocked.length === 1 ? 'number' : 'numbers'} blocked` : r.phone_verified ? 'number verified' : 'no verified number',
+    blocked.length
+      ? `${blocked.length === 1 ? 'number' : 'numbers'} blocked`
+      : r.phone_verified
+        ? 'number verified'
+        : 'no verified number',
     r.test_call_done ? 'test call done' : 'no test call yet',
-    r.last_success_at ? `last confirmed call ${fmt.instant(r.last_success_at)}` : 'no confirmed call yet',
+    r.last_success_at
+      ? `last confirmed call ${fmt.instant(r.last_success_at)}`
+      : 'no confirmed call yet',
   ];
   const ready = !me.calls_revoked_at && !blocked.length && r.phone_verified;
-  return h('p', { class: 'small muted', id: 'readiness' }, `${ready ? 'Ready' : 'Not ready'}: ${bits.filter(Boolean).join(' · ')}.`);
+  return h(
+    'p',
+    { class: 'small muted', id: 'readiness' },
+    `${ready ? 'Ready' : 'Not ready'}: ${bits.filter(Boolean).join(' · ')}.`,
+  );
 }
 
 const numberName = (n) => `${n.label || 'Phone'} ${n.e164}`;
@@ -139,7 +167,9 @@ function blockedCard(blocked) {
     h(
       'ul',
       {},
-      blocked.map((n) => h('li', {}, h('strong', {}, numberName(n)), ': ', blockedText(n.blocked_reason))),
+      blocked.map((n) =>
+        h('li', {}, h('strong', {}, numberName(n)), ': ', blockedText(n.blocked_reason)),
+      ),
     ),
     h('a', { class: 'button secondary', href: '#/numbers' }, 'See how to unblock'),
   );
@@ -177,7 +207,12 @@ async function travelContext() {
   const register = async () => {
     const d = await post(
       '/devices',
-      { installation_id: inst, platform: 'web', timezone: zone, model: navigator.userAgent.slice(0, 100) },
+      {
+        installation_id: inst,
+        platform: 'web',
+        timezone: zone,
+        model: navigator.userAgent.slice(0, 100),
+      },
       { idem: true },
     );
     localStorage.setItem('wakeup.device_id', (id = d.id));
@@ -231,12 +266,17 @@ function travelCards(tc, ctx, labels) {
       'section',
       { class: 'travel', 'aria-labelledby': 'travel-title' },
       h('h2', { id: 'travel-title' }, 'Are you travelling?'),
-      h('p', { class: 'small muted' }, `This browser is in ${shown[0].device_zone} (UTC${shown[0].device_utc_offset}).`),
+      h(
+        'p',
+        { class: 'small muted' },
+        `This browser is in ${shown[0].device_zone} (UTC${shown[0].device_utc_offset}).`,
+      ),
     );
     for (const m of shown) section.append(travelCard(m, ctx, labels.get(m.occurrence_id), keep));
     out.push(section);
   }
-  for (const c of tc.clock_changes || []) out.push(h('p', { class: 'card notice small', role: 'note' }, 'Clock change: ', c.notice));
+  for (const c of tc.clock_changes || [])
+    out.push(h('p', { class: 'card notice small', role: 'note' }, 'Clock change: ', c.notice));
   return out;
 }
 
@@ -248,19 +288,35 @@ function travelCard(m, ctx, label, keep) {
     'article',
     { class: 'card notice', 'data-mismatch': m.occurrence_id, 'aria-label': `Travel: ${name}` },
     h('h3', {}, name),
-    h('p', {}, `Set for ${fmt.hhmm(m.scheduled_local)} on ${fmt.date(m.scheduled_local_date)} ${m.scheduled_zone}: it rings at ${here}.`),
+    h(
+      'p',
+      {},
+      `Set for ${fmt.hhmm(m.scheduled_local)} on ${fmt.date(m.scheduled_local_date)} ${m.scheduled_zone}: it rings at ${here}.`,
+    ),
   );
-  const keepButton = h('button', { type: 'button', class: 'secondary', onclick: () => keep(m, card) }, 'Keep it as it is');
+  const keepButton = h(
+    'button',
+    { type: 'button', class: 'secondary', onclick: () => keep(m, card) },
+    'Keep it as it is',
+  );
   if (s) {
     card.append(
-      h('p', {}, `Move it to ${fmt.hhmm(s.local_time)} on ${fmt.date(s.local_date)} ${s.timezone} (UTC${s.utc_offset})?`),
+      h(
+        'p',
+        {},
+        `Move it to ${fmt.hhmm(s.local_time)} on ${fmt.date(s.local_date)} ${s.timezone} (UTC${s.utc_offset})?`,
+      ),
       h(
         'div',
         { class: 'row' },
         action(
           'Move the call',
           async () => {
-            await post(`/occurrences/${m.occurrence_id}/move`, { timezone: s.timezone, local_date: s.local_date }, { idem: true });
+            await post(
+              `/occurrences/${m.occurrence_id}/move`,
+              { timezone: s.timezone, local_date: s.local_date },
+              { idem: true },
+            );
             announce('Call moved.');
             ctx.reload();
           },
@@ -271,7 +327,11 @@ function travelCard(m, ctx, label, keep) {
     );
   } else {
     card.append(
-      h('p', {}, 'It was set to ring in a number of minutes, so it rings at that moment wherever you are.'),
+      h(
+        'p',
+        {},
+        'It was set to ring in a number of minutes, so it rings at that moment wherever you are.',
+      ),
       h('div', { class: 'row' }, keepButton),
     );
   }

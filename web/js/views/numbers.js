@@ -11,9 +11,13 @@ import { blockedText, numberState } from '../states.js';
 const codeSent = new Map();
 
 export async function render(root, ctx) {
-  const [list, countries] = await Promise.all([get('/phone-numbers?limit=200'), get('/countries').catch(() => ({ items: [] }))]);
+  const [list, countries] = await Promise.all([
+    get('/phone-numbers?limit=200'),
+    get('/countries').catch(() => ({ items: [] })),
+  ]);
   root.append(h('h1', {}, 'Phone numbers'));
-  if (list.items.length === 0) root.append(h('p', {}, 'Add the number your wake-up calls should ring.'));
+  if (list.items.length === 0)
+    root.append(h('p', {}, 'Add the number your wake-up calls should ring.'));
   root.append(
     h(
       'ul',
@@ -28,7 +32,14 @@ function numberCard(n, ctx) {
   const [state, tone] = numberState(n);
   const badges = [
     n.is_primary ? h('span', { class: 'badge info' }, 'Primary') : null,
-    h('span', { class: `badge ${tone}`, 'data-state': n.blocked ? 'blocked' : n.verified ? 'verified' : 'unverified' }, state),
+    h(
+      'span',
+      {
+        class: `badge ${tone}`,
+        'data-state': n.blocked ? 'blocked' : n.verified ? 'verified' : 'unverified',
+      },
+      state,
+    ),
   ];
   const card = h(
     'article',
@@ -43,17 +54,27 @@ function numberCard(n, ctx) {
       'p',
       { class: 'small muted' },
       `${n.type.replace(/_/g, ' ')} · ${n.country_code}`,
-      n.verification_expires_at && n.verified ? ` · verified until ${fmt.instant(n.verification_expires_at)}` : '',
+      n.verification_expires_at && n.verified
+        ? ` · verified until ${fmt.instant(n.verification_expires_at)}`
+        : '',
       n.last_confirmed_at ? ` · last confirmed call ${fmt.instant(n.last_confirmed_at)}` : '',
     ),
   );
-  if (n.blocked) card.append(h('p', { class: 'card danger small', role: 'note' }, blockedText(n.blocked_reason)));
+  if (n.blocked)
+    card.append(
+      h('p', { class: 'card danger small', role: 'note' }, blockedText(n.blocked_reason)),
+    );
   // A key-9 block is lifted by verifying again; other blocks are not lifted by a code.
   if ((!n.verified && !n.blocked) || n.blocked_reason === 'key_9') card.append(verifyForm(n, ctx));
 
   const label = h('input', { type: 'text', name: 'label', value: n.label || '', maxlength: 60 });
   const labelForm = onSubmit(
-    h('form', { class: 'row', novalidate: true }, field('Label', label), h('button', { type: 'submit', class: 'secondary' }, 'Save label')),
+    h(
+      'form',
+      { class: 'row', novalidate: true },
+      field('Label', label),
+      h('button', { type: 'submit', class: 'secondary' }, 'Save label'),
+    ),
     async () => {
       await patch(`/phone-numbers/${n.id}`, { label: label.value.trim() });
       announce('Label saved.');
@@ -131,13 +152,19 @@ function verifyForm(n, ctx) {
     await ctx.reloadMe();
     ctx.reload();
   });
-  const sendButton = h('button', { type: 'submit', class: channel ? 'link' : '' }, channel ? 'Send a new code' : 'Send a code');
+  const sendButton = h(
+    'button',
+    { type: 'submit', class: channel ? 'link' : '' },
+    channel ? 'Send a new code' : 'Send a code',
+  );
   const resend = h('form', { class: 'inline-action' }, sendButton);
   form.querySelector('.actions').append(resend);
   onSubmit(resend, async () => {
     const v = await post(`/phone-numbers/${n.id}/verify/start`, {}, { idem: true });
     if (!v.sent)
-      throw v.error ? { ...v.error, field: undefined } : { local: true, detail: 'The code could not be sent. Try again in a moment.' };
+      throw v.error
+        ? { ...v.error, field: undefined }
+        : { local: true, detail: 'The code could not be sent. Try again in a moment.' };
     codeSent.set(n.id, v.channel || 'sms');
     codeField.hidden = verify.hidden = false;
     codeField.querySelector('.hint').textContent = howSent(v.channel || 'sms');
@@ -153,7 +180,10 @@ function verifyForm(n, ctx) {
 /** The country this browser's language names (en-GB: GB), if the service calls there. */
 function browserCountry(countries) {
   const region = (navigator.language || '').split('-')[1];
-  return countries.find((c) => c.country_code === (region || '').toUpperCase()) || countries.find((c) => c.country_code === 'US');
+  return (
+    countries.find((c) => c.country_code === (region || '').toUpperCase()) ||
+    countries.find((c) => c.country_code === 'US')
+  );
 }
 
 /**
@@ -167,20 +197,33 @@ export function toE164(typed, country) {
   if (raw.startsWith('00')) return `+${raw.slice(2)}`;
   if (!country || !raw) return raw;
   let national = raw;
-  if (country.calling_code === '+1' && national.length === 11 && national.startsWith('1')) national = national.slice(1);
+  if (country.calling_code === '+1' && national.length === 11 && national.startsWith('1'))
+    national = national.slice(1);
   else if (country.country_code !== 'IT' && national.startsWith('0')) national = national.slice(1);
   return `${country.calling_code}${national}`;
 }
 
 function addForm(ctx, countries) {
-  const e164 = h('input', { type: 'tel', name: 'e164', autocomplete: 'tel', placeholder: '020 7946 0018 or +14155550123', required: true });
+  const e164 = h('input', {
+    type: 'tel',
+    name: 'e164',
+    autocomplete: 'tel',
+    placeholder: '020 7946 0018 or +14155550123',
+    required: true,
+  });
   const label = h('input', { type: 'text', name: 'label', maxlength: 60, placeholder: 'Mobile' });
   const picked = browserCountry(countries);
   const country = countries.length
     ? h(
         'select',
         { name: 'country' },
-        countries.map((c) => h('option', { value: c.country_code, selected: c === picked }, `${c.name} (${c.calling_code})`)),
+        countries.map((c) =>
+          h(
+            'option',
+            { value: c.country_code, selected: c === picked },
+            `${c.name} (${c.calling_code})`,
+          ),
+        ),
       )
     : null;
   const chosen = () => (country ? countries.find((c) => c.country_code === country.value) : null);
@@ -188,7 +231,8 @@ function addForm(ctx, countries) {
   const showReading = () => {
     const typed = e164.value.trim();
     const full = toE164(typed, chosen());
-    reading.textContent = typed && full !== typed.replace(/[\s().-]/g, '') ? `We will call ${full}.` : '';
+    reading.textContent =
+      typed && full !== typed.replace(/[\s().-]/g, '') ? `We will call ${full}.` : '';
   };
   e164.addEventListener('input', showReading);
   if (country) country.addEventListener('change', showReading);
@@ -196,8 +240,14 @@ function addForm(ctx, countries) {
     'form',
     { class: 'card', novalidate: true, 'aria-labelledby': 'add-number-title' },
     h('h2', { id: 'add-number-title' }, 'Add a number'),
-    country ? field('Country', country, 'Where the number is from; only these countries can be called.') : null,
-    field('Phone number', e164, 'As you would dial it in that country, or in international form with + and the country code.'),
+    country
+      ? field('Country', country, 'Where the number is from; only these countries can be called.')
+      : null,
+    field(
+      'Phone number',
+      e164,
+      'As you would dial it in that country, or in international form with + and the country code.',
+    ),
     reading,
     field('Label (optional)', label),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add and send code')),

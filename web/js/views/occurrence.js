@@ -15,12 +15,20 @@ export async function render(root, ctx) {
   const body = h('div', { 'aria-live': 'polite' });
   const [first, dev] = await Promise.all([load(), devClock()]);
   let data = first;
-  root.append(h('h1', {}, isAttempt ? (data.kind === 'test' ? 'Test call' : 'Call') : data.label), body);
-  const live = () => (isAttempt ? data.live : !FINISHED.has(data.status) || data.attempts.some((a) => a.live));
+  root.append(
+    h('h1', {}, isAttempt ? (data.kind === 'test' ? 'Test call' : 'Call') : data.label),
+    body,
+  );
+  const live = () =>
+    isAttempt ? data.live : !FINISHED.has(data.status) || data.attempts.some((a) => a.live);
   // On the virtual clock a call in progress waits for the clock: say so while one rings.
   const ringing = () => (isAttempt ? data.live : data.attempts.some((a) => a.live));
   const draw = () =>
-    fill(body, ringing() ? virtualClockNote(dev, 'this call') : null, isAttempt ? attemptView(data) : occurrenceView(data, ctx));
+    fill(
+      body,
+      ringing() ? virtualClockNote(dev, 'this call') : null,
+      isAttempt ? attemptView(data) : occurrenceView(data, ctx),
+    );
   draw();
   let timer = null;
   const tick = async () => {
@@ -45,11 +53,21 @@ function occurrenceView(o, ctx) {
       'p',
       {},
       h('span', { class: `badge ${tone}`, id: 'occurrence-status', 'data-status': o.status }, text),
-      o.outcome_reason ? h('span', { class: 'muted small' }, ` ${reasonSentence(o.outcome_reason)}`) : null,
+      o.outcome_reason
+        ? h('span', { class: 'muted small' }, ` ${reasonSentence(o.outcome_reason)}`)
+        : null,
     ),
-    h('p', { class: 'big' }, fmt.hhmm(o.local.time), ' ', h('span', { class: 'small muted' }, fmt.relative(o.in_seconds))),
+    h(
+      'p',
+      { class: 'big' },
+      fmt.hhmm(o.local.time),
+      ' ',
+      h('span', { class: 'small muted' }, fmt.relative(o.in_seconds)),
+    ),
     h('p', {}, fmt.local(o.local)),
-    o.in_home_timezone ? h('p', { class: 'small muted' }, 'On your home clock: ', fmt.home(o.in_home_timezone)) : null,
+    o.in_home_timezone
+      ? h('p', { class: 'small muted' }, 'On your home clock: ', fmt.home(o.in_home_timezone))
+      : null,
     o.notice ? h('p', { class: 'card notice small', role: 'note' }, o.notice) : null,
     h(
       'p',
@@ -74,11 +92,19 @@ function occurrenceView(o, ctx) {
           },
           { class: 'danger' },
         ),
-        h('a', { class: 'button secondary', href: `#/calls/${o.schedule_id}` }, 'Edit the wake-up call'),
+        h(
+          'a',
+          { class: 'button secondary', href: `#/calls/${o.schedule_id}` },
+          'Edit the wake-up call',
+        ),
       ),
     );
-  parts.push(h('h2', {}, 'Attempts'), o.attempts.length ? attemptsTable(o.attempts) : h('p', { class: 'muted' }, 'No attempt yet.'));
-  if (o.told_contacts && o.told_contacts.length) parts.push(h('h2', {}, 'Contacts told'), toldList(o.told_contacts));
+  parts.push(
+    h('h2', {}, 'Attempts'),
+    o.attempts.length ? attemptsTable(o.attempts) : h('p', { class: 'muted' }, 'No attempt yet.'),
+  );
+  if (o.told_contacts && o.told_contacts.length)
+    parts.push(h('h2', {}, 'Contacts told'), toldList(o.told_contacts));
   return parts;
 }
 
@@ -104,9 +130,18 @@ function toldList(told) {
       return h(
         'li',
         { class: 'card', 'data-told': t.contact.id },
-        h('div', { class: 'spread' }, h('strong', {}, t.contact.name), h('span', { class: `badge ${tone}` }, word)),
-        t.sent_at ? h('p', { class: 'small muted tight' }, `Texted ${fmt.instant(t.sent_at)}.`) : null,
-        t.reason ? h('p', { class: 'small muted tight' }, `Why: ${TOLD_WHY[t.reason] || t.reason}.`) : null,
+        h(
+          'div',
+          { class: 'spread' },
+          h('strong', {}, t.contact.name),
+          h('span', { class: `badge ${tone}` }, word),
+        ),
+        t.sent_at
+          ? h('p', { class: 'small muted tight' }, `Texted ${fmt.instant(t.sent_at)}.`)
+          : null,
+        t.reason
+          ? h('p', { class: 'small muted tight' }, `Why: ${TOLD_WHY[t.reason] || t.reason}.`)
+          : null,
       );
     }),
   );
@@ -119,7 +154,11 @@ function attemptView(a) {
       {},
       h(
         'span',
-        { class: `badge ${a.live ? 'warn' : a.status === 'confirmed' ? 'ok' : ''}`, id: 'attempt-status', 'data-status': a.status },
+        {
+          class: `badge ${a.live ? 'warn' : a.status === 'confirmed' ? 'ok' : ''}`,
+          id: 'attempt-status',
+          'data-status': a.status,
+        },
         fmt.attStatus(a.status),
       ),
     ),

@@ -10,11 +10,16 @@ export function onboarding(me, ctx) {
   const r = ob.readiness;
   const t = ob.texts;
   const wrap = h('section', { class: 'card', 'aria-label': 'Onboarding' });
-  if (r.stale && t.stale_notice) wrap.append(h('p', { class: 'card notice', role: 'note' }, t.stale_notice));
+  if (r.stale && t.stale_notice)
+    wrap.append(h('p', { class: 'card notice', role: 'note' }, t.stale_notice));
   const list = h('ol', { class: 'steps' });
   // Numbered in the order shown: the API's numbers skip step 6 (app permissions, app-only).
   list.append(stepItem({ title: 'Sign in', done: true, skipped: false }, 1, null));
-  ob.steps.forEach((step, i) => list.append(stepItem(step, i + 2, ob.next === step.slug ? body(step) : null, step.slug === ob.next)));
+  ob.steps.forEach((step, i) =>
+    list.append(
+      stepItem(step, i + 2, ob.next === step.slug ? body(step) : null, step.slug === ob.next),
+    ),
+  );
   wrap.append(list);
   wrap.append(
     h('h3', {}, 'Readiness'),
@@ -40,7 +45,13 @@ export function onboarding(me, ctx) {
           ? `Test call: done${r.last_test_at ? ` (${fmt.instant(r.last_test_at)}, ${r.last_test_status || 'no result yet'})` : ''}`
           : 'Test call: not yet',
       ),
-      h('li', {}, r.last_success_at ? `Last confirmed call: ${fmt.instant(r.last_success_at)}` : 'Last confirmed call: none yet'),
+      h(
+        'li',
+        {},
+        r.last_success_at
+          ? `Last confirmed call: ${fmt.instant(r.last_success_at)}`
+          : 'Last confirmed call: none yet',
+      ),
     ),
   );
   return wrap;
@@ -61,7 +72,12 @@ export function onboarding(me, ctx) {
         'data-step': step.slug || 'sign-in',
       },
       h('span', { class: 'num', 'aria-hidden': 'true' }, String(number)),
-      h('div', { class: 'body' }, h('div', { class: 'spread' }, h('strong', {}, step.title), state), content),
+      h(
+        'div',
+        { class: 'body' },
+        h('div', { class: 'spread' }, h('strong', {}, step.title), state),
+        content,
+      ),
     );
   }
 
@@ -76,7 +92,11 @@ export function onboarding(me, ctx) {
     switch (step.slug) {
       case 'phone':
         parts.push(
-          h('p', {}, 'Add the number the calls should ring, and confirm it with the code we text you.'),
+          h(
+            'p',
+            {},
+            'Add the number the calls should ring, and confirm it with the code we text you.',
+          ),
           h('a', { class: 'button', href: '#/numbers' }, 'Add your number'),
         );
         break;
@@ -94,7 +114,11 @@ export function onboarding(me, ctx) {
             { class: 'row' },
             h(
               'a',
-              { class: 'button secondary', href: '/api/v1/contact-card.vcf', download: 'wake-up-call.vcf' },
+              {
+                class: 'button secondary',
+                href: '/api/v1/contact-card.vcf',
+                download: 'wake-up-call.vcf',
+              },
               'Download the contact card',
             ),
             flag('contact_saved', 'I saved it'),
@@ -132,7 +156,9 @@ export function onboarding(me, ctx) {
           h('p', {}, t.test_call.intro),
           action('Call me now', async () => {
             const nums = await get('/phone-numbers');
-            const n = nums.items.find((x) => x.is_primary && x.verified) || nums.items.find((x) => x.verified);
+            const n =
+              nums.items.find((x) => x.is_primary && x.verified) ||
+              nums.items.find((x) => x.verified);
             if (!n) throw { local: true, detail: 'Verify a number first, on the Numbers page.' };
             const a = await post(`/phone-numbers/${n.id}/test-call`, undefined, { idem: true });
             announce('Test call placed.');

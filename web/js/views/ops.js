@@ -30,7 +30,8 @@ export async function navLink(nav, me) {
 /** The page's own styles and uPlot's, linked once. */
 function styles() {
   for (const href of ['/ui/vendor/uplot.css', '/ui/js/ops/ops.css']) {
-    if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h('link', { rel: 'stylesheet', href }));
+    if (!document.querySelector(`link[href="${href}"]`))
+      document.head.append(h('link', { rel: 'stylesheet', href }));
   }
 }
 
@@ -39,7 +40,12 @@ const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const hhmm = (iso) => fmt.instant(iso);
 
 function section(title, ...children) {
-  return h('section', { class: 'ops-section', 'aria-label': title }, h('h2', {}, title), ...children);
+  return h(
+    'section',
+    { class: 'ops-section', 'aria-label': title },
+    h('h2', {}, title),
+    ...children,
+  );
 }
 
 function figure(label, value, tone) {
@@ -67,7 +73,11 @@ export async function render(root, ctx) {
 
   root.append(
     h('h1', {}, 'Operations'),
-    h('p', { class: 'muted' }, `Signed in as ${me.email} (${me.role === 'act' ? 'operator' : 'read-only operator'}).`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Signed in as ${me.email} (${me.role === 'act' ? 'operator' : 'read-only operator'}).`,
+    ),
   );
 
   // Forecast: the next 24 hours.
@@ -81,8 +91,15 @@ export async function render(root, ctx) {
         { class: 'ops-figures' },
         figure('calls due', String(forecast.total_calls)),
         figure('busiest minute', busiest ? `${busiest.calls} at ${hhmm(busiest.minute)}` : '–'),
-        figure('rate', forecast.calls_per_second === null ? 'no limit' : `${forecast.calls_per_second}/s`),
-        figure('last call late by', `${forecast.worst_late_seconds} s`, forecast.warnings ? 'bad' : 'ok'),
+        figure(
+          'rate',
+          forecast.calls_per_second === null ? 'no limit' : `${forecast.calls_per_second}/s`,
+        ),
+        figure(
+          'last call late by',
+          `${forecast.worst_late_seconds} s`,
+          forecast.warnings ? 'bad' : 'ok',
+        ),
       ),
       forecast.warnings
         ? h(
@@ -90,8 +107,14 @@ export async function render(root, ctx) {
             { class: 'card danger', role: 'alert', 'data-warnings': String(forecast.warnings) },
             `${forecast.warnings} minute${forecast.warnings === 1 ? '' : 's'} end more than ${forecast.warn_seconds} s late at this rate: raise the provider's rate (and WAKEUP_CALLS_PER_SECOND) or spread the calls.`,
           )
-        : h('p', { class: 'muted' }, `No minute ends more than ${forecast.warn_seconds} s late at this rate.`),
-      forecast.minutes.length ? fBox : h('p', { class: 'muted' }, 'No call due in the next 24 hours.'),
+        : h(
+            'p',
+            { class: 'muted' },
+            `No minute ends more than ${forecast.warn_seconds} s late at this rate.`,
+          ),
+      forecast.minutes.length
+        ? fBox
+        : h('p', { class: 'muted' }, 'No call due in the next 24 hours.'),
     ),
   );
 
@@ -105,18 +128,29 @@ export async function render(root, ctx) {
         'div',
         { class: 'ops-figures' },
         figure('calls placed', String(lateness.count)),
-        figure(`within ${lateness.objective.seconds} s`, pct(lateness.on_time_share), met === null ? null : met ? 'ok' : 'bad'),
-        figure('objective', `${lateness.objective.percent} % within ${lateness.objective.seconds} s`),
+        figure(
+          `within ${lateness.objective.seconds} s`,
+          pct(lateness.on_time_share),
+          met === null ? null : met ? 'ok' : 'bad',
+        ),
+        figure(
+          'objective',
+          `${lateness.objective.percent} % within ${lateness.objective.seconds} s`,
+        ),
         figure('worst', s(lateness.max_ms)),
       ),
-      lateness.minutes.length ? lBox : h('p', { class: 'muted' }, 'No call placed in the last 24 hours.'),
+      lateness.minutes.length
+        ? lBox
+        : h('p', { class: 'muted' }, 'No call placed in the last 24 hours.'),
     ),
   );
 
   // Outcomes per hour.
   const oBox = chartBox('outcomes');
   const errors = {};
-  for (const hr of outcomes.hours) for (const [code, n] of Object.entries(hr.provider_errors)) errors[code] = (errors[code] || 0) + n;
+  for (const hr of outcomes.hours)
+    for (const [code, n] of Object.entries(hr.provider_errors))
+      errors[code] = (errors[code] || 0) + n;
   const placed = outcomes.hours.reduce((n, hr) => n + hr.placed, 0);
   const answered = outcomes.hours.reduce((n, hr) => n + hr.answered, 0);
   const short = outcomes.hours.reduce((n, hr) => n + hr.short, 0);
@@ -127,7 +161,10 @@ export async function render(root, ctx) {
         'div',
         { class: 'ops-figures' },
         figure('answer rate', pct(placed ? answered / placed : null)),
-        figure(`short calls (≤ ${outcomes.short_call_seconds} s)`, pct(answered ? short / answered : null)),
+        figure(
+          `short calls (≤ ${outcomes.short_call_seconds} s)`,
+          pct(answered ? short / answered : null),
+        ),
         figure('provider errors', String(Object.values(errors).reduce((n, v) => n + v, 0))),
       ),
       outcomes.hours.length ? oBox : h('p', { class: 'muted' }, 'No call in the last 24 hours.'),
@@ -154,9 +191,16 @@ export async function render(root, ctx) {
           health.failing_providers.length ? health.failing_providers.join(', ') : 'none',
           health.failing_providers.length ? 'bad' : 'ok',
         ),
-        figure('overdue calls', String(health.engine.overdue_calls), health.engine.overdue_calls ? 'warn' : 'ok'),
+        figure(
+          'overdue calls',
+          String(health.engine.overdue_calls),
+          health.engine.overdue_calls ? 'warn' : 'ok',
+        ),
         figure('in flight', String(inFlight.dispatching + inFlight.calling + inFlight.waiting)),
-        figure('journal rows unfolded', health.journal.unfolded === null ? 'n/a' : String(health.journal.unfolded)),
+        figure(
+          'journal rows unfolded',
+          health.journal.unfolded === null ? 'n/a' : String(health.journal.unfolded),
+        ),
       ),
       stackTable(
         ['Provider', 'Status'],
@@ -196,8 +240,18 @@ export async function render(root, ctx) {
 
   // Search.
   const results = h('div', { class: 'ops-results', 'aria-live': 'polite' });
-  const input = h('input', { name: 'q', type: 'search', autocomplete: 'off', placeholder: '+12015550123 or name@example.com' });
-  const form = h('form', { class: 'ops-search' }, field('Number or email', input), h('button', { type: 'submit' }, 'Search'));
+  const input = h('input', {
+    name: 'q',
+    type: 'search',
+    autocomplete: 'off',
+    placeholder: '+12015550123 or name@example.com',
+  });
+  const form = h(
+    'form',
+    { class: 'ops-search' },
+    field('Number or email', input),
+    h('button', { type: 'submit' }, 'Search'),
+  );
   onSubmit(form, async () => {
     const r = await get(`/ops/calls?q=${encodeURIComponent(input.value.trim())}`);
     results.replaceChildren(...searchResults(r, me.role, ctx));
@@ -253,7 +307,14 @@ function searchResults(r, myRole, ctx) {
     r.calls.length
       ? stackTable(
           ['Due', 'To', 'Kind', 'Status', 'Late', 'Error'],
-          r.calls.map((c) => [hhmm(c.due_at), c.to, c.kind, c.status, c.late_ms === null ? '–' : s(c.late_ms), c.error_code]),
+          r.calls.map((c) => [
+            hhmm(c.due_at),
+            c.to,
+            c.kind,
+            c.status,
+            c.late_ms === null ? '–' : s(c.late_ms),
+            c.error_code,
+          ]),
           { 'aria-label': 'Calls found' },
         )
       : h('p', { class: 'muted' }, 'No call yet.'),

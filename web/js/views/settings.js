@@ -15,24 +15,67 @@ export async function render(root, ctx) {
     me.home_timezone,
     'New calls use it unless you choose another; times of calls in other zones are also shown on this clock.',
   );
-  const displayName = h('input', { type: 'text', name: 'display_name', value: me.display_name, maxlength: 100, autocomplete: 'name' });
-  const greeting = h('input', { type: 'text', name: 'greeting_name', value: me.greeting_name || '', maxlength: 40 });
+  const displayName = h('input', {
+    type: 'text',
+    name: 'display_name',
+    value: me.display_name,
+    maxlength: 100,
+    autocomplete: 'name',
+  });
+  const greeting = h('input', {
+    type: 'text',
+    name: 'greeting_name',
+    value: me.greeting_name || '',
+    maxlength: 40,
+  });
   const radio = (name, value, label, current) =>
-    h('label', { class: 'choice' }, h('input', { type: 'radio', name, value, checked: current === value }), label);
-  const backup = h('input', { type: 'checkbox', name: 'default_backup_alarm', checked: me.default_backup_alarm });
-  const builtin = h('input', { type: 'checkbox', name: 'builtin_retry', checked: me.default_retry_policy === null });
+    h(
+      'label',
+      { class: 'choice' },
+      h('input', { type: 'radio', name, value, checked: current === value }),
+      label,
+    );
+  const backup = h('input', {
+    type: 'checkbox',
+    name: 'default_backup_alarm',
+    checked: me.default_backup_alarm,
+  });
+  const builtin = h('input', {
+    type: 'checkbox',
+    name: 'builtin_retry',
+    checked: me.default_retry_policy === null,
+  });
   const retry = retryFields(
-    me.default_retry_policy || { max_snoozes: 2, offsets_minutes: [5, 10], ring_timeout_seconds: 45, snooze_minutes: 9 },
+    me.default_retry_policy || {
+      max_snoozes: 2,
+      offsets_minutes: [5, 10],
+      ring_timeout_seconds: 45,
+      snooze_minutes: 9,
+    },
   );
-  const marketing = h('input', { type: 'checkbox', name: 'marketing_opt_in', checked: me.marketing_opt_in });
+  const marketing = h('input', {
+    type: 'checkbox',
+    name: 'marketing_opt_in',
+    checked: me.marketing_opt_in,
+  });
   const digest = h('input', { type: 'checkbox', name: 'digest_opt_in', checked: me.digest_opt_in });
   const form = h(
     'form',
     { class: 'card', novalidate: true },
     zone.el,
     field('Your name', displayName),
-    field('Name the call greets you with (optional)', greeting, 'Spoken at the start of each call. Leave empty for no name.'),
-    h('fieldset', {}, h('legend', {}, 'Voice'), radio('voice', 'female', 'Female', me.voice), radio('voice', 'male', 'Male', me.voice)),
+    field(
+      'Name the call greets you with (optional)',
+      greeting,
+      'Spoken at the start of each call. Leave empty for no name.',
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Voice'),
+      radio('voice', 'female', 'Female', me.voice),
+      radio('voice', 'male', 'Male', me.voice),
+    ),
     h(
       'fieldset',
       {},
@@ -45,7 +88,11 @@ export async function render(root, ctx) {
       'fieldset',
       { 'aria-describedby': 'retry-hint' },
       h('legend', {}, 'Default retries and snooze'),
-      h('p', { class: 'hint', id: 'retry-hint' }, 'Used by calls that have no policy of their own.'),
+      h(
+        'p',
+        { class: 'hint', id: 'retry-hint' },
+        'Used by calls that have no policy of their own.',
+      ),
       h(
         'label',
         { class: 'choice' },

@@ -13,7 +13,13 @@ export async function render(root, { onSignedIn }) {
       'Enter your email address. We send you a 6-digit code; no password needed. A new address gets a new account with a free trial.',
     ),
   );
-  const email = h('input', { type: 'email', name: 'email', autocomplete: 'email', required: true, inputmode: 'email' });
+  const email = h('input', {
+    type: 'email',
+    name: 'email',
+    autocomplete: 'email',
+    required: true,
+    inputmode: 'email',
+  });
   const start = h(
     'form',
     { class: 'card', novalidate: true },
@@ -40,7 +46,11 @@ export async function render(root, { onSignedIn }) {
     const form = h(
       'form',
       { class: 'card', novalidate: true },
-      h('p', {}, `We sent a code to ${sent.sent_to}. It is valid for ${sent.valid_minutes} minutes.`),
+      h(
+        'p',
+        {},
+        `We sent a code to ${sent.sent_to}. It is valid for ${sent.valid_minutes} minutes.`,
+      ),
       field('6-digit code', code),
       devCodeHint(code, address, 'email'),
       h(
@@ -49,7 +59,11 @@ export async function render(root, { onSignedIn }) {
         h('button', { type: 'submit' }, 'Sign in'),
         h(
           'button',
-          { type: 'button', class: 'secondary', onclick: () => (form.remove(), (start.hidden = false), email.focus()) },
+          {
+            type: 'button',
+            class: 'secondary',
+            onclick: () => (form.remove(), (start.hidden = false), email.focus()),
+          },
           'Use another address',
         ),
       ),

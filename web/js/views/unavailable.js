@@ -13,8 +13,18 @@ export function render(root, err, retry) {
   fill(
     root,
     h('h1', {}, 'This page could not load'),
-    h('div', { class: 'form-error', role: 'alert', 'data-code': err.code || '' }, h('strong', {}, problemSentence(err))),
-    err.retryAfter ? h('p', { class: 'muted small' }, 'The page tries again by itself when that time has passed.') : null,
+    h(
+      'div',
+      { class: 'form-error', role: 'alert', 'data-code': err.code || '' },
+      h('strong', {}, problemSentence(err)),
+    ),
+    err.retryAfter
+      ? h(
+          'p',
+          { class: 'muted small' },
+          'The page tries again by itself when that time has passed.',
+        )
+      : null,
     h('div', { class: 'actions' }, h('button', { type: 'button', onclick: again }, 'Try again')),
   );
   if (err.retryAfter) timer = setTimeout(again, err.retryAfter * 1000 + 250);

@@ -19,7 +19,11 @@ const EVENTS = [
   ['contact.told', 'Contact told'],
 ];
 const EVENT_WORDS = Object.fromEntries([...EVENTS, ['webhook.test', 'Test event']]);
-const STATUS = { pending: ['Pending', 'warn'], delivered: ['Delivered', 'ok'], failed: ['Failed', 'bad'] };
+const STATUS = {
+  pending: ['Pending', 'warn'],
+  delivered: ['Delivered', 'ok'],
+  failed: ['Failed', 'bad'],
+};
 
 export async function render(root, ctx) {
   if (ctx.params[0]) return endpointPage(root, ctx, ctx.params[0]);
@@ -56,7 +60,10 @@ const TLS_WORDS = [
   [/ALTNAME|HOSTNAME|HOST_MISMATCH/, 'The site’s certificate is for another address.'],
   [/EXPIRED/, 'The site’s certificate has expired.'],
   [/NOT_YET_VALID/, 'The site’s certificate is not valid yet.'],
-  [/SELF_SIGNED|UNABLE_TO|UNTRUSTED|DEPTH_ZERO/, 'The site’s certificate is not signed by an authority this server trusts.'],
+  [
+    /SELF_SIGNED|UNABLE_TO|UNTRUSTED|DEPTH_ZERO/,
+    'The site’s certificate is not signed by an authority this server trusts.',
+  ],
 ];
 
 /**
@@ -67,37 +74,59 @@ const TLS_WORDS = [
 function deliveryError(error) {
   const tls = /^TLS: (.+)$/.exec(error);
   let sentence = null;
-  if (tls) sentence = (TLS_WORDS.find(([re]) => re.test(tls[1])) || [null, 'The secure connection to your endpoint failed.'])[1];
-  else if (error === 'connection refused') sentence = 'Nothing accepted the connection at this address: is your receiver running?';
-  else if (error === 'connection reset') sentence = 'Your endpoint closed the connection before answering.';
-  else if (error === 'connection timed out') sentence = 'Your endpoint could not be reached in time.';
+  if (tls)
+    sentence = (TLS_WORDS.find(([re]) => re.test(tls[1])) || [
+      null,
+      'The secure connection to your endpoint failed.',
+    ])[1];
+  else if (error === 'connection refused')
+    sentence = 'Nothing accepted the connection at this address: is your receiver running?';
+  else if (error === 'connection reset')
+    sentence = 'Your endpoint closed the connection before answering.';
+  else if (error === 'connection timed out')
+    sentence = 'Your endpoint could not be reached in time.';
   else if (error === 'timed out') sentence = 'Your endpoint did not answer in time.';
-  else if (/^answered \d+$/.test(error)) sentence = `Your endpoint answered ${error.slice(9)}; only a 2xx answer counts as received.`;
-  else if (/^redirect/.test(error)) sentence = 'Your endpoint answered with a redirect, which is not followed: use the final address.';
-  else if (/^target not allowed/.test(error)) sentence = 'This server does not send to that address.';
-  else if (/^(ENOTFOUND|EAI_AGAIN)$/.test(error)) sentence = 'The endpoint’s host name could not be found.';
+  else if (/^answered \d+$/.test(error))
+    sentence = `Your endpoint answered ${error.slice(9)}; only a 2xx answer counts as received.`;
+  else if (/^redirect/.test(error))
+    sentence =
+      'Your endpoint answered with a redirect, which is not followed: use the final address.';
+  else if (/^target not allowed/.test(error))
+    sentence = 'This server does not send to that address.';
+  else if (/^(ENOTFOUND|EAI_AGAIN)$/.test(error))
+    sentence = 'The endpoint’s host name could not be found.';
   return sentence ? [sentence, ' ', h('span', { class: 'muted' }, `(${error})`)] : error;
 }
 
 function stateBadge(e) {
   if (e.enabled && e.failing_since) return h('span', { class: 'badge bad' }, 'Failing');
   if (e.enabled) return h('span', { class: 'badge ok' }, 'On');
-  if (e.disabled_reason === 'failing') return h('span', { class: 'badge bad' }, 'Turned off: failing');
+  if (e.disabled_reason === 'failing')
+    return h('span', { class: 'badge bad' }, 'Turned off: failing');
   return h('span', { class: 'badge warn' }, 'Off');
 }
 
 function eventsText(types) {
-  return types.length === EVENTS.length ? 'Every event' : types.map((t) => EVENT_WORDS[t] || t).join(', ');
+  return types.length === EVENTS.length
+    ? 'Every event'
+    : types.map((t) => EVENT_WORDS[t] || t).join(', ');
 }
 
 function endpointCard(e) {
   return h(
     'article',
     { class: 'card', 'data-endpoint': e.id },
-    h('div', { class: 'spread' }, h('h2', { class: 'key-url' }, h('a', { href: `#/webhooks/${e.id}` }, e.url)), stateBadge(e)),
+    h(
+      'div',
+      { class: 'spread' },
+      h('h2', { class: 'key-url' }, h('a', { href: `#/webhooks/${e.id}` }, e.url)),
+      stateBadge(e),
+    ),
     e.description ? h('p', { class: 'tight' }, e.description) : null,
     h('p', { class: 'small muted' }, eventsText(e.event_types)),
-    e.failing_since ? h('p', { class: 'small' }, `Failing since ${fmt.instant(e.failing_since)}.`) : null,
+    e.failing_since
+      ? h('p', { class: 'small' }, `Failing since ${fmt.instant(e.failing_since)}.`)
+      : null,
   );
 }
 
@@ -109,13 +138,19 @@ function eventBoxes(checked) {
     {},
     h('legend', {}, 'Events to send'),
     EVENTS.map(([t, label]) =>
-      h('label', { class: 'choice' }, h('input', { type: 'checkbox', name: 'event_types', value: t, checked: on.has(t) }), label),
+      h(
+        'label',
+        { class: 'choice' },
+        h('input', { type: 'checkbox', name: 'event_types', value: t, checked: on.has(t) }),
+        label,
+      ),
     ),
     h('p', { class: 'field-error', 'data-error-for': 'event_types' }),
   );
 }
 
-const checkedTypes = (form) => [...form.querySelectorAll('input[name=event_types]:checked')].map((x) => x.value);
+const checkedTypes = (form) =>
+  [...form.querySelectorAll('input[name=event_types]:checked')].map((x) => x.value);
 
 /** The secret, shown once after creating or rotating. */
 function secretNotice(secret, onDone) {
@@ -125,7 +160,11 @@ function secretNotice(secret, onDone) {
     { class: 'card notice' },
     h('p', {}, h('strong', {}, 'Copy this signing secret now: it is shown only once.')),
     secretBox(secret, 'webhook-secret'),
-    h('p', { class: 'small muted' }, 'Your receiver verifies each request’s webhook-signature header with it.'),
+    h(
+      'p',
+      { class: 'small muted' },
+      'Your receiver verifies each request’s webhook-signature header with it.',
+    ),
     ok,
   );
   queueMicrotask(() => ok.focus());
@@ -134,14 +173,24 @@ function secretNotice(secret, onDone) {
 
 /** The form to add an endpoint; `refreshList` shows the new one in the list above. */
 function addForm(ctx, refreshList) {
-  const url = h('input', { type: 'url', name: 'url', maxlength: 2000, required: true, placeholder: 'https://example.com/hooks/wakeup' });
+  const url = h('input', {
+    type: 'url',
+    name: 'url',
+    maxlength: 2000,
+    required: true,
+    placeholder: 'https://example.com/hooks/wakeup',
+  });
   const description = h('input', { type: 'text', name: 'description', maxlength: 200 });
   const shown = h('div', { 'aria-live': 'polite' });
   const form = h(
     'form',
     { class: 'card', novalidate: true, id: 'add-webhook' },
     h('h2', {}, 'Add an endpoint'),
-    field('URL', url, 'An https address that accepts POST requests (a LAN address only if this server allows it).'),
+    field(
+      'URL',
+      url,
+      'An https address that accepts POST requests (a LAN address only if this server allows it).',
+    ),
     field('Description (optional)', description),
     eventBoxes(),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add endpoint')),
@@ -149,8 +198,13 @@ function addForm(ctx, refreshList) {
   );
   onSubmit(form, async () => {
     const types = checkedTypes(form);
-    if (!types.length) throw { local: true, detail: 'Choose at least one event.', field: 'event_types' };
-    const e = await post('/webhook-endpoints', { url: url.value.trim(), description: description.value.trim(), event_types: types });
+    if (!types.length)
+      throw { local: true, detail: 'Choose at least one event.', field: 'event_types' };
+    const e = await post('/webhook-endpoints', {
+      url: url.value.trim(),
+      description: description.value.trim(),
+      event_types: types,
+    });
     announce('Endpoint added.');
     // The list shows it at once; the form is cleared for the next one; the secret stays below.
     url.value = '';
@@ -163,7 +217,10 @@ function addForm(ctx, refreshList) {
 }
 
 async function endpointPage(root, ctx, id) {
-  const [e, log] = await Promise.all([get(`/webhook-endpoints/${id}`), get(`/webhook-endpoints/${id}/deliveries?limit=50`)]);
+  const [e, log] = await Promise.all([
+    get(`/webhook-endpoints/${id}`),
+    get(`/webhook-endpoints/${id}/deliveries?limit=50`),
+  ]);
   root.append(
     h('p', { class: 'small' }, h('a', { href: '#/webhooks' }, '← All webhooks')),
     h('h1', {}, 'Webhook endpoint'),
@@ -178,7 +235,9 @@ async function endpointPage(root, ctx, id) {
       'p',
       { class: 'small muted' },
       `Secret ${e.secret_hint}…`,
-      e.previous_secret_expires_at ? ` · the previous secret also signs until ${fmt.instant(e.previous_secret_expires_at)}` : '',
+      e.previous_secret_expires_at
+        ? ` · the previous secret also signs until ${fmt.instant(e.previous_secret_expires_at)}`
+        : '',
     ),
     e.disabled_reason === 'failing'
       ? h(
@@ -187,7 +246,11 @@ async function endpointPage(root, ctx, id) {
           'Every delivery failed for three days, so nothing is sent to it any more. Once it answers again, turn it on; failed deliveries can be sent again from the log.',
         )
       : e.failing_since
-        ? h('p', { class: 'small' }, `Deliveries have been failing since ${fmt.instant(e.failing_since)}.`)
+        ? h(
+            'p',
+            { class: 'small' },
+            `Deliveries have been failing since ${fmt.instant(e.failing_since)}.`,
+          )
         : null,
   );
   const shown = h('div', { 'aria-live': 'polite' });
@@ -207,14 +270,20 @@ async function endpointPage(root, ctx, id) {
       ctx.reload();
     }),
     action('Rotate secret', async () => {
-      if (!confirm('Make a new signing secret? The current one keeps signing too for 24 hours.')) return;
+      if (!confirm('Make a new signing secret? The current one keeps signing too for 24 hours.'))
+        return;
       const r = await post(`/webhook-endpoints/${id}/rotate-secret`);
       shown.replaceChildren(secretNotice(r.secret, () => ctx.reload()));
     }),
     action(
       'Delete',
       async () => {
-        if (!confirm(`Delete the endpoint ${e.url}? Nothing more is sent to it and its log is deleted.`)) return;
+        if (
+          !confirm(
+            `Delete the endpoint ${e.url}? Nothing more is sent to it and its log is deleted.`,
+          )
+        )
+          return;
         await del(`/webhook-endpoints/${id}`);
         announce('Endpoint deleted.');
         ctx.go('#/webhooks');
@@ -231,8 +300,19 @@ async function endpointPage(root, ctx, id) {
 }
 
 function editForm(e, ctx) {
-  const url = h('input', { type: 'url', name: 'url', maxlength: 2000, value: e.url, required: true });
-  const description = h('input', { type: 'text', name: 'description', maxlength: 200, value: e.description });
+  const url = h('input', {
+    type: 'url',
+    name: 'url',
+    maxlength: 2000,
+    value: e.url,
+    required: true,
+  });
+  const description = h('input', {
+    type: 'text',
+    name: 'description',
+    maxlength: 200,
+    value: e.description,
+  });
   const form = h(
     'form',
     { class: 'card', novalidate: true },
@@ -240,12 +320,21 @@ function editForm(e, ctx) {
     field('URL', url),
     field('Description', description),
     eventBoxes(e.event_types),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'secondary' }, 'Save changes')),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: 'secondary' }, 'Save changes'),
+    ),
   );
   onSubmit(form, async () => {
     const types = checkedTypes(form);
-    if (!types.length) throw { local: true, detail: 'Choose at least one event.', field: 'event_types' };
-    await patch(`/webhook-endpoints/${e.id}`, { url: url.value.trim(), description: description.value.trim(), event_types: types });
+    if (!types.length)
+      throw { local: true, detail: 'Choose at least one event.', field: 'event_types' };
+    await patch(`/webhook-endpoints/${e.id}`, {
+      url: url.value.trim(),
+      description: description.value.trim(),
+      event_types: types,
+    });
     announce('Endpoint saved.');
     ctx.reload();
   });
@@ -262,7 +351,11 @@ function logSection(e, log, ctx) {
       h('h2', { id: 'log-h' }, 'Delivery log'),
       action('Refresh', async () => ctx.reload()),
     ),
-    h('p', { class: 'small muted' }, 'The last 30 days, newest first. A failed attempt is tried again for three days.'),
+    h(
+      'p',
+      { class: 'small muted' },
+      'The last 30 days, newest first. A failed attempt is tried again for three days.',
+    ),
   );
   if (!log.items.length) {
     sec.append(h('p', { class: 'muted', id: 'log-empty' }, 'Nothing sent yet.'));
@@ -309,13 +402,17 @@ function logSection(e, log, ctx) {
                 {},
                 h('span', { class: `badge ${cls}` }, word),
                 ` ${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}`,
-                d.error ? h('div', { class: 'small delivery-error' }, deliveryError(d.error)) : null,
+                d.error
+                  ? h('div', { class: 'small delivery-error' }, deliveryError(d.error))
+                  : null,
               ),
               h(
                 'td',
                 {},
                 d.response_status === null ? 'No answer' : `HTTP ${d.response_status}`,
-                d.latency_ms === null ? null : h('span', { class: 'small muted' }, `, ${d.latency_ms} ms`),
+                d.latency_ms === null
+                  ? null
+                  : h('span', { class: 'small muted' }, `, ${d.latency_ms} ms`),
               ),
               h('td', { class: 'small' }, when),
               h(

@@ -30,6 +30,10 @@ export const TWILIO_WEBHOOK_PATHS = Object.freeze({
  */
 export const CALL_WEBHOOK_RETRIES = '#rc=5&rp=ct,rt,5xx&ct=1000&tt=15000';
 
+/** A call webhook's URL under `publicUrl`, with the connection overrides that make the provider retry it. */
+export const callWebhookUrl = (publicUrl: string, path: string, query: Record<string, string>) =>
+  `${publicUrl}${path}?${new URLSearchParams(query).toString()}${CALL_WEBHOOK_RETRIES}`;
+
 /** An empty TwiML answer ("do nothing more"). */
 export const EMPTY_TWIML: WebhookResponse = Object.freeze({
   status: 200,

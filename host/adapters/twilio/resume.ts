@@ -1,0 +1,98 @@
+/**
+ * The read-back after a restart, for the Twilio-compatible telephony adapter (telephony.ts):
+ * each call of the last hour whose end was never handled (the ledger's `unended`: its last
+ * webhooks may have come while no host answered) is read from the provider, and what the
+ * provider says now is applied as its status callback would have applied it. Calls still live
+ * are read again a minute later while any is left, at most fifteen passes.
+ * @module
+ */
+import type { PlacementLedger } from '../../ports/telephony.js';
+import { onCallStatus } from './call-webhooks.js';
+import { END_REASONS, type CallTable } from './calls.js';
+import type { TwilioClient } from './client.js';
+
+/** What one read-back pass found. */
+export interface ResumeCounts {
+  /** Calls read back. */
+  checked: number;
+  /** Of those, calls the provider said had ended: ended here now. */
+  ended: number;
+  /** Calls still live at the provider (read again later). */
+  live: number;
+  /** Calls whose read failed: read again later. */
+  unknown: number;
+}
+
+/** How far back a restart reads calls back (no call of ours lasts longer). */
+const RESUME_WINDOW_MS = 60 * 60_000;
+/** Live calls are read back again this long after a pass, at most {@link RESUME_PASSES} passes. */
+const RESUME_AGAIN_MS = 60_000;
+const RESUME_PASSES = 15;
+/** Calls read back per pass, and at once. */
+const RESUME_PAGE = 10_000;
+const RESUME_PARALLEL = 4;
+
+/** Creates `resume`: resolves with the first pass's counts; without a ledger that lists them it does nothing. */
+export function createResume(
+  table: CallTable,
+  client: TwilioClient,
+  ledger: PlacementLedger,
+): () => Promise<ResumeCounts> {
+  const { clock, warn } = table;
+
+  async function readBack(): Promise<ResumeCounts> {
+    const counts: ResumeCounts = { checked: 0, ended: 0, live: 0, unknown: 0 };
+    if (!ledger.unended) return counts;
+    const todo = await ledger.unended(clock.now() - RESUME_WINDOW_MS, RESUME_PAGE);
+    counts.checked = todo.length;
+    const one = async ({
+      callSid,
+      idempotencyKey,
+    }: {
+      callSid: string;
+      idempotencyKey: string;
+    }) => {
+      const r = await client.getCall(callSid).catch(() => null);
+      if (!r?.ok) {
+        if (r?.error.status !== 404) counts.unknown++; // a call the provider does not know is not read again
+        return;
+      }
+      const status = r.body.status;
+      if (!END_REASONS[status]) {
+        counts.live++;
+        return;
+      }
+      counts.ended++;
+      // What its status callback says; answered (completed) first, as a lost Gather's caller would.
+      const s = table.stateOf(callSid, idempotencyKey);
+      await table.serial(s, () =>
+        onCallStatus(table, s, {
+          CallStatus: status,
+          CallDuration: r.body.duration ?? '',
+          AnsweredBy: r.body.answered_by ?? '',
+        }),
+      );
+    };
+    for (let i = 0; i < todo.length; i += RESUME_PARALLEL)
+      await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
+    return counts;
+  }
+
+  async function resume(pass = 1): Promise<ResumeCounts> {
+    const counts = await readBack();
+    if ((counts.live > 0 || counts.unknown > 0) && pass < RESUME_PASSES) {
+      clock.setTimer(clock.now() + RESUME_AGAIN_MS, () =>
+        resume(pass + 1).then(
+          (again) =>
+            again.ended > 0
+              ? warn('twilio: calls ended while no host answered, read back', { ...again })
+              : undefined,
+          (err: unknown) => warn('twilio: reading calls back failed', { err: String(err) }),
+        ),
+      );
+    }
+    return counts;
+  }
+
+  return () => resume();
+}

@@ -1,0 +1,205 @@
+/**
+ * The SQLite store's unit of work: `load` and `commit`, each in one transaction.
+ * - `load` reads a row's newest image from the overlay (or its journal row) and the others
+ *   from the tables (one statement per table), with the closure rules of the Store port's `load`.
+ * - `commit` checks every row's version (the overlay's for rows with unfolded images, the
+ *   table's for the others: one set-based statement per table), writes series to their table,
+ *   and appends every occurrence and attempt as one journal row (multi-row INSERTs): a unit's
+ *   appends touch one B-tree's right edge and no secondary index. The caller's `writes` run
+ *   next, on this connection, in the same transaction. What the overlay must note comes back
+ *   as {@link Staged}; the store notes it only once the transaction has committed, so a
+ *   conflict, a failing write or a crash leaves the overlay as the database is.
+ * @module
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { ChangeSet, LoadKeys, RowRef, Snapshot, StoreWrite } from '../ports.js';
+import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
+import {
+  ATTEMPT,
+  type Entry,
+  type Journal,
+  OCCURRENCE,
+  type Overlay,
+  type Pending,
+} from './journal.js';
+import {
+  attemptToRow,
+  occurrenceToRow,
+  rowToAttempt,
+  rowToOccurrence,
+  rowToSeries,
+  seriesToRow,
+} from './rows.js';
+import type { StoreStatements } from './statements.js';
+
+/** A unit refused on versions: the rows that conflict. */
+export class Conflict extends Error {
+  constructor(readonly conflicts: RowRef[]) {
+    super('conflict');
+  }
+}
+
+/** A committed unit's journal entries and their rows' `seq`, for the overlay to note. */
+export interface Staged {
+  entries: Entry[];
+  seqs: number[];
+}
+
+/** `load` and `commit` on one connection; each throws {@link Conflict} on a version conflict. */
+export interface UnitOfWork {
+  /** Reads a snapshot (the Store port's `load`) in one transaction. */
+  load: (keys: LoadKeys) => Snapshot;
+  /** Checks and writes a unit in one transaction of its own. */
+  commitRows: (changes: ChangeSet) => Staged;
+  /**
+   * Checks and writes a unit, then runs the caller's writes, in one transaction held across
+   * their awaits: the store lets none of its other calls in meanwhile.
+   */
+  commitWithWrites: (
+    changes: ChangeSet,
+    writes: readonly StoreWrite<Database>[],
+  ) => Promise<Staged>;
+}
+
+/** The unit of work on `db`, with the rows of `overlay` read from `journal`. */
+export function createUnitOfWork(
+  db: Database,
+  q: StoreStatements,
+  journal: Journal,
+  overlay: Overlay,
+): UnitOfWork {
+  const load = db.transaction((keys: LoadKeys): Snapshot => {
+    const occ = new Map<string, OccurrenceRecord>();
+    const att = new Map<string, AttemptRecord>();
+    const ser = new Map<string, SeriesRecord>();
+    const readSeries = (ids: Iterable<string>) => {
+      const want = [...new Set(ids)].filter((id) => !ser.has(id));
+      if (want.length === 0) return;
+      for (const row of q.series.all(JSON.stringify(want)) as unknown[][])
+        ser.set(row[0] as string, rowToSeries(row));
+    };
+    /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
+    const read = <R>(
+      ids: Iterable<string>,
+      into: Map<string, R>,
+      pending: Map<string, Pending>,
+      stmt: Statement<[string]>,
+      toRecord: (row: unknown[]) => R,
+    ) => {
+      const want: string[] = [];
+      for (const id of ids) {
+        if (into.has(id)) continue;
+        const p = pending.get(id);
+        if (p) into.set(id, toRecord(journal.image(p)));
+        else want.push(id);
+      }
+      if (want.length === 0) return;
+      for (const row of stmt.all(JSON.stringify(want)) as unknown[][])
+        into.set(row[0] as string, toRecord(row));
+    };
+    readSeries(keys.series ?? []);
+    read(keys.attempts ?? [], att, overlay.attempts, q.attempts, rowToAttempt);
+    const occIds: string[] = [...(keys.occurrences ?? [])];
+    for (const x of att.values()) if (x.occurrenceId !== null) occIds.push(x.occurrenceId);
+    for (const x of ser.values()) if (x.nextOccurrenceId !== null) occIds.push(x.nextOccurrenceId);
+    read(occIds, occ, overlay.occurrences, q.occurrences, rowToOccurrence);
+    const live: string[] = [];
+    const owners: string[] = [];
+    for (const x of occ.values()) {
+      if (x.liveAttemptId !== null) live.push(x.liveAttemptId);
+      if (x.scheduleId !== null) owners.push(x.scheduleId);
+    }
+    read(live, att, overlay.attempts, q.attempts, rowToAttempt);
+    readSeries(owners);
+    return {
+      occurrences: [...occ.values()],
+      attempts: [...att.values()],
+      series: [...ser.values()],
+    };
+  });
+
+  /** Conflicts of `writes` against the overlay (rows in it) and the table (the others, one statement). */
+  const checkVersions = (
+    stmt: Statement<[string]>,
+    kind: RowRef['kind'],
+    writes: { record: { id: string }; expectedVersion: number | null }[],
+    pending: Map<string, Pending> | null,
+    out: RowRef[],
+  ) => {
+    if (writes.length === 0) return;
+    const ask: string[] = [];
+    for (const w of writes) if (!pending?.has(w.record.id)) ask.push(w.record.id);
+    const stored = new Map<string, number>();
+    if (ask.length > 0)
+      for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][])
+        stored.set(id, version);
+    const seen = new Set<string>();
+    for (const w of writes) {
+      const v = pending?.get(w.record.id)?.version ?? stored.get(w.record.id);
+      const ok = w.expectedVersion === null ? v === undefined : v === w.expectedVersion;
+      if (!ok || seen.has(w.record.id)) out.push({ kind, id: w.record.id });
+      seen.add(w.record.id);
+    }
+  };
+
+  /**
+   * A unit's checks and writes, inside the transaction: conflicts throw; the series are written
+   * to their table and the occurrences and attempts appended to the journal.
+   */
+  const stage = (changes: ChangeSet): Staged => {
+    const conflicts: RowRef[] = [];
+    checkVersions(q.serVersions, 'series', changes.series, null, conflicts);
+    checkVersions(q.occVersions, 'occurrence', changes.occurrences, overlay.occurrences, conflicts);
+    checkVersions(q.attVersions, 'attempt', changes.attempts, overlay.attempts, conflicts);
+    if (conflicts.length > 0) throw new Conflict(conflicts);
+    for (const w of changes.series) {
+      const row = seriesToRow(w.record);
+      if (w.expectedVersion === null) q.insertSeries.run(row);
+      else {
+        row.push(row.shift());
+        q.updateSeries.run(row);
+      }
+    }
+    const entries: Entry[] = [];
+    for (const { record: r } of changes.occurrences) {
+      entries.push({
+        kind: OCCURRENCE,
+        id: r.id,
+        version: r.version,
+        at: r.nextDueAt,
+        account: r.accountId,
+        row: occurrenceToRow(r),
+      });
+    }
+    for (const { record: r } of changes.attempts) {
+      const at = r.occurrenceId === null ? r.deadlineAt : null;
+      entries.push({
+        kind: ATTEMPT,
+        id: r.id,
+        version: r.version,
+        at,
+        account: r.accountId,
+        row: attemptToRow(r),
+      });
+    }
+    return { entries, seqs: journal.append(entries) };
+  };
+
+  const commitWithWrites = async (changes: ChangeSet, writes: readonly StoreWrite<Database>[]) => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const staged = stage(changes);
+      for (const write of writes) {
+        const done = write(db);
+        if (done instanceof Promise) await done;
+      }
+      db.exec('COMMIT');
+      return staged;
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  };
+
+  return { load, commitRows: db.transaction(stage), commitWithWrites };
+}

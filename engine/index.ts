@@ -17,8 +17,6 @@
 // The runtime: one object that schedules, dispatches and records calls.
 export { createRuntime } from './runtime/runtime.js';
 export type {
-  AmendResult,
-  CancelResult,
   NewCall,
   NewOccurrence,
   OccurrencePatch,
@@ -26,7 +24,7 @@ export type {
   Runtime,
   RuntimeDeps,
   RuntimeStats,
-  SaveSeriesResult,
+  SavedSeries,
   SeriesInput,
   SeriesNext,
   StartOptions,
@@ -44,6 +42,11 @@ export type { RuntimeEventMap, RuntimeListener } from './runtime/events.js';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './runtime/retry-policy.js';
 export type { RetryPolicyInput } from './runtime/retry-policy.js';
 export { EngineError, PlacementDeferred } from './runtime/errors.js';
+
+// The defaults of `createRuntime` when no clock or ids are given: real time, random UUIDs.
+export { MAX_STEP_MS, systemClock } from './defaults/system-clock.js';
+export type { SystemClock, SystemClockOptions } from './defaults/system-clock.js';
+export { randomIds } from './defaults/random-ids.js';
 
 // The ports the embedder implements or picks (engine/sim, engine/sqlite, engine/postgres).
 export type {
@@ -100,14 +103,13 @@ export type {
   OccurrenceTime,
   OneOffRecurrence,
   Recurrence,
-  WeeklyRecurrence,
-} from './time/recurrence.js';
-export { compileRecurrence } from './time/recurrence-input.js';
-export type {
-  CompiledRecurrence,
   RecurrenceInput,
-  RecurrenceInputError,
-} from './time/recurrence-input.js';
+  WeeklyRecurrence,
+  WeeklyRecurrenceInput,
+} from './time/recurrence.js';
+export { compileRecurrence } from './time/recurrence-check.js';
+export { inMinutes, once, weekly } from './time/rules.js';
+export type { WeeklyOptions } from './time/rules.js';
 export { checkTimeZone } from './time/zone-policy.js';
 export type { TimeZoneCheck } from './time/zone-policy.js';
 

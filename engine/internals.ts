@@ -107,7 +107,7 @@ export {
   NEXT_TRANSITION_HORIZON_MS,
 } from './time/zone-info.js';
 export type { NextTransition, ZoneInfo } from './time/zone-info.js';
-export { formatOffset } from './time/civil.js';
+export { formatDate, formatOffset, parseDate, parseTime } from './time/civil.js';
 export { ZONE_TAB } from './time/data/zone-tab.js';
 export {
   WALL_TIME_POLICY,
@@ -115,6 +115,7 @@ export {
   homeTimeAt,
   inHomeTimezone,
   localDateAt,
+  localDayAt,
   localTimeAt,
 } from './time/wall-time.js';
 export type { HomeTime } from './time/wall-time.js';
@@ -124,11 +125,5 @@ export {
   pruneSkipDates,
   skipNextOccurrence,
 } from './time/recurrence.js';
-export {
-  IN_MINUTES_MAX,
-  IN_MINUTES_MIN,
-  MAX_DAYS_AHEAD,
-  MAX_SKIP_DATES,
-} from './time/recurrence-input.js';
 export { findTravelMismatches, suggestMove, TRAVEL_WINDOW_MS } from './time/travel.js';
 export type { TravelMismatch, TravelOccurrence, TravelSuggestion } from './time/travel.js';

@@ -26,6 +26,7 @@ import type {
   CallToAdmit,
   Clock,
   EpochMs,
+  Ids,
   LoadKeys,
   RefusalReason,
   RowRef,
@@ -34,6 +35,9 @@ import type {
 } from '../ports.js';
 import type { CallScript, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
+import { compileRecurrence } from '../time/recurrence-check.js';
+import { ownedSystemClock } from '../defaults/system-clock.js';
+import { randomIds } from '../defaults/random-ids.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { EffectRunner } from './effect-runner.js';
 import { EngineError } from './errors.js';
@@ -47,8 +51,6 @@ import { Pacer } from './pacer.js';
 import { reconcile } from './reconcile.js';
 import { DEFAULT_RETRY_POLICY, isResolvedRetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 import type {
-  AmendResult,
-  CancelResult,
   NewCall,
   NewOccurrence,
   OccurrencePatch,
@@ -57,6 +59,7 @@ import type {
   RuntimeDeps,
   RuntimeStats,
   SaveSeriesResult,
+  SavedSeries,
   SeriesInput,
   SeriesNext,
   StartOptions,
@@ -72,16 +75,30 @@ import { zoneRulesVersion } from '../time/zone-rules.js';
 /** Times a unit of work is computed again after the store refused its commit (a row changed meanwhile). */
 const CONFLICT_RETRIES = 5;
 
-/** A copy of a command's result, so the caller never holds a record of a unit of work. */
-function copyResult(r: SaveSeriesResult): SaveSeriesResult {
-  return r.ok
-    ? {
-        ok: true,
-        series: cloneSeries(r.series),
-        occurrence: r.occurrence && cloneOccurrence(r.occurrence),
-      }
-    : r;
+/** A copy of a series step's result (so the caller never holds a record of a unit of work), or its refusal thrown. */
+function savedOrThrow(r: SaveSeriesResult): SavedSeries {
+  if (!r.ok) throw new EngineError(r.code, REFUSALS[r.code]);
+  return {
+    series: cloneSeries(r.series),
+    occurrence: r.occurrence && cloneOccurrence(r.occurrence),
+  };
 }
+
+/** The occurrence a command found, or its refusal thrown. */
+function occurrenceOrThrow(r: OccurrenceRecord | keyof typeof REFUSALS): OccurrenceRecord {
+  if (typeof r === 'string') throw new EngineError(r, REFUSALS[r]);
+  return r;
+}
+
+/** The message of each refusal a command throws, by code. */
+const REFUSALS = {
+  occurrence_not_found: 'no occurrence has this id',
+  occurrence_terminal: 'the occurrence is finished',
+  occurrence_not_pending: 'the occurrence is no longer pending: it is being placed or rang',
+  occurrence_in_progress: 'the current occurrence is being placed or rings',
+  series_not_found: 'no series has this id',
+  not_recurring: 'the series is not weekly: it has no next call to skip',
+} as const;
 
 /**
  * Creates the runtime over the given ports. Nothing is dispatched until `start()`.
@@ -103,6 +120,9 @@ export function createRuntime<Tx = unknown>(deps: RuntimeDeps<Tx>): Runtime {
 class RuntimeImpl implements Runtime {
   readonly options: ResolvedRuntimeOptions;
   private readonly clock: Clock;
+  /** The clock made here when none was given: stopped with the runtime, restarted with it. */
+  private readonly ownClock: ReturnType<typeof ownedSystemClock> | null;
+  private readonly ids: Ids;
   private readonly store: Store;
   private readonly events = new SafeEmitter();
   private readonly pacer: Pacer<Ref> | null;
@@ -120,8 +140,12 @@ class RuntimeImpl implements Runtime {
   private readonly counters = { dispatched: 0, units: 0, conflicts: 0 };
 
   constructor(private readonly deps: RuntimeDeps) {
-    this.options = resolveRuntimeOptions(deps.options, () => `runtime-${deps.ids.uuid()}`);
-    this.clock = deps.clock;
+    this.ids = deps.ids ?? randomIds();
+    this.options = resolveRuntimeOptions(deps.options, () => `runtime-${this.ids.uuid()}`);
+    this.ownClock = deps.clock
+      ? null
+      : ownedSystemClock((error) => this.events.emit('runtime:error', { error, where: 'timer' }));
+    this.clock = deps.clock ?? this.ownClock!;
     this.store = deps.store;
     const { callsPerSecond, maxLeadMs } = this.options.pacing;
     this.pacer = Number.isFinite(callsPerSecond) ? new Pacer<Ref>(callsPerSecond, maxLeadMs) : null;
@@ -184,6 +208,7 @@ class RuntimeImpl implements Runtime {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
+    this.ownClock?.restart();
     this.runner.start();
     this.deps.telephony.onEvent((event) =>
       this.stopped ? undefined : this.inbox.add({ type: 'telephony', event }),
@@ -243,6 +268,7 @@ class RuntimeImpl implements Runtime {
     this.deps.telephony.onEvent(() => undefined);
     this.runner.stop();
     if (options.drain ?? true) await this.idle();
+    this.ownClock?.stop();
   }
 
   async idle(): Promise<void> {
@@ -259,7 +285,7 @@ class RuntimeImpl implements Runtime {
     const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
     const record = pendingOccurrence(
       {
-        id: input.id ?? this.deps.ids.uuid(),
+        id: input.id ?? this.ids.uuid(),
         scheduleId: input.scheduleId ?? null,
         accountId: input.accountId,
         phoneNumberId: input.phoneNumberId ?? null,
@@ -282,43 +308,35 @@ class RuntimeImpl implements Runtime {
     return record;
   }
 
-  async cancel(occurrenceId: string): Promise<CancelResult> {
-    let result: CancelResult = { ok: false, code: 'occurrence_not_found' };
+  async cancel(occurrenceId: string): Promise<OccurrenceRecord> {
+    let result: OccurrenceRecord | keyof typeof REFUSALS = 'occurrence_not_found';
     await this.unit({ occurrences: [occurrenceId] }, [occurrenceId], (u) => {
-      result = { ok: false, code: 'occurrence_not_found' };
       const o = u.occurrence(occurrenceId);
-      if (!o) return;
-      if (isFinishedOccurrence(o.status)) {
-        result = { ok: false, code: 'occurrence_terminal' };
-        return;
-      }
+      if (!o) return void (result = 'occurrence_not_found');
+      if (isFinishedOccurrence(o.status)) return void (result = 'occurrence_terminal');
       u.cancel(occurrenceId);
-      result = { ok: true, occurrence: o };
+      result = o;
     });
-    return result;
+    return occurrenceOrThrow(result);
   }
 
-  async amend(occurrenceId: string, patch: OccurrencePatch): Promise<AmendResult> {
+  async amend(occurrenceId: string, patch: OccurrencePatch): Promise<OccurrenceRecord> {
     if (patch.policy) patch = { ...patch, policy: this.checkPolicy(patch.policy) };
     if (patch.scheduledAt !== undefined && !Number.isFinite(patch.scheduledAt)) {
       throw new EngineError('invalid_occurrence', 'scheduledAt must be an instant', 'scheduledAt');
     }
-    let result: AmendResult = { ok: false, code: 'occurrence_not_found' };
+    let result: OccurrenceRecord | keyof typeof REFUSALS = 'occurrence_not_found';
     await this.unit({ occurrences: [occurrenceId] }, [occurrenceId], (u) => {
-      result = { ok: false, code: 'occurrence_not_found' };
       const o = u.occurrence(occurrenceId);
-      if (!o) return;
-      if (o.status !== 'pending') {
-        result = { ok: false, code: 'occurrence_not_pending' };
-        return;
-      }
+      if (!o) return void (result = 'occurrence_not_found');
+      if (o.status !== 'pending') return void (result = 'occurrence_not_pending');
       u.amend(occurrenceId, patch);
-      result = { ok: true, occurrence: o };
+      result = o;
     });
-    return result;
+    return occurrenceOrThrow(result);
   }
 
-  async saveSeries(input: SeriesInput, next: SeriesNext = 'auto'): Promise<SaveSeriesResult> {
+  async saveSeries(input: SeriesInput, next: SeriesNext = 'auto'): Promise<SavedSeries> {
     // An empty number is allowed for a series that makes no call (the host keeps a schedule
     // whose number was removed as history); making an occurrence of it throws.
     if (typeof input.to !== 'string')
@@ -329,7 +347,7 @@ class RuntimeImpl implements Runtime {
     const policy = input.policy ? this.checkPolicy(input.policy) : DEFAULT_RETRY_POLICY;
     const now = this.clock.now();
     const record: SeriesRecord = {
-      id: input.id ?? this.deps.ids.uuid(),
+      id: input.id ?? this.ids.uuid(),
       accountId: input.accountId,
       phoneNumberId: input.phoneNumberId ?? null,
       to: input.to,
@@ -337,7 +355,7 @@ class RuntimeImpl implements Runtime {
       message: input.message ?? null,
       greetingName: input.greetingName ?? null,
       voice: input.voice ?? null,
-      rule: input.rule,
+      rule: compileRecurrence(input.rule, now, 'rule.'),
       policy,
       smsFallback: input.smsFallback ?? false,
       backupAlarm: input.backupAlarm ?? false,
@@ -353,15 +371,15 @@ class RuntimeImpl implements Runtime {
     await this.unit({ series: [record.id] }, [record.id], (u) => {
       result = u.saveSeries(cloneSeries(record), next);
     });
-    return copyResult(result);
+    return savedOrThrow(result);
   }
 
-  async skipNext(seriesId: string): Promise<SaveSeriesResult> {
+  async skipNext(seriesId: string): Promise<SavedSeries> {
     let result: SaveSeriesResult = { ok: false, code: 'series_not_found' };
     await this.unit({ series: [seriesId] }, [seriesId], (u) => {
       result = u.skipNext(seriesId);
     });
-    return copyResult(result);
+    return savedOrThrow(result);
   }
 
   async rulesChanged(): Promise<number> {
@@ -399,7 +417,7 @@ class RuntimeImpl implements Runtime {
 
   async placeCall(input: NewCall): Promise<PlaceCallOutcome> {
     const now = this.clock.now();
-    const id = input.id ?? this.deps.ids.uuid();
+    const id = input.id ?? this.ids.uuid();
     const rec = requestedAttempt({
       id,
       occurrenceId: null,
@@ -477,7 +495,7 @@ class RuntimeImpl implements Runtime {
         try {
           const u = new UnitOfWork(snapshot, now, {
             options: this.options,
-            ids: this.deps.ids,
+            ids: this.ids,
             accounts: this.deps.accounts,
           });
           fn(u);

@@ -24,7 +24,7 @@ import type {
   RetryPolicy,
   SeriesRecord,
 } from '../model.js';
-import type { Recurrence } from '../time/recurrence.js';
+import type { RecurrenceInput } from '../time/recurrence.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 
@@ -47,10 +47,16 @@ export interface UnitWriter<Tx = unknown> {
 
 /** What the runtime needs from its embedder. */
 export interface RuntimeDeps<Tx = unknown> {
-  /** The only source of now and of timers (`VirtualClock` from engine/sim in tests). */
-  clock: Clock;
-  /** Makes the ids of new occurrences, attempts and series, and the default lease owner's name. */
-  ids: Ids;
+  /**
+   * The only source of now and of timers (`VirtualClock` from engine/sim in tests).
+   * @defaultValue a system clock of the runtime's own (`systemClock()`), whose timers `stop()` cancels
+   */
+  clock?: Clock;
+  /**
+   * Makes the ids of new occurrences, attempts and series, and the default lease owner's name.
+   * @defaultValue `randomIds()`: random v4 UUIDs
+   */
+  ids?: Ids;
   /** Where series, occurrences and attempts are kept: `MemoryStore`, `createSqliteStore`, `createPostgresStore`, or your own. */
   store: Store<Tx>;
   /** Writes of the embedder's own made in each unit's commit transaction (see {@link UnitWriter}). */
@@ -106,8 +112,8 @@ export interface NewOccurrence {
  * Fields of a pending occurrence that {@link Runtime.amend} may change.
  *
  * @example
- * const r = await runtime.amend(occurrence.id, { scheduledAt: occurrence.scheduledAt + 10 * 60_000, label: 'Later' });
- * if (!r.ok) console.log(r.code); // occurrence_not_found, or occurrence_not_pending once it rang
+ * const amended = await runtime.amend(occurrence.id, { scheduledAt: occurrence.scheduledAt + 10 * 60_000, label: 'Later' });
+ * // rejects with EngineError occurrence_not_found, or occurrence_not_pending once it rang
  */
 export type OccurrencePatch = Partial<
   Pick<
@@ -142,8 +148,12 @@ export interface SeriesInput {
   phoneNumberId?: string | null;
   /** E.164 number to call (and to text on fallback). */
   to: string;
-  /** When it rings; {@link compileRecurrence} makes one from a client's fields. */
-  rule: Recurrence;
+  /**
+   * When it rings: `weekly(...)`, `once(...)`, `inMinutes(...)` or a rule written by hand;
+   * checked and completed by `compileRecurrence` at the runtime's now (errors name
+   * `rule.<field>`).
+   */
+  rule: RecurrenceInput;
   /** Short name of the call, copied to every occurrence. */
   label?: string | null;
   /** Spoken note. */
@@ -185,9 +195,21 @@ export interface SeriesInput {
 export type SeriesNext =
   'auto' | 'keep' | null | { at: EpochMs; source?: DerivationSource; occurrenceId?: string };
 
-/** Result of {@link Runtime.saveSeries} and {@link Runtime.skipNext}. */
+/** What {@link Runtime.saveSeries} and {@link Runtime.skipNext} stored: the series and its current occurrence. */
+export interface SavedSeries {
+  /** The series as stored. */
+  series: SeriesRecord;
+  /** Its current (unfinished) occurrence, or null when it has none (disabled, completed). */
+  occurrence: OccurrenceRecord | null;
+}
+
+/**
+ * A series step's outcome inside a unit of work: {@link SavedSeries}, or the refusal the
+ * runtime throws as an `EngineError` with that code.
+ * @internal
+ */
 export type SaveSeriesResult =
-  | { ok: true; series: SeriesRecord; occurrence: OccurrenceRecord | null }
+  | ({ ok: true } & SavedSeries)
   | { ok: false; code: 'occurrence_in_progress' | 'series_not_found' | 'not_recurring' };
 
 /**
@@ -213,16 +235,6 @@ export interface NewCall {
   /** Seconds the phone may ring. @defaultValue 45 */
   ringTimeoutSeconds?: number;
 }
-
-/** Result of {@link Runtime.cancel}. */
-export type CancelResult =
-  | { ok: true; occurrence: OccurrenceRecord }
-  | { ok: false; code: 'occurrence_not_found' | 'occurrence_terminal' };
-
-/** Result of {@link Runtime.amend}. */
-export type AmendResult =
-  | { ok: true; occurrence: OccurrenceRecord }
-  | { ok: false; code: 'occurrence_not_found' | 'occurrence_not_pending' };
 
 /** Result of {@link Runtime.placeCall}. */
 export type PlaceCallOutcome =
@@ -276,22 +288,32 @@ export interface Runtime {
   stop(options?: { drain?: boolean }): Promise<void>;
   /** Stores a new pending occurrence and arms it (one commit). Rejects with EngineError `already_exists` when the id is taken. */
   schedule(input: NewOccurrence): Promise<OccurrenceRecord>;
-  /** Cancels an occurrence; a live call is hung up. Finished ones answer `occurrence_terminal`. */
-  cancel(occurrenceId: string): Promise<CancelResult>;
-  /** Changes a pending occurrence (instant, number, texts, policy) and re-arms it. */
-  amend(occurrenceId: string, patch: OccurrencePatch): Promise<AmendResult>;
+  /**
+   * Cancels an occurrence; a live call is hung up. Resolves to the occurrence as it was before.
+   * Rejects with EngineError `occurrence_not_found`, or `occurrence_terminal` when it is finished.
+   */
+  cancel(occurrenceId: string): Promise<OccurrenceRecord>;
+  /**
+   * Changes a pending occurrence (instant, number, texts, policy) and re-arms it. Resolves to
+   * the occurrence as it was before. Rejects with EngineError `occurrence_not_found`,
+   * `occurrence_not_pending` once it rang, or `invalid_occurrence` (with `field`) for a bad patch.
+   */
+  amend(occurrenceId: string, patch: OccurrencePatch): Promise<OccurrenceRecord>;
   /**
    * Creates or replaces a series and sets its current occurrence (see {@link SeriesNext}),
    * in one unit of work. From then on the engine keeps one unfinished occurrence per active,
    * enabled series: the unit that finishes or cancels it creates the next one, and start-up
-   * reconciliation repairs a series left without one.
+   * reconciliation repairs a series left without one. Rejects with EngineError
+   * `invalid_rule`, `invalid_timezone` or `timezone_not_allowed` (field `rule.<field>`),
+   * `invalid_series`, or `occurrence_in_progress` (see {@link SeriesNext}).
    */
-  saveSeries(input: SeriesInput, next?: SeriesNext): Promise<SaveSeriesResult>;
+  saveSeries(input: SeriesInput, next?: SeriesNext): Promise<SavedSeries>;
   /**
    * Skips the next call of a weekly series: its local date joins the skip dates and the
-   * pending occurrence moves to the following call, in one unit of work.
+   * pending occurrence moves to the following call, in one unit of work. Rejects with
+   * EngineError `series_not_found`, or `not_recurring` for a one-off.
    */
-  skipNext(seriesId: string): Promise<SaveSeriesResult>;
+  skipNext(seriesId: string): Promise<SavedSeries>;
   /**
    * The zone rules changed (see `useZoneRulesSource`): pending occurrences resolved under
    * another version are resolved again from their series' wall time, each with an

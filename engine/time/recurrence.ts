@@ -39,6 +39,8 @@ import {
   resolveDayMinute,
   type LocalTime,
 } from './wall-time.js';
+import { isZoneKnown } from './zone-policy.js';
+import { EngineError } from '../runtime/errors.js';
 
 /** A one-off call at a wall time (derivation_source `one_off`). */
 export interface OneOffRecurrence {
@@ -94,6 +96,33 @@ export interface WeeklyRecurrence {
 /** When a schedule rings: one of the three creation modes. */
 export type Recurrence = OneOffRecurrence | InMinutesRecurrence | WeeklyRecurrence;
 
+/**
+ * A weekly rule as an embedder writes it: `compileRecurrence` (and `Runtime.saveSeries`, which
+ * compiles the rule it is given) fills in the optional fields. The time functions read a field
+ * left out as its default too, except `startDate`, which there means no lower bound.
+ */
+export interface WeeklyRecurrenceInput {
+  /** Always `weekly`. */
+  kind: 'weekly';
+  /** IANA zone of the dates and the wall time. */
+  timezone: string;
+  /** `HH:MM` (24-hour), the wall time every occurrence is derived from. */
+  localTime: string;
+  /** At least one of mon..sun. */
+  daysOfWeek: readonly Weekday[];
+  /** First local date that may ring (inclusive). @defaultValue today's local date in the zone, when compiled */
+  startDate?: string | null;
+  /** Last local date that may ring (inclusive), or null for no end. @defaultValue null */
+  endDate?: string | null;
+  /** No call on this local date or before; null when not paused. @defaultValue null */
+  pausedUntil?: string | null;
+  /** Local dates with no call; kept sorted, without duplicates or dates already past. @defaultValue [] */
+  skipDates?: readonly string[];
+}
+
+/** A rule as an embedder writes it: a one-off, a one-off at an instant, or a weekly rule whose optional fields may be left out. */
+export type RecurrenceInput = OneOffRecurrence | InMinutesRecurrence | WeeklyRecurrenceInput;
+
 /** One computed occurrence of a {@link Recurrence}. */
 export interface OccurrenceTime {
   /** The instant the phone rings (epoch ms). */
@@ -116,7 +145,8 @@ export interface OccurrenceTime {
  * completed). Pure; `after` is usually the current instant.
  * @example nextOccurrenceAfter(weekly, clock.now())
  */
-export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): OccurrenceTime | null {
+export function nextOccurrenceAfter(rule: RecurrenceInput, after: EpochMs): OccurrenceTime | null {
+  checkArguments(rule, after, 'after');
   switch (rule.kind) {
     case 'in_minutes':
       return rule.at > after
@@ -131,8 +161,8 @@ export function nextOccurrenceAfter(rule: Recurrence, after: EpochMs): Occurrenc
     case 'one_off': {
       const day = parseDate(rule.localDate);
       const minute = parseTime(rule.localTime);
-      if (day === null || minute === null)
-        throw new RangeError('nextOccurrenceAfter: malformed one-off date or time');
+      if (day === null) throw invalid('localDate', 'must be a real date, YYYY-MM-DD');
+      if (minute === null) throw invalid('localTime', 'must be a 24-hour time, HH:MM');
       const occ = occurrenceOn(rule.timezone, day, minute, rule.localTime, 'one_off');
       return occ.at > after ? occ : null;
     }
@@ -180,17 +210,19 @@ export function nextAfterOccurrence(
  * ends). Equal to `count` successive calls of {@link nextOccurrenceAfter}, each after the
  * previous occurrence.
  * @param count - 1..100.
- * @throws RangeError when count is outside 1..100.
+ * @throws EngineError `invalid_argument` when count is outside 1..100 (field `count`) or
+ *   `after` is not an instant; `invalid_rule` or `invalid_timezone` for a malformed rule.
  * @example
  * upcomingOccurrences(weekly, clock.now(), 5).map((o) => o.date); // the next five local dates
  */
 export function upcomingOccurrences(
-  rule: Recurrence,
+  rule: RecurrenceInput,
   after: EpochMs,
   count: number,
 ): OccurrenceTime[] {
+  checkArguments(rule, after, 'after');
   if (!Number.isInteger(count) || count < 1 || count > 100)
-    throw new RangeError('upcomingOccurrences: count must be an integer from 1 to 100');
+    throw new EngineError('invalid_argument', 'count: must be an integer from 1 to 100', 'count');
   if (rule.kind !== 'weekly') {
     const one = nextOccurrenceAfter(rule, after);
     return one === null ? [] : [one];
@@ -265,18 +297,21 @@ class WeeklyCursor {
   private readonly last: number;
   private readonly skip: Set<number>;
 
-  constructor(rule: WeeklyRecurrence) {
+  constructor(rule: WeeklyRecurrenceInput) {
     const minute = parseTime(rule.localTime);
-    if (minute === null) throw new RangeError('nextOccurrenceAfter: malformed weekly localTime');
+    if (minute === null) throw invalid('localTime', 'must be a 24-hour time, HH:MM');
     this.zone = rule.timezone;
     this.minute = minute;
     this.time = formatTime(minute);
+    if (!Array.isArray(rule.daysOfWeek)) throw invalid('daysOfWeek', 'must be an array of days');
     this.days = WEEKDAYS.map((d) => rule.daysOfWeek.includes(d));
-    const start = rule.startDate === null ? -Infinity : dateOrThrow(rule.startDate);
-    const pausedThrough = rule.pausedUntil === null ? -Infinity : dateOrThrow(rule.pausedUntil);
+    const start = dateOr(rule.startDate, -Infinity, 'startDate');
+    const pausedThrough = dateOr(rule.pausedUntil, -Infinity, 'pausedUntil');
     this.first = Math.max(start, pausedThrough + 1);
-    this.last = rule.endDate === null ? Infinity : dateOrThrow(rule.endDate);
-    this.skip = new Set(rule.skipDates.map(dateOrThrow));
+    this.last = dateOr(rule.endDate, Infinity, 'endDate');
+    const skips: unknown = rule.skipDates ?? [];
+    if (!Array.isArray(skips)) throw invalid('skipDates', 'must be an array of YYYY-MM-DD dates');
+    this.skip = new Set((skips as unknown[]).map((d, i) => dateOr(d, NaN, `skipDates.${i}`)));
   }
 
   next(after: EpochMs): OccurrenceTime | null {
@@ -318,8 +353,29 @@ function dayExists(zone: string, day: number): boolean {
   return localDayAt(zone, resolveDayMinute(zone, day, 0).at) === day;
 }
 
-function dateOrThrow(text: string): number {
-  const d = parseDate(text);
-  if (d === null) throw new RangeError(`recurrence: malformed local date ${JSON.stringify(text)}`);
+/** The day number of an optional date field, `absent` when it is null or left out. */
+function dateOr(text: unknown, absent: number, field: string): number {
+  if (text === null || text === undefined) return absent;
+  const d = typeof text === 'string' ? parseDate(text) : null;
+  if (d === null) throw invalid(field, 'must be a real date, YYYY-MM-DD');
   return d;
+}
+
+function invalid(field: string, message: string): EngineError {
+  return new EngineError('invalid_rule', `${field}: ${message}`, field);
+}
+
+/** What every public function checks first: a known zone, a known kind, an instant. */
+function checkArguments(rule: RecurrenceInput, at: EpochMs, name: string): void {
+  if (typeof at !== 'number' || !Number.isFinite(at))
+    throw new EngineError('invalid_argument', `${name}: must be an instant (epoch ms)`, name);
+  if (typeof rule !== 'object' || rule === null) throw invalid('rule', 'must be a rule object');
+  if (!isZoneKnown(rule.timezone))
+    throw new EngineError(
+      'invalid_timezone',
+      `timezone: ${JSON.stringify(rule.timezone)} is not an IANA zone known to this runtime`,
+      'timezone',
+    );
+  if (rule.kind !== 'weekly' && rule.kind !== 'one_off' && rule.kind !== 'in_minutes')
+    throw invalid('kind', "must be 'one_off', 'in_minutes' or 'weekly'");
 }

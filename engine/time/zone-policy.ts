@@ -66,6 +66,14 @@ ACCEPTED.set('etc/utc', 'UTC');
 /** `+05:00`, `-0500`, `+5`, `UTC+5`, `GMT-03:30`, `UTC −2` (Unicode minus too). */
 const OFFSET_LIKE = /^(?:utc|gmt|ut)?\s*[+\-\u2212]\s*\d{1,2}(?::?\d{2}(?::?\d{2})?)?$/i;
 
+/**
+ * Whether the running ICU can compute the zone (any spelling it accepts, fixed offsets
+ * included); cached per name. The recurrence functions check a rule's zone with it.
+ */
+export function isZoneKnown(zone: string): boolean {
+  return typeof zone === 'string' && zone.length > 0 && knownToRuntime(zone);
+}
+
 /** Whether the running ICU can compute the zone; cached per canonical name. */
 const runtimeKnows = new Map<string, boolean>();
 let runtimeList: Set<string> | undefined;

@@ -12,7 +12,12 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { Clock, OccurrenceStatus, Runtime } from '../../engine/index.js';
+import {
+  EngineError,
+  type Clock,
+  type OccurrenceStatus,
+  type Runtime,
+} from '../../engine/index.js';
 import { findAccountById, type Account } from '../db/accounts.js';
 import {
   getAttemptById,
@@ -160,15 +165,15 @@ export function createCallService(deps: CallServiceDeps): CallService {
 
     async cancelOccurrence(accountId, id) {
       const v = await owned(accountId, id);
-      const r = await runtime.cancel(v.record.id);
-      if (!r.ok) {
-        if (r.code === 'occurrence_terminal') {
+      await runtime.cancel(v.record.id).catch((err: unknown) => {
+        if (!EngineError.is(err)) throw err;
+        if (err.code === 'occurrence_terminal') {
           throw problem('occurrence_terminal', {
             detail: `This call already finished (${v.record.status}); there is nothing to cancel.`,
           });
         }
         throw problem('not_found', { detail: 'No occurrence with that id.' });
-      }
+      });
       const after = await owned(accountId, v.record.id);
       return occurrenceDetailOut(
         after,

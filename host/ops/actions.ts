@@ -5,7 +5,14 @@
  * account's recent calls. The caller checks that the principal may act (./operators.ts).
  * @module
  */
-import type { AttemptRecord, Clock, EpochMs, Ids, Runtime } from '../../engine/index.js';
+import {
+  EngineError,
+  type AttemptRecord,
+  type Clock,
+  type EpochMs,
+  type Ids,
+  type Runtime,
+} from '../../engine/index.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccountByEmail } from '../db/accounts.js';
 import { engineReads } from '../db/engine-store.js';
@@ -120,26 +127,16 @@ export function createOpsActions(deps: OpsActionDeps): OpsActions {
       return out;
     },
     async cancelOccurrence(by, occurrenceId) {
-      const r = await deps.runtime.cancel(occurrenceId);
-      if (!r.ok) {
-        if (r.code === 'occurrence_terminal')
+      const o = await deps.runtime.cancel(occurrenceId).catch((err: unknown) => {
+        if (!EngineError.is(err)) throw err;
+        if (err.code === 'occurrence_terminal')
           throw problem('occurrence_terminal', {
             detail: 'This call already finished; there is nothing to cancel.',
           });
         throw problem('not_found', { detail: 'No occurrence with that id.' });
-      }
-      await record(
-        by,
-        'cancel_occurrence',
-        occurrenceId,
-        { account_id: r.occurrence.accountId },
-        clock.now(),
-      );
-      return {
-        id: r.occurrence.id,
-        status: r.occurrence.status,
-        account_id: r.occurrence.accountId,
-      };
+      });
+      await record(by, 'cancel_occurrence', occurrenceId, { account_id: o.accountId }, clock.now());
+      return { id: o.id, status: o.status, account_id: o.accountId };
     },
     async redeliver(by, endpointId, deliveryId) {
       const e = await endpoint(endpointId);

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Db } from '../db/sql.js';
-import type { EpochMs, Runtime } from '../../engine/index.js';
+import { EngineError, type EpochMs, type Runtime } from '../../engine/index.js';
 import { engineStore } from '../db/engine-store.js';
 import { findAccountById } from '../db/accounts.js';
 import { getPhoneNumber } from '../db/phone-numbers.js';
@@ -27,6 +27,13 @@ export interface ApplyDeps {
 
 const IN_PROGRESS_DETAIL = 'The call is being placed now; change it once it has finished.';
 
+/** The engine's refusal of a change while the current call is placed or rings, as the API's problem. */
+function inProgress(err: unknown): never {
+  if (EngineError.is(err) && err.code === 'occurrence_in_progress')
+    throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
+  throw err;
+}
+
 /**
  * Turns a schedule's series off: from now on the engine makes no next occurrence for it. Its
  * unfinished occurrence is left as it is (the caller cancels it). Account deletion uses it.
@@ -35,19 +42,23 @@ export async function disableSeries(deps: ApplyDeps, scheduleId: string): Promis
   const { series } = await engineStore(deps.db).load({ series: [scheduleId] });
   const s = series.find((x) => x.id === scheduleId);
   if (!s || !s.enabled) return;
-  const r = await deps.runtime.saveSeries(seriesAgain(s, { enabled: false }), 'keep');
-  if (!r.ok && r.code !== 'series_not_found')
-    throw new Error(`could not turn series ${scheduleId} off: ${r.code}`);
+  await deps.runtime
+    .saveSeries(seriesAgain(s, { enabled: false }), 'keep')
+    .catch((err: unknown) => {
+      if (EngineError.is(err) && err.code === 'series_not_found') return;
+      throw err;
+    });
 }
 
 /** Writes the plan (one commit); returns the schedule as stored, with its stored next occurrence. */
 export async function applyPlan(deps: ApplyDeps, plan: SchedulePlan): Promise<ScheduleWithNext> {
   const { after, action } = plan;
-  const r = await deps.runtime.saveSeries(
-    seriesInput(after, plan.account, plan.phone, plan.policy),
-    seriesNext(action, plan.derivationSource),
-  );
-  if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
+  const r = await deps.runtime
+    .saveSeries(
+      seriesInput(after, plan.account, plan.phone, plan.policy),
+      seriesNext(action, plan.derivationSource),
+    )
+    .catch(inProgress);
   return { schedule: scheduleOf(r.series), stored: r.occurrence };
 }
 
@@ -84,10 +95,8 @@ export async function deleteSchedule(
     nextOccurrenceId: null,
     updatedAt: now,
   };
-  const r = await runtime.saveSeries(
-    seriesInput(off, account, phone, occurrencePolicy(off, account)),
-    null,
-  );
-  if (!r.ok) throw problem('occurrence_in_progress', { detail: IN_PROGRESS_DETAIL });
+  await runtime
+    .saveSeries(seriesInput(off, account, phone, occurrencePolicy(off, account)), null)
+    .catch(inProgress);
   return 'kept';
 }

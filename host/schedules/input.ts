@@ -1,18 +1,18 @@
 /**
  * Request fields of ScheduleIn / SchedulePatchIn checked beyond what the schema already
  * checked: texts (trimmed, content rule), retry policy (strictly increasing offsets), zones,
- * and the timing fields compiled by the engine's `compileRecurrence` with the catalogue's
+ * and the timing fields compiled by `compileRequestTiming` (recurrence-input.ts) with the catalogue's
  * specific codes. Every function throws a AppError naming the request field.
  * @module
  */
 import type { ScheduleIn, SchedulePatchIn } from '../generated/openapi.js';
 import {
   checkTimeZone,
-  compileRecurrence,
   type EpochMs,
   type OccurrenceTime,
   type RetryPolicy,
 } from '../../engine/index.js';
+import { compileRequestTiming } from './recurrence-input.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
 import { timingOf, type Timing } from '../db/schedules.js';
 import { resolveEngineRetryPolicy } from '../account/index.js';
@@ -112,7 +112,7 @@ export function compileTiming(
   now: EpochMs,
   fieldNames: Record<string, string> = {},
 ): { timing: Timing; first: OccurrenceTime | null } {
-  const r = compileRecurrence(
+  const r = compileRequestTiming(
     {
       kind: input.kind,
       timezone: input.timezone,
@@ -132,7 +132,7 @@ export function compileTiming(
     if (r.code === 'validation_error')
       throw timingInvalid(r.field, field, r.reason ?? 'invalid', r.message);
     if (!isErrorCode(r.code))
-      throw new Error(`compileRecurrence: code ${r.code} is not in the error catalogue`);
+      throw new Error(`compileRequestTiming: code ${r.code} is not in the error catalogue`);
     throw problem(r.code, { field, detail: r.message });
   }
   return { timing: timingOf(r.recurrence), first: r.first };

@@ -1,6 +1,7 @@
 /**
- * Turning a schedule's timing fields (as a client sends them) into a {@link Recurrence},
- * with the catalogue's specific error codes. Pure: the reference instant is an argument.
+ * Turning a schedule's timing fields (as a client sends them: `once` or `recurring`, the
+ * request's snake_case field names) into the engine's {@link Recurrence}, with the catalogue's
+ * specific error codes. Pure: the reference instant is an argument.
  *
  * Decided values (the coordinator's, also in the API schema):
  * - `in_minutes`: an integer from 1 to 1440 ({@link IN_MINUTES_MIN}..{@link IN_MINUTES_MAX});
@@ -13,16 +14,22 @@
  *   that instant (kept, with its id, when it is the same instant).
  * @module
  */
-import type { EpochMs } from './epoch.js';
-import { WEEKDAYS, formatDate, parseDate, parseTime, type Weekday } from './civil.js';
 import {
+  WEEKDAYS,
+  checkTimeZone,
   nextOccurrenceAfter,
-  pruneSkipDates,
+  type EpochMs,
   type OccurrenceTime,
   type Recurrence,
-} from './recurrence.js';
-import { localDayAt } from './wall-time.js';
-import { checkTimeZone } from './zone-policy.js';
+  type Weekday,
+} from '../../engine/index.js';
+import {
+  formatDate,
+  localDayAt,
+  parseDate,
+  parseTime,
+  pruneSkipDates,
+} from '../../engine/internals.js';
 
 /** Smallest accepted `in_minutes`. */
 export const IN_MINUTES_MIN = 1;
@@ -34,7 +41,7 @@ export const MAX_DAYS_AHEAD = 400;
 export const MAX_SKIP_DATES = 100;
 
 /** The timing fields of ScheduleIn / SchedulePatchIn (after a PATCH is merged onto the stored schedule). */
-export interface RecurrenceInput {
+export interface RequestTiming {
   /** `once` or `recurring`. */
   kind: 'once' | 'recurring';
   /** IANA zone of the dates and the wall time (checked by {@link checkTimeZone}). */
@@ -58,7 +65,7 @@ export interface RecurrenceInput {
 }
 
 /** A refusal, with the catalogue code and the request field at fault. */
-export interface RecurrenceInputError {
+export interface RequestTimingError {
   /** Always false: the input was refused. */
   ok: false;
   /** invalid_timezone, timezone_not_allowed, invalid_time, local_date_required, in_minutes_out_of_range, days_of_week_empty, time_in_past, date_too_far, or validation_error. */
@@ -72,16 +79,16 @@ export interface RecurrenceInputError {
 }
 
 /** The compiled rule and its first occurrence after `now` (null when already completed). */
-export interface CompiledRecurrence {
+export interface CompiledTiming {
   /** Always true: the input compiled. */
   ok: true;
-  /** The rule, to store as a series' `rule` ({@link Runtime.saveSeries}). */
+  /** The rule, to store as a series' `rule` (`Runtime.saveSeries`). */
   recurrence: Recurrence;
   /** Its first occurrence strictly after `now`, or null when none remains. */
   first: OccurrenceTime | null;
 }
 
-function fail(code: string, field: string, message: string, reason?: string): RecurrenceInputError {
+function fail(code: string, field: string, message: string, reason?: string): RequestTimingError {
   return reason === undefined
     ? { ok: false, code, field, message }
     : { ok: false, code, field, message, reason };
@@ -100,14 +107,14 @@ function fail(code: string, field: string, message: string, reason?: string): Re
  *
  * @param now - the request instant (epoch ms), from the Clock port.
  * @example
- * const r = compileRecurrence({ kind: 'recurring', timezone: 'Europe/Paris', localTime: '06:30', daysOfWeek: ['mon', 'fri'] }, clock.now());
+ * const r = compileRequestTiming({ kind: 'recurring', timezone: 'Europe/Paris', localTime: '06:30', daysOfWeek: ['mon', 'fri'] }, clock.now());
  * if (!r.ok) throw new Error(`${r.field}: ${r.message}`); // r.code: 'invalid_time', 'days_of_week_empty', ...
  * await runtime.saveSeries({ accountId, to, rule: r.recurrence });
  */
-export function compileRecurrence(
-  input: RecurrenceInput,
+export function compileRequestTiming(
+  input: RequestTiming,
   now: EpochMs,
-): CompiledRecurrence | RecurrenceInputError {
+): CompiledTiming | RequestTimingError {
   const zoneCheck = checkTimeZone(input.timezone);
   if (!zoneCheck.ok)
     return fail(

@@ -53,24 +53,21 @@ export type {
   Accounts,
   CallEndReason,
   CallToAdmit,
-  ChangeSet,
   Clock,
-  CommitOptions,
+  HangUpOptions,
   Ids,
   Messaging,
   PlaceCallRequest,
   PlaceCallResult,
   RefusalReason,
-  RowWrite,
   SendResult,
   StopRequest,
-  Store,
-  StoreWrite,
   Telephony,
   TelephonyEvent,
   TelephonyEventHandler,
   TimerHandle,
 } from './ports.js';
+export type { ChangeSet, CommitOptions, RowWrite, Store, StoreWrite } from './store-types.js';
 export type { CallScript } from './model.js';
 
 // The records the runtime keeps and returns.

@@ -23,7 +23,7 @@ export type {
   RowWrite,
   SettleScope,
   Snapshot,
-} from './ports.js';
+} from './store-types.js';
 // The store's read model and its writes outside a unit of work (decision 0021): what an API reads.
 export type {
   AccountSummary,

@@ -157,7 +157,10 @@ export class EffectRunner {
           if (e.callId !== null) {
             this.track(
               this.d.telephony
-                .hangUp(e.callId, e.say === undefined ? undefined : { say: e.say })
+                .hangUp(e.callId, {
+                  idempotencyKey: e.attemptId,
+                  ...(e.say === undefined ? {} : { say: e.say }),
+                })
                 .catch((error: unknown) => {
                   this.d.events.emit('effect:failed', { effect: e, error, willRetry: false });
                 }),

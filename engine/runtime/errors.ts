@@ -1,4 +1,4 @@
-import type { EpochMs } from '../ports.js';
+import type { EpochMs } from '../time/epoch.js';
 
 /**
  * Engine errors carry a stable `code` (the API's error code where one exists) and, for

@@ -34,7 +34,7 @@ import type {
   Store,
 } from '../ports.js';
 import type { CallScript, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
-import { cloneOccurrence, cloneSeries } from '../sim/memory-store.js';
+import { cloneOccurrence, cloneSeries } from '../clone.js';
 import { compileRecurrence } from '../time/recurrence-check.js';
 import { ownedSystemClock } from '../defaults/system-clock.js';
 import { randomIds } from '../defaults/random-ids.js';

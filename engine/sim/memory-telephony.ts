@@ -1,6 +1,7 @@
 import type {
   CallEndReason,
   Clock,
+  HangUpOptions,
   EpochMs,
   PlaceCallRequest,
   PlaceCallResult,
@@ -206,10 +207,10 @@ export class MemoryTelephony implements Telephony {
   }
 
   /** Ends a live call: `completed` if answered (after the closing sentence, if any), else `cancelled`. An ended call is left alone. */
-  async hangUp(callId: string, options?: { say?: string }): Promise<void> {
+  async hangUp(callId: string, options?: HangUpOptions): Promise<void> {
     const call = this.byId.get(callId);
     if (!call || call.state === 'ended') return;
-    call.hungUpWith = options ?? {};
+    call.hungUpWith = options?.say === undefined ? {} : { say: options.say };
     this.clearTimers(call);
     const reason: CallEndReason = call.state === 'answered' ? 'completed' : 'cancelled';
     // The closing sentence takes a moment to say; the end is reported from a timer so that

@@ -25,6 +25,11 @@
  *                    only through its public face, `host/<feature>/index.ts`: its other files are
  *                    its internals (the wiring, HTTP and the root, which assemble and mount
  *                    features, may reach them).
+ *   5e. use cases    use-cases/: what one feature asks of another, named (GET /me's billing offer,
+ *                    what a deletion stops, an inbound keyword's contacts, dev settling). A feature
+ *                    that needs another's work declares a port in its deps; a use case fills it
+ *                    from the features that own the work, and the root hands it over. It sees
+ *                    every feature; no feature sees it.
  *   6. adapters      adapters/: each implements a port (the engine's or host/ports/); built only by
  *                    the root; it may use a feature's public face (billing's catalogue and signature)
  *   7. config        config.ts: the environment, read with each feature's and adapter's own parser
@@ -32,7 +37,8 @@
  *                    (metrics, provider health, admin commands); neither imports the other
  *   9. services      services.ts (what routes receive), deps.ts (the built adapters)
  *  10. http          http/: routes, pipeline, problem+json
- *  11. root          compose.ts (THE composition root), app.ts, server.ts, main.ts, admin.ts,
+ *  11. root          compose.ts (THE composition root) and compose/ (its steps: the adapters, the
+ *                    runtime, the services, the lifecycle), app.ts, server.ts, main.ts, admin.ts,
  *                    single-file.ts
  *
  * Imports between two folders of one floor are allowed where the floor is not marked apart, as
@@ -75,6 +81,7 @@ const FLOORS = [
     units: ['calls/', 'devices/', 'demo/', 'billing/', 'webhooks/'],
     apart: true,
   },
+  { id: '5e', name: 'use cases', units: ['use-cases/'] },
   { id: '6', name: 'adapters', units: ['adapters/'] },
   { id: '7', name: 'config', units: ['config.ts'] },
   { id: '8', name: 'assembly', units: ['wiring/', 'ops/'], apart: true },
@@ -83,7 +90,15 @@ const FLOORS = [
   {
     id: '11',
     name: 'root',
-    units: ['compose.ts', 'app.ts', 'server.ts', 'main.ts', 'admin.ts', 'single-file.ts'],
+    units: [
+      'compose.ts',
+      'compose/',
+      'app.ts',
+      'server.ts',
+      'main.ts',
+      'admin.ts',
+      'single-file.ts',
+    ],
   },
 ];
 
@@ -125,7 +140,7 @@ const FEATURES = 'account|auth|billing|calls|demo|devices|phone|schedules';
 const DOMAIN = `^host/(${FEATURES}|entitlement)/`;
 /** The root and the wiring: what builds adapters and services. */
 const WIRING =
-  '^host/(compose|app|server|main|admin|single-file|deps|services)\\.ts$|^host/wiring/';
+  '^host/(compose|app|server|main|admin|single-file|deps|services)\\.ts$|^host/(wiring|compose|use-cases)/';
 
 /** Node modules that do I/O (and native database drivers): never in the engine. */
 const NODE_IO = [
@@ -311,7 +326,7 @@ const config = {
         'adapters (deps.ts).',
       severity: 'error',
       from: { path: '^host/http/' },
-      to: { path: '^host/(compose|server|main|deps)\\.ts$|^host/wiring/' },
+      to: { path: '^host/(compose|server|main|deps)\\.ts$|^host/(wiring|compose|use-cases)/' },
     },
     {
       name: 'production-not-to-test-code',

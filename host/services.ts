@@ -6,7 +6,7 @@
  * No database handle here: a route that needs data asks a service, so that the move of the
  * data layer to an asynchronous query layer (SQLite and PostgreSQL) changes the db modules
  * and the services alone. A new feature adds one field (its service interface) here and
- * builds it in `compose.ts` (see the recipe there).
+ * builds it in `compose/services.ts` (see the recipe there).
  * @module
  */
 import type { ProviderHealth } from './ops/provider-health.js';
@@ -34,7 +34,11 @@ import type { ScheduleService } from './schedules/service.js';
 import type { SharedState } from './shared-state.js';
 import type { WebhookService } from './webhooks/service.js';
 
-/** Shutdown hooks, run in reverse order of registration after the server stops taking requests. */
+/**
+ * Shutdown as features and the server see it. Hooks registered here run in reverse order of
+ * registration after the server stops taking requests, before the root's own stop list
+ * (host/compose.ts).
+ */
 export interface Lifecycle {
   /** Registers work to finish (or timers to stop) before the database closes. */
   onClose(fn: () => void | Promise<void>): void;

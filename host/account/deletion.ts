@@ -62,8 +62,9 @@ const DELETION_CODES: CodeRules = {
 export const PURGE_AFTER_MS = 30 * DAY_MS;
 
 /**
- * What a deletion stops of the account's schedules and calls. The root (host/compose.ts)
- * gives these (host/schedules/stop.ts, the engine runtime): this feature imports neither.
+ * What a deletion stops of the account's schedules and calls. A use case
+ * (host/use-cases/account-stops.ts) fills it from the schedules feature and the engine runtime:
+ * this feature imports neither.
  */
 export interface AccountStops {
   /** After the commit: the schedules' series off, so that no next occurrence is made. */

@@ -97,3 +97,20 @@ export async function onContactKeyword(
       'confirmation text to a contact not sent',
     );
 }
+
+/**
+ * {@link onContactKeyword} as the phone feature's keyword listener. The phone feature applies
+ * the number's block first; a failure here is logged, never the text's answer (a stopped
+ * contact's number is blocked anyway, so the guard refuses every text to it).
+ */
+export function contactKeywordListener(
+  deps: ContactRepliesDeps,
+): (
+  text: { from: string; body: string },
+  intent: 'stop' | 'start' | 'help' | 'other',
+) => Promise<void> {
+  return (text, intent) =>
+    onContactKeyword(deps, text, intent).catch((err: unknown) =>
+      deps.logger.error({ err, intent }, 'inbound text: contacts not updated'),
+    );
+}

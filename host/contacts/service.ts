@@ -45,6 +45,7 @@ import { checkText, TEXT_LIMITS } from '../phone/content.js';
 import { parsePhone } from '../phone/numbers.js';
 import { issueCode, retryAfterSeconds, runningLock, verifyCode } from '../verification/code.js';
 import type { ContactsConfig } from './config.js';
+import { mayTextContacts } from './entitled.js';
 import { toContactOut } from './present.js';
 import { holderName, INVITATION_CODES } from './rules.js';
 import { agreedText, invitationText, type ContactTextOptions } from './texts.js';
@@ -63,8 +64,6 @@ export interface ContactsServiceDeps {
   limits: { count(keys: { number: string; account: string; ip: string }): Promise<void> };
   /** Code checks of one contact run one at a time (parallel guesses cannot outrun the lock). */
   checks: { run<T>(key: string, fn: () => Promise<T>): Promise<T> };
-  /** Whether the account may send texts now (a plan, the trial or credits: Plan.entitled). */
-  entitled(accountId: string): Promise<boolean>;
 }
 
 /** The contact operations of the calling account. */
@@ -133,7 +132,7 @@ export function createContactsService(deps: ContactsServiceDeps): ContactsServic
             : 'Calls and texts to this number are blocked.',
       });
     }
-    if (!(await deps.entitled(accountId))) {
+    if (!(await mayTextContacts(db, clock, accountId))) {
       throw problem('no_entitlement', {
         detail: 'Texts to contacts need a plan, the trial or call credits.',
       });

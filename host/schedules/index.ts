@@ -11,3 +11,4 @@ export { presentOccurrenceRecordTime } from './occurrence-time.js';
 export { planChange } from './plan.js';
 export { scheduleOut } from './present.js';
 export { policyInEffect } from './rule.js';
+export { stopAccountSeries } from './stop.js';

@@ -1,6 +1,6 @@
 /**
  * What an account's deletion stops of its schedules. `host/account/deletion.ts` does not
- * import this feature: the root (host/compose.ts) hands it {@link stopAccountSeries}, run after
+ * import this feature: a use case (host/use-cases/account-stops.ts) hands it {@link stopAccountSeries}, run after
  * the deletion's commit: each schedule's series turned off, so that the engine makes no next
  * occurrence (its unfinished occurrence is the caller's to cancel).
  * @module

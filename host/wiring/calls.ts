@@ -53,6 +53,50 @@ export interface CallRuntimeDeps {
   unitWritten?: () => void;
 }
 
+/** What {@link hostRuntimeOptions} reads of the configuration and the process. */
+export interface RuntimeSetting {
+  /** Calls handed to the provider at once (WAKEUP_CALLS_IN_FLIGHT). */
+  callsInFlight: number;
+  /** The provider's rate (WAKEUP_CALLS_PER_SECOND), or null for none. */
+  callsPerSecond: number | null;
+  /** A claim's lease on PostgreSQL (WAKEUP_LEASE_SECONDS). */
+  leaseSeconds: number;
+  /** The service clock is virtual (WAKEUP_CLOCK=virtual). */
+  virtualClock: boolean;
+  dialect: Db['dialect'];
+}
+
+/**
+ * The engine options the host runs with:
+ * - the provider's rate: due calls in due order at exactly that rate, none before its instant;
+ * - a virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
+ *   POST /dev/clock across months or years does not run a timer every minute;
+ * - several hosts on one PostgreSQL share due work by leased claims (docs/decisions/0012).
+ *   Units there wait on round trips, which the unit sizer would read as a blocked loop at its
+ *   10 ms default slice and keep at 16 rows; 1 s lets them grow (the loop stays free). A
+ *   virtual clock is this process's own time (no other host shares it): claim hourly, with a
+ *   lease of at least two hours, not every WAKEUP_LEASE_SECONDS / 3, or POST /dev/clock across
+ *   a month runs 260,000 claims.
+ */
+export function hostRuntimeOptions(s: RuntimeSetting): RuntimeOptions {
+  const leaseMs = s.leaseSeconds * 1000;
+  return {
+    maxInFlight: s.callsInFlight,
+    ...(s.callsPerSecond !== null
+      ? { pacing: { callsPerSecond: s.callsPerSecond, maxLeadMs: 0 } }
+      : {}),
+    ...(s.virtualClock ? { horizonMs: 86_400_000, maxTimerStepMs: 86_400_000 } : {}),
+    ...(s.dialect === 'postgres'
+      ? {
+          lease: s.virtualClock
+            ? { ttlMs: Math.max(leaseMs, 7_200_000), pollMs: 3_600_000 }
+            : { ttlMs: leaseMs },
+          sliceMs: 1000,
+        }
+      : {}),
+  };
+}
+
 /** Creates the runtime (not started: call `start()`). */
 export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
   const log = deps.logger.child({ component: 'runtime' });

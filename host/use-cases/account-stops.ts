@@ -1,0 +1,20 @@
+/**
+ * What an account's deletion stops, after its commit: the series of its schedules (the
+ * schedules feature, so that the engine makes no next occurrence) and each unfinished
+ * occurrence (the engine runtime: a ringing call is hung up, no fallback text is sent).
+ * @module
+ */
+import type { Runtime } from '../../engine/index.js';
+import type { AccountStops } from '../account/deletion.js';
+import type { Db } from '../db/sql.js';
+import { stopAccountSeries } from '../schedules/index.js';
+
+/** The account lifecycle's `stop` port. */
+export function accountStops(deps: { db: Db; runtime: Runtime }): AccountStops {
+  return {
+    stopSeries: (accountId) => stopAccountSeries(deps, accountId),
+    cancelOccurrence: async (occurrenceId) => {
+      await deps.runtime.cancel(occurrenceId);
+    },
+  };
+}

@@ -10,7 +10,7 @@ import { problem } from '../errors.js';
 import type { BillingContext } from './context.js';
 import { handleNotification } from './notifications.js';
 import { isSubscriptionPlan, sortPlans } from './plans.js';
-import type { BillingService } from './service.js';
+import type { BillingService } from './contract.js';
 
 /** The catalogue, checkout, portal and notifications. */
 export type CheckoutJobs = Pick<BillingService, 'listPlans' | 'checkout' | 'portal' | 'notify'>;

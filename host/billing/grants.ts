@@ -9,7 +9,7 @@ import { expireSubscription, findSubscription, saveSubscription } from '../db/su
 import { currentPlan, isLive } from '../entitlement/usage.js';
 import type { BillingContext } from './context.js';
 import { isSubscriptionPlan } from './plans.js';
-import type { BillingService } from './service.js';
+import type { BillingService } from './contract.js';
 
 /** Grant, revoke, show. */
 export type GrantJobs = Pick<BillingService, 'grant' | 'revoke' | 'show'>;

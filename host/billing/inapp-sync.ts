@@ -11,7 +11,7 @@ import { invalid, problem } from '../errors.js';
 import type { Plan } from '../generated/openapi.js';
 import type { BillingContext } from './context.js';
 import { isSubscriptionPlan } from './plans.js';
-import type { BillingService } from './service.js';
+import type { BillingService } from './contract.js';
 
 function samePlan(a: Plan, b: Plan): boolean {
   return (

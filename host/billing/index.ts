@@ -7,7 +7,7 @@
  * @module
  */
 export type { InappConfig, StripeConfig } from './config.js';
-export type { BillingService } from './service.js';
+export type { BillingService } from './contract.js';
 export { WEBHOOK_PATH } from './notifications.js';
 export { isSubscriptionPlan, type CatalogPlan } from './plans.js';
 export { SIGNATURE_HEADER, signPayload } from './signature.js';

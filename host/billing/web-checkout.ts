@@ -19,7 +19,7 @@ import type { MeBilling } from '../generated/openapi.js';
 import { isoInstant } from '../instant.js';
 import type { BillingContext } from './context.js';
 import { displayPrice, type CatalogPlan } from './plans.js';
-import type { BillingService } from './service.js';
+import type { BillingService } from './contract.js';
 
 /** How long a web checkout link lasts. */
 export const WEB_CHECKOUT_LINK_MS = 10 * 60_000;

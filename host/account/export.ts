@@ -22,7 +22,6 @@ import {
   SECTIONS,
   standaloneCallBatches,
 } from '../db/export-rows.js';
-import { scheduleExportBatches } from '../db/schedules.js';
 import { problem } from '../errors.js';
 import { isoInstant } from '../instant.js';
 import { usageOut } from '../entitlement/usage.js';
@@ -32,6 +31,11 @@ import { meOut } from './me.js';
 export interface ExportServiceDeps {
   db: Db;
   clock: Clock;
+  /**
+   * The account's schedules as the export shows them, in batches, oldest first: the schedules
+   * feature's, handed over by a use case (host/use-cases/schedule-export.ts).
+   */
+  scheduleRows: (accountId: string) => AsyncIterable<Record<string, unknown>[]>;
 }
 
 /** The export operation. */
@@ -58,7 +62,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         const [numbers, ...rest] = SECTIONS;
         yield* array(numbers!.key, sectionBatches(db, numbers!, accountId));
         // The engine's rows, read through it: the schedules (series) and the standalone calls.
-        yield* array('schedules', scheduleExportBatches(db, accountId));
+        yield* array('schedules', deps.scheduleRows(accountId));
         yield* array('calls', standaloneCallBatches(db, accountId));
         for (const section of rest)
           yield* array(section.key, sectionBatches(db, section, accountId));

@@ -10,7 +10,7 @@ import { findAccountById, updateOnboardingState } from '../db/accounts.js';
 import { problem } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createDeletionService, type AccountStops, type DeletionService } from './deletion.js';
-import { createExportService, type ExportService } from './export.js';
+import { createExportService, type ExportService, type ExportServiceDeps } from './export.js';
 import type { IdentityProvider } from '../ports/identity.js';
 import { createIdpService, type IdpService } from './idp.js';
 import { withFlag, withSkipped, type OnboardingFlag, type SkippableSlug } from './onboarding.js';
@@ -25,6 +25,8 @@ export interface AccountLifecycleDeps {
   logger: Logger;
   /** What a deletion stops of the account's schedules and calls (host/account/deletion.ts). */
   stop: AccountStops;
+  /** The account's schedules as GET /me/export shows them (host/account/export.ts). */
+  scheduleRows: ExportServiceDeps['scheduleRows'];
   /** The identity provider (built by the root from WAKEUP_IDP_*), or null when none is configured. */
   idp: { provider: IdentityProvider; tokenKey: Buffer } | null;
   /** Where the deletion code's rate windows and check queue live (host/shared-state.ts). */
@@ -92,7 +94,7 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps): Accou
       });
     },
     deletion,
-    export: createExportService({ db, clock }),
+    export: createExportService({ db, clock, scheduleRows: deps.scheduleRows }),
     idp,
     start: () => deletion.resume(),
   };

@@ -29,10 +29,9 @@ import {
 } from '../db/calls.js';
 import { toldOfOccurrence } from '../db/contacts.js';
 import { getPhoneNumber } from '../db/phone-numbers.js';
-import { getSchedule } from '../db/schedules.js';
 import { invalid, problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
-import { policyInEffect } from '../schedules/index.js';
+import { getSchedule, policyInEffect } from '../schedules/index.js';
 import {
   attemptOut,
   occurrenceDetailOut,

@@ -35,7 +35,7 @@ import { createPhoneService } from '../phone/service.js';
 import { ProviderError } from '../ports/payments.js';
 import { createScheduleService } from '../schedules/service.js';
 import type { AppServices, Lifecycle } from '../services.js';
-import { accountStops, meBilling, settleDevClock } from '../use-cases/index.js';
+import { accountStops, meBilling, scheduleExport, settleDevClock } from '../use-cases/index.js';
 import { createWebhookService } from '../webhooks/service.js';
 import { createPayments } from '../wiring/payments.js';
 import type { Adapters } from './adapters.js';
@@ -103,6 +103,7 @@ export function wireServices(a: Adapters, r: RuntimeParts, lifecycle: Lifecycle)
       messaging,
       logger,
       stop: accountStops({ db, runtime }),
+      scheduleRows: scheduleExport(db),
       idp: config.idp
         ? {
             provider: createOAuthIdentityProvider({ config: config.idp, clock }),

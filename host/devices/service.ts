@@ -28,7 +28,6 @@ import {
   updateDevice,
   type Device,
 } from '../db/devices.js';
-import { getSchedule } from '../db/schedules.js';
 import {
   bindSessionToInstallation,
   endSessionsOfInstallation,
@@ -46,7 +45,13 @@ import type {
   TimezoneContext,
 } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
-import { applyPlan, checkedZone, planChange, scheduleOut } from '../schedules/index.js';
+import {
+  applyPlan,
+  checkedZone,
+  getSchedule,
+  planChange,
+  scheduleOut,
+} from '../schedules/index.js';
 import { mismatchesFor, pendingInWindow, timezoneContext } from './travel.js';
 import type { Logger } from '../logger.js';
 

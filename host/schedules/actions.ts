@@ -14,7 +14,7 @@
  * @module
  */
 import { localDateAt } from '../../engine/internals.js';
-import type { Schedule } from '../db/schedules.js';
+import type { Schedule } from './records.js';
 import { invalid, problem } from '../errors.js';
 import { planChange, storedOccurrence, type PlanContext, type SchedulePlan } from './plan.js';
 import { IN_PROGRESS, nextOf } from './rule.js';

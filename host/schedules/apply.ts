@@ -16,7 +16,7 @@ import { problem } from '../errors.js';
 import type { SchedulePlan } from './plan.js';
 import { IN_PROGRESS } from './rule.js';
 import { occurrencePolicy } from './rule.js';
-import { scheduleOf, type Schedule, type ScheduleWithNext } from '../db/schedules.js';
+import { scheduleOf, type Schedule, type ScheduleWithNext } from './records.js';
 import { seriesAgain, seriesInput, seriesNext } from './series.js';
 
 /** What saving needs. */

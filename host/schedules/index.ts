@@ -10,5 +10,6 @@ export { checkedZone } from './input.js';
 export { presentOccurrenceRecordTime } from './occurrence-time.js';
 export { planChange } from './plan.js';
 export { scheduleOut } from './present.js';
+export { getSchedule, scheduleExportBatches } from './records.js';
 export { policyInEffect } from './rule.js';
 export { stopAccountSeries } from './stop.js';

@@ -14,7 +14,7 @@ import {
 } from '../../engine/index.js';
 import { compileRequestTiming } from './recurrence-input.js';
 import type { StoredRetryPolicy } from '../db/accounts.js';
-import { timingOf, type Timing } from '../db/schedules.js';
+import { timingOf, type Timing } from './records.js';
 import { resolveEngineRetryPolicy } from '../account/index.js';
 import { AppError, isErrorCode, problem } from '../errors.js';
 import { checkText, TEXT_LIMITS } from '../phone/index.js';

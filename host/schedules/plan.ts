@@ -28,7 +28,7 @@ import {
   type PhoneNumber,
 } from '../db/phone-numbers.js';
 import { toStoredPolicy } from '../account/index.js';
-import type { Schedule, ScheduleSource, ScheduleWrite } from '../db/schedules.js';
+import type { Schedule, ScheduleSource, ScheduleWrite } from './records.js';
 import { assertMayStartCalls, refusalProblem } from '../entitlement/admission.js';
 import { invalid, problem } from '../errors.js';
 import { isVerified } from '../phone/index.js';

@@ -13,7 +13,7 @@ import {
 import { zoneDisplayName } from '../../engine/internals.js';
 import type { Account } from '../db/accounts.js';
 import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
-import type { Schedule, ScheduleWithNext, ScheduleWrite } from '../db/schedules.js';
+import type { Schedule, ScheduleWithNext, ScheduleWrite } from './records.js';
 import type {
   NextOccurrence,
   PhoneRef,

@@ -21,7 +21,7 @@ import {
 } from '../../engine/internals.js';
 import type { Account, StoredRetryPolicy } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
-import type { ScheduleWrite } from '../db/schedules.js';
+import type { ScheduleWrite } from './records.js';
 
 /** Occurrence statuses that are not finished (derived from the engine's machine). */
 export const UNFINISHED: ReadonlySet<OccurrenceRecord['status']> = UNFINISHED_OCCURRENCE_STATUSES;

@@ -6,7 +6,7 @@
  * @module
  */
 import { WEEKDAYS, type EpochMs, type OccurrenceTime } from '../../engine/index.js';
-import type { ScheduleWrite } from '../db/schedules.js';
+import type { ScheduleWrite } from './records.js';
 import type { PhoneRef } from '../generated/openapi.js';
 
 const DAY_NAMES: Record<string, string> = {

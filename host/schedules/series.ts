@@ -16,7 +16,7 @@ import type { Account } from '../db/accounts.js';
 import type { PhoneNumber } from '../db/phone-numbers.js';
 import type { OccurrenceAction } from './plan.js';
 import { ruleOf } from './rule.js';
-import { scheduleAttributes, type ScheduleWrite } from '../db/schedules.js';
+import { scheduleAttributes, type ScheduleWrite } from './records.js';
 
 /** The series of a schedule draft (with its account's defaults, its number and its policy in effect). */
 export function seriesInput(

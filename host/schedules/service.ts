@@ -16,7 +16,7 @@ import {
   type ScheduleSource,
   type ScheduleStatus,
   type ScheduleWithNext,
-} from '../db/schedules.js';
+} from './records.js';
 import { problem } from '../errors.js';
 import { cursorKey, pageRequest, pageResponse, type PageQuery } from '../paging.js';
 import { planPause, planResume, planSkipNext } from './actions.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import { disableSeries, type ApplyDeps } from './apply.js';
-import { accountScheduleIds } from '../db/schedules.js';
+import { accountScheduleIds } from './records.js';
 
 /** Turns the series of every schedule of the account off. */
 export async function stopAccountSeries(deps: ApplyDeps, accountId: string): Promise<void> {

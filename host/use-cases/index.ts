@@ -9,10 +9,12 @@
  * - {@link meBilling}: what GET /me shows of billing (account ← billing);
  * - {@link accountStops}: what an account's deletion stops (account ← schedules, the runtime);
  * - {@link inboundKeywords}: an inbound text's keyword applied to contacts (phone ← contacts);
+ * - {@link scheduleExport}: what GET /me/export shows of schedules (account ← schedules);
  * - {@link settleDevClock}: POST /dev/clock's settling (calls, contacts).
  * @module
  */
 export { accountStops } from './account-stops.js';
 export { inboundKeywords } from './inbound-keywords.js';
 export { meBilling } from './me-billing.js';
+export { scheduleExport } from './schedule-export.js';
 export { settleDevClock } from './dev-settle.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import type { AppServices } from '../../services.js';
-import type { ScheduleStatus } from '../../db/schedules.js';
+import type { ScheduleStatus } from '../../schedules/records.js';
 import type { ScheduleInBody, SchedulePatchBody } from '../../schedules/input.js';
 import type { PageQuery } from '../../paging.js';
 import { requirePrincipal } from '../context.js';

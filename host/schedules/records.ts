@@ -5,17 +5,18 @@
  * in, its own greeting and retry policy as given, when it was last changed) rides in the
  * series' `attributes`, which the engine stores and never reads. This module maps one to the
  * other and reads schedules through the engine's read model; saving is one `saveSeries`
- * (`host/schedules/apply.ts`), so one commit. It is the schedule feature's storage, on the database
- * floor, so that export, devices and calls read schedules without importing that feature.
+ * (`host/schedules/apply.ts`), so one commit. It holds no SQL: the engine's store does the
+ * reading. Devices and calls read schedules through the feature's public face (index.ts); the
+ * account's export gets its rows through a use case (host/use-cases/schedule-export.ts).
  * @module
  */
 import type { EpochMs, OccurrenceRecord, Recurrence, SeriesRecord } from '../../engine/index.js';
 import { localTimeAt } from '../../engine/internals.js';
-import type { StoredRetryPolicy } from './accounts.js';
-import { engineReads, engineStore } from './engine-store.js';
-import { exportedRows } from './export-rows.js';
-import { livePhoneNumberIds } from './phone-numbers.js';
-import type { Db } from './sql.js';
+import type { StoredRetryPolicy } from '../db/accounts.js';
+import { engineReads, engineStore } from '../db/engine-store.js';
+import { exportedRows } from '../db/export-rows.js';
+import { livePhoneNumberIds } from '../db/phone-numbers.js';
+import type { Db } from '../db/sql.js';
 
 /** How a schedule's instants are derived. */
 export type ScheduleMode = 'one_off' | 'in_minutes' | 'weekly';

@@ -4,8 +4,8 @@
  * What the host, the benchmarks and the tests use beyond the public entry (`@wakeup/engine`):
  * the occurrence and attempt machines and their memoised steps, the effects they return, the
  * timer wheel and the pacer, the Store's unit-of-work types (for a store's author), the status
- * sets, zone rules, and the time helpers behind the host's own features (travel, home time,
- * clock-change notices, display names, and what the host's zone search reads). Nothing here is promised between versions; see
+ * sets, zone rules, and the time helpers behind the host's own features (home time, calendar
+ * arithmetic on strings, and what the host's zone search reads). Nothing here is promised between versions; see
  * docs/decisions/0020-engine-public-surface.md.
  * @module
  * @packageDocumentation
@@ -97,25 +97,13 @@ export {
 } from './time/zone-rules.js';
 export type { ZoneRulesSource } from './time/zone-rules.js';
 export { listAcceptedZones, CLDR_SPELLINGS } from './time/zone-policy.js';
-export {
-  countryName,
-  genericZoneName,
-  tzdataVersion,
-  zoneCity,
-  zoneDisplayName,
-  zoneInfo,
-  NEXT_TRANSITION_HORIZON_MS,
-} from './time/zone-info.js';
-export type { NextTransition, ZoneInfo } from './time/zone-info.js';
-export { formatDate, formatOffset, parseDate, parseTime } from './time/civil.js';
+export { formatDate, formatOffset, formatTime, parseDate, parseTime } from './time/civil.js';
 export { ZONE_TAB } from './time/data/zone-tab.js';
 export {
   WALL_TIME_POLICY,
-  clockChangeNotice,
   homeTimeAt,
   inHomeTimezone,
   localDateAt,
-  localDayAt,
   localTimeAt,
 } from './time/wall-time.js';
 export type { HomeTime } from './time/wall-time.js';
@@ -125,5 +113,3 @@ export {
   pruneSkipDates,
   skipNextOccurrence,
 } from './time/recurrence.js';
-export { findTravelMismatches, suggestMove, TRAVEL_WINDOW_MS } from './time/travel.js';
-export type { TravelMismatch, TravelOccurrence, TravelSuggestion } from './time/travel.js';

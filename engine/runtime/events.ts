@@ -32,15 +32,18 @@ export interface RuntimeEventMap {
   'store:conflict': { conflicts: RowRef[]; willRetry: boolean };
   /**
    * The zone rules changed (a new tzdata `version`) and a pending occurrence resolved under
-   * the old ones moved from `from` to its `occurrence.scheduledAt`; `notice` says so in a sentence.
+   * the old ones moved from `from` to its `occurrence.scheduledAt` (its wall time, in its zone,
+   * is unchanged: `occurrence.localDate` at its series' `localTime`).
    */
   'occurrence:reresolved': {
     occurrence: OccurrenceRecord;
     from: number;
     version: string;
-    notice: string;
   };
-  /** Work failed inside the runtime; the entry is retried after a pause. */
+  /**
+   * Work failed inside the runtime (`where`: `recovery`, `tick`, or `timer`: a callback of the
+   * clock the runtime made for itself threw); the entry is retried after a pause.
+   */
   'runtime:error': { error: unknown; where: string };
 }
 

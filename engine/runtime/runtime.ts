@@ -69,7 +69,6 @@ import type { StatusChange } from './identity-map.js';
 import { nextAttemptKind, pendingOccurrence, requestedAttempt } from './record-factories.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { UnitSizer } from './unit-sizer.js';
-import { localTimeAt } from '../time/wall-time.js';
 import { zoneRulesVersion } from '../time/zone-rules.js';
 
 /** Times a unit of work is computed again after the store refused its commit (a row changed meanwhile). */
@@ -400,14 +399,10 @@ class RuntimeImpl implements Runtime {
       }
       for (const { occurrence: o, from } of moves) {
         moved++;
-        const zone = o.timezone ?? 'UTC';
-        const local = localTimeAt(zone, o.scheduledAt);
-        const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
         this.events.emit('occurrence:reresolved', {
           occurrence: cloneOccurrence(o),
           from,
           version,
-          notice: `The time-zone rules for ${zone} changed (tzdata ${version}): the call of ${o.localDate} at ${local.time} now rings at ${iso(o.scheduledAt)} instead of ${iso(from)}.`,
         });
       }
       if (page.length < 500) return moved;

@@ -32,13 +32,13 @@ import {
   type Weekday,
 } from './civil.js';
 import {
-  clockChangeNotice,
   localDateAt,
   localDayAt,
   localTimeAt,
   resolveDayMinute,
   type LocalTime,
 } from './wall-time.js';
+import type { Transition } from './zone-rules.js';
 import { isZoneKnown } from './zone-policy.js';
 import { EngineError } from '../runtime/errors.js';
 
@@ -134,8 +134,10 @@ export interface OccurrenceTime {
   date: string;
   /** The local reading of `at`, with the wall-time kind. */
   local: LocalTime;
-  /** The clock-change sentence, or null (see `clockChangeNotice`). */
-  notice: string | null;
+  /** The wall time the rule asked for (its local date and `HH:MM`); null for a call in N minutes. */
+  requested: { date: string; time: string } | null;
+  /** The clock change that made the wall time ambiguous or nonexistent; null when it was normal. */
+  transition: Transition | null;
   /** derivation_source: `one_off`, `in_minutes` or `weekly`. */
   source: Recurrence['kind'];
 }
@@ -154,7 +156,8 @@ export function nextOccurrenceAfter(rule: RecurrenceInput, after: EpochMs): Occu
             at: rule.at,
             date: localTimeAt(rule.timezone, rule.at).date,
             local: localTimeAt(rule.timezone, rule.at),
-            notice: null,
+            requested: null,
+            transition: null,
             source: 'in_minutes',
           }
         : null;
@@ -280,11 +283,7 @@ function occurrenceOn(
   const r = resolveDayMinute(zone, day, minute);
   const local = localTimeAt(zone, r.at, r.kind);
   const date = formatDate(day);
-  const notice =
-    r.kind === 'normal'
-      ? null
-      : clockChangeNotice({ at: r.at, local, requested: { date, time }, transition: r.transition });
-  return { at: r.at, date, local, notice, source };
+  return { at: r.at, date, local, requested: { date, time }, transition: r.transition, source };
 }
 
 /** A weekly rule parsed once into numbers, for repeated `next` calls. */
@@ -333,16 +332,8 @@ class WeeklyCursor {
         continue;
       const local = localTimeAt(this.zone, r.at, r.kind);
       const date = formatDate(day);
-      const notice =
-        r.kind === 'normal'
-          ? null
-          : clockChangeNotice({
-              at: r.at,
-              local,
-              requested: { date, time: this.time },
-              transition: r.transition,
-            });
-      return { at: r.at, date, local, notice, source: 'weekly' };
+      const requested = { date, time: this.time };
+      return { at: r.at, date, local, requested, transition: r.transition, source: 'weekly' };
     }
     return null;
   }

@@ -21,6 +21,7 @@
 import type { EpochMs } from './epoch.js';
 import { resolveWallTime } from './wall-time.js';
 import type { WallTimeKind, WallTimeResolution } from './wall-time.js';
+import type { Transition } from './zone-rules.js';
 import type { OccurrenceTime } from './recurrence.js';
 
 /** What the engine reads of a `Temporal.PlainDate`. */
@@ -221,8 +222,8 @@ export interface TemporalOccurrenceTime {
   date: PlainDateLike;
   /** How the wall time resolved: `normal`, `ambiguous_first` or `nonexistent_shifted` (a gap moved it to the clock change). */
   kind: WallTimeKind;
-  /** The clock-change sentence, or null (as {@link OccurrenceTime.notice}). */
-  notice: string | null;
+  /** The clock change that moved the wall time, or null when it was normal (as {@link OccurrenceTime.transition}). */
+  transition: Transition | null;
   /** How it was derived: `one_off`, `in_minutes` or `weekly`. */
   source: OccurrenceTime['source'];
 }
@@ -243,7 +244,7 @@ export function occurrenceTimeToTemporal(
     at: zonedDateTimeAt(t.at, t.local.timezone, { temporal: ns }),
     date: ns.PlainDate.from(t.date) as PlainDateLike,
     kind: t.local.wallTimeKind,
-    notice: t.notice,
+    transition: t.transition,
     source: t.source,
   };
 }

@@ -330,7 +330,8 @@ export function createDevicesService(deps: DevicesDeps) {
         at: s.scheduledAt,
         date: s.localDate,
         local: localTimeAt(zone, s.scheduledAt, r.local.wallTimeKind),
-        notice: null,
+        requested: { date: s.localDate, time: s.localTime },
+        transition: r.transition,
         source: plan.first?.source ?? 'one_off',
       };
       plan.after.status = 'active';

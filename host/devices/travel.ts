@@ -10,11 +10,11 @@ import type { Db } from '../db/sql.js';
 import { resolveWallTime, type EpochMs } from '../../engine/index.js';
 import {
   TRAVEL_WINDOW_MS,
-  clockChangeNotice,
   findTravelMismatches,
   type TravelMismatch,
   type TravelOccurrence,
-} from '../../engine/internals.js';
+} from './travel-match.js';
+import { clockChangeNotice } from '../reference/clock-change.js';
 import { listOccurrenceViews, type OccurrenceView } from '../db/calls.js';
 import type { Device } from '../db/devices.js';
 import type { Mismatch, TimezoneContext } from '../generated/openapi.js';

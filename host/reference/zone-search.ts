@@ -29,15 +29,13 @@ import ct from 'countries-and-timezones';
 import { checkTimeZone, type EpochMs } from '../../engine/index.js';
 import {
   CLDR_SPELLINGS,
-  countryName,
   countryOfZone,
   formatOffset,
-  genericZoneName,
   getZoneRules,
   listAcceptedZones,
-  zoneCity,
   ZONE_TAB,
 } from '../../engine/internals.js';
+import { countryName, genericZoneName, zoneCity } from './zone-info.js';
 
 /** What a search result matched on. */
 export type ZoneMatchKind = 'city' | 'country' | 'airport' | 'zone';

@@ -17,7 +17,8 @@ import {
   type OccurrenceRecord,
   type WallTimeResolution,
 } from '../../engine/index.js';
-import { clockChangeNotice, inHomeTimezone, localTimeAt } from '../../engine/internals.js';
+import { inHomeTimezone, localTimeAt } from '../../engine/internals.js';
+import { clockChangeNotice } from '../reference/clock-change.js';
 import type { HomeTime, LocalTime } from '../generated/openapi.js';
 import { isoInstant, isoInstantOrNull } from '../instant.js';
 

@@ -10,7 +10,7 @@ import {
   type OccurrenceRecord,
   type OccurrenceTime,
 } from '../../engine/index.js';
-import { zoneDisplayName } from '../../engine/internals.js';
+import { zoneDisplayName } from '../reference/zone-info.js';
 import type { Account } from '../db/accounts.js';
 import { getPhoneNumber, type PhoneNumber } from '../db/phone-numbers.js';
 import type { Schedule, ScheduleWithNext, ScheduleWrite } from './records.js';

@@ -25,7 +25,7 @@ import {
 } from '../../engine/index.js';
 import {
   formatDate,
-  localDayAt,
+  localDateAt,
   parseDate,
   parseTime,
   pruneSkipDates,
@@ -125,7 +125,7 @@ export function compileRequestTiming(
         : 'Not an IANA city zone known.',
     );
   const timezone = zoneCheck.timezone;
-  const today = localDayAt(timezone, now);
+  const today = parseDate(localDateAt(timezone, now))!;
   const furthest = today + MAX_DAYS_AHEAD;
 
   if (input.kind === 'once') {

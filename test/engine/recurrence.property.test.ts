@@ -95,7 +95,7 @@ describe('upcomingOccurrences(weekly rule, after, n) against an independent enum
             assert.ok(o.at > after, 'strictly after the reference instant');
             if (o.local.wallTimeKind !== 'nonexistent_shifted')
               assert.equal(`${o.local.date} ${o.local.time}`, `${o.date} ${rule.localTime}`);
-            assert.equal(o.notice === null, o.local.wallTimeKind === 'normal');
+            assert.equal(o.transition === null, o.local.wallTimeKind === 'normal');
           }
         },
       ),

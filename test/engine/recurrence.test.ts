@@ -43,10 +43,8 @@ describe('nextOccurrenceAfter(rule, after)', () => {
     assert.equal(occ.local.wallTimeKind, 'nonexistent_shifted');
     assert.equal(occ.date, '2027-03-28');
     assert.equal(occ.source, 'one_off');
-    assert.match(
-      occ.notice!,
-      /^Clocks in Europe\/Berlin go forward on 2027-03-28 from 02:00 to 03:00/,
-    );
+    assert.deepEqual(occ.requested, { date: '2027-03-28', time: '02:30' });
+    assert.equal(occ.transition!.at, Date.parse('2027-03-28T01:00:00Z'), 'the clock change');
     assert.equal(nextOccurrenceAfter(rule, occ.at), null, 'strictly after');
     assert.equal(nextOccurrenceAfter(rule, occ.at - 1)!.at, occ.at);
     assert.equal(isRecurrenceComplete(rule, occ.at), true);
@@ -62,8 +60,8 @@ describe('nextOccurrenceAfter(rule, after)', () => {
     const occ = nextOccurrenceAfter(rule, at('2027-01-01T00:00:00Z'))!;
     assert.equal(iso(occ.at), '2027-01-01T00:10:00.000Z');
     assert.deepEqual(
-      [occ.local.date, occ.local.time, occ.source, occ.notice],
-      ['2027-01-01', '05:40', 'in_minutes', null],
+      [occ.local.date, occ.local.time, occ.source, occ.requested, occ.transition],
+      ['2027-01-01', '05:40', 'in_minutes', null, null],
     );
     assert.equal(nextOccurrenceAfter(rule, occ.at), null);
   });
@@ -103,7 +101,7 @@ describe('nextOccurrenceAfter(rule, after)', () => {
         '2027-03-16 02:30 normal',
       ],
     );
-    assert.equal(list.filter((o) => o.notice !== null).length, 1);
+    assert.equal(list.filter((o) => o.transition !== null).length, 1);
   });
 
   it('rings once in a fall-back overlap', () => {

@@ -4,12 +4,13 @@ import { Temporal } from '@js-temporal/polyfill';
 import { resolveWallTime } from '../../engine/index.js';
 import {
   WALL_TIME_POLICY,
-  clockChangeNotice,
   homeTimeAt,
   inHomeTimezone,
   localDateAt,
   localTimeAt,
 } from '../../engine/internals.js';
+// The sentence is the host's words over the engine's resolution; checked here beside it.
+import { clockChangeNotice } from '../../host/reference/clock-change.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

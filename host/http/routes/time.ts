@@ -4,7 +4,7 @@
  * @module
  */
 import { checkTimeZone } from '../../../engine/index.js';
-import { tzdataVersion, zoneInfo, type ZoneInfo } from '../../../engine/internals.js';
+import { tzdataVersion, zoneInfo, type ZoneInfo } from '../../reference/zone-info.js';
 import { searchZones, type ZoneMatch } from '../../reference/zone-search.js';
 import type { AppServices } from '../../services.js';
 import { isoInstant } from '../../instant.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { tzdataVersion, zoneDisplayName, zoneInfo } from '../../engine/internals.js';
+import { tzdataVersion, zoneDisplayName, zoneInfo } from '../../host/reference/zone-info.js';
 
 const at = (s: string) => Date.parse(s);
 

@@ -1,10 +1,11 @@
+/** Travel matching (host/devices/travel-match.ts): calls whose clock differs from the device's, and the suggested move. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   findTravelMismatches,
   suggestMove,
   type TravelOccurrence,
-} from '../../engine/internals.js';
+} from '../../host/devices/travel-match.js';
 
 const at = (s: string) => Date.parse(s);
 const occ = (

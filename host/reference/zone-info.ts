@@ -4,9 +4,10 @@
  * the runtime really computes with.
  * @module
  */
-import type { EpochMs } from './epoch.js';
-import { MS_PER_DAY, formatDate, formatOffset } from './civil.js';
-import { countryOfZone, getZoneRules } from './zone-rules.js';
+import type { EpochMs } from '../../engine/index.js';
+import { countryOfZone, formatDate, formatOffset, getZoneRules } from '../../engine/internals.js';
+
+const MS_PER_DAY = 86_400_000;
 
 /** How far ahead {@link zoneInfo} looks for the next clock change: two years. */
 export const NEXT_TRANSITION_HORIZON_MS = 731 * MS_PER_DAY;

@@ -1,5 +1,5 @@
 /**
- * Travel: calls in the next 36 hours whose clock differs from the clock of the device the
+ * Travel matching: calls in the next 36 hours whose clock differs from the clock of the device the
  * person carries, and for each a suggestion to ring at the same wall time on the device's
  * clock instead (contract §4: `suggested.timezone` is the device's zone and
  * `suggested.local_time` the schedule's wall time).
@@ -15,11 +15,19 @@
  * time to carry over: it is listed with `suggested: null`.
  * @module
  */
-import type { EpochMs } from './epoch.js';
-import { MS_PER_DAY, formatDate, formatOffset, formatTime, parseTime } from './civil.js';
-import { localDayAt, resolveDayMinute, type WallTimeKind } from './wall-time.js';
-import { checkTimeZone } from './zone-policy.js';
-import { getZoneRules } from './zone-rules.js';
+import {
+  checkTimeZone,
+  resolveWallTime,
+  type EpochMs,
+  type WallTimeKind,
+} from '../../engine/index.js';
+import {
+  formatDate,
+  localDateAt,
+  localTimeAt,
+  parseDate,
+  parseTime,
+} from '../../engine/internals.js';
 
 /** The timezone-context window: 36 hours. */
 export const TRAVEL_WINDOW_MS = 36 * 3_600_000;
@@ -65,17 +73,6 @@ export interface TravelMismatch {
   suggested: TravelSuggestion | null;
 }
 
-function reading(zone: string, at: EpochMs): { date: string; time: string; offset: number } {
-  const offset = getZoneRules(zone).offsetAt(at);
-  const local = at + offset;
-  const day = Math.floor(local / MS_PER_DAY);
-  return {
-    date: formatDate(day),
-    time: formatTime(Math.floor((local - day * MS_PER_DAY) / 60_000)),
-    offset,
-  };
-}
-
 /**
  * The suggestion for one occurrence, by the local_date rule of the module header, or null
  * when it has no wall time.
@@ -85,20 +82,18 @@ export function suggestMove(
   deviceZone: string,
   now: EpochMs,
 ): TravelSuggestion | null {
-  if (occ.localTime === null) return null;
-  const minute = parseTime(occ.localTime);
-  if (minute === null) return null;
-  let day = localDayAt(occ.timezone, occ.at);
-  for (let i = 0; i < 4; i++, day++) {
-    const r = resolveDayMinute(deviceZone, day, minute);
+  if (occ.localTime === null || parseTime(occ.localTime) === null) return null;
+  const day = parseDate(localDateAt(occ.timezone, occ.at))!;
+  for (let i = 0; i < 4; i++) {
+    const r = resolveWallTime(deviceZone, formatDate(day + i), occ.localTime);
     if (r.at > now) {
       return {
-        localDate: formatDate(day),
+        localDate: r.requested.date,
         localTime: occ.localTime,
         timezone: deviceZone,
         scheduledAt: r.at,
-        utcOffset: formatOffset(getZoneRules(deviceZone).offsetAt(r.at)),
-        wallTimeKind: r.kind,
+        utcOffset: r.local.utcOffset,
+        wallTimeKind: r.local.wallTimeKind,
       };
     }
   }
@@ -125,9 +120,9 @@ export function findTravelMismatches(
   const out: TravelMismatch[] = [];
   for (const occ of occurrences) {
     if (occ.at < now || occ.at > now + TRAVEL_WINDOW_MS) continue;
-    const scheduled = reading(occ.timezone, occ.at);
-    const there = reading(device, occ.at);
-    if (scheduled.offset === there.offset) continue;
+    const scheduled = localTimeAt(occ.timezone, occ.at);
+    const there = localTimeAt(device, occ.at);
+    if (scheduled.utcOffset === there.utcOffset) continue;
     out.push({
       occurrenceId: occ.occurrenceId,
       scheduleId: occ.scheduleId,
@@ -135,11 +130,11 @@ export function findTravelMismatches(
       scheduledLocal: scheduled.time,
       scheduledLocalDate: scheduled.date,
       scheduledZone: occ.timezone,
-      scheduledUtcOffset: formatOffset(scheduled.offset),
+      scheduledUtcOffset: scheduled.utcOffset,
       inDeviceZone: there.time,
       inDeviceZoneDate: there.date,
       deviceZone: device,
-      deviceUtcOffset: formatOffset(there.offset),
+      deviceUtcOffset: there.utcOffset,
       suggested: suggestMove(occ, device, now),
     });
   }

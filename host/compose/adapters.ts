@@ -96,14 +96,7 @@ export async function wireAdapters(
     siteUrl: () => boundUrl,
     dev: config.dev,
   });
-  // Every text and email counted (GET /metrics), whichever adapter sends it, and every send and
-  // call placement reported to the providers' health.
-  const phone: typeof built = {
-    ...built,
-    messaging: providerHealth.watchMessaging(metrics.countMessages(built.messaging)),
-    rawTexts: providerHealth.watchMessaging(metrics.countMessages(built.rawTexts)),
-    telephony: providerHealth.watchTelephony(built.telephony),
-  };
+  const phone = watched(built, metrics, providerHealth);
 
   return {
     config,
@@ -123,5 +116,22 @@ export async function wireAdapters(
     setBoundUrl(url) {
       if (config.siteUrl === null) boundUrl = url;
     },
+  };
+}
+
+/**
+ * The phone side with every text and email counted (GET /metrics), whichever adapter sends it,
+ * and every send and call placement reported to the providers' health.
+ */
+function watched(
+  built: Adapters['phone'],
+  metrics: Metrics,
+  providerHealth: ProviderHealth,
+): Adapters['phone'] {
+  return {
+    ...built,
+    messaging: providerHealth.watchMessaging(metrics.countMessages(built.messaging)),
+    rawTexts: providerHealth.watchMessaging(metrics.countMessages(built.rawTexts)),
+    telephony: providerHealth.watchTelephony(built.telephony),
   };
 }

@@ -88,13 +88,21 @@ export function wireRuntime(a: Adapters): RuntimeParts {
   // before, and its start-up reconciliation repairs a series left without one.
   a.metrics.watchRuntime(runtime);
 
+  const { webhookSecrets, webhookWorker } = wireWebhookDelivery(a);
+
+  return { runtime, teller, webhookSecrets, webhookWorker, contactWords, onKeyword };
+}
+
+/** Outbound webhooks: the signing secrets' box and the delivery worker. */
+function wireWebhookDelivery(a: Adapters): Pick<RuntimeParts, 'webhookSecrets' | 'webhookWorker'> {
+  const { db, clock, ids, logger, phone } = a;
   // Outbound webhooks: signing secrets sealed with the server's key (host/webhooks/secret-box.ts);
   // the delivery worker sends what the outbox holds (host/webhooks/worker.ts).
   const webhookSecrets = createSecretBox(
     resolveSecretsKey({
-      configured: config.webhooks.secretsKey,
-      fallback: config.idp?.tokenKey ?? null,
-      sqliteFile: isPostgresUrl(config.dbFile) ? null : config.dbFile,
+      configured: a.config.webhooks.secretsKey,
+      fallback: a.config.idp?.tokenKey ?? null,
+      sqliteFile: isPostgresUrl(a.config.dbFile) ? null : a.config.dbFile,
     }),
   );
   if (!webhookSecrets.sealing) {
@@ -109,12 +117,12 @@ export function wireRuntime(a: Adapters): RuntimeParts {
     ids,
     logger,
     messaging: phone.messaging,
-    config: config.webhooks,
+    config: a.config.webhooks,
     resolve: systemResolver,
     secrets: webhookSecrets,
-    serviceName: config.phone.serviceName,
+    serviceName: a.config.phone.serviceName,
     siteUrl: a.siteUrl,
   });
 
-  return { runtime, teller, webhookSecrets, webhookWorker, contactWords, onKeyword };
+  return { webhookSecrets, webhookWorker };
 }

@@ -9,7 +9,9 @@
  * Like Twilio, it ignores the Idempotency-Key header unless `honourIdempotencyKey` is set,
  * lists calls at GET /Calls.json (filters To, From, PageSize; newest first; RFC 2822
  * dates; no field of the caller's on a call), reads one at GET /Calls/{sid}.json (its status
- * now, `duration`, `answered_by`), and tries a failed webhook again as its URL's connection
+ * now, `duration`, `answered_by`), lists the webhooks it sent during a call at
+ * GET /Calls/{sid}/Events.json (URL, parameters in snake_case, the response code: null when
+ * no answer came), and tries a failed webhook again as its URL's connection
  * overrides say (the `#rc=…&rp=…` fragment; Twilio's default without one: one retry when the
  * connection fails). `dropCreateResponses` makes it accept that
  * many create-call requests and then drop the connection without answering, as a crash or
@@ -94,6 +96,8 @@ export interface FakeTwilio {
   listCallRequests: number;
   /** Number of single-call reads (GET /Calls/{sid}.json) that reached the fake. */
   readonly getCallRequests: number;
+  /** Number of call event reads (GET /Calls/{sid}/Events.json) that reached the fake. */
+  readonly listEventRequests: number;
   /** Webhook requests tried again after a failure, as their URLs' connection overrides asked. */
   readonly webhookRetries: number;
   /** Webhooks that did not answer 2xx, by status (0: a network error; `timeout`: no answer within the total time). */
@@ -169,6 +173,16 @@ export function connectionOverrides(href: string): {
 }
 
 /** RFC 2822 in UTC, as Twilio writes dates: `Tue, 04 May 2027 12:00:00 +0000`. */
+/** Webhook parameters as the provider's call events show them: `CallSid` → `call_sid`. */
+function snakeCased(params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [
+      k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase(),
+      v,
+    ]),
+  );
+}
+
 function rfc2822(ms: number): string {
   return new Date(ms).toUTCString().replace('GMT', '+0000');
 }
@@ -242,6 +256,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   let dropCreateResponses = 0;
   let dropMessageResponses = 0;
   let listMessageRequests = 0;
+  let listEventRequests = 0;
+  /** Per call sid, the webhooks sent during the call, as `GET /Calls/{sid}/Events.json` lists them. */
+  const callEvents = new Map<string, unknown[]>();
 
   /**
    * POSTs a signed webhook; returns the response text ('' on failure). A URL's connection
@@ -262,7 +279,28 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (sig !== null) headers['x-twilio-signature'] = sig;
     const started = Date.now();
     webhooksInFlight++;
+    const answered = { status: 0, text: '' };
     try {
+      const r = await attempts();
+      Object.assign(answered, r);
+      return r;
+    } finally {
+      webhooksInFlight--;
+      if (params.CallSid) {
+        const list = callEvents.get(params.CallSid) ?? [];
+        list.push({
+          request: { method: 'POST', url: o.url, parameters: snakeCased(params) },
+          response: {
+            date_created: rfc2822(clock.now()),
+            response_code: answered.status || null,
+            content_type: 'text/xml',
+          },
+        });
+        callEvents.set(params.CallSid, list);
+      }
+    }
+
+    async function attempts(): Promise<{ status: number; text: string }> {
       for (let retry = 0; ; retry++) {
         let failure: 'ct' | 'rt' | '4xx' | '5xx';
         try {
@@ -292,8 +330,6 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
         webhookRetries++;
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
-    } finally {
-      webhooksInFlight--;
     }
   }
 
@@ -510,6 +546,26 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       return send(201, { sid: call.sid, status: call.status });
     }
 
+    const events = /^\/Calls\/([^/]+)\/Events\.json$/.exec(path);
+    if (req.method === 'GET' && events) {
+      listEventRequests += 1;
+      if (!calls.has(events[1]!))
+        return send(404, {
+          code: 20404,
+          message: 'The requested resource was not found',
+          status: 404,
+        });
+      return send(200, {
+        events: callEvents.get(events[1]!) ?? [],
+        page: 0,
+        page_size: 50,
+        start: 0,
+        end: 0,
+        next_page_uri: null,
+        uri: `${prefix}/Calls/${events[1]}/Events.json`,
+      });
+    }
+
     const update = /^\/Calls\/([^/]+)\.json$/.exec(path);
     if (req.method === 'GET' && update) {
       getCallRequests += 1;
@@ -675,6 +731,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     },
     get getCallRequests() {
       return getCallRequests;
+    },
+    get listEventRequests() {
+      return listEventRequests;
     },
     get webhookRetries() {
       return webhookRetries;

@@ -5,7 +5,8 @@
  *   webhook URL asks the provider to retry (connection overrides);
  * - a call that ended during an outage longer than those retries is read back from the
  *   provider (GET /Calls/{sid}.json) when the host starts, and ends as the provider says,
- *   without waiting for its watchdog;
+ *   without waiting for its watchdog; a key pressed in it is read from the provider's events
+ *   (GET /Calls/{sid}/Events.json), and the call ends confirmed;
  * - a fallback text whose send was cut before its answer is not sent again by the restarted
  *   host: it finds the text in the provider's messages (the provider ignores idempotency keys).
  */
@@ -182,6 +183,43 @@ describe('Twilio mode: calls live while the host restarts', () => {
         ['missed', 1, 'no_answer'],
         JSON.stringify(o.body),
       );
+    } finally {
+      await second?.close();
+      await fake.close();
+      await h.cleanup();
+    }
+  });
+
+  it('a key pressed during a longer outage is read from the provider events at start: confirmed', async () => {
+    const fakeClock = new VirtualClock(Date.parse(START));
+    // An outage longer than every retry: each webhook goes once.
+    const fake = await startFakeTwilio({ clock: fakeClock, retryWebhooks: false });
+    fake.setPhone(NUMBER, { answers: ['confirm'], ring_seconds: 5 });
+    const h = await restartHarness(fake);
+    let second: TestServer | null = null;
+    try {
+      // Ringing, then answered: the call is at the keypad prompt.
+      await fakeClock.advanceBy(5_000);
+      await h.first.running.deps.runtime.idle();
+      const startSecond = await h.stopFirst();
+      // The person presses 1 while no host listens; no TwiML comes back, so the call ends.
+      await fakeClock.advanceBy(60_000);
+      const placed = [...fake.calls.values()][0]!;
+      assert.deepEqual([placed.status, placed.pressed, placed.heard], ['completed', '1', false]);
+      second = await startSecond();
+      let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      for (let i = 0; i < 100 && o.body.status !== 'confirmed'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        await second.running.deps.runtime.idle();
+        o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      }
+      assert.equal(fake.listEventRequests, 1, 'the events of the one answered call were read');
+      assert.deepEqual(
+        [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
+        ['confirmed', 1, '1'],
+        JSON.stringify(o.body),
+      );
+      assert.equal(fake.calls.size, 1, 'dialled once');
     } finally {
       await second?.close();
       await fake.close();

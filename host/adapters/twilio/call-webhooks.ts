@@ -131,6 +131,28 @@ export async function onCallStatus(
   return { status: 204, contentType: 'text/plain', body: '' };
 }
 
+/**
+ * A Gather action's digits (or what the provider's record of the call says it posted,
+ * resume.ts): the one `call.digits` of an answered call. A call ended since takes its digits
+ * too, as long as its end is not yet handled.
+ */
+export async function onDigits(
+  table: CallTable,
+  s: CallState,
+  params: Record<string, string>,
+): Promise<void> {
+  const digits = (params.Digits ?? '').trim();
+  await answeredElsewhere(table, s, params);
+  if (digits && s.stage === 'answered' && !s.digitsSeen) {
+    s.digitsSeen = true;
+    await table.once(
+      s,
+      { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: table.clock.now(), digits },
+      true,
+    );
+  }
+}
+
 /** Creates the handler of the call webhooks. `query` is the URL's query string parsed. */
 export function createCallWebhooks(table: CallTable, options: CallWebhookOptions) {
   const { clock, warn } = table;
@@ -176,16 +198,7 @@ export function createCallWebhooks(table: CallTable, options: CallWebhookOptions
   }
 
   async function onGather(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
-    const digits = (params.Digits ?? '').trim();
-    await answeredElsewhere(table, s, params);
-    if (digits && s.stage === 'answered' && !s.digitsSeen) {
-      s.digitsSeen = true;
-      await table.once(
-        s,
-        { type: 'call.digits', callId: s.sid, idempotencyKey: s.key, at: clock.now(), digits },
-        true,
-      );
-    }
+    await onDigits(table, s, params);
     // Otherwise hold the line while the engine decides; a later hangUp replaces this over REST.
     return (
       pendingHangup(s) ?? xml([{ verb: 'Pause', seconds: options.holdSeconds }, { verb: 'Hangup' }])

@@ -54,6 +54,16 @@ export interface TwilioCall extends TwilioCallListItem {
   answered_by?: string | null;
 }
 
+/**
+ * One request the provider made to the service during a call, as
+ * `GET /Calls/{sid}/Events.json` answers it: the webhook's URL and parameters (keys in
+ * snake_case: `digits`, `call_sid`) and how the service answered (`response_code`).
+ */
+export interface TwilioCallEvent {
+  request?: { url?: string; method?: string; parameters?: Record<string, string> } | null;
+  response?: { response_code?: number | null } | null;
+}
+
 /** One message of the provider's message list (`GET /Messages.json`), the fields the service reads. */
 export interface TwilioMessageListItem {
   sid: string;
@@ -74,6 +84,8 @@ export interface TwilioClient {
   }): Promise<TwilioResponse<{ messages: TwilioMessageListItem[] }>>;
   /** GET /Calls/{sid}.json: one call and its status now. */
   getCall(callSid: string): Promise<TwilioResponse<TwilioCall>>;
+  /** GET /Calls/{sid}/Events.json: the requests the provider made during the call, one page. */
+  listCallEvents(callSid: string): Promise<TwilioResponse<{ events: TwilioCallEvent[] }>>;
   /**
    * GET /Calls.json filtered by `To` and `From`, newest first, one page of `pageSize`
    * (the provider's list, as its API returns it).
@@ -154,6 +166,8 @@ export function createTwilioClient(options: TwilioClientOptions): TwilioClient {
 
   return {
     getCall: (sid) => get(`/Calls/${encodeURIComponent(sid)}.json`, {}),
+    listCallEvents: (sid) =>
+      get(`/Calls/${encodeURIComponent(sid)}/Events.json`, { PageSize: '50' }),
     getMessage: (sid) => get(`/Messages/${encodeURIComponent(sid)}.json`, {}),
     listCalls: (filter) =>
       get('/Calls.json', { To: filter.to, From: filter.from, PageSize: String(filter.pageSize) }),

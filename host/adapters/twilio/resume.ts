@@ -2,14 +2,18 @@
  * The read-back after a restart, for the Twilio-compatible telephony adapter (telephony.ts):
  * each call of the last hour whose end was never handled (the ledger's `unended`: its last
  * webhooks may have come while no host answered) is read from the provider, and what the
- * provider says now is applied as its status callback would have applied it. Calls still live
- * are read again a minute later while any is left, at most fifteen passes.
+ * provider says now is applied as its status callback would have applied it. An answered call's
+ * key press is read from the provider's record of the requests it made during the call
+ * (`GET /Calls/{sid}/Events.json`): a Gather action the service never took is applied first, so
+ * a person who pressed 1 while no host answered is confirmed. Calls still live are read again a
+ * minute later while any is left, at most fifteen passes.
  * @module
  */
 import type { PlacementLedger } from '../../ports/telephony.js';
-import { onCallStatus } from './call-webhooks.js';
+import { onCallStatus, onDigits } from './call-webhooks.js';
 import { END_REASONS, type CallTable } from './calls.js';
-import type { TwilioClient } from './client.js';
+import type { TwilioCallEvent, TwilioClient } from './client.js';
+import { TWILIO_WEBHOOK_PATHS } from './paths.js';
 
 /** What one read-back pass found. */
 export interface ResumeCounts {
@@ -17,6 +21,8 @@ export interface ResumeCounts {
   checked: number;
   /** Of those, calls the provider said had ended: ended here now. */
   ended: number;
+  /** Of those, calls whose key press was read from the provider's events. */
+  pressed: number;
   /** Calls still live at the provider (read again later). */
   live: number;
   /** Calls whose read failed: read again later. */
@@ -41,7 +47,7 @@ export function createResume(
   const { clock, warn } = table;
 
   async function readBack(): Promise<ResumeCounts> {
-    const counts: ResumeCounts = { checked: 0, ended: 0, live: 0, unknown: 0 };
+    const counts: ResumeCounts = { checked: 0, ended: 0, pressed: 0, live: 0, unknown: 0 };
     if (!ledger.unended) return counts;
     const todo = await ledger.unended(clock.now() - RESUME_WINDOW_MS, RESUME_PAGE);
     counts.checked = todo.length;
@@ -63,19 +69,30 @@ export function createResume(
         return;
       }
       counts.ended++;
-      // What its status callback says; answered (completed) first, as a lost Gather's caller would.
+      const answeredBy = r.body.answered_by ?? '';
+      const digits = status === 'completed' ? await pressedDigits(callSid) : null;
+      if (digits) counts.pressed++;
+      // What its webhooks said: the key press, then the status callback (answered first).
       const s = table.stateOf(callSid, idempotencyKey);
-      await table.serial(s, () =>
-        onCallStatus(table, s, {
+      await table.serial(s, async () => {
+        if (digits) await onDigits(table, s, { Digits: digits, AnsweredBy: answeredBy });
+        return onCallStatus(table, s, {
           CallStatus: status,
           CallDuration: r.body.duration ?? '',
-          AnsweredBy: r.body.answered_by ?? '',
-        }),
-      );
+          AnsweredBy: answeredBy,
+        });
+      });
     };
     for (let i = 0; i < todo.length; i += RESUME_PARALLEL)
       await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
     return counts;
+  }
+
+  /** The digits of the call's Gather action as the provider posted them, or null (none, or unreadable). */
+  async function pressedDigits(callSid: string): Promise<string | null> {
+    const r = await client.listCallEvents(callSid).catch(() => null);
+    if (!r?.ok) return null;
+    return pressedIn(r.body.events ?? []);
   }
 
   async function resume(pass = 1): Promise<ResumeCounts> {
@@ -95,4 +112,22 @@ export function createResume(
   }
 
   return () => resume();
+}
+
+/** The digits of the last Gather action among a call's events (keys in snake_case), or null. */
+export function pressedIn(events: readonly TwilioCallEvent[]): string | null {
+  let digits: string | null = null;
+  for (const e of events) {
+    const url = e.request?.url;
+    const pressed = e.request?.parameters?.digits?.trim();
+    if (!url || !pressed) continue;
+    let path: string;
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      continue;
+    }
+    if (path.endsWith(TWILIO_WEBHOOK_PATHS.gather)) digits = pressed;
+  }
+  return digits;
 }

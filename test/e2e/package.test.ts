@@ -2,7 +2,8 @@
  * The engine as a package another Node app installs: `npm run build:engine`'s script
  * (scripts/build-engine.mjs) builds and packs it; the tarball carries README, LICENSE and
  * NOTICE; installed into an EMPTY folder, the README's first snippet runs there as written
- * (no tsx) and prints what the README says; installed into a plain-ESM app, a program runs
+ * (no tsx): ten lines, no clock and no ids passed, a call fired on time on SQLite; its series
+ * on a virtual clock prints what the README says; installed into a plain-ESM app, a program runs
  * through the `.`, `./sim` and `./sqlite` entries, and a strict consumer file type-checks
  * against the emitted types (no skipLibCheck: errors inside the engine's .d.ts count).
  * The repository README's embedding snippet and examples/embed-engine.ts run as written too.
@@ -137,22 +138,52 @@ describe('the engine as an installable package', () => {
   );
 
   it(
-    "the README's first snippet is at most ten lines and runs as written from an empty folder",
+    "the README's first snippet is at most ten lines and, with no clock or ids, fires a call on time on SQLite",
     { timeout: 120_000 },
     (t) => {
       if (!tarball) return t.skip('no tarball');
       const readme = readFileSync(join(ROOT, 'engine/README.md'), 'utf8');
-      const snippet = /## A first recurring series[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+      const snippet = /## A first call[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
       assert.ok(snippet, 'the README has the snippet');
       assert.ok(
         snippet.trim().split('\n').length <= 10,
         `${snippet.trim().split('\n').length} lines`,
       );
+      assert.doesNotMatch(snippet, /\b(clock|ids)\s*[:,]/, 'no clock and no ids passed');
+      assert.match(snippet, /createSqliteStore/);
       const empty = join(dir, 'empty');
       mkdirSync(empty);
       run('npm', [...INSTALL, tarball], empty);
+      // better-sqlite3 is an optional peer (a native build): the app brings its own; here, the project's.
+      symlinkSync(
+        join(ROOT, 'node_modules/better-sqlite3'),
+        join(empty, 'node_modules/better-sqlite3'),
+        'dir',
+      );
       writeFileSync(join(empty, 'first.mjs'), snippet);
       const lines = run(process.execPath, ['first.mjs'], empty).trim().split('\n');
+      assert.equal(lines.length, 2, lines.join('\n'));
+      const late = /^placed (-?\d+) ms after its due time$/.exec(lines[0]!);
+      assert.ok(late, lines[0]);
+      assert.ok(Number(late[1]) >= 0, 'never before its due time');
+      assert.equal(lines[1], 'confirmed');
+      assert.ok(existsSync(join(empty, 'wakeup.db')), 'kept in SQLite');
+    },
+  );
+
+  it(
+    "the README's recurring series runs as written on a virtual clock",
+    { timeout: 120_000 },
+    (t) => {
+      if (!tarball) return t.skip('no tarball');
+      const readme = readFileSync(join(ROOT, 'engine/README.md'), 'utf8');
+      const snippet = /## A recurring series on a virtual clock[\s\S]*?```js\n([\s\S]*?)```/.exec(
+        readme,
+      )?.[1];
+      assert.ok(snippet, 'the README has the snippet');
+      const empty = join(dir, 'empty');
+      writeFileSync(join(empty, 'series.mjs'), snippet);
+      const lines = run(process.execPath, ['series.mjs'], empty).trim().split('\n');
       // Mon, Wed, Fri at 07:00 New York from 1 March 2027 to 20 March; EDT from 14 March.
       const days = ['01', '03', '05', '08', '10', '12', '15', '17', '19'];
       assert.deepEqual(

@@ -95,15 +95,15 @@ export type { Transition } from './time/zone-rules.js';
 export { WEEKDAYS } from './time/civil.js';
 export type { Weekday } from './time/civil.js';
 export { nextOccurrenceAfter, upcomingOccurrences } from './time/recurrence.js';
+export type { OccurrenceTime } from './time/recurrence.js';
 export type {
   InMinutesRecurrence,
-  OccurrenceTime,
   OneOffRecurrence,
   Recurrence,
   RecurrenceInput,
   WeeklyRecurrence,
   WeeklyRecurrenceInput,
-} from './time/recurrence.js';
+} from './time/rule-types.js';
 export { compileRecurrence } from './time/recurrence-check.js';
 export { inMinutes, once, weekly } from './time/rules.js';
 export type { WeeklyOptions } from './time/rules.js';

@@ -7,7 +7,7 @@
  * @module
  */
 import type { EpochMs } from './time/epoch.js';
-import type { Recurrence } from './time/recurrence.js';
+import type { Recurrence } from './time/rule-types.js';
 
 /** What the call says. The provider speaks it and gathers one keypad digit where asked. */
 export type CallScript =

@@ -22,7 +22,7 @@ import type {
   SeriesRecord,
   SeriesStatus,
 } from './model.js';
-import type { Recurrence } from './time/recurrence.js';
+import type { Recurrence } from './time/rule-types.js';
 
 /** A page of an account's series (see {@link StoreReads.listSeries}). */
 export interface SeriesQuery {

@@ -24,7 +24,7 @@ import type {
   RetryPolicy,
   SeriesRecord,
 } from '../model.js';
-import type { RecurrenceInput } from '../time/recurrence.js';
+import type { RecurrenceInput } from '../time/rule-types.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
 

@@ -204,15 +204,21 @@ describe('the engine as an installable package', () => {
       const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
       const snippet = /## Embedding the engine[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
       assert.ok(snippet && snippet.includes("from 'wakeup/engine'"), 'the snippet');
-      // Run from the repository root, where `wakeup/engine` resolves to engine/index.ts (package self-reference).
-      const file = join(ROOT, `.readme-snippet-${process.pid}.mts`);
-      writeFileSync(file, snippet);
+      // Run from a folder inside the repository, where `wakeup/engine` resolves to
+      // engine/index.ts (package self-reference); the snippet's wakeup.db is made there.
+      const dir = mkdtempSync(join(ROOT, '.readme-snippet-'));
+      writeFileSync(join(dir, 'snippet.mts'), snippet);
       try {
-        const lines = run(process.execPath, ['--import', 'tsx', file], ROOT).trim().split('\n');
-        assert.equal(lines.length, 9, lines.join('\n'));
-        assert.ok(snippet.includes(lines[0]!), `the README shows ${lines[0]}`);
+        const lines = run(process.execPath, ['--import', 'tsx', 'snippet.mts'], dir)
+          .trim()
+          .split('\n');
+        assert.equal(lines.length, 2, lines.join('\n'));
+        const late = Number(/^placed (-?\d+) ms after its due time$/.exec(lines[0]!)?.[1]);
+        assert.ok(late >= 0, `placed on time, never early: ${lines[0]}`);
+        assert.equal(lines[1], 'confirmed');
+        assert.ok(existsSync(join(dir, 'wakeup.db')), 'kept in SQLite');
       } finally {
-        rmSync(file, { force: true });
+        rmSync(dir, { recursive: true, force: true });
       }
       const example = run(process.execPath, ['--import', 'tsx', 'examples/embed-engine.ts'], ROOT);
       assert.match(example, /placeCall to \+14155550123/);

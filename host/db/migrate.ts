@@ -12,7 +12,8 @@ import type { Db, Dialect, PostgresDb, SqliteDb } from './sql.js';
  * `NNNN_name.sql` comes with `migrations-pg/NNNN_name.sql` making the same tables and columns
  * in PostgreSQL types (`bigint` epoch ms, `integer` 0/1 flags, `text` JSON, a
  * `rowid bigint GENERATED ALWAYS AS IDENTITY` column where code orders by rowid);
- * test/host/pg-schema.test.ts compares the two. The PostgreSQL set starts with one
+ * test/host/migration-twins.test.ts fails on a migration without its twin, and
+ * test/host/pg-schema.test.ts compares the schemas the two make. The PostgreSQL set starts with one
  * consolidated migration (the SQLite schema after 0001–0015) numbered 0015, so the twin of
  * a later SQLite migration takes the same number.
  *

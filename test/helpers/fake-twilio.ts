@@ -30,6 +30,8 @@ import { computeTwilioSignature } from '../../host/adapters/twilio/signature.js'
 
 /** Seconds a Say takes in the fake. */
 export const FAKE_SAY_SECONDS = 6;
+/** What the fake says when a Gather action gets no answer or an error, before it hangs up. */
+export const APPLICATION_ERROR = 'We are sorry, an application error has occurred. Goodbye!';
 
 type Verb =
   | { verb: 'Say'; text: string }
@@ -403,7 +405,11 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
               call.pressed = digit;
               const r = await webhook(v.action, { ...base(call, 'in-progress'), Digits: digit });
               call.heard = r.status >= 200 && r.status < 300;
-              if (call.program === program) await run(call, parseTwiml(r.text));
+              if (call.program !== program) return;
+              if (call.heard) return run(call, parseTwiml(r.text));
+              // As Twilio does when an action URL fails: an error message, then the hang-up.
+              call.spoken.push(APPLICATION_ERROR);
+              at(call, FAKE_SAY_SECONDS, () => end(call, 'completed'), program);
             },
             program,
           );

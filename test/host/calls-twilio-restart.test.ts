@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { VirtualClock } from '../../engine/sim/index.js';
-import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
+import { FAKE_SAY_SECONDS, startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
 import { addNumber, addVerifiedNumber, call, PHONE_TEST_ENV } from '../helpers/phone.js';
 import { signIn, startTestServer, testPgDatabase, type TestServer } from '../helpers/server.js';
 
@@ -220,6 +220,44 @@ describe('Twilio mode: calls live while the host restarts', () => {
         JSON.stringify(o.body),
       );
       assert.equal(fake.calls.size, 1, 'dialled once');
+    } finally {
+      await second?.close();
+      await fake.close();
+      await h.cleanup();
+    }
+  });
+
+  it('a key press lost while the host was down is read from the provider events at the end: confirmed', async () => {
+    const fakeClock = new VirtualClock(Date.parse(START));
+    // Each webhook goes once: the press finds no host; the end, after the error message, does.
+    const fake = await startFakeTwilio({ clock: fakeClock, retryWebhooks: false });
+    fake.setPhone(NUMBER, { answers: ['confirm'], ring_seconds: 5 });
+    const h = await restartHarness(fake);
+    let second: TestServer | null = null;
+    try {
+      await fakeClock.advanceBy(5_000);
+      await h.first.running.deps.runtime.idle();
+      const startSecond = await h.stopFirst();
+      // The speech (one Say), then the press, which finds no host.
+      await fakeClock.advanceBy(FAKE_SAY_SECONDS * 1000);
+      const placed = [...fake.calls.values()][0]!;
+      assert.deepEqual([placed.status, placed.pressed, placed.heard], ['in-progress', '1', false]);
+      second = await startSecond();
+      // The error message, then the end, which the restarted host hears.
+      await fakeClock.advanceBy(FAKE_SAY_SECONDS * 1000);
+      assert.equal(placed.status, 'completed');
+      let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      for (let i = 0; i < 100 && o.body.status !== 'confirmed'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        await second.running.deps.runtime.idle();
+        o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+      }
+      assert.ok(fake.listEventRequests >= 1, "the call's events were read");
+      assert.deepEqual(
+        [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
+        ['confirmed', 1, '1'],
+        JSON.stringify(o.body),
+      );
     } finally {
       await second?.close();
       await fake.close();

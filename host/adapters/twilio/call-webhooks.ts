@@ -32,6 +32,12 @@ export interface CallWebhookOptions {
   gatherTimeoutSeconds: number;
   /** Seconds a call holds after a digit while the engine decides. */
   holdSeconds: number;
+  /**
+   * The digits the provider's record of the call says its Gather action posted (resume.ts), or
+   * null. Asked when an answered call ends here with no key press handled by any host: the
+   * press may have come while no host answered, for longer than the provider's retries.
+   */
+  readPress?: (callSid: string) => Promise<string | null>;
 }
 
 const VOICES: Record<string, string> = { female: 'woman', male: 'man' };
@@ -205,6 +211,25 @@ export function createCallWebhooks(table: CallTable, options: CallWebhookOptions
     );
   }
 
+  /** A status callback; the end of an answered call first takes a key press lost meanwhile. */
+  async function onStatus(s: CallState, params: Record<string, string>): Promise<WebhookResponse> {
+    if (
+      options.readPress &&
+      params.CallStatus === 'completed' &&
+      s.stage !== 'ended' &&
+      !s.digitsSeen &&
+      s.stage !== 'answered' &&
+      (await table.handled(s, 'answered')) &&
+      !(await table.handled(s, 'digits'))
+    ) {
+      // Answered under a host that is gone (this one before a restart, or another), and no
+      // press handled anywhere.
+      const digits = await options.readPress(s.sid).catch(() => null);
+      if (digits) await onDigits(table, s, { ...params, Digits: digits });
+    }
+    return onCallStatus(table, s, params);
+  }
+
   return function handleCallWebhook(
     kind: CallWebhookKind,
     query: URLSearchParams,
@@ -224,7 +249,7 @@ export function createCallWebhooks(table: CallTable, options: CallWebhookOptions
         ? onVoice(s, query, params)
         : kind === 'gather'
           ? onGather(s, params)
-          : onCallStatus(table, s, params),
+          : onStatus(s, params),
     );
   };
 }

@@ -67,6 +67,8 @@ export interface CallTable {
    * is answered in that webhook's TwiML.
    */
   once(s: CallState, event: TelephonyEvent, inWebhook?: boolean): Promise<void>;
+  /** Whether an event of this type was handled for the call (by any host: the event log). */
+  handled(s: CallState, type: 'answered' | 'digits'): Promise<boolean>;
   /** Sets the handler that receives the events. */
   onEvent(next: TelephonyEventHandler): void;
   /** Forgets ended calls after an hour, unended ones after six. */
@@ -126,6 +128,10 @@ export function createCallTable(clock: Clock, warn: Warn, log?: EventLog): CallT
       if (inWebhook) await emitInWebhook(s, event);
       else await handler(event);
       await log?.record(key);
+    },
+
+    async handled(s, type) {
+      return (await log?.seen(`call:${s.sid}:${type}`)) ?? false;
     },
 
     onEvent(next) {

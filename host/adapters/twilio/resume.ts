@@ -70,7 +70,7 @@ export function createResume(
       }
       counts.ended++;
       const answeredBy = r.body.answered_by ?? '';
-      const digits = status === 'completed' ? await pressedDigits(callSid) : null;
+      const digits = status === 'completed' ? await readPress(client, callSid) : null;
       if (digits) counts.pressed++;
       // What its webhooks said: the key press, then the status callback (answered first).
       const s = table.stateOf(callSid, idempotencyKey);
@@ -86,13 +86,6 @@ export function createResume(
     for (let i = 0; i < todo.length; i += RESUME_PARALLEL)
       await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
     return counts;
-  }
-
-  /** The digits of the call's Gather action as the provider posted them, or null (none, or unreadable). */
-  async function pressedDigits(callSid: string): Promise<string | null> {
-    const r = await client.listCallEvents(callSid).catch(() => null);
-    if (!r?.ok) return null;
-    return pressedIn(r.body.events ?? []);
   }
 
   async function resume(pass = 1): Promise<ResumeCounts> {
@@ -112,6 +105,13 @@ export function createResume(
   }
 
   return () => resume();
+}
+
+/** The digits of the call's Gather action as the provider posted them, or null (none, or unreadable). */
+export async function readPress(client: TwilioClient, callSid: string): Promise<string | null> {
+  const r = await client.listCallEvents(callSid).catch(() => null);
+  if (!r?.ok) return null;
+  return pressedIn(r.body.events ?? []);
 }
 
 /** The digits of the last Gather action among a call's events (keys in snake_case), or null. */

@@ -23,7 +23,7 @@ import { createCallTable, type Warn } from './calls.js';
 import type { TwilioClient } from './client.js';
 import { createHangUp } from './hang-up.js';
 import { createPlacement } from './placement.js';
-import { createResume, type ResumeCounts } from './resume.js';
+import { createResume, readPress, type ResumeCounts } from './resume.js';
 
 export { encodeScript } from './call-webhooks.js';
 export type { ResumeCounts } from './resume.js';
@@ -132,6 +132,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       text: options.text,
       gatherTimeoutSeconds: options.gatherTimeoutSeconds ?? 8,
       holdSeconds: options.holdSeconds ?? 60,
+      readPress: (sid) => readPress(client, sid),
     }),
   };
 }

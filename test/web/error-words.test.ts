@@ -105,9 +105,10 @@ describe('web app: errors in words, once, at their field', () => {
       timezone: ZONE,
     });
     assert.equal(made.status, 201);
-    const today = (
-      (await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }
-    ).now.slice(0, 10);
+    // Today in the call's zone (the server's words), not in UTC: they differ for part of a day.
+    const today = new Date(
+      ((await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string }).now,
+    ).toLocaleDateString('en-CA', { timeZone: ZONE });
     await goHash(page, '#/calls');
     const card = page.locator('article[data-schedule]').filter({ hasText: 'Workdays' });
     await card.getByText('Pause for a while').click();

@@ -85,6 +85,27 @@ export default tseslint.config(
     },
   },
   {
+    // The engine reads time and makes ids only through its ports (Clock, Ids): its machines,
+    // runtime, wheel and time rules stay deterministic under a virtual clock. The real clock
+    // and random ids are port adapters of their own, in engine/defaults/.
+    files: ['engine/**/*.ts'],
+    ignores: ['engine/defaults/**', 'engine/sqlite/**', 'engine/postgres/**', 'engine/testing/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Read time through the Clock port.' },
+        { object: 'Math', property: 'random', message: 'Make ids through the Ids port.' },
+        { object: 'crypto', property: 'randomUUID', message: 'Make ids through the Ids port.' },
+        { object: 'performance', property: 'now', message: 'Read time through the Clock port.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Arm timers through the Clock port.' },
+        { name: 'setInterval', message: 'Arm timers through the Clock port.' },
+      ],
+    },
+  },
+  {
     // Tests read HTTP response bodies as untyped JSON and assert on them; the any-tracking rules only add noise there.
     files: ['test/**/*.ts'],
     rules: {

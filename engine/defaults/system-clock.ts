@@ -1,5 +1,5 @@
 /**
- * The system clock: a {@link Clock} on the process's real time (`Date.now()` and `setTimeout`),
+ * The system clock: a {@link Clock} on the process's real time (the platform's wall clock and timers),
  * the clock `createRuntime` uses when it is given none.
  *
  * The engine does no I/O of its own; this is the one default adapter it ships, because every

@@ -36,7 +36,7 @@ function refuse(field: string, message: string, code = INVALID): never {
  *   `daysOfWeek.1`, `skipDates`), `invalid_timezone` or `timezone_not_allowed` (field
  *   `timezone`), `invalid_argument` (field `now`).
  * @example
- * const rule = compileRecurrence({ kind: 'weekly', timezone: 'Europe/Paris', localTime: '06:30', daysOfWeek: ['mon'] }, Date.now());
+ * const rule = compileRecurrence({ kind: 'weekly', timezone: 'Europe/Paris', localTime: '06:30', daysOfWeek: ['mon'] }, clock.now());
  * rule.startDate; // today in Paris
  */
 export function compileRecurrence(input: RecurrenceInput, now: EpochMs, path = ''): Recurrence {

@@ -51,7 +51,7 @@ export function once(options: Omit<OneOffRecurrence, 'kind'>): OneOffRecurrence 
  * A one-off call `minutes` after `now`: a fixed instant, shown in `timezone`.
  *
  * @example
- * inMinutes({ timezone: 'UTC', minutes: 20, now: Date.now() });
+ * inMinutes({ timezone: 'UTC', minutes: 20, now: clock.now() });
  */
 export function inMinutes(options: {
   timezone: string;

@@ -112,6 +112,24 @@ async function restartHarness(fake: FakeTwilio, options: { texts?: boolean } = {
   };
 }
 
+/**
+ * The occurrence as `server` shows it once its status is `status`, or after two seconds of
+ * trying (the read-back runs in the background of the start).
+ */
+async function occurrenceOnceSettled(
+  server: TestServer,
+  h: { occurrenceId: string; token: string },
+  status: string,
+) {
+  let o = await call(server, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+  for (let i = 0; i < 100 && o.body.status !== status; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    await server.running.deps.runtime.idle();
+    o = await call(server, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
+  }
+  return o;
+}
+
 describe('Twilio mode: calls live while the host restarts', () => {
   it('a key pressed while no host answers arrives by the provider retry, and the call ends confirmed', async () => {
     const fakeClock = new VirtualClock(Date.parse(START));
@@ -171,12 +189,7 @@ describe('Twilio mode: calls live while the host restarts', () => {
       for (let i = 0; i < 100 && fake.getCallRequests === 0; i++)
         await new Promise((r) => setTimeout(r, 20));
       await second.running.deps.runtime.idle();
-      let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
-      for (let i = 0; i < 100 && o.body.status !== 'missed'; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        await second.running.deps.runtime.idle();
-        o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
-      }
+      const o = await occurrenceOnceSettled(second, h, 'missed');
       assert.equal(fake.getCallRequests, 1, 'one read of the one call whose end was not handled');
       assert.deepEqual(
         [o.body.status, o.body.attempts.length, o.body.attempts[0].status],
@@ -207,12 +220,7 @@ describe('Twilio mode: calls live while the host restarts', () => {
       const placed = [...fake.calls.values()][0]!;
       assert.deepEqual([placed.status, placed.pressed, placed.heard], ['completed', '1', false]);
       second = await startSecond();
-      let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
-      for (let i = 0; i < 100 && o.body.status !== 'confirmed'; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        await second.running.deps.runtime.idle();
-        o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
-      }
+      const o = await occurrenceOnceSettled(second, h, 'confirmed');
       assert.equal(fake.listEventRequests, 1, 'the events of the one answered call were read');
       assert.deepEqual(
         [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
@@ -246,12 +254,7 @@ describe('Twilio mode: calls live while the host restarts', () => {
       // The error message, then the end, which the restarted host hears.
       await fakeClock.advanceBy(FAKE_SAY_SECONDS * 1000);
       assert.equal(placed.status, 'completed');
-      let o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
-      for (let i = 0; i < 100 && o.body.status !== 'confirmed'; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        await second.running.deps.runtime.idle();
-        o = await call(second, 'GET', `/occurrences/${h.occurrenceId}`, { token: h.token });
-      }
+      const o = await occurrenceOnceSettled(second, h, 'confirmed');
       assert.ok(fake.listEventRequests >= 1, "the call's events were read");
       assert.deepEqual(
         [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],

@@ -1,15 +1,18 @@
 /**
- * The dispatch journal of the SQLite store (docs/decisions/0016): every occurrence and attempt
- * a unit of work writes is appended as one row, the row's full image in its table's column
- * order, keyed by commit order (`seq`) with no secondary index. The tables the API reads are
- * brought up to date from it later ({@link Fold}); until then the {@link Overlay} in memory says
- * which rows have newer images than their table, at which version, when they are due and for
- * which account.
+ * The dispatch journal of the SQLite store (docs/decisions/0016, 0028): every occurrence and
+ * attempt a unit of work writes is appended as one row, keyed by commit order (`seq`) with no
+ * secondary index. A row is either a full image (a JSON array in its table's column order) or,
+ * for an update whose row before is known, a narrow row: the columns that changed, as
+ * `{"b": base, "d": [column, value, …]}`, where `base` is the `seq` of the row's previous
+ * journal row it applies to (0: the table's row; a folded base is the table's row too). The tables the API reads are brought up to date from it later ({@link Fold});
+ * until then the {@link Overlay} in memory says which rows have newer images than their table,
+ * at which version, when they are due and for which account.
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { journal as journalTable } from '../tables/journal.js';
 import { renderTable } from '../tables/render.js';
+import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
 
 /**
  * The journal table, rendered from its definition (engine/tables/journal.ts): created by the
@@ -40,7 +43,38 @@ export interface Entry {
   version: number;
   at: number | null;
   account: string | null;
+  /** The row's whole new image (kept in the overlay's cache). */
   row: unknown[];
+  /**
+   * A narrow row: the `seq` of the row's journal row it applies to (0: the table's row) and the
+   * changed columns as `[column, value, …]`; absent, `row` is appended whole.
+   */
+  narrow?: { base: number; changes: unknown[] };
+}
+
+/** A narrow journal row as stored (see the module comment). */
+interface NarrowRow {
+  b: number;
+  d: unknown[];
+}
+
+/** `base` with a narrow row's `changes` applied (a new array). */
+export function patch(base: readonly unknown[], changes: readonly unknown[]): unknown[] {
+  const row = base.slice();
+  for (let k = 0; k < changes.length; k += 2) row[changes[k] as number] = changes[k + 1];
+  return row;
+}
+
+/** The stored text of an entry. */
+function text(e: Entry): string {
+  return e.narrow
+    ? JSON.stringify({ b: e.narrow.base, d: e.narrow.changes } satisfies NarrowRow)
+    : JSON.stringify(e.row);
+}
+
+/** A journal row's parsed text: a full image (an array) or a narrow row. */
+export function parseImage(text: string): unknown[] | NarrowRow {
+  return JSON.parse(text) as unknown[] | NarrowRow;
 }
 
 /** One second of due keys: entries sorted on demand; removed ones are skipped when read and dropped when many. */
@@ -277,6 +311,8 @@ const CHUNKS = [256, 64, 16, 4, 1] as const;
 export class Journal {
   private readonly inserts = new Map<number, Statement<unknown[]>>();
   private readonly imageAt: Statement<[number]>;
+  /** A table's row by id, per kind (the base of a narrow row): prepared on first use. */
+  private readonly tableRow: (Statement<[string]> | null)[] = [null, null];
 
   constructor(private readonly db: Database) {
     db.exec(JOURNAL_SQL);
@@ -290,8 +326,8 @@ export class Journal {
       );
     }
     this.imageAt = db
-      .prepare<[number]>('SELECT image FROM engine_journal WHERE seq = ?')
-      .pluck(true);
+      .prepare<[number]>('SELECT id, image FROM engine_journal WHERE seq = ?')
+      .raw(true);
   }
 
   /**
@@ -315,7 +351,7 @@ export class Journal {
           params[p + 2] = e.version;
           params[p + 3] = e.at;
           params[p + 4] = e.account;
-          params[p + 5] = JSON.stringify(e.row);
+          params[p + 5] = text(e);
         }
         const last = Number(stmt.run(params).lastInsertRowid);
         for (let k = 0; k < size; k++) seqs[i + k] = last - size + 1 + k;
@@ -333,12 +369,44 @@ export class Journal {
     }
   }
 
-  /** The newest image of a pending row. */
-  image(p: Pending): unknown[] {
+  /** The newest image of a pending row of `kind`. */
+  image(kind: Kind, id: string, p: Pending): unknown[] {
     if (p.row !== null) return p.row;
-    const text = this.imageAt.get(p.seq) as string | undefined;
-    if (text === undefined) throw new Error(`engine_journal: row ${p.seq} is missing`);
-    return JSON.parse(text) as unknown[];
+    const image = this.imageOf(kind, id, p.seq);
+    if (image === undefined) throw new Error(`engine_journal: row ${p.seq} is missing`);
+    return image;
+  }
+
+  /** The image at `seq`: a narrow row onto the one before it (the table's once that was folded). */
+  private imageOf(kind: Kind, id: string, seq: number): unknown[] | undefined {
+    const stored = this.read(id, seq);
+    if (stored === undefined) return undefined;
+    if (Array.isArray(stored)) return stored;
+    const before =
+      (stored.b > 0 ? this.imageOf(kind, id, stored.b) : undefined) ?? this.row(kind, id);
+    if (before === undefined) throw new Error(`engine_journal: the row before ${seq} is missing`);
+    return patch(before, stored.d);
+  }
+
+  /** The journal row at `seq`, when it is `id`'s (a folded row's `seq` may be given again). */
+  private read(id: string, seq: number): unknown[] | NarrowRow | undefined {
+    const row = this.imageAt.get(seq) as [string, string] | undefined;
+    return row === undefined || row[0] !== id ? undefined : parseImage(row[1]);
+  }
+
+  private row(kind: Kind, id: string): unknown[] | undefined {
+    let stmt = this.tableRow[kind - 1];
+    if (!stmt) {
+      const [table, columns] =
+        kind === OCCURRENCE
+          ? ['occurrences', OCCURRENCE_COLUMNS]
+          : (['attempts', ATTEMPT_COLUMNS] as const);
+      stmt = this.db
+        .prepare<[string]>(`SELECT ${columns.join(', ')} FROM ${table} WHERE id = ?`)
+        .raw(true);
+      this.tableRow[kind - 1] = stmt;
+    }
+    return stmt.get(id) as unknown[] | undefined;
   }
 
   /** Rebuilds `overlay` from the journal (at open: the rows a stop or a crash left unfolded). */

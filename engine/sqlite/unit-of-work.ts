@@ -5,7 +5,10 @@
  * - `commit` checks every row's version (the overlay's for rows with unfolded images, the
  *   table's for the others: one set-based statement per table), writes series to their table,
  *   and appends every occurrence and attempt as one journal row (multi-row INSERTs): a unit's
- *   appends touch one B-tree's right edge and no secondary index. The caller's `writes` run
+ *   appends touch one B-tree's right edge and no secondary index. An update of a row this
+ *   store loaded at the version it updates is appended narrow, as the columns that changed
+ *   (docs/decisions/0028): the dispatch's intent and acceptance, which change a few columns of
+ *   rows the dispatch loaded. The caller's `writes` run
  *   next, on this connection, in the same transaction. What the overlay must note comes back
  *   as {@link Staged}; the store notes it only once the transaction has committed, so a
  *   conflict, a failing write or a crash leaves the overlay as the database is.
@@ -18,12 +21,15 @@ import {
   ATTEMPT,
   type Entry,
   type Journal,
+  type Kind,
   OCCURRENCE,
   type Overlay,
   type Pending,
 } from './journal.js';
 import {
+  ATTEMPT_COLUMNS,
   attemptToRow,
+  OCCURRENCE_COLUMNS,
   occurrenceToRow,
   rowToAttempt,
   rowToOccurrence,
@@ -61,6 +67,12 @@ export interface UnitOfWork {
   ) => Promise<Staged>;
 }
 
+/** Loaded rows kept as bases at most (per kind): a dispatch batch's, with room to spare. */
+const BASES = 8192;
+/** An update changing more columns than this is appended whole. */
+const NARROW_MAX = 12;
+const VERSION_AT = [OCCURRENCE_COLUMNS.indexOf('version'), ATTEMPT_COLUMNS.indexOf('version')];
+
 /** The unit of work on `db`, with the rows of `overlay` read from `journal`. */
 export function createUnitOfWork(
   db: Database,
@@ -68,6 +80,33 @@ export function createUnitOfWork(
   journal: Journal,
   overlay: Overlay,
 ): UnitOfWork {
+  /**
+   * Rows `load` read (their images), by kind and id, until a commit updates them (or the map is
+   * full and starts again): what a narrow row's changes are taken against.
+   */
+  const bases = [new Map<string, unknown[]>(), new Map<string, unknown[]>()] as const;
+  const keepBase = (kind: Kind, id: string, row: unknown[]) => {
+    const map = bases[kind - 1]!;
+    if (map.size >= BASES) map.clear();
+    map.set(id, row);
+  };
+  /** The narrow form of an update to `row` from the base loaded at `expected`, or undefined. */
+  const narrow = (kind: Kind, id: string, expected: number, row: unknown[]) => {
+    const map = bases[kind - 1]!;
+    const base = map.get(id);
+    if (base === undefined) return undefined;
+    map.delete(id);
+    if (base[VERSION_AT[kind - 1]!] !== expected) return undefined;
+    const changes: unknown[] = [];
+    for (let i = 1; i < row.length; i++) {
+      if (base[i] === row[i]) continue;
+      if (changes.length === 2 * NARROW_MAX) return undefined;
+      changes.push(i, row[i]);
+    }
+    // Where that version is now: a fold since the load moved it to the table (and the journal
+    // may have given its `seq` to a newer row since).
+    return { base: overlay.map(kind).get(id)?.seq ?? 0, changes };
+  };
   const load = db.transaction((keys: LoadKeys): Snapshot => {
     const occ = new Map<string, OccurrenceRecord>();
     const att = new Map<string, AttemptRecord>();
@@ -80,36 +119,42 @@ export function createUnitOfWork(
     };
     /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
     const read = <R>(
+      kind: Kind,
       ids: Iterable<string>,
       into: Map<string, R>,
-      pending: Map<string, Pending>,
       stmt: Statement<[string]>,
       toRecord: (row: unknown[]) => R,
     ) => {
+      const pending: Map<string, Pending> = overlay.map(kind);
       const want: string[] = [];
       for (const id of ids) {
         if (into.has(id)) continue;
         const p = pending.get(id);
-        if (p) into.set(id, toRecord(journal.image(p)));
-        else want.push(id);
+        if (p) {
+          const row = journal.image(kind, id, p);
+          keepBase(kind, id, row);
+          into.set(id, toRecord(row));
+        } else want.push(id);
       }
       if (want.length === 0) return;
-      for (const row of stmt.all(JSON.stringify(want)) as unknown[][])
+      for (const row of stmt.all(JSON.stringify(want)) as unknown[][]) {
+        keepBase(kind, row[0] as string, row);
         into.set(row[0] as string, toRecord(row));
+      }
     };
     readSeries(keys.series ?? []);
-    read(keys.attempts ?? [], att, overlay.attempts, q.attempts, rowToAttempt);
+    read(ATTEMPT, keys.attempts ?? [], att, q.attempts, rowToAttempt);
     const occIds: string[] = [...(keys.occurrences ?? [])];
     for (const x of att.values()) if (x.occurrenceId !== null) occIds.push(x.occurrenceId);
     for (const x of ser.values()) if (x.nextOccurrenceId !== null) occIds.push(x.nextOccurrenceId);
-    read(occIds, occ, overlay.occurrences, q.occurrences, rowToOccurrence);
+    read(OCCURRENCE, occIds, occ, q.occurrences, rowToOccurrence);
     const live: string[] = [];
     const owners: string[] = [];
     for (const x of occ.values()) {
       if (x.liveAttemptId !== null) live.push(x.liveAttemptId);
       if (x.scheduleId !== null) owners.push(x.scheduleId);
     }
-    read(live, att, overlay.attempts, q.attempts, rowToAttempt);
+    read(ATTEMPT, live, att, q.attempts, rowToAttempt);
     readSeries(owners);
     return {
       occurrences: [...occ.values()],
@@ -161,25 +206,29 @@ export function createUnitOfWork(
       }
     }
     const entries: Entry[] = [];
-    for (const { record: r } of changes.occurrences) {
+    for (const { record: r, expectedVersion } of changes.occurrences) {
+      const row = occurrenceToRow(r);
       entries.push({
         kind: OCCURRENCE,
         id: r.id,
         version: r.version,
         at: r.nextDueAt,
         account: r.accountId,
-        row: occurrenceToRow(r),
+        row,
+        narrow:
+          expectedVersion === null ? undefined : narrow(OCCURRENCE, r.id, expectedVersion, row),
       });
     }
-    for (const { record: r } of changes.attempts) {
-      const at = r.occurrenceId === null ? r.deadlineAt : null;
+    for (const { record: r, expectedVersion } of changes.attempts) {
+      const row = attemptToRow(r);
       entries.push({
         kind: ATTEMPT,
         id: r.id,
         version: r.version,
-        at,
+        at: r.occurrenceId === null ? r.deadlineAt : null,
         account: r.accountId,
-        row: attemptToRow(r),
+        row,
+        narrow: expectedVersion === null ? undefined : narrow(ATTEMPT, r.id, expectedVersion, row),
       });
     }
     return { entries, seqs: journal.append(entries) };

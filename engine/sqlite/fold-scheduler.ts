@@ -11,7 +11,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { SettleScope } from '../ports.js';
 import type { Fold } from './fold.js';
-import type { Journal, Overlay, Pending } from './journal.js';
+import type { Journal } from './journal.js';
+import type { Overlay, PendingRows } from './overlay.js';
 import type { StoreStatements } from './statements.js';
 
 /** Journal rows one fold transaction takes at most (a slice runs several while time is left). */
@@ -92,14 +93,14 @@ export class FoldScheduler {
     const accounts: (string | null)[] = [...(scope.accounts ?? [])];
     const owner = (
       ids: readonly string[] | undefined,
-      pending: Map<string, Pending>,
+      pending: PendingRows,
       stmt: Statement<[string]>,
     ) => {
       if (!ids?.length) return;
       const ask: string[] = [];
       for (const id of ids) {
-        const p = pending.get(id);
-        if (p) accounts.push(p.account);
+        const account = pending.accountOf(id);
+        if (account !== undefined) accounts.push(account);
         else ask.push(id);
       }
       if (ask.length > 0)

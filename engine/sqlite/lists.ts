@@ -7,7 +7,7 @@
  */
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
 import type { DueQuery, DueRef } from '../ports.js';
-import type { Overlay } from './journal.js';
+import type { Overlay } from './overlay.js';
 import { rowToAttempt, rowToOccurrence, rowToSeries } from './rows.js';
 import type { StoreStatements } from './statements.js';
 
@@ -60,7 +60,7 @@ export function createStoreLists(q: StoreStatements, overlay: Overlay): StoreLis
     ] as const) {
       // Past the cursor: its own instant after its id when the kind is the cursor's or sorts after it.
       const fromId = kind === start.kind ? start.id : kind > start.kind ? '' : '\uffff';
-      for (const { at, id } of index.range(start.at, fromId, until, limit, (x) => map.get(x)?.at))
+      for (const { at, id } of index.range(start.at, fromId, until, limit, (x) => map.atOf(x)))
         out.push({ kind, id, at });
     }
     out.sort(

@@ -17,15 +17,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ChangeSet, LoadKeys, RowRef, Snapshot, StoreWrite } from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
-import {
-  ATTEMPT,
-  type Entry,
-  type Journal,
-  type Kind,
-  OCCURRENCE,
-  type Overlay,
-  type Pending,
-} from './journal.js';
+import { ATTEMPT, type Entry, type Journal, type Kind, OCCURRENCE } from './journal.js';
+import type { Overlay, PendingRows } from './overlay.js';
 import {
   ATTEMPT_COLUMNS,
   attemptToRow,
@@ -67,8 +60,8 @@ export interface UnitOfWork {
   ) => Promise<Staged>;
 }
 
-/** Loaded rows kept as bases at most (per kind): a dispatch batch's, with room to spare. */
-const BASES = 8192;
+/** Loaded rows kept as bases at most (per kind): a few units' worth (a unit loads 16 to 512). */
+const BASES = 2048;
 /** An update changing more columns than this is appended whole. */
 const NARROW_MAX = 12;
 const VERSION_AT = [OCCURRENCE_COLUMNS.indexOf('version'), ATTEMPT_COLUMNS.indexOf('version')];
@@ -81,13 +74,15 @@ export function createUnitOfWork(
   overlay: Overlay,
 ): UnitOfWork {
   /**
-   * Rows `load` read (their images), by kind and id, until a commit updates them (or the map is
-   * full and starts again): what a narrow row's changes are taken against.
+   * Rows `load` read (their images), by kind and id, until a commit updates them or
+   * {@link BASES} newer ones push them out: what a narrow row's changes are taken against.
    */
   const bases = [new Map<string, unknown[]>(), new Map<string, unknown[]>()] as const;
   const keepBase = (kind: Kind, id: string, row: unknown[]) => {
     const map = bases[kind - 1]!;
-    if (map.size >= BASES) map.clear();
+    // The oldest goes first (a Map iterates in insertion order): a row loaded and not updated
+    // is dropped soon, before the garbage collector would move it to the old generation.
+    if (map.size >= BASES) map.delete(map.keys().next().value!);
     map.set(id, row);
   };
   /** The narrow form of an update to `row` from the base loaded at `expected`, or undefined. */
@@ -105,7 +100,7 @@ export function createUnitOfWork(
     }
     // Where that version is now: a fold since the load moved it to the table (and the journal
     // may have given its `seq` to a newer row since).
-    return { base: overlay.map(kind).get(id)?.seq ?? 0, changes };
+    return { base: overlay.pending(kind).seqOf(id) ?? 0, changes };
   };
   const load = db.transaction((keys: LoadKeys): Snapshot => {
     const occ = new Map<string, OccurrenceRecord>();
@@ -125,13 +120,12 @@ export function createUnitOfWork(
       stmt: Statement<[string]>,
       toRecord: (row: unknown[]) => R,
     ) => {
-      const pending: Map<string, Pending> = overlay.map(kind);
+      const pending = overlay.pending(kind);
       const want: string[] = [];
       for (const id of ids) {
         if (into.has(id)) continue;
-        const p = pending.get(id);
-        if (p) {
-          const row = journal.image(kind, id, p);
+        if (pending.has(id)) {
+          const row = journal.image(kind, id, overlay);
           keepBase(kind, id, row);
           into.set(id, toRecord(row));
         } else want.push(id);
@@ -168,7 +162,7 @@ export function createUnitOfWork(
     stmt: Statement<[string]>,
     kind: RowRef['kind'],
     writes: { record: { id: string }; expectedVersion: number | null }[],
-    pending: Map<string, Pending> | null,
+    pending: PendingRows | null,
     out: RowRef[],
   ) => {
     if (writes.length === 0) return;
@@ -180,7 +174,7 @@ export function createUnitOfWork(
         stored.set(id, version);
     const seen = new Set<string>();
     for (const w of writes) {
-      const v = pending?.get(w.record.id)?.version ?? stored.get(w.record.id);
+      const v = pending?.versionOf(w.record.id) ?? stored.get(w.record.id);
       const ok = w.expectedVersion === null ? v === undefined : v === w.expectedVersion;
       if (!ok || seen.has(w.record.id)) out.push({ kind, id: w.record.id });
       seen.add(w.record.id);

@@ -1,0 +1,47 @@
+/**
+ * Heap bytes per pending row of the SQLite store's overlay (docs/decisions/0028, step 3; issue
+ * 40's target is at most 100 at 1M): N occurrences with journal rows not folded yet, due
+ * within one second, of 1,000 accounts, with no cached image (the image cache is bounded by
+ * count, `imageCacheRows`, whatever N). Measured after two full garbage collections.
+ *
+ * Usage: node --expose-gc --import tsx bench/overlay-memory.ts [--n 1000000]
+ * @module
+ */
+import { Overlay } from '../engine/sqlite/overlay.js';
+import { args, printResult } from './measure.js';
+
+const n = Number(args().get('n') ?? 1_000_000);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('bench/overlay-memory.ts: run with node --expose-gc');
+const T0 = Date.UTC(2027, 2, 15, 7);
+const ids = Array.from(
+  { length: n },
+  (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+);
+const accounts = Array.from({ length: 1000 }, (_, i) => `acct-${i}`);
+gc();
+gc();
+const before = process.memoryUsage().heapUsed;
+const overlay = new Overlay(0);
+const started = performance.now();
+for (let i = 0; i < n; i++)
+  overlay.add(1, ids[i]!, i + 1, 1, T0 + (i % 1000), accounts[i % 1000]!, null);
+const addUs = ((performance.now() - started) * 1000) / n;
+gc();
+gc();
+const bytes = (process.memoryUsage().heapUsed - before) / n;
+printResult({
+  system: 'engine',
+  workload: 'overlay_memory',
+  n,
+  dispatches_per_s: null,
+  lateness_p50_ms: null,
+  lateness_p99_ms: null,
+  lateness_max_ms: null,
+  early_fires: null,
+  loop_max_delay_ms: null,
+  peak_rss_mib: null,
+  bytes_per_pending_row: Math.round(bytes * 10) / 10,
+  add_us_per_row: Math.round(addUs * 100) / 100,
+  pending: overlay.size,
+});

@@ -1,0 +1,383 @@
+/**
+ * The SQLite store's overlay (docs/decisions/0016, 0028): which rows have journal rows newer
+ * than their table's, at which journal row and version, when they are due and for which
+ * account, in memory. A spike leaves up to a million such rows, so they are kept flat (0028,
+ * step 3): per kind a Map from id to a slot, and the slot's fields in typed arrays, with
+ * accounts interned as integers; the due index keeps ids and instants in parallel arrays per
+ * one-second bucket. No object is allocated per pending row.
+ * @module
+ */
+import { type Kind, OCCURRENCE } from './journal.js';
+
+/** Interned account ids: an account is a small integer in the pending rows (-1: none). */
+class Accounts {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+
+  intern(account: string | null): number {
+    if (account === null) return -1;
+    let n = this.ids.get(account);
+    if (n === undefined) {
+      n = this.names.length;
+      this.names.push(account);
+      this.ids.set(account, n);
+    }
+    return n;
+  }
+
+  name(n: number): string | null {
+    return n < 0 ? null : this.names[n]!;
+  }
+}
+
+const INITIAL = 1024;
+
+/**
+ * The pending rows of one kind: each id's newest journal row (`seq`), its version, its due key
+ * (null: nothing due), its account and, while the image cache has room, its newest image.
+ */
+export class PendingRows {
+  private readonly slots = new Map<string, number>();
+  private seqs = new Float64Array(INITIAL);
+  private versions = new Float64Array(INITIAL);
+  /** NaN: nothing due. */
+  private ats = new Float64Array(INITIAL);
+  private accounts = new Int32Array(INITIAL);
+  private images: (unknown[] | null)[] = [];
+  private readonly free: number[] = [];
+  private used = 0;
+
+  constructor(private readonly names: Accounts) {}
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
+  /** The newest journal row of `id`, or undefined when it has none. */
+  seqOf(id: string): number | undefined {
+    const s = this.slots.get(id);
+    return s === undefined ? undefined : this.seqs[s];
+  }
+
+  versionOf(id: string): number | undefined {
+    const s = this.slots.get(id);
+    return s === undefined ? undefined : this.versions[s];
+  }
+
+  /** The due key (null: nothing due), or undefined when `id` has no journal row. */
+  atOf(id: string): number | null | undefined {
+    const s = this.slots.get(id);
+    if (s === undefined) return undefined;
+    const at = this.ats[s]!;
+    return Number.isNaN(at) ? null : at;
+  }
+
+  /** The account (null: none), or undefined when `id` has no journal row. */
+  accountOf(id: string): string | null | undefined {
+    const s = this.slots.get(id);
+    return s === undefined ? undefined : this.names.name(this.accounts[s]!);
+  }
+
+  /** The cached newest image, or null (read it from the journal at `seqOf(id)`). */
+  imageOf(id: string): unknown[] | null {
+    const s = this.slots.get(id);
+    return s === undefined ? null : (this.images[s] ?? null);
+  }
+
+  /** Sets `id`'s fields (an id keeps the account it came with). */
+  set(
+    id: string,
+    seq: number,
+    version: number,
+    at: number | null,
+    account: string | null,
+    image: unknown[] | null,
+  ): void {
+    let s = this.slots.get(id);
+    if (s === undefined) {
+      s = this.free.pop() ?? this.used++;
+      if (s === this.seqs.length) this.grow();
+      this.slots.set(id, s);
+      this.accounts[s] = this.names.intern(account);
+    }
+    this.seqs[s] = seq;
+    this.versions[s] = version;
+    this.ats[s] = at ?? NaN;
+    this.images[s] = image;
+  }
+
+  /** Forgets `id` when its newest journal row is `seq`; answers whether it did, and what it held. */
+  delete(id: string, seq: number): { at: number | null; image: unknown[] | null } | undefined {
+    const s = this.slots.get(id);
+    if (s === undefined || this.seqs[s] !== seq) return undefined;
+    const at = this.ats[s]!;
+    const image = this.images[s] ?? null;
+    this.images[s] = null;
+    this.slots.delete(id);
+    this.free.push(s);
+    return { at: Number.isNaN(at) ? null : at, image };
+  }
+
+  clear(): void {
+    this.slots.clear();
+    this.images = [];
+    this.free.length = 0;
+    this.used = 0;
+  }
+
+  private grow(): void {
+    const n = this.seqs.length * 2;
+    const widen = <A extends Float64Array | Int32Array>(a: A, b: A): A => (b.set(a), b);
+    this.seqs = widen(this.seqs, new Float64Array(n));
+    this.versions = widen(this.versions, new Float64Array(n));
+    this.ats = widen(this.ats, new Float64Array(n));
+    this.accounts = widen(this.accounts, new Int32Array(n));
+  }
+}
+
+/**
+ * One second of due keys, in parallel arrays: sorted by (instant, id) on demand; removed ones
+ * are skipped when read and dropped when many.
+ */
+interface Bucket {
+  ids: string[];
+  ats: number[];
+  sorted: boolean;
+  live: number;
+}
+
+/**
+ * Ids by due instant, in one-second buckets kept in order, each sorted by (instant, id) when it
+ * is read, so that a page of due keys past a cursor costs the page (and a binary search), not a
+ * scan of every pending row: a spike, or a restart after one, leaves hundreds of thousands of
+ * them, many due in the same second.
+ */
+export class DueIndex {
+  private readonly buckets = new Map<number, Bucket>();
+  /** Bucket numbers, ascending. */
+  private readonly order: number[] = [];
+
+  add(id: string, at: number): void {
+    const b = Math.floor(at / 1000);
+    let bucket = this.buckets.get(b);
+    if (!bucket) {
+      this.buckets.set(b, (bucket = { ids: [], ats: [], sorted: true, live: 0 }));
+      this.order.splice(this.position(b), 0, b);
+    }
+    const last = bucket.ids.length - 1;
+    if (
+      last >= 0 &&
+      (bucket.ats[last]! > at || (bucket.ats[last] === at && bucket.ids[last]! > id))
+    )
+      bucket.sorted = false;
+    bucket.ids.push(id);
+    bucket.ats.push(at);
+    bucket.live++;
+  }
+
+  /** Forgets `id` at `at` (its entry is skipped by `current` until the bucket is compacted). */
+  remove(id: string, at: number, current: (id: string) => number | null | undefined): void {
+    const b = Math.floor(at / 1000);
+    const bucket = this.buckets.get(b);
+    if (!bucket) return;
+    if (--bucket.live <= 0) {
+      this.buckets.delete(b);
+      this.order.splice(this.position(b), 1);
+    } else if (bucket.ids.length > 64 && bucket.ids.length > 2 * bucket.live) {
+      const ids: string[] = [];
+      const ats: number[] = [];
+      for (let k = 0; k < bucket.ids.length; k++) {
+        const x = bucket.ids[k]!;
+        if (x !== id && current(x) === bucket.ats[k]) {
+          ids.push(x);
+          ats.push(bucket.ats[k]!);
+        }
+      }
+      bucket.ids = ids;
+      bucket.ats = ats;
+    }
+  }
+
+  /**
+   * Entries with (at, id) after (`from`, `fromId`) and `at` ≤ `until`, in order, whose key is still
+   * `current(id)`, until at least `limit` are given (the rest of the last bucket read too).
+   */
+  *range(
+    from: number,
+    fromId: string,
+    until: number,
+    limit: number,
+    current: (id: string) => number | null | undefined,
+  ): Generator<{ at: number; id: string }> {
+    const last = Math.floor(until / 1000);
+    let given = 0;
+    // An id removed and added again at the same instant stands twice until its bucket is compacted.
+    const seen = new Set<string>();
+    for (
+      let i = this.position(Math.floor(from / 1000));
+      i < this.order.length && this.order[i]! <= last && given < limit;
+      i++
+    ) {
+      const bucket = this.buckets.get(this.order[i]!)!;
+      if (!bucket.sorted) sortBucket(bucket);
+      const { ids, ats } = bucket;
+      let lo = 0;
+      let hi = ids.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ats[mid]! < from || (ats[mid] === from && ids[mid]! <= fromId)) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < ids.length && given < limit; k++) {
+        const at = ats[k]!;
+        const id = ids[k]!;
+        if (at > until) break;
+        if (current(id) !== at || seen.has(id)) continue;
+        seen.add(id);
+        given++;
+        yield { at, id };
+      }
+    }
+  }
+
+  clear(): void {
+    this.buckets.clear();
+    this.order.length = 0;
+  }
+
+  /** Index of the first bucket number ≥ b. */
+  private position(b: number): number {
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.order[mid]! < b) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+function sortBucket(bucket: Bucket): void {
+  const { ids, ats } = bucket;
+  const order = Array.from(ids.keys());
+  order.sort((x, y) => ats[x]! - ats[y]! || (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : 0));
+  bucket.ids = order.map((k) => ids[k]!);
+  bucket.ats = order.map((k) => ats[k]!);
+  bucket.sorted = true;
+}
+
+/** An account's journal rows: `seqs` from `head` on. */
+interface AccountRows {
+  seqs: number[];
+  head: number;
+}
+
+/** The key of rows without an account (standalone calls of nobody's) in {@link Overlay}'s lists. */
+export const NO_ACCOUNT = '\u0000';
+
+/**
+ * Rows with unfolded journal rows, by kind and id, and the journal rows of each account (a read
+ * of an account folds just those; one with none needs nothing). `cacheLimit` bounds the images
+ * kept in memory.
+ */
+export class Overlay {
+  private readonly names = new Accounts();
+  readonly occurrences = new PendingRows(this.names);
+  readonly attempts = new PendingRows(this.names);
+  /** Due keys of the pending rows, per kind. */
+  readonly due = { occurrences: new DueIndex(), attempts: new DueIndex() };
+  /** Journal rows per account ({@link NO_ACCOUNT} for rows without one), oldest first. */
+  private readonly byAccount = new Map<string, AccountRows>();
+  /** Journal rows in all. */
+  rows = 0;
+  private cached = 0;
+
+  constructor(private readonly cacheLimit: number) {}
+
+  pending(kind: Kind): PendingRows {
+    return kind === OCCURRENCE ? this.occurrences : this.attempts;
+  }
+
+  private dueIndex(kind: Kind): DueIndex {
+    return kind === OCCURRENCE ? this.due.occurrences : this.due.attempts;
+  }
+
+  get size(): number {
+    return this.occurrences.size + this.attempts.size;
+  }
+
+  /** Notes a journal row appended at `seq`. */
+  add(
+    kind: Kind,
+    id: string,
+    seq: number,
+    version: number,
+    at: number | null,
+    account: string | null,
+    row: unknown[] | null,
+  ): void {
+    const rows = this.pending(kind);
+    const oldAt = rows.atOf(id);
+    const hadImage = rows.imageOf(id) !== null;
+    const keep = row !== null && (this.cached < this.cacheLimit || hadImage);
+    rows.set(id, seq, version, at, account, keep ? row : null);
+    if (hadImage && !keep) this.cached--;
+    if (!hadImage && keep) this.cached++;
+    if (oldAt !== at) {
+      const due = this.dueIndex(kind);
+      if (oldAt !== null && oldAt !== undefined) due.remove(id, oldAt, (x) => rows.atOf(x));
+      if (at !== null) due.add(id, at);
+    }
+    this.rows++;
+    const key = account ?? NO_ACCOUNT;
+    const list = this.byAccount.get(key);
+    if (list) list.seqs.push(seq);
+    else this.byAccount.set(key, { seqs: [seq], head: 0 });
+  }
+
+  /** The journal rows (`seq`) of an account (null: rows without one), oldest first. */
+  rowsOf(account: string | null): readonly number[] {
+    const rows = this.byAccount.get(account ?? NO_ACCOUNT);
+    return rows ? rows.seqs.slice(rows.head) : [];
+  }
+
+  /** Notes a journal row folded (or removed): the row leaves the overlay when it was its newest image. */
+  folded(kind: Kind, id: string, seq: number, account: string | null): void {
+    const pending = this.pending(kind);
+    const gone = pending.delete(id, seq);
+    if (gone) {
+      if (gone.image !== null) this.cached--;
+      if (gone.at !== null) this.dueIndex(kind).remove(id, gone.at, (x) => pending.atOf(x));
+    }
+    this.rows--;
+    const key = account ?? NO_ACCOUNT;
+    const rows = this.byAccount.get(key);
+    if (!rows) return;
+    // Rows leave in commit order (the oldest first, or all of an account's at once): the head.
+    if (rows.seqs[rows.head] === seq) rows.head++;
+    else {
+      const i = rows.seqs.indexOf(seq, rows.head);
+      if (i >= 0) rows.seqs.splice(i, 1);
+    }
+    if (rows.head === rows.seqs.length) this.byAccount.delete(key);
+    else if (rows.head > 64 && rows.head * 2 > rows.seqs.length) {
+      rows.seqs = rows.seqs.slice(rows.head);
+      rows.head = 0;
+    }
+  }
+
+  clear(): void {
+    this.occurrences.clear();
+    this.attempts.clear();
+    this.due.occurrences.clear();
+    this.due.attempts.clear();
+    this.byAccount.clear();
+    this.rows = 0;
+    this.cached = 0;
+  }
+}

@@ -9,8 +9,8 @@
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { type Kind, parseImage, patch } from './journal.js';
-import type { Overlay } from './overlay.js';
+import { parseImage, patch } from './journal.js';
+import type { Kind, Overlay } from './overlay.js';
 import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
 
 /** A journal row as the fold reads it. */

@@ -13,7 +13,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { journal as journalTable } from '../tables/journal.js';
 import { renderTable } from '../tables/render.js';
-import type { Overlay } from './overlay.js';
+import { type Kind, OCCURRENCE, type Overlay } from './overlay.js';
 import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
 
 /**
@@ -21,10 +21,6 @@ import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
  * store when absent (the service's and an embedder's database alike).
  */
 export const JOURNAL_SQL: string = renderTable(journalTable, 'sqlite');
-
-export const OCCURRENCE = 1;
-export const ATTEMPT = 2;
-export type Kind = typeof OCCURRENCE | typeof ATTEMPT;
 
 /** One row to append. */
 export interface Entry {

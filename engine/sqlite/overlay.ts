@@ -4,10 +4,14 @@
  * account, in memory. A spike leaves up to a million such rows, so they are kept flat (0028,
  * step 3): per kind a Map from id to a slot, and the slot's fields in typed arrays, with
  * accounts interned as integers; the due index keeps ids and instants in parallel arrays per
- * one-second bucket. No object is allocated per pending row.
+ * one-second bucket. No object is kept per pending row.
  * @module
  */
-import { type Kind, OCCURRENCE } from './journal.js';
+
+/** The kinds of rows a journal row holds. */
+export const OCCURRENCE = 1;
+export const ATTEMPT = 2;
+export type Kind = typeof OCCURRENCE | typeof ATTEMPT;
 
 /** Interned account ids: an account is a small integer in the pending rows (-1: none). */
 class Accounts {

@@ -17,8 +17,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ChangeSet, LoadKeys, RowRef, Snapshot, StoreWrite } from '../ports.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js';
-import { ATTEMPT, type Entry, type Journal, type Kind, OCCURRENCE } from './journal.js';
-import type { Overlay, PendingRows } from './overlay.js';
+import type { Entry, Journal } from './journal.js';
+import { ATTEMPT, type Kind, OCCURRENCE, type Overlay, type PendingRows } from './overlay.js';
 import {
   ATTEMPT_COLUMNS,
   attemptToRow,

@@ -110,9 +110,10 @@ fi
 #
 # ALONE: zone-rules-change swaps the engine's zone-rules source, which is process-wide.
 # REAL_TIME: twilio-placement-hosts gives the fake provider 100 ms to answer; telephony-twilio
-# drives calls through a fake provider on the real clock.
+# drives calls through a fake provider on the real clock; account-idp's code exchange with a
+# fake identity provider is timed on the real clock.
 ALONE=' zone-rules-change '
-REAL_TIME=' twilio-placement-hosts telephony-twilio '
+REAL_TIME=' twilio-placement-hosts telephony-twilio account-idp '
 group_count=${WAKEUP_TEST_GROUPS:-6}
 per_group=${WAKEUP_TEST_FILES_PER_GROUP:-3}
 groups=$(mktemp -d "${TMPDIR:-/tmp}/wakeup-test-groups.XXXXXX")

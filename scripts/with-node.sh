@@ -56,6 +56,13 @@ else
 fi
 tar --exclude=./.git --exclude=./data --exclude=./dist --exclude=./.screenshots --exclude=./.bench -cf - . | tar -xf - -C "$copy"
 cd "$copy"
+# A node_modules that is a symlink (a git worktree sharing another tree's) is copied for real:
+# the rebuild below must never write into the tree it points at.
+if [[ -L node_modules ]]; then
+  shared=$(readlink -f node_modules)
+  rm node_modules
+  cp -a "$shared" node_modules
+fi
 export PATH="$home/bin:$PATH"
 # Native addons build against this Node's headers (the machine's npm is set to its own).
 export npm_config_nodedir="$home"

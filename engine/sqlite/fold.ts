@@ -1,15 +1,13 @@
 /**
  * The fold (docs/decisions/0016): applies journal rows to the `occurrences` and `attempts`
- * tables and removes them from the journal, in one transaction per call. A narrow row (0028) is
- * applied onto the row before it: the image earlier in the same call, or the table's row. Of
- * several images of one row only the newest is written, and only when its version is newer than the table's; a
+ * tables and removes them from the journal, in one transaction per call. Of several images of
+ * one row only the newest is written, and only when its version is newer than the table's; a
  * row whose table row exists is updated in the columns that changed only (SQLite rewrites every
  * index whose columns appear in SET, changed or not). Occurrences go before attempts (an
  * attempt's occurrence is always journaled before it).
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { parseImage, patch } from './journal.js';
 import type { Kind, Overlay } from './overlay.js';
 import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
 
@@ -110,39 +108,18 @@ export class Fold {
   }
 
   private apply(rows: JournalRow[]): void {
-    const ids = [new Set<string>(), new Set<string>()];
-    for (const [, kind, id] of rows) ids[kind - 1]!.add(id);
-    const current = [this.current(this.occurrences, ids[0]!), this.current(this.attempts, ids[1]!)];
     const newest = [new Map<string, unknown[]>(), new Map<string, unknown[]>()];
-    for (const [seq, kind, id, , text] of rows) {
-      const stored = parseImage(text);
-      const images = newest[kind - 1]!;
-      if (Array.isArray(stored)) images.set(id, stored);
-      else {
-        const before = images.get(id) ?? current[kind - 1]!.get(id);
-        if (!before) throw new Error(`engine_journal: the row before ${seq} is missing`);
-        images.set(id, patch(before, stored.d));
-      }
-    }
-    this.write(this.occurrences, newest[0]!, current[0]!, OCC_VERSION);
-    this.write(this.attempts, newest[1]!, current[1]!, ATT_VERSION);
+    for (const [, kind, id, , image] of rows)
+      newest[kind - 1]!.set(id, JSON.parse(image) as unknown[]);
+    this.write(this.occurrences, newest[0]!, OCC_VERSION);
+    this.write(this.attempts, newest[1]!, ATT_VERSION);
   }
 
-  /** The table's rows of `ids`, by id. */
-  private current(t: Table, ids: Set<string>): Map<string, unknown[]> {
+  private write(t: Table, images: Map<string, unknown[]>, versionAt: number): void {
+    if (images.size === 0) return;
     const current = new Map<string, unknown[]>();
-    if (ids.size === 0) return current;
-    for (const row of t.current.all(JSON.stringify([...ids])) as unknown[][])
+    for (const row of t.current.all(JSON.stringify([...images.keys()])) as unknown[][])
       current.set(row[0] as string, row);
-    return current;
-  }
-
-  private write(
-    t: Table,
-    images: Map<string, unknown[]>,
-    current: Map<string, unknown[]>,
-    versionAt: number,
-  ): void {
     for (const [id, image] of images) {
       const before = current.get(id);
       if (!before) t.insert.run(image);

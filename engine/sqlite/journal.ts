@@ -1,20 +1,16 @@
 /**
- * The dispatch journal of the SQLite store (docs/decisions/0016, 0028): every occurrence and
- * attempt a unit of work writes is appended as one row, keyed by commit order (`seq`) with no
- * secondary index. A row is either a full image (a JSON array in its table's column order) or,
- * for an update whose row before is known, a narrow row: the columns that changed, as
- * `{"b": base, "d": [column, value, …]}`, where `base` is the `seq` of the row's previous
- * journal row it applies to (0: the table's row; a folded base is the table's row too). The
- * tables the API reads are brought up to date from it later (./fold.ts); until then the
- * overlay in memory (./overlay.ts) says which rows have newer images than their table, at which
- * version, when they are due and for which account.
+ * The dispatch journal of the SQLite store (docs/decisions/0016): every occurrence and attempt
+ * a unit of work writes is appended as one row, the row's full image in its table's column
+ * order, keyed by commit order (`seq`) with no secondary index. The tables the API reads are
+ * brought up to date from it later (./fold.ts); until then the overlay in memory
+ * (./overlay.ts) says which rows have newer images than their table, at which version, when
+ * they are due and for which account.
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { journal as journalTable } from '../tables/journal.js';
 import { renderTable } from '../tables/render.js';
-import { type Kind, OCCURRENCE, type Overlay } from './overlay.js';
-import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS } from './rows.js';
+import type { Kind, Overlay, PendingRows } from './overlay.js';
 
 /**
  * The journal table, rendered from its definition (engine/tables/journal.ts): created by the
@@ -29,38 +25,7 @@ export interface Entry {
   version: number;
   at: number | null;
   account: string | null;
-  /** The row's whole new image (kept in the overlay's cache). */
   row: unknown[];
-  /**
-   * A narrow row: the `seq` of the row's journal row it applies to (0: the table's row) and the
-   * changed columns as `[column, value, …]`; absent, `row` is appended whole.
-   */
-  narrow?: { base: number; changes: unknown[] };
-}
-
-/** A narrow journal row as stored (see the module comment). */
-interface NarrowRow {
-  b: number;
-  d: unknown[];
-}
-
-/** `base` with a narrow row's `changes` applied (a new array). */
-export function patch(base: readonly unknown[], changes: readonly unknown[]): unknown[] {
-  const row = base.slice();
-  for (let k = 0; k < changes.length; k += 2) row[changes[k] as number] = changes[k + 1];
-  return row;
-}
-
-/** The stored text of an entry. */
-function text(e: Entry): string {
-  return e.narrow
-    ? JSON.stringify({ b: e.narrow.base, d: e.narrow.changes } satisfies NarrowRow)
-    : JSON.stringify(e.row);
-}
-
-/** A journal row's parsed text: a full image (an array) or a narrow row. */
-export function parseImage(text: string): unknown[] | NarrowRow {
-  return JSON.parse(text) as unknown[] | NarrowRow;
 }
 
 /** Rows per INSERT statement, largest first (6 parameters each). */
@@ -70,8 +35,6 @@ const CHUNKS = [256, 64, 16, 4, 1] as const;
 export class Journal {
   private readonly inserts = new Map<number, Statement<unknown[]>>();
   private readonly imageAt: Statement<[number]>;
-  /** A table's row by id, per kind (the base of a narrow row): prepared on first use. */
-  private readonly tableRow: (Statement<[string]> | null)[] = [null, null];
 
   constructor(private readonly db: Database) {
     db.exec(JOURNAL_SQL);
@@ -85,8 +48,8 @@ export class Journal {
       );
     }
     this.imageAt = db
-      .prepare<[number]>('SELECT id, image FROM engine_journal WHERE seq = ?')
-      .raw(true);
+      .prepare<[number]>('SELECT image FROM engine_journal WHERE seq = ?')
+      .pluck(true);
   }
 
   /**
@@ -110,7 +73,7 @@ export class Journal {
           params[p + 2] = e.version;
           params[p + 3] = e.at;
           params[p + 4] = e.account;
-          params[p + 5] = text(e);
+          params[p + 5] = JSON.stringify(e.row);
         }
         const last = Number(stmt.run(params).lastInsertRowid);
         for (let k = 0; k < size; k++) seqs[i + k] = last - size + 1 + k;
@@ -128,47 +91,14 @@ export class Journal {
     }
   }
 
-  /** The newest image of a pending row of `kind`: `overlay`'s, or read from the journal. */
-  image(kind: Kind, id: string, overlay: Overlay): unknown[] {
-    const pending = overlay.pending(kind);
-    const cached = pending.imageOf(id);
+  /** The newest image of the pending row at `slot` of `rows`: cached, or read from the journal. */
+  image(rows: PendingRows, slot: number): unknown[] {
+    const cached = rows.imageAt(slot);
     if (cached !== null) return cached;
-    const seq = pending.seqOf(id)!;
-    const image = this.imageOf(kind, id, seq);
-    if (image === undefined) throw new Error(`engine_journal: row ${seq} is missing`);
-    return image;
-  }
-
-  /** The image at `seq`: a narrow row onto the one before it (the table's once that was folded). */
-  private imageOf(kind: Kind, id: string, seq: number): unknown[] | undefined {
-    const stored = this.read(id, seq);
-    if (stored === undefined) return undefined;
-    if (Array.isArray(stored)) return stored;
-    const before =
-      (stored.b > 0 ? this.imageOf(kind, id, stored.b) : undefined) ?? this.row(kind, id);
-    if (before === undefined) throw new Error(`engine_journal: the row before ${seq} is missing`);
-    return patch(before, stored.d);
-  }
-
-  /** The journal row at `seq`, when it is `id`'s (a folded row's `seq` may be given again). */
-  private read(id: string, seq: number): unknown[] | NarrowRow | undefined {
-    const row = this.imageAt.get(seq) as [string, string] | undefined;
-    return row === undefined || row[0] !== id ? undefined : parseImage(row[1]);
-  }
-
-  private row(kind: Kind, id: string): unknown[] | undefined {
-    let stmt = this.tableRow[kind - 1];
-    if (!stmt) {
-      const [table, columns] =
-        kind === OCCURRENCE
-          ? ['occurrences', OCCURRENCE_COLUMNS]
-          : (['attempts', ATTEMPT_COLUMNS] as const);
-      stmt = this.db
-        .prepare<[string]>(`SELECT ${columns.join(', ')} FROM ${table} WHERE id = ?`)
-        .raw(true);
-      this.tableRow[kind - 1] = stmt;
-    }
-    return stmt.get(id) as unknown[] | undefined;
+    const seq = rows.seqAt(slot);
+    const text = this.imageAt.get(seq) as string | undefined;
+    if (text === undefined) throw new Error(`engine_journal: row ${seq} is missing`);
+    return JSON.parse(text) as unknown[];
   }
 
   /** Rebuilds `overlay` from the journal (at open: the rows a stop or a crash left unfolded). */

@@ -2,8 +2,8 @@
  * The SQLite store's overlay (docs/decisions/0016, 0028): which rows have journal rows newer
  * than their table's, at which journal row and version, when they are due and for which
  * account, in memory. A spike leaves up to a million such rows, so they are kept flat (0028,
- * step 3): per kind a Map from id to a slot, and the slot's fields in typed arrays, with
- * accounts interned as integers; the due index keeps ids and instants in parallel arrays per
+ * step 3): per kind a Map from id to a slot, and the slot's fields in typed arrays (the account
+ * a pointer to the record's string); the due index keeps ids and instants in parallel arrays per
  * one-second bucket. No object is kept per pending row.
  * @module
  */
@@ -12,27 +12,6 @@
 export const OCCURRENCE = 1;
 export const ATTEMPT = 2;
 export type Kind = typeof OCCURRENCE | typeof ATTEMPT;
-
-/** Interned account ids: an account is a small integer in the pending rows (-1: none). */
-class Accounts {
-  private readonly ids = new Map<string, number>();
-  private readonly names: string[] = [];
-
-  intern(account: string | null): number {
-    if (account === null) return -1;
-    let n = this.ids.get(account);
-    if (n === undefined) {
-      n = this.names.length;
-      this.names.push(account);
-      this.ids.set(account, n);
-    }
-    return n;
-  }
-
-  name(n: number): string | null {
-    return n < 0 ? null : this.names[n]!;
-  }
-}
 
 const INITIAL = 1024;
 
@@ -46,12 +25,11 @@ export class PendingRows {
   private versions = new Float64Array(INITIAL);
   /** NaN: nothing due. */
   private ats = new Float64Array(INITIAL);
-  private accounts = new Int32Array(INITIAL);
+  /** The account strings are the records' own (no copy). */
+  private accounts: (string | null)[] = [];
   private images: (unknown[] | null)[] = [];
   private readonly free: number[] = [];
   private used = 0;
-
-  constructor(private readonly names: Accounts) {}
 
   get size(): number {
     return this.slots.size;
@@ -59,6 +37,24 @@ export class PendingRows {
 
   has(id: string): boolean {
     return this.slots.has(id);
+  }
+
+  /** `id`'s slot, or undefined when it has no journal row: for the `…At(slot)` reads. */
+  slot(id: string): number | undefined {
+    return this.slots.get(id);
+  }
+
+  seqAt(slot: number): number {
+    return this.seqs[slot]!;
+  }
+
+  versionAt(slot: number): number {
+    return this.versions[slot]!;
+  }
+
+  /** The cached newest image at `slot`, or null. */
+  imageAt(slot: number): unknown[] | null {
+    return this.images[slot] ?? null;
   }
 
   /** The newest journal row of `id`, or undefined when it has none. */
@@ -83,7 +79,7 @@ export class PendingRows {
   /** The account (null: none), or undefined when `id` has no journal row. */
   accountOf(id: string): string | null | undefined {
     const s = this.slots.get(id);
-    return s === undefined ? undefined : this.names.name(this.accounts[s]!);
+    return s === undefined ? undefined : this.accounts[s]!;
   }
 
   /** The cached newest image, or null (read it from the journal at `seqOf(id)`). */
@@ -92,7 +88,11 @@ export class PendingRows {
     return s === undefined ? null : (this.images[s] ?? null);
   }
 
-  /** Sets `id`'s fields (an id keeps the account it came with). */
+  /**
+   * Sets `id`'s fields (an id keeps the account it came with); its image is kept when `room`,
+   * or when it had one. Answers its due key before (null: none or not pending) and whether an
+   * image was cached before and is now.
+   */
   set(
     id: string,
     seq: number,
@@ -100,18 +100,27 @@ export class PendingRows {
     at: number | null,
     account: string | null,
     image: unknown[] | null,
-  ): void {
+    room: boolean,
+  ): { at: number | null; cachedBefore: boolean; cachedNow: boolean } {
     let s = this.slots.get(id);
+    let atBefore: number | null = null;
+    let cachedBefore = false;
     if (s === undefined) {
       s = this.free.pop() ?? this.used++;
       if (s === this.seqs.length) this.grow();
       this.slots.set(id, s);
-      this.accounts[s] = this.names.intern(account);
+      this.accounts[s] = account;
+    } else {
+      const old = this.ats[s]!;
+      atBefore = Number.isNaN(old) ? null : old;
+      cachedBefore = (this.images[s] ?? null) !== null;
     }
+    const cachedNow = image !== null && (room || cachedBefore);
     this.seqs[s] = seq;
     this.versions[s] = version;
     this.ats[s] = at ?? NaN;
-    this.images[s] = image;
+    this.images[s] = cachedNow ? image : null;
+    return { at: atBefore, cachedBefore, cachedNow };
   }
 
   /** Forgets `id` when its newest journal row is `seq`; answers whether it did, and what it held. */
@@ -121,6 +130,7 @@ export class PendingRows {
     const at = this.ats[s]!;
     const image = this.images[s] ?? null;
     this.images[s] = null;
+    this.accounts[s] = null;
     this.slots.delete(id);
     this.free.push(s);
     return { at: Number.isNaN(at) ? null : at, image };
@@ -129,17 +139,21 @@ export class PendingRows {
   clear(): void {
     this.slots.clear();
     this.images = [];
+    this.accounts = [];
     this.free.length = 0;
     this.used = 0;
   }
 
   private grow(): void {
     const n = this.seqs.length * 2;
-    const widen = <A extends Float64Array | Int32Array>(a: A, b: A): A => (b.set(a), b);
-    this.seqs = widen(this.seqs, new Float64Array(n));
-    this.versions = widen(this.versions, new Float64Array(n));
-    this.ats = widen(this.ats, new Float64Array(n));
-    this.accounts = widen(this.accounts, new Int32Array(n));
+    const widen = (a: Float64Array) => {
+      const b = new Float64Array(n);
+      b.set(a);
+      return b;
+    };
+    this.seqs = widen(this.seqs);
+    this.versions = widen(this.versions);
+    this.ats = widen(this.ats);
   }
 }
 
@@ -290,9 +304,8 @@ export const NO_ACCOUNT = '\u0000';
  * kept in memory.
  */
 export class Overlay {
-  private readonly names = new Accounts();
-  readonly occurrences = new PendingRows(this.names);
-  readonly attempts = new PendingRows(this.names);
+  readonly occurrences = new PendingRows();
+  readonly attempts = new PendingRows();
   /** Due keys of the pending rows, per kind. */
   readonly due = { occurrences: new DueIndex(), attempts: new DueIndex() };
   /** Journal rows per account ({@link NO_ACCOUNT} for rows without one), oldest first. */
@@ -326,15 +339,11 @@ export class Overlay {
     row: unknown[] | null,
   ): void {
     const rows = this.pending(kind);
-    const oldAt = rows.atOf(id);
-    const hadImage = rows.imageOf(id) !== null;
-    const keep = row !== null && (this.cached < this.cacheLimit || hadImage);
-    rows.set(id, seq, version, at, account, keep ? row : null);
-    if (hadImage && !keep) this.cached--;
-    if (!hadImage && keep) this.cached++;
-    if (oldAt !== at) {
+    const before = rows.set(id, seq, version, at, account, row, this.cached < this.cacheLimit);
+    if (before.cachedBefore !== before.cachedNow) this.cached += before.cachedNow ? 1 : -1;
+    if (before.at !== at) {
       const due = this.dueIndex(kind);
-      if (oldAt !== null && oldAt !== undefined) due.remove(id, oldAt, (x) => rows.atOf(x));
+      if (before.at !== null) due.remove(id, before.at, (x) => rows.atOf(x));
       if (at !== null) due.add(id, at);
     }
     this.rows++;

@@ -5,10 +5,7 @@
  * - `commit` checks every row's version (the overlay's for rows with unfolded images, the
  *   table's for the others: one set-based statement per table), writes series to their table,
  *   and appends every occurrence and attempt as one journal row (multi-row INSERTs): a unit's
- *   appends touch one B-tree's right edge and no secondary index. An update of a row this
- *   store loaded at the version it updates is appended narrow, as the columns that changed
- *   (docs/decisions/0028): the dispatch's intent and acceptance, which change a few columns of
- *   rows the dispatch loaded. The caller's `writes` run
+ *   appends touch one B-tree's right edge and no secondary index. The caller's `writes` run
  *   next, on this connection, in the same transaction. What the overlay must note comes back
  *   as {@link Staged}; the store notes it only once the transaction has committed, so a
  *   conflict, a failing write or a crash leaves the overlay as the database is.
@@ -20,9 +17,7 @@ import type { AttemptRecord, OccurrenceRecord, SeriesRecord } from '../model.js'
 import type { Entry, Journal } from './journal.js';
 import { ATTEMPT, type Kind, OCCURRENCE, type Overlay, type PendingRows } from './overlay.js';
 import {
-  ATTEMPT_COLUMNS,
   attemptToRow,
-  OCCURRENCE_COLUMNS,
   occurrenceToRow,
   rowToAttempt,
   rowToOccurrence,
@@ -60,12 +55,6 @@ export interface UnitOfWork {
   ) => Promise<Staged>;
 }
 
-/** Loaded rows kept as bases at most (per kind): a few units' worth (a unit loads 16 to 512). */
-const BASES = 2048;
-/** An update changing more columns than this is appended whole. */
-const NARROW_MAX = 12;
-const VERSION_AT = [OCCURRENCE_COLUMNS.indexOf('version'), ATTEMPT_COLUMNS.indexOf('version')];
-
 /** The unit of work on `db`, with the rows of `overlay` read from `journal`. */
 export function createUnitOfWork(
   db: Database,
@@ -73,35 +62,6 @@ export function createUnitOfWork(
   journal: Journal,
   overlay: Overlay,
 ): UnitOfWork {
-  /**
-   * Rows `load` read (their images), by kind and id, until a commit updates them or
-   * {@link BASES} newer ones push them out: what a narrow row's changes are taken against.
-   */
-  const bases = [new Map<string, unknown[]>(), new Map<string, unknown[]>()] as const;
-  const keepBase = (kind: Kind, id: string, row: unknown[]) => {
-    const map = bases[kind - 1]!;
-    // The oldest goes first (a Map iterates in insertion order): a row loaded and not updated
-    // is dropped soon, before the garbage collector would move it to the old generation.
-    if (map.size >= BASES) map.delete(map.keys().next().value!);
-    map.set(id, row);
-  };
-  /** The narrow form of an update to `row` from the base loaded at `expected`, or undefined. */
-  const narrow = (kind: Kind, id: string, expected: number, row: unknown[]) => {
-    const map = bases[kind - 1]!;
-    const base = map.get(id);
-    if (base === undefined) return undefined;
-    map.delete(id);
-    if (base[VERSION_AT[kind - 1]!] !== expected) return undefined;
-    const changes: unknown[] = [];
-    for (let i = 1; i < row.length; i++) {
-      if (base[i] === row[i]) continue;
-      if (changes.length === 2 * NARROW_MAX) return undefined;
-      changes.push(i, row[i]);
-    }
-    // Where that version is now: a fold since the load moved it to the table (and the journal
-    // may have given its `seq` to a newer row since).
-    return { base: overlay.pending(kind).seqOf(id) ?? 0, changes };
-  };
   const load = db.transaction((keys: LoadKeys): Snapshot => {
     const occ = new Map<string, OccurrenceRecord>();
     const att = new Map<string, AttemptRecord>();
@@ -124,17 +84,13 @@ export function createUnitOfWork(
       const want: string[] = [];
       for (const id of ids) {
         if (into.has(id)) continue;
-        if (pending.has(id)) {
-          const row = journal.image(kind, id, overlay);
-          keepBase(kind, id, row);
-          into.set(id, toRecord(row));
-        } else want.push(id);
+        const slot = pending.slot(id);
+        if (slot !== undefined) into.set(id, toRecord(journal.image(pending, slot)));
+        else want.push(id);
       }
       if (want.length === 0) return;
-      for (const row of stmt.all(JSON.stringify(want)) as unknown[][]) {
-        keepBase(kind, row[0] as string, row);
+      for (const row of stmt.all(JSON.stringify(want)) as unknown[][])
         into.set(row[0] as string, toRecord(row));
-      }
     };
     readSeries(keys.series ?? []);
     read(ATTEMPT, keys.attempts ?? [], att, q.attempts, rowToAttempt);
@@ -167,14 +123,19 @@ export function createUnitOfWork(
   ) => {
     if (writes.length === 0) return;
     const ask: string[] = [];
-    for (const w of writes) if (!pending?.has(w.record.id)) ask.push(w.record.id);
+    const inOverlay = new Map<string, number>();
+    for (const w of writes) {
+      const slot = pending?.slot(w.record.id);
+      if (slot === undefined) ask.push(w.record.id);
+      else inOverlay.set(w.record.id, pending!.versionAt(slot));
+    }
     const stored = new Map<string, number>();
     if (ask.length > 0)
       for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][])
         stored.set(id, version);
     const seen = new Set<string>();
     for (const w of writes) {
-      const v = pending?.versionOf(w.record.id) ?? stored.get(w.record.id);
+      const v = inOverlay.get(w.record.id) ?? stored.get(w.record.id);
       const ok = w.expectedVersion === null ? v === undefined : v === w.expectedVersion;
       if (!ok || seen.has(w.record.id)) out.push({ kind, id: w.record.id });
       seen.add(w.record.id);
@@ -200,29 +161,25 @@ export function createUnitOfWork(
       }
     }
     const entries: Entry[] = [];
-    for (const { record: r, expectedVersion } of changes.occurrences) {
-      const row = occurrenceToRow(r);
+    for (const { record: r } of changes.occurrences) {
       entries.push({
         kind: OCCURRENCE,
         id: r.id,
         version: r.version,
         at: r.nextDueAt,
         account: r.accountId,
-        row,
-        narrow:
-          expectedVersion === null ? undefined : narrow(OCCURRENCE, r.id, expectedVersion, row),
+        row: occurrenceToRow(r),
       });
     }
-    for (const { record: r, expectedVersion } of changes.attempts) {
-      const row = attemptToRow(r);
+    for (const { record: r } of changes.attempts) {
+      const at = r.occurrenceId === null ? r.deadlineAt : null;
       entries.push({
         kind: ATTEMPT,
         id: r.id,
         version: r.version,
-        at: r.occurrenceId === null ? r.deadlineAt : null,
+        at,
         account: r.accountId,
-        row,
-        narrow: expectedVersion === null ? undefined : narrow(ATTEMPT, r.id, expectedVersion, row),
+        row: attemptToRow(r),
       });
     }
     return { entries, seqs: journal.append(entries) };

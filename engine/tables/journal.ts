@@ -25,11 +25,7 @@ export const journal: Table = {
       note: "the row's due key: an occurrence's next_due_at, a standalone attempt's deadline_at",
     },
     { name: 'account_id', type: 'text', nullable: true },
-    {
-      name: 'image',
-      type: 'json',
-      note: 'the row in its table\'s column order (a JSON array), or the columns an update changed: {"b": the seq of the row before (0: the table\'s), "d": [column, value, …]}',
-    },
+    { name: 'image', type: 'json', note: "JSON array: the row in its table's column order" },
   ],
   indexes: [],
 };

@@ -8,7 +8,7 @@
  * @module
  */
 import { Overlay } from '../engine/sqlite/overlay.js';
-import { args, printResult } from './measure.js';
+import { args, printResult, r2 } from './measure.js';
 
 const n = Number(args().get('n') ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -41,7 +41,7 @@ printResult({
   early_fires: null,
   loop_max_delay_ms: null,
   peak_rss_mib: null,
-  bytes_per_pending_row: Math.round(bytes * 10) / 10,
-  add_us_per_row: Math.round(addUs * 100) / 100,
+  bytes_per_pending_row: r2(bytes),
+  add_us_per_row: r2(addUs),
   pending: overlay.size,
 });

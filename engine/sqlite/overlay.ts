@@ -15,6 +15,12 @@ export type Kind = typeof OCCURRENCE | typeof ATTEMPT;
 
 const INITIAL = 1024;
 
+/** The image cache both kinds share: images held now, and at most. */
+interface ImageCache {
+  count: number;
+  readonly limit: number;
+}
+
 /**
  * The pending rows of one kind: each id's newest journal row (`seq`), its version, its due key
  * (null: nothing due), its account and, while the image cache has room, its newest image.
@@ -30,6 +36,8 @@ export class PendingRows {
   private images: (unknown[] | null)[] = [];
   private readonly free: number[] = [];
   private used = 0;
+
+  constructor(private readonly cache: ImageCache) {}
 
   get size(): number {
     return this.slots.size;
@@ -57,17 +65,6 @@ export class PendingRows {
     return this.images[slot] ?? null;
   }
 
-  /** The newest journal row of `id`, or undefined when it has none. */
-  seqOf(id: string): number | undefined {
-    const s = this.slots.get(id);
-    return s === undefined ? undefined : this.seqs[s];
-  }
-
-  versionOf(id: string): number | undefined {
-    const s = this.slots.get(id);
-    return s === undefined ? undefined : this.versions[s];
-  }
-
   /** The due key (null: nothing due), or undefined when `id` has no journal row. */
   atOf(id: string): number | null | undefined {
     const s = this.slots.get(id);
@@ -82,16 +79,10 @@ export class PendingRows {
     return s === undefined ? undefined : this.accounts[s]!;
   }
 
-  /** The cached newest image, or null (read it from the journal at `seqOf(id)`). */
-  imageOf(id: string): unknown[] | null {
-    const s = this.slots.get(id);
-    return s === undefined ? null : (this.images[s] ?? null);
-  }
-
   /**
-   * Sets `id`'s fields (an id keeps the account it came with); its image is kept when `room`,
-   * or when it had one. Answers its due key before (null: none or not pending) and whether an
-   * image was cached before and is now.
+   * Sets `id`'s fields (an id keeps the account it came with). Its image is kept while the cache
+   * has room, or when it held one already. Answers its due key before (null: none, or it was not
+   * pending).
    */
   set(
     id: string,
@@ -100,40 +91,42 @@ export class PendingRows {
     at: number | null,
     account: string | null,
     image: unknown[] | null,
-    room: boolean,
-  ): { at: number | null; cachedBefore: boolean; cachedNow: boolean } {
+  ): number | null {
     let s = this.slots.get(id);
-    let atBefore: number | null = null;
-    let cachedBefore = false;
+    let before = NaN;
+    let held = false;
     if (s === undefined) {
       s = this.free.pop() ?? this.used++;
       if (s === this.seqs.length) this.grow();
       this.slots.set(id, s);
       this.accounts[s] = account;
     } else {
-      const old = this.ats[s]!;
-      atBefore = Number.isNaN(old) ? null : old;
-      cachedBefore = (this.images[s] ?? null) !== null;
+      before = this.ats[s]!;
+      held = (this.images[s] ?? null) !== null;
     }
-    const cachedNow = image !== null && (room || cachedBefore);
+    const keep = image !== null && (held || this.cache.count < this.cache.limit);
+    if (keep !== held) this.cache.count += keep ? 1 : -1;
     this.seqs[s] = seq;
     this.versions[s] = version;
     this.ats[s] = at ?? NaN;
-    this.images[s] = cachedNow ? image : null;
-    return { at: atBefore, cachedBefore, cachedNow };
+    this.images[s] = keep ? image : null;
+    return Number.isNaN(before) ? null : before;
   }
 
-  /** Forgets `id` when its newest journal row is `seq`; answers whether it did, and what it held. */
-  delete(id: string, seq: number): { at: number | null; image: unknown[] | null } | undefined {
+  /**
+   * Forgets `id` when its newest journal row is `seq`. Answers its due key (null: none), or
+   * undefined when it was not forgotten.
+   */
+  delete(id: string, seq: number): number | null | undefined {
     const s = this.slots.get(id);
     if (s === undefined || this.seqs[s] !== seq) return undefined;
-    const at = this.ats[s]!;
-    const image = this.images[s] ?? null;
+    if ((this.images[s] ?? null) !== null) this.cache.count--;
     this.images[s] = null;
     this.accounts[s] = null;
     this.slots.delete(id);
     this.free.push(s);
-    return { at: Number.isNaN(at) ? null : at, image };
+    const at = this.ats[s]!;
+    return Number.isNaN(at) ? null : at;
   }
 
   clear(): void {
@@ -304,17 +297,24 @@ export const NO_ACCOUNT = '\u0000';
  * kept in memory.
  */
 export class Overlay {
-  readonly occurrences = new PendingRows();
-  readonly attempts = new PendingRows();
+  private readonly cache: ImageCache;
+  readonly occurrences: PendingRows;
+  readonly attempts: PendingRows;
   /** Due keys of the pending rows, per kind. */
   readonly due = { occurrences: new DueIndex(), attempts: new DueIndex() };
   /** Journal rows per account ({@link NO_ACCOUNT} for rows without one), oldest first. */
   private readonly byAccount = new Map<string, AccountRows>();
   /** Journal rows in all. */
   rows = 0;
-  private cached = 0;
+  /** What the due index asks of a row: its due key now, per kind. */
+  private readonly current: readonly ((id: string) => number | null | undefined)[];
 
-  constructor(private readonly cacheLimit: number) {}
+  constructor(cacheLimit: number) {
+    this.cache = { count: 0, limit: cacheLimit };
+    this.occurrences = new PendingRows(this.cache);
+    this.attempts = new PendingRows(this.cache);
+    this.current = [(id) => this.occurrences.atOf(id), (id) => this.attempts.atOf(id)];
+  }
 
   pending(kind: Kind): PendingRows {
     return kind === OCCURRENCE ? this.occurrences : this.attempts;
@@ -338,12 +338,10 @@ export class Overlay {
     account: string | null,
     row: unknown[] | null,
   ): void {
-    const rows = this.pending(kind);
-    const before = rows.set(id, seq, version, at, account, row, this.cached < this.cacheLimit);
-    if (before.cachedBefore !== before.cachedNow) this.cached += before.cachedNow ? 1 : -1;
-    if (before.at !== at) {
+    const before = this.pending(kind).set(id, seq, version, at, account, row);
+    if (before !== at) {
       const due = this.dueIndex(kind);
-      if (before.at !== null) due.remove(id, before.at, (x) => rows.atOf(x));
+      if (before !== null) due.remove(id, before, this.current[kind - 1]!);
       if (at !== null) due.add(id, at);
     }
     this.rows++;
@@ -361,12 +359,9 @@ export class Overlay {
 
   /** Notes a journal row folded (or removed): the row leaves the overlay when it was its newest image. */
   folded(kind: Kind, id: string, seq: number, account: string | null): void {
-    const pending = this.pending(kind);
-    const gone = pending.delete(id, seq);
-    if (gone) {
-      if (gone.image !== null) this.cached--;
-      if (gone.at !== null) this.dueIndex(kind).remove(id, gone.at, (x) => pending.atOf(x));
-    }
+    const at = this.pending(kind).delete(id, seq);
+    if (at !== undefined && at !== null)
+      this.dueIndex(kind).remove(id, at, this.current[kind - 1]!);
     this.rows--;
     const key = account ?? NO_ACCOUNT;
     const rows = this.byAccount.get(key);
@@ -391,6 +386,6 @@ export class Overlay {
     this.due.attempts.clear();
     this.byAccount.clear();
     this.rows = 0;
-    this.cached = 0;
+    this.cache.count = 0;
   }
 }

@@ -123,19 +123,16 @@ export function createUnitOfWork(
   ) => {
     if (writes.length === 0) return;
     const ask: string[] = [];
-    const inOverlay = new Map<string, number>();
-    for (const w of writes) {
-      const slot = pending?.slot(w.record.id);
-      if (slot === undefined) ask.push(w.record.id);
-      else inOverlay.set(w.record.id, pending!.versionAt(slot));
-    }
+    const slots = writes.map((w) => pending?.slot(w.record.id));
+    for (const [i, w] of writes.entries()) if (slots[i] === undefined) ask.push(w.record.id);
     const stored = new Map<string, number>();
     if (ask.length > 0)
       for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][])
         stored.set(id, version);
     const seen = new Set<string>();
-    for (const w of writes) {
-      const v = inOverlay.get(w.record.id) ?? stored.get(w.record.id);
+    for (const [i, w] of writes.entries()) {
+      const slot = slots[i];
+      const v = slot === undefined ? stored.get(w.record.id) : pending!.versionAt(slot);
       const ok = w.expectedVersion === null ? v === undefined : v === w.expectedVersion;
       if (!ok || seen.has(w.record.id)) out.push({ kind, id: w.record.id });
       seen.add(w.record.id);

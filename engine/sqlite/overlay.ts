@@ -4,9 +4,11 @@
  * account, in memory. A spike leaves up to a million such rows, so they are kept flat (0028,
  * step 3): per kind a Map from id to a slot, and the slot's fields in typed arrays (the account
  * a pointer to the record's string); the due index keeps ids and instants in parallel arrays per
- * one-second bucket. No object is kept per pending row.
+ * one-second bucket, and each account's journal rows are linked lists in typed arrays
+ * (./account-rows.ts). No object is kept per pending row or per account.
  * @module
  */
+import { AccountRows } from './account-rows.js';
 
 /** The kinds of rows a journal row holds. */
 export const OCCURRENCE = 1;
@@ -282,12 +284,6 @@ function sortBucket(bucket: Bucket): void {
   bucket.sorted = true;
 }
 
-/** An account's journal rows: `seqs` from `head` on. */
-interface AccountRows {
-  seqs: number[];
-  head: number;
-}
-
 /** The key of rows without an account (standalone calls of nobody's) in {@link Overlay}'s lists. */
 export const NO_ACCOUNT = '\u0000';
 
@@ -303,7 +299,7 @@ export class Overlay {
   /** Due keys of the pending rows, per kind. */
   readonly due = { occurrences: new DueIndex(), attempts: new DueIndex() };
   /** Journal rows per account ({@link NO_ACCOUNT} for rows without one), oldest first. */
-  private readonly byAccount = new Map<string, AccountRows>();
+  private readonly byAccount = new AccountRows();
   /** Journal rows in all. */
   rows = 0;
   /** What the due index asks of a row: its due key now, per kind. */
@@ -345,16 +341,12 @@ export class Overlay {
       if (at !== null) due.add(id, at);
     }
     this.rows++;
-    const key = account ?? NO_ACCOUNT;
-    const list = this.byAccount.get(key);
-    if (list) list.seqs.push(seq);
-    else this.byAccount.set(key, { seqs: [seq], head: 0 });
+    this.byAccount.add(account ?? NO_ACCOUNT, seq);
   }
 
   /** The journal rows (`seq`) of an account (null: rows without one), oldest first. */
   rowsOf(account: string | null): readonly number[] {
-    const rows = this.byAccount.get(account ?? NO_ACCOUNT);
-    return rows ? rows.seqs.slice(rows.head) : [];
+    return this.byAccount.of(account ?? NO_ACCOUNT);
   }
 
   /** Notes a journal row folded (or removed): the row leaves the overlay when it was its newest image. */
@@ -363,20 +355,7 @@ export class Overlay {
     if (at !== undefined && at !== null)
       this.dueIndex(kind).remove(id, at, this.current[kind - 1]!);
     this.rows--;
-    const key = account ?? NO_ACCOUNT;
-    const rows = this.byAccount.get(key);
-    if (!rows) return;
-    // Rows leave in commit order (the oldest first, or all of an account's at once): the head.
-    if (rows.seqs[rows.head] === seq) rows.head++;
-    else {
-      const i = rows.seqs.indexOf(seq, rows.head);
-      if (i >= 0) rows.seqs.splice(i, 1);
-    }
-    if (rows.head === rows.seqs.length) this.byAccount.delete(key);
-    else if (rows.head > 64 && rows.head * 2 > rows.seqs.length) {
-      rows.seqs = rows.seqs.slice(rows.head);
-      rows.head = 0;
-    }
+    this.byAccount.delete(account ?? NO_ACCOUNT, seq);
   }
 
   clear(): void {

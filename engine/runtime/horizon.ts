@@ -29,6 +29,14 @@ import type { ResolvedRuntimeOptions } from './options.js';
 /** A wheel entry: the row, its instant, and whether to fire exactly then (no pacing lead). */
 export type Ref = { kind: 'occurrence' | 'attempt'; id: string; at: EpochMs; exact: boolean };
 
+/**
+ * Makes a wheel entry. Its kind is the literal, interned string: a store may read a new string per
+ * row, and a spike keeps up to `wheelCapacity` entries.
+ */
+function ref(kind: Ref['kind'], id: string, at: EpochMs, exact: boolean): Ref {
+  return { kind: kind === 'occurrence' ? 'occurrence' : 'attempt', id, at, exact };
+}
+
 /** Sorts after every id: a cursor "at T, after everything". */
 const MAX_ID = '\uffff';
 
@@ -109,11 +117,11 @@ export class DueHorizon {
         this.held.delete(key);
         return;
       }
-      this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), { kind, id, at, exact }));
+      this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), ref(kind, id, at, exact)));
       return;
     }
     if (at === null || !this.covers(at, kind, id)) return;
-    this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), { kind, id, at, exact }));
+    this.timers.set(key, this.wheel.add(this.fireAt(kind, at, exact), ref(kind, id, at, exact)));
   }
 
   /** Keeps `ref` in the wheel at `at` unless something re-keyed it meanwhile. */
@@ -180,12 +188,7 @@ export class DueHorizon {
         if (!this.timers.has(key)) {
           this.timers.set(
             key,
-            this.wheel.add(this.fireAt(r.kind, r.at, false), {
-              kind: r.kind,
-              id: r.id,
-              at: r.at,
-              exact: false,
-            }),
+            this.wheel.add(this.fireAt(r.kind, r.at, false), ref(r.kind, r.id, r.at, false)),
           );
         }
       }
@@ -230,12 +233,7 @@ export class DueHorizon {
             this.wheel.cancel(handle);
             this.timers.set(
               key,
-              this.wheel.add(this.fireAt(r.kind, r.at, false), {
-                kind: r.kind,
-                id: r.id,
-                at: r.at,
-                exact: false,
-              }),
+              this.wheel.add(this.fireAt(r.kind, r.at, false), ref(r.kind, r.id, r.at, false)),
             );
           }
           continue;
@@ -243,12 +241,7 @@ export class DueHorizon {
         this.held.set(key, now + ttlMs);
         this.timers.set(
           key,
-          this.wheel.add(this.fireAt(r.kind, r.at, false), {
-            kind: r.kind,
-            id: r.id,
-            at: r.at,
-            exact: false,
-          }),
+          this.wheel.add(this.fireAt(r.kind, r.at, false), ref(r.kind, r.id, r.at, false)),
         );
       }
       if (page.length < limit) return;

@@ -9,6 +9,7 @@
  * @module
  */
 import { AccountRows } from './account-rows.js';
+import { ImageCache, type ImageHolder } from './image-cache.js';
 
 /** The kinds of rows a journal row holds. */
 export const OCCURRENCE = 1;
@@ -17,17 +18,12 @@ export type Kind = typeof OCCURRENCE | typeof ATTEMPT;
 
 const INITIAL = 1024;
 
-/** The image cache both kinds share: images held now, and at most. */
-interface ImageCache {
-  count: number;
-  readonly limit: number;
-}
-
 /**
  * The pending rows of one kind: each id's newest journal row (`seq`), its version, its due key
- * (null: nothing due), its account and, while the image cache has room, its newest image.
+ * (null: nothing due), its account and, while it is among the image cache's most recent, its
+ * newest image.
  */
-export class PendingRows {
+export class PendingRows implements ImageHolder {
   private readonly slots = new Map<string, number>();
   private seqs = new Float64Array(INITIAL);
   private versions = new Float64Array(INITIAL);
@@ -38,8 +34,12 @@ export class PendingRows {
   private images: (unknown[] | null)[] = [];
   private readonly free: number[] = [];
   private used = 0;
+  /** This kind's number in the image cache. */
+  private readonly owner: number;
 
-  constructor(private readonly cache: ImageCache) {}
+  constructor(private readonly cache: ImageCache) {
+    this.owner = cache.register(this);
+  }
 
   get size(): number {
     return this.slots.size;
@@ -82,9 +82,9 @@ export class PendingRows {
   }
 
   /**
-   * Sets `id`'s fields (an id keeps the account it came with). Its image is kept while the cache
-   * has room, or when it held one already. Answers its due key before (null: none, or it was not
-   * pending).
+   * Sets `id`'s fields (an id keeps the account it came with). Its image is kept, and the image
+   * cache gives up its oldest past its limit. Answers its due key before (null: none, or it was
+   * not pending).
    */
   set(
     id: string,
@@ -106,13 +106,24 @@ export class PendingRows {
       before = this.ats[s]!;
       held = (this.images[s] ?? null) !== null;
     }
-    const keep = image !== null && (held || this.cache.count < this.cache.limit);
+    const keep = image !== null && this.cache.limit > 0;
     if (keep !== held) this.cache.count += keep ? 1 : -1;
     this.seqs[s] = seq;
     this.versions[s] = version;
     this.ats[s] = at ?? NaN;
     this.images[s] = keep ? image : null;
+    if (keep) this.cache.kept(this.owner, s, seq);
     return Number.isNaN(before) ? null : before;
+  }
+
+  dropImage(slot: number, seq: number): boolean {
+    if (!this.holds(slot, seq)) return false;
+    this.images[slot] = null;
+    return true;
+  }
+
+  holds(slot: number, seq: number): boolean {
+    return this.seqs[slot] === seq && (this.images[slot] ?? null) !== null;
   }
 
   /**
@@ -306,7 +317,7 @@ export class Overlay {
   private readonly current: readonly ((id: string) => number | null | undefined)[];
 
   constructor(cacheLimit: number) {
-    this.cache = { count: 0, limit: cacheLimit };
+    this.cache = new ImageCache(cacheLimit);
     this.occurrences = new PendingRows(this.cache);
     this.attempts = new PendingRows(this.cache);
     this.current = [(id) => this.occurrences.atOf(id), (id) => this.attempts.atOf(id)];
@@ -365,6 +376,6 @@ export class Overlay {
     this.due.attempts.clear();
     this.byAccount.clear();
     this.rows = 0;
-    this.cache.count = 0;
+    this.cache.clear();
   }
 }

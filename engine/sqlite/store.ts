@@ -65,7 +65,7 @@ export interface SqliteStoreOptions {
         /** Fold between commits, busy or not, once the journal holds this many rows. @defaultValue 2,000,000 */
         maxRows?: number;
       };
-  /** Row images of the overlay kept in memory (beyond it they are read from the journal). @defaultValue 100,000 */
+  /** How many of the most recent row images the overlay keeps in memory (older ones are read from the journal). @defaultValue 100,000 */
   imageCacheRows?: number;
   /** Monotonic milliseconds, to time the fold's slices. @defaultValue performance.now */
   now?: () => number;

@@ -57,7 +57,8 @@ export interface AccountsPort {
 /** Creates the port. */
 export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
   const { db, dailyCap } = options;
-  let ledger: LedgerEntry[] = [];
+  // The unit's admitted calls, by account.
+  let ledger = new Map<string, LedgerEntry[]>();
   const empty = (): AdmissionFacts => ({
     accounts: new Map(),
     blocked: new Set(),
@@ -79,7 +80,7 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       turn = new Promise<void>((resolve) => (release = resolve));
       await previous;
       // A new unit (or one computed again after a conflict): nothing admitted yet.
-      ledger = [];
+      ledger = new Map();
       queued = [];
       try {
         facts = await prepareAdmission(db, calls);
@@ -99,15 +100,19 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
         const { accountId, credits, ref, at } = r.spend;
         queued.push((tx) => spendCredits(tx, accountId, credits, ref, at));
       }
-      if (call.accountId !== null)
-        ledger.push({
+      if (call.accountId !== null) {
+        const entry: LedgerEntry = {
           accountId: call.accountId,
           kind: call.kind,
           occurrenceId: call.occurrenceId,
           isNew: r.isNew,
           weight: r.weight,
           credits: r.spend?.credits ?? 0,
-        });
+        };
+        const mine = ledger.get(call.accountId);
+        if (mine) mine.push(entry);
+        else ledger.set(call.accountId, [entry]);
+      }
       return { ok: true };
     },
     stopCalls(request) {
@@ -149,7 +154,7 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     unitWrites() {
       const writes = queued;
       queued = [];
-      ledger = [];
+      if (ledger.size > 0) ledger = new Map();
       return writes;
     },
   };

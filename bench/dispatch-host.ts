@@ -11,9 +11,11 @@
  * `attempt:status` event, emitted right after the commit) minus its due instant.
  *
  * Usage: node --expose-gc --import tsx bench/dispatch-host.ts --n 100000
+ * Options: `--cpu-prof FILE` writes a CPU profile of the spike alone (setup excluded).
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -27,6 +29,7 @@ import { args, percentile, printResult, r2, watch } from './measure.js';
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
 const capMs = Number(opt.get('cap-s') ?? 180) * 1000;
+const profileFile = opt.get('cpu-prof');
 const dir = mkdtempSync(join(tmpdir(), 'wakeup-bench-host-'));
 const sdb = openSqliteDatabase(join(dir, 'bench.sqlite'));
 const db = sdb.raw;
@@ -97,6 +100,12 @@ db.prepare(
   `UPDATE occurrences SET scheduled_at = ? + (scheduled_at - ?), next_due_at = ? + (next_due_at - ?), series_base = ? + (series_base - ?) WHERE status = 'pending'`,
 ).run(due, far, due, far, due, far);
 (globalThis as { gc?: () => void }).gc?.();
+const session = profileFile ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
 const w = watch();
 const cpu0 = process.cpuUsage();
 await runtime.start();
@@ -110,6 +119,11 @@ await new Promise<void>((resolve) => {
 });
 const { loopMaxMs, peakRssMiB } = w.stop();
 const cpu = process.cpuUsage(cpu0);
+if (session && profileFile) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(profileFile, JSON.stringify(profile));
+  session.disconnect();
+}
 await runtime.stop();
 clock.stop();
 const sorted = lateness.slice(0, recorded).sort();

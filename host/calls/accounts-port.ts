@@ -25,7 +25,7 @@ import type { Accounts, StopRequest } from '../../engine/index.js';
 import type { UnitWrite } from '../db/engine-store.js';
 import { revokeCalls } from '../db/account-calls.js';
 import { blockNumber } from '../db/phone-numbers.js';
-import { spendCredits } from '../db/credits.js';
+import { spendCreditsMany, type CreditSpend } from '../db/credits.js';
 import { recordEvent } from '../db/webhook-outbox.js';
 import { isoInstant } from '../instant.js';
 import {
@@ -57,7 +57,8 @@ export interface AccountsPort {
 /** Creates the port. */
 export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
   const { db, dailyCap } = options;
-  let ledger: LedgerEntry[] = [];
+  // The unit's admitted calls, by account.
+  let ledger = new Map<string, LedgerEntry[]>();
   const empty = (): AdmissionFacts => ({
     accounts: new Map(),
     blocked: new Set(),
@@ -67,7 +68,9 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
   });
   let facts = empty();
   let turn: Promise<void> = Promise.resolve();
-  // Writes of the unit being computed, made in its commit's transaction.
+  // Writes of the unit being computed, made in its commit's transaction: the credits its calls
+  // took (one statement for all of them), then key 9's.
+  let spends: CreditSpend[] = [];
   let queued: UnitWrite[] = [];
 
   const accounts: Accounts = {
@@ -79,7 +82,8 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       turn = new Promise<void>((resolve) => (release = resolve));
       await previous;
       // A new unit (or one computed again after a conflict): nothing admitted yet.
-      ledger = [];
+      ledger = new Map();
+      spends = [];
       queued = [];
       try {
         facts = await prepareAdmission(db, calls);
@@ -97,17 +101,21 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
       if (!r.ok) return r;
       if (r.spend) {
         const { accountId, credits, ref, at } = r.spend;
-        queued.push((tx) => spendCredits(tx, accountId, credits, ref, at));
+        spends.push({ accountId, calls: credits, ref, at });
       }
-      if (call.accountId !== null)
-        ledger.push({
+      if (call.accountId !== null) {
+        const entry: LedgerEntry = {
           accountId: call.accountId,
           kind: call.kind,
           occurrenceId: call.occurrenceId,
           isNew: r.isNew,
           weight: r.weight,
           credits: r.spend?.credits ?? 0,
-        });
+        };
+        const mine = ledger.get(call.accountId);
+        if (mine) mine.push(entry);
+        else ledger.set(call.accountId, [entry]);
+      }
       return { ok: true };
     },
     stopCalls(request) {
@@ -149,7 +157,12 @@ export function createAccountsPort(options: AccountsPortOptions): AccountsPort {
     unitWrites() {
       const writes = queued;
       queued = [];
-      ledger = [];
+      if (spends.length > 0) {
+        const taken = spends;
+        spends = [];
+        writes.unshift((tx) => spendCreditsMany(tx, taken));
+      }
+      if (ledger.size > 0) ledger = new Map();
       return writes;
     },
   };

@@ -109,3 +109,15 @@ export async function listCallsUsedTo(
     (await engineReads(db).listCallsUsed([{ accountId, from, to }], 'test')).get(accountId) ?? []
   );
 }
+
+/**
+ * {@link listCallsUsedTo} of several accounts, each over its own window, in one read (accounts
+ * with none are absent): the live subscriptions' periods of a dispatch batch.
+ */
+export async function listCallsUsedIn(
+  db: Db,
+  windows: readonly { accountId: string; from: EpochMs; to: EpochMs }[],
+): Promise<Map<string, string[]>> {
+  if (windows.length === 0) return new Map();
+  return await engineReads(db).listCallsUsed(windows, 'test');
+}

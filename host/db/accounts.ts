@@ -96,15 +96,44 @@ export async function findAccountById(db: Db, id: string): Promise<Account | und
   return row && accountOfRow(row);
 }
 
-/** The live (not deleted) accounts among these ids, in one statement. */
-export async function findAccountsByIds(db: Db, ids: readonly string[]): Promise<Account[]> {
+/**
+ * What admission and usage read of an account (host/entitlement/): its calls-off switch and its
+ * trial. A dispatch batch reads these for every account of the batch, so not the whole row.
+ */
+export type AccountTerms = Pick<
+  Account,
+  'id' | 'callsRevokedAt' | 'trialStartedAt' | 'trialEndsAt' | 'trialCallsIncluded'
+>;
+
+/**
+ * The {@link AccountTerms} of the live (not deleted) accounts among these ids, in one
+ * statement of five columns (a dispatch batch's accounts: the whole rows cost several times
+ * as much to read and map, docs/performance/spike-profile.md).
+ */
+export async function findAccountTerms(db: Db, ids: readonly string[]): Promise<AccountTerms[]> {
   if (ids.length === 0) return [];
-  return (
-    await db.all<AccountRow>(
-      `SELECT * FROM accounts WHERE id IN ${idsIn(db)} AND deleted_at IS NULL`,
-      [JSON.stringify(ids)],
-    )
-  ).map(accountOfRow);
+  const rows = await db.all<
+    Pick<
+      AccountRow,
+      'id' | 'calls_revoked_at' | 'trial_started_at' | 'trial_ends_at' | 'trial_calls_included'
+    >
+  >(
+    `SELECT id, calls_revoked_at, trial_started_at, trial_ends_at, trial_calls_included
+     FROM accounts WHERE id IN ${idsIn(db)} AND deleted_at IS NULL`,
+    [JSON.stringify(ids)],
+  );
+  const out = new Array<AccountTerms>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    out[i] = {
+      id: r.id,
+      callsRevokedAt: r.calls_revoked_at,
+      trialStartedAt: r.trial_started_at,
+      trialEndsAt: r.trial_ends_at,
+      trialCallsIncluded: r.trial_calls_included,
+    };
+  }
+  return out;
 }
 
 /** The live account with this (lower-cased) e-mail address. */

@@ -81,16 +81,30 @@ export async function grantCredits(
   );
 }
 
-/** Takes `calls` credits for a call (`ref`: what it paid for). */
-export async function spendCredits(
-  db: Db,
-  accountId: string,
-  calls: number,
-  ref: string | null,
-  now: EpochMs,
-): Promise<void> {
+/** Credits a call takes: `calls` of the account's, for `ref` (what it paid for), at `at`. */
+export interface CreditSpend {
+  accountId: string;
+  calls: number;
+  ref: string | null;
+  at: EpochMs;
+}
+
+/**
+ * Takes the credits of several calls in one statement (the calls a dispatch unit paid with
+ * credits, written in its commit), in their order.
+ */
+export async function spendCreditsMany(db: Db, spends: readonly CreditSpend[]): Promise<void> {
+  if (spends.length === 0) return;
+  const rows = JSON.stringify(spends.map((s) => [s.accountId, -s.calls, s.ref, s.at]));
   await db.run(
-    `INSERT INTO credit_ledger (account_id, delta, reason, ref, at) VALUES (?, ?, 'call', ?, ?)`,
-    [accountId, -calls, ref, now],
+    db.dialect === 'postgres'
+      ? `INSERT INTO credit_ledger (account_id, delta, reason, ref, at)
+         SELECT v->>0, (v->>1)::bigint, 'call', v->>2, (v->>3)::bigint
+         FROM jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY AS e(v, i) ORDER BY i`
+      : `INSERT INTO credit_ledger (account_id, delta, reason, ref, at)
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), 'call',
+                json_extract(value, '$[2]'), json_extract(value, '$[3]')
+         FROM json_each(?) ORDER BY key`,
+    [rows],
   );
 }

@@ -21,7 +21,7 @@
  */
 import type { Db } from '../db/sql.js';
 import type { AttemptKind, CallToAdmit, EpochMs, RefusalReason } from '../../engine/index.js';
-import { findAccountsByIds, type Account } from '../db/accounts.js';
+import { findAccountTerms, type Account, type AccountTerms } from '../db/accounts.js';
 import { countCallsPlacedBy, occurrencesCounted } from '../db/account-calls.js';
 import { blockedAmong } from '../db/phone-numbers.js';
 import { planOf } from './plan.js';
@@ -44,6 +44,12 @@ export interface LedgerEntry {
   credits?: number;
 }
 
+/** The calls admitted earlier in the same unit of work, by account id (each account's in order). */
+export type Ledger = ReadonlyMap<string, readonly LedgerEntry[]>;
+
+const NO_ENTRIES: readonly LedgerEntry[] = [];
+const NO_LEDGER: Ledger = new Map();
+
 /**
  * The answer of {@link admitCall}; `isNew` says whether the call counts as a new wake-up call,
  * `weight` how many of the period's included calls it used.
@@ -59,12 +65,13 @@ const WAKE_UP_KINDS = new Set<AttemptKind>(['first', 'retry', 'snooze']);
  * decides synchronously while the runtime computes a unit of work.
  */
 export interface AdmissionFacts {
-  accounts: Map<string, Account | null>;
+  /** What admission reads of each account ({@link AccountTerms}); null when it is gone. */
+  accounts: Map<string, AccountTerms | null>;
   blocked: Set<string>;
-  /** Usage state per `${accountId}|${at}`. */
-  usage: Map<string, UsageState>;
-  /** Calls placed in the UTC day of `at`, per `${accountId}|${dayStart}`. */
-  placedToday: Map<string, number>;
+  /** Usage state per instant `at`, then per account. */
+  usage: Map<EpochMs, Map<string, UsageState>>;
+  /** Calls placed in a UTC day, per the day's start, then per account (absent: none). */
+  placedToday: Map<EpochMs, Map<string, number>>;
   /** Occurrences one of whose attempts was placed already. */
   counted: Set<string>;
 }
@@ -85,23 +92,26 @@ export async function prepareAdmission(
     placedToday: new Map(),
     counted: new Set(),
   };
-  const accountIds = [
-    ...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.accountId]))),
-  ];
-  const numbers = [...new Set(calls.map((c) => c.to))];
-  // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
-  const toCount = [
-    ...new Set(
-      calls.flatMap((c) =>
-        c.occurrenceId !== null && WAKE_UP_KINDS.has(c.kind) && c.kind !== 'first'
-          ? [c.occurrenceId]
-          : [],
-      ),
-    ),
-  ];
-  const instants = [...new Set(calls.flatMap((c) => (c.accountId === null ? [] : [c.at])))];
+  const accountSet = new Set<string>();
+  const numberSet = new Set<string>();
+  const countSet = new Set<string>();
+  const instantSet = new Set<EpochMs>();
+  for (const c of calls) {
+    numberSet.add(c.to);
+    if (c.accountId !== null) {
+      accountSet.add(c.accountId);
+      instantSet.add(c.at);
+    }
+    // A first attempt's occurrence has no attempt yet: nothing to count (no read on the spike's path).
+    if (c.occurrenceId !== null && c.kind !== 'first' && WAKE_UP_KINDS.has(c.kind))
+      countSet.add(c.occurrenceId);
+  }
+  const accountIds = [...accountSet];
+  const numbers = [...numberSet];
+  const toCount = [...countSet];
+  const instants = [...instantSet];
   const [accounts, blocked, counted] = await Promise.all([
-    findAccountsByIds(db, accountIds),
+    findAccountTerms(db, accountIds),
     blockedAmong(db, numbers),
     occurrencesCounted(db, toCount),
   ]);
@@ -116,8 +126,8 @@ export async function prepareAdmission(
         usageStates(db, accounts, at),
         countCallsPlacedBy(db, accountIds, day.start, day.end),
       ]);
-      for (const [id, state] of states) facts.usage.set(`${id}|${at}`, state);
-      for (const id of accountIds) facts.placedToday.set(`${id}|${day.start}`, placed.get(id) ?? 0);
+      facts.usage.set(at, states);
+      facts.placedToday.set(day.start, placed);
     }),
   );
   return facts;
@@ -132,14 +142,15 @@ export interface AdmissionWrite {
  * Decides on one call from `facts` (read by {@link prepareAdmission} for a superset of the
  * unit's calls; a call it did not read about is refused as the account gone). `ledger` lists
  * calls admitted earlier in the same unit of work (their rows are written only at its commit),
- * so two calls due together cannot both take the last trial call or the last call of the day.
+ * so two calls due together cannot both take the last trial call or the last call of the day
+ * (by account, so that a batch's admissions cost one look-up each, not a walk of the ledger).
  * Credits a call takes come back in `spend`, for the caller to write with the unit's commit.
  */
 export function admitCall(
   facts: AdmissionFacts,
   dailyCap: number,
   call: CallToAdmit,
-  ledger: readonly LedgerEntry[] = [],
+  ledger: Ledger = NO_LEDGER,
 ): Admission & AdmissionWrite {
   if (call.accountId === null) {
     return facts.blocked.has(call.to)
@@ -149,12 +160,12 @@ export function admitCall(
   const account = facts.accounts.get(call.accountId);
   if (!account || account.callsRevokedAt !== null) return { ok: false, reason: 'calls_revoked' };
   if (facts.blocked.has(call.to)) return { ok: false, reason: 'number_blocked' };
-  const mine = ledger.filter((e) => e.accountId === call.accountId);
+  const mine = ledger.get(call.accountId) ?? NO_ENTRIES;
   const isNew = countsAsNewCall(facts, call, mine);
   let weight = 0;
   let credits = 0;
   if (isNew) {
-    const state = facts.usage.get(`${account.id}|${call.at}`);
+    const state = facts.usage.get(call.at)?.get(account.id);
     if (!state) return { ok: false, reason: 'calls_revoked' };
     const pending = mine.reduce((n, e) => n + (e.weight ?? (e.isNew ? 1 : 0)), 0);
     const needed = state.basis === 'subscription' ? callWeight(call.to, state.tierBMultiplier) : 1;
@@ -166,7 +177,7 @@ export function admitCall(
       if (state.credits - spentInUnit < credits) return { ok: false, reason: 'no_entitlement' };
     }
   }
-  const placed = facts.placedToday.get(`${account.id}|${utcDay(call.at).start}`) ?? 0;
+  const placed = facts.placedToday.get(utcDay(call.at).start)?.get(account.id) ?? 0;
   if (placed + mine.length >= dailyCap) return { ok: false, reason: 'daily_cap_reached' };
   return {
     ok: true,

@@ -27,7 +27,10 @@ export const TRIAL_CALLS = 5;
 export type PlanOut = Plan;
 
 /** Trial calls left (never negative). */
-export function trialCallsLeft(account: Account, callsUsed: number): number {
+export function trialCallsLeft(
+  account: Pick<Account, 'trialCallsIncluded'>,
+  callsUsed: number,
+): number {
   return Math.max(0, account.trialCallsIncluded - callsUsed);
 }
 

@@ -18,8 +18,8 @@
  */
 import type { Db } from '../db/sql.js';
 import type { EpochMs } from '../../engine/index.js';
-import type { Account } from '../db/accounts.js';
-import { countTrialCallsUsed, listCallsUsedTo } from '../db/account-calls.js';
+import type { Account, AccountTerms } from '../db/accounts.js';
+import { countTrialCallsUsed, listCallsUsedIn } from '../db/account-calls.js';
 import { creditsOf } from '../db/credits.js';
 import { findSubscriptions, type Subscription } from '../db/subscriptions.js';
 import { planOf, trialCallsLeft } from './plan.js';
@@ -96,12 +96,12 @@ export async function usageState(
 
 /**
  * {@link usageState} of several accounts at one instant, by account id: each fact in one
- * statement for all of them (admission reads a dispatch batch's accounts so), the period's
- * weighted calls of a live subscription one statement per such account.
+ * statement for all of them (admission reads a dispatch batch's accounts so), the weighted
+ * calls of the live subscriptions' periods too (one window per account, one statement).
  */
 export async function usageStates(
   db: Db,
-  accounts: readonly Account[],
+  accounts: readonly AccountTerms[],
   now: EpochMs,
   knownTrialUsed?: Map<string, number>,
 ): Promise<Map<string, UsageState>> {
@@ -112,53 +112,63 @@ export async function usageStates(
     knownTrialUsed ?? countTrialCallsUsed(db, accounts),
     creditsOf(db, ids),
   ]);
+  // The live subscriptions' periods, and the calls used in each (one read for all of them).
+  const periods = new Map<string, { live: Subscription; start: EpochMs; end: EpochMs }>();
+  for (const stored of subscriptions.values()) {
+    if (!isLive(stored, now)) continue;
+    const period = periodAt(stored.periodAnchor, stored.interval, now);
+    periods.set(stored.accountId, { live: stored, ...period });
+  }
+  const usedInPeriod =
+    periods.size === 0
+      ? new Map<string, string[]>()
+      : await listCallsUsedIn(
+          db,
+          [...periods].map(([accountId, p]) => ({ accountId, from: p.start, to: p.end })),
+        );
   const out = new Map<string, UsageState>();
-  await Promise.all(
-    accounts.map(async (account) => {
-      const stored = subscriptions.get(account.id) ?? null;
-      const live = stored && isLive(stored, now) ? stored : null;
-      const credit = credits.get(account.id)!;
-      const grant = credit.grant;
-      const creditPack = grant
-        ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier }
-        : null;
-      const used = trialUsed.get(account.id) ?? 0;
-      const common = {
-        lapsed: live ? null : stored,
+  for (const account of accounts) {
+    const stored = subscriptions.get(account.id) ?? null;
+    const paid = periods.get(account.id);
+    const credit = credits.get(account.id)!;
+    const grant = credit.grant;
+    const creditPack = grant
+      ? { code: grant.planCode, name: grant.planName, tierBMultiplier: grant.tierBMultiplier }
+      : null;
+    const used = trialUsed.get(account.id) ?? 0;
+    if (paid) {
+      const { live } = paid;
+      let weighted = 0;
+      for (const to of usedInPeriod.get(account.id) ?? [])
+        weighted += callWeight(to, live.tierBMultiplier);
+      out.set(account.id, {
+        lapsed: null,
         trialUsed: used,
         credits: credit.remaining,
         creditPack,
-      };
-      if (live) {
-        const period = periodAt(live.periodAnchor, live.interval, now);
-        const weighted = (await listCallsUsedTo(db, account.id, period.start, period.end)).reduce(
-          (n, to) => n + callWeight(to, live.tierBMultiplier),
-          0,
-        );
-        out.set(account.id, {
-          ...common,
-          basis: 'subscription',
-          subscription: live,
-          period,
-          included: live.includedCalls,
-          used: weighted,
-          tierBMultiplier: live.tierBMultiplier,
-        });
-        return;
-      }
-      const period = { start: account.trialStartedAt, end: account.trialEndsAt };
-      const trialRuns = now < account.trialEndsAt && trialCallsLeft(account, used) > 0;
-      out.set(account.id, {
-        ...common,
-        basis: trialRuns ? 'trial' : 'none',
-        subscription: null,
-        period,
-        included: trialRuns ? account.trialCallsIncluded : 0,
-        used: trialRuns ? used : 0,
-        tierBMultiplier: 1,
+        basis: 'subscription',
+        subscription: live,
+        period: { start: paid.start, end: paid.end },
+        included: live.includedCalls,
+        used: weighted,
+        tierBMultiplier: live.tierBMultiplier,
       });
-    }),
-  );
+      continue;
+    }
+    const trialRuns = now < account.trialEndsAt && trialCallsLeft(account, used) > 0;
+    out.set(account.id, {
+      lapsed: stored,
+      trialUsed: used,
+      credits: credit.remaining,
+      creditPack,
+      basis: trialRuns ? 'trial' : 'none',
+      subscription: null,
+      period: { start: account.trialStartedAt, end: account.trialEndsAt },
+      included: trialRuns ? account.trialCallsIncluded : 0,
+      used: trialRuns ? used : 0,
+      tierBMultiplier: 1,
+    });
+  }
   return out;
 }
 

@@ -129,17 +129,20 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
     options: { fallbackText: (o) => fallbackText(o, deps.serviceName), ...deps.options },
   });
 
+  // Status changes are logged at debug: the lines' fields are built only when it is on.
   runtime.on('occurrence:status', ({ occurrence: o, from }) => {
+    if (!log.isLevelEnabled('debug')) return;
     log.debug(
       { occurrence: o.id, from, to: o.status, reason: o.outcomeReason },
       'occurrence status',
     );
   });
   runtime.on('attempt:status', ({ attempt: a, from }) => {
-    log.debug(
-      { attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status },
-      'attempt status',
-    );
+    if (log.isLevelEnabled('debug'))
+      log.debug(
+        { attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status },
+        'attempt status',
+      );
     if (a.status === 'confirmed' && a.phoneNumberId !== null) {
       setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt).catch(
         (err: unknown) => log.error({ err, attempt: a.id }, 'could not record last_confirmed_at'),
@@ -163,6 +166,8 @@ function loggedTelephony(telephony: Telephony, log: Logger): Telephony {
   return {
     async placeCall(request) {
       const result = await telephony.placeCall(request);
+      // The line's fields are built only when it is written (a spike places thousands a second).
+      if (!log.isLevelEnabled('info')) return result;
       log.info(
         {
           attempt: request.idempotencyKey,

@@ -27,7 +27,7 @@ import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { openSqliteDatabase } from '../host/db/open.js';
 import { createSqliteStore } from '../engine/sqlite/index.js';
 import { pendingOccurrence } from '../test/load/seed.js';
-import { args, percentile, printResult, r2, watch } from './measure.js';
+import { args, percentile, printResult, r2, spikeLeadMs, watch } from './measure.js';
 
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
@@ -136,9 +136,7 @@ const runtime = createRuntime({ clock, ids, store, telephony, options: runtimeOp
 }
 // The rows are moved with SQL on the tables: fold the journal into them first.
 await inner.settle();
-// Long enough to move the rows (about 20 µs a row here) and start the runtime before the
-// instant; `started_vs_due_ms` says if it was not (then the rate counts from the start).
-const lead = 2000 + Math.ceil(n / 25);
+const lead = spikeLeadMs(n);
 const due = Date.now() + lead;
 const moveT0 = performance.now();
 db.transaction(() => {

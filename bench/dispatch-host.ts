@@ -24,7 +24,7 @@ import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { createCallRuntime } from '../host/wiring/calls.js';
 import { openSqliteDatabase } from '../host/db/open.js';
 import { commitOccurrences, pendingOccurrence, seedAccounts } from '../test/load/seed.js';
-import { args, percentile, printResult, r2, watch } from './measure.js';
+import { args, percentile, printResult, r2, spikeLeadMs, watch } from './measure.js';
 
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
@@ -94,9 +94,7 @@ runtime.on('occurrence:status', ({ occurrence }) => {
   if (occurrence.status === 'cancelled') refused++;
 });
 
-// Long enough to move the rows and start the runtime before the instant (as the engine cell's);
-// `started_vs_due_ms` says if it was not (then the rate counts from the start).
-const lead = 2000 + Math.ceil(n / 25);
+const lead = spikeLeadMs(n);
 const due = Date.now() + lead;
 db.prepare(
   `UPDATE occurrences SET scheduled_at = ? + (scheduled_at - ?), next_due_at = ? + (next_due_at - ?), series_base = ? + (series_base - ?) WHERE status = 'pending'`,

@@ -29,6 +29,8 @@ export class FoldScheduler {
   error: unknown = null;
   /** How often the overlay was rebuilt from the journal since open: a settle inside a caller's transaction that rolled back. */
   restores = 0;
+  /** Called when the overlay is rebuilt: the tables are back as they were before the fold. */
+  onRestore: () => void = () => {};
   private lastCommitAt = -Infinity;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -56,6 +58,7 @@ export class FoldScheduler {
       this.nested = false;
       this.restores++;
       this.journal.restore(this.overlay);
+      this.onRestore();
     }
   }
 

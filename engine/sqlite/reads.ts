@@ -369,7 +369,9 @@ export function createSqliteReads(db: Database, settle?: SqliteSettle): StoreRea
 
 /**
  * The maintenance writes on `db`, each in one transaction after `settle` folded the account's
- * journal rows (so that no image folded later brings a row back).
+ * journal rows (so that no image folded later brings a row back). They write the tables
+ * directly: every write here runs after a `settle` (the store forgets the versions its loads
+ * noted there, ./table-versions.ts).
  */
 export function createSqliteMaintenance(db: Database, settle: SqliteSettle): StoreMaintenance {
   const { sql, one } = statements(db);

@@ -25,6 +25,7 @@ import { createStoreLists } from './lists.js';
 import { createSqliteMaintenance, createSqliteReads } from './reads.js';
 import { ensureEngineSchema } from './schema.js';
 import { prepareStoreStatements } from './statements.js';
+import { TableVersions } from './table-versions.js';
 import { Conflict, createUnitOfWork, type Staged } from './unit-of-work.js';
 
 /** Options of {@link createSqliteStore}. */
@@ -100,6 +101,9 @@ export interface SqliteStore extends Store<Database>, StoreReads, StoreMaintenan
   close(): Promise<void>;
 }
 
+/** Table versions a store's loads keep per kind for the commits that follow (a few batches' worth). */
+const LOADED_VERSIONS = 16_384;
+
 const IN_TRANSACTION =
   "the engine's SQLite store commits in a transaction of its own: pass what must commit with the unit as commit's `writes`, not a transaction around it";
 
@@ -123,11 +127,26 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
   const journal = new Journal(db);
   journal.restore(overlay);
   const q = prepareStoreStatements(db);
-  const { load, commitRows, commitWithWrites } = createUnitOfWork(db, q, journal, overlay);
+  const versions = {
+    occurrences: new TableVersions(LOADED_VERSIONS),
+    attempts: new TableVersions(LOADED_VERSIONS),
+  };
+  const forgetVersions = () => {
+    versions.occurrences.clear();
+    versions.attempts.clear();
+  };
+  const { load, commitRows, commitWithWrites } = createUnitOfWork(
+    db,
+    q,
+    journal,
+    overlay,
+    versions,
+  );
   const lists = createStoreLists(q, overlay);
   const timing =
     options.fold === false ? null : { sliceMs: 8, idleMs: 50, maxRows: 2_000_000, ...options.fold };
   const folds = new FoldScheduler(db, overlay, journal, new Fold(db, overlay), q, timing, now);
+  folds.onRestore = forgetVersions;
 
   /** Settles while a commit with writes holds the connection's transaction; null when none does. */
   let gate: Promise<unknown> | null = null;
@@ -138,7 +157,11 @@ export function createSqliteStore(db: Database, options: SqliteStoreOptions = {}
 
   const store: SqliteStore = {
     ...createSqliteReads(db, settleScope),
-    ...createSqliteMaintenance(db, settleScope),
+    // The maintenance writes the tables directly once this settle has run (./table-versions.ts).
+    ...createSqliteMaintenance(db, (scope) => {
+      forgetVersions();
+      settleScope(scope);
+    }),
     get foldError() {
       return folds.error;
     },

@@ -2,8 +2,9 @@
  * The SQLite store's unit of work: `load` and `commit`, each in one transaction.
  * - `load` reads a row's newest image from the overlay (or its journal row) and the others
  *   from the tables (one statement per table), with the closure rules of the Store port's `load`.
- * - `commit` checks every row's version (the overlay's for rows with unfolded images, the
- *   table's for the others: one set-based statement per table), writes series to their table,
+ * - `commit` checks every row's version (the overlay's for rows with unfolded images, the one
+ *   a load read for rows it read from a table (./table-versions.ts), the table's for the
+ *   others: one set-based statement per table), writes series to their table,
  *   and appends every occurrence and attempt as one journal row (multi-row INSERTs): a unit's
  *   appends touch one B-tree's right edge and no secondary index. The caller's `writes` run
  *   next, on this connection, in the same transaction. What the overlay must note comes back
@@ -25,6 +26,7 @@ import {
   seriesToRow,
 } from './rows.js';
 import type { StoreStatements } from './statements.js';
+import type { TableVersions } from './table-versions.js';
 
 /** A unit refused on versions: the rows that conflict. */
 export class Conflict extends Error {
@@ -55,12 +57,22 @@ export interface UnitOfWork {
   ) => Promise<Staged>;
 }
 
-/** The unit of work on `db`, with the rows of `overlay` read from `journal`. */
+/** The versions of table rows a load read, per kind: each answers one commit's check. */
+export interface LoadedVersions {
+  occurrences: TableVersions;
+  attempts: TableVersions;
+}
+
+/**
+ * The unit of work on `db`, with the rows of `overlay` read from `journal`, and the versions of
+ * table rows its loads read noted in `versions`.
+ */
 export function createUnitOfWork(
   db: Database,
   q: StoreStatements,
   journal: Journal,
   overlay: Overlay,
+  versions: LoadedVersions,
 ): UnitOfWork {
   const load = db.transaction((keys: LoadKeys): Snapshot => {
     const occ = new Map<string, OccurrenceRecord>();
@@ -72,13 +84,17 @@ export function createUnitOfWork(
       for (const row of q.series.all(JSON.stringify(want)) as unknown[][])
         ser.set(row[0] as string, rowToSeries(row));
     };
-    /** Rows with unfolded images from the overlay, the others from `stmt` in one statement. */
-    const read = <R>(
+    /**
+     * Rows with unfolded images from the overlay, the others from `stmt` in one statement, their
+     * versions noted in `noted`.
+     */
+    const read = <R extends { version: number }>(
       kind: Kind,
       ids: Iterable<string>,
       into: Map<string, R>,
       stmt: Statement<[string]>,
       toRecord: (row: unknown[]) => R,
+      noted: TableVersions,
     ) => {
       const pending = overlay.pending(kind);
       const want: string[] = [];
@@ -89,22 +105,25 @@ export function createUnitOfWork(
         else want.push(id);
       }
       if (want.length === 0) return;
-      for (const row of stmt.all(JSON.stringify(want)) as unknown[][])
-        into.set(row[0] as string, toRecord(row));
+      for (const row of stmt.all(JSON.stringify(want)) as unknown[][]) {
+        const record = toRecord(row);
+        noted.note(row[0] as string, record.version);
+        into.set(row[0] as string, record);
+      }
     };
     readSeries(keys.series ?? []);
-    read(ATTEMPT, keys.attempts ?? [], att, q.attempts, rowToAttempt);
+    read(ATTEMPT, keys.attempts ?? [], att, q.attempts, rowToAttempt, versions.attempts);
     const occIds: string[] = [...(keys.occurrences ?? [])];
     for (const x of att.values()) if (x.occurrenceId !== null) occIds.push(x.occurrenceId);
     for (const x of ser.values()) if (x.nextOccurrenceId !== null) occIds.push(x.nextOccurrenceId);
-    read(OCCURRENCE, occIds, occ, q.occurrences, rowToOccurrence);
+    read(OCCURRENCE, occIds, occ, q.occurrences, rowToOccurrence, versions.occurrences);
     const live: string[] = [];
     const owners: string[] = [];
     for (const x of occ.values()) {
       if (x.liveAttemptId !== null) live.push(x.liveAttemptId);
       if (x.scheduleId !== null) owners.push(x.scheduleId);
     }
-    read(ATTEMPT, live, att, q.attempts, rowToAttempt);
+    read(ATTEMPT, live, att, q.attempts, rowToAttempt, versions.attempts);
     readSeries(owners);
     return {
       occurrences: [...occ.values()],
@@ -113,26 +132,37 @@ export function createUnitOfWork(
     };
   });
 
-  /** Conflicts of `writes` against the overlay (rows in it) and the table (the others, one statement). */
+  /**
+   * Conflicts of `writes` against the overlay (rows in it), the versions a load noted (rows it
+   * read from the table) and the table (the others, one statement). Every written row is
+   * forgotten from `noted`: it is in the journal once this commits.
+   */
   const checkVersions = (
     stmt: Statement<[string]>,
     kind: RowRef['kind'],
     writes: { record: { id: string }; expectedVersion: number | null }[],
     pending: PendingRows | null,
+    noted: TableVersions | null,
     out: RowRef[],
   ) => {
     if (writes.length === 0) return;
     const ask: string[] = [];
-    const slots = writes.map((w) => pending?.slot(w.record.id));
-    for (const [i, w] of writes.entries()) if (slots[i] === undefined) ask.push(w.record.id);
+    const known = new Array<number | undefined>(writes.length);
+    for (const [i, w] of writes.entries()) {
+      const id = w.record.id;
+      const fromLoad = noted?.take(id);
+      const slot = pending?.slot(id);
+      if (slot !== undefined) known[i] = pending!.versionAt(slot);
+      else if (fromLoad !== undefined) known[i] = fromLoad;
+      else ask.push(id);
+    }
     const stored = new Map<string, number>();
     if (ask.length > 0)
       for (const [id, version] of stmt.all(JSON.stringify(ask)) as [string, number][])
         stored.set(id, version);
     const seen = new Set<string>();
     for (const [i, w] of writes.entries()) {
-      const slot = slots[i];
-      const v = slot === undefined ? stored.get(w.record.id) : pending!.versionAt(slot);
+      const v = known[i] ?? stored.get(w.record.id);
       const ok = w.expectedVersion === null ? v === undefined : v === w.expectedVersion;
       if (!ok || seen.has(w.record.id)) out.push({ kind, id: w.record.id });
       seen.add(w.record.id);
@@ -145,9 +175,17 @@ export function createUnitOfWork(
    */
   const stage = (changes: ChangeSet): Staged => {
     const conflicts: RowRef[] = [];
-    checkVersions(q.serVersions, 'series', changes.series, null, conflicts);
-    checkVersions(q.occVersions, 'occurrence', changes.occurrences, overlay.occurrences, conflicts);
-    checkVersions(q.attVersions, 'attempt', changes.attempts, overlay.attempts, conflicts);
+    checkVersions(q.serVersions, 'series', changes.series, null, null, conflicts);
+    const { occurrences: occ, attempts: att } = overlay;
+    checkVersions(
+      q.occVersions,
+      'occurrence',
+      changes.occurrences,
+      occ,
+      versions.occurrences,
+      conflicts,
+    );
+    checkVersions(q.attVersions, 'attempt', changes.attempts, att, versions.attempts, conflicts);
     if (conflicts.length > 0) throw new Conflict(conflicts);
     for (const w of changes.series) {
       const row = seriesToRow(w.record);

@@ -85,10 +85,10 @@ export function createUnitOfWork(
         ser.set(row[0] as string, rowToSeries(row));
     };
     /**
-     * Rows with unfolded images from the overlay, the others from `stmt` in one statement, their
-     * versions noted in `noted`.
+     * Rows with unfolded images from the overlay, the others from `stmt` in one statement (a
+     * JSON array's text per row), their versions noted in `noted`.
      */
-    const read = <R extends { version: number }>(
+    const read = <R extends { id: string; version: number }>(
       kind: Kind,
       ids: Iterable<string>,
       into: Map<string, R>,
@@ -105,10 +105,10 @@ export function createUnitOfWork(
         else want.push(id);
       }
       if (want.length === 0) return;
-      for (const row of stmt.all(JSON.stringify(want)) as unknown[][]) {
-        const record = toRecord(row);
-        noted.note(row[0] as string, record.version);
-        into.set(row[0] as string, record);
+      for (const text of stmt.all(JSON.stringify(want)) as string[]) {
+        const record = toRecord(JSON.parse(text) as unknown[]);
+        noted.note(record.id, record.version);
+        into.set(record.id, record);
       }
     };
     readSeries(keys.series ?? []);

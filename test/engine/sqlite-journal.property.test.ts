@@ -23,7 +23,7 @@ const occurrenceChange = fc.record(
     status: fc.constantFrom('pending', 'dispatching', 'calling', 'confirmed', 'cancelled'),
     nextDueAt: fc.option(fc.integer({ min: T0, max: T0 + 3_600_000 }), { nil: null }),
     attemptCount: fc.nat(5),
-    label: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+    label: fc.option(fc.string({ maxLength: 8, unit: 'binary' }), { nil: null }),
     liveAttemptId: fc.option(fc.constantFrom('att-0', 'att-1', 'att-2'), { nil: null }),
     reachedPerson: fc.boolean(),
     updatedAt: fc.integer({ min: T0, max: T0 + 3_600_000 }),

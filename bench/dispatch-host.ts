@@ -1,7 +1,7 @@
 /**
  * The 07:00 spike through the HTTP host's real composition of the engine, in its own process
  * (run by bench/run.ts beside the engine-only cell): `createCallRuntime` as host/compose.ts
- * builds it, so the service's SQLite store (migrated database, no checkpoint worker), the
+ * builds it, so the service's SQLite store (migrated database, checkpoints on a worker), the
  * Accounts port (admission: account, blocked number, trial or plan entitlement, daily cap,
  * with its ledger) and the usage counting all run on every dispatch. N accounts on a trial,
  * one wake-up call each, due within the same second; a telephony sink that accepts every
@@ -149,6 +149,6 @@ printResult({
   cpu_us_per_dispatch: r2((cpu.user + cpu.system) / Math.max(recorded, 1)),
   started_vs_due_ms: startedVsDue,
 });
-db.close();
+await sdb.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -2,9 +2,9 @@
  * WAL checkpoints on a second connection in a worker thread (see
  * `SqliteStoreOptions.checkpointInWorker`): an automatic checkpoint runs inside whichever commit
  * crosses the threshold, copying and syncing thousands of pages on the event loop; the fold of
- * the dispatch journal writes many pages. The spike bench's engine cell checkpoints here; the
- * service's store does not turn it on yet (docs/performance/spike-profile.md, the host's
- * composition).
+ * the dispatch journal writes many pages. The service's store checkpoints here (but in the
+ * single-file build, which has no node_modules for the worker to load the driver from), and so
+ * does the spike bench's engine cell.
  * @module
  */
 import { createRequire } from 'node:module';

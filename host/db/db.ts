@@ -62,6 +62,11 @@ export interface SqliteDb extends Db {
   readonly direct: Db;
   /** Whether the connection is open. */
   readonly open: boolean;
+  /**
+   * Runs `fn` when `close()` is called, before the connection closes (the engine store stops
+   * its checkpoint worker, which holds a second connection to the file).
+   */
+  beforeClose(fn: () => unknown): void;
 }
 
 /** The PostgreSQL implementation. */

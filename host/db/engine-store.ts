@@ -21,6 +21,7 @@ import {
   createSqliteStore,
   type SqliteStore,
 } from '../../engine/sqlite/index.js';
+import { inSingleFile } from '../assets.js';
 import { pgClientDb, type Db, type PostgresDb, type SqliteDb } from './sql.js';
 
 /**
@@ -66,7 +67,13 @@ export function createEngineStore(db: Db): EngineStore {
     store = withHostWrites(createPostgresStore((db as PostgresDb).pool));
   else {
     const sqlite = sqliteOf(db);
-    const engine = createSqliteStore(sqlite.raw);
+    // WAL checkpoints on a worker thread rather than inside the spike's commits
+    // (engine/sqlite/checkpointer.ts). The worker loads better-sqlite3 from node_modules,
+    // which the single-file build has none of: it checkpoints inside commits.
+    const engine = createSqliteStore(sqlite.raw, {
+      checkpointInWorker: !sqlite.raw.memory && !inSingleFile(),
+    });
+    sqlite.beforeClose(() => engine.close());
     store = lockedStore(sqlite, engine);
     settlers.set(db, (scope) => store.settle!(scope));
   }

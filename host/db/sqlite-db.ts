@@ -35,6 +35,8 @@ export function wrapSqlite(raw: Database): SqliteDb {
     }
     return s;
   };
+  /** What runs when close() is called, before the connection closes. */
+  const closing: (() => unknown)[] = [];
   // The lock: held by a top-level transaction or an exclusive() call, across its awaits.
   let held = false;
   let waiters: Array<() => void> = [];
@@ -130,9 +132,13 @@ export function wrapSqlite(raw: Database): SqliteDb {
         release();
       }
     },
+    beforeClose(fn: () => unknown) {
+      closing.push(fn);
+    },
     async close() {
       await acquire();
       try {
+        for (const fn of closing.splice(0)) await fn();
         if (raw.open) raw.close();
       } finally {
         release();

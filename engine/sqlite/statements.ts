@@ -6,14 +6,14 @@
  * in column order (`json_array`): a dispatch unit loads hundreds of 39-column rows, and one
  * string per row, parsed in JavaScript, costs less than better-sqlite3 making a value per
  * column (the 100k spike: about 6 % less CPU a dispatch). The tables are STRICT, with INTEGER
- * and TEXT columns only, so the array holds exactly the values a raw row would. The others
- * but the series writes return raw rows (arrays in column order).
+ * and TEXT columns only, so the array holds exactly the values a raw row would. The rest, the
+ * series writes aside, return raw rows (arrays in column order).
  * @module
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { ATTEMPT_COLUMNS, OCCURRENCE_COLUMNS, SERIES_COLUMNS } from './rows.js';
 
-/** The store's statements; every one but the series writes is in raw mode. */
+/** The store's statements: the two loads answer JSON text, the series writes nothing, the rest raw rows. */
 export interface StoreStatements {
   /** Occurrences by id (a JSON array of ids), each row as the text of a JSON array. */
   occurrences: Statement<[string]>;

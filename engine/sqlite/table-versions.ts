@@ -41,9 +41,4 @@ export class TableVersions {
   clear(): void {
     this.seen.clear();
   }
-
-  /** How many rows are noted. */
-  get size(): number {
-    return this.seen.size;
-  }
 }

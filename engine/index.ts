@@ -46,7 +46,6 @@ export { EngineError, PlacementDeferred } from './runtime/errors.js';
 // The defaults of `createRuntime` when no clock or ids are given: real time, random UUIDs.
 export { MAX_STEP_MS, systemClock } from './defaults/system-clock.js';
 export type { SystemClock, SystemClockOptions } from './defaults/system-clock.js';
-export { randomIds } from './defaults/random-ids.js';
 
 // The ports the embedder implements or picks (engine/sim, engine/sqlite, engine/postgres).
 export type {

@@ -1,9 +1,9 @@
 /**
- * The system clock: a {@link Clock} on the process's real time (the platform's wall clock and timers),
- * the clock `createRuntime` uses when it is given none.
+ * The system clock: a {@link Clock} on real time, read from the time source the embedder passes
+ * (`now: Date.now`): the engine reads no clock of its own, and time comes only through its ports.
  *
- * The engine does no I/O of its own; this is the one default adapter it ships, because every
- * embedder needs one and the timer arithmetic is easy to get wrong. Timers are hints, never
+ * It is the one clock adapter the engine ships, because every embedder needs one and the timer
+ * arithmetic is easy to get wrong. Timers are hints, never
  * trusted: each host `setTimeout` is capped at {@link MAX_STEP_MS} (Node's setTimeout overflows
  * at about 24.8 days, and the wall clock may be stepped by NTP while a long timer sleeps), and on
  * every wake the clock compares `now()` with the due instant and re-arms until it has really
@@ -25,19 +25,21 @@ export interface SystemClock extends Clock {
 
 /** Options of {@link systemClock}. */
 export interface SystemClockOptions {
+  /** The wall clock, in epoch milliseconds: `Date.now` for the process's real time. */
+  now: () => EpochMs;
   /** Called when a timer callback throws or rejects. @defaultValue rethrown on the next tick */
   onError?: (err: unknown) => void;
 }
 
 /**
- * Creates a clock on the process's real time.
+ * Creates a clock on real time, read from `options.now`.
  *
  * @example
- * const clock = systemClock();
+ * const clock = systemClock({ now: Date.now });
  * clock.setTimer(clock.now() + 30 * 86_400_000, () => console.log('a month later')); // re-arms every minute
  * clock.stop(); // at shutdown
  */
-export function systemClock(options: SystemClockOptions = {}): SystemClock {
+export function systemClock(options: SystemClockOptions): SystemClock {
   const armed = new Set<{ cancel(): void }>();
   let stopped = false;
   const onError =
@@ -48,7 +50,7 @@ export function systemClock(options: SystemClockOptions = {}): SystemClock {
       });
     });
 
-  const now = (): EpochMs => Date.now();
+  const now = options.now;
 
   function setTimer(at: EpochMs, fn: () => void | Promise<void>): TimerHandle {
     let handle: ReturnType<typeof setTimeout> | undefined;
@@ -90,29 +92,6 @@ export function systemClock(options: SystemClockOptions = {}): SystemClock {
     },
     get pending() {
       return armed.size;
-    },
-  };
-}
-
-/**
- * The clock a runtime makes for itself when it is given none: a {@link systemClock} whose
- * `stop()` (called by the runtime's `stop()`, so that no timer keeps the process alive) can be
- * undone by `restart()` (the runtime's next `start()`). Errors of its timers go to `onError`.
- */
-export function ownedSystemClock(onError: (err: unknown) => void): SystemClock & {
-  restart(): void;
-} {
-  let inner = systemClock({ onError });
-  return {
-    now: () => inner.now(),
-    setTimer: (at, fn) => inner.setTimer(at, fn),
-    stop: () => inner.stop(),
-    restart() {
-      inner.stop();
-      inner = systemClock({ onError });
-    },
-    get pending() {
-      return inner.pending;
     },
   };
 }

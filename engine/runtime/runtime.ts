@@ -36,8 +36,6 @@ import type {
 import type { CallScript, OccurrenceRecord, RetryPolicy, SeriesRecord } from '../model.js';
 import { cloneOccurrence, cloneSeries } from '../clone.js';
 import { compileRecurrence } from '../time/recurrence-check.js';
-import { ownedSystemClock } from '../defaults/system-clock.js';
-import { randomIds } from '../defaults/random-ids.js';
 import { DispatchLoop } from './dispatch-loop.js';
 import { EffectRunner } from './effect-runner.js';
 import { EngineError } from './errors.js';
@@ -119,8 +117,6 @@ export function createRuntime<Tx = unknown>(deps: RuntimeDeps<Tx>): Runtime {
 class RuntimeImpl implements Runtime {
   readonly options: ResolvedRuntimeOptions;
   private readonly clock: Clock;
-  /** The clock made here when none was given: stopped with the runtime, restarted with it. */
-  private readonly ownClock: ReturnType<typeof ownedSystemClock> | null;
   private readonly ids: Ids;
   private readonly store: Store;
   private readonly events = new SafeEmitter();
@@ -139,12 +135,13 @@ class RuntimeImpl implements Runtime {
   private readonly counters = { dispatched: 0, units: 0, conflicts: 0 };
 
   constructor(private readonly deps: RuntimeDeps) {
-    this.ids = deps.ids ?? randomIds();
+    // Time and ids come only through these ports: the engine reads no clock or randomness.
+    for (const port of ['clock', 'ids', 'store', 'telephony'] as const)
+      if (!deps[port])
+        throw new EngineError('invalid_option', `createRuntime: ${port} is required`, port);
+    this.ids = deps.ids;
     this.options = resolveRuntimeOptions(deps.options, () => `runtime-${this.ids.uuid()}`);
-    this.ownClock = deps.clock
-      ? null
-      : ownedSystemClock((error) => this.events.emit('runtime:error', { error, where: 'timer' }));
-    this.clock = deps.clock ?? this.ownClock!;
+    this.clock = deps.clock;
     this.store = deps.store;
     const { callsPerSecond, maxLeadMs } = this.options.pacing;
     this.pacer = Number.isFinite(callsPerSecond) ? new Pacer<Ref>(callsPerSecond, maxLeadMs) : null;
@@ -207,7 +204,6 @@ class RuntimeImpl implements Runtime {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
-    this.ownClock?.restart();
     this.runner.start();
     this.deps.telephony.onEvent((event) =>
       this.stopped ? undefined : this.inbox.add({ type: 'telephony', event }),
@@ -267,7 +263,6 @@ class RuntimeImpl implements Runtime {
     this.deps.telephony.onEvent(() => undefined);
     this.runner.stop();
     if (options.drain ?? true) await this.idle();
-    this.ownClock?.stop();
   }
 
   async idle(): Promise<void> {

@@ -48,15 +48,15 @@ export interface UnitWriter<Tx = unknown> {
 /** What the runtime needs from its embedder. */
 export interface RuntimeDeps<Tx = unknown> {
   /**
-   * The only source of now and of timers (`VirtualClock` from engine/sim in tests).
-   * @defaultValue a system clock of the runtime's own (`systemClock()`), whose timers `stop()` cancels
+   * The only source of now and of timers: `systemClock({ now: Date.now })` for real time,
+   * `VirtualClock` from engine/sim in tests. The engine reads no clock of its own.
    */
-  clock?: Clock;
+  clock: Clock;
   /**
-   * Makes the ids of new occurrences, attempts and series, and the default lease owner's name.
-   * @defaultValue `randomIds()`: random v4 UUIDs
+   * Makes the ids of new occurrences, attempts and series, and the default lease owner's name:
+   * `{ uuid: () => crypto.randomUUID() }` for random ones. The engine makes no randomness of its own.
    */
-  ids?: Ids;
+  ids: Ids;
   /** Where series, occurrences and attempts are kept: `MemoryStore`, `createSqliteStore`, `createPostgresStore`, or your own. */
   store: Store<Tx>;
   /** Writes of the embedder's own made in each unit's commit transaction (see {@link UnitWriter}). */

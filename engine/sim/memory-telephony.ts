@@ -10,7 +10,6 @@ import type {
   TelephonyEventHandler,
   TimerHandle,
 } from '../ports.js';
-import { systemClock } from '../defaults/system-clock.js';
 
 /**
  * What a simulated phone does with a call, as in the host contract's dev phones:
@@ -23,8 +22,8 @@ export type PhoneBehaviour =
 
 /** Timing of the simulated calls, in seconds. */
 export interface MemoryTelephonyOptions {
-  /** Drives every event; use a VirtualClock in tests. @defaultValue a system clock (`systemClock()`): real time */
-  clock?: Clock;
+  /** Drives every event: the runtime's clock (a VirtualClock in tests, `systemClock({ now: Date.now })` for real time). */
+  clock: Clock;
   /** Seconds from placing to `call.ringing`. @defaultValue 1 */
   setupSeconds?: number;
   /** Default seconds a phone rings before it is answered. @defaultValue 5 */
@@ -122,7 +121,7 @@ export class MemoryTelephony implements Telephony {
   private readonly o: Required<Omit<MemoryTelephonyOptions, 'codeCallSeconds' | 'onAnswered'>> &
     Pick<MemoryTelephonyOptions, 'codeCallSeconds' | 'onAnswered'>;
 
-  constructor(options: MemoryTelephonyOptions = {}) {
+  constructor(options: MemoryTelephonyOptions) {
     const talkSeconds = options.talkSeconds ?? 20;
     this.o = {
       setupSeconds: 1,
@@ -135,7 +134,7 @@ export class MemoryTelephony implements Telephony {
       keepHistory: true,
       chainSteps: false,
       ...definedOnly(options),
-      clock: options.clock ?? systemClock(),
+      clock: options.clock,
       talkSeconds,
       voicemailSeconds: options.voicemailSeconds ?? talkSeconds,
     };

@@ -1,6 +1,8 @@
 /**
- * The engine as an embedder meets it first: `createRuntime` without a clock or ids runs on the
- * real clock with random UUIDs (here on SQLite), rules need only their required fields, and a
+ * The engine as an embedder meets it first: `createRuntime` on the real clock
+ * (`systemClock({ now: Date.now })`) with random UUIDs (here on SQLite), a runtime without a
+ * clock or ids refused by name (the engine reads no clock or randomness of its own), rules
+ * need only their required fields, and a
  * malformed rule is refused with an `EngineError` naming the field in camelCase, never a
  * TypeError or RangeError from inside. Through the public entries only.
  */
@@ -20,7 +22,7 @@ import {
   type OccurrenceRecord,
   type RecurrenceInput,
 } from '../../engine/index.js';
-import { MemoryStore, MemoryTelephony } from '../../engine/sim/index.js';
+import { MemoryStore, MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { createSqliteStore } from '../../engine/sqlite/index.js';
 
 const PHONE = '+14155550123';
@@ -37,11 +39,20 @@ async function refusal(fn: () => unknown): Promise<{ code: string; field?: strin
   assert.fail('expected a refusal');
 }
 
-describe('createRuntime without a clock or ids', () => {
+const realTime = () => systemClock({ now: Date.now });
+const randomIds = () => ({ uuid: () => crypto.randomUUID() });
+
+describe('createRuntime on the real clock', () => {
   it('fires a call on the real clock, never before its instant, on SQLite', async () => {
     const store = createSqliteStore(new Database(':memory:'), { createTables: true });
-    const telephony = new MemoryTelephony({ setupSeconds: 0, ringSeconds: 0, keySeconds: 0 });
-    const runtime = createRuntime({ store, telephony });
+    const clock = realTime();
+    const telephony = new MemoryTelephony({
+      clock,
+      setupSeconds: 0,
+      ringSeconds: 0,
+      keySeconds: 0,
+    });
+    const runtime = createRuntime({ clock, ids: randomIds(), store, telephony });
     const done = new Promise<OccurrenceRecord>((resolve) =>
       runtime.on('occurrence:status', ({ occurrence }) => {
         if (occurrence.status === 'confirmed') resolve(occurrence);
@@ -52,14 +63,33 @@ describe('createRuntime without a clock or ids', () => {
     assert.match(o.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const confirmed = await done;
     await runtime.stop();
+    clock.stop();
     assert.equal(confirmed.id, o.id);
     assert.equal(telephony.calls.length, 1);
     assert.ok(telephony.calls[0]!.placedAt >= o.scheduledAt, 'not before its instant');
     await store.close();
   });
 
+  it('refuses a runtime without a clock or ids, naming the port', async () => {
+    const clock = realTime();
+    const deps = {
+      clock,
+      ids: randomIds(),
+      store: new MemoryStore(),
+      telephony: new MemoryTelephony({ clock }),
+    };
+    for (const port of ['clock', 'ids'] as const) {
+      const without = { ...deps, [port]: undefined };
+      assert.deepEqual(await refusal(() => createRuntime(without)), {
+        code: 'invalid_option',
+        field: port,
+      });
+    }
+    clock.stop();
+  });
+
   it('systemClock() never fires a timer early and stop() cancels what is armed', async () => {
-    const clock = systemClock();
+    const clock = realTime();
     const due = clock.now() + 20;
     const fired = await new Promise<number>((resolve) =>
       clock.setTimer(due, () => resolve(clock.now())),
@@ -71,6 +101,17 @@ describe('createRuntime without a clock or ids', () => {
     assert.equal(clock.pending, 0);
   });
 });
+
+/** A runtime on a virtual clock at NOW, for what needs no time to pass. */
+function virtualRuntime() {
+  const clock = new VirtualClock(NOW);
+  return createRuntime({
+    clock,
+    ids: randomIds(),
+    store: new MemoryStore(),
+    telephony: new MemoryTelephony({ clock }),
+  });
+}
 
 describe('rules with defaults, and their builders', () => {
   it('weekly() leaves the optional fields to compileRecurrence', () => {
@@ -102,7 +143,7 @@ describe('rules with defaults, and their builders', () => {
   });
 
   it('saveSeries takes a weekly rule with only its required fields', async () => {
-    const runtime = createRuntime({ store: new MemoryStore(), telephony: new MemoryTelephony() });
+    const runtime = virtualRuntime();
     const rule = {
       kind: 'weekly',
       timezone: 'UTC',
@@ -122,7 +163,7 @@ describe('a malformed rule gets a typed error naming the field', () => {
     ({ ...base, ...patch }) as unknown as RecurrenceInput;
 
   it('from saveSeries, as rule.<field>', async () => {
-    const runtime = createRuntime({ store: new MemoryStore(), telephony: new MemoryTelephony() });
+    const runtime = virtualRuntime();
     const save = (rule: RecurrenceInput) => () =>
       runtime.saveSeries({ accountId: 'a1', to: PHONE, rule });
     assert.deepEqual(await refusal(save(bad({ timezone: 'Mars/Base' }))), {

@@ -50,7 +50,9 @@ describe('examples/rest-telephony.ts against a fake provider', () => {
       },
     };
     const store = new MemoryStore();
-    const runtime = createRuntime({ clock, store, telephony });
+    let n = 0;
+    const ids = { uuid: () => `id-${++n}` };
+    const runtime = createRuntime({ clock, ids, store, telephony });
     const ended: OccurrenceRecord[] = [];
     runtime.on('occurrence:status', ({ occurrence }) => {
       if (occurrence.status === 'confirmed') ended.push(occurrence);

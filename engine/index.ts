@@ -43,7 +43,7 @@ export { DEFAULT_RETRY_POLICY, resolveRetryPolicy } from './runtime/retry-policy
 export type { RetryPolicyInput } from './runtime/retry-policy.js';
 export { EngineError, PlacementDeferred } from './runtime/errors.js';
 
-// The defaults of `createRuntime` when no clock or ids are given: real time, random UUIDs.
+// The real-time clock adapter: capped, re-armed timers on the time source its caller passes.
 export { MAX_STEP_MS, systemClock } from './defaults/system-clock.js';
 export type { SystemClock, SystemClockOptions } from './defaults/system-clock.js';
 

@@ -1,5 +1,5 @@
 /**
- * Real time in the host: the engine's system clock (`systemClock()`, the {@link Clock} port on
+ * Real time in the host: the engine's system clock (`systemClock({ now })`, the {@link Clock} port on
  * real time, timers capped and re-armed) on the wall clock, under the name the host's root
  * builds it by, and the
  * two readings of real time the host makes beside the service's clock.

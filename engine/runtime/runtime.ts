@@ -125,7 +125,6 @@ class RuntimeImpl implements Runtime {
   private readonly runner: EffectRunner;
   private readonly inbox: Inbox;
   private readonly loop: DispatchLoop;
-  private readonly sizer: UnitSizer;
   /** Units of work on the same rows run one after the other. */
   private readonly queue = new KeyedQueue();
   private running = false;
@@ -151,7 +150,6 @@ class RuntimeImpl implements Runtime {
       this.clock.now(),
       this.pacer ? maxLeadMs : 0,
     );
-    this.sizer = new UnitSizer(this.clock, this.options);
     const unit = this.unit.bind(this);
     this.runner = new EffectRunner({
       clock: this.clock,
@@ -166,7 +164,7 @@ class RuntimeImpl implements Runtime {
       clock: this.clock,
       events: this.events,
       runner: this.runner,
-      sizer: this.sizer,
+      sizer: new UnitSizer(this.clock, this.options),
       unit,
     });
     this.loop = new DispatchLoop({
@@ -175,7 +173,7 @@ class RuntimeImpl implements Runtime {
       events: this.events,
       horizon: this.horizon,
       pacer: this.pacer,
-      sizer: this.sizer,
+      sizer: new UnitSizer(this.clock, this.options),
       runner: this.runner,
       unit,
     });

@@ -87,15 +87,13 @@ export interface RuntimeOptions {
   refillPage?: number;
   /**
    * Most rows handled per unit of work (one database transaction). The runtime halves the
-   * unit when one takes longer than `sliceMs` and grows it back when units are quick (the
-   * dispatch loop and the provider's answers each size their own units).
+   * unit when one takes longer than half of `sliceMs` and grows it back when units are quick.
    * @defaultValue 512
    */
   batchSize?: number;
   /**
    * Longest run of units, by the Clock port, before yielding to the event loop: bounds how
-   * long timers, I/O and HTTP requests wait behind a spike. The runtime also yields before a
-   * unit that would overrun the slice, judged by the last unit's time. @defaultValue 10
+   * long timers, I/O and HTTP requests wait behind a spike. @defaultValue 10
    */
   sliceMs?: number;
   /** Units run back to back at most before yielding (for clocks that do not move, like a virtual one). @defaultValue 8 */

@@ -125,6 +125,7 @@ class RuntimeImpl implements Runtime {
   private readonly runner: EffectRunner;
   private readonly inbox: Inbox;
   private readonly loop: DispatchLoop;
+  private readonly sizer: UnitSizer;
   /** Units of work on the same rows run one after the other. */
   private readonly queue = new KeyedQueue();
   private running = false;
@@ -150,6 +151,7 @@ class RuntimeImpl implements Runtime {
       this.clock.now(),
       this.pacer ? maxLeadMs : 0,
     );
+    this.sizer = new UnitSizer(this.clock, this.options);
     const unit = this.unit.bind(this);
     this.runner = new EffectRunner({
       clock: this.clock,
@@ -164,7 +166,7 @@ class RuntimeImpl implements Runtime {
       clock: this.clock,
       events: this.events,
       runner: this.runner,
-      sizer: new UnitSizer(this.clock, this.options),
+      sizer: this.sizer,
       unit,
     });
     this.loop = new DispatchLoop({
@@ -173,7 +175,7 @@ class RuntimeImpl implements Runtime {
       events: this.events,
       horizon: this.horizon,
       pacer: this.pacer,
-      sizer: new UnitSizer(this.clock, this.options),
+      sizer: this.sizer,
       runner: this.runner,
       unit,
     });

@@ -8,7 +8,7 @@
  * its due instant; an early fire is a commit before the instant.
  *
  * Runtime options: `sliceMs` 1000 by default here (see below; `--slice-ms N` to change it),
- * `--batch-size N`; `--rtt-ms N` delays every answer of the store's
+ * `unitsInFlight` the host's on PostgreSQL (`--units-in-flight N`), `--batch-size N`; `--rtt-ms N` delays every answer of the store's
  * statements by N ms (a database on another machine); with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before
  * they are due), `maxClaimed` its default (2 × batchSize).
  *
@@ -25,6 +25,7 @@ import {
 } from '../engine/index.js';
 import { createPostgresStore, ensurePostgresEngineSchema } from '../engine/postgres/index.js';
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
+import { POSTGRES_UNITS_IN_FLIGHT } from '../host/wiring/calls.js';
 import { pendingOccurrence } from '../test/load/seed.js';
 import { args, percentile, printResult, r2, watch } from './measure.js';
 
@@ -43,6 +44,7 @@ const system = lease ? 'engine-pg' : 'engine-pg-1';
 const runtimeOptions = {
   sliceMs: Number(opt.get('slice-ms') ?? 1000),
   ...(opt.has('batch-size') ? { batchSize: Number(opt.get('batch-size')) } : {}),
+  unitsInFlight: Number(opt.get('units-in-flight') ?? POSTGRES_UNITS_IN_FLIGHT),
 };
 
 const schema = `bench_engine_${randomBytes(5).toString('hex')}`;
@@ -168,6 +170,7 @@ printResult({
   conflicts: runtime.stats.conflicts,
   lease,
   slice_ms: runtimeOptions.sliceMs,
+  units_in_flight: runtimeOptions.unitsInFlight,
 });
 await pool.end();
 await admin.query(`DROP SCHEMA ${schema} CASCADE`);

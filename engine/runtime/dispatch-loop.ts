@@ -94,8 +94,22 @@ export class DispatchLoop {
     await this.d.runner.settled();
   }
 
-  /** Runs due wheel entries and paced releases in units, yielding between slices. */
+  /**
+   * Runs due wheel entries and paced releases in units, up to `unitsInFlight` at once (their
+   * batches are disjoint: a batch leaves the wheel when taken), yielding between slices. It
+   * returns once every unit it started has finished.
+   */
   private async drain(): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    try {
+      await this.startUnits(inFlight);
+    } finally {
+      await Promise.all(inFlight);
+    }
+  }
+
+  /** The body of {@link DispatchLoop.drain}: starts units into `inFlight`. */
+  private async startUnits(inFlight: Set<Promise<void>>): Promise<void> {
     const { horizon, pacer, sizer } = this.d;
     const slice = sizer.slice();
     let polled = false;
@@ -132,10 +146,24 @@ export class DispatchLoop {
         return;
       }
       await this.d.runner.slotFree();
+      const unit = this.timedBatch(batch, leadMs).finally(() => inFlight.delete(unit));
+      inFlight.add(unit);
+      if (inFlight.size >= this.d.options.unitsInFlight) await Promise.race(inFlight);
+      await slice.after();
+    }
+  }
+
+  /**
+   * {@link DispatchLoop.runBatch}, its time told to the sizer. It never rejects: it may run
+   * while the loop awaits something else, and an error is reported as a tick's would be.
+   */
+  private async timedBatch(batch: Ref[], leadMs: number): Promise<void> {
+    try {
       const t0 = this.d.clock.now();
       await this.runBatch(batch, leadMs);
-      sizer.adapt(this.d.clock.now() - t0, batch.length);
-      await slice.after();
+      this.d.sizer.adapt(this.d.clock.now() - t0, batch.length);
+    } catch (error) {
+      this.d.events.emit('runtime:error', { error, where: 'tick' });
     }
   }
 

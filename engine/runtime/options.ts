@@ -98,6 +98,13 @@ export interface RuntimeOptions {
   sliceMs?: number;
   /** Units run back to back at most before yielding (for clocks that do not move, like a virtual one). @defaultValue 8 */
   batchesPerSlice?: number;
+  /**
+   * Dispatch units of work running at once, each on its own batch of due rows. SQLite has one
+   * writer, so a second unit would only wait: keep 1. On PostgreSQL a unit mostly waits on
+   * round trips, and 2 to 4 keep the server's cores busy (docs/performance/spike-profile.md).
+   * @defaultValue 1
+   */
+  unitsInFlight?: number;
   /** Longest host timer the runtime arms; it re-checks the clock when one fires. @defaultValue 60000 */
   maxTimerStepMs?: number;
   /**
@@ -234,6 +241,7 @@ export function resolveRuntimeOptions(
     batchSize,
     sliceMs: positive('sliceMs', o.sliceMs ?? 10),
     batchesPerSlice: positive('batchesPerSlice', o.batchesPerSlice ?? 8),
+    unitsInFlight: positive('unitsInFlight', o.unitsInFlight ?? 1),
     refillPage: positive('refillPage', o.refillPage ?? 1000),
     maxTimerStepMs: positive('maxTimerStepMs', o.maxTimerStepMs ?? 60_000),
     maxInFlight: positive('maxInFlight', o.maxInFlight ?? 256),

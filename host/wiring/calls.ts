@@ -67,13 +67,20 @@ export interface RuntimeSetting {
 }
 
 /**
+ * Dispatch units at once on PostgreSQL: in the 100k spike with leases, 2 to 4 ran 20 to 35 %
+ * faster than 1, 3 at the top (docs/performance/spike-profile.md). SQLite keeps the engine's 1.
+ */
+export const POSTGRES_UNITS_IN_FLIGHT = 3;
+
+/**
  * The engine options the host runs with:
  * - the provider's rate: due calls in due order at exactly that rate, none before its instant;
  * - a virtual clock neither drifts nor sleeps: wake up at most daily when idle, so that
  *   POST /dev/clock across months or years does not run a timer every minute;
  * - several hosts on one PostgreSQL share due work by leased claims (docs/decisions/0012).
  *   Units there wait on round trips, which the unit sizer would read as a blocked loop at its
- *   10 ms default slice and keep at 16 rows; 1 s lets them grow (the loop stays free). A
+ *   10 ms default slice and keep at 16 rows; 1 s lets them grow (the loop stays free), and
+ *   {@link POSTGRES_UNITS_IN_FLIGHT} of them run at once to keep the server's cores busy. A
  *   virtual clock is this process's own time (no other host shares it): claim hourly, with a
  *   lease of at least two hours, not every WAKEUP_LEASE_SECONDS / 3, or POST /dev/clock across
  *   a month runs 260,000 claims.
@@ -92,6 +99,7 @@ export function hostRuntimeOptions(s: RuntimeSetting): RuntimeOptions {
             ? { ttlMs: Math.max(leaseMs, 7_200_000), pollMs: 3_600_000 }
             : { ttlMs: leaseMs },
           sliceMs: 1000,
+          unitsInFlight: POSTGRES_UNITS_IN_FLIGHT,
         }
       : {}),
   };

@@ -8,9 +8,10 @@
  * its due instant; an early fire is a commit before the instant.
  *
  * Runtime options: `sliceMs` 1000 by default here (see below; `--slice-ms N` to change it),
- * `unitsInFlight` the host's on PostgreSQL (`--units-in-flight N`), `--batch-size N`; `--rtt-ms N` delays every answer of the store's
- * statements by N ms (a database on another machine); with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before
- * they are due), `maxClaimed` its default (2 × batchSize).
+ * `unitsInFlight` the host's on PostgreSQL (`--units-in-flight N`), `--batch-size N`;
+ * `--rtt-ms N` delays every answer of the store's statements by N ms (a database on another
+ * machine); with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before they are
+ * due), `maxClaimed` its default (2 × batchSize).
  *
  * Usage: node --import tsx bench/dispatch-pg-engine.ts --url postgres://… --n 100000 [--no-lease] [--cap-s 180]
  * @module

@@ -67,8 +67,9 @@ export interface RuntimeSetting {
 }
 
 /**
- * Dispatch units at once on PostgreSQL: in the 100k spike with leases, 2 to 4 ran 20 to 35 %
- * faster than 1, 3 at the top (docs/performance/spike-profile.md). SQLite keeps the engine's 1.
+ * Dispatch units at once on PostgreSQL: in alternating 100k spikes with leases, 2, 3 and 4 ran
+ * 20, 26 and 25 % faster than 1 on average (docs/performance/spike-profile.md). SQLite keeps the
+ * engine's 1.
  */
 export const POSTGRES_UNITS_IN_FLIGHT = 3;
 

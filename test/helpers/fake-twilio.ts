@@ -138,6 +138,8 @@ export interface FakeTwilioOptions {
   honourIdempotencyKey?: boolean;
   /** Wait this long after reading a create-call request before carrying it out (a slow provider). @defaultValue 0 */
   createDelayMs?: number;
+  /** Carry out create-call requests only once this settles (a provider slower than any client timeout). */
+  createGate?: Promise<unknown>;
   /** How a number not set with `setPhone` behaves. @defaultValue confirm after 5 s of ringing */
   defaultPhone?: SimulatedPhone;
   /**
@@ -472,6 +474,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       // A slow provider carries the request out even if the client gave up waiting meanwhile.
       if (options.createDelayMs)
         await new Promise((resolve) => setTimeout(resolve, options.createDelayMs));
+      if (options.createGate) await options.createGate;
       const key = options.honourIdempotencyKey ? req.headers['idempotency-key'] : undefined;
       if (typeof key === 'string' && byIdempotencyKey.has(key)) {
         const sid = byIdempotencyKey.get(key)!;

@@ -131,11 +131,19 @@ describe('Twilio adapter: the look-up before a create', () => {
   });
 
   it('a create that rejected (outcome unknown) is never sent again without a look-up, flagged or not', async () => {
-    const slow = await startFakeTwilio({ clock, createDelayMs: 300 });
+    // The provider carries the create out only once the client has given up on it. The
+    // client's timeout is generous so that the look-ups after it never time out on a busy machine.
+    let land!: () => void;
+    const slow = await startFakeTwilio({
+      clock,
+      createGate: new Promise<void>((resolve) => (land = resolve)),
+    });
     try {
-      const t = adapter({ baseUrl: slow.url, timeoutMs: 100 });
+      const t = adapter({ baseUrl: slow.url, timeoutMs: 2_000 });
       const r = request('timed-out-1', '+14155550340');
       await assert.rejects(t.placeCall(r));
+      land();
+      while (slow.calls.size === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       const again = await t.placeCall(r); // no flag: the adapter remembers, and so does the ledger
       assert.ok(again.ok);
       assert.equal(slow.calls.size, 1, 'one call at the provider');

@@ -105,20 +105,22 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       });
 
       it('a create that timed out but landed later is adopted by the retry, not dialled again', async () => {
-        const slow = await startFakeTwilio({ clock, createDelayMs: 300, retryWebhooks: false });
+        // The create lands 0.5 s after the client gave up; the hold outlasts that by 2 s. The
+        // times are generous so that the look-up after the hold never times out on a busy machine.
+        const slow = await startFakeTwilio({ clock, createDelayMs: 1_500, retryWebhooks: false });
         try {
           // The retry waits the hold out within one placeCall (a lock wait longer than the hold).
           const ledger = createPlacementLedger(
             dbs[0]!,
             { now: () => clock.now(), realTime },
-            { unknownOutcomeHoldMs: 1000, lockWaitMs: 5000 },
+            { unknownOutcomeHoldMs: 2_500, lockWaitMs: 5_000 },
           );
           const telephony = createTwilioTelephony({
             client: createTwilioClient({
               baseUrl: slow.url,
               accountSid: slow.accountSid,
               authToken: slow.authToken,
-              timeoutMs: 100,
+              timeoutMs: 1_000,
             }),
             clock,
             from: '+12025550100',
@@ -133,7 +135,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           const started = Date.now();
           const again = await telephony.placeCall(r);
           assert.ok(again.ok);
-          assert.ok(Date.now() - started >= 500, 'the retry waited for the hold');
+          assert.ok(Date.now() - started >= 1_500, 'the retry waited for the hold');
           assert.equal(slow.calls.size, 1, 'one call at the provider');
           assert.equal(again.callId, [...slow.calls.keys()][0]);
         } finally {

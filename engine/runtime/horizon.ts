@@ -10,6 +10,9 @@
  *   because they were being written, rows of a runtime whose lease expired, new rows), which
  *   also re-claims, so renews, the rows it holds; it stops once `maxClaimed` rows wait in the
  *   wheel, and claims again when half of them are handled, so the runtimes share a spike;
+ *   such a poll continues after its last claim (the rows before it are held, handled or
+ *   another runtime's until the next timed poll, which renews them): starting over there
+ *   claimed 30 % more rows than were dispatched in a PostgreSQL spike;
  * - a committed unit keeps a held row in the wheel only while it is due within the poll;
  *   otherwise it forgets the row (its lease lapses and whoever polls when it is due claims
  *   it), and never adopts a row it does not hold (a provider's event applied here, a new
@@ -70,6 +73,8 @@ export class DueHorizon {
   private nextPollAt = -Infinity;
   /** Lease mode: the last poll stopped at `maxClaimed`; more due rows may wait in the store. */
   private claimMore = false;
+  /** Lease mode: the last row that poll claimed, where a poll for more continues. */
+  private claimedUpTo: DueCursor | null = null;
 
   constructor(
     private readonly store: Store,
@@ -212,15 +217,18 @@ export class DueHorizon {
   private async poll(now: EpochMs): Promise<void> {
     const { owner, ttlMs, pollMs, maxClaimed } = this.options.lease!;
     const until = now + this.ahead;
-    this.nextPollAt = now + pollMs;
+    // A poll for more before the timed one continues after the last claim; the timed poll
+    // (and one brought forward by a refused commit, a lapsed lease or a new near row) starts over.
+    let after = now < this.nextPollAt && this.claimMore ? this.claimedUpTo : null;
+    if (after === null) this.nextPollAt = now + pollMs;
     this.claimMore = false;
-    let after: DueCursor | undefined;
+    this.claimedUpTo = null;
     for (;;) {
       const limit = Math.min(this.options.refillPage, maxClaimed);
       const page = await this.store.listDue({
         until,
         limit,
-        ...(after ? { after } : {}),
+        ...(after !== null ? { after } : {}),
         lease: { owner, until: now + ttlMs, now },
       });
       for (const r of page) {
@@ -245,12 +253,13 @@ export class DueHorizon {
         );
       }
       if (page.length < limit) return;
-      if (this.wheel.size >= maxClaimed) {
-        this.claimMore = true;
-        return;
-      }
       const last = page[page.length - 1]!;
       after = { at: last.at, kind: last.kind, id: last.id };
+      if (this.wheel.size >= maxClaimed) {
+        this.claimMore = true;
+        this.claimedUpTo = after;
+        return;
+      }
       await this.options.yieldToLoop();
     }
   }

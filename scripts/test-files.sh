@@ -108,11 +108,12 @@ fi
 # that time real requests in fractions of a second (REAL_TIME) share a group that runs them one
 # at a time, where no other file's work can hold the event loop.
 #
-# ALONE: zone-rules-change swaps the engine's zone-rules source, which is process-wide.
-# REAL_TIME: twilio-placement-hosts gives the fake provider 100 ms to answer; telephony-twilio
+# ALONE: zone-rules-change swaps the engine's zone-rules source, which is process-wide;
+# sqlite-checkpoints counts the process's worker threads, which other files' stores start and stop.
+# REAL_TIME: twilio-placement-hosts gives the fake provider 1 s to answer; telephony-twilio
 # drives calls through a fake provider on the real clock; account-idp's code exchange with a
 # fake identity provider is timed on the real clock.
-ALONE=' zone-rules-change '
+ALONE=' zone-rules-change sqlite-checkpoints '
 REAL_TIME=' twilio-placement-hosts telephony-twilio account-idp '
 group_count=${WAKEUP_TEST_GROUPS:-6}
 per_group=${WAKEUP_TEST_FILES_PER_GROUP:-3}

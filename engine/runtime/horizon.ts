@@ -71,9 +71,10 @@ export class DueHorizon {
   private readonly held = new Map<string, EpochMs>();
   /** Lease mode: when the next poll is due. */
   private nextPollAt = -Infinity;
-  /** Lease mode: the last poll stopped at `maxClaimed`; more due rows may wait in the store. */
-  private claimMore = false;
-  /** Lease mode: the last row that poll claimed, where a poll for more continues. */
+  /**
+   * Lease mode: where the last poll stopped at `maxClaimed` (its last claimed row: more due
+   * rows may wait in the store after it, and a poll for more continues there), or null.
+   */
   private claimedUpTo: DueCursor | null = null;
 
   constructor(
@@ -219,9 +220,8 @@ export class DueHorizon {
     const until = now + this.ahead;
     // A poll for more before the timed one continues after the last claim; the timed poll
     // (and one brought forward by a refused commit, a lapsed lease or a new near row) starts over.
-    let after = now < this.nextPollAt && this.claimMore ? this.claimedUpTo : null;
+    let after = now < this.nextPollAt ? this.claimedUpTo : null;
     if (after === null) this.nextPollAt = now + pollMs;
-    this.claimMore = false;
     this.claimedUpTo = null;
     for (;;) {
       const limit = Math.min(this.options.refillPage, maxClaimed);
@@ -256,7 +256,6 @@ export class DueHorizon {
       const last = page[page.length - 1]!;
       after = { at: last.at, kind: last.kind, id: last.id };
       if (this.wheel.size >= maxClaimed) {
-        this.claimMore = true;
         this.claimedUpTo = after;
         return;
       }
@@ -268,7 +267,7 @@ export class DueHorizon {
   private pollDue(now: EpochMs): boolean {
     return (
       now >= this.nextPollAt ||
-      (this.claimMore && this.wheel.size < this.options.lease!.maxClaimed / 2)
+      (this.claimedUpTo !== null && this.wheel.size < this.options.lease!.maxClaimed / 2)
     );
   }
 
@@ -288,7 +287,7 @@ export class DueHorizon {
 
   /** A capacity-limited refill left rows due by `now` in the store. */
   leftBehind(now: EpochMs): boolean {
-    if (this.options.lease) return this.claimMore && this.pollDue(now);
+    if (this.options.lease) return this.claimedUpTo !== null && this.pollDue(now);
     return (
       this.cursor !== null &&
       this.cursor.id !== MAX_ID &&
@@ -302,7 +301,7 @@ export class DueHorizon {
     let next = this.wheel.nextEventAt();
     if (this.options.lease) {
       const poll =
-        this.claimMore && this.wheel.size < this.options.lease.maxClaimed / 2
+        this.claimedUpTo !== null && this.wheel.size < this.options.lease.maxClaimed / 2
           ? -Infinity
           : this.nextPollAt;
       return next === null || poll < next ? poll : next;

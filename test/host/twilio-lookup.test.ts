@@ -4,19 +4,30 @@
  * be unknown (`PlaceCallRequest.outcomeUnknown`, or a create of this attempt that rejected, or
  * the ledger's word that a recovery is sending one), and then never dials without that look-up.
  * Against the fake provider speaking Twilio's wire format, which does not dedupe by key.
+ * An adopted call's progress is replayed as events, a finished call's answer and key press first.
  */
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { PlaceCallRequest } from '../../engine/index.js';
+import type { PlaceCallRequest, TelephonyEvent } from '../../engine/index.js';
 import { VirtualClock } from '../../engine/sim/index.js';
 import { realTime } from '../../host/adapters/clock/system-clock.js';
 import { createTwilioClient } from '../../host/adapters/twilio/client.js';
+import { TWILIO_WEBHOOK_PATHS } from '../../host/adapters/twilio/paths.js';
 import { createTwilioTelephony } from '../../host/adapters/twilio/telephony.js';
 import { migrate } from '../../host/db/migrate.js';
 import { openSqliteDatabase } from '../../host/db/open.js';
 import { createPlacementLedger } from '../../host/db/provider-calls.js';
 import type { Db } from '../../host/db/sql.js';
 import { startFakeTwilio, type FakeTwilio } from '../helpers/fake-twilio.js';
+
+const WAKE_UP = {
+  kind: 'wake_up',
+  greetingName: null,
+  message: null,
+  snoozeAllowed: false,
+} as const;
 
 describe('Twilio adapter: the look-up before a create', () => {
   const clock = new VirtualClock(Date.parse('2027-03-14T06:00:00Z'));
@@ -33,7 +44,7 @@ describe('Twilio adapter: the look-up before a create', () => {
     await db.close();
   });
 
-  const adapter = (options: { timeoutMs?: number; baseUrl?: string } = {}) =>
+  const adapter = (options: { timeoutMs?: number; baseUrl?: string; publicUrl?: string } = {}) =>
     createTwilioTelephony({
       client: createTwilioClient({
         baseUrl: options.baseUrl ?? fake.url,
@@ -43,7 +54,7 @@ describe('Twilio adapter: the look-up before a create', () => {
       }),
       clock,
       from: '+12025550100',
-      publicUrl: () => 'http://127.0.0.1:9',
+      publicUrl: () => options.publicUrl ?? 'http://127.0.0.1:9',
       text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
       ledger: createPlacementLedger(
         db,
@@ -62,6 +73,24 @@ describe('Twilio adapter: the look-up before a create', () => {
     ringTimeoutSeconds: 30,
     ...extra,
   });
+  /** An adapter of a restarted process whose ledger lost the record (it died between the create and the record). */
+  const forgetful = () =>
+    createTwilioTelephony({
+      client: createTwilioClient({
+        baseUrl: fake.url,
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+      }),
+      clock,
+      from: '+12025550100',
+      publicUrl: () => 'http://127.0.0.1:9',
+      text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
+      ledger: {
+        exclusive: (_to, fn) => fn(() => undefined),
+        ownerOf: () => Promise.resolve(null),
+        record: () => Promise.resolve(),
+      },
+    });
   const counts = () => ({ creates: fake.createCallRequests, lists: fake.listCallRequests });
   const delta = (before: { creates: number; lists: number }) => ({
     creates: fake.createCallRequests - before.creates,
@@ -94,23 +123,7 @@ describe('Twilio adapter: the look-up before a create', () => {
     assert.ok(first.ok);
     // The process died before recording the acceptance; the restart comes 45 minutes later.
     await clock.advance(clock.now() + 45 * 60_000);
-    const restarted = createTwilioTelephony({
-      client: createTwilioClient({
-        baseUrl: fake.url,
-        accountSid: fake.accountSid,
-        authToken: fake.authToken,
-      }),
-      clock,
-      from: '+12025550100',
-      publicUrl: () => 'http://127.0.0.1:9',
-      text: { serviceName: 'Wakeup', supportContact: 'support@example.com' },
-      // A ledger that lost the record too (the process died between the create and the record).
-      ledger: {
-        exclusive: (_to, fn) => fn(() => undefined),
-        ownerOf: () => Promise.resolve(null),
-        record: () => Promise.resolve(),
-      },
-    });
+    const restarted = forgetful();
     const before = counts();
     const again = await restarted.placeCall(
       request('recovered-2', to, { outcomeUnknown: true, requestedAt }),
@@ -118,6 +131,65 @@ describe('Twilio adapter: the look-up before a create', () => {
     assert.ok(again.ok && first.ok);
     assert.equal(again.callId, first.callId, 'adopted: the look-back reaches the intent');
     assert.deepEqual(delta(before), { creates: 0, lists: 1 });
+  });
+
+  it('an adopted call that was answered and ended is replayed answered, with its key press, then ended', async () => {
+    // The first host serves the call's webhooks (its answer, the Gather, the press of 1), but
+    // its events never reach the store: it dies, or is still busy when the call is adopted.
+    let first!: ReturnType<typeof adapter>;
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const url = new URL(req.url ?? '/', 'http://host');
+        const kind =
+          url.pathname === TWILIO_WEBHOOK_PATHS.voice
+            ? 'voice'
+            : url.pathname === TWILIO_WEBHOOK_PATHS.gather
+              ? 'gather'
+              : 'callStatus';
+        const params = Object.fromEntries(new URLSearchParams(body));
+        void first.handleCallWebhook(kind, url.searchParams, params).then((r) => {
+          res.writeHead(r.status, { 'content-type': r.contentType });
+          res.end(r.body);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      first = adapter({ publicUrl });
+      first.onEvent(() => undefined); // handled, never stored
+      const to = '+14155550350';
+      const requestedAt = clock.now();
+      const placed = await first.placeCall(
+        request('answered-1', to, { requestedAt, script: WAKE_UP }),
+      );
+      assert.ok(placed.ok);
+      // The phone rings, answers, presses 1 during the Gather, and the call ends.
+      for (let i = 0; i < 600 && fake.calls.get(placed.callId)?.status !== 'completed'; i++)
+        await clock.advance(clock.now() + 1000);
+      assert.equal(fake.calls.get(placed.callId)?.pressed, '1');
+      assert.equal(fake.calls.get(placed.callId)?.status, 'completed');
+
+      const restarted = forgetful();
+      const events: TelephonyEvent[] = [];
+      restarted.onEvent((e) => void events.push(e));
+      const again = await restarted.placeCall(
+        request('answered-1', to, { outcomeUnknown: true, requestedAt }),
+      );
+      assert.ok(again.ok && again.callId === placed.callId, 'adopted');
+      await clock.advance(clock.now() + 2000); // the replay runs a second after the adoption
+      for (let i = 0; i < 100 && events.length < 3; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(
+        events.map((e) => (e.type === 'call.digits' ? `digits ${e.digits}` : e.type)),
+        ['call.answered', 'digits 1', 'call.ended'],
+        'a completed call was answered: never replayed as ended unanswered (no_answer)',
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('a fresh placement of an attempt a recovery elsewhere already placed asks the ledger, not the provider', async () => {

@@ -12,12 +12,14 @@
  * a live call (its Events log only 15 minutes after the end), so "ours" is the number, the
  * caller id, the window and the ledger. The list costs one GET per look-up; when it cannot be
  * read the outcome is unknown (the promise rejects and the caller retries). An adopted call's
- * progress seen in the list (ringing, ended) is replayed as events.
+ * progress seen in the list is replayed as events: its ringing, or its end as the read-back after
+ * a restart applies it (resume.ts: a completed call's answer and key press first).
  * @module
  */
 import type { PlacementLedger } from '../../ports/telephony.js';
 import { END_REASONS, type CallState, type CallTable } from './calls.js';
 import type { TwilioCallListItem, TwilioClient } from './client.js';
+import { readBackCall } from './resume.js';
 
 /** Clocks of the provider and of the host that stored an intent may differ by this much. */
 const LOOKUP_SKEW_MS = 60_000;
@@ -46,7 +48,7 @@ export interface Adoption {
     key: string,
     requestedAt?: number,
   ): Promise<TwilioCallListItem | null>;
-  /** Replays what the list says of an adopted call's progress (its webhooks may have been lost). */
+  /** Replays what the list says of an adopted call's progress (its webhooks may have been lost, or be still on their way). */
   replayAdopted(s: CallState, status: string): void;
   /** Look-ups of the provider's call list so far. */
   lookups(): number;
@@ -88,34 +90,29 @@ export function createAdoption(table: CallTable, options: AdoptionOptions): Adop
     replayAdopted(s, status) {
       if (status === 'queued' || status === 'initiated') return;
       // After the runtime has recorded the placement (it handles `placed` when placeCall resolves).
-      clock.setTimer(clock.now() + 1000, () =>
-        table
-          .serial(s, async () => {
-            if (s.stage === 'placed' && (status === 'ringing' || status === 'in-progress')) {
-              s.stage = 'ringing';
-              await table.once(s, {
-                type: 'call.ringing',
-                callId: s.sid,
-                idempotencyKey: s.key,
-                at: clock.now(),
-              });
-            } else if (END_REASONS[status] && s.stage !== 'ended') {
-              s.stage = 'ended';
-              s.endedAt = clock.now();
-              await table.once(s, {
-                type: 'call.ended',
-                callId: s.sid,
-                idempotencyKey: s.key,
-                at: s.endedAt,
-                reason: END_REASONS[status],
-                durationSeconds: null,
-              });
-            }
-          })
-          .catch((err: unknown) =>
+      clock.setTimer(clock.now() + 1000, () => {
+        const replayed = END_REASONS[status]
+          ? // Ended: as the read-back after a restart applies it. A completed call was answered,
+            // and its key press may be in webhooks still on their way (to a busy host): its
+            // answer and press are read from the provider, never taken for no answer.
+            readBackCall(table, client, s.sid, s.key)
+          : table.serial(s, async () => {
+              if (s.stage === 'placed') {
+                s.stage = 'ringing';
+                await table.once(s, {
+                  type: 'call.ringing',
+                  callId: s.sid,
+                  idempotencyKey: s.key,
+                  at: clock.now(),
+                });
+              }
+            });
+        return replayed.then(
+          () => undefined,
+          (err: unknown) =>
             warn('twilio: replaying an adopted call failed', { callSid: s.sid, err: String(err) }),
-          ),
-      );
+        );
+      });
     },
   };
 }

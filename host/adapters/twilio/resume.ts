@@ -58,30 +58,11 @@ export function createResume(
       callSid: string;
       idempotencyKey: string;
     }) => {
-      const r = await client.getCall(callSid).catch(() => null);
-      if (!r?.ok) {
-        if (r?.error.status !== 404) counts.unknown++; // a call the provider does not know is not read again
-        return;
-      }
-      const status = r.body.status;
-      if (!END_REASONS[status]) {
-        counts.live++;
-        return;
-      }
-      counts.ended++;
-      const answeredBy = r.body.answered_by ?? '';
-      const digits = status === 'completed' ? await readPress(client, callSid) : null;
-      if (digits) counts.pressed++;
-      // What its webhooks said: the key press, then the status callback (answered first).
-      const s = table.stateOf(callSid, idempotencyKey);
-      await table.serial(s, async () => {
-        if (digits) await onDigits(table, s, { Digits: digits, AnsweredBy: answeredBy });
-        return onCallStatus(table, s, {
-          CallStatus: status,
-          CallDuration: r.body.duration ?? '',
-          AnsweredBy: answeredBy,
-        });
-      });
+      const found = await readBackCall(table, client, callSid, idempotencyKey);
+      if (found === 'pressed') counts.pressed++;
+      if (found === 'pressed' || found === 'ended') counts.ended++;
+      else if (found === 'live') counts.live++;
+      else if (found === 'unknown') counts.unknown++; // a call the provider does not know is not read again
     };
     for (let i = 0; i < todo.length; i += RESUME_PARALLEL)
       await Promise.all(todo.slice(i, i + RESUME_PARALLEL).map(one));
@@ -105,6 +86,39 @@ export function createResume(
   }
 
   return () => resume();
+}
+
+/** What reading one call back found: it ended (its key press read too), is still live, or could not be read. */
+export type ReadBack = 'ended' | 'pressed' | 'live' | 'unknown' | 'unknown_call';
+
+/**
+ * Reads one call from the provider and, when it has ended, applies what the provider says as
+ * its webhooks would have: the key press read from its events, then the status callback
+ * (answered first). Anything already handled, here or on another host, is not applied twice.
+ * Used by the read-back after a restart and for an adopted call that ended (adoption.ts).
+ */
+export async function readBackCall(
+  table: CallTable,
+  client: TwilioClient,
+  callSid: string,
+  idempotencyKey: string,
+): Promise<ReadBack> {
+  const r = await client.getCall(callSid).catch(() => null);
+  if (!r?.ok) return r?.error.status === 404 ? 'unknown_call' : 'unknown';
+  const status = r.body.status;
+  if (!END_REASONS[status]) return 'live';
+  const answeredBy = r.body.answered_by ?? '';
+  const digits = status === 'completed' ? await readPress(client, callSid) : null;
+  const s = table.stateOf(callSid, idempotencyKey);
+  await table.serial(s, async () => {
+    if (digits) await onDigits(table, s, { Digits: digits, AnsweredBy: answeredBy });
+    return onCallStatus(table, s, {
+      CallStatus: status,
+      CallDuration: r.body.duration ?? '',
+      AnsweredBy: answeredBy,
+    });
+  });
+  return digits ? 'pressed' : 'ended';
 }
 
 /** The digits of the call's Gather action as the provider posted them, or null (none, or unreadable). */

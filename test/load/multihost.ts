@@ -25,7 +25,7 @@
  * run is test/load/spike-run.ts (which `npm run bench`'s e2e cell runs too).
  *
  * Usage: scripts/with-pg.sh node --import tsx test/load/multihost.ts [--hosts 1,2,3] [--calls 30000]
- *   [--rate N (the provider account's calls/s, each host its share)] [--no-kill] [--sqlite (one host on a SQLite file)]
+ *   [--rate N (the provider account's calls/s, each host its share)] [--no-kill] [--kill-after-ms N (default: a random moment of the spike's first 3 s)] [--sqlite (one host on a SQLite file)]
  *   [--lease-s 10] [--in-flight 64 (placements in flight across all hosts: each host's WAKEUP_CALLS_IN_FLIGHT is its share)] [--restart-s 5] [--lead-ms 4000] [--speed 20] [--answer confirm] [--drain-timeout-s 600] [--seed N] [--keep] [--log-level info (access lines with durations in the hosts' logs)] [--cpu-prof DIR] [--diag-simulator (hosts use the built-in telephony simulator: the dispatch rate without the provider path; the audit then fails)]
  * @module
  */
@@ -107,6 +107,7 @@ try {
       keep,
       rate,
       kill: !noKill,
+      killAfterMs: opt.has('kill-after-ms') ? num('kill-after-ms', 0) : undefined,
       logLevel: opt.get('log-level') ?? 'warn',
       cpuProf,
       diagSimulator: opt.has('diag-simulator'),

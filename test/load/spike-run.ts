@@ -54,6 +54,8 @@ export interface SpikeRunOptions {
   rate: number | null;
   /** Kill one host (kill -9) at a random moment of the spike and start it again. */
   kill: boolean;
+  /** Kill it this many ms after the due instant; default a random moment of the first 3 s (at most calls / 10 ms). */
+  killAfterMs?: number | undefined;
   /** WAKEUP_LOG_LEVEL of the hosts. */
   logLevel: string;
   /** A folder: each host writes a .cpuprofile there when stopped. */
@@ -117,6 +119,8 @@ export interface RunResult {
   mismatched: number;
   unfinished: number;
   occurrence_statuses: Record<string, number>;
+  /** Occurrences not ended confirmed, by `status/outcome_reason`: how many, and the first 5 ids. */
+  not_confirmed: Record<string, { n: number; ids: string[] }>;
   drain_s: number;
   load_avg: number;
   /** The fake's webhooks that got no 2xx answer so far (all runs), by status; 0 is a network error. */
@@ -228,7 +232,7 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       // Kill one host at a random moment of the spike (the first second or so of it), then
       // start it again after --restart-s. With one host that is the only one: the provider's
       // webhooks meet a 502 from the balancer until it is back, as behind a real one.
-      const into = Math.round(random() * Math.min(3000, calls / 10));
+      const into = o.killAfterMs ?? Math.round(random() * Math.min(3000, calls / 10));
       await sleep(Math.max(0, dueAt - Date.now()) + into);
       const victim = Math.floor(random() * hostCount);
       killedAfterMs = Date.now() - dueAt;
@@ -328,11 +332,19 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       if (a.sid !== null && !sids.includes(a.sid)) mismatched++;
     }
     const statuses: Record<string, number> = {};
-    for (const o of await db.all<{ status: string }>(
-      'SELECT status FROM occurrences WHERE id LIKE ?',
+    // Every occurrence that did not end confirmed, by status and reason, with a few ids to
+    // look up in a kept database (--keep): a run says which calls went wrong and why.
+    const notConfirmedBy: Record<string, { n: number; ids: string[] }> = {};
+    for (const o of await db.all<{ id: string; status: string; reason: string | null }>(
+      'SELECT id, status, outcome_reason AS reason FROM occurrences WHERE id LIKE ?',
       [`crash-b${hostCount}-occ-%`],
-    ))
+    )) {
       statuses[o.status] = (statuses[o.status] ?? 0) + 1;
+      if (o.status === 'confirmed') continue;
+      const by = (notConfirmedBy[`${o.status}/${o.reason ?? '-'}`] ??= { n: 0, ids: [] });
+      by.n++;
+      if (by.ids.length < 5) by.ids.push(o.id);
+    }
     const finished = Object.entries(statuses).reduce(
       (n, [s, c]) => n + (isFinishedOccurrence(s as never) ? c : 0),
       0,
@@ -342,10 +354,10 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
     if (mismatched > 0)
       failures.push(`${mismatched} attempts hold a call the fake did not make for them`);
     if (finished !== ids.length) failures.push(`${ids.length - finished} occurrences not finished`);
-    // Every fake phone presses 1 (`--answer confirm`): a call that rang ends confirmed; only a
-    // call dispatched too late may end otherwise (missed, late_dispatch), or one whose webhook
-    // met the balancer with no host alive (a 1-host run's kill): each such call needs a 502.
-    const notConfirmed = (statuses.unconfirmed ?? 0) + (statuses.failed ?? 0);
+    // Every fake phone answers and presses 1 (`--answer confirm`): a call that rang ends
+    // confirmed; only one whose webhook met the balancer with no host alive (a 1-host run's
+    // kill) may end otherwise (missed, unconfirmed), and each such call needs a 502.
+    const notConfirmed = ids.length - (statuses.confirmed ?? 0);
     const badGateways = proxyStats.badGateway - badGatewayAtStart;
     if (o.answer === 'confirm' && notConfirmed > badGateways)
       failures.push(
@@ -394,6 +406,7 @@ export async function runSpike(o: SpikeRunOptions): Promise<RunResult> {
       mismatched,
       unfinished: ids.length - finished,
       occurrence_statuses: statuses,
+      not_confirmed: notConfirmedBy,
       drain_s: drainS,
       load_avg: Math.round(loadavg()[0]! * 10) / 10,
       webhook_failures: (await fake.counts()).webhookFailures,

@@ -1,8 +1,8 @@
 /**
  * The effect runner: executes a committed unit's effects through the ports (place a call,
  * hang up, send the fallback text), retries a port whose outcome is unknown with the backoff
- * in the options, and tracks everything in flight so that `idle()`, a tick's end and the
- * provider-answer inbox can wait for it.
+ * in the options, and tracks everything in flight so that `idle()` and a tick's end can wait
+ * for it (the provider-answer inbox waits for what its own units started).
  *
  * Requests to `placeCall` are bounded: at most `maxInFlight` await the provider at once; the
  * others wait in one first-in, first-out queue, whoever handed them over (a dispatch unit,
@@ -42,8 +42,7 @@ export interface EffectRunnerDeps {
 export class EffectRunner {
   /** Effects and inbox flushes in progress. */
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Running inbox flushes collect the effects started while they run. */
-  private readonly collectors = new Set<(p: Promise<unknown>) => void>();
+  /** Callers of {@link EffectRunner.slotFree} waiting for the line to empty. */
   private slotWaiters: (() => void)[] = [];
   /** placeCall requests awaiting the provider now. */
   private placing = 0;
@@ -68,7 +67,6 @@ export class EffectRunner {
   /** Counts `p` as in flight until it settles. */
   track(p: Promise<unknown>): void {
     this.inFlight.add(p);
-    for (const c of this.collectors) c(p);
     void p.finally(() => this.inFlight.delete(p));
   }
 
@@ -115,19 +113,6 @@ export class EffectRunner {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Runs `fn`, then waits for every effect tracked while it ran (an event's own consequences). */
-  async collecting(fn: () => Promise<void>): Promise<void> {
-    const mine: Promise<unknown>[] = [];
-    const collect = (p: Promise<unknown>) => mine.push(p);
-    this.collectors.add(collect);
-    try {
-      await fn();
-    } finally {
-      this.collectors.delete(collect);
-    }
-    while (mine.length > 0) await Promise.allSettled(mine.splice(0));
-  }
-
   /** Starts (after a restart: resumes) running effects. */
   start(): void {
     this.stopped = false;
@@ -145,17 +130,21 @@ export class EffectRunner {
     this.retryTimers.clear();
   }
 
-  /** Executes committed effects, in order. */
-  execute(effects: readonly Effect[]): void {
+  /** Executes committed effects, in order; the work they start is tracked, and listed in `started` when given. */
+  execute(effects: readonly Effect[], started?: Promise<unknown>[]): void {
+    const track = (p: Promise<unknown>) => {
+      this.track(p);
+      started?.push(p);
+    };
     for (const e of effects) {
       switch (e.type) {
         case 'PlaceCall':
-          this.track(this.place(e, 0));
+          track(this.place(e, 0));
           break;
         case 'HangUp':
           // Without a call id the provider has not acknowledged yet: `placed` hangs up then.
           if (e.callId !== null) {
-            this.track(
+            track(
               this.d.telephony
                 .hangUp(e.callId, {
                   idempotencyKey: e.attemptId,
@@ -168,7 +157,7 @@ export class EffectRunner {
           }
           break;
         case 'SendText':
-          this.track(this.text(e, 0));
+          track(this.text(e, 0));
           break;
         case 'StopCalls':
           break; // applied inside the unit of work through the Accounts port

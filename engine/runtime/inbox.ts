@@ -2,7 +2,9 @@
  * The inbox of provider answers: `placeCall` results, telephony events (from any host: a
  * webhook names the attempt by its id, the idempotency key) and fallback-text results. What
  * arrives in one turn of the event loop is applied by one unit of work (one load, one
- * commit); an item's promise resolves after its own consequences (a hang-up, a text).
+ * commit). An item's promise resolves once its own unit has committed and the work that unit
+ * started (a hang-up, a text) has settled: a webhook waits for its own answer's consequences,
+ * never for the rest of a backlog or for calls other units placed meanwhile.
  * @module
  */
 import type { Clock, LoadKeys, PlaceCallResult, SendResult, TelephonyEvent } from '../ports.js';
@@ -23,53 +25,74 @@ export interface InboxDeps {
   events: SafeEmitter;
   runner: EffectRunner;
   sizer: UnitSizer;
-  unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void>;
+  /** One unit of work; resolves with the work its effects started. */
+  unit(
+    keys: LoadKeys,
+    lock: readonly string[],
+    fn: (u: UnitOfWork) => void,
+  ): Promise<Promise<unknown>[]>;
+}
+
+/** An item waiting in the inbox, and how to tell its sender it has been applied. */
+interface Waiting {
+  item: InboxItem;
+  applied: () => void;
 }
 
 /** See the module comment. */
 export class Inbox {
-  private items: InboxItem[] = [];
-  private flushing: Promise<void> | null = null;
+  private items: Waiting[] = [];
+  private flushing = false;
 
   constructor(private readonly d: InboxDeps) {}
 
-  /** Queues an answer; resolves once it (and what it started) has been applied. */
+  /** Queues an answer; resolves once it (and what its unit started) has been applied. */
   add(item: InboxItem): Promise<void> {
-    this.items.push(item);
-    if (!this.flushing) {
-      const p = Promise.resolve().then(() => this.d.runner.collecting(() => this.flush()));
-      this.flushing = p;
-      this.d.runner.track(p);
-      void p.finally(() => {
-        if (this.flushing === p) this.flushing = null;
-      });
-    }
-    return this.flushing;
+    return new Promise<void>((applied) => {
+      this.items.push({ item, applied });
+      if (this.flushing) return;
+      this.flushing = true;
+      this.d.runner.track(Promise.resolve().then(() => this.flush()));
+    });
   }
 
+  /**
+   * Applies the waiting items in units of at most `sizer.batch`, yielding between slices,
+   * until none is left. Each unit's items are told once that unit's effects have settled.
+   */
   private async flush(): Promise<void> {
-    this.flushing = null; // answers arriving from now on start their own flush
     const slice = this.d.sizer.slice();
-    while (this.items.length > 0) {
-      const items = this.items.splice(0, this.d.sizer.batch);
-      const t0 = this.d.clock.now();
-      try {
-        await this.apply(items);
-      } catch {
-        for (const item of items) {
-          try {
-            await this.apply([item]);
-          } catch (error) {
-            this.d.events.emit('runtime:error', { error, where: `input ${item.type}` });
+    try {
+      while (this.items.length > 0) {
+        const batch = this.items.splice(0, this.d.sizer.batch);
+        const items = batch.map((w) => w.item);
+        const t0 = this.d.clock.now();
+        const started: Promise<unknown>[] = [];
+        try {
+          started.push(...(await this.apply(items)));
+        } catch {
+          for (const item of items) {
+            try {
+              started.push(...(await this.apply([item])));
+            } catch (error) {
+              this.d.events.emit('runtime:error', { error, where: `input ${item.type}` });
+            }
           }
         }
+        this.d.sizer.adapt(this.d.clock.now() - t0, items.length);
+        void Promise.allSettled(started).then(() => {
+          for (const w of batch) w.applied();
+        });
+        if (this.items.length > 0) await slice.after();
       }
-      this.d.sizer.adapt(this.d.clock.now() - t0, items.length);
-      if (this.items.length > 0) await slice.after();
+    } finally {
+      // In the same turn as the check that found the inbox empty: an answer added after it
+      // starts a flush of its own.
+      this.flushing = false;
     }
   }
 
-  private apply(list: InboxItem[]): Promise<void> {
+  private apply(list: InboxItem[]): Promise<Promise<unknown>[]> {
     const occurrences: string[] = [];
     const attempts: string[] = [];
     for (const item of list) {

@@ -167,7 +167,7 @@ class RuntimeImpl implements Runtime {
       events: this.events,
       runner: this.runner,
       sizer: this.sizer,
-      unit,
+      unit: this.unitStarting.bind(this),
     });
     this.loop = new DispatchLoop({
       clock: this.clock,
@@ -474,6 +474,17 @@ class RuntimeImpl implements Runtime {
     dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
     calls: readonly CallToAdmit[] = [],
   ): Promise<void> {
+    return this.unitStarting(keys, lock, fn, dropConflicts, calls).then(() => undefined);
+  }
+
+  /** The unit of work above, resolving with the work its effects started (calls, hang-ups, texts). */
+  private unitStarting(
+    keys: LoadKeys,
+    lock: readonly string[],
+    fn: (u: UnitOfWork) => void,
+    dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
+    calls: readonly CallToAdmit[] = [],
+  ): Promise<Promise<unknown>[]> {
     return this.queue.run(lock, async () => {
       const empty = !keys.occurrences?.length && !keys.attempts?.length && !keys.series?.length;
       for (let tries = 1; ; tries++) {
@@ -527,9 +538,10 @@ class RuntimeImpl implements Runtime {
           const after = this.clock.now();
           for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at, false, after);
           this.notify(changes);
-          this.runner.execute(u.effects);
+          const started: Promise<unknown>[] = [];
+          this.runner.execute(u.effects, started);
           if (!this.loop.ticking) this.loop.arm();
-          return;
+          return started;
         } finally {
           release?.();
         }

@@ -25,11 +25,18 @@ class SlowStore extends MemoryStore {
   }
 }
 
-/** 30 calls due at T0 in batches of 5, with `unitsInFlight`: the most units open at once. */
-async function spike(unitsInFlight?: number): Promise<number> {
+/**
+ * 30 calls due at T0 in batches of 5, with `unitsInFlight` (and leases, at most `maxClaimed`
+ * rows claimed at once): the most units open at once.
+ */
+async function spike(unitsInFlight?: number, maxClaimed?: number): Promise<number> {
   const store = new SlowStore();
   const h = await harness(
-    { batchSize: 5, ...(unitsInFlight === undefined ? {} : { unitsInFlight }) },
+    {
+      batchSize: 5,
+      ...(unitsInFlight === undefined ? {} : { unitsInFlight }),
+      ...(maxClaimed === undefined ? {} : { lease: { ttlMs: 30_000, maxClaimed } }),
+    },
     { store },
   );
   const due = await Promise.all(
@@ -51,6 +58,13 @@ describe('runtime: dispatch units in flight', () => {
 
   it('runs up to unitsInFlight units at once, each row dispatched once', async () => {
     assert.equal(await spike(3), 3);
+  });
+
+  it('with leases, claims more beside the units in flight rather than waiting for them all', async () => {
+    // 10 rows claimed at a time, 5 to a unit: a loop that polled only between ticks would
+    // wait for both units before claiming again, and never have a third open.
+    assert.equal(await spike(3, 10), 3);
+    assert.equal(await spike(undefined, 10), 1);
   });
 
   it('refuses a count that is not positive, naming the option', async () => {

@@ -17,6 +17,7 @@
  * @module
  */
 import type { PlacementLedger } from '../../ports/telephony.js';
+import { onCallStatus } from './call-webhooks.js';
 import { END_REASONS, type CallState, type CallTable } from './calls.js';
 import type { TwilioCallListItem, TwilioClient } from './client.js';
 import { readBackCall } from './resume.js';
@@ -96,17 +97,8 @@ export function createAdoption(table: CallTable, options: AdoptionOptions): Adop
             // and its key press may be in webhooks still on their way (to a busy host): its
             // answer and press are read from the provider, never taken for no answer.
             readBackCall(table, client, s.sid, s.key)
-          : table.serial(s, async () => {
-              if (s.stage === 'placed') {
-                s.stage = 'ringing';
-                await table.once(s, {
-                  type: 'call.ringing',
-                  callId: s.sid,
-                  idempotencyKey: s.key,
-                  at: clock.now(),
-                });
-              }
-            });
+          : // Ringing or in progress: its ringing, as the status callback applies it.
+            table.serial(s, () => onCallStatus(table, s, { CallStatus: 'ringing' }));
         return replayed.then(
           () => undefined,
           (err: unknown) =>

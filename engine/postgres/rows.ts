@@ -1,9 +1,9 @@
 /**
  * Rows of the PostgreSQL store's tables ({@link POSTGRES_ENGINE_SCHEMA_SQL}) and the engine's
  * records: the mappers made from the tables' definitions (engine/tables). A row is an object
- * keyed by column name, as node-postgres returns it and as `jsonb_populate_record` reads it:
- * records are written as one JSON array per table and read either as plain rows or as
- * `json_agg` of rows, so `bigint` columns arrive as strings (plain rows) or numbers (JSON) and
+ * keyed by column name, as node-postgres returns it and as `json_populate_recordset` reads it:
+ * records are written as one JSON array per table and read as plain rows, as `json_agg` of
+ * rows, or (the store's loads) as arrays in column order, so `bigint` columns arrive as strings (plain rows) or numbers (JSON) and
  * both are accepted.
  * @module
  */
@@ -52,6 +52,8 @@ export const occurrenceToRow: (r: OccurrenceRecord) => Row = occurrenceRows.toRo
  * const occurrences = rows.map(rowToOccurrence);
  */
 export const rowToOccurrence: (v: Row) => OccurrenceRecord = occurrenceRows.fromRow;
+/** The record for an `occurrences` row sent as a JSON array in {@link OCCURRENCE_COLUMNS}' order. */
+export const arrayToOccurrence: (v: unknown[]) => OccurrenceRecord = occurrenceRows.fromArray;
 
 /** Columns of `attempts` written from a record. */
 export const ATTEMPT_COLUMNS: readonly string[] = attemptRows.columns;
@@ -59,6 +61,8 @@ export const ATTEMPT_COLUMNS: readonly string[] = attemptRows.columns;
 export const attemptToRow: (r: AttemptRecord) => Row = attemptRows.toRow;
 /** The record for an `attempts` row. */
 export const rowToAttempt: (v: Row) => AttemptRecord = attemptRows.fromRow;
+/** The record for an `attempts` row sent as a JSON array in {@link ATTEMPT_COLUMNS}' order. */
+export const arrayToAttempt: (v: unknown[]) => AttemptRecord = attemptRows.fromArray;
 
 /** Columns of `series` written from a record. */
 export const SERIES_COLUMNS: readonly string[] = seriesRows.columns;
@@ -66,3 +70,5 @@ export const SERIES_COLUMNS: readonly string[] = seriesRows.columns;
 export const seriesToRow: (r: SeriesRecord) => Row = seriesRows.toRow;
 /** The record for a `series` row. */
 export const rowToSeries: (v: Row) => SeriesRecord = seriesRows.fromRow;
+/** The record for a `series` row sent as a JSON array in {@link SERIES_COLUMNS}' order. */
+export const arrayToSeries: (v: unknown[]) => SeriesRecord = seriesRows.fromArray;

@@ -8,9 +8,9 @@
  * READ COMMITTED transaction (the statement locks and checks the rows it writes itself, as it
  * does on its own) on a connection of the pool's own, docs/decisions/0025.
  * - `load`: one statement of CTEs reads the named rows and the rows that come with them,
- *   under one snapshot, and answers one row of three `json_agg` arrays.
- * - `commit`: one statement of CTEs. Each table's rows arrive as one `jsonb` array
- *   (`jsonb_populate_record` against the table's row type); the rows to write are locked
+ *   under one snapshot, and answers one row of three `json_agg` arrays of rows as arrays.
+ * - `commit`: one statement of CTEs. Each table's rows arrive as one `json` array
+ *   (`json_populate_recordset` against the table's row type); the rows to write are locked
  *   (`FOR NO KEY UPDATE`, in id order, series then occurrences then attempts) and their
  *   current versions compared with the expected ones; the UPDATE … FROM and the INSERT …
  *   SELECT run only when no row conflicts, and the statement answers the conflicting rows.
@@ -39,6 +39,9 @@ import type {
 } from '../ports.js';
 import {
   ATTEMPT_COLUMNS,
+  arrayToAttempt,
+  arrayToOccurrence,
+  arrayToSeries,
   attemptToRow,
   OCCURRENCE_COLUMNS,
   occurrenceToRow,
@@ -95,24 +98,32 @@ const TABLES: TableSpec[] = [
  * conflicts); then `conflicts`, and the writes guarded by `NOT EXISTS (conflicts)`, which
  * PostgreSQL evaluates once, before writing anything. Stored rows are found by
  * `id = ANY($ids)` (the ids sent again as a text[]), which the planner answers from the
- * primary key; a join against the jsonb rows, whose count it cannot know (it guesses 100),
+ * primary key; a join against the JSON rows, whose count it cannot know (it guesses 100),
  * made it scan whole tables: a one-row commit cost a few ms at 2,000 rows, more as they grew.
  *
+ * The rows arrive as one `json` array read by `json_populate_recordset` (the text parsed once,
+ * each object straight into the row type), their expected versions as a `bigint[]` beside it,
+ * zipped by `ROWS FROM`. A `jsonb` array taken apart per element with `jsonb_populate_record`
+ * cost the server about half again as much per row (docs/performance/spike-profile.md).
+ *
  * Made for the tables a change set writes only (`tables`, in change-set order): each present
- * table takes two parameters, its rows (jsonb) then their ids (text[]). A unit on the call's
- * path (an attempt and its occurrence) does not run the series' CTEs.
+ * table takes three parameters, its rows (json), their ids (text[]) and their expected
+ * versions (bigint[], null for an insert). A unit on the call's path (an attempt and its
+ * occurrence) does not run the series' CTEs.
  */
 function commitSql(tables: readonly TableSpec[]): string {
   const ctes: string[] = [];
-  const params = new Map(tables.map((t, i) => [t, { rows: 2 * i + 1, ids: 2 * i + 2 }]));
+  const params = new Map(
+    tables.map((t, i) => [t, { rows: 3 * i + 1, ids: 3 * i + 2, expected: 3 * i + 3 }]),
+  );
   for (const t of tables) {
     const x = t.table;
     const p = params.get(t)!;
     ctes.push(
       `${x}_in AS MATERIALIZED (
-        SELECT e.ord, (e.value->>'_expected')::bigint AS _expected, r.*
-        FROM jsonb_array_elements($${p.rows}::jsonb) WITH ORDINALITY AS e(value, ord),
-             LATERAL jsonb_populate_record(NULL::${x}, e.value) AS r)`,
+        SELECT r.ordinality AS ord, r.unnest AS _expected, ${t.columns.map((c) => `r.${c}`).join(', ')}
+        FROM ROWS FROM (json_populate_recordset(NULL::${x}, $${p.rows}::json),
+                        unnest($${p.expected}::bigint[])) WITH ORDINALITY AS r)`,
       `${x}_lock AS MATERIALIZED (
         SELECT t.id, t.version FROM ${x} t WHERE t.id = ANY($${p.ids}::text[]) ORDER BY t.id FOR NO KEY UPDATE OF t)`,
       `${x}_bad AS (
@@ -139,10 +150,15 @@ function commitSql(tables: readonly TableSpec[]): string {
   return `WITH ${ctes.join(',\n')}\nSELECT kind, id FROM conflicts ORDER BY tab, ord`;
 }
 
+/** A row of `alias` as a JSON array of `columns`, read back with the rows' `arrayTo…` mappers. */
+const asArray = (columns: readonly string[], alias: string) =>
+  `json_build_array(${columns.map((c) => `${alias}.${c}`).join(', ')})`;
+
 /**
  * The load statement: $1 occurrence ids, $2 attempt ids, $3 series ids. Attempts bring their
  * occurrence, series their next occurrence; every occurrence brings its live attempt and its
- * series. One snapshot, one row of three JSON arrays. Each table is read by primary key
+ * series. One snapshot, one row of three JSON arrays, each row in it an array in column order
+ * (about half the text of an object keyed by column, to make there and to parse here). Each table is read by primary key
  * (`id = ANY(ARRAY(…))`, an index scan), never by an OR of subqueries (a sequential scan).
  */
 const LOAD_SQL = `
@@ -155,9 +171,9 @@ a AS (SELECT * FROM a0 UNION ALL SELECT * FROM attempts WHERE id = ANY(ARRAY(
         SELECT live_attempt_id FROM o WHERE live_attempt_id IS NOT NULL EXCEPT SELECT id FROM a0))),
 s AS (SELECT * FROM s0 UNION ALL SELECT * FROM series WHERE id = ANY(ARRAY(
         SELECT schedule_id FROM o WHERE schedule_id IS NOT NULL EXCEPT SELECT id FROM s0)))
-SELECT (SELECT coalesce(json_agg(o), '[]') FROM o) AS occurrences,
-       (SELECT coalesce(json_agg(a), '[]') FROM a) AS attempts,
-       (SELECT coalesce(json_agg(s), '[]') FROM s) AS series`;
+SELECT (SELECT coalesce(json_agg(${asArray(OCCURRENCE_COLUMNS, 'o')}), '[]') FROM o) AS occurrences,
+       (SELECT coalesce(json_agg(${asArray(ATTEMPT_COLUMNS, 'a')}), '[]') FROM a) AS attempts,
+       (SELECT coalesce(json_agg(${asArray(SERIES_COLUMNS, 's')}), '[]') FROM s) AS series`;
 
 /**
  * Due rows of both kinds after a cursor: $1 cursor at, $2 cursor kind, $3 cursor id, $4 until,
@@ -210,7 +226,7 @@ function duplicates(kind: RowRef['kind'], writes: RowWrite<{ id: string }>[], ou
 }
 
 function payload<R>(writes: RowWrite<R>[], toRow: (r: R) => Row): string {
-  return JSON.stringify(writes.map((w) => ({ ...toRow(w.record), _expected: w.expectedVersion })));
+  return JSON.stringify(writes.map((w) => toRow(w.record)));
 }
 
 /**
@@ -294,9 +310,9 @@ export function createPostgresStore(
         return { occurrences: [], attempts: [], series: [] };
       const [row] = await q('load', LOAD_SQL, [[...new Set(o)], [...new Set(a)], [...new Set(s)]]);
       return {
-        occurrences: (row!.occurrences as Row[]).map(rowToOccurrence),
-        attempts: (row!.attempts as Row[]).map(rowToAttempt),
-        series: (row!.series as Row[]).map(rowToSeries),
+        occurrences: (row!.occurrences as unknown[][]).map(arrayToOccurrence),
+        attempts: (row!.attempts as unknown[][]).map(arrayToAttempt),
+        series: (row!.series as unknown[][]).map(arrayToSeries),
       };
     },
 
@@ -309,20 +325,33 @@ export function createPostgresStore(
       if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0)
         return { ok: true };
       const ids = (writes: RowWrite<{ id: string }>[]) => writes.map((w) => w.record.id);
+      const expected = (writes: RowWrite<unknown>[]) => writes.map((w) => w.expectedVersion);
       // Only the tables written: their rows and ids, in change-set order (see commitSql).
       let mask = 0;
       const values: unknown[] = [];
       if (changes.series.length > 0) {
         mask |= 1;
-        values.push(payload(changes.series, seriesToRow), ids(changes.series));
+        values.push(
+          payload(changes.series, seriesToRow),
+          ids(changes.series),
+          expected(changes.series),
+        );
       }
       if (changes.occurrences.length > 0) {
         mask |= 2;
-        values.push(payload(changes.occurrences, occurrenceToRow), ids(changes.occurrences));
+        values.push(
+          payload(changes.occurrences, occurrenceToRow),
+          ids(changes.occurrences),
+          expected(changes.occurrences),
+        );
       }
       if (changes.attempts.length > 0) {
         mask |= 4;
-        values.push(payload(changes.attempts, attemptToRow), ids(changes.attempts));
+        values.push(
+          payload(changes.attempts, attemptToRow),
+          ids(changes.attempts),
+          expected(changes.attempts),
+        );
       }
       const statement = commitStatement(mask);
       const writes = options?.writes ?? [];

@@ -5,11 +5,12 @@
  *   positional parameters, and the journal's images, docs/decisions/0016); booleans are 0 or 1,
  *   JSON is text.
  * - PostgreSQL rows are objects keyed by column name (node-postgres, `json_agg`,
- *   `jsonb_populate_record`); booleans are booleans, JSON is the value (jsonb), and `bigint`
+ *   `json_populate_recordset`), or arrays in column order (the store's loads,
+ *   `json_build_array`); booleans are booleans, JSON is the value (jsonb), and `bigint`
  *   columns arrive as strings from plain rows and as numbers from JSON, so every number is
  *   read with `Number` unless it already is one.
  *
- * Both functions are generated once per table (`new Function`) as the straight-line code one
+ * The functions are generated once per table (`new Function`) as the straight-line code one
  * would write by hand, because they run once per row on the spike's path: a loop over the
  * columns per call cost more.
  * @module
@@ -28,6 +29,15 @@ export interface RowMapper<R, Row> {
   columns: readonly string[];
   toRow: (record: R) => Row;
   fromRow: (row: Row) => R;
+}
+
+/**
+ * The PostgreSQL mapper, which also reads a row sent as a JSON array in column order
+ * (`json_build_array` of {@link RowMapper.columns}): the spike's loads, where an array's text is
+ * about half an object's to make on the server and to parse here.
+ */
+export interface PostgresRowMapper<R> extends RowMapper<R, NamedRow> {
+  fromArray: (row: PositionalRow) => R;
 }
 
 /** A SQLite row: values in column order. */
@@ -76,39 +86,48 @@ function recordLiteral(fields: { path: string[]; value: string }[]): string {
   return `{ ${top.map((t) => `${t.key}: ${t.nested ? `{ ${t.nested.join(', ')} }` : t.value}`).join(', ')} }`;
 }
 
-function generate<R, Row>(t: Table<R>, dialect: Dialect): RowMapper<R, Row> {
+function generate<R, Row>(
+  t: Table<R>,
+  dialect: Dialect,
+): RowMapper<R, Row> & { fromArray: (row: PositionalRow) => R } {
   const cols = t.columns.filter((c): c is Column<R> & { field: string } => c.field !== undefined);
   for (const c of cols) {
     if (!IDENTIFIER.test(c.name) || !c.field.split('.').every((p) => IDENTIFIER.test(p))) {
       throw new Error(`${t.name}.${c.name}: a column and its field must be plain identifiers`);
     }
   }
-  const cell = (c: Column<R>, i: number) => (dialect === 'sqlite' ? `v[${i}]` : `v.${c.name}`);
   const out = cols.map((c) => write(c, dialect, `r.${c.field}`));
   const toRow =
     dialect === 'sqlite'
       ? `[${out.join(', ')}]`
       : `{ ${cols.map((c, i) => `${c.name}: ${out[i]}`).join(', ')} }`;
-  const fromRow = recordLiteral(
-    cols.map((c, i) => ({ path: c.field.split('.'), value: read(c, dialect, cell(c, i)) })),
-  );
+  const reader = (cell: (c: Column<R>, i: number) => string) =>
+    recordLiteral(
+      cols.map((c, i) => ({ path: c.field.split('.'), value: read(c, dialect, cell(c, i)) })),
+    );
+  const positional = reader((_, i) => `v[${i}]`);
+  const fromRow = dialect === 'sqlite' ? positional : reader((c) => `v.${c.name}`);
   // Code made once from the static definitions above (identifiers checked), never from input.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function(
     'num',
     'numOrNull',
-    `return [(r) => (${toRow}), (v) => (${fromRow})];`,
-  ) as (n: typeof num, m: typeof numOrNull) => [(r: R) => Row, (v: Row) => R];
-  const [to, from] = make(num, numOrNull);
-  return { columns: recordColumns(t), toRow: to, fromRow: from };
+    `return [(r) => (${toRow}), (v) => (${fromRow}), (v) => (${positional})];`,
+  ) as (
+    n: typeof num,
+    m: typeof numOrNull,
+  ) => [(r: R) => Row, (v: Row) => R, (v: PositionalRow) => R];
+  const [to, from, fromArray] = make(num, numOrNull);
+  return { columns: recordColumns(t), toRow: to, fromRow: from, fromArray };
 }
 
 /** The SQLite mapper of `t`: rows as arrays in column order. */
 export function sqliteRows<R>(t: Table<R>): RowMapper<R, PositionalRow> {
-  return generate(t, 'sqlite');
+  const { columns, toRow, fromRow } = generate<R, PositionalRow>(t, 'sqlite');
+  return { columns, toRow, fromRow };
 }
 
 /** The PostgreSQL mapper of `t`: rows as objects keyed by column name. */
-export function postgresRows<R>(t: Table<R>): RowMapper<R, NamedRow> {
+export function postgresRows<R>(t: Table<R>): PostgresRowMapper<R> {
   return generate(t, 'postgres');
 }

@@ -3,8 +3,8 @@
  * records: the mappers made from the tables' definitions (engine/tables). A row is an object
  * keyed by column name, as node-postgres returns it and as `json_populate_recordset` reads it:
  * records are written as one JSON array per table and read as plain rows, as `json_agg` of
- * rows, or (the store's loads) as arrays in column order, so `bigint` columns arrive as strings (plain rows) or numbers (JSON) and
- * both are accepted.
+ * rows, or (the store's loads) as arrays in column order, so `bigint` columns arrive as
+ * strings (plain rows) or numbers (JSON) and both are accepted.
  * @module
  */
 import type { QueryConfig, QueryResult } from 'pg';

@@ -84,12 +84,48 @@ interface TableSpec {
   columns: readonly string[];
   /** Its place in a change set (series, occurrences, attempts): the order conflicts are named in. */
   tab: number;
+  /** The commit statement's three parameters for its writes in a change set; null for none. */
+  params: (changes: ChangeSet) => unknown[] | null;
+}
+
+/** {@link TableSpec.params} for the writes `of` a change set: rows (json), ids, expected versions. */
+function paramsOf<R extends { id: string }>(
+  of: (changes: ChangeSet) => RowWrite<R>[],
+  toRow: (record: R) => Row,
+): TableSpec['params'] {
+  return (changes) => {
+    const writes = of(changes);
+    if (writes.length === 0) return null;
+    return [
+      JSON.stringify(writes.map((w) => toRow(w.record))),
+      writes.map((w) => w.record.id),
+      writes.map((w) => w.expectedVersion),
+    ];
+  };
 }
 
 const TABLES: TableSpec[] = [
-  { table: 'series', kind: 'series', columns: SERIES_COLUMNS, tab: 1 },
-  { table: 'occurrences', kind: 'occurrence', columns: OCCURRENCE_COLUMNS, tab: 2 },
-  { table: 'attempts', kind: 'attempt', columns: ATTEMPT_COLUMNS, tab: 3 },
+  {
+    table: 'series',
+    kind: 'series',
+    columns: SERIES_COLUMNS,
+    tab: 1,
+    params: paramsOf((c) => c.series, seriesToRow),
+  },
+  {
+    table: 'occurrences',
+    kind: 'occurrence',
+    columns: OCCURRENCE_COLUMNS,
+    tab: 2,
+    params: paramsOf((c) => c.occurrences, occurrenceToRow),
+  },
+  {
+    table: 'attempts',
+    kind: 'attempt',
+    columns: ATTEMPT_COLUMNS,
+    tab: 3,
+    params: paramsOf((c) => c.attempts, attemptToRow),
+  },
 ];
 
 /**
@@ -158,8 +194,9 @@ const asArray = (columns: readonly string[], alias: string) =>
  * The load statement: $1 occurrence ids, $2 attempt ids, $3 series ids. Attempts bring their
  * occurrence, series their next occurrence; every occurrence brings its live attempt and its
  * series. One snapshot, one row of three JSON arrays, each row in it an array in column order
- * (about half the text of an object keyed by column, to make there and to parse here). Each table is read by primary key
- * (`id = ANY(ARRAY(…))`, an index scan), never by an OR of subqueries (a sequential scan).
+ * (about half the text of an object keyed by column, to make there and to parse here). Each
+ * table is read by primary key (`id = ANY(ARRAY(…))`, an index scan), never by an OR of
+ * subqueries (a sequential scan).
  */
 const LOAD_SQL = `
 WITH s0 AS (SELECT * FROM series WHERE id = ANY($3::text[])),
@@ -223,10 +260,6 @@ function duplicates(kind: RowRef['kind'], writes: RowWrite<{ id: string }>[], ou
     if (seen.has(w.record.id)) out.push({ kind, id: w.record.id });
     seen.add(w.record.id);
   }
-}
-
-function payload<R>(writes: RowWrite<R>[], toRow: (r: R) => Row): string {
-  return JSON.stringify(writes.map((w) => toRow(w.record)));
 }
 
 /**
@@ -324,35 +357,16 @@ export function createPostgresStore(
       if (dup.length > 0) return { ok: false, conflicts: dup };
       if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0)
         return { ok: true };
-      const ids = (writes: RowWrite<{ id: string }>[]) => writes.map((w) => w.record.id);
-      const expected = (writes: RowWrite<unknown>[]) => writes.map((w) => w.expectedVersion);
-      // Only the tables written: their rows and ids, in change-set order (see commitSql).
+      // Only the tables written: their rows, ids and expected versions, in change-set order
+      // (see commitSql); bit i of the mask is TABLES[i].
       let mask = 0;
       const values: unknown[] = [];
-      if (changes.series.length > 0) {
-        mask |= 1;
-        values.push(
-          payload(changes.series, seriesToRow),
-          ids(changes.series),
-          expected(changes.series),
-        );
-      }
-      if (changes.occurrences.length > 0) {
-        mask |= 2;
-        values.push(
-          payload(changes.occurrences, occurrenceToRow),
-          ids(changes.occurrences),
-          expected(changes.occurrences),
-        );
-      }
-      if (changes.attempts.length > 0) {
-        mask |= 4;
-        values.push(
-          payload(changes.attempts, attemptToRow),
-          ids(changes.attempts),
-          expected(changes.attempts),
-        );
-      }
+      TABLES.forEach((t, i) => {
+        const params = t.params(changes);
+        if (params === null) return;
+        mask |= 1 << i;
+        values.push(...params);
+      });
       const statement = commitStatement(mask);
       const writes = options?.writes ?? [];
       for (let attempt = 0; ; attempt++) {

@@ -105,14 +105,16 @@ function generate<R, Row>(
     recordLiteral(
       cols.map((c, i) => ({ path: c.field.split('.'), value: read(c, dialect, cell(c, i)) })),
     );
-  const positional = reader((_, i) => `v[${i}]`);
-  const fromRow = dialect === 'sqlite' ? positional : reader((c) => `v.${c.name}`);
+  // A SQLite row is read by position, as an array sent by PostgreSQL is (`fromArray`); a
+  // PostgreSQL row by name.
+  const byPosition = reader((_, i) => `v[${i}]`);
+  const fromRow = dialect === 'sqlite' ? 'fromArray' : `(v) => (${reader((c) => `v.${c.name}`)})`;
   // Code made once from the static definitions above (identifiers checked), never from input.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function(
     'num',
     'numOrNull',
-    `return [(r) => (${toRow}), (v) => (${fromRow}), (v) => (${positional})];`,
+    `const fromArray = (v) => (${byPosition}); return [(r) => (${toRow}), ${fromRow}, fromArray];`,
   ) as (
     n: typeof num,
     m: typeof numOrNull,
@@ -123,8 +125,7 @@ function generate<R, Row>(
 
 /** The SQLite mapper of `t`: rows as arrays in column order. */
 export function sqliteRows<R>(t: Table<R>): RowMapper<R, PositionalRow> {
-  const { columns, toRow, fromRow } = generate<R, PositionalRow>(t, 'sqlite');
-  return { columns, toRow, fromRow };
+  return generate(t, 'sqlite');
 }
 
 /** The PostgreSQL mapper of `t`: rows as objects keyed by column name. */

@@ -215,7 +215,10 @@ describe('Twilio adapter: the look-up before a create', () => {
       const r = request('timed-out-1', '+14155550340');
       await assert.rejects(t.placeCall(r));
       land();
-      while (slow.calls.size === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Bounded: a create that never lands fails here, by name, not at the suite's timeout.
+      for (let i = 0; i < 500 && slow.calls.size === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(slow.calls.size, 1, 'the create the client gave up on lands at the provider');
       const again = await t.placeCall(r); // no flag: the adapter remembers, and so does the ledger
       assert.ok(again.ok);
       assert.equal(slow.calls.size, 1, 'one call at the provider');

@@ -19,13 +19,11 @@ import type { Queryable } from './rows.js';
 /** Advisory lock key held while the schema is applied (any constant; "wakeupeng" in ASCII, truncated). */
 const SCHEMA_LOCK = 0x77616b6575;
 
-/** The schema, as idempotent statements (no parameters, several statements: the simple query protocol). */
-export const POSTGRES_ENGINE_SCHEMA_SQL: string = renderTables(
-  [occurrences, attempts, series],
-  'postgres',
-);
-
+/** The store's tables, a referenced table before the one that references it. */
 const TABLES = [occurrences, attempts, series];
+
+/** The schema, as idempotent statements (no parameters, several statements: the simple query protocol). */
+export const POSTGRES_ENGINE_SCHEMA_SQL: string = renderTables(TABLES, 'postgres');
 
 /** Every table and index the schema creates, by name. */
 const RELATIONS: string[] = TABLES.flatMap((t) => [t.name, ...t.indexes.map((ix) => ix.name)]);

@@ -6,27 +6,20 @@
  * server named by WAKEUP_TEST_PG_URL (`scripts/with-pg.sh`); skipped without it.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { ensurePostgresEngineSchema } from '../../engine/postgres/index.js';
+import { throwawaySchema } from '../helpers/pg-schema.js';
 
 const url = process.env.WAKEUP_TEST_PG_URL;
 
 /** A fresh schema with the engine's tables, a pool on it, and a client holding a transaction. */
-async function database(poolOptions = '') {
-  const schema = `schema_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const pool = new pg.Pool({
-    connectionString: url,
-    options: `-c search_path=${schema} ${poolOptions}`,
-    max: 2,
-  });
+async function database(options = '') {
+  const schema = await throwawaySchema(url!, options);
+  const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
   await ensurePostgresEngineSchema(pool);
-  const writer = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  const writer = new pg.Client({ connectionString: schema.url });
   await writer.connect();
   return {
     pool,
@@ -34,8 +27,7 @@ async function database(poolOptions = '') {
     close: async () => {
       await writer.end();
       await pool.end();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
+      await schema.drop();
     },
   };
 }

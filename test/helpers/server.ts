@@ -23,7 +23,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { throwawaySchema } from './pg-schema.js';
 import { loadConfig } from '../../host/config.js';
 import { settleEngine } from '../../host/db/engine-store.js';
 import { openDatabase } from '../../host/db/open.js';
@@ -194,21 +194,7 @@ export function testDbIsPostgres(): boolean {
 /** A fresh schema on the test PostgreSQL server, when test servers run there; else null. */
 export async function testPgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   if (!testDbIsPostgres()) return null;
-  const base = process.env.WAKEUP_TEST_PG_URL!;
-  const schema = `t_${randomUUID().replaceAll('-', '')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.toString(), drop: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
+  return throwawaySchema(process.env.WAKEUP_TEST_PG_URL!);
 }
 
 /** What {@link signIn} returns. */

@@ -346,13 +346,16 @@ export async function setLastTestCallAt(db: Db, id: string, at: EpochMs): Promis
   ]);
 }
 
-/** Records a call confirmed on the number (key 1). */
+/**
+ * Records a call confirmed on the number (key 1) at `at`, unless it already shows a later one:
+ * a confirmed attempt written again, or an older one written after a newer, leaves it as is.
+ */
 export async function setLastConfirmedAt(db: Db, id: string, at: EpochMs): Promise<void> {
-  await db.run('UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ? WHERE id = ?', [
-    at,
-    at,
-    id,
-  ]);
+  await db.run(
+    `UPDATE phone_numbers SET last_confirmed_at = ?, updated_at = ?
+      WHERE id = ? AND (last_confirmed_at IS NULL OR last_confirmed_at < ?)`,
+    [at, at, id, at],
+  );
 }
 
 /** Current block of a line, or undefined. */

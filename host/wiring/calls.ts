@@ -4,11 +4,10 @@
  * configured telephony (simulator or Twilio-compatible), the guarded messaging (fallback
  * texts never reach a blocked number), the service clock and the Accounts port.
  *
- * Besides building it, this file subscribes the host's reactions to runtime events:
- * - logs: every call handed to the provider (one `call placed` line per attempt, with the
- *   attempt id: the crash test counts them), status changes at debug, failures at warn/error;
- * - `last_confirmed_at` of the phone number when an attempt is confirmed (a display field,
- *   written after the unit of work commits).
+ * Each unit's host writes go in its commit's transaction: admission's, the outcome's webhook
+ * events and the confirmed number's `last_confirmed_at` (./confirmed-writes.ts). Besides, this
+ * file logs every call handed to the provider (one `call placed` line per attempt, with the
+ * attempt id: the crash test counts them), status changes at debug, failures at warn/error.
  * @module
  */
 import type { Db } from '../db/sql.js';
@@ -23,7 +22,7 @@ import {
 } from '../../engine/index.js';
 import type { ChangeSet } from '../../engine/internals.js';
 import { createEngineStore, type UnitWrite } from '../db/engine-store.js';
-import { setLastConfirmedAt } from '../db/phone-numbers.js';
+import { confirmedNumberWrites } from './confirmed-writes.js';
 import type { Logger } from '../logger.js';
 import { maskE164 } from '../phone/numbers.js';
 import { createAccountsPort } from '../calls/accounts-port.js';
@@ -127,8 +126,11 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
     unitWrites: {
       writes: (changes) => {
         const own = port.unitWrites();
+        const confirmed = confirmedNumberWrites(changes);
         const outcome = deps.unitWrites?.(changes) ?? [];
-        return own.length === 0 ? outcome : outcome.length === 0 ? own : [...own, ...outcome];
+        if (confirmed.length === 0)
+          return own.length === 0 ? outcome : outcome.length === 0 ? own : [...own, ...outcome];
+        return [...own, ...confirmed, ...outcome];
       },
       ...(deps.unitWritten ? { committed: deps.unitWritten } : {}),
     },
@@ -147,16 +149,11 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
     );
   });
   runtime.on('attempt:status', ({ attempt: a, from }) => {
-    if (log.isLevelEnabled('debug'))
-      log.debug(
-        { attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status },
-        'attempt status',
-      );
-    if (a.status === 'confirmed' && a.phoneNumberId !== null) {
-      setLastConfirmedAt(deps.db, a.phoneNumberId, a.answeredAt ?? a.updatedAt).catch(
-        (err: unknown) => log.error({ err, attempt: a.id }, 'could not record last_confirmed_at'),
-      );
-    }
+    if (!log.isLevelEnabled('debug')) return;
+    log.debug(
+      { attempt: a.id, occurrence: a.occurrenceId, kind: a.kind, from, to: a.status },
+      'attempt status',
+    );
   });
   runtime.on('effect:failed', ({ effect, error, willRetry }) =>
     log.warn({ err: error, effect: effect.type, willRetry }, 'runtime effect failed'),

@@ -53,14 +53,17 @@ export function createStoreLists(q: StoreStatements, overlay: Overlay): StoreLis
       if (rows.length < limit || out.length >= limit) break;
       from = rows[rows.length - 1]!;
     }
-    // The pending rows' due keys in (instant, id) order past the cursor: at most `limit` of each kind.
+    // The pending rows' due keys in (instant, id) order past the cursor: at most `limit` of each
+    // kind, and none due after the table's `limit`-th row, which could not be among the first
+    // `limit` (during a spike the overlay holds the dispatched rows' next keys, all past it).
+    const last = out.length >= limit ? Math.min(until, out[limit - 1]!.at) : until;
     for (const [kind, map, index] of [
       ['attempt', overlay.attempts, overlay.due.attempts],
       ['occurrence', overlay.occurrences, overlay.due.occurrences],
     ] as const) {
       // Past the cursor: its own instant after its id when the kind is the cursor's or sorts after it.
       const fromId = kind === start.kind ? start.id : kind > start.kind ? '' : '\uffff';
-      for (const { at, id } of index.range(start.at, fromId, until, limit, (x) => map.atOf(x)))
+      for (const { at, id } of index.range(start.at, fromId, last, limit, (x) => map.atOf(x)))
         out.push({ kind, id, at });
     }
     out.sort(

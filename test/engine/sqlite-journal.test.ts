@@ -187,11 +187,12 @@ describe('the SQLite store’s dispatch journal', () => {
     }
   });
 
-  it('pages of due rows from the journal come in (instant, id) order past the cursor, each row once', async () => {
+  it('pages of due rows from the table and the journal come in (instant, id) order past the cursor, each row once', async () => {
     const t = tempDb();
     try {
       const store = createSqliteStore(t.db, { fold: false });
-      // 3,000 due in one second (most at one instant), moved and moved back, beside 500 more spread over minutes.
+      // 3,000 due in one second (most at one instant), 300 of them moved and moved back (their newest
+      // images in the journal), beside 500 more spread over minutes.
       const rows = Array.from({ length: 3500 }, (_, i) => {
         const at = i < 3000 ? T0 + (i % 7 === 0 ? 500 : 0) : T0 + (i - 3000) * 997;
         return sampleOccurrence({ nextDueAt: at, scheduledAt: at, status: 'pending' });
@@ -201,6 +202,9 @@ describe('the SQLite store’s dispatch journal', () => {
         attempts: [],
         series: [],
       });
+      // In the table: a page of due rows merges the table's with the journal's below.
+      await store.settle();
+      assert.equal(store.unfolded, 0);
       const moved = rows.slice(0, 300).map((o) => ({
         record: { ...o, nextDueAt: o.nextDueAt! + 3_600_000, version: 2 },
         expectedVersion: 1,

@@ -7,13 +7,13 @@
  * call. On the server named by WAKEUP_TEST_PG_URL (`scripts/with-pg.sh`); skipped without it.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../../engine/index.js';
 import { createPostgresStore, ensurePostgresEngineSchema } from '../../engine/postgres/index.js';
 import { MIN, T0 } from '../engine/harness.js';
 import { startCluster } from '../engine/lease-cluster.js';
+import { throwawaySchema } from '../helpers/pg-schema.js';
 
 const url = process.env.WAKEUP_TEST_PG_URL;
 const FINISHED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfirmed']);
@@ -22,17 +22,10 @@ const FINISHED = new Set(['confirmed', 'missed', 'failed', 'cancelled', 'unconfi
 async function database(
   hosts: number,
 ): Promise<{ stores: Store[]; extra: () => Store; close: () => Promise<void> }> {
-  const schema = `lease_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  const schema = await throwawaySchema(url!);
   const pools: pg.Pool[] = [];
   const open = () => {
-    const pool = new pg.Pool({
-      connectionString: url,
-      options: `-c search_path=${schema}`,
-      max: 3,
-    });
+    const pool = new pg.Pool({ connectionString: schema.url, max: 3 });
     pools.push(pool);
     return createPostgresStore(pool);
   };
@@ -43,8 +36,7 @@ async function database(
     extra: open,
     close: async () => {
       await Promise.all(pools.map((p) => p.end()));
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
+      await schema.drop();
     },
   };
 }

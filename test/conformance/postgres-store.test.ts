@@ -5,7 +5,6 @@
  * itself skipped and says why.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { createRuntime } from '../../engine/index.js';
@@ -16,6 +15,7 @@ import {
 } from '../../engine/postgres/index.js';
 import { MemoryTelephony, VirtualClock } from '../../engine/sim/index.js';
 import { runStoreConformance } from '../../engine/testing/index.js';
+import { throwawaySchema } from '../helpers/pg-schema.js';
 
 const url = process.env.WAKEUP_TEST_PG_URL;
 
@@ -30,15 +30,8 @@ if (!url) {
 } else {
   describe('the runtime on the PostgreSQL store', () => {
     it('places a weekly series’ calls, and a restarted runtime on the same database carries on', async () => {
-      const schema = `rt_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const pool = new pg.Pool({
-        connectionString: url,
-        options: `-c search_path=${schema}`,
-        max: 4,
-      });
+      const schema = await throwawaySchema(url);
+      const pool = new pg.Pool({ connectionString: schema.url, max: 4 });
       try {
         await ensurePostgresEngineSchema(pool);
         await ensurePostgresEngineSchema(pool); // idempotent
@@ -88,24 +81,16 @@ if (!url) {
         );
       } finally {
         await pool.end();
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
+        await schema.drop();
       }
     });
   });
 
   runStoreConformance('PostgresStore', async () => {
-    const schema = `conf_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
+    const schema = await throwawaySchema(url);
     const pools: pg.Pool[] = [];
     const open = () => {
-      const pool = new pg.Pool({
-        connectionString: url,
-        options: `-c search_path=${schema}`,
-        max: 4,
-      });
+      const pool = new pg.Pool({ connectionString: schema.url, max: 4 });
       pools.push(pool);
       return pool;
     };
@@ -128,8 +113,7 @@ if (!url) {
       another: () => createPostgresStore(open()),
       close: async () => {
         await Promise.all(pools.map((p) => p.end()));
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
+        await schema.drop();
       },
     };
   });

@@ -6,7 +6,6 @@
  * account summary, and removing, erasing and purging.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
@@ -16,6 +15,7 @@ import { createSqliteStore } from '../../engine/sqlite/index.js';
 import { sampleAttempt, sampleOccurrence, sampleSeries } from '../../engine/testing/index.js';
 import type { AttemptRecord, OccurrenceRecord, SeriesRecord, Store } from '../../engine/index.js';
 import type { StoreMaintenance, StoreReads } from '../../engine/internals.js';
+import { throwawaySchema } from '../helpers/pg-schema.js';
 
 type Full = Store & StoreReads & StoreMaintenance;
 const url = process.env.WAKEUP_TEST_PG_URL;
@@ -272,22 +272,14 @@ contract('SQLite (the journal folded by the reads only)', async () => {
 
 if (url) {
   contract('PostgreSQL', async () => {
-    const schema = `reads_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const pool = new pg.Pool({
-      connectionString: url,
-      options: `-c search_path=${schema}`,
-      max: 2,
-    });
+    const schema = await throwawaySchema(url);
+    const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
     await ensurePostgresEngineSchema(pool);
     return {
       store: createPostgresStore(pool),
       close: async () => {
         await pool.end();
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
+        await schema.drop();
       },
     };
   });

@@ -41,8 +41,11 @@ export interface UnitWriter<Tx = unknown> {
    * unit is computed and asked again.
    */
   writes(changes: ChangeSet): readonly StoreWrite<Tx>[];
-  /** Called after a commit that stored some writes (to wake a worker that sends them). */
-  committed?(): void;
+  /**
+   * Called after a commit that stored some writes (to wake a worker that sends them), with the
+   * change set {@link UnitWriter.writes} was asked for.
+   */
+  committed?(changes: ChangeSet): void;
 }
 
 /** What the runtime needs from its embedder. */

@@ -117,6 +117,9 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
         'key 9: calls turned off, number blocked',
       ),
   });
+  // Units whose writes may record webhook events (admission's, the outcome's): only their
+  // commits wake the delivery workers, not a unit that writes a number's last_confirmed_at.
+  const reporting = new WeakSet<ChangeSet>();
   const runtime = createRuntime({
     clock: deps.clock,
     ids: deps.ids,
@@ -128,11 +131,12 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
         const own = port.unitWrites();
         const confirmed = confirmedNumberWrites(changes);
         const outcome = deps.unitWrites?.(changes) ?? [];
+        if (own.length + outcome.length > 0) reporting.add(changes);
         if (confirmed.length === 0)
           return own.length === 0 ? outcome : outcome.length === 0 ? own : [...own, ...outcome];
         return [...own, ...confirmed, ...outcome];
       },
-      ...(deps.unitWritten ? { committed: deps.unitWritten } : {}),
+      ...(deps.unitWritten ? { committed: wakeOnReport(reporting, deps.unitWritten) } : {}),
     },
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
@@ -204,4 +208,11 @@ export async function stopCallRuntime(
   const drained = runtime.stop({ drain: true }).then(() => true);
   const finished = await Promise.race([drained, wait(graceMs).then(() => false)]);
   if (!finished) await runtime.stop({ drain: false });
+}
+
+/** The `committed` hook: `wake` after the commits of the change sets in `reporting` only. */
+function wakeOnReport(reporting: WeakSet<ChangeSet>, wake: () => void) {
+  return (changes: ChangeSet): void => {
+    if (reporting.has(changes)) wake();
+  };
 }

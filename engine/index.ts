@@ -28,6 +28,7 @@ export type {
   SeriesInput,
   SeriesNext,
   StartOptions,
+  StatusChange,
   UnitWriter,
 } from './runtime/types.js';
 export type {

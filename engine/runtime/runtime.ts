@@ -506,7 +506,7 @@ class RuntimeImpl implements Runtime {
             // No await between the computation and this call: a store that commits synchronously
             // (SQLite) sees the unit's writes right after its computation.
             // The embedder's writes of this unit (asked here, in the computation's synchronous turn).
-            const own = this.deps.unitWrites?.writes(writes) ?? [];
+            const own = this.deps.unitWrites?.writes(writes, changes) ?? [];
             wrote = own.length > 0;
             const result = await this.store.commit(writes, wrote ? { writes: own } : undefined);
             if (!result.ok) {

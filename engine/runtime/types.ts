@@ -26,7 +26,10 @@ import type {
 } from '../model.js';
 import type { RecurrenceInput } from '../time/rule-types.js';
 import type { RuntimeEventMap, RuntimeListener } from './events.js';
+import type { StatusChange } from './identity-map.js';
 import type { ResolvedRuntimeOptions, RuntimeOptions } from './options.js';
+
+export type { StatusChange };
 
 /**
  * The embedder's own writes of each unit of work (credits spent, outbound events), which the
@@ -38,9 +41,10 @@ export interface UnitWriter<Tx = unknown> {
    * The writes of the unit whose `changes` are about to be committed: asked once per commit,
    * synchronously right after the unit's computation (so what the Accounts port queued during
    * that computation is this unit's). A commit the store refuses runs none of them, and the
-   * unit is computed and asked again.
+   * unit is computed and asked again. `statuses` are the unit's changes of status (a new row's
+   * from null), for writes that follow a transition rather than every write of a row.
    */
-  writes(changes: ChangeSet): readonly StoreWrite<Tx>[];
+  writes(changes: ChangeSet, statuses: readonly StatusChange[]): readonly StoreWrite<Tx>[];
   /**
    * Called after a commit that stored some writes (to wake a worker that sends them), with the
    * change set {@link UnitWriter.writes} was asked for.

@@ -118,7 +118,7 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
       ),
   });
   // Units whose writes may record webhook events (admission's, the outcome's): only their
-  // commits wake the delivery workers, not a unit that writes a number's last_confirmed_at.
+  // commits wake the delivery workers, not one that writes a number's last_confirmed_at only.
   const reporting = new WeakSet<ChangeSet>();
   const runtime = createRuntime({
     clock: deps.clock,
@@ -127,9 +127,9 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
     // The unit's host writes (admission's and the outcome's events) go in its commit's
     // transaction, passed to the store's commit (docs/decisions/0025).
     unitWrites: {
-      writes: (changes) => {
+      writes: (changes, statuses) => {
         const own = port.unitWrites();
-        const confirmed = confirmedNumberWrites(changes);
+        const confirmed = confirmedNumberWrites(statuses);
         const outcome = deps.unitWrites?.(changes) ?? [];
         if (own.length + outcome.length > 0) reporting.add(changes);
         if (confirmed.length === 0)

@@ -16,7 +16,6 @@
  *   its credits spent in one write (docs/decisions/0028, item 5). Its verdicts are checked too.
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { CallToAdmit, RefusalReason } from '../../engine/index.js';
 import { createAccountsPort } from '../../host/calls/accounts-port.js';
@@ -29,6 +28,7 @@ import { blockNumber } from '../../host/db/phone-numbers.js';
 import type { Db } from '../../host/db/sql.js';
 import { saveSubscription } from '../../host/db/subscriptions.js';
 import { call } from '../helpers/phone.js';
+import { countStatements, type Counts } from '../helpers/statement-counter.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { testDbIsPostgres, testPgDatabase } from '../helpers/server.js';
 import {
@@ -40,88 +40,10 @@ import {
   startCallsServer,
 } from './calls-fixture.js';
 
-const require = createRequire(import.meta.url);
-
 /** Statements a call may cost at most, all of its units and the fold included. */
 const MOST_STATEMENTS_PER_CALL = 60;
 /** How much a count per call may grow from the small spike to the large one (noise: the fold's chunks, the last batch). */
 const GROWTH = 1.2;
-
-interface Counts {
-  statements: number;
-  rows: number;
-}
-
-/**
- * Counts every statement run in this process and the rows it answered: better-sqlite3's
- * statements and `exec`, and node-postgres' queries (the test server runs in this process).
- */
-function countStatements(): { read(): Counts; stop(): void } {
-  const counts: Counts = { statements: 0, rows: 0 };
-  const undo: Array<() => void> = [];
-  const patch = (
-    proto: Record<string, unknown>,
-    name: string,
-    rowsOf: (result: unknown) => number,
-  ) => {
-    const original = proto[name] as (...args: unknown[]) => unknown;
-    proto[name] = function (this: unknown, ...args: unknown[]) {
-      counts.statements++;
-      const result = original.apply(this, args);
-      if (result instanceof Promise) return result.then((r) => ((counts.rows += rowsOf(r)), r));
-      counts.rows += rowsOf(result);
-      return result;
-    };
-    undo.push(() => (proto[name] = original));
-  };
-  const Sqlite = require('better-sqlite3') as { prototype: Record<string, unknown> } & (new (
-    f: string,
-  ) => {
-    prepare(s: string): object;
-    close(): void;
-  });
-  const probe = new Sqlite(':memory:');
-  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
-  probe.close();
-  const many = (r: unknown) => (Array.isArray(r) ? r.length : r === undefined ? 0 : 1);
-  patch(statement, 'run', () => 0);
-  patch(statement, 'get', many);
-  patch(statement, 'all', many);
-  // An iterator's rows are counted as they are read.
-  const iterate = statement.iterate as (...args: unknown[]) => Iterable<unknown>;
-  statement.iterate = function* (this: unknown, ...args: unknown[]) {
-    counts.statements++;
-    for (const row of iterate.apply(this, args)) {
-      counts.rows++;
-      yield row;
-    }
-  };
-  undo.push(() => (statement.iterate = iterate));
-  patch(Sqlite.prototype, 'exec', () => 0);
-  // node-postgres answers by promise or, from its pool, by a callback: count the rows of both.
-  const pg = require('pg') as { Client: { prototype: Record<string, unknown> } };
-  const rowsOf = (r: unknown) =>
-    r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows.length : 0;
-  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    counts.statements++;
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (err: unknown, result: unknown) => {
-        counts.rows += rowsOf(result);
-        return (callback as (e: unknown, r: unknown) => unknown)(err, result);
-      };
-      return query.apply(this, args);
-    }
-    const result = query.apply(this, args);
-    return result instanceof Promise
-      ? result.then((r: unknown) => ((counts.rows += rowsOf(r)), r))
-      : result;
-  };
-  undo.push(() => (pg.Client.prototype.query = query));
-  return { read: () => ({ ...counts }), stop: () => undo.reverse().forEach((u) => u()) };
-}
 
 /** One spike of `calls` calls on a fresh server; the statements and rows of the whole path, per call. */
 async function spike(calls: number): Promise<{ perCall: Counts; restores: number | null }> {

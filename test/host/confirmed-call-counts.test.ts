@@ -7,10 +7,10 @@
  *   whose writes may record events wake them (each wake-up reads `webhook_deliveries`).
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { onWebhookEventRecorded } from '../../host/db/webhook-outbox.js';
 import type { TestServer } from '../helpers/server.js';
+import { countStatements } from '../helpers/statement-counter.js';
 import {
   advance,
   createCall,
@@ -19,38 +19,6 @@ import {
   phone,
   startCallsServer,
 } from './calls-fixture.js';
-
-const require = createRequire(import.meta.url);
-
-/** Counts the statements run in this process whose text holds `fragment` (SQLite and PostgreSQL). */
-function countStatements(fragment: string): { read(): number; stop(): void } {
-  let n = 0;
-  const Sqlite = require('better-sqlite3') as new (f: string) => {
-    prepare(s: string): object;
-    close(): void;
-  };
-  const probe = new Sqlite(':memory:');
-  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
-  probe.close();
-  const undo: Array<() => void> = [];
-  for (const name of ['run', 'get', 'all']) {
-    const original = statement[name] as (...args: unknown[]) => unknown;
-    statement[name] = function (this: { source: string }, ...args: unknown[]) {
-      if (this.source.includes(fragment)) n++;
-      return original.apply(this, args);
-    };
-    undo.push(() => (statement[name] = original));
-  }
-  const pg = require('pg') as { Client: { prototype: Record<string, unknown> } };
-  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string } | undefined;
-    if ((typeof q === 'string' ? q : (q?.text ?? '')).includes(fragment)) n++;
-    return query.apply(this, args);
-  };
-  undo.push(() => (pg.Client.prototype.query = query));
-  return { read: () => n, stop: () => undo.reverse().forEach((u) => u()) };
-}
 
 describe('a confirmed call’s writes besides its rows, by counts', () => {
   let server: TestServer;
@@ -77,7 +45,7 @@ describe('a confirmed call’s writes besides its rows, by counts', () => {
     for (let i = 0; i < calls; i++) made.push((await createCall(f, {}, 2 + i)).occurrenceId);
     let wakeUps = 0;
     const stop = onWebhookEventRecorded(() => wakeUps++);
-    const confirmedWrites = countStatements('SET last_confirmed_at');
+    const confirmedWrites = countStatements((sql) => sql.includes('SET last_confirmed_at'));
     try {
       await advance(server, 16 * 60);
       await new Promise((resolve) => setImmediate(resolve));
@@ -92,7 +60,7 @@ describe('a confirmed call’s writes besides its rows, by counts', () => {
     // The trial account's admission writes nothing; each call's outcome records
     // `occurrence.confirmed` in its commit, the one commit that wakes the workers.
     assert.equal(wakeUps, calls);
-    assert.equal(confirmedWrites.read(), calls);
+    assert.equal(confirmedWrites.read().statements, calls);
     const n = await f.api('GET', '/phone-numbers');
     const last = await occurrence(f, made[calls - 1]!);
     assert.equal(n.body.items[0].last_confirmed_at, last.attempts[0].answered_at);

@@ -347,8 +347,8 @@ export async function setLastTestCallAt(db: Db, id: string, at: EpochMs): Promis
 }
 
 /**
- * Records a call confirmed on the number (key 1) at `at`, unless it already shows a later one:
- * a confirmed attempt written again, or an older one written after a newer, leaves it as is.
+ * Records a call confirmed on the number (key 1) at `at`, unless it already shows a later one
+ * (two calls confirmed in units that commit out of order).
  */
 export async function setLastConfirmedAt(db: Db, id: string, at: EpochMs): Promise<void> {
   await db.run(

@@ -534,7 +534,7 @@ class RuntimeImpl implements Runtime {
             }
           }
           this.counters.units++;
-          if (wrote) this.deps.unitWrites?.committed?.(writes);
+          if (wrote) this.deps.unitWrites?.committed?.();
           const after = this.clock.now();
           for (const k of wheelKeys) this.horizon.setKey(k.kind, k.id, k.at, false, after);
           this.notify(changes);

@@ -45,11 +45,8 @@ export interface UnitWriter<Tx = unknown> {
    * from null), for writes that follow a transition rather than every write of a row.
    */
   writes(changes: ChangeSet, statuses: readonly StatusChange[]): readonly StoreWrite<Tx>[];
-  /**
-   * Called after a commit that stored some writes (to wake a worker that sends them), with the
-   * change set {@link UnitWriter.writes} was asked for.
-   */
-  committed?(changes: ChangeSet): void;
+  /** Called after a commit that stored some writes (to wake a worker that sends them). */
+  committed?(): void;
 }
 
 /** What the runtime needs from its embedder. */

@@ -117,9 +117,6 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
         'key 9: calls turned off, number blocked',
       ),
   });
-  // Units whose writes may record webhook events (admission's, the outcome's): only their
-  // commits wake the delivery workers, not one that writes a number's last_confirmed_at only.
-  const reporting = new WeakSet<ChangeSet>();
   const runtime = createRuntime({
     clock: deps.clock,
     ids: deps.ids,
@@ -131,12 +128,12 @@ export function createCallRuntime(deps: CallRuntimeDeps): Runtime {
         const own = port.unitWrites();
         const confirmed = confirmedNumberWrites(statuses);
         const outcome = deps.unitWrites?.(changes) ?? [];
-        if (own.length + outcome.length > 0) reporting.add(changes);
-        if (confirmed.length === 0)
-          return own.length === 0 ? outcome : outcome.length === 0 ? own : [...own, ...outcome];
+        // Most units have one kind of write or none: no copy for them.
+        if (confirmed.length + outcome.length === 0) return own;
+        if (own.length + confirmed.length === 0) return outcome;
         return [...own, ...confirmed, ...outcome];
       },
-      ...(deps.unitWritten ? { committed: wakeOnReport(reporting, deps.unitWritten) } : {}),
+      ...(deps.unitWritten ? { committed: deps.unitWritten } : {}),
     },
     telephony: loggedTelephony(deps.telephony, log),
     messaging: deps.messaging,
@@ -208,11 +205,4 @@ export async function stopCallRuntime(
   const drained = runtime.stop({ drain: true }).then(() => true);
   const finished = await Promise.race([drained, wait(graceMs).then(() => false)]);
   if (!finished) await runtime.stop({ drain: false });
-}
-
-/** The `committed` hook: `wake` after the commits of the change sets in `reporting` only. */
-function wakeOnReport(reporting: WeakSet<ChangeSet>, wake: () => void) {
-  return (changes: ChangeSet): void => {
-    if (reporting.has(changes)) wake();
-  };
 }

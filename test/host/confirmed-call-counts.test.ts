@@ -3,8 +3,8 @@
  * calls on the test server's database:
  * - the number's `last_confirmed_at`, once a call: in the unit that turns the attempt
  *   `confirmed`, not again when the confirmed attempt is written as its call ends;
- * - the webhook delivery workers' wake-ups, once a call (its outcome's event): only commits
- *   whose writes may record events wake them (each wake-up reads `webhook_deliveries`).
+ * - the webhook delivery workers' wake-ups, once a call: a commit with host writes wakes them
+ *   (each wake-up reads `webhook_deliveries`), and the confirming unit is a call's only one.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -57,8 +57,8 @@ describe('a confirmed call’s writes besides its rows, by counts', () => {
       const o = await occurrence(f, id);
       assert.equal(o.status, 'confirmed', JSON.stringify([o.outcome_reason, o.scheduled_at]));
     }
-    // The trial account's admission writes nothing; each call's outcome records
-    // `occurrence.confirmed` in its commit, the one commit that wakes the workers.
+    // The trial account's admission writes nothing; the confirming unit writes the outcome's
+    // `occurrence.confirmed` and the number's field, and the call's end writes neither.
     assert.equal(wakeUps, calls);
     assert.equal(confirmedWrites.read().statements, calls);
     const n = await f.api('GET', '/phone-numbers');

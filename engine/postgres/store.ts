@@ -9,8 +9,9 @@
  * does on its own) on a connection of the pool's own, docs/decisions/0025.
  * - `load`: one statement of CTEs reads the named rows and the rows that come with them,
  *   under one snapshot, and answers one row of three `json_agg` arrays of rows as arrays.
- * - `commit`: one statement of CTEs. Each table's rows arrive as one `json` array
- *   (`json_populate_recordset` against the table's row type); the rows to write are locked
+ * - `commit`: one statement of CTEs (./commit-sql.ts). New rows arrive whole as one `json`
+ *   array per table; updates as typed arrays of the columns they change, against the row a
+ *   load read at the version they expect (./loaded-rows.ts). The rows to write are locked
  *   (`FOR NO KEY UPDATE`, in id order, series then occurrences then attempts) and their
  *   current versions compared with the expected ones; the UPDATE … FROM and the INSERT …
  *   SELECT run only when no row conflicts, and the statement answers the conflicting rows.
@@ -23,6 +24,7 @@
  *   expired and another claimed the row finds its commit refused (the version is the fence).
  * @module
  */
+import { createHash } from 'node:crypto';
 import type { QueryConfig } from 'pg';
 import type {
   ChangeSet,
@@ -54,6 +56,11 @@ import {
   seriesToRow,
 } from './rows.js';
 import { createPostgresReads } from './reads.js';
+import { type CommitTable, commitSql, commitTable } from './commit-sql.js';
+import { LoadedRows } from './loaded-rows.js';
+import { attempts } from '../tables/attempts.js';
+import { occurrences } from '../tables/occurrences.js';
+import { series } from '../tables/series.js';
 import type { StoreMaintenance, StoreReads } from '../reads.js';
 
 /** Options of {@link createPostgresStore}. */
@@ -78,112 +85,90 @@ const RETRY_CODES = new Set(['23505', '40P01']);
 /** Also run again, for a commit with writes: serialization_failure (a caller's write may raise the isolation level). */
 const TX_RETRY_CODES = new Set(['40001']);
 
-interface TableSpec {
-  table: string;
-  kind: RowRef['kind'];
-  columns: readonly string[];
-  /** Its place in a change set (series, occurrences, attempts): the order conflicts are named in. */
-  tab: number;
-  /** The commit statement's three parameters for its writes in a change set; null for none. */
-  params: (changes: ChangeSet) => unknown[] | null;
-}
+const SERIES = commitTable('series', 'series', 1, series.columns);
+const OCCURRENCES = commitTable('occurrences', 'occurrence', 2, occurrences.columns);
+const ATTEMPTS = commitTable('attempts', 'attempt', 3, attempts.columns);
 
-/** {@link TableSpec.params} for the writes `of` a change set: rows (json), ids, expected versions. */
-function paramsOf<R extends { id: string }>(
-  of: (changes: ChangeSet) => RowWrite<R>[],
-  toRow: (record: R) => Row,
-): TableSpec['params'] {
-  return (changes) => {
-    const writes = of(changes);
-    if (writes.length === 0) return null;
-    return [
-      JSON.stringify(writes.map((w) => toRow(w.record))),
-      writes.map((w) => w.record.id),
-      writes.map((w) => w.expectedVersion),
-    ];
-  };
-}
+/** How many commit statements of different shapes a store makes before it sends updates whole. */
+const MAX_COMMIT_SHAPES = 128;
+/** How many loaded rows of each table a store keeps for its commits' narrow updates. */
+const LOADED_ROWS_LIMIT = 4_096;
 
-const TABLES: TableSpec[] = [
-  {
-    table: 'series',
-    kind: 'series',
-    columns: SERIES_COLUMNS,
-    tab: 1,
-    params: paramsOf((c) => c.series, seriesToRow),
-  },
-  {
-    table: 'occurrences',
-    kind: 'occurrence',
-    columns: OCCURRENCE_COLUMNS,
-    tab: 2,
-    params: paramsOf((c) => c.occurrences, occurrenceToRow),
-  },
-  {
-    table: 'attempts',
-    kind: 'attempt',
-    columns: ATTEMPT_COLUMNS,
-    tab: 3,
-    params: paramsOf((c) => c.attempts, attemptToRow),
-  },
-];
+/** One table's writes in a commit, split into inserts and updates, with the columns the updates change. */
+interface TableCommit {
+  spec: CommitTable;
+  ids: string[];
+  inserts: { rows: Row[]; places: number[] };
+  updates: { rows: Row[]; ids: string[]; expected: number[]; places: number[] };
+  /** Indexes of the columns some update changes (never `id`), ascending; null when there are no updates. */
+  changed: number[] | null;
+}
 
 /**
- * The commit statement. Per table `x`: `x_in` (the rows sent, with their expected version and
- * position), `x_lock` (the stored rows with those ids, locked, current version), `x_bad` (the
- * conflicts); then `conflicts`, and the writes guarded by `NOT EXISTS (conflicts)`, which
- * PostgreSQL evaluates once, before writing anything. Stored rows are found by
- * `id = ANY($ids)` (the ids sent again as a text[]), which the planner answers from the
- * primary key; a join against the JSON rows, whose count it cannot know (it guesses 100),
- * made it scan whole tables: a one-row commit cost a few ms at 2,000 rows, more as they grew.
- *
- * The rows arrive as one `json` array read by `json_populate_recordset` (the text parsed once,
- * each object straight into the row type), their expected versions as a `bigint[]` beside it,
- * zipped by `ROWS FROM`. A `jsonb` array taken apart per element with `jsonb_populate_record`
- * cost the server about half again as much per row (docs/performance/spike-profile.md).
- *
- * Made for the tables a change set writes only (`tables`, in change-set order): each present
- * table takes three parameters, its rows (json), their ids (text[]) and their expected
- * versions (bigint[], null for an insert). A unit on the call's path (an attempt and its
- * occurrence) does not run the series' CTEs.
+ * A table's writes: each row made once; an update of a row some load read at the version it
+ * expects sets the columns that differ from what was read (always the `jsonb` ones, whose
+ * values the record may share with the read row), any other update sets every column.
  */
-function commitSql(tables: readonly TableSpec[]): string {
-  const ctes: string[] = [];
-  const params = new Map(
-    tables.map((t, i) => [t, { rows: 3 * i + 1, ids: 3 * i + 2, expected: 3 * i + 3 }]),
-  );
-  for (const t of tables) {
-    const x = t.table;
-    const p = params.get(t)!;
-    ctes.push(
-      `${x}_in AS MATERIALIZED (
-        SELECT r.ordinality AS ord, r.unnest AS _expected, ${t.columns.map((c) => `r.${c}`).join(', ')}
-        FROM ROWS FROM (json_populate_recordset(NULL::${x}, $${p.rows}::json),
-                        unnest($${p.expected}::bigint[])) WITH ORDINALITY AS r)`,
-      `${x}_lock AS MATERIALIZED (
-        SELECT t.id, t.version FROM ${x} t WHERE t.id = ANY($${p.ids}::text[]) ORDER BY t.id FOR NO KEY UPDATE OF t)`,
-      `${x}_bad AS (
-        SELECT '${t.kind}'::text AS kind, i.id::text AS id, ${t.tab} AS tab, i.ord FROM ${x}_in i LEFT JOIN ${x}_lock l ON l.id = i.id
-        WHERE CASE WHEN i._expected IS NULL THEN l.id IS NOT NULL ELSE l.id IS NULL OR l.version <> i._expected END)`,
-    );
+function tableCommit<R extends { id: string }>(
+  spec: CommitTable,
+  writes: RowWrite<R>[],
+  toRow: (record: R) => Row,
+  loaded: LoadedRows,
+): TableCommit | null {
+  if (writes.length === 0) return null;
+  const { columns, json } = spec;
+  const c: TableCommit = {
+    spec,
+    ids: [],
+    inserts: { rows: [], places: [] },
+    updates: { rows: [], ids: [], expected: [], places: [] },
+    changed: null,
+  };
+  let changed: Uint8Array | null = null;
+  for (let i = 0; i < writes.length; i++) {
+    const { record, expectedVersion } = writes[i]!;
+    const row = toRow(record);
+    c.ids.push(record.id);
+    if (expectedVersion === null) {
+      c.inserts.rows.push(row);
+      c.inserts.places.push(i);
+      continue;
+    }
+    const u = c.updates;
+    u.rows.push(row);
+    u.ids.push(record.id);
+    u.expected.push(expectedVersion);
+    u.places.push(i);
+    changed ??= new Uint8Array(columns.length);
+    const before = loaded.take(record.id, expectedVersion);
+    for (let k = 1; k < columns.length; k++)
+      if (!changed[k] && (!before || json[k] || (row[columns[k]!] ?? null) !== before[k]))
+        changed[k] = 1;
   }
-  ctes.push(
-    `conflicts AS MATERIALIZED (${tables.map((t) => `SELECT * FROM ${t.table}_bad`).join(' UNION ALL ')})`,
-  );
-  for (const t of tables) {
-    const x = t.table;
-    const p = params.get(t)!;
-    const rest = t.columns.filter((c) => c !== 'id');
-    ctes.push(
-      `${x}_upd AS (UPDATE ${x} t SET (${rest.join(', ')}) = (${rest.map((c) => `i.${c}`).join(', ')})
-        FROM ${x}_in i WHERE t.id = ANY($${p.ids}::text[]) AND t.id = i.id AND i._expected IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM conflicts) RETURNING 1)`,
-      `${x}_ins AS (INSERT INTO ${x} (${t.columns.join(', ')})
-        SELECT ${t.columns.map((c) => `i.${c}`).join(', ')} FROM ${x}_in i
-        WHERE i._expected IS NULL AND NOT EXISTS (SELECT 1 FROM conflicts) ORDER BY i.ord RETURNING 1)`,
-    );
+  if (changed) c.changed = [...changed.keys()].filter((k) => changed[k] === 1);
+  return c;
+}
+
+/** The commit statement's parameters for `tables`, in the order commitSql takes them. */
+function commitValues(tables: readonly TableCommit[]): unknown[] {
+  const values: unknown[] = [];
+  for (const c of tables) {
+    if (c.inserts.rows.length > 0) values.push(JSON.stringify(c.inserts.rows), c.inserts.places);
+    if (c.changed) {
+      const u = c.updates;
+      values.push(u.ids, u.expected, u.places);
+      for (const k of c.changed) {
+        const column = c.spec.columns[k]!;
+        values.push(
+          c.spec.json[k]
+            ? u.rows.map((r) => (r[column] == null ? null : JSON.stringify(r[column])))
+            : u.rows.map((r) => r[column] ?? null),
+        );
+      }
+    }
+    values.push(c.ids);
   }
-  return `WITH ${ctes.join(',\n')}\nSELECT kind, id FROM conflicts ORDER BY tab, ord`;
+  return values;
 }
 
 /** A row of `alias` as a JSON array of `columns`, read back with the rows' `arrayTo…` mappers. */
@@ -197,6 +182,13 @@ const asArray = (columns: readonly string[], alias: string) =>
  * (about half the text of an object keyed by column, to make there and to parse here). Each
  * table is read by primary key (`id = ANY(ARRAY(…))`, an index scan), never by an OR of
  * subqueries (a sequential scan).
+ *
+ * It runs unnamed, so it is planned with its ids each time. Named, a connection kept the plan
+ * PostgreSQL made at its sixth run, and on a first spike that was when `attempts` held almost
+ * nothing: the plan read it by sequential scan, and each load took longer as the spike filled
+ * it (35–45 s of loads in a 100k spike instead of 5–8 s, in two runs of nine; 33–80 ms a load
+ * against 2 ms once 100,000 attempts were in). The commits stay named: their plans cost more
+ * to make than the risk (docs/performance/spike-profile.md, "Narrow updates on PostgreSQL").
  */
 const LOAD_SQL = `
 WITH s0 AS (SELECT * FROM series WHERE id = ANY($3::text[])),
@@ -278,20 +270,45 @@ export function createPostgresStore(
 ): PostgresStore {
   const prefix = options.statementPrefix ?? 'wakeup_engine';
   const retries = options.commitRetries ?? 5;
-  /** The commit statement of each set of tables written (bit 1 series, 2 occurrences, 4 attempts), made on first use. */
-  const commitStatements = new Map<number, { name: string; text: string }>();
-  const commitStatement = (mask: number) => {
-    let statement = commitStatements.get(mask);
-    if (!statement) {
-      const text = commitSql(TABLES.filter((_, i) => mask & (1 << i)));
-      commitStatements.set(mask, (statement = { name: `commit_${mask}`, text }));
+  /** The commit statement of each shape (./commit-sql.ts), made on first use; named by a hash of its text. */
+  const commitStatements = new Map<string, { name: string; text: string }>();
+  const commitStatement = (tables: TableCommit[]) => {
+    const key = tables
+      .map(
+        (c) => `${c.spec.tab}${c.inserts.rows.length > 0 ? 'i' : ''}${c.changed?.join('.') ?? ''}`,
+      )
+      .join('|');
+    let statement = commitStatements.get(key);
+    if (statement) return statement;
+    if (commitStatements.size >= MAX_COMMIT_SHAPES) {
+      // Past the bound, every update sets every column: one more shape per set of tables.
+      for (const c of tables)
+        if (c.changed) c.changed = c.spec.columns.map((_, k) => k).filter((k) => k > 0);
+      return commitStatement(tables);
     }
+    const text = commitSql(
+      tables.map((c) => ({
+        spec: c.spec,
+        inserts: c.inserts.rows.length > 0,
+        updateColumns: c.changed,
+      })),
+    );
+    const hash = createHash('sha256').update(text).digest('base64url').slice(0, 20);
+    commitStatements.set(key, (statement = { name: `commit_${hash}`, text }));
     return statement;
+  };
+  const loaded = {
+    occurrences: new LoadedRows(OCCURRENCE_COLUMNS.indexOf('version'), LOADED_ROWS_LIMIT),
+    attempts: new LoadedRows(ATTEMPT_COLUMNS.indexOf('version'), LOADED_ROWS_LIMIT),
+    series: new LoadedRows(SERIES_COLUMNS.indexOf('version'), LOADED_ROWS_LIMIT),
   };
   const q = async (name: string, text: string, values: unknown[]): Promise<Row[]> => {
     const config: QueryConfig<unknown[]> = { name: `${prefix}_${name}`, text, values };
     return (await db.query(config)).rows;
   };
+  /** An unnamed statement: planned with its parameters each time it runs (see LOAD_SQL). */
+  const planned = async (text: string, values: unknown[]): Promise<Row[]> =>
+    (await db.query({ text, values })).rows;
   /**
    * The commit statement and the caller's writes in one transaction on one pooled connection:
    * the statement answers the conflicts (then the transaction is rolled back and no write runs).
@@ -341,11 +358,13 @@ export function createPostgresStore(
       const s = keys.series ?? [];
       if (o.length === 0 && a.length === 0 && s.length === 0)
         return { occurrences: [], attempts: [], series: [] };
-      const [row] = await q('load', LOAD_SQL, [[...new Set(o)], [...new Set(a)], [...new Set(s)]]);
+      const [row] = await planned(LOAD_SQL, [[...new Set(o)], [...new Set(a)], [...new Set(s)]]);
+      const read = <R>(rows: unknown[][], kept: LoadedRows, toRecord: (v: unknown[]) => R) =>
+        rows.map((v) => (kept.note(v), toRecord(v)));
       return {
-        occurrences: (row!.occurrences as unknown[][]).map(arrayToOccurrence),
-        attempts: (row!.attempts as unknown[][]).map(arrayToAttempt),
-        series: (row!.series as unknown[][]).map(arrayToSeries),
+        occurrences: read(row!.occurrences as unknown[][], loaded.occurrences, arrayToOccurrence),
+        attempts: read(row!.attempts as unknown[][], loaded.attempts, arrayToAttempt),
+        series: read(row!.series as unknown[][], loaded.series, arrayToSeries),
       };
     },
 
@@ -357,17 +376,14 @@ export function createPostgresStore(
       if (dup.length > 0) return { ok: false, conflicts: dup };
       if (changes.series.length + changes.occurrences.length + changes.attempts.length === 0)
         return { ok: true };
-      // Only the tables written: their rows, ids and expected versions, in change-set order
-      // (see commitSql); bit i of the mask is TABLES[i].
-      let mask = 0;
-      const values: unknown[] = [];
-      TABLES.forEach((t, i) => {
-        const params = t.params(changes);
-        if (params === null) return;
-        mask |= 1 << i;
-        values.push(...params);
-      });
-      const statement = commitStatement(mask);
+      // Only the tables written, in change-set order (see commitSql).
+      const tables = [
+        tableCommit(SERIES, changes.series, seriesToRow, loaded.series),
+        tableCommit(OCCURRENCES, changes.occurrences, occurrenceToRow, loaded.occurrences),
+        tableCommit(ATTEMPTS, changes.attempts, attemptToRow, loaded.attempts),
+      ].filter((c) => c !== null);
+      const statement = commitStatement(tables);
+      const values = commitValues(tables);
       const writes = options?.writes ?? [];
       for (let attempt = 0; ; attempt++) {
         try {

@@ -37,9 +37,4 @@ export class LoadedRows {
     this.rows.delete(id);
     return Number(values[this.versionAt]) === version ? values : undefined;
   }
-
-  /** Forgets every row (after a write that may have changed them). */
-  clear(): void {
-    this.rows.clear();
-  }
 }

@@ -273,18 +273,24 @@ export function createPostgresStore(
   /** The commit statement of each shape (./commit-sql.ts), made on first use; named by a hash of its text. */
   const commitStatements = new Map<string, { name: string; text: string }>();
   const commitStatement = (tables: TableCommit[]) => {
-    const key = tables
-      .map(
-        (c) => `${c.spec.tab}${c.inserts.rows.length > 0 ? 'i' : ''}${c.changed?.join('.') ?? ''}`,
-      )
-      .join('|');
+    const keyOf = () =>
+      tables
+        .map(
+          (c) =>
+            `${c.spec.tab}${c.inserts.rows.length > 0 ? 'i' : ''}${c.changed?.join('.') ?? ''}`,
+        )
+        .join('|');
+    let key = keyOf();
     let statement = commitStatements.get(key);
     if (statement) return statement;
     if (commitStatements.size >= MAX_COMMIT_SHAPES) {
-      // Past the bound, every update sets every column: one more shape per set of tables.
+      // Past the bound, every update sets every column: at most one more shape per set of
+      // tables and kind of write, made below when it is not there yet.
       for (const c of tables)
         if (c.changed) c.changed = c.spec.columns.map((_, k) => k).filter((k) => k > 0);
-      return commitStatement(tables);
+      key = keyOf();
+      statement = commitStatements.get(key);
+      if (statement) return statement;
     }
     const text = commitSql(
       tables.map((c) => ({

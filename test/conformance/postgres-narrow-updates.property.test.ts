@@ -188,5 +188,55 @@ if (!url) {
         await schema.drop();
       }
     });
+
+    it('past its bound of statement shapes, updates go whole and still land', async () => {
+      const schema = await throwawaySchema(url);
+      const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
+      try {
+        await ensurePostgresEngineSchema(pool);
+        const store = createPostgresStore(pool);
+        const o = sampleOccurrence({ id: 'shapes', liveAttemptId: null });
+        assert.deepEqual(
+          await store.commit({
+            occurrences: [{ record: o, expectedVersion: null }],
+            attempts: [],
+            series: [],
+          }),
+          { ok: true },
+        );
+        // Each subset of these fields is its own shape of narrow update: 2^8 of them, past the
+        // store's 128.
+        const fields = [
+          'label',
+          'message',
+          'greetingName',
+          'voice',
+          'timezone',
+          'to',
+          'phoneNumberId',
+          'localDate',
+        ] as const;
+        let last = o;
+        for (let mask = 1; mask < 2 ** fields.length; mask++) {
+          const [loaded] = (await store.load({ occurrences: [o.id] })).occurrences;
+          const next: OccurrenceRecord = { ...loaded!, version: loaded!.version + 1 };
+          fields.forEach((f, i) => {
+            if (mask & (1 << i)) Object.assign(next, { [f]: `${f}-${mask}` });
+          });
+          const result = await store.commit({
+            occurrences: [{ record: next, expectedVersion: loaded!.version }],
+            attempts: [],
+            series: [],
+          });
+          assert.deepEqual(result, { ok: true }, `update ${mask}`);
+          last = next;
+        }
+        const [stored] = (await store.load({ occurrences: [o.id] })).occurrences;
+        assert.deepEqual(stored, last);
+      } finally {
+        await pool.end();
+        await schema.drop();
+      }
+    });
   });
 }

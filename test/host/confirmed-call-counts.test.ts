@@ -59,7 +59,12 @@ describe('a confirmed call’s writes besides its rows, by counts', () => {
     }
     // The trial account's admission writes nothing; the confirming unit writes the outcome's
     // `occurrence.confirmed` and the number's field, and the call's end writes neither.
-    assert.equal(wakeUps, calls);
+    // The wake-up hook is the process's: a test file run beside this one in the same process
+    // may add its own. One wake-up a unit (the fault this guards) makes two a call.
+    assert.ok(
+      wakeUps >= calls && wakeUps < 2 * calls,
+      `${wakeUps} webhook wake-ups for ${calls} confirmed calls`,
+    );
     assert.equal(confirmedWrites.read().statements, calls);
     const n = await f.api('GET', '/phone-numbers');
     const last = await occurrence(f, made[calls - 1]!);

@@ -13,7 +13,11 @@
  * machine); with leases `ttlMs` 30 s, `pollMs` 1 s (rows are claimed about 1 s before they are
  * due), `maxClaimed` its default (2 × batchSize).
  *
- * Usage: node --import tsx bench/dispatch-pg-engine.ts --url postgres://… --n 100000 [--no-lease] [--cap-s 180]
+ * `server_cpu_us_per_dispatch` is the server's CPU over the same span as the cell's own, when
+ * its folder is known (`--pg-dir DIR`, else WAKEUP_TEST_PG_DIR): what a dispatch costs the
+ * database beside what it costs the engine.
+ *
+ * Usage: node --import tsx bench/dispatch-pg-engine.ts --url postgres://… --n 100000 [--no-lease] [--cap-s 180] [--pg-dir DIR]
  * @module
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -28,7 +32,7 @@ import { createPostgresStore, ensurePostgresEngineSchema } from '../engine/postg
 import { createSystemClock } from '../host/adapters/clock/system-clock.js';
 import { POSTGRES_UNITS_IN_FLIGHT } from '../host/wiring/calls.js';
 import { pendingOccurrence } from '../test/load/seed.js';
-import { args, percentile, printResult, r2, watch } from './measure.js';
+import { args, percentile, printResult, r2, serverCpu, watch } from './measure.js';
 
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
@@ -135,6 +139,7 @@ if (Date.now() > due - 500)
 (globalThis as { gc?: () => void }).gc?.();
 const w = watch();
 const cpu0 = process.cpuUsage();
+const server = serverCpu(opt.get('pg-dir') ?? process.env.WAKEUP_TEST_PG_DIR);
 await runtime.start();
 await new Promise<void>((resolve) => {
   const check = setInterval(() => {
@@ -146,6 +151,7 @@ await new Promise<void>((resolve) => {
 });
 const { loopMaxMs, peakRssMiB } = w.stop();
 const cpu = process.cpuUsage(cpu0);
+const serverUs = server.usPer(recorded);
 await runtime.stop();
 clock.stop();
 const sorted = lateness.slice(0, recorded).sort();
@@ -167,6 +173,7 @@ printResult({
   complete: recorded >= n,
   drain_s: r2(drainS),
   cpu_us_per_dispatch: r2((cpu.user + cpu.system) / Math.max(recorded, 1)),
+  server_cpu_us_per_dispatch: serverUs,
   units: runtime.stats.units,
   conflicts: runtime.stats.conflicts,
   lease,

@@ -13,13 +13,15 @@
  * (fetch again at once while batches come back full). A handler's returning completes its
  * batch (one more statement), as pg-boss does by default.
  *
- * Usage: node --import tsx bench/dispatch-pgboss.ts --url postgres://… --n 100000 [--cap-s 180]
+ * `server_cpu_us_per_dispatch`: the server's CPU over the cell's span, as in the engine's cell.
+ *
+ * Usage: node --import tsx bench/dispatch-pgboss.ts --url postgres://… --n 100000 [--cap-s 180] [--pg-dir DIR]
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
-import { args, percentile, printResult, r2, watch } from './measure.js';
+import { args, percentile, printResult, r2, serverCpu, watch } from './measure.js';
 
 const a = args();
 const n = Number(a.get('n') ?? 10_000);
@@ -74,6 +76,7 @@ let last = 0;
 const sink = async (id: string) => ({ ok: true, callId: `C-${id}` });
 const w = watch();
 const cpu0 = process.cpuUsage();
+const server = serverCpu(a.get('pg-dir') ?? process.env.WAKEUP_TEST_PG_DIR);
 await boss.work<{ due: number }>(name, settings, async (jobs) => {
   for (const job of jobs) {
     const now = Date.now();
@@ -92,6 +95,7 @@ await new Promise<void>((resolve) => {
 });
 const { loopMaxMs, peakRssMiB } = w.stop();
 const cpu = process.cpuUsage(cpu0);
+const serverUs = server.usPer(recorded);
 await boss.offWork(name);
 await boss.stop({ graceful: false });
 const sorted = lateness.slice(0, recorded).sort();
@@ -113,6 +117,7 @@ printResult({
   complete: recorded >= n,
   drain_s: r2(drainS),
   cpu_us_per_dispatch: r2((cpu.user + cpu.system) / Math.max(recorded, 1)),
+  server_cpu_us_per_dispatch: serverUs,
   settings,
 });
 const admin = new pg.Client({ connectionString: url });

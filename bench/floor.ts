@@ -10,7 +10,7 @@
  * `dispatches_per_s` and `cpu_us_per_dispatch` (of this process; on PostgreSQL add the server's,
  * printed as `server_cpu_us_per_dispatch` when /proc shows it).
  *
- * Usage: node --import tsx bench/floor.ts --n 100000 [--url postgres://…]
+ * Usage: node --import tsx bench/floor.ts --n 100000 [--url postgres://… [--pg-dir DIR]]
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteDatabase } from '../host/db/open.js';
 import { loadPg } from '../host/db/sql.js';
-import { args, printResult, r2 } from './measure.js';
+import { args, printResult, r2, serverCpu } from './measure.js';
 
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
@@ -56,11 +56,13 @@ function report(
 
 async function timed(
   fn: () => Promise<void> | void,
-): Promise<{ ms: number; cpu: NodeJS.CpuUsage }> {
+): Promise<{ ms: number; cpu: NodeJS.CpuUsage; serverUs: number | null }> {
   const cpu0 = process.cpuUsage();
+  // On SQLite there is no server: the folder is only read with --url.
+  const server = serverCpu(url ? (opt.get('pg-dir') ?? process.env.WAKEUP_TEST_PG_DIR) : null);
   const t0 = performance.now();
   await fn();
-  return { ms: performance.now() - t0, cpu: process.cpuUsage(cpu0) };
+  return { ms: performance.now() - t0, cpu: process.cpuUsage(cpu0), serverUs: server.usPer(n) };
 }
 
 async function sqlite(): Promise<void> {
@@ -136,7 +138,10 @@ async function postgres(connectionString: string): Promise<void> {
         await client.query('COMMIT');
       }
     });
-    report('floor-pg', t.ms, t.cpu, { database: 'postgres' });
+    report('floor-pg', t.ms, t.cpu, {
+      database: 'postgres',
+      server_cpu_us_per_dispatch: t.serverUs,
+    });
     const u = await timed(async () => {
       for (let i = 0; i < n; i += BATCH) {
         const att = attempts.slice(i, i + BATCH);
@@ -146,7 +151,10 @@ async function postgres(connectionString: string): Promise<void> {
         );
       }
     });
-    report('floor-pg-append', u.ms, u.cpu, { database: 'postgres' });
+    report('floor-pg-append', u.ms, u.cpu, {
+      database: 'postgres',
+      server_cpu_us_per_dispatch: u.serverUs,
+    });
   } finally {
     await client.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
     await client.end();

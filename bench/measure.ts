@@ -4,6 +4,7 @@
  * @module
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { postgresCpuMs } from '../test/load/cpu.js';
 
 /** One measured cell, printed as `RESULT {json}` for scripts and CI graphs. */
 export interface Result {
@@ -47,6 +48,27 @@ export function watch(): { stop(): { loopMaxMs: number; peakRssMiB: number } } {
       peak = Math.max(peak, process.memoryUsage.rss());
       // The histogram includes the 1 ms resolution itself.
       return { loopMaxMs: Math.max(0, h.max / 1e6 - 1), peakRssMiB: peak / 1048576 };
+    },
+  };
+}
+
+/**
+ * The PostgreSQL server's CPU from now on: the postmaster and its backends, read from /proc
+ * through the server's folder (`--pg-dir`, else WAKEUP_TEST_PG_DIR, as scripts/pg-test-server.sh
+ * prints them). `usPer(count)` is µs of server CPU per item since the call, or null when there
+ * is no folder or its processes cannot be read (a server on another machine).
+ *
+ * On a machine where the cell and the server share the cores, the cell's CPU plus this is what
+ * one dispatch costs the machine, and the cores over that sum bound the rate.
+ */
+export function serverCpu(dir: string | null | undefined): { usPer(count: number): number | null } {
+  const start = postgresCpuMs(dir);
+  return {
+    usPer(count) {
+      const end = postgresCpuMs(dir);
+      return start === null || end === null
+        ? null
+        : r2(((end - start) * 1000) / Math.max(count, 1));
     },
   };
 }

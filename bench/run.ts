@@ -18,6 +18,9 @@
  * against the SAME server in the same run, and the ratio engine-pg / pg-boss is printed.
  * Without WAKEUP_TEST_PG_URL, `--pg` starts a throwaway server with scripts/pg-test-server.sh
  * and stops it at the end. `--only-pg` runs the PostgreSQL cells alone; `--no-pg` skips them.
+ * Each PostgreSQL cell also reports the server's CPU per dispatch (read from /proc), and the
+ * summary adds it to the cell's: while both share this machine's cores, the cores over that sum
+ * bound the rate, which says whether 2× pg-boss is within reach here at all.
  *
  * Each size also runs the database's floor (bench/floor.ts, on SQLite, and on PostgreSQL with a
  * server), and every engine cell is printed as a share of it.
@@ -39,6 +42,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { args, type Result } from './measure.js';
 import { ensureRedisInstalled, startRedis, type RedisServer } from './redis.js';
@@ -121,10 +125,12 @@ try {
         await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), ...cap]);
     }
     if (pgUrl) {
-      await cell('floor.ts', ['--n', String(n), '--url', pgUrl]);
-      await cell('dispatch-pg-engine.ts', ['--n', String(n), '--url', pgUrl, ...cap]);
-      await cell('dispatch-pg-engine.ts', ['--n', String(n), '--url', pgUrl, '--no-lease', ...cap]);
-      await cell('dispatch-pgboss.ts', ['--n', String(n), '--url', pgUrl, ...cap]);
+      // The server's folder, for its CPU (a server of WAKEUP_TEST_PG_URL: the cells read WAKEUP_TEST_PG_DIR).
+      const pg = ['--url', pgUrl, ...(pgDir ? ['--pg-dir', pgDir] : [])];
+      await cell('floor.ts', ['--n', String(n), ...pg]);
+      await cell('dispatch-pg-engine.ts', ['--n', String(n), ...pg, ...cap]);
+      await cell('dispatch-pg-engine.ts', ['--n', String(n), ...pg, '--no-lease', ...cap]);
+      await cell('dispatch-pgboss.ts', ['--n', String(n), ...pg, ...cap]);
     }
   }
   if (!opt.has('no-e2e')) {
@@ -141,6 +147,34 @@ try {
 }
 
 // ---- summary ------------------------------------------------------------------------------
+
+/**
+ * What a dispatch costs this machine on PostgreSQL: the cell's CPU plus the server's. While the
+ * cell and the server share the machine's cores, the cores over that sum bound the rate; so is
+ * 2× pg-boss within reach here, and what would a dispatch have to cost for it.
+ */
+function printPostgresBudget(): void {
+  const cores = availableParallelism();
+  const pgCells = results.filter(
+    (r) => typeof r.server_cpu_us_per_dispatch === 'number' && r.dispatches_per_s,
+  );
+  if (pgCells.length === 0) return;
+  console.log(
+    `\nCPU per dispatch on PostgreSQL: the cell's + the server's, and the rate ${cores} cores could give at that cost`,
+  );
+  const sum = (r: Result) => Number(r.cpu_us_per_dispatch) + Number(r.server_cpu_us_per_dispatch);
+  for (const r of pgCells)
+    console.log(
+      `  n=${String(r.n).padEnd(8)} ${String(r.system).padEnd(16)} ${text(r.cpu_us_per_dispatch)} + ${text(r.server_cpu_us_per_dispatch)} = ${sum(r).toFixed(1)} µs → at most ${Math.round((cores * 1e6) / sum(r))}/s (ran ${r.dispatches_per_s}/s)`,
+    );
+  for (const n of sizes) {
+    const b = pgCells.find((r) => r.system === 'pg-boss' && r.n === n);
+    if (b)
+      console.log(
+        `  n=${n}: 2× pg-boss (${2 * b.dispatches_per_s!}/s) needs at most ${((cores * 1e6) / (2 * b.dispatches_per_s!)).toFixed(1)} µs a dispatch in all (cell and server) on ${cores} cores`,
+      );
+  }
+}
 const text = (v: unknown): string =>
   typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
     ? String(v)
@@ -212,6 +246,7 @@ for (const n of sizes) {
     }
   }
 }
+printPostgresBudget();
 if (spikes.some((r) => r.system === 'host'))
   console.log('\nHost composition beside engine only (same run)');
 for (const n of sizes) {

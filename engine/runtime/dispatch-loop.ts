@@ -5,13 +5,13 @@
  * per unit), yielding to the event loop between slices.
  * @module
  */
-import type { Clock, EpochMs, LoadKeys, RowRef, TimerHandle } from '../ports.js';
+import type { Clock, EpochMs, RowRef, TimerHandle } from '../ports.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { SafeEmitter } from './events.js';
 import type { DueHorizon, Ref } from './horizon.js';
 import type { ResolvedRuntimeOptions } from './options.js';
 import type { Pacer } from './pacer.js';
-import type { UnitOfWork } from './unit-of-work.js';
+import type { RunUnit } from './unit-runner.js';
 import type { UnitSizer } from './unit-sizer.js';
 
 /** Pause before retrying a row whose unit of work threw. */
@@ -26,12 +26,7 @@ export interface DispatchLoopDeps {
   pacer: Pacer<Ref> | null;
   sizer: UnitSizer;
   runner: EffectRunner;
-  unit(
-    keys: LoadKeys,
-    lock: readonly string[],
-    fn: (u: UnitOfWork) => void,
-    dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
-  ): Promise<void>;
+  unit: RunUnit;
 }
 
 /** See the module comment. */

@@ -7,10 +7,10 @@
  * never for the rest of a backlog or for calls other units placed meanwhile.
  * @module
  */
-import type { Clock, LoadKeys, PlaceCallResult, SendResult, TelephonyEvent } from '../ports.js';
+import type { Clock, PlaceCallResult, SendResult, TelephonyEvent } from '../ports.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { SafeEmitter } from './events.js';
-import type { UnitOfWork } from './unit-of-work.js';
+import type { RunUnitStarting } from './unit-runner.js';
 import type { UnitSizer } from './unit-sizer.js';
 
 /** One answer from a port. */
@@ -26,11 +26,7 @@ export interface InboxDeps {
   runner: EffectRunner;
   sizer: UnitSizer;
   /** One unit of work; resolves with the work its effects started. */
-  unit(
-    keys: LoadKeys,
-    lock: readonly string[],
-    fn: (u: UnitOfWork) => void,
-  ): Promise<Promise<unknown>[]>;
+  unit: RunUnitStarting;
 }
 
 /** An item waiting in the inbox, and how to tell its sender it has been applied. */

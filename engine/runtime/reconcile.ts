@@ -10,12 +10,12 @@
  * @module
  */
 import type { Effect } from '../machines/effects.js';
-import type { LoadKeys, Store } from '../ports.js';
+import type { Store } from '../ports.js';
 import { isFinishedOccurrence } from '../machines/status.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { ResolvedRuntimeOptions } from './options.js';
 import { fallbackEffect, wakeUpScript } from './record-factories.js';
-import type { UnitOfWork } from './unit-of-work.js';
+import type { RunUnit } from './unit-runner.js';
 
 const PAGE = 500;
 
@@ -26,7 +26,7 @@ export interface ReconcileDeps {
   runner: EffectRunner;
   /** Re-resolves pending occurrences resolved under other zone rules. */
   rulesChanged(): Promise<number>;
-  unit(keys: LoadKeys, lock: readonly string[], fn: (u: UnitOfWork) => void): Promise<void>;
+  unit: RunUnit;
   /** Starts the dispatch loop: after the calls and texts are handed over and the zone rules checked, before series repair. */
   startDispatch(): void | Promise<void>;
   /** Yields to the event loop between pages (background recovery), or null. */

@@ -17,6 +17,9 @@ import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import type { Runtime, SaveSeriesResult, SavedSeries, SeriesInput, SeriesNext } from './types.js';
 import type { RunUnit } from './unit-runner.js';
 
+/** Occurrences read, and re-resolved in one unit, per page when the zone rules change. */
+const PAGE = 500;
+
 /** What the series commands need. */
 export interface SeriesCommandsDeps {
   clock: Clock;
@@ -91,7 +94,7 @@ export function createSeriesCommands(d: SeriesCommandsDeps): SeriesCommands {
       const version = zoneRulesVersion();
       let moved = 0;
       for (let after: string | undefined; ;) {
-        const page = await d.store.listStaleZoneOccurrences(version, 500, after);
+        const page = await d.store.listStaleZoneOccurrences(version, PAGE, after);
         const ids = page.map((o) => o.id);
         let moves: { occurrence: OccurrenceRecord; from: number }[] = [];
         if (ids.length > 0) {
@@ -111,7 +114,7 @@ export function createSeriesCommands(d: SeriesCommandsDeps): SeriesCommands {
             version,
           });
         }
-        if (page.length < 500) return moved;
+        if (page.length < PAGE) return moved;
         after = ids[ids.length - 1]!;
       }
     },

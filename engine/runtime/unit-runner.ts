@@ -37,13 +37,19 @@ const CONFLICT_RETRIES = 5;
  * Runs one unit of work (see {@link UnitRunner.run}): `keys` are the rows to load, `lock` the
  * ids whose units run one after the other, `fn` the computation.
  */
-export type RunUnit = (
+export type RunUnit = (...args: UnitArgs) => Promise<void>;
+
+/** The same unit, resolving with the work its effects started (see {@link UnitRunner.runStarting}). */
+export type RunUnitStarting = (...args: UnitArgs) => Promise<Promise<unknown>[]>;
+
+/** A unit's arguments (see {@link UnitRunner.run}). */
+type UnitArgs = [
   keys: LoadKeys,
   lock: readonly string[],
   fn: (u: UnitOfWork) => void,
   dropConflicts?: (conflicts: readonly RowRef[]) => boolean,
   calls?: readonly CallToAdmit[],
-) => Promise<void>;
+];
 
 /** What the unit runner needs. */
 export interface UnitRunnerDeps {

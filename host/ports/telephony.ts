@@ -26,7 +26,11 @@ export interface PlacementLedger {
   exclusive<T>(to: string, fn: (hold: () => void) => Promise<T>): Promise<T>;
   /** The idempotency key of the attempt a provider call was created for, or null when unrecorded. */
   ownerOf(callSid: string): Promise<string | null>;
-  /** Records that `callSid` was created for `idempotencyKey`; called inside `exclusive`. */
+  /**
+   * Records that `callSid` was created for `idempotencyKey`: inside `exclusive` by the
+   * placement that created or adopted it, and again (a no-op when known) by a process whose
+   * first webhook of a call it did not place arrives, since its creator may have died first.
+   */
   record(callSid: string, idempotencyKey: string): Promise<void>;
   /**
    * What the ledger knows of the attempt `idempotencyKey`, asked inside `exclusive` by a fresh

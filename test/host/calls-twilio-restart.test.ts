@@ -7,6 +7,8 @@
  *   provider (GET /Calls/{sid}.json) when the host starts, and ends as the provider says,
  *   without waiting for its watchdog; a key pressed in it is read from the provider's events
  *   (GET /Calls/{sid}/Events.json), and the call ends confirmed;
+ * - a call whose creator died before recording it in the placement ledger is recorded by the
+ *   host its webhooks reach, so a later restart reads it back too;
  * - a fallback text whose send was cut before its answer is not sent again by the restarted
  *   host: it finds the text in the provider's messages (the provider ignores idempotency keys).
  */
@@ -99,11 +101,15 @@ async function restartHarness(fake: FakeTwilio, options: { texts?: boolean } = {
     first,
     token,
     occurrenceId,
-    /** Stops `first` and returns the starter of the second server (its clock where the first stopped). */
-    async stopFirst(): Promise<() => Promise<TestServer>> {
-      const stoppedAt = (await call(first, 'GET', '/dev/clock')).body.now as string;
-      await first.close();
+    /** Stops `server` and returns the starter of the next one (its clock where `server` stopped). */
+    async stop(server: TestServer): Promise<() => Promise<TestServer>> {
+      const stoppedAt = (await call(server, 'GET', '/dev/clock')).body.now as string;
+      await server.close();
       return () => startTestServer({ env: env(stoppedAt) });
+    },
+    /** Stops `first` and returns the starter of the second server. */
+    stopFirst(): Promise<() => Promise<TestServer>> {
+      return this.stop(first);
     },
     async cleanup() {
       rmSync(dir, { recursive: true, force: true });
@@ -263,6 +269,44 @@ describe('Twilio mode: calls live while the host restarts', () => {
       );
     } finally {
       await second?.close();
+      await fake.close();
+      await h.cleanup();
+    }
+  });
+
+  it('a call its creator never recorded is recorded by the host its webhooks reach, and read back after the next outage: confirmed', async () => {
+    const fakeClock = new VirtualClock(Date.parse(START));
+    // An outage longer than every retry: each webhook goes once.
+    const fake = await startFakeTwilio({ clock: fakeClock, retryWebhooks: false });
+    fake.setPhone(NUMBER, { answers: ['confirm'], ring_seconds: 5 });
+    const h = await restartHarness(fake);
+    let second: TestServer | null = null;
+    let third: TestServer | null = null;
+    try {
+      // The first host died between the create and its record: the ledger does not hold the call.
+      await h.first.running.deps.db.run('DELETE FROM provider_calls');
+      second = await (await h.stopFirst())();
+      // Answered: the call's webhooks reach the second host, which did not place it.
+      await fakeClock.advanceBy(5_000);
+      await second.running.deps.runtime.idle();
+      const startThird = await h.stop(second);
+      second = null;
+      // The person presses 1 while no host listens; no TwiML comes back, so the call ends.
+      await fakeClock.advanceBy(60_000);
+      const placed = [...fake.calls.values()][0]!;
+      assert.deepEqual([placed.status, placed.pressed, placed.heard], ['completed', '1', false]);
+      third = await startThird();
+      const o = await occurrenceOnceSettled(third, h, 'confirmed');
+      assert.equal(fake.listEventRequests, 1, 'the events of the one answered call were read');
+      assert.deepEqual(
+        [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
+        ['confirmed', 1, '1'],
+        JSON.stringify(o.body),
+      );
+      assert.equal(fake.calls.size, 1, 'dialled once');
+    } finally {
+      await second?.close();
+      await third?.close();
       await fake.close();
       await h.cleanup();
     }

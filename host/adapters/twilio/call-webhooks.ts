@@ -38,6 +38,12 @@ export interface CallWebhookOptions {
    * press may have come while no host answered, for longer than the provider's retries.
    */
   readPress?: (callSid: string) => Promise<string | null>;
+  /**
+   * Records a call this process did not place when its first webhook here arrives (the
+   * ledger's `record`): the process that created it may have died before recording it, and a
+   * call the ledger does not hold is never read back after a restart.
+   */
+  record?: (callSid: string, idempotencyKey: string) => Promise<void>;
 }
 
 const VOICES: Record<string, string> = { female: 'woman', male: 'man' };
@@ -243,13 +249,15 @@ export function createCallWebhooks(table: CallTable, options: CallWebhookOptions
         contentType: 'text/plain',
         body: 'CallSid and k are required',
       });
+    const placedElsewhere = options.record !== undefined && table.get(sid) === undefined;
     const s = table.stateOf(sid, key);
-    return table.serial(s, () =>
-      kind === 'voice'
+    return table.serial(s, async () => {
+      if (placedElsewhere) await options.record!(sid, key);
+      return kind === 'voice'
         ? onVoice(s, query, params)
         : kind === 'gather'
           ? onGather(s, params)
-          : onStatus(s, params),
-    );
+          : onStatus(s, params);
+    });
   };
 }

@@ -133,6 +133,7 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): TwilioTe
       gatherTimeoutSeconds: options.gatherTimeoutSeconds ?? 8,
       holdSeconds: options.holdSeconds ?? 60,
       readPress: (sid) => readPress(client, sid),
+      record: (sid, key) => ledger.record(sid, key),
     }),
   };
 }

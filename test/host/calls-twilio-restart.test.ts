@@ -136,6 +136,29 @@ async function occurrenceOnceSettled(
   return o;
 }
 
+/** The person presses 1 while no host listens; no TwiML comes back, so the call ends. */
+async function pressedWhileNoHost(fake: FakeTwilio, fakeClock: VirtualClock): Promise<void> {
+  await fakeClock.advanceBy(60_000);
+  const placed = [...fake.calls.values()][0]!;
+  assert.deepEqual([placed.status, placed.pressed, placed.heard], ['completed', '1', false]);
+}
+
+/** `server`, started after {@link pressedWhileNoHost}, read the press from the call's events at start: confirmed, dialled once. */
+async function confirmedFromEvents(
+  server: TestServer,
+  fake: FakeTwilio,
+  h: { occurrenceId: string; token: string },
+): Promise<void> {
+  const o = await occurrenceOnceSettled(server, h, 'confirmed');
+  assert.equal(fake.listEventRequests, 1, 'the events of the one answered call were read');
+  assert.deepEqual(
+    [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
+    ['confirmed', 1, '1'],
+    JSON.stringify(o.body),
+  );
+  assert.equal(fake.calls.size, 1, 'dialled once');
+}
+
 describe('Twilio mode: calls live while the host restarts', () => {
   it('a key pressed while no host answers arrives by the provider retry, and the call ends confirmed', async () => {
     const fakeClock = new VirtualClock(Date.parse(START));
@@ -221,19 +244,9 @@ describe('Twilio mode: calls live while the host restarts', () => {
       await fakeClock.advanceBy(5_000);
       await h.first.running.deps.runtime.idle();
       const startSecond = await h.stopFirst();
-      // The person presses 1 while no host listens; no TwiML comes back, so the call ends.
-      await fakeClock.advanceBy(60_000);
-      const placed = [...fake.calls.values()][0]!;
-      assert.deepEqual([placed.status, placed.pressed, placed.heard], ['completed', '1', false]);
+      await pressedWhileNoHost(fake, fakeClock);
       second = await startSecond();
-      const o = await occurrenceOnceSettled(second, h, 'confirmed');
-      assert.equal(fake.listEventRequests, 1, 'the events of the one answered call were read');
-      assert.deepEqual(
-        [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
-        ['confirmed', 1, '1'],
-        JSON.stringify(o.body),
-      );
-      assert.equal(fake.calls.size, 1, 'dialled once');
+      await confirmedFromEvents(second, fake, h);
     } finally {
       await second?.close();
       await fake.close();
@@ -291,19 +304,9 @@ describe('Twilio mode: calls live while the host restarts', () => {
       await second.running.deps.runtime.idle();
       const startThird = await h.stop(second);
       second = null;
-      // The person presses 1 while no host listens; no TwiML comes back, so the call ends.
-      await fakeClock.advanceBy(60_000);
-      const placed = [...fake.calls.values()][0]!;
-      assert.deepEqual([placed.status, placed.pressed, placed.heard], ['completed', '1', false]);
+      await pressedWhileNoHost(fake, fakeClock);
       third = await startThird();
-      const o = await occurrenceOnceSettled(third, h, 'confirmed');
-      assert.equal(fake.listEventRequests, 1, 'the events of the one answered call were read');
-      assert.deepEqual(
-        [o.body.status, o.body.attempts.length, o.body.attempts[0].digits],
-        ['confirmed', 1, '1'],
-        JSON.stringify(o.body),
-      );
-      assert.equal(fake.calls.size, 1, 'dialled once');
+      await confirmedFromEvents(third, fake, h);
     } finally {
       await second?.close();
       await third?.close();

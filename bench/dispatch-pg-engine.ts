@@ -14,10 +14,10 @@
  * due), `maxClaimed` its default (2 × batchSize).
  *
  * `server_cpu_us_per_dispatch` is the server's CPU over the same span as the cell's own, when
- * its folder is known (`--pg-dir DIR`, else WAKEUP_TEST_PG_DIR): what a dispatch costs the
- * database beside what it costs the engine.
+ * the server runs on this machine: what a dispatch costs the database beside what it costs
+ * the engine.
  *
- * Usage: node --import tsx bench/dispatch-pg-engine.ts --url postgres://… --n 100000 [--no-lease] [--cap-s 180] [--pg-dir DIR]
+ * Usage: node --import tsx bench/dispatch-pg-engine.ts --url postgres://… --n 100000 [--no-lease] [--cap-s 180]
  * @module
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -138,8 +138,8 @@ if (Date.now() > due - 500)
   console.error(`bench: engine-pg setup overran the spike instant by ${Date.now() - due} ms`);
 (globalThis as { gc?: () => void }).gc?.();
 const w = watch();
+const server = await serverCpu(admin);
 const cpu0 = process.cpuUsage();
-const server = serverCpu(opt.get('pg-dir') ?? process.env.WAKEUP_TEST_PG_DIR);
 await runtime.start();
 await new Promise<void>((resolve) => {
   const check = setInterval(() => {

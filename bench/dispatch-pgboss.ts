@@ -15,7 +15,7 @@
  *
  * `server_cpu_us_per_dispatch`: the server's CPU over the cell's span, as in the engine's cell.
  *
- * Usage: node --import tsx bench/dispatch-pgboss.ts --url postgres://… --n 100000 [--cap-s 180] [--pg-dir DIR]
+ * Usage: node --import tsx bench/dispatch-pgboss.ts --url postgres://… --n 100000 [--cap-s 180]
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -75,8 +75,10 @@ let recorded = 0;
 let last = 0;
 const sink = async (id: string) => ({ ok: true, callId: `C-${id}` });
 const w = watch();
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+const server = await serverCpu(admin);
 const cpu0 = process.cpuUsage();
-const server = serverCpu(a.get('pg-dir') ?? process.env.WAKEUP_TEST_PG_DIR);
 await boss.work<{ due: number }>(name, settings, async (jobs) => {
   for (const job of jobs) {
     const now = Date.now();
@@ -120,8 +122,6 @@ printResult({
   server_cpu_us_per_dispatch: serverUs,
   settings,
 });
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
 await admin.query(`DROP SCHEMA ${schema} CASCADE`);
 await admin.end();
 process.exit(0);

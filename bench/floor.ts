@@ -10,7 +10,7 @@
  * `dispatches_per_s` and `cpu_us_per_dispatch` (of this process; on PostgreSQL add the server's,
  * printed as `server_cpu_us_per_dispatch` when /proc shows it).
  *
- * Usage: node --import tsx bench/floor.ts --n 100000 [--url postgres://… [--pg-dir DIR]]
+ * Usage: node --import tsx bench/floor.ts --n 100000 [--url postgres://…]
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -56,13 +56,11 @@ function report(
 
 async function timed(
   fn: () => Promise<void> | void,
-): Promise<{ ms: number; cpu: NodeJS.CpuUsage; serverUs: number | null }> {
+): Promise<{ ms: number; cpu: NodeJS.CpuUsage }> {
   const cpu0 = process.cpuUsage();
-  // On SQLite there is no server: the folder is only read with --url.
-  const server = serverCpu(url ? (opt.get('pg-dir') ?? process.env.WAKEUP_TEST_PG_DIR) : null);
   const t0 = performance.now();
   await fn();
-  return { ms: performance.now() - t0, cpu: process.cpuUsage(cpu0), serverUs: server.usPer(n) };
+  return { ms: performance.now() - t0, cpu: process.cpuUsage(cpu0) };
 }
 
 async function sqlite(): Promise<void> {
@@ -122,6 +120,7 @@ async function postgres(connectionString: string): Promise<void> {
       CREATE TABLE a (id text PRIMARY KEY, occurrence_id text NOT NULL, at bigint NOT NULL);
       CREATE TABLE j (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, ref text NOT NULL, at bigint NOT NULL);`);
     await client.query('INSERT INTO o (id, status) SELECT unnest($1::text[]), 0', [occurrences]);
+    let server = await serverCpu(client);
     const t = await timed(async () => {
       for (let i = 0; i < n; i += BATCH) {
         const occ = occurrences.slice(i, i + BATCH);
@@ -140,8 +139,9 @@ async function postgres(connectionString: string): Promise<void> {
     });
     report('floor-pg', t.ms, t.cpu, {
       database: 'postgres',
-      server_cpu_us_per_dispatch: t.serverUs,
+      server_cpu_us_per_dispatch: server.usPer(n),
     });
+    server = await serverCpu(client);
     const u = await timed(async () => {
       for (let i = 0; i < n; i += BATCH) {
         const att = attempts.slice(i, i + BATCH);
@@ -153,7 +153,7 @@ async function postgres(connectionString: string): Promise<void> {
     });
     report('floor-pg-append', u.ms, u.cpu, {
       database: 'postgres',
-      server_cpu_us_per_dispatch: u.serverUs,
+      server_cpu_us_per_dispatch: server.usPer(n),
     });
   } finally {
     await client.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);

@@ -4,7 +4,7 @@
  * @module
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { postgresCpuMs } from '../test/load/cpu.js';
+import { parentOf, postmasterCpuMs } from '../test/load/cpu.js';
 
 /** One measured cell, printed as `RESULT {json}` for scripts and CI graphs. */
 export interface Result {
@@ -53,19 +53,22 @@ export function watch(): { stop(): { loopMaxMs: number; peakRssMiB: number } } {
 }
 
 /**
- * The PostgreSQL server's CPU from now on: the postmaster and its backends, read from /proc
- * through the server's folder (`--pg-dir`, else WAKEUP_TEST_PG_DIR, as scripts/pg-test-server.sh
- * prints them). `usPer(count)` is µs of server CPU per item since the call, or null when there
- * is no folder or its processes cannot be read (a server on another machine).
+ * The PostgreSQL server's CPU from now on: the postmaster of the backend serving `db` and all
+ * its backends, read from /proc (test/load/cpu.ts). `usPer(count)` is µs of server CPU per item
+ * since the call, or null when the server is not a process of this machine.
  *
  * On a machine where the cell and the server share the cores, the cell's CPU plus this is what
  * one dispatch costs the machine, and the cores over that sum bound the rate.
  */
-export function serverCpu(dir: string | null | undefined): { usPer(count: number): number | null } {
-  const start = postgresCpuMs(dir);
+export async function serverCpu(db: {
+  query(text: string): Promise<{ rows: Array<Record<string, unknown>> }>;
+}): Promise<{ usPer(count: number): number | null }> {
+  const { rows } = await db.query('SELECT pg_backend_pid() AS pid');
+  const postmaster = parentOf(Number(rows[0]!['pid']));
+  const start = postmaster === null ? null : postmasterCpuMs(postmaster);
   return {
     usPer(count) {
-      const end = postgresCpuMs(dir);
+      const end = start === null ? null : postmasterCpuMs(postmaster!);
       return start === null || end === null
         ? null
         : r2(((end - start) * 1000) / Math.max(count, 1));

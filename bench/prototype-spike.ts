@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteDatabase } from '../host/db/open.js';
 import { loadPg } from '../host/db/sql.js';
-import { args, printResult, r2 } from './measure.js';
+import { args, printResult, r2, serverCpu } from './measure.js';
 
 const opt = args();
 const n = Number(opt.get('n') ?? 100_000);
@@ -350,16 +350,15 @@ async function postgres(connectionString: string): Promise<void> {
         next += k;
       }
     }
-    const server0 = await serverCpu(admin);
+    const server = await serverCpu(admin);
     const t = await timed(() =>
       Promise.all(clients.map((c, i) => worker(c, `host-${i}`))).then(() => undefined),
     );
-    const server = (await serverCpu(admin)) - server0;
     report('pg-narrow', t, {
       database: 'postgres',
       inflight,
       dispatched: next,
-      server_cpu_us_per_dispatch: server > 0 ? r2(server / n) : null,
+      server_cpu_us_per_dispatch: server.usPer(n),
     });
 
     // The fold, off the spike: wide tables written from the journal in chunks.
@@ -380,7 +379,7 @@ async function postgres(connectionString: string): Promise<void> {
        FROM unnest($2::text[]) id`,
       [T0, occurrences],
     );
-    const f0 = await serverCpu(admin);
+    const foldServer = await serverCpu(admin);
     const u = await timed(async () => {
       for (;;) {
         const { rowCount } = await admin.query(`WITH chunk AS (
@@ -401,40 +400,14 @@ async function postgres(connectionString: string): Promise<void> {
           break;
       }
     });
-    const fserver = (await serverCpu(admin)) - f0;
     report('pg-fold', u, {
       database: 'postgres',
-      server_cpu_us_per_dispatch: fserver > 0 ? r2(fserver / n) : null,
+      server_cpu_us_per_dispatch: foldServer.usPer(n),
     });
   } finally {
     await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
     await Promise.all(clients.map((c) => c.end()));
   }
-}
-
-/** CPU µs of every PostgreSQL server process of this cluster, from /proc (0 when unreadable). */
-async function serverCpu(
-  client: InstanceType<ReturnType<typeof loadPg>['Client']>,
-): Promise<number> {
-  const { readFileSync, readdirSync } = await import('node:fs');
-  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  let ppid: number;
-  try {
-    ppid = Number(readFileSync(`/proc/${rows[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-  } catch {
-    return 0;
-  }
-  let ticks = 0;
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(f[1]) === ppid || Number(p) === ppid) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return (ticks / 100) * 1e6;
 }
 
 if (url) await postgres(url);

@@ -18,8 +18,8 @@
  * against the SAME server in the same run, and the ratio engine-pg / pg-boss is printed.
  * Without WAKEUP_TEST_PG_URL, `--pg` starts a throwaway server with scripts/pg-test-server.sh
  * and stops it at the end. `--only-pg` runs the PostgreSQL cells alone; `--no-pg` skips them.
- * Each PostgreSQL cell also reports the server's CPU per dispatch (read from /proc), and the
- * summary adds it to the cell's: while both share this machine's cores, the cores over that sum
+ * Each PostgreSQL cell also reports the server's CPU per dispatch (read from /proc when the
+ * server runs on this machine), and the summary adds it to the cell's: while both share this machine's cores, the cores over that sum
  * bound the rate, which says whether 2× pg-boss is within reach here at all.
  *
  * Each size also runs the database's floor (bench/floor.ts, on SQLite, and on PostgreSQL with a
@@ -125,8 +125,7 @@ try {
         await cell('dispatch-bullmq.ts', ['--n', String(n), '--port', String(redis.port), ...cap]);
     }
     if (pgUrl) {
-      // The server's folder, for its CPU (a server of WAKEUP_TEST_PG_URL: the cells read WAKEUP_TEST_PG_DIR).
-      const pg = ['--url', pgUrl, ...(pgDir ? ['--pg-dir', pgDir] : [])];
+      const pg = ['--url', pgUrl];
       await cell('floor.ts', ['--n', String(n), ...pg]);
       await cell('dispatch-pg-engine.ts', ['--n', String(n), ...pg, ...cap]);
       await cell('dispatch-pg-engine.ts', ['--n', String(n), ...pg, '--no-lease', ...cap]);

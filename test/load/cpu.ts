@@ -8,12 +8,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuMs } from './process.js';
 
-/** Clock ticks (10 ms) of /proc/<pid>/stat: utime, stime, cutime, cstime. */
-function ticks(pid: number): number[] | null {
+/** The fields of /proc/<pid>/stat after the command's name (so [1] is the parent), or null when gone. */
+function stat(pid: number): string[] | null {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return [Number(x[11]), Number(x[12]), Number(x[13]), Number(x[14])];
+    return f.slice(f.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
@@ -21,8 +20,8 @@ function ticks(pid: number): number[] | null {
 
 /**
  * CPU ms of the PostgreSQL server whose folder is `dir` (scripts/pg-test-server.sh's
- * WAKEUP_TEST_PG_DIR): the postmaster with its reaped backends, plus the live ones. Null
- * without a folder, or when its postmaster cannot be read.
+ * WAKEUP_TEST_PG_DIR); see {@link postmasterCpuMs}. Null without a folder, or when its
+ * postmaster cannot be read.
  */
 export function postgresCpuMs(dir: string | undefined | null): number | null {
   if (!dir) return null;
@@ -32,20 +31,30 @@ export function postgresCpuMs(dir: string | undefined | null): number | null {
   } catch {
     return null;
   }
-  const own = ticks(postmaster);
+  return postmasterCpuMs(postmaster);
+}
+
+/**
+ * CPU ms of the PostgreSQL server whose postmaster is `postmaster` (on this machine): the
+ * postmaster with its reaped backends, plus the live ones. Null when it cannot be read.
+ */
+export function postmasterCpuMs(postmaster: number): number | null {
+  const own = stat(postmaster);
   if (!own) return null;
-  let total = own[0]! + own[1]! + own[2]! + own[3]!;
+  // utime, stime, cutime, cstime: the reaped backends' time is in the last two.
+  let total = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const f = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const x = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      if (Number(x[1]) === postmaster) total += Number(x[11]) + Number(x[12]);
-    } catch {
-      // gone meanwhile: its time is in the postmaster's cutime now
-    }
+    const x = stat(Number(name)); // null: gone meanwhile, its time now in the postmaster's cutime
+    if (x && Number(x[1]) === postmaster) total += Number(x[11]) + Number(x[12]);
   }
-  return total * 10;
+  return total * 10; // clock ticks of 10 ms
+}
+
+/** The parent of process `pid` (a backend's is its postmaster), or null when it cannot be read. */
+export function parentOf(pid: number): number | null {
+  const x = stat(pid);
+  return x ? Number(x[1]) : null;
 }
 
 /** CPU ms of the hosts (each one's last reading, a killed host's too), sampled while they run. */

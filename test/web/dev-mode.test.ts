@@ -168,11 +168,17 @@ describe('web app: dev mode', () => {
     if (skip) return t.skip(skip);
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { level: 1, name: /^Hello/ }).waitFor();
+    const clock = async () =>
+      (await (await fetch(`${server.url}/dev/clock`)).json()) as { now: string };
+    const before = Date.parse((await clock()).now);
     await page.locator('#devbar').getByRole('button', { name: '+1 day' }).click();
     await page.locator('#devbar').getByRole('button', { name: '+1 day' }).click();
-    const moved = await ((await fetch(`${server.url}/dev/clock`)).json() as Promise<{
-      now: string;
-    }>);
+    // A click returns before its request has moved the clock: wait for both days.
+    let moved = await clock();
+    for (let i = 0; i < 200 && Date.parse(moved.now) < before + 2 * 86_400_000; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      moved = await clock();
+    }
     await server.close();
     server = await startTestServer({ env: { ...PHONE_TEST_ENV, WAKEUP_DB: db } });
     await page.goto(`${server.url}/`);
